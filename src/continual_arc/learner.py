@@ -1,0 +1,104 @@
+"""The learner protocol: what the runner calls, and when.
+
+A learner is anything with these methods. The runner plays a schedule round by round:
+
+1. ``begin_round()``;
+2. for each slot of the round: ``reset()`` first if the slot is marked ``reset_before``, then
+   ``act(obs)`` and ``observe(obs, action, feedback)`` until the instance ends;
+3. ``end_round()``, where, and only where, the learner may change what it carries from one
+   instance to the next. Every user of a round meets the state the round began with.
+
+Besides the protocol, the runner uses these optional members when present:
+
+* ``save_state(directory)`` / ``load_state(directory)``: write and read everything the learner
+  carries between instances. Called after every committed round, they let a killed run resume and
+  give each frozen test its own copy of the end-of-stream state.
+* ``stateless``: ``True`` for a learner that carries nothing between instances (its own reset);
+  such a learner resumes without ``save_state``.
+* ``instance_log(user)``: a JSON-ready dict of what the learner reports of its reasoning on the
+  user's instance that just ended, stored in the instance's trajectory ``i/<step>.json``.
+* ``memory()``: a JSON-ready view of what it keeps, written to ``memory.json`` at the end of a run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol, runtime_checkable
+
+from .env import Action, Feedback, LearnerObservation
+
+__all__ = ["BaseLearner", "Learner"]
+
+
+@runtime_checkable
+class Learner(Protocol):
+    """The interface every learner implements.
+
+    Attributes:
+        concurrent_users: ``True`` if the learner can play the users of a round at the same time,
+            each on a thread of its own; otherwise the runner serves one action at a time.
+    """
+
+    concurrent_users: bool
+
+    def reset(self) -> None:
+        """Wipe everything carried between instances (the reset reference calls it before each)."""
+        ...
+
+    def act(self, obs: LearnerObservation) -> Action:
+        """Choose the next action on the instance ``obs`` shows: Submit, RequestDemos or GiveUp."""
+        ...
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        """Take the feedback to ``action``, chosen on ``obs``.
+
+        Keep it for the instance, or for ``end_round``; do not change what the next instance meets.
+        """
+        ...
+
+    def begin_round(self) -> None:
+        """A round starts: one instance per user follows, all meeting the same state."""
+        ...
+
+    def end_round(self) -> None:
+        """The round is over: fold what was learnt on its instances into the carried state."""
+        ...
+
+    def resources(self) -> Mapping[str, float]:
+        """Cumulative counters (tokens, calls, state bytes, ...), logged with every instance."""
+        ...
+
+    def user_resources(self, user: int) -> Mapping[str, float]:
+        """Cumulative counters of one user's instances (for a concurrent learner)."""
+        ...
+
+
+class BaseLearner:
+    """A convenient base: every hook but :meth:`act` does nothing, and it is served serially."""
+
+    concurrent_users: bool = False
+    stateless: bool = False
+
+    def reset(self) -> None:
+        """Wipe carried state (nothing by default)."""
+
+    def act(self, obs: LearnerObservation) -> Action:
+        """Choose the next action; a subclass must override it."""
+        raise NotImplementedError(f"{type(self).__name__} must implement act()")
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        """Take the feedback (ignored by default)."""
+
+    def begin_round(self) -> None:
+        """Start a round (nothing by default)."""
+
+    def end_round(self) -> None:
+        """End a round (nothing by default)."""
+
+    def resources(self) -> Mapping[str, float]:
+        """Cumulative counters (none by default)."""
+        return {}
+
+    def user_resources(self, user: int) -> Mapping[str, float]:
+        """One user's counters (the learner's own by default)."""
+        return self.resources()
