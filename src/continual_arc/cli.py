@@ -172,6 +172,84 @@ def phase_lines(schedule: Any) -> list[tuple[str, str]]:
     return out
 
 
+# -- run ------------------------------------------------------------------------------------------------
+
+
+def _json_arg(text: str | None, flag: str) -> dict[str, Any]:
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CliError(f"{flag} is not valid JSON: {err.msg} at column {err.colno}") from None
+    if not isinstance(value, dict):
+        raise CliError(f"{flag} must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+class ProgressBar:
+    """A one-line progress display on stderr: rounds, instances, running budget used, faults."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, p: Any) -> None:
+        """Show a :class:`~continual_arc.runner.RunProgress`."""
+        import time
+
+        now = time.monotonic()
+        final = p.rounds_done == p.rounds_total
+        if not final and now - self.last < (0.2 if self.tty else 10.0):
+            return
+        self.last = now
+        width = 24
+        filled = int(width * p.instances_done / max(p.instances_total, 1))
+        used = "-" if p.budget_used is None else f"{p.budget_used:5.1f}"
+        line = (
+            f"{self.label} [{'#' * filled}{'.' * (width - filled)}] round {p.rounds_done}/{p.rounds_total} "
+            f"instances {p.instances_done}/{p.instances_total} U {used}"
+            + (f" errored {p.errored}" if p.errored else "")
+        )
+        print(line, end="\r" if self.tty and not final else "\n", file=sys.stderr, flush=True)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .learner import LearnerSpecError, load_learner
+    from .runner import LearnerError, RunDirError, run
+    from .schedule import Schedule
+
+    kwargs = _json_arg(args.learner_kwargs, "--learner-kwargs")
+    try:
+        learner = load_learner(args.learner, kwargs)
+    except LearnerSpecError as err:
+        raise CliError(str(err)) from None
+    schedule = Schedule.load(args.schedule)
+    try:
+        result = run(
+            learner,
+            schedule,
+            args.out,
+            resume=args.resume,
+            alias_style=args.alias_style,
+            max_concurrent=args.max_concurrent,
+            fail_fast=args.fail_fast,
+            instance_time_limit=args.instance_time_limit,
+            learner_spec={"class": args.learner, "kwargs": kwargs},
+            progress=ProgressBar(Path(args.out).name),
+        )
+    except (RunDirError, LearnerError) as err:
+        raise CliError(str(err)) from None
+    summary = result.summary
+    for phase, row in summary["phases"].items():
+        used, solved = row["budget_used"], row["share_solved"]
+        errored = f"  errored {row['errored']}" if row["errored"] else ""
+        print(f"{phase:9} {row['instances']:>5} instances  U {used:6.2f}  P {solved:6.2f}{errored}")
+    print(f"written to {args.out}")
+    return 0
+
+
 # -- the parser -------------------------------------------------------------------------------------
 
 
@@ -222,6 +300,28 @@ def _add_schedule(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     show.set_defaults(func=_schedule_show)
 
 
+def _add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = sub.add_parser("run", help="play a learner over a schedule into a run directory")
+    run.add_argument("--learner", required=True, help="the learner, as module:Class")
+    run.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
+    run.add_argument("--schedule", required=True, help="the schedule file (schedule make)")
+    run.add_argument("--out", required=True, help="the run directory (empty, or a run to --resume)")
+    run.add_argument(
+        "--resume", action="store_true", help="continue the run in --out, replaying an unfinished round"
+    )
+    run.add_argument(
+        "--alias-style", default="hash", choices=["hash", "names"], help="task names the learner sees"
+    )
+    run.add_argument("--max-concurrent", type=int, help="a concurrent learner's users served at once")
+    run.add_argument("--fail-fast", action="store_true", help="stop at the first learner fault")
+    run.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
+    run.add_argument("--plugin", action="append", help="a plug-in, as module:Class (repeatable)")
+    run.add_argument(
+        "--plugin-kwargs", action="append", help="JSON keyword arguments of the plug-in at the same position"
+    )
+    run.set_defaults(func=_run)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``continual-arc``."""
     parser = argparse.ArgumentParser(
@@ -231,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_data(sub)
     _add_schedule(sub)
+    _add_run(sub)
     return parser
 
 

@@ -392,12 +392,24 @@ def action_to_json(action: Any) -> dict[str, Any]:
 
 def feedback_to_json(feedback: Feedback) -> dict[str, Any]:
     """A feedback as JSON (a demonstration's grids as nested lists)."""
+    # Built by hand: dataclasses.asdict deep-copies every grid, which dominated the runner's time.
     if isinstance(feedback, SubmitFeedback):
-        return {"feedback": "submit", **asdict(feedback)}
+        return {
+            "feedback": "submit",
+            "correct": feedback.correct,
+            "attempts_used": feedback.attempts_used,
+            "spent": feedback.spent,
+            "done": feedback.done,
+            "invalid": feedback.invalid,
+        }
     if isinstance(feedback, DemosFeedback):
-        out = asdict(feedback)
-        out["pair"] = (
-            None if feedback.pair is None else [to_json(feedback.pair[0]), to_json(feedback.pair[1])]
-        )
-        return {"feedback": "demos", **out}
+        pair = None if feedback.pair is None else [to_json(feedback.pair[0]), to_json(feedback.pair[1])]
+        return {
+            "feedback": "demos",
+            "pair": pair,
+            "demos_used": feedback.demos_used,
+            "spent": feedback.spent,
+            "refused": feedback.refused,
+            "done": feedback.done,
+        }
     return {"feedback": "give_up", "done": True}

@@ -22,12 +22,13 @@ Besides the protocol, the runner uses these optional members when present:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .env import Action, Feedback, LearnerObservation
 
-__all__ = ["BaseLearner", "Learner"]
+__all__ = ["BaseLearner", "Learner", "LearnerSpecError", "load_learner", "load_object"]
 
 
 @runtime_checkable
@@ -102,3 +103,60 @@ class BaseLearner:
     def user_resources(self, user: int) -> Mapping[str, float]:
         """One user's counters (the learner's own by default)."""
         return self.resources()
+
+
+class LearnerSpecError(ValueError):
+    """A ``module:Class`` path or its keyword arguments that do not make a learner."""
+
+
+def load_object(path: str, kwargs: Mapping[str, Any] | None = None, *, what: str = "learner") -> Any:
+    """Import ``module:Class`` and build it with ``kwargs``.
+
+    Raises:
+        LearnerSpecError: the path is malformed, the module or class cannot be found, or the class
+            refuses the arguments; the message says which.
+    """
+    module_name, sep, attr = path.partition(":")
+    if not sep or not module_name or not attr:
+        raise LearnerSpecError(f"{what} must be given as module:Class, got {path!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise LearnerSpecError(f"cannot import {what} module {module_name!r}: {err}") from None
+    target: Any = module
+    for part in attr.split("."):
+        if not hasattr(target, part):
+            raise LearnerSpecError(f"module {module_name!r} has no {attr!r}")
+        target = getattr(target, part)
+    try:
+        return target(**dict(kwargs or {}))
+    except TypeError as err:
+        raise LearnerSpecError(f"{path}({', '.join(f'{k}=' for k in kwargs or {})}): {err}") from None
+
+
+def load_learner(path: str, kwargs: Mapping[str, Any] | None = None) -> Learner:
+    """Build the learner ``module:Class`` with ``kwargs``, checking that it has the protocol's members.
+
+    Raises:
+        LearnerSpecError: see :func:`load_object`, or the object lacks a member of :class:`Learner`.
+    """
+    learner = load_object(path, kwargs)
+    missing = [name for name in _MEMBERS if not hasattr(learner, name)]
+    if missing:
+        raise LearnerSpecError(
+            f"{path} is not a learner: it lacks {', '.join(missing)} "
+            f"(subclass continual_arc.learner.BaseLearner for defaults)"
+        )
+    return learner  # type: ignore[no-any-return]
+
+
+_MEMBERS = (
+    "reset",
+    "act",
+    "observe",
+    "begin_round",
+    "end_round",
+    "resources",
+    "user_resources",
+    "concurrent_users",
+)

@@ -21,6 +21,7 @@ __all__ = [
     "atomic_write_json",
     "atomic_write_text",
     "dumps_json",
+    "fsync_dir",
     "read_json",
     "read_jsonl",
     "truncate_partial_line",
@@ -31,7 +32,8 @@ class RecordsError(ValueError):
     """A records file that cannot be read: a malformed line, or a file that is not JSON."""
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Flush a directory's entries (renames, new files) to disk; ignored where unsupported."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
@@ -44,8 +46,13 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_text(path: Path | str, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically (temporary file, fsync, rename)."""
+def atomic_write_text(path: Path | str, text: str, *, fsync: bool = True) -> None:
+    """Replace ``path`` with ``text`` atomically (temporary file, fsync, rename).
+
+    With ``fsync=False`` the write is still atomic against a crash of the process (a reader sees
+    the old file or the new one), but not against a crash of the machine; the caller then syncs
+    the directory itself.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -54,12 +61,14 @@ def atomic_write_text(path: Path | str, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if fsync:
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    if fsync:
+        fsync_dir(path.parent)
 
 
 def dumps_json(value: Any) -> str:

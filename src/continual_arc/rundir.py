@@ -1,0 +1,182 @@
+"""The run directory: what the runner writes, in what order, and how a resumed run reads it back.
+
+::
+
+    meta.json        written first: the schedule's meta and protocol block, the learner, versions
+    schedule.json    the schedule played (replaced by a longer one when a cut run is resumed)
+    alias-salt       the salt of the task names the learner saw
+    records.jsonl    one line per instance, appended a whole round at a time, flushed and fsynced
+    i/<step>.json    one trajectory per instance: every observation, action and feedback
+    state/round-<r>/ the learner's saved state after the last committed round (save_state)
+    memory.json      what the learner says it kept (its optional memory() hook), at the end
+    summary.json     written last: the run's measures, recomputable from records.jsonl
+
+A round is committed in this order: the learner's state is saved to ``state/round-<r>/`` (a
+marker naming the round written last), the trajectories are written, the round's records are
+appended in one write and fsynced, and the states of earlier rounds are deleted. A crash anywhere
+leaves either the old round or the new one complete: :func:`committed_rounds` drops a partial
+round from the records, and :func:`state_for_round` finds the state saved after the last
+committed round (it is deleted only once a later round's records are durable).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .records import (
+    RecordsError,
+    append_jsonl,
+    atomic_write_json,
+    atomic_write_text,
+    fsync_dir,
+    read_json,
+    read_jsonl,
+    truncate_partial_line,
+)
+
+__all__ = [
+    "META",
+    "RECORDS",
+    "SUMMARY",
+    "RunDirError",
+    "committed_rounds",
+    "is_empty_run_dir",
+    "prune_states",
+    "read_meta",
+    "read_records",
+    "save_learner_state",
+    "state_for_round",
+    "write_round",
+    "write_trajectory",
+]
+
+META, RECORDS, SUMMARY, SCHEDULE = "meta.json", "records.jsonl", "summary.json", "schedule.json"
+_STATE, _MARKER = "state", "_round.json"
+
+
+class RunDirError(RuntimeError):
+    """A run directory that cannot be used as asked."""
+
+
+def is_empty_run_dir(path: Path) -> bool:
+    """Whether ``path`` holds nothing but, perhaps, an ``alias-salt`` (a test's copied names)."""
+    if not path.exists():
+        return True
+    return all(child.name == "alias-salt" for child in path.iterdir())
+
+
+def read_meta(run_dir: Path) -> dict[str, Any]:
+    """The run's ``meta.json``."""
+    try:
+        meta: dict[str, Any] = read_json(run_dir / META)
+    except FileNotFoundError:
+        raise RunDirError(f"{run_dir} has no {META}: not a run directory") from None
+    except RecordsError as err:
+        raise RunDirError(str(err)) from None
+    return meta
+
+
+def read_records(run_dir: Path, *, allow_partial_tail: bool = False) -> list[dict[str, Any]]:
+    """The run's records (empty when there are none yet).
+
+    Raises:
+        RecordsError: a line is not valid JSON (naming the line).
+    """
+    path = run_dir / RECORDS
+    if not path.exists():
+        return []
+    return read_jsonl(path, allow_partial_tail=allow_partial_tail)
+
+
+def committed_rounds(run_dir: Path, round_sizes: Sequence[int]) -> list[dict[str, Any]]:
+    """Repair ``records.jsonl`` to whole rounds and return its records.
+
+    Cuts a trailing line left incomplete by a crash, then any records of a round that is not
+    complete (``round_sizes[r]`` records expected for round ``r``), rewriting nothing before them.
+
+    Raises:
+        RunDirError: a record lies outside the schedule, or rounds are out of order.
+    """
+    path = run_dir / RECORDS
+    truncate_partial_line(path)
+    records = read_records(run_dir)
+    whole = 0
+    index = 0
+    while index < len(records):
+        round_ = records[index].get("round")
+        if not isinstance(round_, int) or round_ != whole or round_ >= len(round_sizes):
+            raise RunDirError(f"{path}: record {index} is round {round_!r}, expected round {whole}")
+        size = round_sizes[round_]
+        if index + size > len(records):
+            break
+        if any(r.get("round") != round_ for r in records[index : index + size]):
+            raise RunDirError(f"{path}: round {round_} does not hold its {size} records")
+        index += size
+        whole += 1
+    if index < len(records):
+        kept = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records[:index])
+        # Rewritten atomically: a crash here leaves the old file, which the next resume cuts again.
+        atomic_write_text(path, kept)
+    return records[:index]
+
+
+def write_trajectory(run_dir: Path, step: int, trajectory: dict[str, Any], *, fsync: bool = True) -> None:
+    """Write ``i/<step>.json`` atomically, as compact JSON (the C encoder: pretty JSON is 10x slower)."""
+    text = json.dumps(trajectory, sort_keys=True, separators=(",", ":")) + "\n"
+    atomic_write_text(run_dir / "i" / f"{step}.json", text, fsync=fsync)
+
+
+def _state_dir(run_dir: Path, round_: int) -> Path:
+    return run_dir / _STATE / f"round-{round_:06d}"
+
+
+def save_learner_state(learner: Any, run_dir: Path, round_: int) -> None:
+    """Save the learner's state after ``round_`` into ``state/round-<round_>/`` (marker written last)."""
+    target = _state_dir(run_dir, round_)
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    learner.save_state(target)
+    atomic_write_json(target / _MARKER, {"round": round_})
+
+
+def write_round(
+    run_dir: Path,
+    round_: int,
+    records: Sequence[dict[str, Any]],
+    trajectories: Sequence[dict[str, Any]],
+) -> None:
+    """Commit a played round: trajectories, then the records in one fsynced write, then prune states.
+
+    Once the records are durable, the states of earlier rounds are no longer needed.
+    """
+    for record, trajectory in zip(records, trajectories, strict=True):
+        write_trajectory(run_dir, record["step"], trajectory, fsync=False)
+    if trajectories:
+        fsync_dir(run_dir / "i")  # one flush for the round's renames, before its records
+    append_jsonl(run_dir / RECORDS, records)
+    prune_states(run_dir, keep=round_)
+
+
+def prune_states(run_dir: Path, keep: int) -> None:
+    """Delete every saved state but the one after round ``keep``."""
+    root = run_dir / _STATE
+    if not root.is_dir():
+        return
+    for child in root.iterdir():
+        if child.name != _state_dir(run_dir, keep).name:
+            shutil.rmtree(child, ignore_errors=True)
+
+
+def state_for_round(run_dir: Path, round_: int) -> Path | None:
+    """The saved state after ``round_``, if it was saved whole (its marker names the round)."""
+    target = _state_dir(run_dir, round_)
+    try:
+        if read_json(target / _MARKER).get("round") == round_:
+            return target
+    except (FileNotFoundError, RecordsError, AttributeError):
+        pass
+    return None
