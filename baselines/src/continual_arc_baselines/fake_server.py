@@ -1,0 +1,283 @@
+"""A scripted, OpenAI-compatible chat server on 127.0.0.1, for tests and for trying learners offline.
+
+It serves ``POST /v1/chat/completions`` (and ``/chat/completions``) over a real socket, streaming
+(server-sent events, with a final usage chunk when ``stream_options.include_usage`` is set) and not,
+answering from a script: a list of replies used in order, or a function of the request. A reply is a
+string (the text) or a dict:
+
+- ``text``: the reply's text (default ``""``);
+- ``status``: an HTTP status to answer instead, e.g. 429 or 500, with ``error`` as its message;
+- ``headers``: extra response headers (e.g. ``{"Retry-After": "0"}``);
+- ``usage``: fields overriding the counted usage, or ``None`` to report no usage at all;
+- ``reasoning_tokens``: reasoning tokens to report (added to the completion tokens);
+- ``cost``: a ``usage.cost`` to report, as OpenRouter does;
+- ``delay``: seconds to wait before answering; ``chunk_delay``: seconds between streamed chunks.
+
+Tokens are counted simply and deterministically: whitespace-separated words of the messages' text
+(prompt) and of the reply (completion). When a list script runs out the server answers HTTP 500
+saying so, and sets :attr:`FakeModelServer.exhausted`. Every request is recorded in
+:attr:`FakeModelServer.requests`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+__all__ = ["FakeModelServer", "RecordedRequest", "Reply", "Script", "count_words"]
+
+Reply = str | Mapping[str, Any]
+"""One scripted reply: its text, or a dict as described in the module's docstring."""
+
+Script = Sequence[Reply] | Callable[[dict[str, Any]], Reply]
+"""Replies used in order, or a function from the request's JSON to a reply."""
+
+_CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request the server received.
+
+    Attributes:
+        method: the HTTP method. path: the request path, query included.
+        headers: the headers, names lower-cased.
+        body: the JSON body, or ``None`` if there was none or it was not JSON.
+    """
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+def count_words(text: str) -> int:
+    """The fake server's token count: the number of whitespace-separated words."""
+    return len(text.split())
+
+
+def _prompt_tokens(body: Mapping[str, Any]) -> int:
+    total = 0
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, Mapping) else None
+        if isinstance(content, str):
+            total += count_words(content)
+        elif isinstance(content, list):
+            total += sum(count_words(str(p.get("text", ""))) for p in content if isinstance(p, Mapping))
+    return total
+
+
+def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+    if "usage" in reply and reply["usage"] is None:
+        return None
+    reasoning = int(reply.get("reasoning_tokens", 0))
+    prompt, completion = _prompt_tokens(body), count_words(text) + reasoning
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+        "completion_tokens_details": {"reasoning_tokens": reasoning},
+    }
+    if "cost" in reply:
+        usage["cost"] = reply["cost"]
+    usage.update(reply.get("usage") or {})
+    return usage
+
+
+class FakeModelServer:
+    """A scripted OpenAI-compatible server on a free port of 127.0.0.1; a context manager.
+
+    Args:
+        script: replies used in order, or a function from the request's JSON to a reply.
+        model: the model named in replies when the request names none.
+        host: the address to bind. port: the port, 0 for a free one.
+
+    Attributes:
+        url: the OpenAI base URL, ``http://127.0.0.1:PORT/v1``.
+        exhausted: whether a request came after a list script ran out.
+    """
+
+    def __init__(
+        self, script: Script, *, model: str = "fake-model", host: str = "127.0.0.1", port: int = 0
+    ) -> None:
+        self.model = model
+        self._script = script
+        self._next = 0
+        self._lock = threading.Lock()
+        self._requests: list[RecordedRequest] = []
+        self.exhausted = False
+        self._server = ThreadingHTTPServer((host, port), _make_handler(self))
+        self._server.daemon_threads = True
+        bound_host, bound_port = self._server.server_address[:2]
+        self.url = f"http://{bound_host!s}:{bound_port}/v1"
+        self._thread: threading.Thread | None = None
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every request received so far, in order (a copy)."""
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        """The chat-completion requests received so far."""
+        return [r for r in self.requests if r.path.split("?")[0] in _CHAT_PATHS]
+
+    def start(self) -> FakeModelServer:
+        """Start serving in a background thread (idempotent); returns the server."""
+        if self._thread is None:
+            # A short poll interval: close() waits up to one interval for the serving loop to notice.
+            self._thread = threading.Thread(
+                target=self._server.serve_forever, args=(0.05,), name="fake-model-server", daemon=True
+            )
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving and release the port."""
+        if self._thread is not None:
+            self._server.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._server.server_close()
+
+    def serve_forever(self) -> None:
+        """Serve in the calling thread until interrupted (for the command line)."""
+        self._server.serve_forever()
+
+    def __enter__(self) -> FakeModelServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def record(self, request: RecordedRequest) -> None:
+        """Note a received request (called by the request handler)."""
+        with self._lock:
+            self._requests.append(request)
+
+    def next_reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The scripted reply to a chat request, as a dict (called by the request handler)."""
+        if callable(self._script):
+            reply = self._script(body)
+        else:
+            with self._lock:
+                if self._next >= len(self._script):
+                    self.exhausted = True
+                    used = len(self._script)
+                    return {
+                        "status": 500,
+                        "error": f"fake model server: the script ran out after {used} replies",
+                    }
+                reply = self._script[self._next]
+                self._next += 1
+        return {"text": reply} if isinstance(reply, str) else dict(reply)
+
+
+def _chunk(base: dict[str, Any], delta: dict[str, Any], finish: str | None, usage: bool) -> dict[str, Any]:
+    chunk = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    if usage:
+        chunk["usage"] = None  # OpenAI's convention: every chunk but the last carries a null usage
+    return chunk
+
+
+def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Stay quiet: tests and the command line print what matters themselves."""
+
+        def do_GET(self) -> None:
+            self._record(None)
+            if self.path.split("?")[0] in ("/v1/models", "/models"):
+                self._json(200, {"object": "list", "data": [{"id": owner.model, "object": "model"}]})
+            else:
+                self._error(404, f"no such endpoint: GET {self.path}")
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = None
+            self._record(body)
+            if self.path.split("?")[0] not in _CHAT_PATHS:
+                self._error(404, f"no such endpoint: POST {self.path}")
+            elif not isinstance(body, dict):
+                self._error(400, "the request body is not a JSON object")
+            else:
+                self._answer(body, owner.next_reply(body))
+
+        def _record(self, body: Any) -> None:
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            owner.record(RecordedRequest(self.command, self.path, headers, body))
+
+        def _answer(self, body: dict[str, Any], reply: dict[str, Any]) -> None:
+            time.sleep(float(reply.get("delay", 0)))
+            status = int(reply.get("status", 200))
+            if status != 200:
+                self._error(
+                    status, str(reply.get("error", f"scripted status {status}")), reply.get("headers")
+                )
+                return
+            text = str(reply.get("text", ""))
+            usage = _usage(body, reply, text)
+            model = str(body.get("model") or owner.model)
+            base = {"id": f"chatcmpl-fake-{time.monotonic_ns()}", "created": int(time.time()), "model": model}
+            if body.get("stream"):
+                include = bool((body.get("stream_options") or {}).get("include_usage"))
+                self._stream(base, text, usage if include else None, reply)
+                return
+            message = {"role": "assistant", "content": text}
+            choice = {"index": 0, "message": message, "finish_reason": "stop"}
+            payload = {**base, "object": "chat.completion", "choices": [choice]}
+            if usage is not None:
+                payload["usage"] = usage
+            self._json(200, payload, reply.get("headers"))
+
+        def _stream(
+            self, base: dict[str, Any], text: str, usage: dict[str, Any] | None, reply: Mapping[str, Any]
+        ) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")  # the stream's end is the connection's end
+            self.end_headers()
+            self.close_connection = True
+            base = {**base, "object": "chat.completion.chunk"}
+            include = usage is not None
+            pieces = re.findall(r"\s*\S+\s*", text) or [text]
+            chunks = [_chunk(base, {"role": "assistant", "content": ""}, None, include)]
+            chunks += [_chunk(base, {"content": piece}, None, include) for piece in pieces]
+            chunks.append(_chunk(base, {}, "stop", include))
+            if usage is not None:
+                chunks.append({**base, "choices": [], "usage": usage})
+            for chunk in chunks:
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.flush()
+                time.sleep(float(reply.get("chunk_delay", 0)))
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+
+        def _json(self, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, str(value))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _error(self, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
+            error = {"message": message, "type": "fake_server_error", "code": status}
+            self._json(status, {"error": error}, headers)
+
+    return Handler

@@ -1,0 +1,41 @@
+"""The tracking proxy: an OpenAI-compatible front for one upstream that counts every call.
+
+It forwards chat completions for the models it was started with (adding the upstream's key), refuses
+everything else (:data:`~continual_arc_baselines.proxy.policy.REFUSED_FIELDS` and the other rules in
+:mod:`~continual_arc_baselines.proxy.policy`), counts calls, tokens and cost per run and instance,
+logs each call as a JSON line, enforces a spend cap per run, and serves the counts at
+``GET /continual-arc/usage``. Start it with :func:`serve_proxy` (tests, in-process) or the command
+``continual-arc-baselines proxy``.
+"""
+
+from continual_arc_baselines.proxy.app import DEFAULT_INSTANCE, DEFAULT_RUN, build_app, usage_view
+from continual_arc_baselines.proxy.ledger import CallRecord, Ledger, Price, Tally, cost_of
+from continual_arc_baselines.proxy.policy import (
+    ALLOWED_CONTENT_PARTS,
+    ALLOWED_TOOL_TYPES,
+    REFUSED_FIELDS,
+    Refusal,
+    check_request,
+)
+from continual_arc_baselines.proxy.server import ProxyConfig, ProxyHandle, run_proxy, serve_proxy
+
+__all__ = [
+    "ALLOWED_CONTENT_PARTS",
+    "ALLOWED_TOOL_TYPES",
+    "DEFAULT_INSTANCE",
+    "DEFAULT_RUN",
+    "REFUSED_FIELDS",
+    "CallRecord",
+    "Ledger",
+    "Price",
+    "ProxyConfig",
+    "ProxyHandle",
+    "Refusal",
+    "Tally",
+    "build_app",
+    "check_request",
+    "cost_of",
+    "run_proxy",
+    "serve_proxy",
+    "usage_view",
+]

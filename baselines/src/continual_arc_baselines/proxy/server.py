@@ -1,0 +1,137 @@
+"""Starting the tracking proxy: its configuration, and uvicorn in a background thread or in front."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import uvicorn
+
+from continual_arc_baselines.proxy.app import build_app
+from continual_arc_baselines.proxy.ledger import Ledger, Price
+
+__all__ = ["ProxyConfig", "ProxyHandle", "run_proxy", "serve_proxy"]
+
+_START_LIMIT = 20.0
+
+
+@dataclass(frozen=True)
+class ProxyConfig:
+    """How to run the tracking proxy.
+
+    Attributes:
+        upstream: the upstream's OpenAI base URL, ``/v1`` included (``https://openrouter.ai/api/v1``,
+            ``http://127.0.0.1:8000/v1``); calls go to ``{upstream}/chat/completions``.
+        models: the model ids the proxy serves, matched exactly.
+        api_key: the upstream's key, added to every forwarded call; the learner never holds it.
+        host: the address to listen on (keep it on loopback). port: 0 for a free one.
+        log_path: the JSONL log of calls and refusals (appended); ``None`` for none.
+        spend_cap: USD each run may spend; ``None`` for no cap.
+        prices: USD per million tokens by model, for upstreams that report no ``usage.cost``.
+        timeout: seconds allowed the upstream to connect and for each read.
+    """
+
+    upstream: str
+    models: tuple[str, ...]
+    api_key: str | None = field(default=None, repr=False)
+    host: str = "127.0.0.1"
+    port: int = 0
+    log_path: Path | None = None
+    spend_cap: float | None = None
+    prices: Mapping[str, Price] = field(default_factory=dict)
+    timeout: float = 600.0
+
+    def __post_init__(self) -> None:
+        if not self.models:
+            raise ValueError("the proxy needs at least one model to serve")
+        if self.spend_cap is not None and self.spend_cap < 0:
+            raise ValueError("a spend cap cannot be negative")
+
+
+class ProxyHandle:
+    """A running proxy: its address, its ledger, and how to stop it.
+
+    Attributes:
+        url: the OpenAI base URL to give learners, ``http://127.0.0.1:PORT/v1``.
+        usage_url: ``http://127.0.0.1:PORT/continual-arc/usage``.
+        ledger: the proxy's counts, readable in-process too.
+    """
+
+    def __init__(
+        self, server: uvicorn.Server, thread: threading.Thread, ledger: Ledger, host: str, port: int
+    ):
+        self._server = server
+        self._thread = thread
+        self.ledger = ledger
+        self.url = f"http://{host}:{port}/v1"
+        self.usage_url = f"http://{host}:{port}/continual-arc/usage"
+
+    def close(self) -> None:
+        """Stop serving, wait for the server thread, close the log."""
+        self._server.should_exit = True
+        self._thread.join(timeout=30)
+        self.ledger.close()
+
+    def __enter__(self) -> ProxyHandle:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _prepare(config: ProxyConfig) -> tuple[uvicorn.Server, socket.socket, Ledger]:
+    ledger = Ledger(config.prices, config.spend_cap, config.log_path)
+    app = build_app(config.upstream, config.api_key, frozenset(config.models), ledger, config.timeout)
+    # Bind here, so that port 0 gives a known free port before the server starts.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((config.host, config.port))
+    sock.listen(128)  # connections made before uvicorn is up wait in the backlog instead of failing
+    uv = uvicorn.Config(
+        app,
+        lifespan="on",
+        log_config=None,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+    return uvicorn.Server(uv), sock, ledger
+
+
+def serve_proxy(config: ProxyConfig) -> ProxyHandle:
+    """Start the proxy in a background thread and return once it accepts connections.
+
+    Raises:
+        RuntimeError: the server did not start in time.
+    """
+    server, sock, ledger = _prepare(config)
+    port = sock.getsockname()[1]
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="tracking-proxy", daemon=True
+    )
+    thread.start()
+    deadline = time.monotonic() + _START_LIMIT
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            ledger.close()
+            raise RuntimeError("the tracking proxy did not start")
+        time.sleep(0.01)
+    return ProxyHandle(server, thread, ledger, config.host, port)
+
+
+def run_proxy(config: ProxyConfig, *, announce: bool = True) -> None:
+    """Serve the proxy in the calling thread until interrupted (Ctrl-C), as the command line does."""
+    server, sock, ledger = _prepare(config)
+    if announce:
+        host, port = sock.getsockname()[:2]
+        print(f"tracking proxy for {', '.join(config.models)} at http://{host}:{port}/v1", flush=True)
+        print(f"usage: http://{host}:{port}/continual-arc/usage", flush=True)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        ledger.close()

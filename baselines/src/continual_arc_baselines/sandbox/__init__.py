@@ -1,0 +1,9 @@
+"""Running model-written Python safely: one locked-down subprocess per call, outputs back as JSON.
+
+See :func:`run_program`. What the sandbox does and does not prevent is documented in the baselines'
+README ("The sandbox"); :class:`SandboxResult` says which isolation was in force for each run.
+"""
+
+from continual_arc_baselines.sandbox._run import DEFAULT_PACKAGES, SandboxResult, run_program
+
+__all__ = ["DEFAULT_PACKAGES", "SandboxResult", "run_program"]
