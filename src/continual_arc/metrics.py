@@ -18,6 +18,7 @@ from typing import Any
 
 __all__ = [
     "PHASE_ORDER",
+    "addons_block",
     "budget_used",
     "instance_charge",
     "phase_table",
@@ -89,6 +90,27 @@ def user_table(records: Iterable[Record]) -> dict[str, dict[str, dict[str, Any]]
     return out
 
 
+def addons_block(records: Iterable[Record]) -> dict[str, Any] | None:
+    """The auxiliary episodes plug-ins added, kept apart from every primary measure.
+
+    Returns:
+        ``None`` when there are none; else their count, U and P, and counts by plug-in.
+    """
+    extra = [r for r in records if r.get("episode_type", "primary") != "primary"]
+    if not extra:
+        return None
+    by_plugin: dict[str, int] = {}
+    for r in extra:
+        name = str(r.get("plugin", "unknown"))
+        by_plugin[name] = by_plugin.get(name, 0) + 1
+    return {
+        "episodes": len(extra),
+        "budget_used": budget_used(extra),
+        "share_solved": share_solved(extra),
+        "by_plugin": dict(sorted(by_plugin.items())),
+    }
+
+
 def summarize(records: Sequence[Record], meta: Mapping[str, Any]) -> dict[str, Any]:
     """The run's ``summary.json``: a pure function of its records and its ``meta.json``.
 
@@ -114,4 +136,5 @@ def summarize(records: Sequence[Record], meta: Mapping[str, Any]) -> dict[str, A
         "errored": sum(1 for r in chosen if r.get("error")),
         "phases": phase_table(chosen),
         "per_user": user_table(chosen),
+        "addons": addons_block(records),
     }
