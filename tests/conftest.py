@@ -1,7 +1,8 @@
-"""Shared fixtures: an isolated data directory for every test."""
+"""Shared fixtures: an isolated data directory for every test, and a check of every run it made."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,3 +13,19 @@ def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     path = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("CONTINUAL_ARC_DATA", str(path))
     return path
+
+
+@pytest.fixture(autouse=True)
+def _summaries_match_records(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]:
+    """Every summary.json a test leaves behind must be what its records give."""
+    yield
+    if request.node.get_closest_marker("tampered"):
+        return
+    from continual_arc.report import load_run, recompute_summary
+
+    for summary in tmp_path.rglob("summary.json"):
+        run_dir = summary.parent
+        if not (run_dir / "meta.json").exists():
+            continue
+        _, differs = recompute_summary(load_run(run_dir))
+        assert not differs, f"{run_dir}: summary.json differs from its records: {differs}"

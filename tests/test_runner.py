@@ -326,6 +326,7 @@ def test_truncated_records_of_a_stateless_learner_are_cut_to_whole_rounds(tmp_pa
     assert strip(records) == strip(straight)
 
 
+@pytest.mark.tampered
 def test_malformed_records_line_is_refused_on_resume(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0)
     run(ToyRuleLearner(), schedule.first_rounds(3), tmp_path / "run")

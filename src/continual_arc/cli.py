@@ -332,11 +332,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data(sub)
     _add_schedule(sub)
     _add_run(sub)
+    from .cli_reports import add_report_commands
+
+    add_report_commands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    from .cli_reports import ReportError
     from .data import SourceError
     from .schedule import ScheduleError
 
@@ -344,7 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.func(args)
-    except (CliError, SourceError, ScheduleError) as err:
+    except (CliError, SourceError, ScheduleError, ReportError) as err:
         print(f"continual-arc: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

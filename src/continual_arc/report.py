@@ -1,0 +1,291 @@
+"""Reports: a run in words, a learner against its reset, and the plane of the two tests.
+
+Everything here reads run directories and formats what :mod:`continual_arc.metrics` computes;
+nothing is measured here. The protocol directory (what ``continual-arc protocol`` writes, and what
+a submission holds) has one subdirectory per play, named in :data:`PROTOCOL_PLAYS`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .metrics import (
+    LearnedResult,
+    TestComparison,
+    primary,
+    share_learned,
+    share_saved,
+    summarize,
+)
+from .records import read_json
+from .rundir import SUMMARY, read_meta, read_records
+
+__all__ = [
+    "PROTOCOL_PLAYS",
+    "PlanePoint",
+    "format_learned",
+    "format_run",
+    "format_transfer",
+    "load_run",
+    "plane_point",
+    "recompute_summary",
+    "run_report",
+]
+
+PROTOCOL_PLAYS = {
+    "stream": "stream",
+    "stream-reset": "stream-reset",
+    "held-out": "held-out",
+    "held-out-reset": "held-out-reset",
+    "seen": "seen",
+    "seen-reset": "seen-reset",
+}
+"""The plays of a protocol directory: the learner's stream and tests, and its reset on each."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run directory read back: its meta, records and summary (``None`` if not written)."""
+
+    path: Path
+    meta: dict[str, Any]
+    records: list[dict[str, Any]]
+    summary: dict[str, Any] | None
+
+
+def load_run(path: Path | str) -> Run:
+    """Read a run directory.
+
+    Raises:
+        RunDirError: it is not a run directory.
+        RecordsError: ``records.jsonl`` has a malformed line (naming it).
+    """
+    path = Path(path)
+    meta = read_meta(path)
+    records = read_records(path)
+    summary = read_json(path / SUMMARY) if (path / SUMMARY).exists() else None
+    return Run(path, meta, records, summary)
+
+
+def recompute_summary(run: Run) -> tuple[dict[str, Any], list[str]]:
+    """The summary the records give, and each top-level field where ``summary.json`` differs."""
+    fresh = json.loads(json.dumps(summarize(run.records, run.meta)))
+    if run.summary is None:
+        return fresh, ["summary.json is missing (the run has not finished)"]
+    differs = [
+        f"{key}: summary.json has {_clip(run.summary.get(key))}, the records give {_clip(value)}"
+        for key, value in fresh.items()
+        if run.summary.get(key) != value
+    ]
+    differs += [
+        f"{key}: in summary.json but not computed from the records" for key in run.summary if key not in fresh
+    ]
+    return fresh, differs
+
+
+def _clip(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _protocol_line(protocol: Mapping[str, Any]) -> str:
+    if protocol.get("canonical"):
+        return f"protocol: {protocol['track']}, canonical (judged by release {protocol.get('release')})"
+    return f"protocol: {protocol['track']}, ablation: " + "; ".join(protocol.get("deviations", []))
+
+
+def _resources(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """The learner's counters at the end of the run: the last value per user, summed over users."""
+    last: dict[int, Mapping[str, Any]] = {}
+    for r in sorted(primary(records), key=lambda r: r["step"]):
+        last[r["user"]] = r.get("resources") or {}
+    totals: dict[str, float] = {}
+    for counters in last.values():
+        for key, value in counters.items():
+            if isinstance(value, int | float):
+                totals[key] = totals.get(key, 0.0) + float(value)
+    return totals
+
+
+def run_report(run: Run) -> dict[str, Any]:
+    """Everything ``continual-arc report`` shows, as JSON."""
+    summary = json.loads(json.dumps(summarize(run.records, run.meta)))
+    chosen = primary(run.records)
+    errored = [r for r in chosen if r.get("error")]
+    return {
+        "run": str(run.path),
+        "learner": run.meta.get("learner"),
+        "summary": summary,
+        "errored_steps": [r["step"] for r in errored],
+        "errors_by_type": _count(f"{r['error'].get('type')} in {r['error'].get('during')}" for r in errored),
+        "ends": _count(r["end"] for r in chosen),
+        "resources": _resources(chosen),
+        "wall_time": sum(float(r.get("wall_time", 0.0)) for r in chosen),
+    }
+
+
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for value in values:
+        out[str(value)] = out.get(str(value), 0) + 1
+    return dict(sorted(out.items()))
+
+
+def format_run(report: Mapping[str, Any]) -> str:
+    """The text of ``continual-arc report``."""
+    s = report["summary"]
+    lines = [
+        f"run {report['run']}",
+        _protocol_line(s["protocol"]),
+        f"learner: {report['learner'].get('class')} {json.dumps(report['learner'].get('kwargs'))}",
+        f"config {s['config']}, seed {s['seed']}, {s['users']} user(s), "
+        + (f"test {s['test']}" if s["test"] else f"order {s['order']}")
+        + f"; {s['instances']} of {s['slots']} slots played"
+        + ("" if s["complete"] else " (incomplete)"),
+        "",
+        f"{'phase':10} {'instances':>9} {'U':>7} {'P':>7} {'errored':>8}",
+    ]
+    for phase, row in s["phases"].items():
+        lines.append(
+            f"{phase:10} {row['instances']:>9} {_fmt(row['budget_used']):>7} {_fmt(row['share_solved']):>7} "
+            f"{row['errored']:>8}"
+        )
+    if any(len(users) > 1 for users in s["per_user"].values()):
+        lines += ["", "per user (U / P):"]
+        for phase, users in s["per_user"].items():
+            cells = "  ".join(
+                f"{u}: {_fmt(r['budget_used'], 1)}/{_fmt(r['share_solved'], 0)}" for u, r in users.items()
+            )
+            lines.append(f"  {phase:9} {cells}")
+    lines += _diagnostic_lines(s.get("diagnostics"))
+    if s.get("addons"):
+        a = s["addons"]
+        counts = f"U {_fmt(a['budget_used'])}, P {_fmt(a['share_solved'])}, by plug-in {a['by_plugin']}"
+        lines += ["", f"auxiliary episodes (plug-ins, outside every measure): {a['episodes']}, {counts}"]
+    lines += ["", f"ends: {report['ends']}"]
+    if report["errored_steps"]:
+        shown = ", ".join(map(str, report["errored_steps"][:20]))
+        lines.append(
+            f"errored instances: {len(report['errored_steps'])} (steps {shown}): {report['errors_by_type']}"
+        )
+    else:
+        lines.append("errored instances: 0")
+    counters = ", ".join(f"{k} {v:g}" for k, v in report["resources"].items()) or "none reported"
+    lines.append(f"resources: {counters}; wall time in instances {report['wall_time']:.1f} s")
+    return "\n".join(lines)
+
+
+def _diagnostic_lines(d: Mapping[str, Any] | None) -> list[str]:
+    if not d:
+        return []
+    acq = d["acquisition_cost"]
+    lines = [
+        "",
+        f"acquisition cost (first meetings): u {_fmt(acq['mean_charge'])} over {acq['instances']} tasks",
+    ]
+    cells = "  ".join(f"{k}: {_fmt(g['mean_charge'], 1)}" for k, g in d["cost_by_exposure"].items())
+    lines.append(f"cost by exposure index: {cells}")
+    cells = "  ".join(
+        f"{k}: {_fmt(g['mean_charge'], 1)} ({g['instances']})" for k, g in d["retention_by_gap"].items()
+    )
+    lines.append(f"retention by gap (rounds: u (n)): {cells or 'no returns'}")
+    curve = d["learning_curve"]
+    if curve["rounds"]:
+        marks = [0, len(curve["rounds"]) // 4, len(curve["rounds"]) // 2, 3 * len(curve["rounds"]) // 4, -1]
+        cells = "  ".join(f"r{curve['rounds'][i]}: {_fmt(curve['moving'][i], 1)}" for i in marks)
+        lines.append(f"learning curve (moving mean u over {curve['window']} rounds): {cells}")
+    return lines
+
+
+def _estimate_text(e: Mapping[str, Any], digits: int = 3) -> str:
+    if e["value"] is None:
+        return f"undefined ({e['note']})"
+    text = f"{e['value']:.{digits}f}"
+    if e["low"] is not None:
+        text += f" [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
+    return text + (f" ({e['note']})" if e["note"] else "")
+
+
+def format_transfer(c: TestComparison) -> str:
+    """The text of ``continual-arc transfer``."""
+    j = c.to_json()
+    lines = [
+        f"test {c.test or '(all phases)'}: {c.instances} instances over {c.tasks} tasks "
+        f"(plays averaged: learner {c.plays['learner']}, reset {c.plays['reset']})",
+        f"share saved  {_estimate_text(j['share_saved'])}",
+        f"T (points)   {_estimate_text(j['saving'], 2)}",
+        f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}",
+        f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}",
+    ]
+    for i, bare in enumerate(c.bare, 1):
+        lines.append(f"bare model {i} U {_fmt(bare['budget_used'])}  P {_fmt(bare['share_solved'])}")
+    if c.reset_below_bare:
+        lines.append("FLAG: the reset plays below the bare model on these instances")
+    return "\n".join(lines)
+
+
+def format_learned(r: LearnedResult) -> str:
+    """The text of ``continual-arc learned``."""
+    j = r.to_json()
+    lines = [
+        f"share learned     {_estimate_text(j['share_learned'])}",
+        f"learnable budget  {_fmt(r.learnable_budget)} points (U(reset) - U(perfect memory))",
+        f"learner           U {_fmt(r.learner['budget_used'])}  P {_fmt(r.learner['share_solved'])}",
+        f"reset             U {_fmt(r.reset['budget_used'])}  P {_fmt(r.reset['share_solved'])}",
+        f"perfect memory    U {_fmt(r.perfect_memory)}",
+        f"{r.instances} stream instances over {r.tasks} tasks",
+    ]
+    if r.matched_by_task_mean:
+        lines.append(
+            f"{r.matched_by_task_mean} instances the reset never met, read against its mean on the task"
+        )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class PlanePoint:
+    """A learner's place on the plane: the share saved on each test, with the stream's share learned."""
+
+    label: str
+    seen: TestComparison
+    held_out: TestComparison
+    learned: LearnedResult | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The point as JSON."""
+        return {
+            "label": self.label,
+            "seen": self.seen.to_json(),
+            "held_out": self.held_out.to_json(),
+            "learned": None if self.learned is None else self.learned.to_json(),
+        }
+
+
+def plane_point(
+    directory: Path | str, label: str | None = None, *, seed: int = 0, resamples: int = 10_000
+) -> PlanePoint:
+    """A protocol directory's place on the plane (each test read against its reset)."""
+    root = Path(directory)
+
+    def records(play: str) -> list[dict[str, Any]]:
+        return load_run(root / PROTOCOL_PLAYS[play]).records
+
+    rng = np.random.default_rng(seed)
+    seen = share_saved([records("seen")], [records("seen-reset")], rng, test="seen", resamples=resamples)
+    held = share_saved(
+        [records("held-out")], [records("held-out-reset")], rng, test="held-out", resamples=resamples
+    )
+    learned = None
+    if (root / PROTOCOL_PLAYS["stream-reset"] / "records.jsonl").exists():
+        learned = share_learned(records("stream"), records("stream-reset"), rng, resamples=resamples)
+    return PlanePoint(label or root.name, seen, held, learned)
