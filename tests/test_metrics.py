@@ -19,8 +19,19 @@ from continual_arc.metrics import (
 )
 
 
-def rec(task: str, seed: int, charge: int, *, phase: str = "stream", exposure: int = 0, gap: int | None = None,
-        step: int = 0, round_: int | None = None, user: int = 0, solved: bool | None = None) -> dict[str, Any]:  # fmt: skip
+def rec(
+    task: str,
+    seed: int,
+    charge: int,
+    *,
+    phase: str = "stream",
+    exposure: int = 0,
+    gap: int | None = None,
+    step: int = 0,
+    round_: int | None = None,
+    user: int = 0,
+    solved: bool | None = None,
+) -> dict[str, Any]:
     return {
         "task_id": task,
         "seed": seed,
@@ -89,7 +100,7 @@ def test_several_plays_are_read_as_their_mean_on_each_instance() -> None:
 def test_runs_on_other_instances_are_refused_with_the_reason() -> None:
     other = [rec("A", 1, 0, phase="seen"), rec("A", 99, 4, phase="seen"), rec("B", 3, 16, phase="seen")]
     with pytest.raises(
-        MismatchError, match="not played on the same instances.*1 instance\\(s\\), e.g. task A seed 2"
+        MismatchError, match=r"not played on the same instances.*1 instance\(s\), e.g. task A seed 2"
     ):
         share_saved([TEST_LEARNER], [other], rng(), test="seen")
     with pytest.raises(MismatchError, match="learner play 2 was not played on the instances"):
