@@ -315,10 +315,6 @@ def _add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run.add_argument("--max-concurrent", type=int, help="a concurrent learner's users served at once")
     run.add_argument("--fail-fast", action="store_true", help="stop at the first learner fault")
     run.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
-    run.add_argument("--plugin", action="append", help="a plug-in, as module:Class (repeatable)")
-    run.add_argument(
-        "--plugin-kwargs", action="append", help="JSON keyword arguments of the plug-in at the same position"
-    )
     run.set_defaults(func=_run)
 
 
@@ -335,11 +331,15 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_reports import add_report_commands
 
     add_report_commands(sub)
+    from .cli_protocol import add_protocol_command
+
+    add_protocol_command(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    from .cli_protocol import ProtocolCliError
     from .cli_reports import ReportError
     from .data import SourceError
     from .schedule import ScheduleError
@@ -348,7 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.func(args)
-    except (CliError, SourceError, ScheduleError, ReportError) as err:
+    except (CliError, SourceError, ScheduleError, ReportError, ProtocolCliError) as err:
         print(f"continual-arc: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
