@@ -215,9 +215,29 @@ class ProgressBar:
         print(line, end="\r" if self.tty and not final else "\n", file=sys.stderr, flush=True)
 
 
+def _load_plugins(paths: Sequence[str], kwargs_texts: Sequence[str]) -> list[Any]:
+    """Build each ``--plugin`` with the ``--plugin-kwargs`` at its position (none past the last)."""
+    from .addons import PluginSpecError, load_plugin
+
+    if len(kwargs_texts) > len(paths):
+        raise CliError(
+            f"{len(kwargs_texts)} --plugin-kwargs for {len(paths)} --plugin: the k-th --plugin-kwargs "
+            f"belongs to the k-th --plugin"
+        )
+    plugins = []
+    for index, path in enumerate(paths):
+        text = kwargs_texts[index] if index < len(kwargs_texts) else None
+        kwargs = _json_arg(text, f"--plugin-kwargs of {path}")
+        try:
+            plugins.append(load_plugin(path, kwargs))
+        except PluginSpecError as err:
+            raise CliError(str(err)) from None
+    return plugins
+
+
 def _run(args: argparse.Namespace) -> int:
     from .learner import LearnerSpecError, load_learner
-    from .runner import LearnerError, RunDirError, run
+    from .runner import LearnerError, PluginError, RunDirError, run
     from .schedule import Schedule
 
     kwargs = _json_arg(args.learner_kwargs, "--learner-kwargs")
@@ -225,6 +245,7 @@ def _run(args: argparse.Namespace) -> int:
         learner = load_learner(args.learner, kwargs)
     except LearnerSpecError as err:
         raise CliError(str(err)) from None
+    plugins = _load_plugins(args.plugin or [], args.plugin_kwargs or [])
     schedule = Schedule.load(args.schedule)
     try:
         result = run(
@@ -237,15 +258,20 @@ def _run(args: argparse.Namespace) -> int:
             fail_fast=args.fail_fast,
             instance_time_limit=args.instance_time_limit,
             learner_spec={"class": args.learner, "kwargs": kwargs},
+            plugins=plugins,
             progress=ProgressBar(Path(args.out).name),
         )
-    except (RunDirError, LearnerError) as err:
+    except (RunDirError, LearnerError, PluginError) as err:
         raise CliError(str(err)) from None
     summary = result.summary
     for phase, row in summary["phases"].items():
         used, solved = row["budget_used"], row["share_solved"]
         errored = f"  errored {row['errored']}" if row["errored"] else ""
         print(f"{phase:9} {row['instances']:>5} instances  U {used:6.2f}  P {solved:6.2f}{errored}")
+    if summary["addons"]:
+        print(f"addons    {summary['addons']['episodes']:>5} auxiliary episodes (not in the measures)")
+    if result.stopped_by:
+        print(f"stopped early by the plug-in {result.stopped_by}; --resume continues")
     print(f"written to {args.out}")
     return 0
 
@@ -315,6 +341,12 @@ def _add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run.add_argument("--max-concurrent", type=int, help="a concurrent learner's users served at once")
     run.add_argument("--fail-fast", action="store_true", help="stop at the first learner fault")
     run.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
+    run.add_argument("--plugin", action="append", help="a plug-in, as module:Class (repeatable, in order)")
+    run.add_argument(
+        "--plugin-kwargs",
+        action="append",
+        help="JSON keyword arguments of the --plugin at the same position (repeatable)",
+    )
     run.set_defaults(func=_run)
 
 

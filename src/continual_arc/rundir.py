@@ -7,8 +7,10 @@
     alias-salt       the salt of the task names the learner saw
     records.jsonl    one line per instance, appended a whole round at a time, flushed and fsynced
     i/<step>.json    one trajectory per instance: every observation, action and feedback
+    i/addon-<n>.json the trajectory of the run's n-th auxiliary episode (asked for by a plug-in)
     state/round-<r>/ the learner's saved state after the last committed round (save_state)
     memory.json      what the learner says it kept (its optional memory() hook), at the end
+    plugins.json     with plug-ins, at the end: what their run-level hooks said, totals, any stop
     summary.json     written last: the run's measures, recomputable from records.jsonl
 
 A round is committed in this order: the learner's state is saved to ``state/round-<r>/`` (a
@@ -17,6 +19,11 @@ appended in one write and fsynced, and the states of earlier rounds are deleted.
 leaves either the old round or the new one complete: :func:`committed_rounds` drops a partial
 round from the records, and :func:`state_for_round` finds the state saved after the last
 committed round (it is deleted only once a later round's records are durable).
+
+A round's records are its slots' (``episode_type: "primary"``) followed by the auxiliary episodes
+plug-ins asked for (``episode_type: "addon"``). When there are any, every record of the round
+carries their number in ``round_addons``, so that a round cut after its primary records is seen
+to be partial.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ __all__ = [
     "read_records",
     "save_learner_state",
     "state_for_round",
+    "trajectory_name",
     "write_round",
     "write_trajectory",
 ]
@@ -92,11 +100,25 @@ def read_records(run_dir: Path, *, allow_partial_tail: bool = False) -> list[dic
     return read_jsonl(path, allow_partial_tail=allow_partial_tail)
 
 
+def _is_primary(record: dict[str, Any]) -> bool:
+    return bool(record.get("episode_type", "primary") == "primary")
+
+
+def _round_is_whole(path: Path, round_: int, group: Sequence[dict[str, Any]], size: int) -> bool:
+    """Whether a round's records are whole (``size`` primary ones and every auxiliary one)."""
+    primaries = sum(1 for r in group if _is_primary(r))
+    addons = max((int(r.get("round_addons", 0)) for r in group), default=0)
+    if primaries > size or len(group) - primaries > addons:
+        raise RunDirError(f"{path}: round {round_} holds more than its {size} records")
+    return primaries == size and len(group) - primaries == addons
+
+
 def committed_rounds(run_dir: Path, round_sizes: Sequence[int]) -> list[dict[str, Any]]:
     """Repair ``records.jsonl`` to whole rounds and return its records.
 
     Cuts a trailing line left incomplete by a crash, then any records of a round that is not
-    complete (``round_sizes[r]`` records expected for round ``r``), rewriting nothing before them.
+    complete (``round_sizes[r]`` primary records expected for round ``r``, and as many auxiliary
+    ones as its ``round_addons`` says), rewriting nothing before them.
 
     Raises:
         RunDirError: a record lies outside the schedule, or rounds are out of order.
@@ -110,12 +132,14 @@ def committed_rounds(run_dir: Path, round_sizes: Sequence[int]) -> list[dict[str
         round_ = records[index].get("round")
         if not isinstance(round_, int) or round_ != whole or round_ >= len(round_sizes):
             raise RunDirError(f"{path}: record {index} is round {round_!r}, expected round {whole}")
-        size = round_sizes[round_]
-        if index + size > len(records):
+        end = index
+        while end < len(records) and records[end].get("round") == round_:
+            end += 1
+        if not _round_is_whole(path, round_, records[index:end], round_sizes[round_]):
+            if end < len(records):
+                raise RunDirError(f"{path}: round {round_} does not hold its {round_sizes[round_]} records")
             break
-        if any(r.get("round") != round_ for r in records[index : index + size]):
-            raise RunDirError(f"{path}: round {round_} does not hold its {size} records")
-        index += size
+        index = end
         whole += 1
     if index < len(records):
         kept = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records[:index])
@@ -124,8 +148,20 @@ def committed_rounds(run_dir: Path, round_sizes: Sequence[int]) -> list[dict[str
     return records[:index]
 
 
-def write_trajectory(run_dir: Path, step: int, trajectory: dict[str, Any], *, fsync: bool = True) -> None:
-    """Write ``i/<step>.json`` atomically, as compact JSON (the C encoder: pretty JSON is 10x slower)."""
+def trajectory_name(record: dict[str, Any]) -> str:
+    """The name of a record's trajectory in ``i/``: its step, or ``addon-<n>`` for an auxiliary episode."""
+    if _is_primary(record):
+        return str(record["step"])
+    return f"addon-{record['addon_index']}"
+
+
+def write_trajectory(
+    run_dir: Path, step: int | str, trajectory: dict[str, Any], *, fsync: bool = True
+) -> None:
+    """Write ``i/<step>.json`` atomically, as compact JSON (the C encoder: pretty JSON is 10x slower).
+
+    ``step`` is the slot's step, or the name :func:`trajectory_name` gives.
+    """
     text = json.dumps(trajectory, sort_keys=True, separators=(",", ":")) + "\n"
     atomic_write_text(run_dir / "i" / f"{step}.json", text, fsync=fsync)
 
@@ -154,7 +190,7 @@ def write_round(
     Once the records are durable, the states of earlier rounds are no longer needed.
     """
     for record, trajectory in zip(records, trajectories, strict=True):
-        write_trajectory(run_dir, record["step"], trajectory, fsync=False)
+        write_trajectory(run_dir, trajectory_name(record), trajectory, fsync=False)
     if trajectories:
         fsync_dir(run_dir / "i")  # one flush for the round's renames, before its records
     append_jsonl(run_dir / RECORDS, records)

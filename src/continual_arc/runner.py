@@ -16,32 +16,36 @@ round). An instance that runs past ``instance_time_limit`` seconds ends unsolved
 A fault in ``reset``, ``begin_round``, ``end_round`` or ``save_state`` stops the run with
 :class:`LearnerError`: it cannot be pinned on one instance. Nothing of an unfinished round is ever
 committed, and ``resume=True`` replays it from its start.
+
+Plug-ins (:mod:`continual_arc.addons`) are called around every episode and action. The auxiliary
+episodes they ask for are played after the round's slots and before ``end_round``, one at a time,
+each on a fresh instance, and committed with the round. A plug-in that raises or breaks the rules
+stops the run with :class:`~continual_arc.addons.PluginError`; one that asks to stop ends the run
+cleanly once the round is committed.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import platform
-import threading
 import time
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .addons import MAX_EPISODES_PER_ROUND, Episode, PluginError, RunInfo, addon_seed
 from .aliases import Aliases, read_or_create_salt
 from .env import (
     EnvSettings,
     InstanceEnv,
-    LearnerObservation,
-    action_to_json,
-    feedback_to_json,
 )
-from .grids import to_json
+from .episode import EpisodePlay, LearnerError, finish, guarded
 from .learner import Learner
 from .metrics import budget_used, primary
+from .plugin_runtime import PendingEpisode, PluginManager, PluginTrace, plugin_totals
 from .records import atomic_write_json, read_json
 from .rundir import (
     META,
@@ -59,13 +63,10 @@ from .rundir import (
 from .schedule import Schedule, Slot
 from .tasks import TaskSource, get_source
 
-__all__ = ["LearnerError", "RunDirError", "RunOptions", "RunProgress", "RunResult", "run"]
+__all__ = ["LearnerError", "PluginError", "RunDirError", "RunOptions", "RunProgress", "RunResult", "run"]
 
 _SOURCE_OF_PHASE = {"stream": "stream", "seen": "stream", "epilogue": "held-out", "held-out": "held-out"}
-
-
-class LearnerError(RuntimeError):
-    """A learner fault that stops the run (a round hook failed, or ``fail_fast`` was set)."""
+PLUGINS = "plugins.json"
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ class RunOptions:
         resume: continue the run already in the directory (replaying an unfinished round).
         alias_style: ``hash`` (``task-3f2a9c1e``) or ``names`` (codenames).
         max_concurrent: a concurrent learner's users served at once (default: the whole round).
-        plugins: plug-ins (:mod:`continual_arc.addons`), in order.
+        plugins: plug-ins (:mod:`continual_arc.addons`), in order; each sees what the one before
+            it returned. Recorded by import path in ``meta.json`` and checked on resume.
         fail_fast: stop the run at the first learner fault instead of failing the instance.
         instance_time_limit: seconds an instance may take before it ends unsolved.
         learner_spec: ``{"class": "module:Class", "kwargs": {...}}``, recorded in ``meta.json``
@@ -108,201 +110,24 @@ class RunOptions:
 
 @dataclass(frozen=True)
 class RunResult:
-    """A finished run: its directory, every record, and the summary written last."""
+    """A finished run: its directory, every record, and the summary written last.
+
+    Attributes:
+        stopped_by: the plug-in that stopped the run early, if one did.
+    """
 
     out_dir: Path
     records: list[dict[str, Any]]
     summary: dict[str, Any]
-
-
-class _TimeLimit(Exception):
-    pass
-
-
-def _call(fn: Callable[..., Any], args: tuple[Any, ...], deadline: float | None) -> Any:
-    """Call ``fn``, giving up at ``deadline`` (the call then runs on, abandoned, in its thread)."""
-    if deadline is None:
-        return fn(*args)
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        raise _TimeLimit
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = fn(*args)
-        except BaseException as err:  # handed to the caller's thread as is
-            box["error"] = err
-
-    thread = threading.Thread(target=target, daemon=True, name="continual-arc-learner-call")
-    thread.start()
-    thread.join(remaining)
-    if thread.is_alive():
-        raise _TimeLimit
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
-@dataclass
-class _Instance:
-    """One slot being played: its environment, its trajectory, and how it ended."""
-
-    slot: Slot
-    env: InstanceEnv
-    alias: str
-    time_limit: float | None
-    fail_fast: bool
-    events: list[dict[str, Any]] = field(default_factory=list)
-    error: dict[str, Any] | None = None
-    started: float = 0.0
-    finished: float = 0.0
-    deadline: float | None = None
-
-    def open(self) -> None:
-        self.started = time.monotonic()
-        self.deadline = None if self.time_limit is None else self.started + self.time_limit
-
-    def view(self) -> LearnerObservation:
-        slot = self.slot
-        return self.env.view(self.alias, slot.step, slot.round, slot.user)
-
-    def _fault(self, err: BaseException, during: str) -> None:
-        if self.fail_fast:
-            raise LearnerError(f"step {self.slot.step}: the learner raised in {during}: {err!r}") from err
-        self.error = {
-            "during": during,
-            "type": type(err).__name__,
-            "message": str(err),
-            "traceback": "".join(traceback.format_exception(err)),
-        }
-        self.env.fail("learner error")
-
-    def advance(self, learner: Learner) -> None:
-        """One action: ``act``, the environment's step, ``observe``; faults end the instance."""
-        obs = self.view()
-        try:
-            action = _call(learner.act, (obs,), self.deadline)
-            feedback = self.env.step(action)
-        except _TimeLimit:
-            self.env.fail("time limit")
-            self.events.append({"observation": _obs_json(obs), "action": None, "feedback": None})
-        except Exception as err:  # InvalidActionError included: a learner fault, not the run's
-            if _is_environment_fault(err):
-                raise
-            self.events.append({"observation": _obs_json(obs), "action": None, "feedback": None})
-            self._fault(err, "act")
-        else:
-            self.events.append(
-                {
-                    "observation": _obs_json(obs),
-                    "action": action_to_json(action),
-                    "feedback": feedback_to_json(feedback),
-                }
-            )
-            try:
-                _call(learner.observe, (obs, action, feedback), self.deadline)
-            except _TimeLimit:
-                self.env.fail("time limit")
-            except Exception as err:
-                if not self.env.done:
-                    self._fault(err, "observe")
-                elif self.fail_fast:
-                    raise LearnerError(
-                        f"step {self.slot.step}: the learner raised in observe: {err!r}"
-                    ) from err
-                else:
-                    self.error = {"during": "observe", "type": type(err).__name__, "message": str(err)}
-        if self.env.done:
-            self.finished = time.monotonic()
-
-    def play(self, learner: Learner) -> None:
-        """Play the instance to its end (the concurrent path)."""
-        self.open()
-        while not self.env.done:
-            self.advance(learner)
-
-
-def _is_environment_fault(err: BaseException) -> bool:
-    from .rearc import GeneratorError
-
-    return isinstance(err, GeneratorError)
-
-
-def _obs_json(obs: LearnerObservation) -> dict[str, Any]:
-    return {
-        "attempts_used": obs.attempts_used,
-        "demos_used": obs.demos_used,
-        "step": obs.step,
-        "round": obs.round,
-        "user": obs.user,
-        "extra": dict(obs.extra),
-    }
-
-
-def _guarded(learner: Learner, name: str, *args: Any) -> Any:
-    try:
-        return getattr(learner, name)(*args)
-    except Exception as err:
-        raise LearnerError(f"the learner raised in {name}(): {err!r}") from err
-
-
-def _resources(learner: Learner, user: int) -> dict[str, float]:
-    try:
-        counters = learner.user_resources(user) if learner.concurrent_users else learner.resources()
-        return {str(k): float(v) for k, v in dict(counters).items()}
-    except Exception as err:  # counters are logged, never scored: a broken counter loses only itself
-        return {"resources_error": 1.0, "_message": repr(err)}  # type: ignore[dict-item]
-
-
-def _finish(
-    inst: _Instance, learner: Learner, settings: EnvSettings
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    slot, result = inst.slot, inst.env.result()
-    actions = []
-    for event in inst.events:
-        action, feedback = event["action"], event["feedback"]
-        entry: dict[str, Any] = {"action": action["action"] if action else None}
-        if feedback and feedback["feedback"] == "submit":
-            entry.update(correct=feedback["correct"], invalid=feedback["invalid"] is not None)
-        if feedback and feedback["feedback"] == "demos":
-            entry["refused"] = feedback["refused"]
-        actions.append(entry)
-    record = {
-        **slot.to_json(),
-        "alias": inst.alias,
-        "episode_type": "primary",
-        "actions": actions,
-        "demos_bought": result.demos_bought,
-        "demos_refused": result.demos_refused,
-        "wrong_attempts": result.wrong_attempts,
-        "solved": result.solved,
-        "end": result.end,
-        "charge": result.charge,
-        "max_cost": settings.max_cost,
-        "budget_share": result.charge / settings.max_cost,
-        "wall_time": round(max(inst.finished - inst.started, 0.0), 6),
-        "resources": _resources(learner, slot.user),
-        "error": inst.error,
-    }
-    log = getattr(learner, "instance_log", None)
-    trajectory = {
-        **slot.to_json(),
-        "alias": inst.alias,
-        "input": to_json(inst.env.instance.input),
-        "demo_cap": inst.env.demo_cap,
-        "events": inst.events,
-        "result": dataclasses.asdict(result),
-        "learner_log": log(slot.user) if callable(log) else None,
-        "error": inst.error,
-    }
-    return record, trajectory
+    stopped_by: str | None = None
 
 
 class _Runner:
     """The state of one call to :func:`run`."""
 
-    def __init__(self, learner: Learner, schedule: Schedule, out: Path, options: RunOptions) -> None:
+    def __init__(
+        self, learner: Learner, schedule: Schedule, out: Path, options: RunOptions, hooks: PluginManager
+    ) -> None:
         self.learner, self.schedule, self.out, self.options = learner, schedule, out, options
         self.settings = EnvSettings.from_dict(schedule.meta["configuration"]["env"])
         self.sources: dict[str, TaskSource] = {
@@ -314,20 +139,82 @@ class _Runner:
             getattr(learner, "load_state", None)
         )
         self.records: list[dict[str, Any]] = []
+        self.hooks = hooks
+        self.run_trace = PluginTrace()
+        self.first_phase: dict[str, str] = {}
+        for slot in schedule.slots:
+            self.first_phase.setdefault(slot.task_id, slot.phase)
+        self.width = max((len(g) for g in schedule.round_slots()), default=1)
+        self.addons_played = 0  # numbers auxiliary episodes; restored from the records on resume
+        self.addons_of_task: dict[str, int] = {}  # counts each task's auxiliary instances, for seeds
         self._committer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="continual-arc-commit")
         self._pending: Future[None] | None = None
 
-    def _instance(self, slot: Slot) -> _Instance:
+    def _instance(self, slot: Slot) -> EpisodePlay:
         task = self.sources[slot.phase].instance(slot.task_id, slot.seed)
-        return _Instance(
-            slot,
-            InstanceEnv(task, self.settings),
-            self.aliases.alias(slot.task_id),
-            self.options.instance_time_limit,
-            self.options.fail_fast,
-        )
+        episode = Episode.of_slot(slot, self.aliases.alias(slot.task_id))
+        return self._wrap(episode, InstanceEnv(task, self.settings))
 
-    def _serve_serially(self, instances: list[_Instance]) -> None:
+    def _wrap(self, episode: Episode, env: InstanceEnv) -> EpisodePlay:
+        options = self.options
+        return EpisodePlay(episode, env, options.instance_time_limit, options.fail_fast, self.hooks)
+
+    def count_addons(self, records: Sequence[dict[str, Any]]) -> None:
+        """Take up the auxiliary episodes' numbering where the committed records leave it."""
+        for record in records:
+            if record.get("episode_type", "primary") != "primary":
+                self.addons_played = max(self.addons_played, int(record["addon_index"]))
+                task = record["task_id"]
+                self.addons_of_task[task] = self.addons_of_task.get(task, 0) + 1
+
+    def _addon_instance(self, request: PendingEpisode, round_: int) -> EpisodePlay:
+        task = request.task_id
+        phase = request.phase or self.first_phase.get(task)
+        if task not in self.first_phase or phase not in self.sources:
+            raise PluginError(
+                f"plug-in {request.plugin} asked for task {task!r} (phase {phase!r}), "
+                f"which this schedule does not serve"
+            )
+        index = self.addons_of_task.get(task, 0)
+        self.addons_of_task[task] = index + 1
+        self.addons_played += 1
+        n = self.addons_played
+        seed = addon_seed(self.schedule.meta["config"], self.schedule.meta["seed"], task, index)
+        episode = Episode(
+            step=-n,
+            round=round_,
+            user=0,
+            phase=phase,
+            task_id=task,
+            seed=seed,
+            alias=self.aliases.alias(task),
+            episode_type="addon",
+            plugin=request.plugin,
+            reason=request.reason,
+            addon_index=n,
+        )
+        return self._wrap(episode, InstanceEnv(self.sources[phase].instance(task, seed), self.settings))
+
+    def _play_addons(self, round_: int) -> list[EpisodePlay]:
+        """Play the auxiliary episodes asked for, one at a time, until none is left or a stop."""
+        played: list[EpisodePlay] = []
+        while self.hooks.stop_by is None and (request := self.hooks.take_pending()) is not None:
+            if self.width > 1:
+                raise PluginError(
+                    f"plug-in {request.plugin} asked for an auxiliary episode, but this schedule serves "
+                    f"{self.width} users a round: auxiliary episodes need a one-user schedule"
+                )
+            if len(played) >= MAX_EPISODES_PER_ROUND:
+                raise PluginError(
+                    f"round {round_} asked for more than {MAX_EPISODES_PER_ROUND} auxiliary episodes"
+                )
+            inst = self._addon_instance(request, round_)
+            inst.play(self.learner)
+            played.append(inst)
+        self.hooks.pending.clear()  # a stop drops what is still queued
+        return played
+
+    def _serve_serially(self, instances: list[EpisodePlay]) -> None:
         for inst in instances:
             inst.open()
         open_ = list(instances)
@@ -337,7 +224,7 @@ class _Runner:
                 if inst.env.done:
                     open_.remove(inst)
 
-    def _serve_concurrently(self, instances: list[_Instance], pool: ThreadPoolExecutor) -> None:
+    def _serve_concurrently(self, instances: list[EpisodePlay], pool: ThreadPoolExecutor) -> None:
         futures = [pool.submit(inst.play, self.learner) for inst in instances]
         for future in futures:
             future.result()  # re-raises a fatal fault (fail-fast, environment) in this thread
@@ -347,16 +234,21 @@ class _Runner:
         if len(resets) > 1:
             raise RunDirError(f"round {slots[0].round} marks some slots reset_before and not others")
         if True in resets:
-            _guarded(self.learner, "reset")
-        _guarded(self.learner, "begin_round")
+            guarded(self.learner, "reset")
+        guarded(self.learner, "begin_round")
         instances = [self._instance(slot) for slot in slots]
         if pool is not None:
             self._serve_concurrently(instances, pool)
         else:
             self._serve_serially(instances)
-        _guarded(self.learner, "end_round")
-        finished = [_finish(inst, self.learner, self.settings) for inst in instances]
-        self.commit(slots[0].round, [r for r, _ in finished], [t for _, t in finished])
+        extra = self._play_addons(slots[0].round)
+        guarded(self.learner, "end_round")
+        finished = [finish(inst, self.learner, self.settings) for inst in instances + extra]
+        records = [r for r, _ in finished]
+        if extra:  # lets a resumed run tell a whole round from one cut after its primary records
+            for record in records:
+                record["round_addons"] = len(extra)
+        self.commit(slots[0].round, records, [t for _, t in finished])
 
     def commit(self, round_: int, records: list[dict[str, Any]], trajectories: list[dict[str, Any]]) -> None:
         """Commit a round: the learner's state now, the files on the committer thread.
@@ -414,7 +306,7 @@ def _write_meta(runner: _Runner, resumes: list[dict[str, Any]]) -> None:
         "alias_style": options.alias_style,
         "max_concurrent": options.max_concurrent,
         "instance_time_limit": options.instance_time_limit,
-        "plugins": [f"{type(p).__module__}:{type(p).__qualname__}" for p in options.plugins],
+        "plugins": list(runner.hooks.names),
         "versions": _versions(schedule),
         "python": platform.python_version(),
         "platform": platform.platform(),
@@ -445,6 +337,11 @@ def _check_resumable(runner: _Runner, meta: Mapping[str, Any]) -> None:
         raise RunDirError(f"{runner.out} was played by {recorded}; resuming with {spec} is refused")
     if meta.get("alias_style") != runner.options.alias_style:
         raise RunDirError(f"{runner.out} was played with alias style {meta.get('alias_style')}")
+    if list(meta.get("plugins", [])) != runner.hooks.names:
+        raise RunDirError(
+            f"{runner.out} was played with plug-ins {meta.get('plugins', [])}; "
+            f"resuming with {runner.hooks.names} is refused"
+        )
 
 
 def _resume(runner: _Runner) -> int:
@@ -453,9 +350,10 @@ def _resume(runner: _Runner) -> int:
     _check_resumable(runner, meta)
     sizes = [len(group) for group in runner.schedule.round_slots()]
     records = committed_rounds(runner.out, sizes)
-    if len(records) > len(runner.schedule.slots):
-        raise RunDirError(f"{runner.out} holds {len(records)} records, more than the schedule's slots")
-    for record, slot in zip(records, runner.schedule.slots, strict=False):
+    slotted = primary(records)
+    if len(slotted) > len(runner.schedule.slots):
+        raise RunDirError(f"{runner.out} holds {len(slotted)} records, more than the schedule's slots")
+    for record, slot in zip(slotted, runner.schedule.slots, strict=False):
         if any(record.get(k) != v for k, v in slot.to_json().items()):
             raise RunDirError(f"{runner.out}: record {record.get('step')} does not match the schedule's slot")
     rounds = records[-1]["round"] + 1 if records else 0
@@ -463,6 +361,7 @@ def _resume(runner: _Runner) -> int:
         _restore_state(runner, rounds - 1)
     prune_states(runner.out, keep=rounds - 1)  # a state saved for a round that never committed
     runner.records = records
+    runner.count_addons(records)
     resumes = [*meta.get("resumes", []), {"at_round": rounds, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ")}]
     _write_meta(runner, resumes)
     return rounds
@@ -474,7 +373,7 @@ def _restore_state(runner: _Runner, last_round: int) -> None:
         state = state_for_round(runner.out, last_round)
         if state is None:
             raise RunDirError(f"{runner.out}: no saved learner state for round {last_round}")
-        _guarded(learner, "load_state", state)
+        guarded(learner, "load_state", state)
     elif not getattr(learner, "stateless", False):
         raise RunDirError(
             f"{type(learner).__name__} keeps state between instances but has no save_state/load_state, "
@@ -517,23 +416,25 @@ def run(
 
     Raises:
         RunDirError: the directory is not empty without ``resume``, or the run there cannot be
-            resumed under this schedule and learner (the message says why).
+            resumed under this schedule, learner and plug-ins (the message says why).
         LearnerError: the learner failed in a round hook, or ``fail_fast`` was set.
+        PluginSpecError: an object in ``plugins`` implements neither plug-in protocol.
+        PluginError: a plug-in raised or broke the rules (see :mod:`continual_arc.addons`).
     """
     options = dataclasses.replace(options or RunOptions(), **overrides)
     _check_learner(learner)
-    if options.plugins:
-        raise NotImplementedError("plug-ins are not wired into the runner yet (issue 9)")
+    hooks = PluginManager(options.plugins)  # checked before anything is written
     out = Path(out_dir)
     resuming = options.resume and (out / META).exists()
     if not resuming and not is_empty_run_dir(out):
         raise RunDirError(f"{out} is not empty: pass resume=True (--resume) to continue the run there")
     out.mkdir(parents=True, exist_ok=True)
-    runner = _Runner(learner, schedule, out, options)
+    runner = _Runner(learner, schedule, out, options, hooks)
     start = _resume(runner) if resuming else 0
     if not resuming:
         _write_meta(runner, [])
     (out / SUMMARY).unlink(missing_ok=True)
+    (out / PLUGINS).unlink(missing_ok=True)
     groups = schedule.round_slots()
     concurrent = bool(learner.concurrent_users) and max((len(g) for g in groups), default=0) > 1
     workers = options.max_concurrent or max((len(g) for g in groups), default=1)
@@ -543,14 +444,24 @@ def run(
         else None
     )
     try:
+        if runner.hooks:  # the records are copied for plug-ins only
+            runner.hooks.run_start(_run_info(runner, start), runner.run_trace)
         for group in groups[start:]:
             runner.play_round(group, pool)
             _report(runner, len(groups), group[0].round + 1)
+            if runner.hooks.stop_by is not None:
+                break
     finally:
         runner.close()  # even when stopping: the rounds already played reach the disk whole
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
-    return _close(runner)
+    return _close(runner, start)
+
+
+def _run_info(runner: _Runner, start: int, *, stopped_by: str | None = None) -> RunInfo:
+    # Copies: a plug-in that changes what it is handed changes nothing of the run's.
+    records = tuple(copy.deepcopy(runner.records))
+    return RunInfo(runner.out, runner.schedule, start, records, stopped_by)
 
 
 def _report(runner: _Runner, total_rounds: int, done: int) -> None:
@@ -569,12 +480,23 @@ def _report(runner: _Runner, total_rounds: int, done: int) -> None:
     )
 
 
-def _close(runner: _Runner) -> RunResult:
+def _close(runner: _Runner, start: int) -> RunResult:
     from .metrics import summarize
 
     memory = getattr(runner.learner, "memory", None)
     if callable(memory):
         atomic_write_json(runner.out / "memory.json", memory())
+    stopped_by = runner.hooks.stop_by
+    if runner.hooks:
+        runner.hooks.run_end(_run_info(runner, start, stopped_by=stopped_by), runner.run_trace)
+        stop = None if stopped_by is None else {"plugin": stopped_by, "round": runner.records[-1]["round"]}
+        report = {
+            "plugins": runner.hooks.names,
+            "stopped": stop,
+            "run": runner.run_trace.entries,
+            "totals": plugin_totals(runner.records),
+        }
+        atomic_write_json(runner.out / PLUGINS, report)
     summary = summarize(runner.records, read_json(runner.out / META))
     atomic_write_json(runner.out / SUMMARY, summary)
-    return RunResult(runner.out, runner.records, summary)
+    return RunResult(runner.out, runner.records, summary, stopped_by)
