@@ -366,6 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_protocol import add_protocol_command
 
     add_protocol_command(sub)
+    from .cli_check import add_check_command
+
+    add_check_command(sub)
     return parser
 
 
