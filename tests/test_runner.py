@@ -453,3 +453,40 @@ def test_submit_grids_land_in_the_trajectory(tmp_path: Path) -> None:
     trajectory = read_json(tmp_path / "run" / "i" / "0.json")
     assert trajectory["events"][0]["action"]["grid"] == trajectory["input"]
     assert trajectory["events"][0]["feedback"]["correct"] is False
+
+
+class Counting(BaseLearner):
+    """Reports what each instance cost it, as a model learner reports its tokens."""
+
+    stateless = True
+
+    def __init__(self) -> None:
+        self.tokens = 0.0
+        self.last: dict[int, float] = {}
+
+    def act(self, obs: LearnerObservation) -> Action:
+        self.tokens += 10 + obs.step
+        self.last[obs.user] = 10 + obs.step
+        return GiveUp()
+
+    def resources(self) -> dict[str, float]:
+        return {"tokens": self.tokens}
+
+    def instance_resources(self, user: int) -> dict[str, float]:
+        return {"tokens": self.last[user]}
+
+
+def test_records_carry_each_instances_own_counters(tmp_path: Path) -> None:
+    records = run(Counting(), build_schedule(TOY, 0, rounds=3), tmp_path / "run").records
+    assert [r["instance_resources"] for r in records] == [
+        {"tokens": 10.0},
+        {"tokens": 11.0},
+        {"tokens": 12.0},
+    ]
+    assert [r["resources"]["tokens"] for r in records] == [10.0, 21.0, 33.0]
+    assert (
+        run(GiveUpLearner(), build_schedule(TOY, 0, rounds=1), tmp_path / "plain").records[0][
+            "instance_resources"
+        ]
+        is None
+    )

@@ -188,11 +188,23 @@ def guarded(learner: Learner, name: str, *args: Any) -> Any:
 
 
 def _resources(learner: Learner, user: int) -> dict[str, float]:
+    """The learner's cumulative counters (a concurrent learner's, of this user)."""
+    if learner.concurrent_users:
+        return _counters(lambda: learner.user_resources(user))
+    return _counters(learner.resources)
+
+
+def _instance_resources(learner: Learner, user: int) -> dict[str, float] | None:
+    """The counters of the user's instance that just ended, if the learner reports them."""
+    hook = getattr(learner, "instance_resources", None)
+    return _counters(lambda: hook(user)) if callable(hook) else None
+
+
+def _counters(fetch: Callable[[], Any]) -> dict[str, float]:
     try:
-        counters = learner.user_resources(user) if learner.concurrent_users else learner.resources()
-        return {str(k): float(v) for k, v in dict(counters).items()}
-    except Exception as err:  # counters are logged, never scored: a broken counter loses only itself
-        return {"resources_error": 1.0, "_message": repr(err)}  # type: ignore[dict-item]
+        return {str(k): float(v) for k, v in dict(fetch()).items()}
+    except Exception:  # counters are logged, never scored: a broken counter loses only itself
+        return {"resources_error": 1.0}
 
 
 def finish(
@@ -224,6 +236,7 @@ def finish(
         "budget_share": result.charge / settings.max_cost,
         "wall_time": round(max(inst.finished - inst.started, 0.0), 6),
         "resources": _resources(learner, ep.user),
+        "instance_resources": _instance_resources(learner, ep.user),
         "error": inst.error,
     }
     log = getattr(learner, "instance_log", None)

@@ -17,6 +17,8 @@ Besides the protocol, the runner uses these optional members when present:
   such a learner resumes without ``save_state``.
 * ``instance_log(user)``: a JSON-ready dict of what the learner reports of its reasoning on the
   user's instance that just ended, stored in the instance's trajectory ``i/<step>.json``.
+* ``instance_resources(user)``: the counters (tokens, calls, cost) of the user's instance that
+  just ended, stored in its record as ``instance_resources`` beside the cumulative ``resources``.
 * ``memory()``: a JSON-ready view of what it keeps, written to ``memory.json`` at the end of a run.
 """
 
