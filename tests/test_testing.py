@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from continual_arc.env import Action, Feedback, GiveUp, LearnerObservation, RequestDemos, Submit
+from continual_arc.learner import BaseLearner
+from continual_arc.testing import (
+    DemoBuyerLearner,
+    GiveUpLearner,
+    RandomLearner,
+    ToyRuleLearner,
+    apply_rule,
+    check_learner,
+    toy_fixed_source,
+    toy_generative_source,
+    toy_rule,
+)
+
+
+def test_toy_tasks_follow_their_rule() -> None:
+    source = toy_generative_source()
+    for task in source.task_ids()[:10]:
+        inst = source.instance(task, 4)
+        assert apply_rule(inst.input, toy_rule(task)) == inst.output
+        assert apply_rule(inst.demonstration(0)[0], toy_rule(task)) == inst.demonstration(0)[1]
+    fixed = toy_fixed_source()
+    inst = fixed.instance("toyfix-05", 0)
+    assert apply_rule(inst.input, toy_rule("toyfix-05")) == inst.output
+
+
+def test_trivial_learners_pass_the_checker() -> None:
+    for factory in (GiveUpLearner, DemoBuyerLearner, ToyRuleLearner, lambda: RandomLearner(2)):
+        assert check_learner(factory) == []
+
+
+class Saver(ToyRuleLearner):
+    """A toy rule learner whose faults the tests switch on one at a time."""
+
+    def __init__(self, fault: str = "") -> None:
+        super().__init__()
+        self.fault = fault
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        super().observe(obs, action, feedback)
+        if self.fault == "eager":
+            self.rules.update(self._pending)  # keeps a lesson the moment it has it
+
+    def reset(self) -> None:
+        if self.fault != "no-reset":
+            super().reset()
+
+    def act(self, obs: LearnerObservation) -> Action:
+        if self.fault == "random" and random.random() < 0.5:
+            return GiveUp()
+        return super().act(obs)
+
+    def load_state(self, directory: Any) -> None:
+        if self.fault != "lossy":
+            super().load_state(directory)
+
+
+def test_the_checker_names_each_breach_of_the_contract() -> None:
+    assert check_learner(lambda: Saver("eager")) == [
+        "what the learner saves changed in observe, not in end_round"
+    ]
+    assert check_learner(lambda: Saver("no-reset")) == [
+        "reset() did not bring it back to a fresh learner's state"
+    ]
+    assert check_learner(lambda: Saver("lossy")) == [
+        "save_state then load_state did not give back the same state"
+    ]
+    random.seed(1)
+    assert "it is not deterministic" in " ".join(check_learner(lambda: Saver("random")))
+
+
+class Forgetful(BaseLearner):
+    def act(self, obs: LearnerObservation) -> Action:
+        return RequestDemos() if obs.demos_used == 0 else Submit(obs.input)
+
+
+def test_a_learner_that_keeps_state_but_cannot_save_is_named() -> None:
+    assert check_learner(Forgetful) == ["it keeps state but has no save_state: runs cannot resume"]
+    assert check_learner(object) == [
+        f"it lacks {m}"
+        for m in (
+            "reset",
+            "act",
+            "observe",
+            "begin_round",
+            "end_round",
+            "resources",
+            "user_resources",
+            "concurrent_users",
+        )
+    ]
+
+
+def test_toy_rule_learner_state_is_readable_json(tmp_path: Path) -> None:
+    learner = ToyRuleLearner()
+    learner.rules = {"task-1": (3, 2)}
+    learner.save_state(tmp_path)
+    assert json.loads((tmp_path / "rules.json").read_text()) == [["task-1", [3, 2]]]
