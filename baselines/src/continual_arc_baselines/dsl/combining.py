@@ -1,0 +1,76 @@
+"""Combining parts: a cell-wise logical operation on the masks of two or more parts, or an overlay."""
+
+from __future__ import annotations
+
+from functools import reduce
+
+import numpy as np
+import numpy.typing as npt
+
+from .family import Family, Prim
+from .grid import FALSE, TRUE, Array, Context, bg_for
+from .parts import SPLITS, split
+
+__all__ = ["FAMILIES", "LOGIC"]
+
+Mask = npt.NDArray[np.bool_]
+
+LOGIC = ("and", "or", "xor", "nor", "anb", "bna")
+"""Cell-wise operations on foreground masks (``anb``: in the first part but not the second)."""
+
+
+def _same_shape_parts(a: Array, ctx: Context, how: str) -> tuple[list[Array], int] | None:
+    bg = bg_for(a, ctx)
+    parts = split(a, bg, how)
+    if parts is None or any(p.shape != parts[0].shape for p in parts):
+        return None
+    return parts, bg
+
+
+def _combine(op: str, masks: list[Mask]) -> Mask | None:
+    if op == "and":
+        return reduce(np.logical_and, masks)
+    if op == "or":
+        return reduce(np.logical_or, masks)
+    if op == "nor":
+        return ~reduce(np.logical_or, masks)
+    if op == "xor":
+        return np.asarray(np.sum(masks, axis=0) % 2 == 1)
+    if len(masks) != 2:
+        return None
+    first, second = masks if op == "anb" else masks[::-1]
+    return first & ~second
+
+
+def _logic(how: str, op: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        found = _same_shape_parts(a, ctx, how)
+        if found is None:
+            return None
+        parts, bg = found
+        mask = _combine(op, [p != bg for p in parts])
+        if mask is None:
+            return None
+        return np.where(mask, np.uint8(TRUE), np.uint8(FALSE)).astype(np.uint8)
+
+    return prim
+
+
+def _overlay(how: str, order: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        found = _same_shape_parts(a, ctx, how)
+        if found is None:
+            return None
+        parts, bg = found
+        out = np.full(parts[0].shape, bg, dtype=np.uint8)
+        for p in parts if order == "fwd" else parts[::-1]:
+            out = np.where(p != bg, p, out)
+        return out.astype(np.uint8)
+
+    return prim
+
+
+FAMILIES = (
+    Family("logic", (SPLITS, LOGIC), 2, _logic, "a logical operation on the foreground of the parts"),
+    Family("overlay", (SPLITS, ("fwd", "rev")), 2, _overlay, "overlay the parts, later (or earlier) on top"),
+)

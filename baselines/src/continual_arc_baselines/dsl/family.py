@@ -1,0 +1,81 @@
+"""The shape of a primitive family: a name, the values each argument may take, a cost and a maker.
+
+A family such as ``pick(mode, prop)`` stands for one primitive per combination of its arguments'
+values; :func:`expand` lists them in a fixed order, which is the order the search tries them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from continual_arc.grids import MAX_SIDE
+
+from .grid import Array, Context
+
+__all__ = ["Family", "Op", "Prim", "expand"]
+
+Prim = Callable[[Array, Context], Array | None]
+"""A primitive: ``(grid, context) -> grid``, or ``None`` when it does not apply."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of primitives that differ only in their arguments.
+
+    Attributes:
+        name: the name used in program text.
+        domains: for each argument, the values it may take (as they are written in text).
+        cost: the search cost of one application of any member.
+        make: builds the primitive for one choice of argument values.
+        summary: what the family does, in a line.
+        shape: ``"same"`` if the output always has the input's shape, ``"square"`` if it does
+            when the input is square (quarter turns, transposes), ``"other"`` otherwise.
+        last: the search puts no primitive after this one (a rotation or reflection commutes
+            with nearly every other primitive, so it only needs trying at the end).
+    """
+
+    name: str
+    domains: tuple[tuple[str, ...], ...]
+    cost: int
+    make: Callable[..., Prim]
+    summary: str
+    shape: str = "other"
+    last: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Op:
+    """One primitive with its arguments bound.
+
+    Attributes:
+        text: its canonical text, ``name`` or ``name(a,b)``.
+        cost: its search cost.
+        fn: the bound primitive.
+        shape: its family's shape behaviour (see :class:`Family`).
+        last: whether the search puts nothing after it (see :class:`Family`).
+    """
+
+    text: str
+    cost: int
+    fn: Prim
+    shape: str = "other"
+    last: bool = False
+
+    def __call__(self, grid: Array, ctx: Context) -> Array | None:
+        """Apply the primitive; ``None`` also when the result is empty or larger than 30 x 30."""
+        out = self.fn(grid, ctx)
+        if out is None or not (0 < out.shape[0] <= MAX_SIDE and 0 < out.shape[1] <= MAX_SIDE):
+            return None
+        return out
+
+
+def expand(family: Family) -> list[Op]:
+    """Every member of a family, in the order of its argument domains."""
+    if not family.domains:
+        return [Op(family.name, family.cost, family.make(), family.shape, family.last)]
+    return [
+        Op(f"{family.name}({','.join(args)})", family.cost, family.make(*args), family.shape, family.last)
+        for args in itertools.product(*family.domains)
+    ]

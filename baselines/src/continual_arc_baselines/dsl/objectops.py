@@ -1,0 +1,109 @@
+"""Lists of objects: keep or erase the objects with a property, label them, rank them by size.
+
+Each primitive cuts the grid into objects (:data:`~.objects.MODES`), decides per object, and
+paints the result back in place, so the grid keeps its shape.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .family import Family, Prim
+from .grid import SENTINEL, TRUE, Array, Context, bg_for
+from .objects import FILTERS, MODES, filter_objects, objects
+
+__all__ = ["FAMILIES"]
+
+_MAX_LABEL = 255
+
+
+def _keep(mode: str, prop: str, erase: bool) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        chosen = filter_objects(a, objs, prop)
+        if not chosen.any() or chosen.all():
+            return None
+        hit = chosen[objs.labels] & (objs.labels >= 0)
+        drop = hit if erase else (objs.labels >= 0) & ~hit
+        return np.where(drop, np.uint8(bg), a).astype(np.uint8)
+
+    return prim
+
+
+def _mark(mode: str, prop: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        chosen = filter_objects(a, objs, prop)
+        if not chosen.any():
+            return None
+        hit = chosen[objs.labels] & (objs.labels >= 0)
+        return np.where(hit, np.uint8(TRUE), a).astype(np.uint8)
+
+    return prim
+
+
+def _relabel(mode: str, by: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        if len(objs) < 2:
+            return None
+        if by == "rank":
+            # Dense rank, largest first: equal sizes share a label.
+            sizes = np.unique(objs.sizes)[::-1]
+            values = SENTINEL + np.searchsorted(-sizes, -objs.sizes)
+        else:
+            values = SENTINEL + objs.sizes
+        values = np.minimum(values, _MAX_LABEL).astype(np.uint8)
+        return np.where(objs.labels >= 0, values[objs.labels], a).astype(np.uint8)
+
+    return prim
+
+
+def _boxfill(mode: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        inside = np.zeros(a.shape, dtype=bool)
+        for i in range(len(objs)):
+            inside[objs.box(i)] = True
+        paint = inside & (a == bg)
+        if not paint.any():
+            return None
+        return np.where(paint, np.uint8(TRUE), a).astype(np.uint8)
+
+    return prim
+
+
+FAMILIES = (
+    Family(
+        "keep",
+        (MODES, FILTERS),
+        3,
+        lambda m, p: _keep(m, p, erase=False),
+        "keep only the objects with a property",
+        "same",
+    ),
+    Family(
+        "erase",
+        (MODES, FILTERS),
+        3,
+        lambda m, p: _keep(m, p, erase=True),
+        "erase the objects with a property",
+        "same",
+    ),
+    Family("mark", (MODES, FILTERS), 3, _mark, "label the objects with a property", "same"),
+    Family(
+        "boxfill", (MODES,), 3, _boxfill, "label the background cells inside objects' bounding boxes", "same"
+    ),
+    Family(
+        "relabel",
+        (MODES, ("rank", "size")),
+        2,
+        _relabel,
+        "label each object by its size's rank (largest first) or by its size",
+        "same",
+    ),
+)

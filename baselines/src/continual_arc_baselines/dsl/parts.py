@@ -1,0 +1,80 @@
+"""Cutting a grid into parts: by separator lines, or into halves.
+
+A separator is a full row or column of one colour other than the background. The parts are the
+rectangles the separators leave between them, in reading order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from .grid import Array
+
+__all__ = ["SPLITS", "halves", "separator_layout", "separator_parts", "split", "square_blocks"]
+
+SPLITS = ("h", "v", "sep")
+"""How :func:`split` cuts: left and right halves, top and bottom halves, or by separators (or,
+when there are none, into squares along the long side)."""
+
+
+def _runs(is_sep: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """The maximal runs of non-separator lines, as (start, stop)."""
+    runs = []
+    start = None
+    for i, sep in enumerate([*is_sep.tolist(), True]):
+        if not sep and start is None:
+            start = i
+        elif sep and start is not None:
+            runs.append((start, i))
+            start = None
+    return runs
+
+
+def separator_layout(a: Array, bg: int) -> list[list[Array]] | None:
+    """The parts between separator lines as rows of parts, or ``None`` when there are fewer than two."""
+    sep_rows = np.all(a == a[:, :1], axis=1) & (a[:, 0] != bg)
+    sep_cols = np.all(a == a[:1, :], axis=0) & (a[0, :] != bg)
+    if not (sep_rows.any() or sep_cols.any()):
+        return None
+    col_runs = _runs(sep_cols)
+    layout = [[a[r0:r1, c0:c1] for c0, c1 in col_runs] for r0, r1 in _runs(sep_rows)]
+    return layout if len(layout) * len(col_runs) >= 2 else None
+
+
+def separator_parts(a: Array, bg: int) -> list[Array] | None:
+    """The parts between separator lines in reading order, or ``None`` when there are fewer than two."""
+    layout = separator_layout(a, bg)
+    return None if layout is None else [part for row in layout for part in row]
+
+
+def square_blocks(a: Array) -> list[Array] | None:
+    """The grid cut into equal squares along its long side (a 3 x 9 grid into three 3 x 3), if it can be."""
+    h, w = a.shape
+    if h == w or max(h, w) % min(h, w):
+        return None
+    n = min(h, w)
+    return [a[i : i + n] for i in range(0, h, n)] if h > w else [a[:, i : i + n] for i in range(0, w, n)]
+
+
+def halves(a: Array, axis: int) -> tuple[Array, Array] | None:
+    """The two halves of ``a`` across ``axis`` (1: left and right); an odd middle line must be uniform."""
+    b = a if axis == 0 else a.T
+    n = b.shape[0]
+    if n < 2:
+        return None
+    half = n // 2
+    if n % 2:
+        middle = b[half]
+        if not np.all(middle == middle[0]):
+            return None
+    first, second = b[:half], b[n - half :]
+    return (first, second) if axis == 0 else (first.T, second.T)
+
+
+def split(a: Array, bg: int, how: str) -> list[Array] | None:
+    """The parts of ``a`` cut as ``how`` (one of :data:`SPLITS`) says."""
+    if how == "sep":
+        return separator_parts(a, bg) or square_blocks(a)
+    pair = halves(a, 1 if how == "h" else 0)
+    return list(pair) if pair is not None else None
