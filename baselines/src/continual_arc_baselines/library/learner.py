@@ -1,0 +1,272 @@
+"""The program-library learner: write programs that fit the demonstrations, keep the one that worked.
+
+On each instance it
+
+1. runs the program it keeps for the task, if any, and submits its output (free if right);
+2. buys demonstrations until it holds ``initial_demos`` (counting any it kept for the task);
+3. asks its writer for programs that reproduce every demonstration held, groups them by their
+   prediction on the test input, and submits the best group's (the simplest program's);
+4. buys another demonstration when the groups disagree or an answer was wrong, and writes again;
+5. with no demonstration left to buy, submits the remaining groups' predictions in order (an
+   unsolved instance costs the whole budget however it failed, so these guesses are free unless
+   one is right), and gives up when none is left.
+
+What it keeps between instances (``keep``) makes the variants: ``programs`` (the library: per
+task, the program that answered correctly, run first when the task returns), ``demos`` (the
+demo-cache floor: per task, the demonstrations bought, shown to the writer again), ``both``, or
+``nothing`` (its own reset). What an instance teaches is folded in at ``end_round`` only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from continual_arc.env import (
+    Action,
+    DemosFeedback,
+    Feedback,
+    GiveUp,
+    LearnerObservation,
+    RequestDemos,
+    Submit,
+    SubmitFeedback,
+)
+from continual_arc.grids import Grid, Pair, from_json, to_json
+from continual_arc.learner import BaseLearner
+
+from .writer import ProgramWriter, WriteRequest, WrittenProgram, group_by_prediction
+
+__all__ = ["KEEPS", "LibraryMemory", "ProgramLibraryLearner"]
+
+KEEPS = ("programs", "demos", "both", "nothing")
+"""What the learner may keep between instances."""
+
+MAX_KEPT_DEMOS = 16
+"""Demonstrations kept per task by the demo-cache variants (the oldest are dropped)."""
+
+
+@dataclass
+class LibraryMemory:
+    """What the learner carries between instances, keyed by the task names it was shown."""
+
+    programs: dict[str, str] = field(default_factory=dict)
+    demos: dict[str, list[Pair]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The memory as readable JSON: programs as text, demonstrations as grids."""
+        return {
+            "programs": dict(sorted(self.programs.items())),
+            "demos": {k: [[to_json(a), to_json(b)] for a, b in v] for k, v in sorted(self.demos.items())},
+        }
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> LibraryMemory:
+        """The memory from :meth:`to_json`'s form (grids validated)."""
+        demos = {k: [(from_json(a), from_json(b)) for a, b in v] for k, v in value.get("demos", {}).items()}
+        return cls(programs=dict(value.get("programs", {})), demos=demos)
+
+
+@dataclass
+class _Instance:
+    """The learner's working notes on one open instance."""
+
+    alias: str
+    kept: list[Pair]
+    kept_program: str | None
+    tried_kept: bool = False
+    searched_with: int = -1
+    groups: list[list[WrittenProgram]] = field(default_factory=list)
+    wrong: list[Grid] = field(default_factory=list)
+    want_more: bool = False
+    submitted: str | None = None
+    solved_by: str | None = None
+    kept_failed: bool = False
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+
+class ProgramLibraryLearner(BaseLearner):
+    """Keeps one tested program per task and runs it first when the task returns.
+
+    Args:
+        keep: ``programs`` (default), ``demos``, ``both`` or ``nothing``.
+        initial_demos: demonstrations to hold before the first write.
+        writer: the program writer; by default the model-free DSL search.
+        budget: the DSL search's budget in primitive applications (default writer only).
+        cache_dir: where the DSL writer may cache search results (changes no result).
+    """
+
+    concurrent_users = False
+
+    def __init__(
+        self,
+        keep: str = "programs",
+        initial_demos: int = 3,
+        writer: ProgramWriter | None = None,
+        budget: int | None = None,
+        cache_dir: str | None = None,
+    ) -> None:
+        if keep not in KEEPS:
+            raise ValueError(f"keep must be one of {', '.join(KEEPS)}, got {keep!r}")
+        if writer is None:
+            from .writer import DslWriter
+
+            writer = DslWriter(budget=budget, cache_dir=cache_dir)
+        self.keep = keep
+        self.stateless = keep == "nothing"
+        self.initial_demos = initial_demos
+        self.writer = writer
+        self.library = LibraryMemory()
+        self._open: dict[int, _Instance] = {}
+        self._done: list[_Instance] = []
+        self._logs: dict[int, dict[str, Any]] = {}
+
+    # -- the protocol ---------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Forget every kept program and demonstration."""
+        self.library = LibraryMemory()
+
+    def begin_round(self) -> None:
+        """Start a round: last round's instance logs are no longer needed."""
+        self._logs.clear()
+
+    def act(self, obs: LearnerObservation) -> Action:
+        """The next action on the instance (see the module docstring for the policy)."""
+        note = self._open.get(obs.step) or self._open_instance(obs)
+        if self._keeps("programs") and note.kept_program and not note.tried_kept:
+            note.tried_kept = True
+            answer = self.writer.run(note.kept_program, obs.input, self._key(obs))
+            note.log.append({"kept_program": note.kept_program, "ran": answer is not None})
+            if answer is not None:
+                note.submitted = note.kept_program
+                return Submit(answer)
+        held = self._held(note, obs)
+        if len(held) < self.initial_demos and obs.demos_used < obs.demo_cap:
+            return RequestDemos()
+        if note.want_more and obs.demos_used < obs.demo_cap:
+            note.want_more = False
+            return RequestDemos()
+        if note.searched_with != len(held):
+            self._write(note, obs, held)
+        if len(note.groups) > 1 and obs.demos_used < obs.demo_cap:
+            note.searched_with = -1  # the next demonstration decides between them
+            return RequestDemos()
+        if note.groups:
+            best = note.groups.pop(0)
+            note.submitted = best[0].text
+            return Submit(best[0].prediction)
+        return GiveUp()
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        """Note the verdict; an instance's lessons wait for ``end_round``."""
+        note = self._open[obs.step]
+        if isinstance(feedback, SubmitFeedback) and isinstance(action, Submit):
+            grid = from_json(action.grid)
+            if feedback.correct:
+                note.solved_by = note.submitted
+            else:
+                note.wrong.append(grid)
+                note.kept_failed |= note.submitted is not None and note.submitted == note.kept_program
+                note.want_more = True  # a wrong answer: the fits were wrong, see another pair
+            note.log.append({"submitted": note.submitted, "correct": feedback.correct})
+        elif isinstance(feedback, DemosFeedback):
+            note.log.append({"demos_used": feedback.demos_used, "refused": feedback.refused})
+        if feedback.done:
+            self._close(obs, note)
+
+    def end_round(self) -> None:
+        """Fold the round's lessons into the memory, in the order the instances were served."""
+        for note in sorted(self._done, key=lambda n: n.log[0].get("step", 0) if n.log else 0):
+            self._learn(note)
+        self._done.clear()
+
+    def resources(self) -> Mapping[str, float]:
+        """The writer's counters, and what the memory holds."""
+        state = json.dumps(self.library.to_json())
+        return {
+            **self.writer.resources(),
+            "programs_kept": float(len(self.library.programs)),
+            "demos_kept": float(sum(len(v) for v in self.library.demos.values())),
+            "state_bytes": float(len(state)),
+        }
+
+    # -- optional hooks the runner uses ----------------------------------------------------------
+
+    def save_state(self, directory: str | Path) -> None:
+        """Write the memory as ``library.json`` (programs as DSL text, demonstrations as grids)."""
+        data = {"format": 1, "keep": self.keep, "writer": self.writer.name, **self.library.to_json()}
+        Path(directory, "library.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+    def load_state(self, directory: str | Path) -> None:
+        """Read the memory written by :meth:`save_state`."""
+        data = json.loads(Path(directory, "library.json").read_text())
+        self.library = LibraryMemory.from_json(data)
+
+    def instance_log(self, user: int) -> dict[str, Any] | None:
+        """What the learner did on the user's last instance: programs run, written, submitted."""
+        return self._logs.get(user)
+
+    def memory(self) -> dict[str, Any]:
+        """What it keeps, as JSON (the runner writes it to ``memory.json`` at the end of a run)."""
+        return self.library.to_json()
+
+    # -- the policy's parts ----------------------------------------------------------------------
+
+    def _keeps(self, what: str) -> bool:
+        return self.keep in (what, "both")
+
+    def _key(self, obs: LearnerObservation) -> str:
+        return f"{obs.task_id}/{obs.step}/{obs.user}"
+
+    def _open_instance(self, obs: LearnerObservation) -> _Instance:
+        kept = list(self.library.demos.get(obs.task_id, [])) if self._keeps("demos") else []
+        program = self.library.programs.get(obs.task_id) if self._keeps("programs") else None
+        note = _Instance(obs.task_id, kept, program)
+        note.log.append({"step": obs.step, "kept_demos": len(kept), "kept_program": program is not None})
+        self._open[obs.step] = note
+        return note
+
+    def _held(self, note: _Instance, obs: LearnerObservation) -> list[Pair]:
+        """The kept demonstrations, then the bought ones, each input once."""
+        seen: set[Grid] = set()
+        held = []
+        for pair in [*note.kept, *obs.demos]:
+            if pair[0] not in seen and pair[0] != obs.input:
+                seen.add(pair[0])
+                held.append(pair)
+        return held
+
+    def _write(self, note: _Instance, obs: LearnerObservation, held: list[Pair]) -> None:
+        request = WriteRequest(tuple(held), obs.input, self._key(obs), tuple(note.wrong))
+        result = self.writer.write(request)
+        note.groups = group_by_prediction(result.programs, note.wrong)
+        note.searched_with = len(held)
+        note.log.append(
+            {
+                "wrote_with": len(held),
+                "programs": [p.text for p in result.programs[:8]],
+                "groups": len(note.groups),
+                "work": result.work,
+                **({"note": result.note} if result.note else {}),
+            }
+        )
+
+    def _close(self, obs: LearnerObservation, note: _Instance) -> None:
+        del self._open[obs.step]
+        if self._keeps("demos"):
+            note.kept = self._held(note, obs)
+        self._done.append(note)
+        self._logs[obs.user] = {"events": note.log, "solved_by": note.solved_by}
+
+    def _learn(self, note: _Instance) -> None:
+        if self._keeps("programs"):
+            if note.solved_by is not None:
+                self.library.programs[note.alias] = note.solved_by
+            elif note.kept_failed:
+                self.library.programs.pop(note.alias, None)
+        if self._keeps("demos") and note.kept:
+            self.library.demos[note.alias] = note.kept[-MAX_KEPT_DEMOS:]
