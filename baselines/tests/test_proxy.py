@@ -354,3 +354,15 @@ def test_the_command_line_checks_its_options(monkeypatch: pytest.MonkeyPatch) ->
     assert main([*base, "--api-key-env", "NO_SUCH_KEY_VARIABLE"]) == 2
     assert main([*base, "--price", "garbage"]) == 2
     assert main([*base, "--price", "other/model=1,2"]) == 2
+
+
+def test_a_streamed_call_is_counted_by_the_time_its_client_returns(make_rig: Any) -> None:
+    # Read the counts at once, with no wait: the call must already be in the ledger, and a client
+    # that hangs up right after [DONE] is no failure.
+    rig = make_rig([{"text": f"reply number {i}"} for i in range(5)])
+    client = rig.client(run="quick", stream=True)
+    for i in range(5):
+        result = client.chat([{"role": "user", "content": "go"}], instance=f"i{i}")
+        counts = rig.usage(run="quick", instance=f"i{i}")
+        assert (counts["calls"], counts["completion_tokens"]) == (1, result.completion_tokens)
+    assert rig.usage(run="quick")["upstream_errors"] == 0

@@ -132,7 +132,7 @@ def load_object(path: str, kwargs: Mapping[str, Any] | None = None, *, what: str
         target = getattr(target, part)
     try:
         return target(**dict(kwargs or {}))
-    except TypeError as err:
+    except (TypeError, ValueError) as err:  # wrong arguments, or values the class refuses
         raise LearnerSpecError(f"{path}({', '.join(f'{k}=' for k in kwargs or {})}): {err}") from None
 
 

@@ -1,8 +1,10 @@
 """The ``continual-arc-baselines`` (alias ``arc-baselines``) command line.
 
-Each subcommand is one ``add_<name>_parser(subparsers)`` function that declares its options and sets
-``func`` to a thin handler over a public function; :data:`SUBCOMMANDS` lists them in help order. To
-add a subcommand, write its ``add_..._parser`` and append it to :data:`SUBCOMMANDS`.
+Subcommands: ``proxy`` (the tracking proxy), ``fake-server`` (scripted replies for offline tries)
+and ``run`` (the bare model over a schedule). Each is one ``add_<name>_parser(subparsers)``
+function that declares its options and sets ``func`` to a thin handler over a public function;
+:data:`SUBCOMMANDS` lists them in help order. To add a subcommand, write its ``add_..._parser`` and
+append it to :data:`SUBCOMMANDS`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SUBCOMMANDS", "add_fake_server_parser", "add_proxy_parser", "build_parser", "main"]
+__all__ = [
+    "BARE_LEARNER",
+    "SUBCOMMANDS",
+    "add_fake_server_parser",
+    "add_proxy_parser",
+    "add_run_parser",
+    "bare_kwargs",
+    "build_parser",
+    "main",
+]
 
 Subparsers = Any  # argparse's _SubParsersAction, which is private
 
@@ -125,7 +136,97 @@ def add_fake_server_parser(subparsers: Subparsers) -> None:
     p.set_defaults(func=_fake_server)
 
 
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_proxy_parser, add_fake_server_parser]
+BARE_LEARNER = "continual_arc_baselines.systems.bare:BareModelLearner"
+"""The learner ``run`` plays, as the run's ``meta.json`` names it."""
+
+
+def bare_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """The bare model's keyword arguments from ``run``'s options (only those given)."""
+    kwargs: dict[str, Any] = {"model": args.model}
+    names = ("effort", "base_url", "api_key_env", "run_id", "demos", "max_calls", "max_tokens", "timeout")
+    for name in names:
+        value = getattr(args, name)
+        if value is not None:
+            kwargs[name] = value
+    if args.no_proxy_counts:
+        kwargs["proxy_counts"] = False
+    return kwargs
+
+
+def _run(args: argparse.Namespace) -> int:
+    from continual_arc.runner import LearnerError, RunDirError, run
+    from continual_arc.schedule import Schedule
+    from continual_arc_baselines.systems.bare import BareModelLearner
+
+    kwargs = bare_kwargs(args)
+    try:
+        schedule = Schedule.load(args.schedule)  # ScheduleError is a ValueError
+        learner = BareModelLearner(**kwargs)
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    try:
+        result = run(
+            learner,
+            schedule,
+            args.out,
+            resume=args.resume,
+            alias_style=args.alias_style,
+            instance_time_limit=args.instance_time_limit,
+            fail_fast=args.fail_fast,
+            learner_spec={"class": BARE_LEARNER, "kwargs": kwargs},
+        )
+    except (RunDirError, LearnerError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        learner.session.close()
+    for phase, row in result.summary["phases"].items():
+        errored = f"  errored {row['errored']}" if row["errored"] else ""
+        print(
+            f"{phase:9} {row['instances']:>5} instances  U {row['budget_used']:6.2f}  "
+            f"P {row['share_solved']:6.2f}{errored}"
+        )
+    print(f"written to {args.out}")
+    return 0
+
+
+def add_run_parser(subparsers: Subparsers) -> None:
+    """Declare ``run``: the bare model played over a schedule with the benchmark's runner."""
+    p = subparsers.add_parser(
+        "run",
+        help="play the bare model over a schedule (e.g. a frozen test), one instance at a time",
+        description="Play continual_arc_baselines.systems.bare.BareModelLearner over the schedule into "
+        "a run directory: the model answering each instance on its own, nothing kept between them.",
+    )
+    p.add_argument(
+        "--schedule", type=Path, required=True, metavar="FILE", help="the schedule (schedule make)"
+    )
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="the run directory")
+    p.add_argument("--model", required=True, metavar="ID", help="the model id, as the endpoint names it")
+    p.add_argument("--effort", metavar="E", help="reasoning effort (low, medium, high)")
+    p.add_argument(
+        "--base-url", metavar="URL", help="the endpoint's OpenAI base (default: the proxy at 127.0.0.1:8787)"
+    )
+    p.add_argument("--api-key-env", metavar="NAME", help="environment variable holding the endpoint's key")
+    p.add_argument("--run-id", metavar="R", help="the run's name at the proxy (default: drawn afresh)")
+    p.add_argument(
+        "--no-proxy-counts",
+        action="store_true",
+        help="count calls on the client (an endpoint reached without the tracking proxy)",
+    )
+    p.add_argument("--demos", type=int, metavar="N", help="demonstrations bought before answering (3)")
+    p.add_argument("--max-calls", type=int, metavar="N", help="model calls allowed per instance (24)")
+    p.add_argument("--max-tokens", type=int, metavar="N", help="token limit of each reply")
+    p.add_argument("--timeout", type=float, metavar="S", help="seconds allowed for one request (600)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out")
+    p.add_argument("--alias-style", default="hash", choices=["hash", "names"], help="task names shown")
+    p.add_argument("--instance-time-limit", type=float, metavar="S", help="seconds an instance may take")
+    p.add_argument("--fail-fast", action="store_true", help="stop at the first failed instance")
+    p.set_defaults(func=_run)
+
+
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_proxy_parser, add_fake_server_parser, add_run_parser]
 """The subcommands' declaring functions, in help order."""
 
 

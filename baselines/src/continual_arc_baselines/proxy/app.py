@@ -46,6 +46,7 @@ class SseUsageReader:
     def __init__(self) -> None:
         self.usage: dict[str, Any] | None = None
         self.error: str | None = None
+        self.done = False
         self._pending = b""
 
     def feed(self, data: bytes) -> None:
@@ -59,6 +60,7 @@ class SseUsageReader:
             return  # comments (": keep-alive"), event names, blank separators
         payload = line[5:].strip()
         if payload == b"[DONE]":
+            self.done = True
             return
         try:
             event = json.loads(payload)
@@ -182,16 +184,24 @@ class _Proxy:
     ) -> AsyncIterator[bytes]:
         reader = SseUsageReader()
         error: str | None = "the learner hung up before the stream ended"
+        recorded = False
         try:
             async for data in reply.aiter_bytes():
                 reader.feed(data)
+                if reader.done and not recorded:
+                    # Counted before the last chunk reaches the learner: once its client returns,
+                    # the call is already in the ledger, and a hang-up after it is no failure.
+                    self._record(
+                        request, body, reply.status_code, stream=True, usage=reader.usage, error=reader.error
+                    )
+                    recorded = True
                 yield data
             error = reader.error
         except httpx.HTTPError as failure:
             error = f"upstream stream broke: {type(failure).__name__}: {failure}"
         finally:
-            # Count first: closing may be interrupted when the learner has hung up.
-            self._record(request, body, reply.status_code, stream=True, usage=reader.usage, error=error)
+            if not recorded:  # counted first: closing may be interrupted when the learner has hung up
+                self._record(request, body, reply.status_code, stream=True, usage=reader.usage, error=error)
             await reply.aclose()
 
     async def usage(self, request: Request) -> Response:

@@ -1,0 +1,155 @@
+r"""The model-backed learners: the two prompting floors and the model program library.
+
+All three are :class:`~continual_arc_baselines.library.ProgramLibraryLearner`: the same policy
+(buy demonstrations up to ``initial_demos``, write, submit, buy one more after a wrong answer) and
+the same memory, with a model writer in place of the DSL search. They differ only in what they keep
+between instances and in what the model writes:
+
+============================  ==========  =========================================================
+learner                       ``keep``    writer
+============================  ==========  =========================================================
+:class:`StatelessFloor`       nothing     :class:`~.library.answer_writer.DirectAnswerWriter`: the
+                                          model answers with the grid
+:class:`DemoCacheFloor`       demos       the same; each task's demonstrations are kept and shown
+                                          again when it returns, never bought twice
+:class:`ModelProgramLibrary`  programs    :class:`~.library.model_writer.ModelProgramWriter`: the
+                                          model writes ``transform(grid)``, kept only if it
+                                          reproduces every demonstration; the program that answered
+                                          right is kept per task and run first on its return
+============================  ==========  =========================================================
+
+Each is built from JSON keywords, so the command line can make one::
+
+    continual-arc run --learner continual_arc_baselines.learners:DemoCacheFloor \
+      --learner-kwargs '{"model": "openai/gpt-5-mini", "effort": "low"}' --schedule s.json --out run
+
+The keywords are ``model`` (required), ``initial_demos`` and every field of
+:class:`~.library.model_session.ModelSettings` (``effort``, ``base_url``, ``api_key_env``,
+``run_id``, ``proxy_counts``, ``timeout``, ``max_retries``, ``max_tokens``, ``temperature``,
+``stream``, ``tries``, ``max_calls``, ``program_time_limit``, ``program_memory_mb``).
+
+Besides the protocol each has :meth:`~ModelLibraryLearner.instance_resources` (the calls, tokens
+and cost of a user's instance that just ended), a cumulative ``resources()``, and an
+``instance_log(user)`` holding the instance's messages and those counts for its trajectory.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from continual_arc.env import Action, LearnerObservation
+
+from .library.answer_writer import DirectAnswerWriter
+from .library.learner import ProgramLibraryLearner
+from .library.model_session import COUNT_KEYS, ModelSession, ModelSettings
+from .library.model_writer import ModelProgramWriter
+from .library.writer import ProgramWriter
+
+__all__ = ["DemoCacheFloor", "ModelLibraryLearner", "ModelProgramLibrary", "StatelessFloor"]
+
+
+class ModelLibraryLearner(ProgramLibraryLearner):
+    """The program-library learner with a model writer; the base of the three learners here.
+
+    Args:
+        model: the model id, as the endpoint names it.
+        initial_demos: demonstrations to hold before the first call.
+        **options: any field of :class:`~.library.model_session.ModelSettings`.
+
+    Raises:
+        TypeError: an unknown keyword.
+        ValueError: a setting out of range, or ``api_key_env`` naming an unset variable.
+    """
+
+    keeps: ClassVar[str] = "programs"
+    label: ClassVar[str] = "model-learner"
+
+    def __init__(self, model: str, initial_demos: int = 3, **options: Any) -> None:
+        self.settings = ModelSettings(model=model, **options)
+        self.session = ModelSession(self.settings, self.label)
+        super().__init__(keep=self.keeps, initial_demos=initial_demos, writer=self.make_writer())
+        self._keys: dict[int, str] = {}
+
+    def make_writer(self) -> ProgramWriter:
+        """The writer over :attr:`session`."""
+        return ModelProgramWriter(self.session)
+
+    def begin_round(self) -> None:
+        """Start a round: the last round's logs, transcripts and counts are stored by now."""
+        super().begin_round()
+        self.session.begin_round()
+        self._keys.clear()
+
+    def act(self, obs: LearnerObservation) -> Action:
+        """The library's policy; the instance's key is noted for its counts and log."""
+        self._keys[obs.user] = self._key(obs)
+        return super().act(obs)
+
+    def end_round(self) -> None:
+        """Fold in the round's lessons, settle each instance's counts, and stop on a refusal.
+
+        Raises:
+            ModelRefusedError: the endpoint refused a call outright this round: the run stops.
+            ProxyCountsError: the proxy's counts could not be read.
+        """
+        super().end_round()
+        self.session.end_round(self._keys.values())
+
+    def instance_resources(self, user: int) -> dict[str, float]:
+        """Calls, tokens and cost of ``user``'s instance that just ended (the proxy's counts)."""
+        key = self._keys.get(user)
+        return self.session.settle(key) if key is not None else dict.fromkeys(COUNT_KEYS, 0.0)
+
+    def instance_log(self, user: int) -> dict[str, Any] | None:
+        """The library's log of the instance, with its messages and counts."""
+        key = self._keys.get(user)
+        if key is None:
+            return None
+        return {
+            **(super().instance_log(user) or {}),
+            "model": self.settings.public(),
+            "counted_by": self.session.counted_by,
+            "resources": self.instance_resources(user),
+            "messages": self.session.transcript(key),
+        }
+
+
+class StatelessFloor(ModelLibraryLearner):
+    """The stateless floor: the model answers each instance afresh from the demonstrations it bought.
+
+    See :class:`ModelLibraryLearner` for the arguments.
+    """
+
+    keeps = "nothing"
+    label = "stateless-floor"
+
+    def make_writer(self) -> ProgramWriter:
+        """The direct-answer writer."""
+        return DirectAnswerWriter(self.session)
+
+
+class DemoCacheFloor(ModelLibraryLearner):
+    """The demo-cache floor: keeps each task's demonstrations and shows them again on its return.
+
+    It never pays twice for a demonstration it holds: with ``initial_demos`` kept for a task, a
+    returning instance is answered before anything is bought. See :class:`ModelLibraryLearner` for
+    the arguments.
+    """
+
+    keeps = "demos"
+    label = "demo-cache-floor"
+
+    def make_writer(self) -> ProgramWriter:
+        """The direct-answer writer."""
+        return DirectAnswerWriter(self.session)
+
+
+class ModelProgramLibrary(ModelLibraryLearner):
+    """The program library: every answer a model-written program checked free against the demonstrations.
+
+    The program that answered right is kept per task and run first, with no model call, when the
+    task returns. See :class:`ModelLibraryLearner` for the arguments.
+    """
+
+    keeps = "programs"
+    label = "program-library"

@@ -1,0 +1,357 @@
+"""A model-backed learner's link to its model: settings, calls, transcripts and per-instance counts.
+
+One :class:`ModelSession` serves one learner. It makes the learner's calls through a
+:class:`~continual_arc_baselines.model.ModelClient` (each call marked with its instance and sent to
+the tracking proxy under the learner's run id), keeps each instance's messages for its trajectory,
+and counts each instance's calls, tokens and cost.
+
+**Counts per instance.** The first time an instance calls the model, the session notes that
+instance's counts so far; when the round ends, it reads them again and keeps the difference. With
+``proxy_counts`` (the default) the counts are the tracking proxy's (``GET
+/continual-arc/usage?run=...&instance=...``), which see every call that reached it, retries
+included; otherwise they are the client's own. Taking a difference keeps them exact when an
+instance is played again under the same key (a resumed round, or one learner played twice).
+
+**Refusals.** A call the endpoint refuses outright (401 a bad key, 402 the proxy's spend cap, 403 a
+model the proxy does not serve, 404 a wrong URL) raises :class:`ModelRefusedError`; every later call
+of the session raises it again without reaching the endpoint, and the learners re-raise it from
+``end_round``, which stops the run with that message. Transient failures (429, 5xx, time-outs) are
+retried by the client and, once its retries are spent, fail only the instance.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import httpx
+
+from continual_arc_baselines.model import ChatResult, ModelCallError, ModelClient, Usage
+
+__all__ = [
+    "COUNT_KEYS",
+    "DEFAULT_BASE_URL",
+    "ModelRefusedError",
+    "ModelSession",
+    "ModelSettings",
+    "ProxyCountsError",
+]
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1"
+"""The tracking proxy's address when started with its default port."""
+
+COUNT_KEYS = (
+    "calls",
+    "failed_calls",
+    "refused_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "reasoning_tokens",
+    "cost",
+    "usage_unknown_calls",
+    "cost_unknown_calls",
+)
+"""The per-instance and cumulative counters, in this order.
+
+``calls`` are requests that reached the model endpoint (retries included), ``failed_calls`` those
+of them that failed, ``refused_calls`` those the proxy refused without forwarding. Tokens and cost
+sum the calls whose usage was reported; ``usage_unknown_calls`` and ``cost_unknown_calls`` count
+answered calls whose tokens or cost were not reported (the cost stays unknown behind a proxy
+started without a price for a model whose upstream reports none)."""
+
+_CATCH_UP = 10.0  # seconds to wait for the proxy to count the calls the client has made
+
+_FATAL = {
+    401: "the endpoint refused the API key",
+    402: "the tracking proxy's spend cap for this run is reached",
+    403: "the endpoint refused the model (the proxy serves only the models it was started with --model)",
+    404: "the endpoint has no chat completions at this URL",
+}
+
+
+class ModelRefusedError(RuntimeError):
+    """The endpoint refused the learner's calls in a way no retry or later call can change."""
+
+
+class ProxyCountsError(RuntimeError):
+    """The tracking proxy's counts could not be read."""
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """How a model-backed learner calls its model, and its limits (every field a JSON keyword).
+
+    Attributes:
+        model: the model id, exactly as the endpoint names it (``openai/gpt-5-mini``).
+        effort: the reasoning effort sent as ``reasoning_effort`` (``low``, ``medium``, ``high``);
+            ``None`` sends none.
+        base_url: the endpoint's OpenAI base; by default the tracking proxy on its default port.
+        api_key_env: the environment variable holding the endpoint's key; ``None`` sends a
+            placeholder, which is all the proxy needs (it holds the upstream's key itself).
+        run_id: the run's name at the proxy, for its counts, log and spend cap. By default each
+            learner draws its own, so that plays sharing a proxy never mix their counts; give each
+            play its own if you name them.
+        proxy_counts: read each instance's counts from the tracking proxy at ``base_url``
+            (``false`` for an endpoint reached directly: the client's own counts are used).
+        timeout: seconds allowed for one request. max_retries: retries of a transient failure.
+        max_tokens: the reply's token limit, if any. temperature: the sampling temperature, if any.
+        stream: stream replies (with their usage); ``false`` for endpoints that cannot.
+        tries: model calls a writer may make for one set of demonstrations before it gives up on
+            them (each later call is told why the earlier reply was not kept).
+        max_calls: model calls allowed on one instance, whatever makes them.
+        program_time_limit: seconds a model-written program may take on each grid.
+        program_memory_mb: the address space a model-written program may use, in MiB.
+    """
+
+    model: str
+    effort: str | None = None
+    base_url: str = DEFAULT_BASE_URL
+    api_key_env: str | None = None
+    run_id: str | None = None
+    proxy_counts: bool = True
+    timeout: float = 600.0
+    max_retries: int = 4
+    max_tokens: int | None = None
+    temperature: float | None = None
+    stream: bool = True
+    tries: int = 2
+    max_calls: int = 24
+    program_time_limit: float = 5.0
+    program_memory_mb: int = 512
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, str) or not self.model:
+            raise ValueError("model must name a model, e.g. 'openai/gpt-5-mini'")
+        if self.tries < 1 or self.max_calls < 1:
+            raise ValueError(f"tries and max_calls must be at least 1, got {self.tries} and {self.max_calls}")
+        if self.program_time_limit <= 0 or self.program_memory_mb < 64:
+            raise ValueError("program_time_limit must be positive and program_memory_mb at least 64")
+
+    def public(self) -> dict[str, Any]:
+        """The settings as JSON, as a trajectory shows them (the drawn run id left out)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run_id"}
+
+
+def usage_url(base_url: str) -> str:
+    """The proxy's counts endpoint for a proxy whose OpenAI base is ``base_url``."""
+    root = base_url.rstrip("/")
+    return root.removesuffix("/v1") + "/continual-arc/usage"
+
+
+def _zero() -> dict[str, float]:
+    return dict.fromkeys(COUNT_KEYS, 0.0)
+
+
+def _from_client(usage: Usage) -> dict[str, float]:
+    return {
+        "calls": float(usage.attempts),
+        "failed_calls": float(usage.attempts - usage.calls),
+        "refused_calls": 0.0,
+        "prompt_tokens": float(usage.prompt_tokens),
+        "completion_tokens": float(usage.completion_tokens),
+        "reasoning_tokens": float(usage.reasoning_tokens),
+        "cost": float(usage.cost),
+        "usage_unknown_calls": float(usage.usage_unknown_calls),
+        "cost_unknown_calls": float(usage.cost_unknown_calls),
+    }
+
+
+def _from_proxy(tally: Mapping[str, Any]) -> dict[str, float]:
+    renamed = {"failed_calls": "upstream_errors", "refused_calls": "refused"}
+    return {key: float(tally.get(renamed.get(key, key)) or 0.0) for key in COUNT_KEYS}
+
+
+def _minus(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:
+    return {key: round(a[key] - b[key], 12) for key in COUNT_KEYS}
+
+
+def add_counts(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:
+    """The sum of two count dicts (keys of :data:`COUNT_KEYS`)."""
+    return {key: round(a.get(key, 0.0) + b.get(key, 0.0), 12) for key in COUNT_KEYS}
+
+
+def _same_turns(logged: Sequence[Mapping[str, Any]], sent: Sequence[Mapping[str, Any]]) -> bool:
+    return len(logged) <= len(sent) and all(
+        m.get("role") == s.get("role") and m.get("content") == s.get("content")
+        for m, s in zip(logged, sent, strict=False)
+    )
+
+
+class ModelSession:
+    """One learner's calls: made, transcribed and counted per instance. Not thread-safe.
+
+    Args:
+        settings: the model and its limits.
+        label: a prefix of the run id drawn when the settings name none.
+
+    Raises:
+        ValueError: ``api_key_env`` names a variable that is not set.
+    """
+
+    def __init__(self, settings: ModelSettings, label: str = "learner") -> None:
+        self.settings = settings
+        self.run_id = settings.run_id or f"{label}-{secrets.token_hex(4)}"
+        api_key = None
+        if settings.api_key_env:
+            api_key = os.environ.get(settings.api_key_env)
+            if not api_key:
+                raise ValueError(f"the environment variable {settings.api_key_env} (api_key_env) is not set")
+        self.client = ModelClient(
+            settings.base_url,
+            settings.model,
+            api_key=api_key,
+            reasoning_effort=settings.effort,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+            run_id=self.run_id,
+            stream=settings.stream,
+        )
+        self.counted_by = "proxy" if settings.proxy_counts else "client"
+        self.fatal: ModelRefusedError | ProxyCountsError | None = None
+        self._http: httpx.Client | None = None
+        # Each open instance's counts before its first call: the proxy's (or client's), and the client's.
+        self._base: dict[str, tuple[dict[str, float], Usage]] = {}
+        self._calls: dict[str, int] = {}
+        self._transcripts: dict[str, list[list[dict[str, Any]]]] = {}
+        self._settled: dict[str, dict[str, float]] = {}
+        self._total = _zero()
+
+    # -- calls -------------------------------------------------------------------------------------
+
+    def calls_left(self, instance: str) -> int:
+        """Calls the instance may still make under ``max_calls``."""
+        return max(0, self.settings.max_calls - self._calls.get(instance, 0))
+
+    def chat(self, messages: Sequence[Mapping[str, str]], instance: str) -> str | None:
+        """Send one call for ``instance``; the reply's text, or ``None`` once ``max_calls`` is spent.
+
+        Raises:
+            ModelRefusedError: the endpoint refused the call outright (now or earlier).
+            ProxyCountsError: the proxy's counts could not be read before the instance's first call.
+            ModelCallError: the call failed after the client's retries (the instance fails).
+        """
+        if self.fatal is not None:
+            raise self.fatal
+        if self.calls_left(instance) == 0:
+            return None
+        if instance not in self._base:
+            self._base[instance] = (self._read_counts(instance), self.client.usage(instance))
+        self._calls[instance] = self._calls.get(instance, 0) + 1
+        try:
+            result = self.client.chat(
+                messages,
+                instance=instance,
+                max_tokens=self.settings.max_tokens,
+                temperature=self.settings.temperature,
+            )
+        except ModelCallError as error:
+            self._transcribe(instance, messages, {"role": "error", "content": str(error)})
+            if error.status in _FATAL:
+                self.fatal = ModelRefusedError(
+                    f"{_FATAL[error.status]}: model {self.settings.model!r} at {self.settings.base_url} "
+                    f"answered HTTP {error.status}: {error.detail}"
+                )
+                raise self.fatal from error
+            raise
+        self._transcribe(instance, messages, _reply_entry(result))
+        return result.text
+
+    def _transcribe(
+        self, instance: str, messages: Sequence[Mapping[str, str]], reply: dict[str, Any]
+    ) -> None:
+        """Log a call, extending the instance's last conversation when the call continues it."""
+        talks = self._transcripts.setdefault(instance, [])
+        if talks and _same_turns(talks[-1], messages):
+            talks[-1].extend(dict(m) for m in messages[len(talks[-1]) :])
+        else:
+            talks.append([dict(m) for m in messages])
+        talks[-1].append(reply)
+
+    # -- counts ------------------------------------------------------------------------------------
+
+    def _read_counts(self, instance: str) -> dict[str, float]:
+        if self.counted_by == "client":
+            return _from_client(self.client.usage(instance))
+        url = usage_url(self.settings.base_url)
+        try:
+            if self._http is None:
+                self._http = httpx.Client(timeout=30.0)
+            reply = self._http.get(url, params={"run": self.run_id, "instance": instance})
+            reply.raise_for_status()
+            return _from_proxy(reply.json())
+        except (httpx.HTTPError, ValueError) as error:
+            self.fatal = ProxyCountsError(
+                f"cannot read the tracking proxy's counts at {url} ({type(error).__name__}: {error}); "
+                f"start the proxy there, or pass proxy_counts=false to count on the client"
+            )
+            raise self.fatal from error
+
+    def settle(self, instance: str) -> dict[str, float]:
+        """The counts of ``instance`` since its first call, kept for the round (zeros with no call)."""
+        if instance in self._settled:
+            return dict(self._settled[instance])
+        counts = _zero()
+        if instance in self._base:
+            base, client_base = self._base.pop(instance)
+            sent = self.client.usage(instance).attempts - client_base.attempts
+            counts = _minus(self._read_counts(instance), base)
+            deadline = time.monotonic() + _CATCH_UP
+            # The proxy counts a streamed call once it has relayed the last chunk, which can be just
+            # after the client has returned: wait until it has seen every request the client sent.
+            while counts["calls"] + counts["refused_calls"] < sent and time.monotonic() < deadline:
+                time.sleep(0.005)
+                counts = _minus(self._read_counts(instance), base)
+            self._total = add_counts(self._total, counts)
+        self._settled[instance] = counts
+        return dict(counts)
+
+    def totals(self) -> dict[str, float]:
+        """The counts of every settled instance, summed (cumulative over the learner's life)."""
+        return dict(self._total)
+
+    def transcript(self, instance: str) -> list[list[dict[str, Any]]]:
+        """The instance's conversations: every message sent and every reply, in order."""
+        return [[dict(m) for m in talk] for talk in self._transcripts.get(instance, [])]
+
+    # -- rounds ------------------------------------------------------------------------------------
+
+    def begin_round(self) -> None:
+        """Drop the last round's transcripts and counts: the runner has stored them."""
+        self._transcripts.clear()
+        self._settled.clear()
+        self._calls.clear()
+
+    def end_round(self, instances: Iterable[str] = ()) -> None:
+        """Settle the round's instances (and any left open by a fault); raise a refusal met in the round.
+
+        Raises:
+            ModelRefusedError: a call of the session was refused outright.
+            ProxyCountsError: the proxy's counts could not be read.
+        """
+        for instance in [*instances, *self._base]:
+            self.settle(instance)
+        if self.fatal is not None:
+            raise self.fatal
+
+    def close(self) -> None:
+        """Release the HTTP connections."""
+        self.client.close()
+        if self._http is not None:
+            self._http.close()
+
+
+def _reply_entry(result: ChatResult) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": result.text,
+        "usage": {
+            "prompt_tokens": result.prompt_tokens,
+            "completion_tokens": result.completion_tokens,
+            "reasoning_tokens": result.reasoning_tokens,
+            "cost": result.cost,
+        },
+    }

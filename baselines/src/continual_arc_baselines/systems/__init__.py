@@ -1,0 +1,5 @@
+"""Systems played as they are, beside the learners: the bare model (:mod:`.bare`)."""
+
+from .bare import BareModelLearner
+
+__all__ = ["BareModelLearner"]
