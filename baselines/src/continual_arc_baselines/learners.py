@@ -41,14 +41,14 @@ from continual_arc.env import Action, LearnerObservation
 
 from .library.answer_writer import DirectAnswerWriter
 from .library.learner import ProgramLibraryLearner
-from .library.model_session import COUNT_KEYS, ModelSession, ModelSettings
+from .library.model_session import ModelSession, ModelSettings, SessionReports
 from .library.model_writer import ModelProgramWriter
 from .library.writer import ProgramWriter
 
 __all__ = ["DemoCacheFloor", "ModelLibraryLearner", "ModelProgramLibrary", "StatelessFloor"]
 
 
-class ModelLibraryLearner(ProgramLibraryLearner):
+class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
     """The program-library learner with a model writer; the base of the three learners here.
 
     Args:
@@ -95,23 +95,9 @@ class ModelLibraryLearner(ProgramLibraryLearner):
         super().end_round()
         self.session.end_round(self._keys.values())
 
-    def instance_resources(self, user: int) -> dict[str, float]:
-        """Calls, tokens and cost of ``user``'s instance that just ended (the proxy's counts)."""
-        key = self._keys.get(user)
-        return self.session.settle(key) if key is not None else dict.fromkeys(COUNT_KEYS, 0.0)
-
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """The library's log of the instance, with its messages and counts."""
-        key = self._keys.get(user)
-        if key is None:
-            return None
-        return {
-            **(super().instance_log(user) or {}),
-            "model": self.settings.public(),
-            "counted_by": self.session.counted_by,
-            "resources": self.instance_resources(user),
-            "messages": self.session.transcript(key),
-        }
+        return self._session_log(user, super().instance_log(user) or {})
 
 
 class StatelessFloor(ModelLibraryLearner):

@@ -39,6 +39,7 @@ __all__ = [
     "ModelSession",
     "ModelSettings",
     "ProxyCountsError",
+    "SessionReports",
 ]
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1"
@@ -355,3 +356,33 @@ def _reply_entry(result: ChatResult) -> dict[str, Any]:
             "cost": result.cost,
         },
     }
+
+
+class SessionReports:
+    """What a model-backed learner reports of each instance, from its session's counts.
+
+    Mixed into a learner that has ``session``, ``settings`` and ``_keys`` (each user's instance
+    key in the current round).
+    """
+
+    session: ModelSession
+    settings: ModelSettings
+    _keys: dict[int, str]
+
+    def instance_resources(self, user: int) -> dict[str, float]:
+        """Calls, tokens and cost of ``user``'s instance that just ended (the proxy's counts)."""
+        key = self._keys.get(user)
+        return self.session.settle(key) if key is not None else dict.fromkeys(COUNT_KEYS, 0.0)
+
+    def _session_log(self, user: int, base: Mapping[str, Any]) -> dict[str, Any] | None:
+        """``base`` with the model, the source of the counts, the counts and every message."""
+        key = self._keys.get(user)
+        if key is None:
+            return None
+        return {
+            **base,
+            "model": self.settings.public(),
+            "counted_by": self.session.counted_by,
+            "resources": self.instance_resources(user),
+            "messages": self.session.transcript(key),
+        }

@@ -44,7 +44,7 @@ from continual_arc.grids import to_json
 from continual_arc.learner import BaseLearner
 
 from .. import prompts
-from ..library.model_session import COUNT_KEYS, ModelSession, ModelSettings
+from ..library.model_session import ModelSession, ModelSettings, SessionReports
 
 __all__ = ["BareModelLearner"]
 
@@ -58,7 +58,7 @@ class _Talk:
     answers: list[dict[str, Any]] = field(default_factory=list)
 
 
-class BareModelLearner(BaseLearner):
+class BareModelLearner(SessionReports, BaseLearner):
     """The model answering each instance on its own (see the module docstring).
 
     Args:
@@ -141,20 +141,6 @@ class BareModelLearner(BaseLearner):
         """The cumulative calls, tokens and cost of every instance played."""
         return self.session.totals()
 
-    def instance_resources(self, user: int) -> dict[str, float]:
-        """Calls, tokens and cost of ``user``'s instance that just ended (the proxy's counts)."""
-        key = self._keys.get(user)
-        return self.session.settle(key) if key is not None else dict.fromkeys(COUNT_KEYS, 0.0)
-
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """The instance's answers, messages and counts, for its trajectory."""
-        key = self._keys.get(user)
-        if key is None:
-            return None
-        return {
-            **self._logs.get(user, {}),
-            "model": self.settings.public(),
-            "counted_by": self.session.counted_by,
-            "resources": self.instance_resources(user),
-            "messages": self.session.transcript(key),
-        }
+        return self._session_log(user, self._logs.get(user, {}))
