@@ -11,13 +11,6 @@ from typing import Any
 __all__ = ["add_check_command", "format_numbers", "main"]
 
 
-def _estimate(e: dict[str, Any]) -> str:
-    if e["value"] is None:
-        return f"undefined ({e['note']})"
-    interval = "" if e["low"] is None else f" [{e['low']:.2f}, {e['high']:.2f}]"
-    return f"{e['value']:.2f}{interval}"
-
-
 def _side(side: dict[str, Any]) -> str:
     used, solved = side["budget_used"], side["share_solved"]
     return "-" if used is None else f"U {used:.0f}, P {solved:.0f}"
@@ -25,22 +18,25 @@ def _side(side: dict[str, Any]) -> str:
 
 def format_numbers(numbers: dict[str, Any]) -> str:
     """The numbers the leaderboard shows, in its order: the plane first, the share learned last."""
+    from .report import format_estimate  # here: the report module loads NumPy
+
     seen, held = numbers["seen"], numbers["held-out"]
     lines = [
-        f"place on the plane: memorization {_estimate(seen['share_saved'])}, "
-        f"generalization {_estimate(held['share_saved'])}",
+        f"place on the plane: memorization {format_estimate(seen['share_saved'], 2)}, "
+        f"generalization {format_estimate(held['share_saved'], 2)}",
     ]
     for name, c in (("seen", seen), ("held-out", held)):
         flag = "  FLAG: the reset plays below the bare model" if c["reset_below_bare"] else ""
         bare = "; bare " + ", ".join(_side(b) for b in c["bare"]) if c["bare"] else ""
         lines.append(
-            f"  {name:9} share saved {_estimate(c['share_saved'])}, T {_estimate(c['saving'])} points; "
+            f"  {name:9} share saved {format_estimate(c['share_saved'], 2)}, "
+            f"T {format_estimate(c['saving'], 2)} points; "
             f"learner {_side(c['learner'])}; reset {_side(c['reset'])}{bare}{flag}"
         )
     learned = numbers.get("learned")
     if learned:
         lines.append(
-            f"share learned over the stream {_estimate(learned['share_learned'])}, learnable budget "
+            f"share learned over the stream {format_estimate(learned['share_learned'], 2)}, learnable budget "
             f"{learned['learnable_budget']:.0f} points; stream learner {_side(learned['learner'])}"
         )
     protocol = numbers.get("protocol") or {}

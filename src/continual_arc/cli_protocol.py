@@ -15,13 +15,6 @@ class ProtocolCliError(Exception):
     """A user error in the protocol command: printed as one line, exit status 2."""
 
 
-def _estimate(e: dict[str, Any], digits: int = 3) -> str:
-    if e["value"] is None:
-        return f"undefined ({e['note']})"
-    interval = "" if e["low"] is None else f" [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
-    return f"{e['value']:.{digits}f}{interval}"
-
-
 def _uses(side: dict[str, Any]) -> str:
     used, solved = side["budget_used"], side["share_solved"]
     return f"U {used:5.1f}  P {solved:5.1f}" if used is not None else "-"
@@ -29,6 +22,8 @@ def _uses(side: dict[str, Any]) -> str:
 
 def format_protocol(document: dict[str, Any], out: Path) -> str:
     """The plane and the share learned, as the command prints them."""
+    from .report import format_estimate  # here: the report module loads NumPy
+
     point = document["plane"]
     protocol = document["protocol"]
     verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
@@ -41,7 +36,8 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
     for label, key in (("memorization (seen)", "seen"), ("generalization (held-out)", "held_out")):
         c = point[key]
         lines += [
-            f"  {label:27} share saved {_estimate(c['share_saved'])}   T {_estimate(c['saving'], 1)} points",
+            f"  {label:27} share saved {format_estimate(c['share_saved'])}   "
+            f"T {format_estimate(c['saving'], 1)} points",
             f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}",
         ]
     learned = point["learned"]
@@ -49,7 +45,7 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
         reset_used, perfect = learned["reset"]["budget_used"], learned["perfect_memory"]
         lines += [
             "",
-            f"share learned over the stream  {_estimate(learned['share_learned'])}   "
+            f"share learned over the stream  {format_estimate(learned['share_learned'])}   "
             f"learnable budget {learned['learnable_budget']:.1f} points",
             f"  stream: learner {_uses(learned['learner'])}   reset U {reset_used:5.1f}   "
             f"perfect memory U {perfect:5.1f}",

@@ -117,7 +117,7 @@ def _transfer(args: argparse.Namespace) -> int:
 def _plane(args: argparse.Namespace) -> int:
     from .metrics import MismatchError
     from .plots import plane_plot
-    from .report import plane_point
+    from .report import format_estimate, plane_point
 
     try:
         points = [
@@ -132,18 +132,10 @@ def _plane(args: argparse.Namespace) -> int:
         return 0
     for point in points:
         seen, held = point["seen"]["share_saved"], point["held_out"]["share_saved"]
-        print(f"{point['label']}: seen {_short(seen)}, held-out {_short(held)}")
+        print(f"{point['label']}: seen {format_estimate(seen)}, held-out {format_estimate(held)}")
     for path in paths:
         print(f"plot: {path}")
     return 0
-
-
-def _short(e: dict[str, Any]) -> str:
-    if e["value"] is None:
-        return f"undefined ({e['note']})"
-    if e["low"] is None:
-        return f"{e['value']:.3f}"
-    return f"{e['value']:.3f} [{e['low']:.3f}, {e['high']:.3f}]"
 
 
 def _bootstrap_flags(parser: argparse.ArgumentParser) -> None:

@@ -29,6 +29,7 @@ from .rundir import SUMMARY, read_meta, read_records
 __all__ = [
     "PROTOCOL_PLAYS",
     "PlanePoint",
+    "format_estimate",
     "format_learned",
     "format_run",
     "format_transfer",
@@ -207,13 +208,20 @@ def _diagnostic_lines(d: Mapping[str, Any] | None) -> list[str]:
     return lines
 
 
-def _estimate_text(e: Mapping[str, Any], digits: int = 3) -> str:
+def format_estimate(e: Mapping[str, Any], digits: int = 3, *, with_note: bool = False) -> str:
+    """An estimate's JSON as ``value [low, high]``, or ``undefined (why)``.
+
+    Args:
+        e: :meth:`continual_arc.bootstrap.Estimate.to_json`.
+        digits: decimals shown.
+        with_note: append the estimate's note (e.g. how many resamples were undefined), if any.
+    """
     if e["value"] is None:
         return f"undefined ({e['note']})"
     text = f"{e['value']:.{digits}f}"
     if e["low"] is not None:
         text += f" [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
-    return text + (f" ({e['note']})" if e["note"] else "")
+    return text + (f" ({e['note']})" if with_note and e["note"] else "")
 
 
 def format_transfer(c: TestComparison) -> str:
@@ -222,8 +230,8 @@ def format_transfer(c: TestComparison) -> str:
     lines = [
         f"test {c.test or '(all phases)'}: {c.instances} instances over {c.tasks} tasks "
         f"(plays averaged: learner {c.plays['learner']}, reset {c.plays['reset']})",
-        f"share saved  {_estimate_text(j['share_saved'])}",
-        f"T (points)   {_estimate_text(j['saving'], 2)}",
+        f"share saved  {format_estimate(j['share_saved'], with_note=True)}",
+        f"T (points)   {format_estimate(j['saving'], 2, with_note=True)}",
         f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}",
         f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}",
     ]
@@ -238,7 +246,7 @@ def format_learned(r: LearnedResult) -> str:
     """The text of ``continual-arc learned``."""
     j = r.to_json()
     lines = [
-        f"share learned     {_estimate_text(j['share_learned'])}",
+        f"share learned     {format_estimate(j['share_learned'], with_note=True)}",
         f"learnable budget  {_fmt(r.learnable_budget)} points (U(reset) - U(perfect memory))",
         f"learner           U {_fmt(r.learner['budget_used'])}  P {_fmt(r.learner['share_solved'])}",
         f"reset             U {_fmt(r.reset['budget_used'])}  P {_fmt(r.reset['share_solved'])}",
