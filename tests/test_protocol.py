@@ -133,8 +133,9 @@ def test_the_protocol_resumes_after_a_kill(tmp_path: Path) -> None:
     proc.wait()
     proc.stderr.close()
     assert not (out / "protocol.json").exists()
-    subprocess.run([*cmd, "--out", str(out)], env=env, check=True, capture_output=True)
-    subprocess.run([*cmd, "--out", str(tmp_path / "straight")], env=env, check=True, capture_output=True)
+    for target in (out, tmp_path / "straight"):
+        done = subprocess.run([*cmd, "--out", str(target)], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-3000:]
     assert numbers(json.loads((out / "protocol.json").read_text())) == numbers(
         json.loads((tmp_path / "straight" / "protocol.json").read_text())
     )

@@ -490,3 +490,29 @@ def test_records_carry_each_instances_own_counters(tmp_path: Path) -> None:
         ]
         is None
     )
+
+
+def test_a_kill_while_the_run_was_being_set_up_is_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schedule = build_schedule(TOY, 0, rounds=4)
+
+    def dying_save(self: Schedule, path: Any) -> None:
+        raise KeyboardInterrupt  # killed after meta.json, before schedule.json
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Schedule, "save", dying_save)
+        with pytest.raises(KeyboardInterrupt):
+            run(ToyRuleLearner(), schedule, tmp_path / "run")
+    assert (tmp_path / "run" / "meta.json").exists() and not (tmp_path / "run" / "schedule.json").exists()
+    with pytest.raises(RunDirError, match="is not empty"):
+        run(ToyRuleLearner(), schedule, tmp_path / "run")  # without resume it is still refused
+    records = run(ToyRuleLearner(), schedule, tmp_path / "run", resume=True).records
+    straight = run(ToyRuleLearner(), schedule, twin(tmp_path / "run", tmp_path / "straight")).records
+    assert strip(records) == strip(straight)
+
+
+def test_a_temporary_file_left_by_a_killed_write_does_not_block_a_run(tmp_path: Path) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / ".meta.json.x1y2.tmp").write_text('{"half": ')
+    assert len(run(GiveUpLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run").records) == 2

@@ -56,6 +56,7 @@ __all__ = [
     "read_meta",
     "read_records",
     "save_learner_state",
+    "setup_complete",
     "state_for_round",
     "trajectory_name",
     "write_round",
@@ -70,11 +71,29 @@ class RunDirError(RuntimeError):
     """A run directory that cannot be used as asked."""
 
 
-def is_empty_run_dir(path: Path) -> bool:
-    """Whether ``path`` holds nothing but, perhaps, an ``alias-salt`` (a test's copied names)."""
+def _leftover(name: str) -> bool:
+    """A temporary file an atomic write left when its process was killed."""
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def is_empty_run_dir(path: Path, *, interrupted_setup: bool = False) -> bool:
+    """Whether ``path`` holds no run.
+
+    It may hold an ``alias-salt`` (a test's copied names) and temporary files of writes a kill
+    cut short. With ``interrupted_setup``, a ``meta.json`` and ``schedule.json`` without records (a run
+    killed while it was being set up, before any round) count as empty too.
+    """
     if not path.exists():
         return True
-    return all(child.name == "alias-salt" for child in path.iterdir())
+    allowed = {"alias-salt"} | ({META, SCHEDULE} if interrupted_setup else set())
+    if interrupted_setup and (path / RECORDS).exists():
+        return False
+    return all(child.name in allowed or _leftover(child.name) for child in path.iterdir())
+
+
+def setup_complete(path: Path) -> bool:
+    """Whether a run was set up whole: its ``meta.json`` and ``schedule.json`` both written."""
+    return (path / META).exists() and (path / SCHEDULE).exists()
 
 
 def read_meta(run_dir: Path) -> dict[str, Any]:

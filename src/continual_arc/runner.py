@@ -57,6 +57,7 @@ from .rundir import (
     prune_states,
     read_meta,
     save_learner_state,
+    setup_complete,
     state_for_round,
     write_round,
 )
@@ -425,8 +426,8 @@ def run(
     _check_learner(learner)
     hooks = PluginManager(options.plugins)  # checked before anything is written
     out = Path(out_dir)
-    resuming = options.resume and (out / META).exists()
-    if not resuming and not is_empty_run_dir(out):
+    resuming = options.resume and setup_complete(out)
+    if not resuming and not is_empty_run_dir(out, interrupted_setup=options.resume):
         raise RunDirError(f"{out} is not empty: pass resume=True (--resume) to continue the run there")
     out.mkdir(parents=True, exist_ok=True)
     runner = _Runner(learner, schedule, out, options, hooks)
