@@ -99,7 +99,10 @@ def validate_grid(value: Any) -> Grid:
             width = len(row)
         elif len(row) != width:
             raise InvalidGridError(f"row has {len(row)} cells where row 0 has {width}", f"row {r}")
-        out.append(tuple(_as_colour(cell, f"row {r}, column {c}") for c, cell in enumerate(row)))
+        if all(type(cell) is int and 0 <= cell <= 9 for cell in row):
+            out.append(tuple(row))  # the common case, without the slow numbers.Integral check
+        else:
+            out.append(tuple(_as_colour(cell, f"row {r}, column {c}") for c, cell in enumerate(row)))
     return tuple(out)
 
 
