@@ -346,39 +346,30 @@ def test_summary_is_what_the_records_give(tmp_path: Path) -> None:
     )
 
 
-def test_the_readme_driver_works_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    for args in (["--no-epilogue", "--out", "stream.json"], ["--test", "held-out", "--out", "held-out.json"]):
-        from continual_arc.cli import main
+def test_tests_played_from_the_end_of_a_stream_under_its_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver pattern of the README: a stream, then each test from a copy of its final learner,
+    in a directory holding the stream's alias-salt."""
+    from continual_arc.cli import main
 
-        assert main(["schedule", "make", "--config", "toy-smoke", "--seed", "0", *args]) == 0
-    assert (
-        main(
-            [
-                "schedule",
-                "make",
-                "--config",
-                "toy-smoke",
-                "--seed",
-                "0",
-                "--test",
-                "seen",
-                "--out",
-                "seen.json",
-            ]
-        )
-        == 0
-    )
-    learner = ToyRuleLearner()
-    run(learner, Schedule.load("stream.json"), out_dir="runs/my-stream")
-    for test in ("held-out", "seen"):
-        out = Path(f"runs/my-stream-{test}")
-        out.mkdir(parents=True)
-        shutil.copy("runs/my-stream/alias-salt", out)
-        run(copy.deepcopy(learner), Schedule.load(f"{test}.json"), out_dir=out)
-    seen = read_records(Path("runs/my-stream-seen"))
+    monkeypatch.chdir(tmp_path)
+    for flags, name in (
+        (["--no-epilogue"], "stream"),
+        (["--test", "held-out"], "held-out"),
+        (["--test", "seen"], "seen"),
+    ):
+        assert main(["schedule", "make", "--config", "toy-smoke", *flags, "--out", f"{name}.json"]) == 0
+    walker = ToyRuleLearner()
+    run(walker, Schedule.load("stream.json"), out_dir="played/stream")
+    for name in ("held-out", "seen"):
+        target = Path("played") / name
+        target.mkdir()
+        shutil.copy(Path("played/stream/alias-salt"), target)
+        run(copy.deepcopy(walker), Schedule.load(f"{name}.json"), out_dir=target)
+    seen = read_records(Path("played/seen"))
     assert all(r["charge"] == 0 for r in seen)  # every rule was kept: answered at once
-    held = read_records(Path("runs/my-stream-held-out"))
+    held = read_records(Path("played/held-out"))
     assert all(r["demos_bought"] >= 1 for r in held)
 
 

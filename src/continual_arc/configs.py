@@ -375,8 +375,9 @@ def test_schedule(config: Config, seed: int, test: str, *, width: int | None = N
 
     ``held-out``: one instance of each held-out task. ``seen``: fresh instances of every user's
     tasks, ``max(seen_size, stream_tasks * users)`` in all, instance ``i`` a task of user
-    ``i mod users``. By default the test is one round in which every instance is a user of its
-    own; with ``width`` it is played ``width`` users a round, every slot marked ``reset_before``.
+    ``i mod users``. By default the whole test is a single round, each instance its own user, so
+    that every instance meets the same state; with ``width`` it is played ``width`` users a round,
+    every slot marked ``reset_before``.
     """
     if test not in TESTS:
         raise ScheduleError(f"unknown test {test!r}; known: {', '.join(TESTS)}")

@@ -6,7 +6,7 @@ A learner is anything with these methods. The runner plays a schedule round by r
 2. for each slot of the round: ``reset()`` first if the slot is marked ``reset_before``, then
    ``act(obs)`` and ``observe(obs, action, feedback)`` until the instance ends;
 3. ``end_round()``, where, and only where, the learner may change what it carries from one
-   instance to the next. Every user of a round meets the state the round began with.
+   instance to the next. All the instances of a round start from the state it opened with.
 
 Besides the protocol, the runner uses these optional members when present:
 

@@ -339,8 +339,7 @@ class LearnedResult:
     """A learner's share learned over the stream.
 
     Attributes:
-        share_learned: ``(U(reset) - U(learner)) / (U(reset) - U(perfect memory))`` with its
-            95 % interval.
+        share_learned: the part of the learnable budget the learner saved, with its 95 % interval.
         learnable_budget: ``U(reset) - U(perfect memory)``, in points: what the stream leaves the
             system to learn.
         learner, reset, perfect_memory: U (and P for the runs) over the learner's instances.

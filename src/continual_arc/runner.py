@@ -3,8 +3,9 @@
 The runner plays round by round. For each round: ``reset()`` if the round's slots are marked
 ``reset_before``, ``begin_round()``, every slot of the round served, ``end_round()``, then the
 round committed (see :mod:`continual_arc.rundir`). A learner with ``concurrent_users = True``
-plays each user's instance on a thread of its own (at most ``max_concurrent`` at once); any other
-learner is served one action at a time, one action on every open instance before a second on any.
+plays each user's instance on a thread of its own (at most ``max_concurrent`` at once). Any other
+learner is asked for actions in turn: each instance still open gets its next action before any of
+them gets a further one.
 
 The learner sees only :class:`~continual_arc.env.LearnerObservation`: the task under an alias, the
 input, its own counts, step, round and user. The records keep the real ids.
