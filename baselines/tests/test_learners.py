@@ -127,6 +127,8 @@ def check_counts(rig: Rig, learner: Any, out: Path, records: list[dict[str, Any]
             k: pytest.approx(sum(c[k] for c in per_instance[:n])) for k in COUNT_KEYS
         }
     assert learner.instance_resources(records[-1]["user"]) == per_instance[-1]
+    # each record carries its own instance's counts, the proxy's
+    assert [r["instance_resources"] for r in records] == [pytest.approx(c) for c in per_instance]
     return per_instance
 
 
