@@ -25,14 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from .check_run import LoadedRun, check_run
+from .configs import TESTS
 from .records import RecordsError, read_json
 
 __all__ = ["BARE_LEARNER", "CheckResult", "check_submission"]
 
 BARE_LEARNER = "continual_arc_baselines.systems.bare:BareModelLearner"
 """The import path of the bare model's learner."""
-
-TESTS = ("held-out", "seen")
 
 
 @dataclass

@@ -32,7 +32,6 @@ from .records import RecordsError, read_json, read_jsonl
 __all__ = ["LoadedRun", "check_run", "load_checked_run", "replay_charge"]
 
 _SLOT_FIELDS = ("step", "round", "user", "phase", "task_id", "seed", "reset_before")
-_SOURCE_OF_PHASE = {"stream": "stream", "seen": "stream", "epilogue": "held-out", "held-out": "held-out"}
 
 
 @dataclass
@@ -195,10 +194,10 @@ def _check_aliases(run: LoadedRun, problems: list[str]) -> None:
 
 def _check_trajectories(run: LoadedRun, problems: list[str]) -> None:
     """Each submitted grid against the instance drawn again; the trajectory's actions against the record's."""
-    from .tasks import get_source
+    from .tasks import PHASE_SOURCES, get_source
 
     assert run.meta is not None and run.records is not None
-    sources = {p: get_source(run.meta["schedule"]["sources"][k]) for p, k in _SOURCE_OF_PHASE.items()}
+    sources = {p: get_source(run.meta["schedule"]["sources"][k]) for p, k in PHASE_SOURCES.items()}
     for record in run.records:
         if record.get("episode_type", "primary") != "primary":
             continue

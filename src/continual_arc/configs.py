@@ -123,35 +123,24 @@ class Config:
             raise ScheduleError(f"not a valid configuration: {err}") from None
 
 
+_SMOKE = Config(
+    name="arc1-smoke",
+    track="arc1",
+    stream_tasks=3,
+    supply=3,
+    held_out=4,
+    seen_size=6,
+    # A smoke configuration should show the measures move: at this task seed the model-free
+    # program library solves two of the three stream tasks and one of the four held-out tasks.
+    task_seed=29,
+    process=ProcessParams(arrival_rate=0.5, max_active=2, spell_mean=2.0, rest_median=3.0, rest_sigma=0.5),
+    smoke=True,
+)
+
 CONFIGS: dict[str, Config] = {
     "arc1": Config(name="arc1", track="arc1"),
-    "arc1-smoke": Config(
-        name="arc1-smoke",
-        track="arc1",
-        stream_tasks=3,
-        supply=3,
-        held_out=4,
-        seen_size=6,
-        # A smoke configuration should show the measures move: at this task seed the model-free
-        # program library solves two of the three stream tasks and one of the four held-out tasks.
-        task_seed=29,
-        process=ProcessParams(
-            arrival_rate=0.5, max_active=2, spell_mean=2.0, rest_median=3.0, rest_sigma=0.5
-        ),
-        smoke=True,
-    ),
-    "toy-smoke": Config(
-        name="toy-smoke",
-        track="toy",
-        stream_tasks=3,
-        supply=3,
-        held_out=4,
-        seen_size=6,
-        process=ProcessParams(
-            arrival_rate=0.5, max_active=2, spell_mean=2.0, rest_median=3.0, rest_sigma=0.5
-        ),
-        smoke=True,
-    ),
+    "arc1-smoke": _SMOKE,
+    "toy-smoke": dataclasses.replace(_SMOKE, name="toy-smoke", track="toy", task_seed=0),
 }
 """The named configurations: each track's canonical one and the smoke configurations for tests."""
 

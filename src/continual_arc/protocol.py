@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .aliases import SALT_FILE
-from .configs import build_schedule, get_config, test_schedule, with_users
+from .configs import TESTS, build_schedule, get_config, test_schedule, with_users
 from .learner import load_learner
 from .records import atomic_write_json, read_json
 from .report import PROTOCOL_PLAYS, plane_point
@@ -39,8 +39,6 @@ __all__ = ["DEFAULT_LEARNER", "ProtocolError", "ProtocolOptions", "play_protocol
 
 DEFAULT_LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
 """The learner the protocol plays when none is named: the model-free program library."""
-
-TESTS = ("held-out", "seen")
 
 
 class ProtocolError(RuntimeError):

@@ -63,11 +63,10 @@ from .rundir import (
     write_round,
 )
 from .schedule import Schedule, Slot
-from .tasks import TaskSource, get_source
+from .tasks import PHASE_SOURCES, TaskSource, get_source
 
 __all__ = ["LearnerError", "PluginError", "RunDirError", "RunOptions", "RunProgress", "RunResult", "run"]
 
-_SOURCE_OF_PHASE = {"stream": "stream", "seen": "stream", "epilogue": "held-out", "held-out": "held-out"}
 PLUGINS = "plugins.json"
 
 
@@ -133,7 +132,7 @@ class _Runner:
         self.learner, self.schedule, self.out, self.options = learner, schedule, out, options
         self.settings = EnvSettings.from_dict(schedule.meta["configuration"]["env"])
         self.sources: dict[str, TaskSource] = {
-            phase: get_source(schedule.meta["sources"][kind]) for phase, kind in _SOURCE_OF_PHASE.items()
+            phase: get_source(schedule.meta["sources"][kind]) for phase, kind in PHASE_SOURCES.items()
         }
         self.aliases = Aliases(read_or_create_salt(out), options.alias_style)
         self.aliases.check_unique(sorted({s.task_id for s in schedule.slots}))

@@ -263,16 +263,6 @@ def reorder(visits: Sequence[str], order: str, rng: random.Random) -> list[str]:
     raise ScheduleError(f"order {order!r} has no visits to rearrange; known: {', '.join(ORDERS)}")
 
 
-@dataclass(frozen=True)
-class _Row:
-    round: int
-    user: int
-    phase: str
-    task_id: str
-    seed: int
-    reset_before: bool
-
-
 def annotate(rows: Iterable[tuple[int, int, str, str, int, bool]]) -> tuple[Slot, ...]:
     """Number the rows and add their exposure metadata.
 

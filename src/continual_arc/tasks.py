@@ -25,6 +25,7 @@ from .seeding import stable_int
 
 __all__ = [
     "DEMO_CAP",
+    "PHASE_SOURCES",
     "TRACKS",
     "FixedSource",
     "GenerativeSource",
@@ -273,6 +274,14 @@ TRACKS: dict[str, dict[str, str]] = {
     "toy": {"stream": "toy/generative", "held-out": "toy/fixed"},
 }
 """Each track's sources: ``"stream"`` serves the stream and seen test, ``"held-out"`` the held-out test."""
+
+PHASE_SOURCES: dict[str, str] = {
+    "stream": "stream",
+    "seen": "stream",
+    "epilogue": "held-out",
+    "held-out": "held-out",
+}
+"""Which of a track's two sources (:data:`TRACKS`) serves each phase."""
 
 
 def register_source(name: str, factory: Callable[[], TaskSource]) -> None:

@@ -74,6 +74,7 @@ class LibraryMemory:
 class _Instance:
     """The learner's working notes on one open instance."""
 
+    step: int
     alias: str
     kept: list[Pair]
     kept_program: str | None
@@ -180,7 +181,7 @@ class ProgramLibraryLearner(BaseLearner):
 
     def end_round(self) -> None:
         """Fold the round's lessons into the memory, in the order the instances were served."""
-        for note in sorted(self._done, key=lambda n: n.log[0].get("step", 0) if n.log else 0):
+        for note in sorted(self._done, key=lambda n: n.step):
             self._learn(note)
         self._done.clear()
 
@@ -225,7 +226,7 @@ class ProgramLibraryLearner(BaseLearner):
     def _open_instance(self, obs: LearnerObservation) -> _Instance:
         kept = list(self.library.demos.get(obs.task_id, [])) if self._keeps("demos") else []
         program = self.library.programs.get(obs.task_id) if self._keeps("programs") else None
-        note = _Instance(obs.task_id, kept, program)
+        note = _Instance(obs.step, obs.task_id, kept, program)
         note.log.append({"step": obs.step, "kept_demos": len(kept), "kept_program": program is not None})
         self._open[obs.step] = note
         return note
