@@ -38,8 +38,10 @@ def main() -> None:
     args = parser.parse_args()
     import numpy as np
 
-    from continual_arc.configs import build_schedule, get_config, test_schedule, with_users
-    from continual_arc.metrics import share_learned, share_saved
+    from continual_arc.measure.compare import share_learned, share_saved
+    from continual_arc.stream.schedule import build_schedule, test_schedule
+    from continual_arc.stream.users import with_users
+    from continual_arc.tracks.registry import get_config
 
     rng = random.Random(0)
     held = test_schedule(get_config("arc1"), 0, "held-out")

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 from continual_arc.cli import main as continual_arc_main
-from continual_arc.configs import build_schedule, get_config, test_schedule
-from continual_arc.grids import Grid
+from continual_arc.core.files import read_json
+from continual_arc.core.grids import Grid
 from continual_arc.learner import LearnerSpecError, load_learner
-from continual_arc.records import read_json
 from continual_arc.runner import LearnerError, run
+from continual_arc.stream.schedule import build_schedule, test_schedule
 from continual_arc.testing import apply_rule
+from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.cli import BARE_LEARNER
 from continual_arc_baselines.cli import main as baselines_main
 from continual_arc_baselines.fake_server import FakeModelServer

@@ -1,0 +1,215 @@
+"""Reports: a run in words, and a learner against its reset, formatted from what the measures compute.
+
+Everything here is a pure function of records, a run's meta and the measures' results; nothing is
+measured here, and no file is read (the play stage reads run directories back).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .budget import primary
+from .compare import LearnedResult, TestComparison
+from .summary import summarize
+
+__all__ = [
+    "format_estimate",
+    "format_learned",
+    "format_run",
+    "format_transfer",
+    "recompute_summary",
+    "run_report",
+]
+
+
+def recompute_summary(
+    records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any], summary: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], list[str]]:
+    """The summary the records give, and each top-level field where ``summary`` (as written) differs."""
+    fresh = json.loads(json.dumps(summarize(records, meta)))
+    if summary is None:
+        return fresh, ["summary.json is missing (the run has not finished)"]
+    differs = [
+        f"{key}: summary.json has {_clip(summary.get(key))}, the records give {_clip(value)}"
+        for key, value in fresh.items()
+        if summary.get(key) != value
+    ]
+    differs += [
+        f"{key}: in summary.json but not computed from the records" for key in summary if key not in fresh
+    ]
+    return fresh, differs
+
+
+def _clip(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _protocol_line(protocol: Mapping[str, Any]) -> str:
+    if protocol.get("canonical"):
+        return f"protocol: {protocol['track']}, canonical (judged by release {protocol.get('release')})"
+    return f"protocol: {protocol['track']}, ablation: " + "; ".join(protocol.get("deviations", []))
+
+
+def _resources(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """The learner's counters at the end of the run: the last value per user, summed over users."""
+    last: dict[int, Mapping[str, Any]] = {}
+    for r in sorted(primary(records), key=lambda r: r["step"]):
+        last[r["user"]] = r.get("resources") or {}
+    totals: dict[str, float] = {}
+    for counters in last.values():
+        for key, value in counters.items():
+            if isinstance(value, int | float):
+                totals[key] = totals.get(key, 0.0) + float(value)
+    return totals
+
+
+def run_report(
+    path: Path | str, meta: Mapping[str, Any], records: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Everything ``continual-arc report`` shows of the run in ``path``, as JSON."""
+    summary = json.loads(json.dumps(summarize(records, meta)))
+    chosen = primary(records)
+    errored = [r for r in chosen if r.get("error")]
+    return {
+        "run": str(path),
+        "learner": meta.get("learner"),
+        "summary": summary,
+        "errored_steps": [r["step"] for r in errored],
+        "errors_by_type": _count(f"{r['error'].get('type')} in {r['error'].get('during')}" for r in errored),
+        "ends": _count(r["end"] for r in chosen),
+        "resources": _resources(chosen),
+        "wall_time": sum(float(r.get("wall_time", 0.0)) for r in chosen),
+    }
+
+
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for value in values:
+        out[str(value)] = out.get(str(value), 0) + 1
+    return dict(sorted(out.items()))
+
+
+def format_run(report: Mapping[str, Any]) -> str:
+    """The text of ``continual-arc report``."""
+    s = report["summary"]
+    lines = [
+        f"run {report['run']}",
+        _protocol_line(s["protocol"]),
+        f"learner: {report['learner'].get('class')} {json.dumps(report['learner'].get('kwargs'))}",
+        f"config {s['config']}, seed {s['seed']}, {s['users']} user(s), "
+        + (f"test {s['test']}" if s["test"] else f"order {s['order']}")
+        + f"; {s['instances']} of {s['slots']} slots played"
+        + ("" if s["complete"] else " (incomplete)"),
+        "",
+        f"{'phase':10} {'instances':>9} {'U':>7} {'P':>7} {'errored':>8}",
+    ]
+    for phase, row in s["phases"].items():
+        lines.append(
+            f"{phase:10} {row['instances']:>9} {_fmt(row['budget_used']):>7} {_fmt(row['share_solved']):>7} "
+            f"{row['errored']:>8}"
+        )
+    if any(len(users) > 1 for users in s["per_user"].values()):
+        lines += ["", "per user (U / P):"]
+        for phase, users in s["per_user"].items():
+            cells = "  ".join(
+                f"{u}: {_fmt(r['budget_used'], 1)}/{_fmt(r['share_solved'], 0)}" for u, r in users.items()
+            )
+            lines.append(f"  {phase:9} {cells}")
+    lines += _diagnostic_lines(s.get("diagnostics"))
+    if s.get("addons"):
+        a = s["addons"]
+        counts = f"U {_fmt(a['budget_used'])}, P {_fmt(a['share_solved'])}, by plug-in {a['by_plugin']}"
+        lines += ["", f"auxiliary episodes (plug-ins, outside every measure): {a['episodes']}, {counts}"]
+    lines += ["", f"ends: {report['ends']}"]
+    if report["errored_steps"]:
+        shown = ", ".join(map(str, report["errored_steps"][:20]))
+        lines.append(
+            f"errored instances: {len(report['errored_steps'])} (steps {shown}): {report['errors_by_type']}"
+        )
+    else:
+        lines.append("errored instances: 0")
+    counters = ", ".join(f"{k} {v:g}" for k, v in report["resources"].items()) or "none reported"
+    lines.append(f"resources: {counters}; wall time in instances {report['wall_time']:.1f} s")
+    return "\n".join(lines)
+
+
+def _diagnostic_lines(d: Mapping[str, Any] | None) -> list[str]:
+    if not d:
+        return []
+    acq = d["acquisition_cost"]
+    lines = [
+        "",
+        f"acquisition cost (first meetings): u {_fmt(acq['mean_charge'])} over {acq['instances']} tasks",
+    ]
+    cells = "  ".join(f"{k}: {_fmt(g['mean_charge'], 1)}" for k, g in d["cost_by_exposure"].items())
+    lines.append(f"cost by exposure index: {cells}")
+    cells = "  ".join(
+        f"{k}: {_fmt(g['mean_charge'], 1)} ({g['instances']})" for k, g in d["retention_by_gap"].items()
+    )
+    lines.append(f"retention by gap (rounds: u (n)): {cells or 'no returns'}")
+    curve = d["learning_curve"]
+    if curve["rounds"]:
+        marks = [0, len(curve["rounds"]) // 4, len(curve["rounds"]) // 2, 3 * len(curve["rounds"]) // 4, -1]
+        cells = "  ".join(f"r{curve['rounds'][i]}: {_fmt(curve['moving'][i], 1)}" for i in marks)
+        lines.append(f"learning curve (moving mean u over {curve['window']} rounds): {cells}")
+    return lines
+
+
+def format_estimate(e: Mapping[str, Any], digits: int = 3, *, with_note: bool = False) -> str:
+    """An estimate's JSON as ``value [low, high]``, or ``undefined (why)``.
+
+    Args:
+        e: :meth:`continual_arc.measure.bootstrap.Estimate.to_json`.
+        digits: decimals shown.
+        with_note: append the estimate's note (e.g. how many resamples were undefined), if any.
+    """
+    if e["value"] is None:
+        return f"undefined ({e['note']})"
+    text = f"{e['value']:.{digits}f}"
+    if e["low"] is not None:
+        text += f" [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
+    return text + (f" ({e['note']})" if with_note and e["note"] else "")
+
+
+def format_transfer(c: TestComparison) -> str:
+    """The text of ``continual-arc transfer``."""
+    j = c.to_json()
+    lines = [
+        f"test {c.test or '(all phases)'}: {c.instances} instances over {c.tasks} tasks "
+        f"(plays averaged: learner {c.plays['learner']}, reset {c.plays['reset']})",
+        f"share saved  {format_estimate(j['share_saved'], with_note=True)}",
+        f"T (points)   {format_estimate(j['saving'], 2, with_note=True)}",
+        f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}",
+        f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}",
+    ]
+    for i, bare in enumerate(c.bare, 1):
+        lines.append(f"bare model {i} U {_fmt(bare['budget_used'])}  P {_fmt(bare['share_solved'])}")
+    if c.reset_below_bare:
+        lines.append("FLAG: the reset plays below the bare model on these instances")
+    return "\n".join(lines)
+
+
+def format_learned(r: LearnedResult) -> str:
+    """The text of ``continual-arc learned``."""
+    j = r.to_json()
+    lines = [
+        f"share learned     {format_estimate(j['share_learned'], with_note=True)}",
+        f"learnable budget  {_fmt(r.learnable_budget)} points (U(reset) - U(perfect memory))",
+        f"learner           U {_fmt(r.learner['budget_used'])}  P {_fmt(r.learner['share_solved'])}",
+        f"reset             U {_fmt(r.reset['budget_used'])}  P {_fmt(r.reset['share_solved'])}",
+        f"perfect memory    U {_fmt(r.perfect_memory)}",
+        f"{r.instances} stream instances over {r.tasks} tasks",
+    ]
+    if r.matched_by_task_mean:
+        lines.append(
+            f"{r.matched_by_task_mean} instances the reset never met, read against its mean on the task"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,48 @@
+"""``meta.json``: written first, it says what is played, by which learner, on which release and data."""
+
+from __future__ import annotations
+
+import platform
+import time
+from typing import Any
+
+from .. import __version__
+from ..core.files import atomic_write_json
+from .options import RunOptions
+from .rundir import META, SCHEDULE
+from .session import RunSession
+
+__all__ = ["learner_spec", "write_meta"]
+
+
+def learner_spec(learner: Any, options: RunOptions) -> dict[str, Any]:
+    """The learner as ``meta.json`` names it: ``{"class": "module:Class", "kwargs": ...}``."""
+    if options.learner_spec is not None:
+        return dict(options.learner_spec)
+    cls = type(learner)
+    return {"class": f"{cls.__module__}:{cls.__qualname__}", "kwargs": None}
+
+
+def write_meta(session: RunSession, options: RunOptions, resumes: list[dict[str, Any]]) -> None:
+    """Write ``meta.json`` (and ``schedule.json``) for the run ``session`` plays."""
+    schedule = session.schedule
+    meta = {
+        "format": 1,
+        "schedule": dict(schedule.meta),
+        "protocol": schedule.meta["protocol"],
+        "slots": len(schedule.slots),
+        "learner": learner_spec(session.learner, options),
+        "concurrent_users": bool(session.learner.concurrent_users),
+        "alias_style": options.alias_style,
+        "max_concurrent": options.max_concurrent,
+        "instance_time_limit": options.instance_time_limit,
+        "plugins": list(session.hooks.names),
+        "versions": {"continual-arc": __version__, "sources": session.track.describe_sources()},
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "resumes": resumes,
+    }
+    atomic_write_json(session.out / META, meta)
+    schedule.save(session.out / SCHEDULE)
+

@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from continual_arc.cli import main
+from continual_arc.core.files import atomic_write_json, read_json
+from continual_arc.measure.report import recompute_summary
+from continual_arc.play.rundir import load_run
+from continual_arc.protocol.plane import plane_point
+from continual_arc.protocol.plays import PROTOCOL_PLAYS
+from continual_arc.runner import run
+from continual_arc.stream.schedule import build_schedule, test_schedule
+from continual_arc.testing import GiveUpLearner, ToyRuleLearner
+from continual_arc.tracks.registry import get_config
+
+TOY = get_config("toy-smoke")
+
+
+def _protocol(root: Path, learner: ToyRuleLearner | None = None) -> Path:
+    """A protocol directory played by hand: stream, tests from its end, the reset on each."""
+    learner = learner or ToyRuleLearner()
+    run(learner, build_schedule(TOY, 0, epilogue=False), root / "stream")
+    run(
+        ToyRuleLearner(keep=False),
+        build_schedule(TOY, 0, epilogue=False, reset_each=True),
+        root / "stream-reset",
+    )
+    for test in ("held-out", "seen"):
+        (root / test).mkdir(parents=True)
+        shutil.copy(root / "stream" / "alias-salt", root / test)
+        frozen = ToyRuleLearner()
+        frozen.rules = dict(learner.rules)
+        run(frozen, test_schedule(TOY, 0, test), root / test)
+        run(ToyRuleLearner(keep=False), test_schedule(TOY, 0, test, width=1), root / f"{test}-reset")
+    return root
+
+
+def test_report_prints_the_protocol_block_phases_and_diagnostics(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    run(ToyRuleLearner(), build_schedule(TOY, 0), tmp_path / "run")
+    assert main(["report", str(tmp_path / "run"), "--recompute"]) == 0
+    out = capsys.readouterr().out
+    assert "summary.json is exactly what records.jsonl gives" in out
+    assert "protocol: toy, ablation: track toy has no canonical configuration" in out
+    assert "acquisition cost (first meetings)" in out and "cost by exposure index: 0:" in out
+    assert "errored instances: 0" in out and "resources: rules 7" in out  # 3 stream and 4 epilogue tasks
+    assert main(["report", str(tmp_path / "run"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"]["phases"]["stream"]["instances"] == 9
+    assert report["ends"] == {"solved": 13}
+
+
+@pytest.mark.tampered
+def test_report_recompute_catches_an_edited_summary(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    run(GiveUpLearner(), build_schedule(TOY, 0, rounds=3), tmp_path / "run")
+    summary = read_json(tmp_path / "run" / "summary.json")
+    summary["budget_used"] = 12.0
+    atomic_write_json(tmp_path / "run" / "summary.json", summary)
+    assert main(["report", str(tmp_path / "run"), "--recompute"]) == 1
+    err = capsys.readouterr().err
+    assert "budget_used: summary.json has 12.0, the records give 100.0" in err
+    played = load_run(tmp_path / "run")
+    assert recompute_summary(played.records, played.meta, played.summary)[1]
+
+
+def test_report_plots_are_written(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    run(ToyRuleLearner(), build_schedule(TOY, 0, epilogue=False), tmp_path / "run")
+    run(
+        ToyRuleLearner(keep=False),
+        build_schedule(TOY, 0, epilogue=False, reset_each=True),
+        tmp_path / "reset",
+    )
+    assert main(["report", str(tmp_path / "run"), "--plots", "--reset", str(tmp_path / "reset")]) == 0
+    names = sorted(p.name for p in (tmp_path / "run" / "plots").iterdir())
+    for stem in ("learning_curve", "cost_by_exposure", "retention_by_gap", "charges"):
+        assert f"{stem}.png" in names and f"{stem}.svg" in names
+    assert (tmp_path / "run" / "plots" / "charges.png").stat().st_size > 5000
+
+
+def test_learned_and_transfer_commands(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    root = _protocol(tmp_path / "p")
+    assert main(["learned", str(root / "stream"), str(root / "stream-reset"), "--json"]) == 0
+    learned = json.loads(capsys.readouterr().out)
+    assert 0.0 < learned["share_learned"]["value"] <= 1.0  # the kept rules answer returning tasks for free
+    assert learned["instances"] == 9 and learned["learnable_budget"] > 0
+    assert main(["transfer", "--test", "seen", str(root / "seen"), str(root / "seen-reset")]) == 0
+    out = capsys.readouterr().out
+    assert "share saved  1.000" in out  # every seen task's rule was kept: nothing spent
+    assert main(["transfer", str(root / "held-out"), str(root / "held-out-reset"), "--json"]) == 0
+    held = json.loads(capsys.readouterr().out)
+    assert held["share_saved"]["value"] == pytest.approx(
+        0.0
+    )  # toy rules of unseen tasks: nothing carried over
+    assert held["instances"] == 4
+
+
+def test_transfer_refuses_runs_of_other_instances_or_tests(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    root = _protocol(tmp_path / "p")
+    run(GiveUpLearner(), test_schedule(TOY, 1, "seen", width=1), tmp_path / "other-seed")
+    assert main(["transfer", "--test", "seen", str(root / "seen"), str(tmp_path / "other-seed")]) == 2
+    assert (
+        "were not played on the same instances (the same real tasks and instance seeds)"
+        in capsys.readouterr().err
+    )
+    assert main(["transfer", str(root / "seen"), str(root / "seen-reset")]) == 2
+    assert "holds no held-out instances (seen); pass --test" in capsys.readouterr().err
+    assert main(["transfer", str(tmp_path / "nowhere"), str(root / "seen-reset")]) == 2
+    assert "not a run directory" in capsys.readouterr().err
+
+
+def test_plane_of_protocol_directories(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    root = _protocol(tmp_path / "p")
+    assert set(PROTOCOL_PLAYS) == {p.name for p in root.iterdir()}
+    point = plane_point(root, resamples=500)
+    assert point.seen.share_saved.value == pytest.approx(1.0)
+    assert main(["plane", str(root), "--out", str(tmp_path / "plots"), "--resamples", "500"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("p: seen 1.000") and (tmp_path / "plots" / "plane.png").exists()
