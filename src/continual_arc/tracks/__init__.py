@@ -1,0 +1,1 @@
+"""The benchmark's tracks, one subpackage per ARC-AGI edition."""
