@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
+from .keys_doors import KeysDoors
 
 __all__ = ["GAMES", "GameSpec", "Level", "Move", "RejectLevel"]
 
@@ -23,4 +24,4 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 
 
 #: Every game by its id, read-only.
-GAMES: Mapping[str, GameSpec] = _registry()
+GAMES: Mapping[str, GameSpec] = _registry(KeysDoors())
