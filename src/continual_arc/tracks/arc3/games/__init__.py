@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
 from .keys_doors import KeysDoors
+from .push_blocks import PushBlocks
 
 __all__ = ["GAMES", "GameSpec", "Level", "Move", "RejectLevel"]
 
@@ -24,4 +25,4 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 
 
 #: Every game by its id, read-only.
-GAMES: Mapping[str, GameSpec] = _registry(KeysDoors())
+GAMES: Mapping[str, GameSpec] = _registry(KeysDoors(), PushBlocks())
