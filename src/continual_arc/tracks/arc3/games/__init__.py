@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .keys_doors import KeysDoors
 from .push_blocks import PushBlocks
+from .toggle_pattern import TogglePattern
 
 __all__ = ["GAMES", "GameSpec", "Level", "Move", "RejectLevel"]
 
@@ -25,4 +26,4 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 
 
 #: Every game by its id, read-only.
-GAMES: Mapping[str, GameSpec] = _registry(KeysDoors(), PushBlocks())
+GAMES: Mapping[str, GameSpec] = _registry(KeysDoors(), PushBlocks(), TogglePattern())
