@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .keys_doors import KeysDoors
 from .push_blocks import PushBlocks
+from .tilt_gravity import TiltGravity
 from .toggle_pattern import TogglePattern
 
 __all__ = ["GAMES", "GameSpec", "Level", "Move", "RejectLevel"]
@@ -26,4 +27,4 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 
 
 #: Every game by its id, read-only.
-GAMES: Mapping[str, GameSpec] = _registry(KeysDoors(), PushBlocks(), TogglePattern())
+GAMES: Mapping[str, GameSpec] = _registry(KeysDoors(), PushBlocks(), TogglePattern(), TiltGravity())
