@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .keys_doors import KeysDoors
 from .push_blocks import PushBlocks
+from .shape_fit import ShapeFit
 from .tilt_gravity import TiltGravity
 from .toggle_pattern import TogglePattern
 
@@ -27,4 +28,6 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 
 
 #: Every game by its id, read-only.
-GAMES: Mapping[str, GameSpec] = _registry(KeysDoors(), PushBlocks(), TogglePattern(), TiltGravity())
+GAMES: Mapping[str, GameSpec] = _registry(
+    KeysDoors(), PushBlocks(), TiltGravity(), TogglePattern(), ShapeFit()
+)
