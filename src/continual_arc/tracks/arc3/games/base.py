@@ -235,7 +235,7 @@ class GameSpec(Protocol):
 
     @property
     def budget(self) -> int:
-        """The solver budget (node expansions) that the draw uses by default for this game."""
+        """The solver budget the draw uses by default: node expansions, or the game's own search step."""
         ...
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
