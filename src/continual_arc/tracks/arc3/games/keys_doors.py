@@ -95,7 +95,7 @@ class KeysDoors:
         door_cells = [path[i] for i in sorted(rng.sample(passages, knobs.doors))]
         hues = rng.sample(range(len(HUES)), knobs.doors)
         key_cells = _place_keys(rng, grid, start, exit_, door_cells)
-        _open_loops(rng, grid, start, door_cells, knobs.loops)
+        _open_loops(rng, grid, door_cells, knobs.loops)
         grid[start[1]][start[0]] = START
         grid[exit_[1]][exit_[0]] = EXIT
         for (dx, dy), (kx, ky), hue in zip(door_cells, key_cells, hues, strict=True):
@@ -169,7 +169,7 @@ def _place_keys(rng: random.Random, grid: Grid, start: Cell, exit_: Cell, doors:
     return keys
 
 
-def _open_loops(rng: random.Random, grid: Grid, start: Cell, doors: list[Cell], loops: int) -> None:
+def _open_loops(rng: random.Random, grid: Grid, doors: list[Cell], loops: int) -> None:
     """Knock out up to ``loops`` walls between rooms that the doors do not separate."""
     side = len(grid)
     shut = set(doors)

@@ -29,6 +29,11 @@ class Session:
     Args:
         spec: the game.
         level: the level to play.
+
+    Attributes:
+        spec: the game.
+        level: the level being played.
+        moves: the moves played since the last reset (RESET itself not counted).
     """
 
     def __init__(self, spec: GameSpec, level: Level) -> None:
