@@ -2,18 +2,22 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
-from continual_arc.measure.report import recompute_summary
+from continual_arc.env import Action, GiveUp, LearnerObservation, RequestDemos, Submit
+from continual_arc.learner import BaseLearner
+from continual_arc.measure.report import recompute_summary, run_report
 from continual_arc.play.rundir import load_run
 from continual_arc.protocol.plane import plane_point
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule, test_schedule
+from continual_arc.stream.users import with_users
 from continual_arc.testing import GiveUpLearner, ToyRuleLearner
 from continual_arc.tracks.registry import get_config
 
@@ -119,3 +123,64 @@ def test_plane_of_protocol_directories(tmp_path: Path, capsys) -> None:  # type:
     assert main(["plane", str(root), "--out", str(tmp_path / "plots"), "--resamples", "500"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("p: seen 1.000") and (tmp_path / "plots" / "plane.png").exists()
+
+
+class Counting(BaseLearner):
+    """A serial learner with global counters: two calls per instance (a demonstration, then give up)."""
+
+    stateless = True
+
+    def __init__(self, per_instance: bool = False) -> None:
+        self.calls = 0
+        self.per_instance = per_instance
+        self.of_user: dict[int, int] = {}
+
+    def act(self, obs: LearnerObservation) -> Action:
+        time.sleep(0.01)  # long enough for the instances of a round to overlap measurably
+        self.calls += 1
+        self.of_user[obs.user] = self.of_user.get(obs.user, 0) + 1
+        return RequestDemos() if obs.demos_used == 0 else GiveUp()
+
+    def resources(self) -> dict[str, float]:
+        return {"calls": float(self.calls)}
+
+    def begin_round(self) -> None:
+        self.of_user.clear()  # the runner reads an instance's counters after end_round
+
+
+class CountingPerInstance(Counting):
+    def instance_resources(self, user: int) -> dict[str, float]:
+        return {"calls": float(self.of_user.get(user, 0))}
+
+
+@pytest.mark.parametrize("learner", [Counting, CountingPerInstance])
+def test_report_counts_a_four_user_run_once(tmp_path: Path, learner: type[Counting]) -> None:
+    schedule = build_schedule(with_users(TOY, 4), 0, epilogue=False, rounds=5)
+    result = run(learner(), schedule, tmp_path / "run")
+    assert len(result.records) == 20  # 5 rounds of 4 users, two calls on each instance: 40 calls
+    played = load_run(tmp_path / "run")
+    report = run_report(played.path, played.meta, played.records)
+    assert report["resources"] == {"calls": 40.0}
+    rounds = {r["round"]: r["round_time"] for r in played.records}
+    assert report["wall_time"] == pytest.approx(sum(rounds.values()))
+    assert report["wall_time"] < sum(r["wall_time"] for r in played.records)  # instances overlap
+
+
+class Scribbler(BaseLearner):
+    stateless = True
+
+    def act(self, obs: LearnerObservation) -> Action:
+        if obs.attempts_used == 0:
+            return Submit([[12]])
+        if obs.attempts_used == 1:
+            return Submit([[1, 2], [3]])
+        return GiveUp()
+
+
+def test_report_counts_invalid_submissions_and_says_why(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    run(Scribbler(), build_schedule(TOY, 0, rounds=2), tmp_path / "run")
+    assert main(["report", str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert "invalid submissions (charged as wrong): 4 on 2 instance(s)" in out
+    assert "invalid grid: colour 12 is outside 0-9 (2)" in out
+    assert "invalid grid: row has 1 cells where row 0 has 2 (2)" in out

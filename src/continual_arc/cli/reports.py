@@ -20,7 +20,7 @@ from ..measure.report import (
     recompute_summary,
     run_report,
 )
-from ..play.rundir import load_run
+from ..play.rundir import invalid_reasons, load_run
 from ..protocol.plane import plane_point
 from .common import CliError, print_json
 
@@ -42,7 +42,7 @@ def _report(args: argparse.Namespace) -> int:
             status = 1
         elif not args.json:
             print("summary.json is exactly what records.jsonl gives\n")
-    report = run_report(run.path, run.meta, run.records)
+    report = run_report(run.path, run.meta, run.records, invalid_reasons(run.path, run.records))
     if args.plots:
         reset = load_run(args.reset).records if args.reset else None
         report["plots"] = [str(p) for p in run_plots(run.records, Path(args.run) / "plots", reset)]

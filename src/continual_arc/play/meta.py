@@ -16,11 +16,16 @@ __all__ = ["learner_spec", "write_meta"]
 
 
 def learner_spec(learner: Any, options: RunOptions) -> dict[str, Any]:
-    """The learner as ``meta.json`` names it: ``{"class": "module:Class", "kwargs": ...}``."""
-    if options.learner_spec is not None:
-        return dict(options.learner_spec)
+    """The learner as ``meta.json`` names it: ``{"class": "module:Class", "kwargs": {...}}``.
+
+    A learner passed from Python without ``learner_spec`` is recorded by its class with no
+    arguments (``{}``), as the command line records one built with none.
+    """
+    spec = dict(options.learner_spec or {})
     cls = type(learner)
-    return {"class": f"{cls.__module__}:{cls.__qualname__}", "kwargs": None}
+    spec.setdefault("class", f"{cls.__module__}:{cls.__qualname__}")
+    spec["kwargs"] = dict(spec.get("kwargs") or {})
+    return spec
 
 
 def write_meta(session: RunSession, options: RunOptions, resumes: list[dict[str, Any]]) -> None:

@@ -34,20 +34,63 @@ def _check_resumable(session: RunSession, options: RunOptions, meta: Mapping[str
                 f"({got.task_id} seed {got.seed} recorded, {want.task_id} seed {want.seed} now)"
             )
     spec = learner_spec(session.learner, options)
-    recorded = meta.get("learner", {})
-    if recorded.get("class") != spec["class"] or (
-        spec.get("kwargs") is not None
-        and recorded.get("kwargs") is not None
-        and recorded["kwargs"] != spec["kwargs"]
-    ):
+    recorded = dict(meta.get("learner", {}))
+    recorded["kwargs"] = dict(recorded.get("kwargs") or {})
+    if recorded != spec:
         raise RunDirError(f"{out} was played by {recorded}; resuming with {spec} is refused")
-    if meta.get("alias_style") != options.alias_style:
-        raise RunDirError(f"{out} was played with alias style {meta.get('alias_style')}")
-    if list(meta.get("plugins", [])) != session.hooks.names:
-        raise RunDirError(
-            f"{out} was played with plug-ins {meta.get('plugins', [])}; "
-            f"resuming with {session.hooks.names} is refused"
-        )
+    changed = _schedule_differences(meta.get("schedule", {}), new.meta)
+    if changed:
+        raise RunDirError(f"{out} was played under other rules ({'; '.join(changed)}): resuming is refused")
+    played = {
+        "with alias style": (meta.get("alias_style"), options.alias_style),
+        "with plug-ins": (list(meta.get("plugins", [])), session.hooks.names),
+        "with instance time limit": (meta.get("instance_time_limit"), options.instance_time_limit),
+    }
+    for what, (then, now) in played.items():
+        if then != now:
+            raise RunDirError(f"{out} was played {what} {then}; resuming with {now} is refused")
+
+
+_SCHEDULE_KEYS = (
+    "track",
+    "config",
+    "configuration",
+    "seed",
+    "users",
+    "order",
+    "epilogue",
+    "reset_each",
+    "test",
+    "width",
+)
+
+
+def _schedule_differences(then: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """What differs between the schedule a run was played on and the one it is resumed with.
+
+    A cut stream may grow (``rounds_cut``), so the cut and the protocol verdict it changes are left out.
+    """
+    out = []
+    for key in _SCHEDULE_KEYS:
+        if then.get(key) != now.get(key):
+            if isinstance(then.get(key), Mapping) and isinstance(now.get(key), Mapping):
+                out += _schedule_differences_in(then[key], now[key])
+            else:
+                out.append(f"{key} {then.get(key)!r} (now {now.get(key)!r})")
+    return out
+
+
+def _schedule_differences_in(then: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """The fields of a configuration (and of its environment settings) that differ, in words."""
+    out = []
+    for key in sorted(set(then) | set(now)):
+        if then.get(key) == now.get(key):
+            continue
+        if isinstance(then.get(key), Mapping) and isinstance(now.get(key), Mapping):
+            out += _schedule_differences_in(then[key], now[key])
+        else:
+            out.append(f"{key} {then.get(key)!r} (now {now.get(key)!r})")
+    return out
 
 
 def _restore_state(session: RunSession, last_round: int) -> None:
