@@ -92,7 +92,7 @@ def test_learned_and_transfer_commands(tmp_path: Path, capsys) -> None:  # type:
     assert learned["instances"] == 9 and learned["learnable_budget"] > 0
     assert main(["transfer", "--test", "seen", str(root / "seen"), str(root / "seen-reset")]) == 0
     out = capsys.readouterr().out
-    assert "share saved  1.000" in out  # every seen task's rule was kept: nothing spent
+    assert "share saved  1.00 [1.00, 1.00]" in out  # every seen task's rule was kept: nothing spent
     assert main(["transfer", str(root / "held-out"), str(root / "held-out-reset"), "--json"]) == 0
     held = json.loads(capsys.readouterr().out)
     assert held["share_saved"]["value"] == pytest.approx(
@@ -105,10 +105,14 @@ def test_transfer_refuses_runs_of_other_instances_or_tests(tmp_path: Path, capsy
     root = _protocol(tmp_path / "p")
     run(GiveUpLearner(), test_schedule(TOY, 1, "seen", width=1), tmp_path / "other-seed")
     assert main(["transfer", "--test", "seen", str(root / "seen"), str(tmp_path / "other-seed")]) == 2
-    assert (
-        "were not played on the same instances (the same real tasks and instance seeds)"
-        in capsys.readouterr().err
-    )
+    assert "cannot be read as the reset of" in (err := capsys.readouterr().err)
+    assert "the reset was played at seed 1, the run at 0" in err
+    assert main(["transfer", "--test", "seen", str(root / "seen"), str(root / "seen")]) == 2
+    assert "is not the seen test played one instance at a time" in capsys.readouterr().err
+    assert main(["learned", str(root / "stream"), str(root / "stream")]) == 2  # a stream against itself
+    assert "is not the stream wiped before every slot" in capsys.readouterr().err
+    assert main(["learned", str(root / "stream-reset"), str(root / "stream-reset")]) == 2
+    assert "the run is not a stream played without resets" in capsys.readouterr().err
     assert main(["transfer", str(root / "seen"), str(root / "seen-reset")]) == 2
     assert "holds no held-out instances (seen); pass --test" in capsys.readouterr().err
     assert main(["transfer", str(tmp_path / "nowhere"), str(root / "seen-reset")]) == 2
@@ -122,7 +126,7 @@ def test_plane_of_protocol_directories(tmp_path: Path, capsys) -> None:  # type:
     assert point.seen.share_saved.value == pytest.approx(1.0)
     assert main(["plane", str(root), "--out", str(tmp_path / "plots"), "--resamples", "500"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("p: seen 1.000") and (tmp_path / "plots" / "plane.png").exists()
+    assert out.startswith("p: seen 1.00 [1.00, 1.00]") and (tmp_path / "plots" / "plane.png").exists()
 
 
 class Counting(BaseLearner):
@@ -184,3 +188,11 @@ def test_report_counts_invalid_submissions_and_says_why(tmp_path: Path, capsys) 
     assert "invalid submissions (charged as wrong): 4 on 2 instance(s)" in out
     assert "invalid grid: colour 12 is outside 0-9 (2)" in out
     assert "invalid grid: row has 1 cells where row 0 has 2 (2)" in out
+
+
+def test_plane_of_a_folder_that_is_not_a_protocol_is_one_sentence(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    run(GiveUpLearner(), build_schedule(TOY, 0, rounds=1), tmp_path / "just-a-run")
+    assert main(["plane", str(tmp_path / "just-a-run"), "--out", str(tmp_path / "plots")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "is not a protocol directory" in err and "seen, seen-reset, held-out, held-out-reset" in err
+    assert len(err.splitlines()) == 1

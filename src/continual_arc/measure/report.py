@@ -16,8 +16,11 @@ from .compare import LearnedResult, TestComparison
 from .summary import summarize
 
 __all__ = [
+    "POINT_DIGITS",
+    "SHARE_DIGITS",
     "format_estimate",
     "format_learned",
+    "format_points",
     "format_run",
     "format_transfer",
     "recompute_summary",
@@ -50,8 +53,20 @@ def _clip(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
+SHARE_DIGITS = 2
+"""Decimals of a share (share saved, share learned) wherever one is printed."""
+
+POINT_DIGITS = 1
+"""Decimals of a quantity in points of the budget (U, P, T, u, the learnable budget) wherever printed."""
+
+
+def _fmt(value: float | None, digits: int = POINT_DIGITS) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_points(value: float | None) -> str:
+    """A quantity in points of the budget (U, P, T, ...), as every command prints it."""
+    return _fmt(value, POINT_DIGITS)
 
 
 def _protocol_line(protocol: Mapping[str, Any]) -> str:
@@ -215,12 +230,12 @@ def _diagnostic_lines(d: Mapping[str, Any] | None) -> list[str]:
     return lines
 
 
-def format_estimate(e: Mapping[str, Any], digits: int = 3, *, with_note: bool = False) -> str:
+def format_estimate(e: Mapping[str, Any], digits: int = SHARE_DIGITS, *, with_note: bool = False) -> str:
     """An estimate's JSON as ``value [low, high]``, or ``undefined (why)``.
 
     Args:
         e: :meth:`continual_arc.measure.bootstrap.Estimate.to_json`.
-        digits: decimals shown.
+        digits: decimals shown (:data:`SHARE_DIGITS` for a share, :data:`POINT_DIGITS` for points).
         with_note: append the estimate's note (e.g. how many resamples were undefined), if any.
     """
     if e["value"] is None:
@@ -238,7 +253,7 @@ def format_transfer(c: TestComparison) -> str:
         f"test {c.test or '(all phases)'}: {c.instances} instances over {c.tasks} tasks "
         f"(plays averaged: learner {c.plays['learner']}, reset {c.plays['reset']})",
         f"share saved  {format_estimate(j['share_saved'], with_note=True)}",
-        f"T (points)   {format_estimate(j['saving'], 2, with_note=True)}",
+        f"T (points)   {format_estimate(j['saving'], POINT_DIGITS, with_note=True)}",
         f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}",
         f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}",
     ]

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.config import TESTS
-from ..core.errors import ContinualArcError
 from ..play.aliases import SALT_FILE
 from ..play.learner import load_learner
 from ..play.options import RunProgress
@@ -36,16 +35,12 @@ from ..play.runner import run
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
 from .conclude import conclude
-from .plays import PROTOCOL_PLAYS, protocol_schedules
+from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
 __all__ = ["DEFAULT_LEARNER", "ProtocolError", "ProtocolOptions", "play_protocol"]
 
 DEFAULT_LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
 """The learner the protocol plays when none is named: the model-free program library."""
-
-
-class ProtocolError(ContinualArcError, RuntimeError):
-    """A protocol that cannot be played as asked."""
 
 
 @dataclass(frozen=True)
