@@ -64,3 +64,13 @@ def test_schedule_make_tests_and_refusals(tmp_path, capsys) -> None:  # type: ig
     (tmp_path / "bad.json").write_text("{")
     assert main(["schedule", "show", str(tmp_path / "bad.json")]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    schedule = tmp_path / "s.json"
+    assert main(["schedule", "make", "--users", "16", "--out", str(schedule)]) == 0
+    # 4,800 rows, far more than a pipe holds, so the writer meets the closed pipe.
+    shell = f"{sys.executable} -m continual_arc.cli schedule show {schedule} --head 5000 | head -1"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True)
+    assert done.stdout.count("\n") == 1 and done.stderr == ""
+    assert done.returncode == 0

@@ -24,13 +24,14 @@ from continual_arc.tracks.registry import get_config
 TOY = get_config("toy-smoke")
 
 
-def _protocol(root: Path, learner: ToyRuleLearner | None = None) -> Path:
+def _protocol(root: Path, learner: ToyRuleLearner | None = None, users: int = 1) -> Path:
     """A protocol directory played by hand: stream, tests from its end, the reset on each."""
     learner = learner or ToyRuleLearner()
-    run(learner, build_schedule(TOY, 0, epilogue=False), root / "stream")
+    config = with_users(TOY, users)
+    run(learner, build_schedule(config, 0, epilogue=False), root / "stream")
     run(
         ToyRuleLearner(keep=False),
-        build_schedule(TOY, 0, epilogue=False, reset_each=True),
+        build_schedule(config, 0, epilogue=False, reset_each=True),
         root / "stream-reset",
     )
     for test in ("held-out", "seen"):
@@ -38,8 +39,8 @@ def _protocol(root: Path, learner: ToyRuleLearner | None = None) -> Path:
         shutil.copy(root / "stream" / "alias-salt", root / test)
         frozen = ToyRuleLearner()
         frozen.rules = dict(learner.rules)
-        run(frozen, test_schedule(TOY, 0, test), root / test)
-        run(ToyRuleLearner(keep=False), test_schedule(TOY, 0, test, width=1), root / f"{test}-reset")
+        run(frozen, test_schedule(config, 0, test), root / test)
+        run(ToyRuleLearner(keep=False), test_schedule(config, 0, test, width=1), root / f"{test}-reset")
     return root
 
 
@@ -127,6 +128,11 @@ def test_plane_of_protocol_directories(tmp_path: Path, capsys) -> None:  # type:
     assert main(["plane", str(root), "--out", str(tmp_path / "plots"), "--resamples", "500"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("p: seen 1.00 [1.00, 1.00]") and (tmp_path / "plots" / "plane.png").exists()
+    assert point.setting == "toy-smoke, 1 user(s)"
+    two = _protocol(tmp_path / "two", users=2)
+    assert main(["plane", str(root), str(two), "--out", str(tmp_path / "plots")]) == 2
+    err = capsys.readouterr().err
+    assert "these protocols were played in 2: toy-smoke, 1 user(s); toy-smoke, 2 user(s)" in err
 
 
 class Counting(BaseLearner):
@@ -196,3 +202,25 @@ def test_plane_of_a_folder_that_is_not_a_protocol_is_one_sentence(tmp_path: Path
     err = capsys.readouterr().err.strip()
     assert "is not a protocol directory" in err and "seen, seen-reset, held-out, held-out-reset" in err
     assert len(err.splitlines()) == 1
+
+
+def test_plots_show_the_reset_beside_and_every_free_answer(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import continual_arc.measure.plots as plots
+
+    root = _protocol(tmp_path / "p")
+    drawn: dict[str, object] = {}
+    real_save = plots._save
+
+    def keep(fig, out, name):  # type: ignore[no-untyped-def]
+        drawn[name] = fig
+        return real_save(fig, out, name)
+
+    monkeypatch.setattr(plots, "_save", keep)
+    stream, reset = load_run(root / "stream").records, load_run(root / "stream-reset").records
+    plots.run_plots(stream, tmp_path / "plots", reset)
+    exposure = drawn["cost_by_exposure"].axes[0]  # type: ignore[attr-defined]
+    assert [c.get_label() for c in exposure.containers] == ["learner", "reset"]
+    free = sum(1 for r in stream if r["phase"] == "stream" and r["charge"] == 0)
+    assert free > 0
+    charges = drawn["charges"].axes[0]  # type: ignore[attr-defined]
+    assert sum(len(c.get_offsets()) for c in charges.collections) == free

@@ -286,8 +286,12 @@ def test_non_empty_directory_is_refused_without_resume(tmp_path: Path) -> None:
         run(GiveUpLearner(), schedule, tmp_path / "run")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("x")
-    with pytest.raises(RunDirError, match="is not empty"):
+    with pytest.raises(RunDirError, match="is not empty") as refused:
         run(GiveUpLearner(), schedule, tmp_path / "other")
+    assert "holds no run" in str(refused.value) and "resume" not in str(refused.value)
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(RunDirError, match="is a file, not a directory"):
+        run(GiveUpLearner(), schedule, tmp_path / "a-file")
 
 
 def test_resume_extends_a_cut_run_without_replay(tmp_path: Path) -> None:
@@ -570,3 +574,37 @@ def test_a_temporary_file_left_by_a_killed_write_does_not_block_a_run(tmp_path: 
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / ".meta.json.x1y2.tmp").write_text('{"half": ')
     assert len(run(GiveUpLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run").records) == 2
+
+
+LEARNER_MODULE = '''
+from continual_arc.env import GiveUp
+from continual_arc.learner import BaseLearner
+
+
+class Quitter(BaseLearner):
+    stateless = True
+
+    def act(self, obs):
+        return GiveUp()
+'''
+
+
+def test_resume_refuses_a_learner_whose_code_changed(tmp_path: Path) -> None:
+    (tmp_path / "mylearner.py").write_text(LEARNER_MODULE)
+    schedule = tmp_path / "s.json"
+    build_schedule(TOY, 0).save(schedule)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    cli = [sys.executable, "-m", "continual_arc.cli", "run", "--learner", "mylearner:Quitter"]
+    cut = tmp_path / "cut.json"
+    build_schedule(TOY, 0).first_rounds(3).save(cut)
+    args = ["--out", str(tmp_path / "run")]
+    subprocess.run([*cli, "--schedule", str(cut), *args], env=env, check=True, capture_output=True)
+    meta = read_json(tmp_path / "run" / "meta.json")
+    assert meta["learner_fingerprint"]["package"] == "mylearner"
+    (tmp_path / "mylearner.py").write_text(LEARNER_MODULE + "\n# a change\n")
+    again = subprocess.run(
+        [*cli, "--schedule", str(schedule), *args, "--resume"], env=env, capture_output=True, text=True
+    )
+    assert again.returncode == 2
+    assert "was played by other code of mylearner:Quitter (sources_sha256" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1

@@ -59,7 +59,8 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
 def _protocol(args: argparse.Namespace) -> int:
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
     learner = args.learner or DEFAULT_LEARNER
-    out = Path(args.out or f"runs/protocol-{args.config}-seed{args.seed}-users{args.users}")
+    name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    out = Path(args.out or f"runs/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")
     options = ProtocolOptions(
         out=out,
         learner=learner,
@@ -101,7 +102,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (canonical: 0, 1, 2)")
     p.add_argument("--users", type=int, default=1, help="users (canonical: 1, 2, 4, 8, 16)")
-    p.add_argument("--out", help="the protocol directory (default runs/protocol-CONFIG-seedS-usersU)")
+    p.add_argument("--out", help="the protocol directory (default runs/protocol-LEARNER-CONFIG-seedS-usersU)")
     p.add_argument(
         "--jobs",
         type=int,

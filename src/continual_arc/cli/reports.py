@@ -106,6 +106,12 @@ def _plane(args: argparse.Namespace) -> int:
     points = [
         plane_point(d, seed=args.bootstrap_seed, resamples=args.resamples).to_json() for d in args.protocols
     ]
+    settings = sorted({point["setting"] for point in points})
+    if len(settings) > 1:
+        raise CliError(
+            f"the plane compares learners in one setting, and these protocols were played in "
+            f"{len(settings)}: {'; '.join(settings)}"
+        )
     paths = plane_plot(points, Path(args.out))
     if args.json:
         print_json({"points": points, "plots": [str(p) for p in paths]})

@@ -14,7 +14,7 @@ from typing import Any
 from ..measure.budget import primary
 from ..stream.schedule import Schedule
 from .episode import guarded
-from .meta import learner_spec, write_meta
+from .meta import learner_fingerprint, learner_spec, write_meta
 from .options import RunOptions
 from .rundir import SCHEDULE, RunDirError, committed_rounds, prune_states, read_meta, state_for_round
 from .session import RunSession
@@ -33,11 +33,7 @@ def _check_resumable(session: RunSession, options: RunOptions, meta: Mapping[str
                 f"{out}: the schedule differs from the run's at step {got.step} "
                 f"({got.task_id} seed {got.seed} recorded, {want.task_id} seed {want.seed} now)"
             )
-    spec = learner_spec(session.learner, options)
-    recorded = dict(meta.get("learner", {}))
-    recorded["kwargs"] = dict(recorded.get("kwargs") or {})
-    if recorded != spec:
-        raise RunDirError(f"{out} was played by {recorded}; resuming with {spec} is refused")
+    _check_learner(session, options, meta)
     changed = _schedule_differences(meta.get("schedule", {}), new.meta)
     if changed:
         raise RunDirError(f"{out} was played under other rules ({'; '.join(changed)}): resuming is refused")
@@ -91,6 +87,23 @@ def _schedule_differences_in(then: Mapping[str, Any], now: Mapping[str, Any]) ->
         else:
             out.append(f"{key} {then.get(key)!r} (now {now.get(key)!r})")
     return out
+
+
+def _check_learner(session: RunSession, options: RunOptions, meta: Mapping[str, Any]) -> None:
+    """Refuse another learner, other arguments, or the same learner whose code has changed."""
+    out = session.out
+    spec = learner_spec(session.learner, options)
+    recorded = dict(meta.get("learner", {}))
+    recorded["kwargs"] = dict(recorded.get("kwargs") or {})
+    if recorded != spec:
+        raise RunDirError(f"{out} was played by {recorded}; resuming with {spec} is refused")
+    before, now = meta.get("learner_fingerprint"), learner_fingerprint(session.learner)
+    if before is not None and before != now:
+        changed = [f"{k} {before.get(k)} (now {now.get(k)})" for k in now if before.get(k) != now.get(k)]
+        raise RunDirError(
+            f"{out} was played by other code of {spec['class']} ({'; '.join(changed)}): resuming would "
+            f"mix two learners in one run; play it again in a new directory"
+        )
 
 
 def _restore_state(session: RunSession, last_round: int) -> None:

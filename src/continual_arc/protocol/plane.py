@@ -24,11 +24,13 @@ class PlanePoint:
     seen: TestComparison
     held_out: TestComparison
     learned: LearnedResult | None
+    setting: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The point as JSON."""
         return {
             "label": self.label,
+            "setting": self.setting,
             "seen": self.seen.to_json(),
             "held_out": self.held_out.to_json(),
             "learned": None if self.learned is None else self.learned.to_json(),
@@ -51,6 +53,9 @@ def plane_point(
     def records(play: str) -> list[dict[str, Any]]:
         return load_run(root / PROTOCOL_PLAYS[play]).records
 
+    played = load_run(root / PROTOCOL_PLAYS["seen"]).meta["schedule"]
+    setting = f"{played['config']}, {played['users']} user(s)"
+
     seen = share_saved(
         [records("seen")], [records("seen-reset")], seed=seed, test="seen", resamples=resamples
     )
@@ -60,4 +65,4 @@ def plane_point(
     learned = None
     if (root / PROTOCOL_PLAYS["stream-reset"] / "records.jsonl").exists():
         learned = share_learned(records("stream"), records("stream-reset"), seed=seed, resamples=resamples)
-    return PlanePoint(label or root.name, seen, held, learned)
+    return PlanePoint(label or root.name, seen, held, learned, setting)
