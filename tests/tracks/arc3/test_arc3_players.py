@@ -258,3 +258,38 @@ def test_shape_fit_by_turning_the_piece_until_it_looks_like_a_hole(seed: int) ->
     for key in _route(corner, goal, fits):
         session.step(Move(key))
     assert session.won
+
+
+def _blobs(frame: np.ndarray, colour: int) -> list[list[Cell]]:
+    """The pixels of ``colour`` grouped into 4-connected blobs, in row-major order of their first pixel."""
+    left = set(_pixels(frame, colour))
+    blobs: list[list[Cell]] = []
+    for start in sorted(left, key=lambda c: (c[1], c[0])):
+        if start not in left:
+            continue
+        left.remove(start)
+        blob = [start]
+        for x, y in blob:
+            for dx, dy in STEPS.values():
+                if (x + dx, y + dy) in left:
+                    left.remove((x + dx, y + dy))
+                    blob.append((x + dx, y + dy))
+        blobs.append(blob)
+    return blobs
+
+
+def _middle(blob: list[Cell]) -> Cell:
+    xs, ys = [x for x, _ in blob], [y for _, y in blob]
+    return (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(0, 0), (1, 2), (2, 3)])
+def test_sequence_tiles_by_writing_down_the_show_and_clicking_it_back(seed: int, difficulty: int) -> None:
+    session, shortest = _session("sequence-tiles", seed, difficulty)
+    # The show is the reset's animation: note where the yellow light is in every frame that has one.
+    show = [_middle(_blobs(frame, 11)[0]) for frame in session.frames if (frame == 11).any()]
+    assert len(show) == shortest
+    for x, y in show:
+        assert not session.over
+        session.step(Move.click(x, y))
+    assert session.won

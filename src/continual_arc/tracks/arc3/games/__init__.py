@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .keys_doors import KeysDoors
 from .push_blocks import PushBlocks
+from .sequence_tiles import SequenceTiles
 from .shape_fit import ShapeFit
 from .tilt_gravity import TiltGravity
 from .toggle_pattern import TogglePattern
@@ -29,5 +30,12 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 
 #: Every game by its id, read-only.
 GAMES: Mapping[str, GameSpec] = _registry(
-    KeysDoors(), PushBlocks(), TiltGravity(), TogglePattern(), ShapeFit()
+    KeysDoors(),
+    PushBlocks(),
+    TiltGravity(),
+    TogglePattern(),
+    ShapeFit(),
+    # Six more: a picture to mirror, odd ones out, coins to count, tiles to slide, a show to repeat,
+    # and a lift to work.
+    SequenceTiles(),
 )
