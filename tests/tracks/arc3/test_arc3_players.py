@@ -293,3 +293,38 @@ def test_sequence_tiles_by_writing_down_the_show_and_clicking_it_back(seed: int,
         assert not session.over
         session.step(Move.click(x, y))
     assert session.won
+
+
+def _looks(blob: list[Cell], frame: np.ndarray) -> dict[str, object]:
+    """What a person notes about a shape: its colour, size, form (however turned) and pose."""
+    xs, ys = [x for x, _ in blob], [y for _, y in blob]
+    x0, y0 = min(xs), min(ys)
+    patch = np.zeros((max(ys) - y0 + 1, max(xs) - x0 + 1), dtype=np.uint8)
+    for x, y in blob:
+        patch[y - y0, x - x0] = 1
+    size = _cell_size(patch, 1)  # the shape's cells are squares of this many pixels
+    cells = patch[::size, ::size]
+    turns = [np.rot90(cells, k) for k in range(4)]
+    return {
+        "colour": int(frame[blob[0][1], blob[0][0]]),
+        "size": size,
+        "form": min(t.tobytes() + bytes(t.shape) for t in turns),
+        "pose": cells.tobytes() + bytes(cells.shape),
+    }
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(0, 0), (1, 2), (2, 3)])
+def test_odd_one_out_by_comparing_every_likeness_of_the_shapes(seed: int, difficulty: int) -> None:
+    session, rounds = _session("odd-one-out", seed, difficulty)
+    for _ in range(rounds):
+        blobs = [blob for colour in range(6, 16) for blob in _blobs(session.frame, colour)]
+        looks = [_looks(blob, session.frame) for blob in blobs]
+        odd = set()
+        for feature in ("colour", "size", "form", "pose"):
+            values = [look[feature] for look in looks]
+            lone = [i for i, v in enumerate(values) if values.count(v) == 1]
+            if len(set(map(repr, values))) == 2 and len(lone) == 1:
+                odd.add(lone[0])
+        assert len(odd) == 1, "the shapes should leave exactly one odd one"
+        session.step(Move.click(*_middle(blobs[odd.pop()])))
+    assert session.won

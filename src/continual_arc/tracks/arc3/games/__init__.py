@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
 from .keys_doors import KeysDoors
+from .odd_one_out import OddOneOut
 from .push_blocks import PushBlocks
 from .sequence_tiles import SequenceTiles
 from .shape_fit import ShapeFit
@@ -37,5 +38,6 @@ GAMES: Mapping[str, GameSpec] = _registry(
     ShapeFit(),
     # Six more: a picture to mirror, odd ones out, coins to count, tiles to slide, a show to repeat,
     # and a lift to work.
+    OddOneOut(),
     SequenceTiles(),
 )
