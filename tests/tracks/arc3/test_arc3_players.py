@@ -328,3 +328,52 @@ def test_odd_one_out_by_comparing_every_likeness_of_the_shapes(seed: int, diffic
         assert len(odd) == 1, "the shapes should leave exactly one odd one"
         session.step(Move.click(*_middle(blobs[odd.pop()])))
     assert session.won
+
+
+def _blob_at(blobs: list[list[Cell]], pixel: Cell) -> list[Cell] | None:
+    return next((blob for blob in blobs if pixel in blob), None)
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(0, 3), (1, 1), (2, 2)])
+def test_symmetry_draw_by_copying_each_cell_across_the_white_line(seed: int, difficulty: int) -> None:
+    session, _ = _session("symmetry-draw", seed, difficulty)
+    editable: str | None = None
+    for _ in range(100):
+        frame = session.frame
+        blobs = [blob for colour in range(1, 16) if colour != 4 for blob in _blobs(frame, colour)]
+        line = _pixels(frame, 0)
+        bottom = max(min(y for _, y in blob) for blob in blobs)  # the palette's row
+        palette = {int(frame[b[0][1], b[0][0]]): b for b in blobs if min(y for _, y in b) == bottom}
+        axis = [p for p in line if p[1] < bottom]  # the mark under the selected swatch is white too
+        xs, ys = [x for x, _ in axis], [y for _, y in axis]
+        upright = max(xs) - min(xs) < max(ys) - min(ys)
+        cells = [b for b in blobs if min(y for _, y in b) < bottom]
+
+        def side(blob: list[Cell], upright: bool = upright, xs: list[int] = xs, ys: list[int] = ys) -> bool:
+            return blob[0][0] < min(xs) if upright else blob[0][1] < min(ys)
+
+        def colour(blob: list[Cell], frame: np.ndarray = frame) -> int:
+            value = int(frame[blob[0][1], blob[0][0]])
+            return 0 if value in (2, 3) else value  # both greys are empty cells
+
+        pairs = []
+        for blob in cells:
+            x, y = blob[0]
+            mirror = (min(xs) + max(xs) - x, y) if upright else (x, min(ys) + max(ys) - y)
+            other = _blob_at(cells, mirror)
+            assert other is not None
+            if colour(blob) != colour(other) and side(blob):
+                pairs.append((blob, other))
+        if not pairs:
+            break
+        first, second = pairs[0]
+        if editable is None:  # click one of the pair: if nothing changes, the other half is the player's
+            before = frame.copy()
+            session.step(Move.click(*_middle(first)))
+            editable = "first" if not np.array_equal(before, session.frame) else "second"
+            continue
+        mine, model = (first, second) if editable == "first" else (second, first)
+        wanted = colour(model) or colour(mine)  # to empty a cell, select its own colour and click it
+        session.step(Move.click(*_middle(palette[wanted])))
+        session.step(Move.click(*_middle(mine)))
+    assert session.won

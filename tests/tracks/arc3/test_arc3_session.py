@@ -209,3 +209,47 @@ def test_odd_one_out_right_clicks_show_the_next_round_then_win() -> None:
     assert int((frame == 8).sum()) == 0 and int((frame == 9).sum()) == 3 * 16 + 64  # three small L's, a large
     session.step(Move.click(8 + 32 + 6, 5 + 22 + 6))  # slot 5 (row 1, column 2): the large L
     assert session.won and (session.frame[7:9, 16:20] == 0).all()
+
+
+# symmetry-draw: a 4x2 board, a vertical axis, the left half fixed; palette 1 red (8), 2 blue (9),
+# red selected. The right half lacks a red cell at (3, 0) and a blue one at (2, 1).
+MIRROR = Level.make(
+    "symmetry-draw", [[1, 0, 0, 0], [2, 2, 0, 2]], axis=0, locked=0, hue1=8, hue2=9, selected=1
+)
+# By hand: the viewport is 3 * 4 + 1 = 13 by 3 * 2 + 5 = 11 pixels, scaled by min(64 // 13, 64 // 11)
+# = 4 at offsets (6, 10). Cell (c, r) is viewport (1 + 3c, 1 + 3r), 2x2 pixels: frame columns
+# 10 + 12c .. 17 + 12c, rows 14 + 12r .. 21 + 12r. The axis is viewport column 6 (frame 30-33) over
+# rows 0-6 (frame 10-37); swatch e is viewport (1 + 3(e - 1), 7), frame columns 10 + 12(e - 1) on
+# rows 38-45; the mark is viewport row 9, frame rows 46-49, under the selected swatch.
+
+
+def _board_cell(frame: np.ndarray, c: int, r: int) -> np.ndarray:
+    return frame[14 + 12 * r : 22 + 12 * r, 10 + 12 * c : 18 + 12 * c]
+
+
+def test_symmetry_draw_first_frame_by_hand() -> None:
+    frame = Session(GAMES["symmetry-draw"], MIRROR).frame
+    expected = {(0, 0): 8, (1, 0): 3, (2, 0): 2, (3, 0): 2, (0, 1): 9, (1, 1): 9, (2, 1): 2, (3, 1): 9}
+    for (c, r), colour in expected.items():
+        assert (_board_cell(frame, c, r) == colour).all(), (c, r)
+    assert (frame[10:38, 30:34] == 0).all() and (frame[38:42, 30:34] == 5).all()
+    assert (frame[38:46, 10:18] == 8).all() and (frame[38:46, 22:30] == 9).all()
+    assert (frame[46:50, 10:18] == 0).all() and (frame[46:50, 22:30] == 5).all()
+    assert (frame[:10] == 4).all() and (frame[:, :6] == 4).all()
+
+
+def test_symmetry_draw_clicks_paint_undo_select_and_win() -> None:
+    session = Session(GAMES["symmetry-draw"], MIRROR)
+    first = session.frame.copy()
+    session.step(Move.click(26, 18))  # the fixed half: nothing happens
+    assert np.array_equal(session.frame, first)
+    session.step(Move.click(38, 18))  # (2, 0) takes the selected red ...
+    assert (_board_cell(session.frame, 2, 0) == 8).all()
+    session.step(Move.click(38, 18))  # ... and a second click empties it again
+    assert np.array_equal(session.frame, first)
+    session.step(Move.click(50, 18))  # (3, 0): red, as its mirror
+    session.step(Move.click(26, 42))  # select blue: the mark moves under it
+    assert (session.frame[46:50, 22:30] == 0).all() and (session.frame[46:50, 10:18] == 5).all()
+    assert not session.over
+    session.step(Move.click(38, 30))  # (2, 1): blue, and the board mirrors itself
+    assert session.won and (_board_cell(session.frame, 2, 1) == 9).all()

@@ -16,6 +16,7 @@ from .odd_one_out import OddOneOut
 from .push_blocks import PushBlocks
 from .sequence_tiles import SequenceTiles
 from .shape_fit import ShapeFit
+from .symmetry_draw import SymmetryDraw
 from .tilt_gravity import TiltGravity
 from .toggle_pattern import TogglePattern
 
@@ -38,6 +39,7 @@ GAMES: Mapping[str, GameSpec] = _registry(
     ShapeFit(),
     # Six more: a picture to mirror, odd ones out, coins to count, tiles to slide, a show to repeat,
     # and a lift to work.
+    SymmetryDraw(),
     OddOneOut(),
     SequenceTiles(),
 )
