@@ -18,6 +18,7 @@ from continual_arc.tracks.arc3.games import GAMES, GameSpec
 from continual_arc.tracks.arc3.games.base import Level, Move, RejectLevel
 from continual_arc.tracks.arc3.games.draw import level_rng
 from continual_arc.tracks.arc3.games.session import Session
+from continual_arc.tracks.arc3.games.symmetry_draw import cost_to_go
 
 IDS = sorted(GAMES)
 
@@ -146,18 +147,23 @@ def test_toggle_pattern_plans_are_the_fewest_clicks() -> None:
         assert next(shorter, None) is None
 
 
-def _fewest_clicks_by_the_rules(level: Level) -> int:
-    """Breadth-first over every click the rules allow on a small symmetry-draw board (cells, selected)."""
+def _symmetry_draw_start_and_goal(level: Level) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The player's cells (row-major) and their mirrors' codes, for a vertical axis."""
     width, height = level.width, level.height
-    hues = [level.param(f"hue{i}") for i in (1, 2, 3) if level.param(f"hue{i}", -1) >= 0]
     mine = [
         (x, y)
         for y in range(height)
         for x in range(width)
         if (x >= width // 2) == (level.param("locked") == 0)
     ]
-    goal = tuple(level.grid[y][width - 1 - x] for x, y in mine)
-    start = (tuple(level.grid[y][x] for x, y in mine), level.param("selected"))
+    return tuple(level.grid[y][x] for x, y in mine), tuple(level.grid[y][width - 1 - x] for x, y in mine)
+
+
+def _fewest_clicks_by_the_rules(level: Level) -> int:
+    """Breadth-first over every click the rules allow on a small symmetry-draw board (cells, selected)."""
+    hues = [level.param(f"hue{i}") for i in (1, 2, 3) if level.param(f"hue{i}", -1) >= 0]
+    cells, goal = _symmetry_draw_start_and_goal(level)
+    start = (cells, level.param("selected"))
     seen, frontier, depth = {start}, [start], 0
     while frontier:
         if any(cells == goal for cells, _ in frontier):
@@ -180,7 +186,7 @@ def _fewest_clicks_by_the_rules(level: Level) -> int:
 def test_symmetry_draw_plans_are_the_fewest_clicks() -> None:
     rng = random.Random(7)
     spec = GAMES["symmetry-draw"]
-    for _ in range(25):
+    for _ in range(60):
         rows = [[rng.choice([0, 0, 1, 2, 3]) for _ in range(4)] for _ in range(2)]
         level = Level.make(
             "symmetry-draw",
@@ -194,5 +200,7 @@ def test_symmetry_draw_plans_are_the_fewest_clicks() -> None:
         )
         plan = spec.solve(level, spec.budget)
         assert plan is not None
-        assert len(plan) == _fewest_clicks_by_the_rules(level)
+        fewest = _fewest_clicks_by_the_rules(level)
+        assert len(plan) == fewest
+        assert cost_to_go(*_symmetry_draw_start_and_goal(level), level.param("selected")) == fewest
         assert not plan or _plays_to_a_win_on_the_last_move(spec, level, plan)
