@@ -377,3 +377,56 @@ def test_symmetry_draw_by_copying_each_cell_across_the_white_line(seed: int, dif
         session.step(Move.click(*_middle(palette[wanted])))
         session.step(Move.click(*_middle(mine)))
     assert session.won
+
+
+def _framed_tiles(frame: np.ndarray, ring: list[Cell]) -> dict[Cell, int]:
+    """The colour of every (column, row) cell inside a grey frame; an empty cell is missing."""
+    xs, ys = [x for x, _ in ring], [y for _, y in ring]
+    inside = [
+        blob
+        for colour in range(6, 16)
+        for blob in _blobs(frame, colour)
+        if min(xs) < blob[0][0] < max(xs) and min(ys) < blob[0][1] < max(ys)
+    ]
+    columns = sorted({min(x for x, _ in blob) for blob in inside})
+    rows = sorted({min(y for _, y in blob) for blob in inside})
+    return {
+        (columns.index(min(x for x, _ in blob)), rows.index(min(y for _, y in blob))): int(
+            frame[blob[0][1], blob[0][0]]
+        )
+        for blob in inside
+    }
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(0, 0), (1, 1), (2, 2)])
+def test_slide_puzzle_by_reading_both_pictures_and_planning_the_slides(seed: int, difficulty: int) -> None:
+    session, shortest = _session("slide-puzzle", seed, difficulty)
+    board_ring, picture_ring = sorted(_blobs(session.frame, 2), key=len, reverse=True)
+    board, picture = _framed_tiles(session.frame, board_ring), _framed_tiles(session.frame, picture_ring)
+    spots = set(picture) | set(board)  # together they cover every cell
+    # A person who knows an arrow pushes the tile on the far side of the gap into it plans ahead.
+    start, goal = tuple(sorted(board.items())), tuple(sorted(picture.items()))
+    came: dict[tuple[tuple[Cell, int], ...], tuple[tuple[tuple[Cell, int], ...], str] | None] = {start: None}
+    queue = deque([start])
+    while queue and goal not in came:
+        state = queue.popleft()
+        tiles = dict(state)
+        gap = next(spot for spot in sorted(spots) if spot not in tiles)
+        for action, (dx, dy) in STEPS.items():
+            source = (gap[0] - dx, gap[1] - dy)
+            if source in tiles:
+                moved = {**tiles, gap: tiles[source]}
+                del moved[source]
+                nxt = tuple(sorted(moved.items()))
+                if nxt not in came:
+                    came[nxt] = (state, action)
+                    queue.append(nxt)
+    keys: list[str] = []
+    link = came[goal]
+    while link is not None:
+        keys.append(link[1])
+        link = came[link[0]]
+    assert len(keys) == shortest
+    for key in reversed(keys):
+        session.step(Move(key))
+    assert session.won

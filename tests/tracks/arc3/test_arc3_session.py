@@ -253,3 +253,41 @@ def test_symmetry_draw_clicks_paint_undo_select_and_win() -> None:
     assert not session.over
     session.step(Move.click(38, 30))  # (2, 1): blue, and the board mirrors itself
     assert session.won and (_board_cell(session.frame, 2, 1) == 9).all()
+
+
+# slide-puzzle: a 2x2 board (the generator never makes one, but the rules hold) of red (8), blue
+# (9) and green (14) tiles, the hole bottom right; the picture wants the hole bottom left. A code is
+# the colour now plus 16 times the colour the picture shows.
+SLIDE = Level.make("slide-puzzle", [[8 + 16 * 8, 9 + 16 * 9], [14, 16 * 14]])
+# By hand: the board's rim is 11x11 pixels and the picture's 7x7, two pixels to its right, so the
+# viewport is 20 x 11, scaled by min(64 // 20, 64 // 11) = 3 at offsets (2, 15). Board tile (c, r)
+# is viewport (1 + 5c, 1 + 5r), 4x4: frame columns 5 + 15c .. 16 + 15c, rows 18 + 15r .. 29 + 15r.
+# Picture tile (c, r) is viewport (14 + 3c, 1 + 3r), 2x2: frame columns 44 + 9c .. 49 + 9c, rows
+# 18 + 9r .. 23 + 9r.
+
+
+def _slide_tile(frame: np.ndarray, c: int, r: int) -> np.ndarray:
+    return frame[18 + 15 * r : 30 + 15 * r, 5 + 15 * c : 17 + 15 * c]
+
+
+def test_slide_puzzle_frame_by_hand_and_arrows_move_tiles_their_way() -> None:
+    session = Session(GAMES["slide-puzzle"], SLIDE)
+    frame = session.frame.copy()
+    assert [int(_slide_tile(frame, c, r)[0, 0]) for r in (0, 1) for c in (0, 1)] == [8, 9, 14, 5]
+    assert all(
+        (_slide_tile(frame, c, r) == _slide_tile(frame, c, r)[0, 0]).all() for r in (0, 1) for c in (0, 1)
+    )
+    picture = [int(frame[18 + 9 * r, 44 + 9 * c]) for r in (0, 1) for c in (0, 1)]
+    assert picture == [8, 9, 5, 14] and (frame[18:24, 44:50] == 8).all()
+    assert (frame[15:18, 2:35] == 2).all() and (frame[15:48, 2:5] == 2).all()  # the board's rim
+    assert (frame[15:36, 41:44] == 2).all() and (frame[:15] == 4).all()  # the picture's rim, the letterbox
+    for key in (UP, Move("ACTION3")):  # no tile below or right of the hole: nothing moves
+        session.step(key)
+        assert np.array_equal(session.frame, frame)
+    session.step(DOWN)  # the blue tile above the hole comes down
+    assert [int(_slide_tile(session.frame, c, r)[0, 0]) for r in (0, 1) for c in (0, 1)] == [8, 5, 14, 9]
+    session.step(UP)
+    assert np.array_equal(session.frame, frame) and not session.over
+    session.step(RIGHT)  # the green tile left of the hole slides right: the picture
+    assert session.won
+    assert [int(_slide_tile(session.frame, c, r)[0, 0]) for r in (0, 1) for c in (0, 1)] == [8, 9, 5, 14]

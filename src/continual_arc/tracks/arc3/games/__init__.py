@@ -16,6 +16,7 @@ from .odd_one_out import OddOneOut
 from .push_blocks import PushBlocks
 from .sequence_tiles import SequenceTiles
 from .shape_fit import ShapeFit
+from .slide_puzzle import SlidePuzzle
 from .symmetry_draw import SymmetryDraw
 from .tilt_gravity import TiltGravity
 from .toggle_pattern import TogglePattern
@@ -41,5 +42,6 @@ GAMES: Mapping[str, GameSpec] = _registry(
     # and a lift to work.
     SymmetryDraw(),
     OddOneOut(),
+    SlidePuzzle(),
     SequenceTiles(),
 )
