@@ -430,3 +430,42 @@ def test_slide_puzzle_by_reading_both_pictures_and_planning_the_slides(seed: int
     for key in reversed(keys):
         session.step(Move(key))
     assert session.won
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(0, 0), (1, 1), (2, 3)])
+def test_coin_gate_by_counting_the_sockets_and_planning_which_coins_to_take(
+    seed: int, difficulty: int
+) -> None:
+    session, shortest = _session("coin-gate", seed, difficulty)
+    cells, _, _ = _board(session.frame, 9)  # measured on the blue player
+    walls = {c for c, colour in cells.items() if colour == 2}
+    below = max(y for _, y in walls)  # the strip of sockets is the row under the maze
+    need = sum(1 for (_, y), colour in cells.items() if y > below and colour == 12)
+    gate = next(c for c, colour in cells.items() if colour == 12 and c[1] <= below)
+    exit_ = next(c for c, colour in cells.items() if colour == 14)
+    coins = {c for c, colour in cells.items() if colour == 11 and c[1] <= below}
+    start = (next(c for c, colour in cells.items() if colour == 9), frozenset[Cell]())
+    # A person who has seen the gate open only at the exact count plans which coins to take.
+    came: dict[tuple[Cell, frozenset[Cell]], tuple[tuple[Cell, frozenset[Cell]], str] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        here, taken = queue.popleft()
+        if here == exit_:
+            break
+        for action, (dx, dy) in STEPS.items():
+            cell = (here[0] + dx, here[1] + dy)
+            if cell in walls or (cell == gate and len(taken) != need):
+                continue
+            state = (cell, taken | {cell} if cell in coins else taken)
+            if state not in came:
+                came[state] = ((here, taken), action)
+                queue.append(state)
+    keys: list[str] = []
+    link = came[(here, taken)]
+    while link is not None:
+        keys.append(link[1])
+        link = came[link[0]]
+    assert here == exit_ and len(keys) == shortest
+    for key in reversed(keys):
+        session.step(Move(key))
+    assert session.won

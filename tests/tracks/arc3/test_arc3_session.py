@@ -291,3 +291,48 @@ def test_slide_puzzle_frame_by_hand_and_arrows_move_tiles_their_way() -> None:
     session.step(RIGHT)  # the green tile left of the hole slides right: the picture
     assert session.won
     assert [int(_slide_tile(session.frame, c, r)[0, 0]) for r in (0, 1) for c in (0, 1)] == [8, 9, 5, 14]
+
+
+# coin-gate: 1 wall, 2 start, 3 exit, 4 coin, 5 gate. The gate asks for one coin, but the straight
+# way to it takes two; the way round below takes one.
+COINS = Level.make("coin-gate", [[1] * 7, [1, 2, 4, 4, 5, 3, 1], [1, 0, 0, 0, 1, 1, 1], [1] * 7], need=1)
+# By hand: cells are 2 pixels, the maze 7x4 plus a strip row, so the viewport is 14 x 10 pixels,
+# scaled by min(64 // 14, 64 // 10) = 4 at offsets (4, 12): cell (cx, cy) covers frame columns
+# 4 + 8cx .. 11 + 8cx and rows 12 + 8cy .. 19 + 8cy; the strip is cell row 4.
+
+
+def _coin_cell(frame: np.ndarray, cx: int, cy: int) -> np.ndarray:
+    return frame[12 + 8 * cy : 20 + 8 * cy, 4 + 8 * cx : 12 + 8 * cx]
+
+
+def test_coin_gate_frame_by_hand_and_the_gate_opens_only_at_the_count() -> None:
+    session = Session(GAMES["coin-gate"], COINS)
+    frame = session.frame
+    expected = {
+        (0, 0): 2,
+        (1, 1): 9,
+        (2, 1): 11,
+        (3, 1): 11,
+        (4, 1): 12,
+        (5, 1): 14,
+        (1, 2): 5,
+        (0, 4): 12,
+        (1, 4): 5,
+    }
+    for (cx, cy), colour in expected.items():
+        assert (_coin_cell(frame, cx, cy) == colour).all(), (cx, cy)
+    session.step(RIGHT)  # one coin: the first socket turns yellow and the gate shows a checker
+    assert (_coin_cell(session.frame, 0, 4) == 11).all()
+    gate = _coin_cell(session.frame, 4, 1)
+    assert (gate[:4, :4] == 12).all() and (gate[4:, 4:] == 12).all() and (gate[:4, 4:] == 5).all()
+    session.step(RIGHT)  # a second coin: one too many, shown red; the gate shuts again
+    assert (_coin_cell(session.frame, 1, 4) == 8).all() and (_coin_cell(session.frame, 4, 1) == 12).all()
+    before = session.frame.copy()
+    session.step(RIGHT)  # the shut gate stops the player
+    assert np.array_equal(session.frame, before) and not session.over
+    session.reset()
+    for key in (DOWN, RIGHT, RIGHT, UP, RIGHT):  # round below, one coin, then through the open gate
+        session.step(key)
+    assert (_coin_cell(session.frame, 4, 1)[:4, :4] == 9).all() and not session.won
+    session.step(RIGHT)
+    assert session.won

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
+from .coin_gate import CoinGate
 from .keys_doors import KeysDoors
 from .odd_one_out import OddOneOut
 from .push_blocks import PushBlocks
@@ -42,6 +43,7 @@ GAMES: Mapping[str, GameSpec] = _registry(
     # and a lift to work.
     SymmetryDraw(),
     OddOneOut(),
+    CoinGate(),
     SlidePuzzle(),
     SequenceTiles(),
 )
