@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from math import gcd
+from typing import Any
 
 import numpy as np
 import pytest
@@ -466,6 +467,92 @@ def test_coin_gate_by_counting_the_sockets_and_planning_which_coins_to_take(
         keys.append(link[1])
         link = came[link[0]]
     assert here == exit_ and len(keys) == shortest
+    for key in reversed(keys):
+        session.step(Move(key))
+    assert session.won
+
+
+def _lift_world(frame: np.ndarray) -> dict[str, Any]:
+    """What a person sees in a lever-lift frame: rock, shafts and platforms, levers, door, player."""
+    _, size, (ox, oy) = _board(frame, 9)  # measured on the blue player
+    blocks = {
+        (cx, cy): frame[oy + cy * size : oy + (cy + 1) * size, ox + cx * size : ox + (cx + 1) * size]
+        for cy in range((64 - oy) // size)
+        for cx in range((64 - ox) // size)
+    }
+    seen = {c: {int(v) for v in np.unique(b)} for c, b in blocks.items()}
+    platforms = {hue: c for c, colours in seen.items() for hue in (12, 15) if colours == {hue}}
+    levers = {}  # cell: (hue, rows moved): a triangle is wider at its base, so "up" is wider below
+    for c, colours in seen.items():
+        for hue in (12, 15):
+            if hue in colours and len(colours) > 1:
+                upper = int((blocks[c][: size // 2] == hue).sum())
+                lower = int((blocks[c][size // 2 :] == hue).sum())
+                levers[c] = (hue, -1 if lower > upper else 1)
+    shafts = {}
+    for hue, (px, _) in platforms.items():
+        rows = [cy for (cx, cy), colours in seen.items() if cx == px and colours in ({4}, {hue})]
+        shafts[hue] = (px, min(rows), max(rows))
+    return {
+        "rock": {c for c, colours in seen.items() if colours == {3}},
+        "platforms": {hue: c[1] for hue, c in platforms.items()},
+        "shafts": shafts,
+        "levers": levers,
+        "door": next(c for c, colours in seen.items() if 14 in colours),
+        "player": next(c for c, colours in seen.items() if colours == {9}),
+    }
+
+
+@pytest.mark.parametrize(("seed", "difficulty"), [(0, 0), (1, 2), (2, 3)])
+def test_lever_lift_by_reading_the_scene_and_planning_walks_and_pulls(seed: int, difficulty: int) -> None:
+    session, shortest = _session("lever-lift", seed, difficulty)
+    world = _lift_world(session.frame)
+    hues = sorted(world["shafts"])
+
+    def solid(cell: Cell, rows: tuple[int, ...]) -> bool:
+        lifts = {(world["shafts"][hue][0], row) for hue, row in zip(hues, rows, strict=True)}
+        return cell in world["rock"] or cell in lifts
+
+    def after(state: tuple[Cell, tuple[int, ...]], action: str) -> tuple[Cell, tuple[int, ...]]:
+        (x, y), rows = state
+        if action == "ACTION5":  # a lever moves its platform one row, within its shaft
+            if (x, y) not in world["levers"]:
+                return state
+            hue, way = world["levers"][(x, y)]
+            i = hues.index(hue)
+            _, top, bottom = world["shafts"][hue]
+            moved = list(rows)
+            moved[i] = min(bottom, max(top, rows[i] + way))
+            return (x, y), tuple(moved)
+        dx = -1 if action == "ACTION3" else 1
+        if solid((x + dx, y), rows):  # a wall: climb it if it is one cell and there is headroom
+            if solid((x, y - 1), rows) or solid((x + dx, y - 1), rows):
+                return state
+            return (x + dx, y - 1), rows
+        x += dx
+        while not solid((x, y + 1), rows):  # nothing below: fall
+            y += 1
+        return (x, y), rows
+
+    start = (world["player"], tuple(world["platforms"][hue] for hue in hues))
+    came: dict[tuple[Cell, tuple[int, ...]], tuple[tuple[Cell, tuple[int, ...]], str] | None] = {start: None}
+    queue = deque([start])
+    state = start
+    while queue:
+        state = queue.popleft()
+        if state[0] == world["door"]:
+            break
+        for action in session.actions:
+            nxt = after(state, action)
+            if nxt not in came:
+                came[nxt] = (state, action)
+                queue.append(nxt)
+    keys: list[str] = []
+    link = came[state]
+    while link is not None:
+        keys.append(link[1])
+        link = came[link[0]]
+    assert state[0] == world["door"] and len(keys) == shortest
     for key in reversed(keys):
         session.step(Move(key))
     assert session.won

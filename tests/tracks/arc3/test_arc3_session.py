@@ -336,3 +336,62 @@ def test_coin_gate_frame_by_hand_and_the_gate_opens_only_at_the_count() -> None:
     assert (_coin_cell(session.frame, 4, 1)[:4, :4] == 9).all() and not session.won
     session.step(RIGHT)
     assert session.won
+
+
+# lever-lift: 1 rock, 2 start, 3 door, 4 a lever raising lift A, 8 lift A's platform, 9 its shaft.
+# The player starts on a pillar; the ground beyond the shaft is two cells above the ground before it.
+LIFT = Level.make(
+    "lever-lift",
+    [
+        [1, 1, 1, 1, 1, 1],
+        [1, 0, 0, 9, 0, 1],
+        [1, 2, 0, 9, 3, 1],
+        [1, 1, 0, 9, 1, 1],
+        [1, 1, 4, 9, 1, 1],
+        [1, 1, 1, 8, 1, 1],
+        [1, 1, 1, 1, 1, 1],
+    ],
+)
+# By hand: cells are 4 pixels, so the viewport is 24 x 28, scaled by min(64 // 24, 64 // 28) = 2 at
+# offsets (8, 4): cell (cx, cy) covers frame columns 8 + 8cx .. 15 + 8cx, rows 4 + 8cy .. 11 + 8cy.
+
+
+def _lift_cell(frame: np.ndarray, cx: int, cy: int) -> np.ndarray:
+    return frame[4 + 8 * cy : 12 + 8 * cy, 8 + 8 * cx : 16 + 8 * cx]
+
+
+def _player_cell(frame: np.ndarray) -> tuple[int, int]:
+    ys, xs = np.nonzero(frame == 9)
+    return (int(xs.min()) - 8) // 8, (int(ys.min()) - 4) // 8
+
+
+def test_lever_lift_frame_by_hand() -> None:
+    frame = Session(GAMES["lever-lift"], LIFT).frame
+    assert (_lift_cell(frame, 0, 0) == 3).all() and (_lift_cell(frame, 1, 2) == 9).all()
+    assert (_lift_cell(frame, 2, 2) == 5).all() and (_lift_cell(frame, 3, 5) == 12).all()
+    assert all((_lift_cell(frame, 3, cy) == 4).all() for cy in (1, 2, 3, 4))  # the shaft
+    door = _lift_cell(frame, 4, 2)
+    assert (door[:2] == 14).all() and (door[2:, :2] == 14).all() and (door[2:, 2:6] == 5).all()
+    lever = _lift_cell(frame, 2, 4)  # a triangle pointing up: two pixels wide, then four
+    assert (lever[:2] == 5).all() and (lever[2:4, 2:6] == 12).all() and (lever[2:4, :2] == 5).all()
+    assert (lever[4:6] == 12).all() and (lever[6:] == 5).all()
+    assert (frame[:4] == 4).all() and (frame[:, :8] == 4).all()
+
+
+def test_lever_lift_falls_animate_a_lever_moves_the_lift_and_steps_are_climbed() -> None:
+    session = Session(GAMES["lever-lift"], LIFT)
+    session.step(RIGHT)  # off the pillar: a frame for the step, then one per cell fallen
+    assert [_player_cell(frame) for frame in session.frames] == [(2, 2), (2, 3), (2, 4)]
+    before = session.frame.copy()
+    session.step(Move("ACTION3"))  # back left is a two-cell wall: nothing happens
+    assert np.array_equal(session.frame, before)
+    session.step(RIGHT)  # the platform is down in the shaft: the player steps over and stands on it
+    assert _player_cell(session.frame) == (3, 4) and len(session.frames) == 1
+    session.step(Move("ACTION5"))  # not on a lever: nothing happens
+    session.step(Move("ACTION3"))
+    session.step(Move("ACTION5"))  # on the lever: the platform rises a cell
+    assert (_lift_cell(session.frame, 3, 4) == 12).all() and (_lift_cell(session.frame, 3, 5) == 4).all()
+    session.step(RIGHT)  # a one-cell step up onto the platform ...
+    assert _player_cell(session.frame) == (3, 3) and not session.over
+    session.step(RIGHT)  # ... and another up to the door
+    assert session.won and _player_cell(session.frame) == (4, 2)

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .coin_gate import CoinGate
 from .keys_doors import KeysDoors
+from .lever_lift import LeverLift
 from .odd_one_out import OddOneOut
 from .push_blocks import PushBlocks
 from .sequence_tiles import SequenceTiles
@@ -46,4 +47,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     CoinGate(),
     SlidePuzzle(),
     SequenceTiles(),
+    LeverLift(),
 )
