@@ -395,3 +395,11 @@ def test_lever_lift_falls_animate_a_lever_moves_the_lift_and_steps_are_climbed()
     assert _player_cell(session.frame) == (3, 3) and not session.over
     session.step(RIGHT)  # ... and another up to the door
     assert session.won and _player_cell(session.frame) == (4, 2)
+
+
+def test_lever_lift_climbs_a_step_only_with_headroom() -> None:
+    low = Level.make("lever-lift", [[1] * 5, [1, 1, 0, 0, 1], [1, 2, 1, 3, 1], [1] * 5])
+    high = Level.make("lever-lift", [[1] * 5, [1, 0, 0, 0, 1], [1, 2, 1, 3, 1], [1] * 5])
+    assert not replay(GAMES["lever-lift"], low, [RIGHT, RIGHT])  # rock over the player's head
+    assert replay(GAMES["lever-lift"], high, [RIGHT, RIGHT])
+    assert GAMES["lever-lift"].solve(low, 100) is None
