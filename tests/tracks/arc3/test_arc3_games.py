@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from itertools import combinations
@@ -18,14 +17,12 @@ from continual_arc.tracks.arc3.games import GAMES, GameSpec
 from continual_arc.tracks.arc3.games.base import Level, Move, RejectLevel
 from continual_arc.tracks.arc3.games.draw import level_rng
 from continual_arc.tracks.arc3.games.session import Session
-from continual_arc.tracks.arc3.games.symmetry_draw import cost_to_go
 
 IDS = sorted(GAMES)
 
 # Prints, for every game, the JSON of levels for a few seeds at every difficulty.
 _DUMP = """
 import json
-import random
 from continual_arc.tracks.arc3.games import GAMES
 from continual_arc.tracks.arc3.games.base import RejectLevel
 from continual_arc.tracks.arc3.games.draw import level_rng
@@ -145,62 +142,3 @@ def test_toggle_pattern_plans_are_the_fewest_clicks() -> None:
             if _flips(n, tiles) == wrong
         )
         assert next(shorter, None) is None
-
-
-def _symmetry_draw_start_and_goal(level: Level) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The player's cells (row-major) and their mirrors' codes, for a vertical axis."""
-    width, height = level.width, level.height
-    mine = [
-        (x, y)
-        for y in range(height)
-        for x in range(width)
-        if (x >= width // 2) == (level.param("locked") == 0)
-    ]
-    return tuple(level.grid[y][x] for x, y in mine), tuple(level.grid[y][width - 1 - x] for x, y in mine)
-
-
-def _fewest_clicks_by_the_rules(level: Level) -> int:
-    """Breadth-first over every click the rules allow on a small symmetry-draw board (cells, selected)."""
-    hues = [level.param(f"hue{i}") for i in (1, 2, 3) if level.param(f"hue{i}", -1) >= 0]
-    cells, goal = _symmetry_draw_start_and_goal(level)
-    start = (cells, level.param("selected"))
-    seen, frontier, depth = {start}, [start], 0
-    while frontier:
-        if any(cells == goal for cells, _ in frontier):
-            return depth
-        nxt = []
-        for cells, selected in frontier:
-            options = [(cells, entry) for entry in range(1, len(hues) + 1)]
-            options += [
-                ((*cells[:i], 0 if cells[i] == selected else selected, *cells[i + 1 :]), selected)
-                for i in range(len(cells))
-            ]
-            for state in options:
-                if state not in seen:
-                    seen.add(state)
-                    nxt.append(state)
-        frontier, depth = nxt, depth + 1
-    raise AssertionError("no way to the mirror image")
-
-
-def test_symmetry_draw_plans_are_the_fewest_clicks() -> None:
-    rng = random.Random(7)
-    spec = GAMES["symmetry-draw"]
-    for _ in range(60):
-        rows = [[rng.choice([0, 0, 1, 2, 3]) for _ in range(4)] for _ in range(2)]
-        level = Level.make(
-            "symmetry-draw",
-            rows,
-            axis=0,
-            locked=rng.randrange(2),
-            hue1=8,
-            hue2=9,
-            hue3=14,
-            selected=rng.randint(1, 3),
-        )
-        plan = spec.solve(level, spec.budget)
-        assert plan is not None
-        fewest = _fewest_clicks_by_the_rules(level)
-        assert len(plan) == fewest
-        assert cost_to_go(*_symmetry_draw_start_and_goal(level), level.param("selected")) == fewest
-        assert not plan or _plays_to_a_win_on_the_last_move(spec, level, plan)
