@@ -137,13 +137,13 @@ class _SequenceGame(GridGame):
     def __init__(self, level: Level) -> None:
         self.rows, self.cols = level.height, level.width
         self.order = read_sequence(level)
-        viewport = _viewport(self.rows, self.cols)
+        self.viewport = _viewport(self.rows, self.cols)
         board = Sprite(self._paint(None, DIM), name="board", x=0, y=0, layer=1, tags=[])
         marks = layer_sprite(
-            ((1 + 2 * k, viewport[1] - 2, PENDING) for k in range(len(self.order))), "marks", viewport
+            ((1 + 2 * k, self._mark_row, PENDING) for k in range(len(self.order))), "marks", self.viewport
         )
         super().__init__(
-            SequenceTiles.id, [marks, board], viewport, actions=(6,), background=GROUND, letterbox=EDGE
+            SequenceTiles.id, [marks, board], self.viewport, actions=(6,), background=GROUND, letterbox=EDGE
         )
 
     def on_set_level(self, level: object) -> None:
@@ -179,10 +179,8 @@ class _SequenceGame(GridGame):
             board.pixels = self._paint(tile, WRONG)
             self.lose()
             return True
-        x = 1 + 2 * self.clicked
-        self.current_level.add_sprite(
-            layer_sprite([(x, STEP * self.rows + 1, DONE)], f"done{self.clicked}", self.camera_size, layer=2)
-        )
+        mark = (1 + 2 * self.clicked, self._mark_row, DONE)
+        self.current_level.add_sprite(layer_sprite([mark], f"done{self.clicked}", self.viewport, layer=2))
         self.clicked += 1
         board.pixels = self._paint(tile, LIT)
         if self.clicked == len(self.order):
@@ -192,9 +190,9 @@ class _SequenceGame(GridGame):
         return False
 
     @property
-    def camera_size(self) -> tuple[int, int]:
-        """The viewport, in pixels."""
-        return _viewport(self.rows, self.cols)
+    def _mark_row(self) -> int:
+        """The viewport row of the progress marks, one below the gap under the last row of tiles."""
+        return STEP * self.rows + 1
 
     def _tile_at(self, cell: Cell | None) -> int | None:
         """The tile under a viewport pixel, or None on a gap, a margin or the marks."""
@@ -208,7 +206,7 @@ class _SequenceGame(GridGame):
 
     def _paint(self, tile: int | None, colour: int) -> np.ndarray:
         """The board's pixels: every tile dark, but ``tile`` (if any) in ``colour``."""
-        width, height = _viewport(self.rows, self.cols)
+        width, height = self.viewport
         pixels = np.full((height, width), -1, dtype=np.int8)
         for t in range(self.rows * self.cols):
             x, y = _tile_pixel(t, self.cols)
