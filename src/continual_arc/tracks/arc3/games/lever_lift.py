@@ -113,20 +113,20 @@ class LeverLift:
     title = "Levers and lifts"
     rules = (
         "A side view: grey rock, a blue player, a green door, and one or two lifts, each a coloured "
-        "platform in a dark shaft, with levers of its colour marked by an arrow. ACTION3 and ACTION4 "
-        "walk the player one cell left or right; walking into a one-cell step climbs it if there is "
-        "headroom, a higher wall stops the player, and with nothing below the player falls until it "
-        "lands (one frame per cell). ACTION5 while standing on a lever moves that lever's lift one "
-        "cell the way its arrow points, unless the platform is at the end of its shaft. The level "
-        "is won when the player stands in the door. A fall the player cannot climb out of leaves the "
-        "level unwinnable until RESET."
+        "platform in a dark shaft, with levers of its colour, small triangles pointing up or down. "
+        "ACTION3 and ACTION4 walk the player one cell left or right; walking into a one-cell step "
+        "climbs it if there is headroom, a higher wall stops the player, and with nothing below the "
+        "player falls until it lands (one frame per cell). ACTION5 while standing on a lever moves "
+        "that lever's lift one cell the way its triangle points, unless the platform is at the end "
+        "of its shaft. The level is won when the player stands in the door. A fall the player cannot "
+        "climb out of leaves the level unwinnable until RESET."
     )
     actions = (LEFT, RIGHT, USE)
     max_difficulty = len(_KNOBS) - 1
     budget = 20_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """Ground of 10x8 to 16x10 cells, 1 or 2 lifts with 2 or 3 levers each, 1 to 3 pulls needed."""
+        """Ground of 10x8 to 16x10 cells, 1 or 2 lifts with 2 or 3 levers each, 1 or 2 pulls needed."""
         if not 0 <= difficulty <= self.max_difficulty:
             raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
         return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 60)
@@ -254,7 +254,7 @@ class _LiftGame(GridGame):
         for (x, y), (lift, rows) in sorted(world.levers.items()):
             lever = patch(_arrow(HUES[lift], rows < 0), f"lever{x}", x, y, cell=CELL, layer=1, tags=["lever"])
             sprites.append(lever.set_interaction(InteractionMode.INTANGIBLE))
-        self.levers = {cell: lever for cell, lever in world.levers.items()}
+        self.levers = dict(world.levers)
         self.exit = world.exit
         super().__init__(
             LeverLift.id, sprites, size, actions=(3, 4, 5), cell=CELL, background=SKY, letterbox=EDGE
