@@ -162,8 +162,18 @@ def _pair(runs: dict[str, RunEntry], protocols: dict[str, ProtocolEntry]) -> Non
         if entry.protocol and entry.play and not entry.play.endswith("-reset"):
             entry.reset = protocols[entry.protocol].plays.get(f"{entry.play}-reset")
         elif not _is_reset(entry):
-            resets = [p["id"] for p in entry.partners if _is_reset(runs[p["id"]])]
+            resets = [
+                p["id"]
+                for p in entry.partners
+                if _is_reset(runs[p["id"]]) and _same_learner(entry, runs[p["id"]])
+            ]
             entry.reset = resets[0] if resets else None
+
+
+def _same_learner(a: RunEntry, b: RunEntry) -> bool:
+    """Whether two runs name the same learner with the same arguments (both known)."""
+    first, second = (a.data.meta or {}).get("learner"), (b.data.meta or {}).get("learner")
+    return first is not None and first == second
 
 
 def _is_reset(entry: RunEntry) -> bool:

@@ -26,11 +26,12 @@ from ..tracks.track import PHASE_SOURCES
 
 __all__ = ["PLAY_SEED_BASE", "PlayError", "PlaySessions", "play_seed"]
 
-PLAY_SEED_BASE = 9
-"""Played instances' seeds lie in ``[9 * 10**15, 10 * 10**15)``.
+PLAY_SEED_BASE = 8
+"""Played instances' seeds lie in ``[8 * 10**15, 9 * 10**15)``.
 
 Schedules use bases 1 to 4 (stream, epilogue, held-out, seen), auxiliary episodes 5, and the
 screen seeds 0 to 29 under a purpose of its own, so a played instance never meets a scored one.
+Like every seed, they stay below 2**53, so the page's JavaScript keeps them exact.
 """
 
 MAX_SESSIONS = 64

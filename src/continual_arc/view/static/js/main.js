@@ -62,6 +62,8 @@
   }
 
   async function showIndex() {
+    // The run asked for (or the first) is fetched while the index is: it is the strip's data.
+    CAV.load("run/" + (hash().run || "r0")).catch(() => null);
     const index = await CAV.load("index");
     page.index = index;
     const box = $("#runs");
@@ -94,7 +96,14 @@
       CAV.problems(doc.problems, "What is missing or damaged in this run"));
   }
 
+  function stripTitle(doc) {
+    const phases = Object.keys(doc.phases);
+    if (phases.length === 1 && phases[0] !== "stream") return "The " + phases[0] + " test, instance by instance (one round)";
+    return "The stream, instance by instance";
+  }
+
   function drawStrip() {
+    $("#strip-title").textContent = stripTitle(page.run);
     page.strip.partnerLabel = page.partner ? (page.partner.id === page.run.reset ? "its reset" : runLabel(page.partner.id)) : null;
     page.strip.show(page.run, page.partner, page.user);
     $("#strip-legend .beside-name").textContent = page.strip.partnerLabel || "";
@@ -133,7 +142,7 @@
     document.querySelectorAll("tr[data-run]").forEach((tr) => tr.classList.toggle("current", tr.dataset.run === id));
     header(doc);
     drawStrip();
-    page.play.offer(doc, page.partner, page.strip.partnerLabel);
+    setTimeout(() => page.play.offer(doc, page.partner, page.strip.partnerLabel), 0);
     setHash({ run: id, beside: page.besideId || "none", user: page.user ?? "" });
     showDiagnostics(doc);
     const memory = $("#memory");

@@ -121,6 +121,7 @@
     }
 
     async begin() {
+      if (!this.run) return;
       const task = this.task.value.trim();
       const track = this.run.track;
       this.root.querySelector(".play-error").textContent = "";

@@ -42,6 +42,7 @@
           this.beside.set(partner.strip.tasks[p.task[j]] + "|" + p.seed[j], { charge: p.charge[j], solved: p.solved[j], step: p.step[j] });
         }
       }
+      this.colours = doc.strip.tasks.map((_, i) => [CAV.taskColour(i, 1), CAV.taskColour(i, 0.3)]);
       this.columns = [];
       for (let j = 0; j < c.step.length; j++) {
         if (user !== null && user !== undefined && c.user[j] !== user) continue;
@@ -117,10 +118,11 @@
           ctx.fillStyle = "#888";
           ctx.fillRect(x + w / 2 - 0.5, MARK - 5, 1, 5);
         }
-        ctx.fillStyle = CAV.taskColour(col.taskIndex, this.lit === null || lit ? 1 : 0.3);
+        ctx.fillStyle = this.colours[col.taskIndex][this.lit === null || lit ? 0 : 1];
         ctx.fillRect(x, MARK, w - (w > 5 ? 1 : 0), BAND);
         const half = Math.max(1, Math.floor(w / 2) - (w > 5 ? 1 : 0));
-        bar(ctx, x, base, half, col.charge / this.maxCost, CAV.LEARNER);
+        const own = this.beside.size ? half : Math.max(1, w - (w > 5 ? 1 : 0));
+        bar(ctx, x, base, own, col.charge / this.maxCost, CAV.LEARNER);
         if (col.beside) bar(ctx, x + Math.floor(w / 2), base, half, col.beside.charge / this.maxCost, CAV.BESIDE);
         if (col.step === this.selected) {
           ctx.strokeStyle = "#000";
