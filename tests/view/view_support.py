@@ -10,7 +10,8 @@ import pytest
 
 from continual_arc.play.rundir import load_run
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("CONTINUAL_ARC_CHROMIUM", "/usr/bin/chromium"))
+"""Debian's chromium (``$CONTINUAL_ARC_CHROMIUM`` names another binary)."""
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -22,7 +23,7 @@ ARGS = [
 
 browser = pytest.mark.skipif(
     not CHROMIUM.exists(),
-    reason="headless Chromium is not installed (apt-get install -y chromium gives /usr/bin/chromium)",
+    reason=f"headless Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)",
 )
 
 

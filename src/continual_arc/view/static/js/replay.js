@@ -120,12 +120,12 @@
       CAV.clear(this.root.querySelector(".replay-input"), CAV.gridFigure(this.doc.input, "test input", "input", 220));
       CAV.clear(this.root.querySelector(".replay-demos"), demos.length ? demos.map((s, i) =>
         el("div.pair" + (s === step ? ".newest" : ""), { dataset: { demo: i + 1 } },
-          CAV.gridFigure(s.pair && s.pair[0], "demo " + (i + 1) + " in", "demo-in-" + (i + 1), 110),
+          CAV.gridFigure(s.pair && s.pair[0], "demo " + (i + 1) + " in", "demo-in-" + (i + 1), 150),
           el("span.arrow", {}, "→"),
-          CAV.gridFigure(s.pair && s.pair[1], "out", "demo-out-" + (i + 1), 110))) : el("p.muted", {}, "None yet"));
+          CAV.gridFigure(s.pair && s.pair[1], "out", "demo-out-" + (i + 1), 150))) : el("p.muted", {}, "None yet"));
       CAV.clear(this.root.querySelector(".replay-answers"), answers.length ? answers.map((s, i) =>
         el("div.answer" + (s === step ? ".newest" : ""), { dataset: { answer: i + 1, correct: String(s.correct) } },
-          CAV.gridFigure(s.grid, "answer " + (i + 1), "answer-" + (i + 1), 140),
+          CAV.gridFigure(s.grid, "answer " + (i + 1), "answer-" + (i + 1), 150),
           el("div.verdict." + (s.correct ? "right" : "wrong"), {}, s.correct ? "✓ right" : s.invalid ? "✗ invalid: " + s.invalid : "✗ wrong"))) : el("p.muted", {}, "None yet"));
       this.frames(shown);
     }

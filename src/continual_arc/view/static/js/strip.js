@@ -107,10 +107,6 @@
       this.columns.forEach((col, j) => {
         const x = j * w;
         const lit = this.lit !== null && col.taskIndex === this.lit;
-        if (lit) {
-          ctx.fillStyle = "rgba(255, 214, 0, 0.35)";
-          ctx.fillRect(x, 0, w, HEIGHT);
-        }
         if (col.exposure === 0) {
           ctx.fillStyle = "#222";
           diamond(ctx, x + w / 2, MARK / 2, Math.min(4, w / 2));
@@ -124,6 +120,10 @@
         const own = this.beside.size ? half : Math.max(1, w - (w > 5 ? 1 : 0));
         bar(ctx, x, base, own, col.charge / this.maxCost, CAV.LEARNER);
         if (col.beside) bar(ctx, x + Math.floor(w / 2), base, half, col.beside.charge / this.maxCost, CAV.BESIDE);
+        if (lit) {
+          ctx.fillStyle = "rgba(255, 200, 0, 0.45)";
+          ctx.fillRect(x, 0, w, HEIGHT);
+        }
         if (col.step === this.selected) {
           ctx.strokeStyle = "#000";
           ctx.lineWidth = 1.5;
