@@ -32,6 +32,8 @@ def test_export_writes_every_document_beside_the_page(results: Path, tmp_path: P
     index_name, index = _document(out / "data" / "index.js")
     assert index_name == "index" and index["live"] is False  # type: ignore[index]
     random = next(r for r in index["runs"] if r["label"] == "results/random")  # type: ignore[index]
+    assert random["path"] == "results/random"  # no local path is published
+    assert str(results) not in (out / "data" / "index.js").read_text()
     rows = records(results / "random")
     replays = sorted((out / "data" / "run" / random["id"] / "i").glob("*.js"))
     assert len(replays) == len(rows)

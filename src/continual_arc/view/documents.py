@@ -44,8 +44,13 @@ def _phases(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     }
 
 
-def run_overview(entry: RunEntry) -> dict[str, Any]:
-    """What the index says of a run: where it is, what it played, U and P, partners, problems."""
+def run_overview(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
+    """What the index says of a run: where it is, what it played, U and P, partners, problems.
+
+    Args:
+        entry: the run.
+        local: give its absolute path (a server on this machine); else only its label (an export).
+    """
     meta = entry.data.meta or {}
     schedule = meta.get("schedule") or {}
     chosen = primary(entry.data.records)
@@ -53,7 +58,7 @@ def run_overview(entry: RunEntry) -> dict[str, Any]:
     return {
         "id": entry.id,
         "label": entry.label,
-        "path": str(entry.path),
+        "path": str(entry.path) if local else entry.label,
         "protocol": entry.protocol,
         "play": entry.play,
         "learner": learner.get("class"),
@@ -84,12 +89,12 @@ def index_document(catalog: Catalog, *, live: bool) -> dict[str, Any]:
     return {
         "format": 1,
         "live": live,
-        "runs": [run_overview(e) for e in catalog.runs.values()],
+        "runs": [run_overview(e, local=live) for e in catalog.runs.values()],
         "protocols": [
             {
                 "id": p.id,
                 "label": p.label,
-                "path": str(p.path),
+                "path": str(p.path) if live else p.label,
                 "plays": p.plays,
                 "problems": p.problems,
             }
@@ -145,11 +150,11 @@ def _addons(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def run_document(entry: RunEntry) -> dict[str, Any]:
-    """A run: its overview, its stream strip's columns and its auxiliary episodes."""
+def run_document(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
+    """A run: its overview (:func:`run_overview`), its stream strip's columns and its auxiliary episodes."""
     return {
         "format": 1,
-        **run_overview(entry),
+        **run_overview(entry, local=local),
         "strip": _strip(entry.data.records),
         "addons": _addons(entry.data.records),
         "summary_complete": None if entry.data.summary is None else entry.data.summary.get("complete"),
@@ -199,8 +204,11 @@ def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[dict[str
     return point.to_json(), None
 
 
-def protocol_document(protocol: ProtocolEntry, catalog: Catalog) -> dict[str, Any]:
-    """A protocol: its plays, the plane (as ``protocol.json`` has it, else computed) and its problems."""
+def protocol_document(protocol: ProtocolEntry, catalog: Catalog, *, local: bool = True) -> dict[str, Any]:
+    """A protocol: its plays, the plane (as ``protocol.json`` has it, else computed) and its problems.
+
+    ``local`` gives its absolute path, else its label only (an export does not publish local paths).
+    """
     document = protocol.document or {}
     plane = document.get("plane") if isinstance(document.get("plane"), dict) else None
     note = None
@@ -214,7 +222,7 @@ def protocol_document(protocol: ProtocolEntry, catalog: Catalog) -> dict[str, An
         "format": 1,
         "id": protocol.id,
         "label": protocol.label,
-        "path": str(protocol.path),
+        "path": str(protocol.path) if local else protocol.label,
         "plays": protocol.plays,
         "learner": document.get("learner"),
         "config": document.get("config"),

@@ -43,7 +43,8 @@ class Site:
 
     Args:
         catalog: the runs and protocols given.
-        live: whether a server answers (playing is available only then).
+        live: whether a server on this machine answers (playing is available only then); an
+            export names runs by their labels, never by their local paths.
     """
 
     def __init__(self, catalog: Catalog, *, live: bool) -> None:
@@ -68,7 +69,7 @@ class Site:
             if protocol_id not in self.catalog.protocols:
                 raise NotFound(f"no protocol {protocol_id}")
             protocol = self.catalog.protocols[protocol_id]
-            return self._cached(name, lambda: protocol_document(protocol, self.catalog))
+            return self._cached(name, lambda: protocol_document(protocol, self.catalog, local=self.live))
         entry = self._run(run_id)
         if step is not None:
             try:
@@ -79,7 +80,7 @@ class Site:
             return self._cached(name, lambda: diagnostics_document(entry))
         if part == "memory":
             return _memory_document(entry)
-        return self._cached(name, lambda: run_document(entry))
+        return self._cached(name, lambda: run_document(entry, local=self.live))
 
     def _run(self, run_id: str) -> RunEntry:
         if run_id not in self.catalog.runs:
