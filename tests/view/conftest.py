@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from continual_arc.addons import PracticeAfterFailure
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.runner import run
 from continual_arc.schedule import build_schedule
@@ -36,3 +37,10 @@ def copy_run(results: Path, tmp_path: Path) -> Callable[[str], Path]:
         return target
 
     return make
+
+
+@pytest.fixture
+def practice(tmp_path: Path) -> Path:
+    """A random learner's run with a practice episode after every failure (auxiliary episodes)."""
+    schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
+    return run(RandomLearner(), schedule, tmp_path / "practice", plugins=[PracticeAfterFailure()]).out_dir

@@ -20,6 +20,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Pytho
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 
 from continual_arc.core.environment import EnvSettings  # noqa: E402
+from continual_arc.play.rundir import load_run  # noqa: E402
 from continual_arc.tracks.registry import get_track  # noqa: E402
 from continual_arc.view.app import ServerThread  # noqa: E402
 from continual_arc.view.catalog import build_catalog  # noqa: E402
@@ -300,3 +301,23 @@ def test_frames_and_a_learner_log(page: Any, copy_run: Callable[[str], Path]) ->
         assert page.locator("#replay .file select option").count() == 2
         assert "second note" in page.inner_text("#replay .file-body")
         page.locator("#replay").screenshot(path=str(SHOTS / "frames-and-learner-log.png"))
+
+
+def test_an_auxiliary_episode_opens_in_the_replay(page: Any, practice: Path) -> None:
+    addon = next(r for r in load_run(practice).records if r["episode_type"] == "addon")
+    name = f"addon-{addon['addon_index']}"
+    with ServerThread(Site(build_catalog([practice]), live=True)) as running:
+        page.goto(running.url)
+        page.wait_for_selector("#replay[data-at='0']")
+        page.click(f"#addons button[data-addon='{name}']")
+        page.wait_for_selector(f"#replay[data-step='{name}'][data-at='0']")
+        assert "Auxiliary episode " + name in page.inner_text("#replay .replay-head")
+        assert drawn(page, "#replay canvas[data-role=input]") == trajectory_of(practice, name)["input"]
+        page.click("#replay [data-go=last]")
+        assert page.get_attribute("#replay .meter", "data-charge") == str(addon["charge"])
+        page.screenshot(path=str(SHOTS / "auxiliary-episode.png"), full_page=True)
+
+
+def trajectory_of(run_dir: Path, name: str) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads((run_dir / "i" / f"{name}.json").read_text())
+    return value

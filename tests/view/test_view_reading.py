@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from view_support import records, snapshot
 
+import continual_arc
+from continual_arc.play.rundir import load_run
 from continual_arc.view.catalog import build_catalog
 from continual_arc.view.documents import run_document
 from continual_arc.view.loading import read_run
@@ -112,8 +116,6 @@ def test_missing_meta_and_an_older_format(copy_run: Callable[[str], Path]) -> No
 
 
 def test_a_protocol_without_its_file_or_a_play(results: Path, tmp_path: Path) -> None:
-    import shutil
-
     target = tmp_path / "p"
     shutil.copytree(results / "toy-rule", target)
     (target / "protocol.json").unlink()
@@ -165,3 +167,24 @@ def test_paths_that_hold_no_run(tmp_path: Path) -> None:
         f"{tmp_path / 'empty'}: no run or protocol directory found in it",
         f"{tmp_path / 'nowhere'}: not a directory",
     ]
+
+
+def test_auxiliary_episodes_are_listed_and_replayed_apart(practice: Path) -> None:
+    site = Site(build_catalog([practice]), live=True)
+    doc = site.document("run/r0")
+    addons = [r for r in load_run(practice).records if r["episode_type"] == "addon"]
+    assert [a["name"] for a in doc["addons"]] == [f"addon-{r['addon_index']}" for r in addons]
+    assert len(doc["strip"]["columns"]["step"]) == 9  # the strip holds the schedule's instances only
+    assert f"run/r0/i/{doc['addons'][0]['name']}" in set(site.names())
+    replay = site.document(f"run/r0/i/{doc['addons'][0]['name']}")
+    assert replay["record"]["plugin"] == "continual_arc.addons:PracticeAfterFailure"
+    assert replay["steps"][-1]["meter"]["charge"] == addons[0]["charge"]
+
+
+def test_the_page_draws_frames_in_the_arc3_palette() -> None:
+    render = Path(continual_arc.__file__).parent / "tracks" / "arc3" / "games" / "render.py"
+    python = re.findall(r"\(0x([0-9A-F]{2}), 0x([0-9A-F]{2}), 0x([0-9A-F]{2})\)", render.read_text())
+    grids = Path(continual_arc.__file__).parent / "view" / "static" / "js" / "grids.js"
+    block = grids.read_text().split("CAV.FRAME_PALETTE = [", 1)[1].split("]", 1)[0]
+    assert re.findall(r'"#([0-9A-F]{6})"', block) == ["".join(c) for c in python]
+    assert len(python) == 16

@@ -139,14 +139,19 @@ def _addons(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
             "name": f"addon-{r.get('addon_index')}",
+            "step": r["step"],
+            "round": r["round"],
+            "user": r["user"],
+            "phase": r["phase"],
             "task": r["task_id"],
+            "seed": r["seed"],
             "plugin": r.get("plugin"),
             "reason": r.get("reason"),
             "charge": r["charge"],
             "solved": r["solved"],
         }
         for r in records
-        if r.get("episode_type") != "primary"
+        if r.get("episode_type") != "primary" and r.get("addon_index") is not None
     ]
 
 

@@ -110,6 +110,14 @@
     $("#strip-legend .beside-legend").hidden = !page.partner;
   }
 
+  /* The auxiliary episodes plug-ins asked for: in no measure, but each can be replayed. */
+  function showAddons(doc) {
+    const list = doc.addons || [];
+    CAV.clear($("#addons"), list.length ? el("p.addons", {}, "Auxiliary episodes (in no measure): ", list.map((a) =>
+      el("button.addon", { type: "button", dataset: { addon: a.name }, onclick: () => pick({ ...a, step: a.name, exposure: null, beside: null, label: a.step }, 0) },
+        a.name + " · " + a.task + " · " + a.charge + "/" + page.run.strip.max_cost + (a.plugin ? " · " + CAV.shortClass(a.plugin) : "") + (a.reason ? " (" + a.reason + ")" : "")))) : null);
+  }
+
   async function showDiagnostics(doc) {
     const box = $("#diagnostics");
     CAV.clear(box, el("p.muted", {}, "loading…"));
@@ -142,6 +150,7 @@
     document.querySelectorAll("tr[data-run]").forEach((tr) => tr.classList.toggle("current", tr.dataset.run === id));
     header(doc);
     drawStrip();
+    showAddons(doc);
     setTimeout(() => page.play.offer(doc, page.partner, page.strip.partnerLabel), 0);
     setHash({ run: id, beside: page.besideId || "none", user: page.user ?? "" });
     showDiagnostics(doc);

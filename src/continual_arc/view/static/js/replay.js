@@ -84,7 +84,7 @@
       const meeting = col.exposure === 0 ? "first meeting" : col.exposure === null ? "" : CAV.ordinal(col.exposure) + " meeting, after a gap of " + col.gap;
       const verdict = (c, s) => c + " of " + this.maxCost + (s ? ", solved" : ", unsolved");
       CAV.clear(this.root.querySelector(".replay-head"),
-        el("div.title", {}, "Step " + col.step + " · ", el("b", {}, col.task), d.alias ? " (seen as " + d.alias + ")" : "",
+        el("div.title", {}, (col.label !== undefined ? "Auxiliary episode " + col.step + " (step " + col.label + ")" : "Step " + col.step) + " · ", el("b", {}, col.task), d.alias ? " (seen as " + d.alias + ")" : "",
           " · " + col.phase + " · user " + col.user + " · round " + col.round + (meeting ? " · " + meeting : "")),
         el("div.charges", {},
           el("span.key.learner"), "the learner was charged " + verdict(col.charge, col.solved),
