@@ -112,7 +112,8 @@
       this.root.querySelector(".replay-count").textContent = this.at + " / " + (steps.length - 1);
       this.root.dataset.at = this.at;
       this.root.dataset.steps = steps.length - 1;
-      CAV.clear(this.root.querySelector(".replay-caption"), caption(step, this.at),
+      const replaced = step.learner_action ? " (a plug-in replaced the learner's " + step.learner_action.action + ")" : "";
+      CAV.clear(this.root.querySelector(".replay-caption"), caption(step, this.at) + replaced,
         last && step.end ? el("b", {}, " It ended: " + step.end + ".") : null);
       CAV.clear(this.root.querySelector(".replay-meter"), CAV.meter(step.meter, this.maxCost, solved));
       const demos = shown.filter((s) => s.kind === "request_demos");
