@@ -48,8 +48,9 @@ def main() -> None:
     print("mean " + " ".join(f"{statistics.fmean(r[n] for r in rows):>11.2f}" for n in names))
     print("med. " + " ".join(f"{statistics.median(r[n] for r in rows):>11.2f}" for n in names))
     print(
-        "the leaderboard's description: about 4 active, spells of about 3, rests of about 30, a median gap of"
-        " about 5 and a maximum around 140, new tasks arriving throughout"
+        "the leaderboard describes about 4 active, spells of about 3, rests of about 30, a median gap of"
+        " about 5 (this process gives 4: docs/DESIGN.md says why) and a maximum around 140, new tasks"
+        " arriving throughout"
     )
 
 

@@ -64,3 +64,31 @@ def test_schedule_make_tests_and_refusals(tmp_path, capsys) -> None:  # type: ig
     (tmp_path / "bad.json").write_text("{")
     assert main(["schedule", "show", str(tmp_path / "bad.json")]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    schedule = tmp_path / "s.json"
+    assert main(["schedule", "make", "--users", "16", "--out", str(schedule)]) == 0
+    # 4,800 rows, far more than a pipe holds, so the writer meets the closed pipe.
+    shell = f"{sys.executable} -m continual_arc.cli schedule show {schedule} --head 5000 | head -1"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, text=True)
+    assert done.stdout.count("\n") == 1 and done.stderr == ""
+    assert done.returncode == 0
+
+
+def test_counts_agree_with_their_nouns(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "held-out.json"
+    assert main(["schedule", "make", "--config", "toy-smoke", "--test", "held-out", "--out", str(out)]) == 0
+    assert ": 4 slots in 1 round, toy-smoke" in capsys.readouterr().out
+    assert main(["schedule", "show", str(out)]) == 0
+    assert "held-out  4 slots, 1 round, 4 tasks, 4 users, 0 resets" in capsys.readouterr().out
+
+
+def test_a_learner_refusing_its_arguments_is_named_with_them(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    schedule = tmp_path / "s.json"
+    assert main(["schedule", "make", "--config", "toy-smoke", "--out", str(schedule)]) == 0
+    learner = ["--learner", "continual_arc.testing:RandomLearner"]
+    argv = ["run", *learner, "--learner-kwargs", '{"seed": 1, "nope": 2}']
+    assert main([*argv, "--schedule", str(schedule), "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert "continual_arc.testing:RandomLearner(seed=1, nope=2): " in err and "nope" in err.split(": ", 2)[2]

@@ -67,7 +67,7 @@ TEST_RESET = [rec("A", 1, 8, phase="seen"), rec("A", 2, 8, phase="seen"), rec("B
 
 
 def test_share_saved_and_t_by_hand() -> None:
-    c = share_saved([TEST_LEARNER], [TEST_RESET], rng(), test="seen")
+    c = share_saved([TEST_LEARNER], [TEST_RESET], test="seen")
     # U(learner) = 100 * 20/48, U(reset) = 100 * 32/48; share = 1 - 20/32; T = 100 * 12/48
     assert c.learner["budget_used"] == pytest.approx(41.6667, abs=1e-4)
     assert c.reset["budget_used"] == pytest.approx(66.6667, abs=1e-4)
@@ -76,24 +76,24 @@ def test_share_saved_and_t_by_hand() -> None:
     assert c.learner["share_solved"] == pytest.approx(200 / 3)
     assert (c.instances, c.tasks) == (3, 2)
     assert c.share_saved.low is not None and c.share_saved.low <= 0.375 <= c.share_saved.high  # type: ignore[operator]
-    again = share_saved([TEST_LEARNER], [TEST_RESET], rng(), test="seen")
+    again = share_saved([TEST_LEARNER], [TEST_RESET], test="seen")
     assert again.share_saved == c.share_saved  # same seed, same interval
 
 
 def test_the_bootstrap_resamples_whole_tasks() -> None:
-    c = share_saved([TEST_LEARNER], [TEST_RESET], rng(), test="seen")
+    c = share_saved([TEST_LEARNER], [TEST_RESET], test="seen")
     # Task A saves 12 of 16, task B 0 of 16: a resample of tasks can only give 0, 12/32 or 12/16.
     assert {round(c.share_saved.low, 6), round(c.share_saved.high, 6)} <= {0.0, 0.375, 0.75}  # type: ignore[arg-type]
 
 
 def test_several_plays_are_read_as_their_mean_on_each_instance() -> None:
     second = [rec("A", 1, 4, phase="seen"), rec("A", 2, 4, phase="seen"), rec("B", 3, 16, phase="seen")]
-    c = share_saved([TEST_LEARNER, second], [TEST_RESET], rng(), test="seen")
+    c = share_saved([TEST_LEARNER, second], [TEST_RESET], test="seen")
     # per instance: A1 (0+4)/2 = 2, A2 4, B 16 -> 22 of the reset's 32
     assert c.share_saved.value == pytest.approx(1 - 22 / 32)
     assert c.plays == {"learner": 2, "reset": 1, "bare": 0}
     reset_two = [rec("A", 1, 16, phase="seen"), rec("A", 2, 8, phase="seen"), rec("B", 3, 16, phase="seen")]
-    c = share_saved([TEST_LEARNER], [TEST_RESET, reset_two], rng(), test="seen")
+    c = share_saved([TEST_LEARNER], [TEST_RESET, reset_two], test="seen")
     assert c.share_saved.value == pytest.approx(1 - 20 / 36)  # reset: A1 12, A2 8, B 16
 
 
@@ -102,25 +102,25 @@ def test_runs_on_other_instances_are_refused_with_the_reason() -> None:
     with pytest.raises(
         MismatchError, match=r"not played on the same instances.*1 instance\(s\), e.g. task A seed 2"
     ):
-        share_saved([TEST_LEARNER], [other], rng(), test="seen")
+        share_saved([TEST_LEARNER], [other], test="seen")
     with pytest.raises(MismatchError, match="learner play 2 was not played on the instances"):
-        share_saved([TEST_LEARNER, other], [TEST_RESET], rng(), test="seen")
+        share_saved([TEST_LEARNER, other], [TEST_RESET], test="seen")
 
 
 def test_bare_model_shown_beside_and_flagged_when_the_reset_plays_below_it() -> None:
     bare = [rec("A", 1, 4, phase="seen"), rec("A", 2, 4, phase="seen"), rec("B", 3, 16, phase="seen")]
-    c = share_saved([TEST_LEARNER], [TEST_RESET], rng(), test="seen", bare_plays=[bare])
+    c = share_saved([TEST_LEARNER], [TEST_RESET], test="seen", bare_plays=[bare])
     assert c.bare[0]["budget_used"] == pytest.approx(50.0)
     assert c.reset_below_bare is True  # the reset used 66.7, the bare model 50
-    assert share_saved([TEST_LEARNER], [TEST_RESET], rng(), test="seen").reset_below_bare is None
+    assert share_saved([TEST_LEARNER], [TEST_RESET], test="seen").reset_below_bare is None
 
 
 def test_degenerate_cases_have_defined_values_and_notes() -> None:
     free = [rec("A", 1, 0, phase="seen"), rec("B", 2, 0, phase="seen")]
-    c = share_saved([free], [free], rng(), test="seen")
+    c = share_saved([free], [free], test="seen")
     assert c.share_saved.value is None and "reset spent nothing" in (c.share_saved.note or "")
     assert c.saving.value == 0.0
-    one = share_saved([[rec("A", 1, 4, phase="seen")]], [[rec("A", 1, 8, phase="seen")]], rng(), test="seen")
+    one = share_saved([[rec("A", 1, 4, phase="seen")]], [[rec("A", 1, 8, phase="seen")]], test="seen")
     assert one.share_saved.value == 0.5 and one.share_saved.low is None
     assert one.share_saved.note == "one task: no interval"
     half = ratio_estimate([1.0, 1.0], [0.0, 2.0], rng(), resamples=2000)
@@ -145,7 +145,7 @@ RESET_STREAM = [
 
 
 def test_share_learned_by_hand() -> None:
-    r = share_learned(LEARNER_STREAM, RESET_STREAM, rng())
+    r = share_learned(LEARNER_STREAM, RESET_STREAM)
     # learner 28, reset 46, perfect memory 8 + 16 = 24 (the reset's first meetings, nothing after)
     assert r.share_learned.value == pytest.approx(18 / 22)
     assert r.learnable_budget == pytest.approx(100 * 22 / 80)
@@ -157,17 +157,17 @@ def test_share_learned_by_hand() -> None:
 
 def test_an_instance_the_reset_never_met_is_read_against_its_mean_on_the_task() -> None:
     learner = [*LEARNER_STREAM, rec("B", 77, 2, exposure=2, gap=1, step=5)]
-    r = share_learned(learner, RESET_STREAM, rng())
+    r = share_learned(learner, RESET_STREAM)
     # the new instance: reference (16 + 12) / 2 = 14, perfect memory 0 -> learner 30, reset 60, pm 24
     assert r.share_learned.value == pytest.approx(30 / 36)
     assert r.matched_by_task_mean == 1
     with pytest.raises(MismatchError, match="never met 1 task"):
-        share_learned([*LEARNER_STREAM, rec("Z", 1, 0, step=9)], RESET_STREAM, rng())
+        share_learned([*LEARNER_STREAM, rec("Z", 1, 0, step=9)], RESET_STREAM)
 
 
 def test_share_learned_zero_learnable_budget_is_a_note() -> None:
     flat = [rec("A", 1, 8), rec("A", 2, 0, exposure=1, gap=1, step=1)]
-    r = share_learned(flat, flat, rng())
+    r = share_learned(flat, flat)
     assert r.share_learned.value is None and "nothing to learn" in (r.share_learned.note or "")
 
 
@@ -203,14 +203,14 @@ def _stream(charges: list[list[int]]) -> list[dict[str, Any]]:
 @given(task_charges)
 def test_a_learner_identical_to_its_reset_saves_and_learns_nothing(charges: list[list[int]]) -> None:
     stream = _stream(charges)
-    learned = share_learned(stream, stream, rng(), resamples=200)
+    learned = share_learned(stream, stream, resamples=200)
     returns = sum(c for row in charges for c in row[1:])
     if returns:
         assert learned.share_learned.value == 0.0
     else:
         assert learned.share_learned.value is None
     test = [{**r, "phase": "seen"} for r in stream]
-    saved = share_saved([test], [test], rng(), test="seen", resamples=200)
+    saved = share_saved([test], [test], test="seen", resamples=200)
     assert saved.saving.value == 0.0
     assert saved.share_saved.value == (0.0 if sum(map(sum, charges)) else None)
 
@@ -220,7 +220,7 @@ def test_a_learner_identical_to_its_reset_saves_and_learns_nothing(charges: list
 def test_a_learner_that_pays_nothing_on_returns_learns_everything(charges: list[list[int]]) -> None:
     reset = _stream(charges)
     learner = [{**r, "charge": r["charge"] if r["exposure_index"] == 0 else 0} for r in reset]
-    learned = share_learned(learner, reset, rng(), resamples=200)
+    learned = share_learned(learner, reset, resamples=200)
     if sum(c for row in charges for c in row[1:]):
         assert learned.share_learned.value == pytest.approx(1.0)
         if len(charges) > 1:  # every resample that has a return to learn reads 1 too

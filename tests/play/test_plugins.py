@@ -45,6 +45,7 @@ from continual_arc.env import (
     SubmitFeedback,
 )
 from continual_arc.learner import BaseLearner
+from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import read_records
 from continual_arc.runner import RunDirError, run
 from continual_arc.stream import seeds as seed_ranges
@@ -58,7 +59,7 @@ PRACTICE = "continual_arc.addons:PracticeAfterFailure"
 
 
 def strip(records: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:
-    drop = {"wall_time", *keys}
+    drop = {*TIMING_FIELDS, *keys}
     return [{k: v for k, v in r.items() if k not in drop} for r in records]
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import random
@@ -16,9 +17,10 @@ from typing import Any
 import pytest
 
 from continual_arc.core.files import read_json
-from continual_arc.env import Action, Feedback, GiveUp, LearnerObservation, RequestDemos, Submit
+from continual_arc.env import Action, EnvSettings, Feedback, GiveUp, LearnerObservation, RequestDemos, Submit
 from continual_arc.learner import BaseLearner
 from continual_arc.measure.summary import summarize
+from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import read_records
 from continual_arc.runner import LearnerError, RunDirError, run
 from continual_arc.stream.schedule import Schedule, build_schedule, test_schedule
@@ -30,7 +32,7 @@ TOY = get_config("toy-smoke")
 
 
 def strip(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in r.items() if k != "wall_time"} for r in records]
+    return [{k: v for k, v in r.items() if k not in TIMING_FIELDS} for r in records]
 
 
 def twin(of: Path, path: Path) -> Path:
@@ -220,19 +222,61 @@ def test_fail_fast_stops_and_commits_nothing_of_the_round(tmp_path: Path) -> Non
 class Sleeper(BaseLearner):
     stateless = True
 
+    def __init__(self, seconds: float = 1.5) -> None:
+        self.seconds = seconds
+        self.calls_running = 0
+        self.overlapped = False
+
     def act(self, obs: LearnerObservation) -> Action:
+        self.calls_running += 1
+        self.overlapped = self.overlapped or self.calls_running > 1
         if obs.step == 1:
-            time.sleep(3)
+            time.sleep(self.seconds)
+        self.calls_running -= 1
         return GiveUp()
 
 
 def test_an_instance_past_its_time_limit_ends_unsolved(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0, epilogue=False, rounds=3)
     start = time.monotonic()
-    records = run(Sleeper(), schedule, tmp_path / "run", instance_time_limit=0.3).records
-    assert time.monotonic() - start < 2.5
+    learner = Sleeper()
+    records = run(learner, schedule, tmp_path / "run", instance_time_limit=0.3).records
+    # The overrunning call is waited for before the learner is called again: no call overlaps it.
+    assert time.monotonic() - start >= 1.5 and not learner.overlapped
     assert [r["end"] for r in records] == ["gave up", "time limit", "gave up"]
     assert records[1]["charge"] == 16
+
+
+def test_a_call_that_never_returns_stops_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import continual_arc.play.episode as episode
+
+    monkeypatch.setattr(episode, "OVERRUN_GRACE", 0.2)
+    schedule = build_schedule(TOY, 0, epilogue=False, rounds=3)
+    with pytest.raises(LearnerError, match="had not returned"):
+        run(Sleeper(seconds=3), schedule, tmp_path / "run", instance_time_limit=0.3)
+    assert [r["step"] for r in read_records(tmp_path / "run")] == [0]
+
+
+class SlowSerial(BaseLearner):
+    """Takes 0.1 s per action, three actions per instance: 0.3 s of its own time on each instance."""
+
+    stateless = True
+
+    def act(self, obs: LearnerObservation) -> Action:
+        time.sleep(0.1)
+        return RequestDemos() if obs.demos_used < 2 else GiveUp()
+
+
+def test_a_serial_learner_is_timed_on_its_own_calls_at_any_width(tmp_path: Path) -> None:
+    config = with_users(TOY, 1)
+    wide, narrow = test_schedule(config, 0, "held-out"), test_schedule(config, 0, "held-out", width=1)
+    ends = [
+        [r["end"] for r in run(SlowSerial(), s, tmp_path / name, instance_time_limit=0.6).records]
+        for name, s in (("wide", wide), ("narrow", narrow))
+    ]
+    assert ends[0] == ends[1] == ["gave up"] * 4
+    record = read_records(tmp_path / "wide")[3]
+    assert 0.3 <= record["learner_time"] < 0.6 <= record["wall_time"]
 
 
 def test_non_empty_directory_is_refused_without_resume(tmp_path: Path) -> None:
@@ -242,8 +286,12 @@ def test_non_empty_directory_is_refused_without_resume(tmp_path: Path) -> None:
         run(GiveUpLearner(), schedule, tmp_path / "run")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("x")
-    with pytest.raises(RunDirError, match="is not empty"):
+    with pytest.raises(RunDirError, match="is not empty") as refused:
         run(GiveUpLearner(), schedule, tmp_path / "other")
+    assert "holds no run" in str(refused.value) and "resume" not in str(refused.value)
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(RunDirError, match="is a file, not a directory"):
+        run(GiveUpLearner(), schedule, tmp_path / "a-file")
 
 
 def test_resume_extends_a_cut_run_without_replay(tmp_path: Path) -> None:
@@ -267,6 +315,22 @@ def test_resume_refuses_another_schedule_or_learner(tmp_path: Path) -> None:
         run(ToyRuleLearner(), build_schedule(TOY, 1), tmp_path / "run", resume=True)
     with pytest.raises(RunDirError, match="was played by"):
         run(GiveUpLearner(), build_schedule(TOY, 0), tmp_path / "run", resume=True)
+
+
+def test_resume_refuses_other_rules_arguments_or_time_limit(tmp_path: Path) -> None:
+    run(ToyRuleLearner(), build_schedule(TOY, 0, rounds=3), tmp_path / "run")
+    assert read_json(tmp_path / "run" / "meta.json")["learner"]["kwargs"] == {}  # recorded from Python too
+    strict = dataclasses.replace(TOY, env=EnvSettings(attempt_cap=2))
+    refused = r"under other rules \(attempt_cap 8 \(now 2\); max_cost 16 \(now 10\)\)"
+    with pytest.raises(RunDirError, match=refused):
+        run(ToyRuleLearner(), build_schedule(strict, 0), tmp_path / "run", resume=True)
+    spec = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {"keep": False}}
+    other = ToyRuleLearner(keep=False)
+    with pytest.raises(RunDirError, match="'keep': False"):
+        run(other, build_schedule(TOY, 0), tmp_path / "run", resume=True, learner_spec=spec)
+    with pytest.raises(RunDirError, match=r"with instance time limit None; resuming with 5\.0"):
+        run(ToyRuleLearner(), build_schedule(TOY, 0), tmp_path / "run", resume=True, instance_time_limit=5.0)
+    assert len(run(ToyRuleLearner(), build_schedule(TOY, 0), tmp_path / "run", resume=True).records) == 13
 
 
 class Forgetful(BaseLearner):
@@ -510,3 +574,37 @@ def test_a_temporary_file_left_by_a_killed_write_does_not_block_a_run(tmp_path: 
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / ".meta.json.x1y2.tmp").write_text('{"half": ')
     assert len(run(GiveUpLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run").records) == 2
+
+
+LEARNER_MODULE = '''
+from continual_arc.env import GiveUp
+from continual_arc.learner import BaseLearner
+
+
+class Quitter(BaseLearner):
+    stateless = True
+
+    def act(self, obs):
+        return GiveUp()
+'''
+
+
+def test_resume_refuses_a_learner_whose_code_changed(tmp_path: Path) -> None:
+    (tmp_path / "mylearner.py").write_text(LEARNER_MODULE)
+    schedule = tmp_path / "s.json"
+    build_schedule(TOY, 0).save(schedule)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    cli = [sys.executable, "-m", "continual_arc.cli", "run", "--learner", "mylearner:Quitter"]
+    cut = tmp_path / "cut.json"
+    build_schedule(TOY, 0).first_rounds(3).save(cut)
+    args = ["--out", str(tmp_path / "run")]
+    subprocess.run([*cli, "--schedule", str(cut), *args], env=env, check=True, capture_output=True)
+    meta = read_json(tmp_path / "run" / "meta.json")
+    assert meta["learner_fingerprint"]["package"] == "mylearner"
+    (tmp_path / "mylearner.py").write_text(LEARNER_MODULE + "\n# a change\n")
+    again = subprocess.run(
+        [*cli, "--schedule", str(schedule), *args, "--resume"], env=env, capture_output=True, text=True
+    )
+    assert again.returncode == 2
+    assert "was played by other code of mylearner:Quitter (sources_sha256" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1

@@ -94,8 +94,8 @@ def test_cli_prints_the_plane(tmp_path: Path, capsys) -> None:  # type: ignore[n
     args = ["protocol", "--learner", TOY_RULE, "--config", "toy-smoke", "--out", str(out), "--jobs", "1"]
     assert main([*args, "--resamples", "200"]) == 0
     text = capsys.readouterr().out
-    assert "memorization (seen)         share saved 1.000" in text
-    assert "share learned over the stream  1.000" in text
+    assert "memorization (seen)         share saved 1.00 [1.00, 1.00]" in text
+    assert "share learned over the stream  1.00" in text
     assert (
         main(["protocol", "--learner", "nowhere:Nope", "--config", "toy-smoke", "--out", str(tmp_path / "q")])
         == 2

@@ -1,16 +1,18 @@
 """The ``continual-arc`` command line: thin commands over the packages' public functions.
 
 One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.reports`,
-:mod:`~.protocol`, :mod:`~.check`), each adding its commands to the root parser. Only the group of
-the command being run is imported, so that ``continual-arc schedule make`` does not pay for NumPy
-or the plotting library, and ``--help`` for nothing at all. Every error meant for a person
-(:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one line, exit status 2.
+:mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`), each adding its commands to the root
+parser. Only the group of the command being run is imported, so that ``continual-arc schedule
+make`` does not pay for NumPy or the plotting library, and ``--help`` for nothing at all. Every
+error meant for a person (:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one
+line, exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -27,6 +29,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "learned": ("reports", "the share learned over the stream, against the reset's stream"),
     "transfer": ("reports", "the share saved and T on a frozen test, against the reset"),
     "plane": ("reports", "the plane of the two tests for one or more protocol directories"),
+    "test": ("frozen_test", "play a frozen test from the end of a stream run, as the protocol does"),
     "protocol": ("protocol", "play the whole protocol: the stream, both frozen tests, the reset on each"),
     "check": ("check", "check a submitted result: recompute everything it claims"),
     "view": ("view", "a local replay viewer of runs, protocols and results (--export: static files)"),
@@ -69,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("continual-arc: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``report | head``): nothing is wrong, and nothing more can be said.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return status
 
 

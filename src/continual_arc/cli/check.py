@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.errors import ContinualArcError
-from ..measure.report import format_estimate
+from ..measure.report import POINT_DIGITS, format_estimate, format_points
 from ..submit.check import check_submission
 
 __all__ = ["COMMANDS", "add_commands", "format_numbers", "main"]
@@ -20,29 +20,29 @@ COMMANDS = ("check",)
 
 def _side(side: dict[str, Any]) -> str:
     used, solved = side["budget_used"], side["share_solved"]
-    return "-" if used is None else f"U {used:.0f}, P {solved:.0f}"
+    return "-" if used is None else f"U {format_points(used)}, P {format_points(solved)}"
 
 
 def format_numbers(numbers: dict[str, Any]) -> str:
     """The numbers the leaderboard shows, in its order: the plane first, the share learned last."""
     seen, held = numbers["seen"], numbers["held-out"]
     lines = [
-        f"place on the plane: memorization {format_estimate(seen['share_saved'], 2)}, "
-        f"generalization {format_estimate(held['share_saved'], 2)}",
+        f"place on the plane: memorization {format_estimate(seen['share_saved'])}, "
+        f"generalization {format_estimate(held['share_saved'])}",
     ]
     for name, c in (("seen", seen), ("held-out", held)):
         flag = "  FLAG: the reset plays below the bare model" if c["reset_below_bare"] else ""
         bare = "; bare " + ", ".join(_side(b) for b in c["bare"]) if c["bare"] else ""
         lines.append(
-            f"  {name:9} share saved {format_estimate(c['share_saved'], 2)}, "
-            f"T {format_estimate(c['saving'], 2)} points; "
+            f"  {name:9} share saved {format_estimate(c['share_saved'])}, "
+            f"T {format_estimate(c['saving'], POINT_DIGITS)} points; "
             f"learner {_side(c['learner'])}; reset {_side(c['reset'])}{bare}{flag}"
         )
     learned = numbers.get("learned")
     if learned:
         lines.append(
-            f"share learned over the stream {format_estimate(learned['share_learned'], 2)}, learnable budget "
-            f"{learned['learnable_budget']:.0f} points; stream learner {_side(learned['learner'])}"
+            f"share learned over the stream {format_estimate(learned['share_learned'])}, learnable budget "
+            f"{format_points(learned['learnable_budget'])} points; stream learner {_side(learned['learner'])}"
         )
     protocol = numbers.get("protocol") or {}
     verdict = (

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..core.errors import ContinualArcError
 
-__all__ = ["CliError", "ProgressBar", "counter", "json_arg", "print_json"]
+__all__ = ["CliError", "ProgressBar", "count", "counter", "json_arg", "print_json"]
 
 
 class CliError(ContinualArcError):
@@ -37,6 +37,11 @@ def json_arg(text: str | None, flag: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise CliError(f"{flag} must be a JSON object, got {type(value).__name__}")
     return value
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1 (``1 round``, ``3 rounds``)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def counter(label: str) -> Callable[[int, int], None]:

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..measure.report import format_estimate
+from ..measure.report import POINT_DIGITS, format_estimate, format_points
 from ..play.learner import LearnerSpecError
 from ..protocol.play import DEFAULT_LEARNER, ProtocolOptions, play_protocol
 from .common import CliError, json_arg
@@ -39,7 +39,7 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
         c = point[key]
         lines += [
             f"  {label:27} share saved {format_estimate(c['share_saved'])}   "
-            f"T {format_estimate(c['saving'], 1)} points",
+            f"T {format_estimate(c['saving'], POINT_DIGITS)} points",
             f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}",
         ]
     learned = point["learned"]
@@ -48,7 +48,7 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
         lines += [
             "",
             f"share learned over the stream  {format_estimate(learned['share_learned'])}   "
-            f"learnable budget {learned['learnable_budget']:.1f} points",
+            f"learnable budget {format_points(learned['learnable_budget'])} points",
             f"  stream: learner {_uses(learned['learner'])}   reset U {reset_used:5.1f}   "
             f"perfect memory U {perfect:5.1f}",
         ]
@@ -59,7 +59,8 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
 def _protocol(args: argparse.Namespace) -> int:
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
     learner = args.learner or DEFAULT_LEARNER
-    out = Path(args.out or f"runs/protocol-{args.config}-seed{args.seed}-users{args.users}")
+    name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    out = Path(args.out or f"runs/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")
     options = ProtocolOptions(
         out=out,
         learner=learner,
@@ -101,7 +102,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (canonical: 0, 1, 2)")
     p.add_argument("--users", type=int, default=1, help="users (canonical: 1, 2, 4, 8, 16)")
-    p.add_argument("--out", help="the protocol directory (default runs/protocol-CONFIG-seedS-usersU)")
+    p.add_argument("--out", help="the protocol directory (default runs/protocol-LEARNER-CONFIG-seedS-usersU)")
     p.add_argument(
         "--jobs",
         type=int,

@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 from ..measure.budget import primary
 from ..measure.compare import share_learned, share_saved
@@ -20,8 +17,9 @@ from ..measure.report import (
     recompute_summary,
     run_report,
 )
-from ..play.rundir import load_run
+from ..play.rundir import Run, invalid_reasons, load_run
 from ..protocol.plane import plane_point
+from ..protocol.plays import reset_problem
 from .common import CliError, print_json
 
 __all__ = ["COMMANDS", "add_commands"]
@@ -42,7 +40,7 @@ def _report(args: argparse.Namespace) -> int:
             status = 1
         elif not args.json:
             print("summary.json is exactly what records.jsonl gives\n")
-    report = run_report(run.path, run.meta, run.records)
+    report = run_report(run.path, run.meta, run.records, invalid_reasons(run.path, run.records))
     if args.plots:
         reset = load_run(args.reset).records if args.reset else None
         report["plots"] = [str(p) for p in run_plots(run.records, Path(args.run) / "plots", reset)]
@@ -55,14 +53,21 @@ def _report(args: argparse.Namespace) -> int:
     return status
 
 
-def _rng(args: argparse.Namespace) -> Any:
-    return np.random.default_rng(args.bootstrap_seed)
+def _refuse_unpaired(runs: list[Run], resets: list[Run], test: str | None) -> None:
+    """Refuse a "reset" that is not the reset reference of the runs (a run read against itself, say)."""
+    for reset in resets:
+        for played in runs:
+            problem = reset_problem(played.meta["schedule"], reset.meta["schedule"], test)
+            if problem:
+                raise CliError(f"{reset.path} cannot be read as the reset of {played.path}: {problem}")
 
 
 def _learned(args: argparse.Namespace) -> int:
-    runs = [load_run(p).records for p in [args.run, *(args.also_run or [])]]
-    resets = [load_run(p).records for p in [args.reset, *(args.also_reset or [])]]
-    result = share_learned(runs, resets, _rng(args), resamples=args.resamples)
+    runs = [load_run(p) for p in [args.run, *(args.also_run or [])]]
+    resets = [load_run(p) for p in [args.reset, *(args.also_reset or [])]]
+    _refuse_unpaired(runs, resets, None)
+    learner, reset = [r.records for r in runs], [r.records for r in resets]
+    result = share_learned(learner, reset, seed=args.bootstrap_seed, resamples=args.resamples)
     if args.json:
         print_json(result.to_json())
     else:
@@ -81,10 +86,11 @@ def _transfer(args: argparse.Namespace) -> int:
             raise CliError(
                 f"{run.path} holds no {args.test} instances ({found}); pass --test to choose the test"
             )
+    _refuse_unpaired(runs, resets, args.test)
     comparison = share_saved(
         [r.records for r in runs],
         [r.records for r in resets],
-        _rng(args),
+        seed=args.bootstrap_seed,
         test=args.test,
         bare_plays=[r.records for r in bares],
         resamples=args.resamples,
@@ -100,6 +106,12 @@ def _plane(args: argparse.Namespace) -> int:
     points = [
         plane_point(d, seed=args.bootstrap_seed, resamples=args.resamples).to_json() for d in args.protocols
     ]
+    settings = sorted({point["setting"] for point in points})
+    if len(settings) > 1:
+        raise CliError(
+            f"the plane compares learners in one setting, and these protocols were played in "
+            f"{len(settings)}: {'; '.join(settings)}"
+        )
     paths = plane_plot(points, Path(args.out))
     if args.json:
         print_json({"points": points, "plots": [str(p) for p in paths]})

@@ -7,7 +7,7 @@ import argparse
 from ..stream.schedule import Schedule, build_schedule, test_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
-from .common import CliError
+from .common import CliError, count
 
 __all__ = ["COMMANDS", "add_commands", "phase_lines", "summarize"]
 
@@ -44,7 +44,8 @@ def summarize(schedule: Schedule) -> str:
     verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
     what = f"test {meta['test']}" if meta["test"] else f"order {meta['order']}"
     return (
-        f"{len(schedule.slots)} slots in {schedule.rounds} rounds, {meta['config']} seed {meta['seed']}, "
+        f"{count(len(schedule.slots), 'slot')} in {count(schedule.rounds, 'round')}, "
+        f"{meta['config']} seed {meta['seed']}, "
         f"{meta['users']} user(s), {what} ({verdict})"
     )
 
@@ -76,9 +77,9 @@ def phase_lines(schedule: Schedule) -> list[tuple[str, str]]:
         tasks = len({s.task_id for s in slots})
         users = len({s.user for s in slots})
         resets = sum(s.reset_before for s in slots)
-        out.append(
-            (phase, f"{len(slots)} slots, {rounds} rounds, {tasks} tasks, {users} users, {resets} resets")
-        )
+        counts = [count(len(slots), "slot"), count(rounds, "round"), count(tasks, "task")]
+        counts += [count(users, "user"), count(resets, "reset")]
+        out.append((phase, ", ".join(counts)))
     return out
 
 

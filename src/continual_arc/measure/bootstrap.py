@@ -8,18 +8,36 @@ gathers: 10,000 resamples of a 100-task test take milliseconds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["RESAMPLES", "Estimate", "ratio_estimate"]
+from ..core.seeding import stable_int
+
+__all__ = ["RESAMPLES", "Estimate", "estimate_rng", "ratio_estimate"]
 
 RESAMPLES = 10_000
 """The default number of bootstrap resamples."""
 
 FloatArray = npt.NDArray[np.float64]
+
+
+def estimate_rng(seed: int, estimate: str, instances: Iterable[tuple[str, int]]) -> np.random.Generator:
+    """The random stream of one estimate, named by the estimate and the instances it reads.
+
+    Every command that reads the same runs therefore prints the same interval for a measure,
+    whatever else it computes before it and in whatever order.
+
+    Args:
+        seed: the bootstrap seed (``--bootstrap-seed``).
+        estimate: what is estimated (``"share_saved/seen"``, ``"share_learned"``, ...).
+        instances: the (real task id, instance seed) of every instance it reads.
+    """
+    digest = hashlib.sha256("\n".join(f"{task}\x1f{s}" for task, s in sorted(instances)).encode())
+    return np.random.default_rng(stable_int("bootstrap", seed, estimate, digest.hexdigest()))
 
 
 @dataclass(frozen=True)

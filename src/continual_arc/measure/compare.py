@@ -16,10 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from ..core.errors import ContinualArcError
-from .bootstrap import RESAMPLES, Estimate, ratio_estimate
+from .bootstrap import RESAMPLES, Estimate, estimate_rng, ratio_estimate
 from .budget import PHASE_ORDER, Record, instance_charge, primary
 
 __all__ = ["Estimate", "LearnedResult", "MismatchError", "TestComparison", "share_learned", "share_saved"]
@@ -142,8 +140,8 @@ def _check_same(a: Mapping[InstanceKey, Any], b: Mapping[InstanceKey, Any], name
 def share_saved(
     learner_plays: Sequence[Play],
     reset_plays: Sequence[Play],
-    rng: np.random.Generator,
     *,
+    seed: int = 0,
     test: str | None = None,
     bare_plays: Sequence[Play] = (),
     resamples: int = RESAMPLES,
@@ -156,7 +154,8 @@ def share_saved(
     Args:
         learner_plays: the learner's runs of the test (records), one or more.
         reset_plays: its reset's runs of the same instances.
-        rng: the bootstrap's random stream.
+        seed: the bootstrap seed; each estimate draws from a stream of its own
+            (:func:`~continual_arc.measure.bootstrap.estimate_rng`).
         test: the phase to read (``held-out`` or ``seen``); by default every primary record.
         bare_plays: the bare model's runs on the same instances, shown beside.
         resamples: bootstrap resamples.
@@ -183,8 +182,14 @@ def share_saved(
         below = bare_used is not None and reset_side["budget_used"] > bare_used
     return TestComparison(
         test=test,
-        share_saved=ratio_estimate(saved, spent, rng, resamples=resamples, undefined=nothing),
-        saving=ratio_estimate(saved, counts, rng, resamples=resamples),
+        share_saved=ratio_estimate(
+            saved,
+            spent,
+            estimate_rng(seed, f"share_saved/{test}", keys),
+            resamples=resamples,
+            undefined=nothing,
+        ),
+        saving=ratio_estimate(saved, counts, estimate_rng(seed, f"T/{test}", keys), resamples=resamples),
         learner=_side(learner),
         reset=reset_side,
         bare=bare_sides,
@@ -227,8 +232,8 @@ class LearnedResult:
 def share_learned(
     learner_plays: Sequence[Play] | Play,
     reset_plays: Sequence[Play] | Play,
-    rng: np.random.Generator,
     *,
+    seed: int = 0,
     resamples: int = RESAMPLES,
 ) -> LearnedResult:
     """The share of the learnable budget a learner saves over the stream.
@@ -261,7 +266,13 @@ def share_learned(
     _, learnable = _per_task(keys, {k: ref[k] - perfect[k] for k in keys})
     nothing = "the reset spent nothing on returns: there was nothing to learn (learnable budget 0)"
     return LearnedResult(
-        share_learned=ratio_estimate(saved, learnable, rng, resamples=resamples, undefined=nothing),
+        share_learned=ratio_estimate(
+            saved,
+            learnable,
+            estimate_rng(seed, "share_learned", keys),
+            resamples=resamples,
+            undefined=nothing,
+        ),
         learnable_budget=_mean(ref[k] - perfect[k] for k in keys),
         learner=_side(learner),
         reset={"budget_used": _mean(ref.values()), "share_solved": _side(reset)["share_solved"]},

@@ -16,12 +16,17 @@ from .compare import LearnedResult, TestComparison
 from .summary import summarize
 
 __all__ = [
+    "POINT_DIGITS",
+    "SHARE_DIGITS",
     "format_estimate",
     "format_learned",
+    "format_points",
     "format_run",
     "format_transfer",
     "recompute_summary",
     "run_report",
+    "run_resources",
+    "run_time",
 ]
 
 
@@ -48,8 +53,20 @@ def _clip(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
+SHARE_DIGITS = 2
+"""Decimals of a share (share saved, share learned) wherever one is printed."""
+
+POINT_DIGITS = 1
+"""Decimals of a quantity in points of the budget (U, P, T, u, the learnable budget) wherever printed."""
+
+
+def _fmt(value: float | None, digits: int = POINT_DIGITS) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_points(value: float | None) -> str:
+    """A quantity in points of the budget (U, P, T, ...), as every command prints it."""
+    return _fmt(value, POINT_DIGITS)
 
 
 def _protocol_line(protocol: Mapping[str, Any]) -> str:
@@ -58,26 +75,65 @@ def _protocol_line(protocol: Mapping[str, Any]) -> str:
     return f"protocol: {protocol['track']}, ablation: " + "; ".join(protocol.get("deviations", []))
 
 
-def _resources(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    """The learner's counters at the end of the run: the last value per user, summed over users."""
-    last: dict[int, Mapping[str, Any]] = {}
-    for r in sorted(primary(records), key=lambda r: r["step"]):
-        last[r["user"]] = r.get("resources") or {}
+def _add(totals: dict[str, float], counters: Mapping[str, Any] | None) -> None:
+    for key, value in (counters or {}).items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            totals[key] = totals.get(key, 0.0) + float(value)
+
+
+def run_resources(records: Sequence[Mapping[str, Any]], concurrent_users: bool) -> dict[str, float]:
+    """What the learner spent over the run, each instance counted once.
+
+    Where the learner reports each instance's own counters (``instance_resources``), they are summed
+    over every instance, auxiliary ones included. Otherwise its cumulative counters are read at the
+    end: once for a serial learner, whose counters are its own whatever the user; the last value of
+    each user, summed, for a concurrent learner, which keeps them per user.
+    """
     totals: dict[str, float] = {}
+    if any(r.get("instance_resources") is not None for r in records):
+        for r in records:
+            _add(totals, r.get("instance_resources"))
+        return totals
+    ordered = sorted(primary(records), key=lambda r: r["step"])
+    if not concurrent_users:
+        _add(totals, ordered[-1].get("resources") if ordered else None)
+        return totals
+    last: dict[int, Mapping[str, Any]] = {r["user"]: r.get("resources") or {} for r in ordered}
     for counters in last.values():
-        for key, value in counters.items():
-            if isinstance(value, int | float):
-                totals[key] = totals.get(key, 0.0) + float(value)
+        _add(totals, counters)
     return totals
 
 
+def run_time(records: Sequence[Mapping[str, Any]]) -> float:
+    """The run's time in its rounds: each round's elapsed time once (instances of a round overlap).
+
+    Records written before rounds were timed give each round's longest instance instead.
+    """
+    rounds: dict[int, float] = {}
+    for r in records:
+        seconds = float(r.get("round_time", r.get("wall_time", 0.0)))
+        rounds[r["round"]] = max(rounds.get(r["round"], 0.0), seconds)
+    return sum(rounds.values())
+
+
 def run_report(
-    path: Path | str, meta: Mapping[str, Any], records: Sequence[Mapping[str, Any]]
+    path: Path | str,
+    meta: Mapping[str, Any],
+    records: Sequence[Mapping[str, Any]],
+    invalid_reasons: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Everything ``continual-arc report`` shows of the run in ``path``, as JSON."""
+    """Everything ``continual-arc report`` shows of the run in ``path``, as JSON.
+
+    Args:
+        path: the run directory.
+        meta: its ``meta.json``.
+        records: its records.
+        invalid_reasons: why each invalid submission was refused (from the trajectories).
+    """
     summary = json.loads(json.dumps(summarize(records, meta)))
     chosen = primary(records)
     errored = [r for r in chosen if r.get("error")]
+    invalid = [a for r in chosen for a in r.get("actions", []) if a.get("invalid")]
     return {
         "run": str(path),
         "learner": meta.get("learner"),
@@ -85,8 +141,11 @@ def run_report(
         "errored_steps": [r["step"] for r in errored],
         "errors_by_type": _count(f"{r['error'].get('type')} in {r['error'].get('during')}" for r in errored),
         "ends": _count(r["end"] for r in chosen),
-        "resources": _resources(chosen),
-        "wall_time": sum(float(r.get("wall_time", 0.0)) for r in chosen),
+        "invalid_submissions": len(invalid),
+        "invalid_steps": sorted({r["step"] for r in chosen if any(a.get("invalid") for a in r["actions"])}),
+        "invalid_reasons": _count(invalid_reasons),
+        "resources": run_resources(records, bool(meta.get("concurrent_users"))),
+        "wall_time": run_time(records),
     }
 
 
@@ -136,8 +195,16 @@ def format_run(report: Mapping[str, Any]) -> str:
         )
     else:
         lines.append("errored instances: 0")
+    if report["invalid_submissions"]:
+        reasons = "; ".join(f"{why} ({n})" for why, n in report["invalid_reasons"].items())
+        lines.append(
+            f"invalid submissions (charged as wrong): {report['invalid_submissions']} on "
+            f"{len(report['invalid_steps'])} instance(s)" + (f": {reasons}" if reasons else "")
+        )
+    else:
+        lines.append("invalid submissions: 0")
     counters = ", ".join(f"{k} {v:g}" for k, v in report["resources"].items()) or "none reported"
-    lines.append(f"resources: {counters}; wall time in instances {report['wall_time']:.1f} s")
+    lines.append(f"resources: {counters}; time in rounds {report['wall_time']:.1f} s")
     return "\n".join(lines)
 
 
@@ -163,12 +230,12 @@ def _diagnostic_lines(d: Mapping[str, Any] | None) -> list[str]:
     return lines
 
 
-def format_estimate(e: Mapping[str, Any], digits: int = 3, *, with_note: bool = False) -> str:
+def format_estimate(e: Mapping[str, Any], digits: int = SHARE_DIGITS, *, with_note: bool = False) -> str:
     """An estimate's JSON as ``value [low, high]``, or ``undefined (why)``.
 
     Args:
         e: :meth:`continual_arc.measure.bootstrap.Estimate.to_json`.
-        digits: decimals shown.
+        digits: decimals shown (:data:`SHARE_DIGITS` for a share, :data:`POINT_DIGITS` for points).
         with_note: append the estimate's note (e.g. how many resamples were undefined), if any.
     """
     if e["value"] is None:
@@ -186,7 +253,7 @@ def format_transfer(c: TestComparison) -> str:
         f"test {c.test or '(all phases)'}: {c.instances} instances over {c.tasks} tasks "
         f"(plays averaged: learner {c.plays['learner']}, reset {c.plays['reset']})",
         f"share saved  {format_estimate(j['share_saved'], with_note=True)}",
-        f"T (points)   {format_estimate(j['saving'], 2, with_note=True)}",
+        f"T (points)   {format_estimate(j['saving'], POINT_DIGITS, with_note=True)}",
         f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}",
         f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}",
     ]

@@ -12,6 +12,7 @@ from ..core.actions import Action, Feedback, LearnerObservation
 from ..stream.schedule import build_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
+from .instance_record import TIMING_FIELDS
 from .learner import BaseLearner, missing_members
 from .runner import run
 
@@ -101,7 +102,7 @@ def check_learner(factory: Any, *, config: str = "toy-smoke", users: int = 3, se
 
 
 def _strip(record: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in record.items() if k not in ("wall_time", "alias")}
+    return {k: v for k, v in record.items() if k not in (*TIMING_FIELDS, "alias")}
 
 
 def _check_saving(played: Any, factory: Any) -> list[str]:

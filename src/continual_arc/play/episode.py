@@ -22,22 +22,29 @@ from .learner import Learner
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import Episode
 
-__all__ = ["EpisodePlay", "LearnerError", "guarded"]
+__all__ = ["OVERRUN_GRACE", "EpisodePlay", "LearnerError", "guarded"]
 
 
 class LearnerError(ContinualArcError, RuntimeError):
     """A learner fault that stops the run (a round hook failed, or ``fail_fast`` was set)."""
 
 
+OVERRUN_GRACE = 30.0
+"""Seconds (at least the instance's time limit) a call past its limit is waited for before the run stops."""
+
+
 class _TimeLimit(Exception):
     pass
 
 
-def _call(fn: Callable[..., Any], args: tuple[Any, ...], deadline: float | None) -> Any:
-    """Call ``fn``, giving up at ``deadline`` (the call then runs on, abandoned, in its thread)."""
-    if deadline is None:
-        return fn(*args)
-    remaining = deadline - time.monotonic()
+def _timed_call(fn: Callable[..., Any], args: tuple[Any, ...], remaining: float, grace: float) -> Any:
+    """Call ``fn`` on a thread of its own; :class:`_TimeLimit` if it runs past ``remaining`` seconds.
+
+    A call that overruns is waited for, ``grace`` seconds more, before the runner calls the learner
+    again, so that it cannot go on changing the learner while other calls run; what it returns is
+    discarded. A call that has not returned by then leaves the learner in a state nobody can
+    trust, and stops the run.
+    """
     if remaining <= 0:
         raise _TimeLimit
     box: dict[str, Any] = {}
@@ -52,6 +59,13 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], deadline: float | None)
     thread.start()
     thread.join(remaining)
     if thread.is_alive():
+        thread.join(grace)
+        if thread.is_alive():
+            raise LearnerError(
+                f"a call to the learner's {getattr(fn, '__name__', 'method')} ran past its instance's time "
+                f"limit and had not returned {grace:g} s later: the run stops, since the learner's state "
+                f"can no longer be trusted"
+            )
         raise _TimeLimit
     if "error" in box:
         raise box["error"]
@@ -72,13 +86,28 @@ class EpisodePlay:
     error: dict[str, Any] | None = None
     started: float = 0.0
     finished: float = 0.0
-    deadline: float | None = None
+    learner_time: float = 0.0
 
     def open(self) -> None:
-        """Start the instance's clock (and its time limit) and call the episode-start hooks."""
+        """Note when the instance opened, and call the episode-start hooks."""
         self.started = time.monotonic()
-        self.deadline = None if self.time_limit is None else self.started + self.time_limit
         self.hooks.episode_start(self.episode, self.trace)
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Call the learner, its time counted against this instance's limit.
+
+        The instance's clock runs only while the learner works on it (inside ``act`` and
+        ``observe`` for this instance), so a serial learner's later instances in a wide round are not
+        charged for the other users' turns.
+        """
+        start = time.monotonic()
+        try:
+            if self.time_limit is None:
+                return fn(*args)
+            grace = max(OVERRUN_GRACE, self.time_limit)
+            return _timed_call(fn, args, self.time_limit - self.learner_time, grace)
+        finally:
+            self.learner_time += time.monotonic() - start
 
     def view(self) -> Any:
         """What the learner is shown now, after the plug-ins' observation hooks."""
@@ -101,15 +130,15 @@ class EpisodePlay:
         """One action: ``act``, the environment's step, ``observe``; faults end the instance."""
         obs, at = self.view(), len(self.events)
         try:
-            chosen = _call(learner.act, (obs,), self.deadline)
+            chosen = self._call(learner.act, obs)
             # Plug-ins see real actions only: anything else is the learner's fault, as without them.
             action = self._hooked_action(obs, chosen, at)
             feedback = self.env.step(action)
         except _TimeLimit:
             self.env.fail("time limit")
             self.events.append(self._unanswered(obs))
-        except HarnessFault:
-            raise  # the benchmark's fault (a generator, a plug-in): it stops the run
+        except (HarnessFault, LearnerError):
+            raise  # the benchmark's fault (a generator, a plug-in), or a call that never returned
         except Exception as err:  # InvalidActionError included: a learner fault, not the run's
             self.events.append(self._unanswered(obs))
             self._fault(err, "act")
@@ -124,9 +153,11 @@ class EpisodePlay:
                 event["learner_action"] = self.env.action_json(chosen)
             self.events.append(event)
             try:
-                _call(learner.observe, (obs, action, shown), self.deadline)
+                self._call(learner.observe, obs, action, shown)
             except _TimeLimit:
                 self.env.fail("time limit")
+            except LearnerError:
+                raise
             except Exception as err:
                 if not self.env.done:
                     self._fault(err, "observe")

@@ -14,7 +14,10 @@ from typing import Any
 from .episode import EpisodePlay
 from .learner import Learner
 
-__all__ = ["instance_record"]
+__all__ = ["TIMING_FIELDS", "instance_record"]
+
+TIMING_FIELDS = ("wall_time", "learner_time", "round_time")
+"""The fields of a record that measure time: the only ones two plays of the same run may differ in."""
 
 
 def _resources(learner: Learner, user: int) -> dict[str, float]:
@@ -63,6 +66,7 @@ def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any]
         "max_cost": settings.max_cost,
         "budget_share": result.charge / settings.max_cost,
         "wall_time": round(max(inst.finished - inst.started, 0.0), 6),
+        "learner_time": round(inst.learner_time, 6),
         "resources": _resources(learner, ep.user),
         "instance_resources": _instance_resources(learner, ep.user),
         "error": inst.error,

@@ -143,7 +143,8 @@ def load_object(path: str, kwargs: Mapping[str, Any] | None = None, *, what: str
     try:
         return target(**dict(kwargs or {}))
     except (TypeError, ValueError) as err:  # wrong arguments, or values the class refuses
-        raise LearnerSpecError(f"{path}({', '.join(f'{k}=' for k in kwargs or {})}): {err}") from None
+        arguments = ", ".join(f"{k}={v!r}" for k, v in (kwargs or {}).items())
+        raise LearnerSpecError(f"{path}({arguments}): {err}") from None
 
 
 def load_learner(path: str, kwargs: Mapping[str, Any] | None = None) -> Learner:

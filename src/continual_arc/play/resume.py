@@ -14,7 +14,7 @@ from typing import Any
 from ..measure.budget import primary
 from ..stream.schedule import Schedule
 from .episode import guarded
-from .meta import learner_spec, write_meta
+from .meta import learner_fingerprint, learner_spec, write_meta
 from .options import RunOptions
 from .rundir import SCHEDULE, RunDirError, committed_rounds, prune_states, read_meta, state_for_round
 from .session import RunSession
@@ -33,20 +33,76 @@ def _check_resumable(session: RunSession, options: RunOptions, meta: Mapping[str
                 f"{out}: the schedule differs from the run's at step {got.step} "
                 f"({got.task_id} seed {got.seed} recorded, {want.task_id} seed {want.seed} now)"
             )
+    _check_learner(session, options, meta)
+    changed = _schedule_differences(meta.get("schedule", {}), new.meta)
+    if changed:
+        raise RunDirError(f"{out} was played under other rules ({'; '.join(changed)}): resuming is refused")
+    played = {
+        "with alias style": (meta.get("alias_style"), options.alias_style),
+        "with plug-ins": (list(meta.get("plugins", [])), session.hooks.names),
+        "with instance time limit": (meta.get("instance_time_limit"), options.instance_time_limit),
+    }
+    for what, (then, now) in played.items():
+        if then != now:
+            raise RunDirError(f"{out} was played {what} {then}; resuming with {now} is refused")
+
+
+_SCHEDULE_KEYS = (
+    "track",
+    "config",
+    "configuration",
+    "seed",
+    "users",
+    "order",
+    "epilogue",
+    "reset_each",
+    "test",
+    "width",
+)
+
+
+def _schedule_differences(then: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """What differs between the schedule a run was played on and the one it is resumed with.
+
+    A cut stream may grow (``rounds_cut``), so the cut and the protocol verdict it changes are left out.
+    """
+    out = []
+    for key in _SCHEDULE_KEYS:
+        if then.get(key) != now.get(key):
+            if isinstance(then.get(key), Mapping) and isinstance(now.get(key), Mapping):
+                out += _schedule_differences_in(then[key], now[key])
+            else:
+                out.append(f"{key} {then.get(key)!r} (now {now.get(key)!r})")
+    return out
+
+
+def _schedule_differences_in(then: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """The fields of a configuration (and of its environment settings) that differ, in words."""
+    out = []
+    for key in sorted(set(then) | set(now)):
+        if then.get(key) == now.get(key):
+            continue
+        if isinstance(then.get(key), Mapping) and isinstance(now.get(key), Mapping):
+            out += _schedule_differences_in(then[key], now[key])
+        else:
+            out.append(f"{key} {then.get(key)!r} (now {now.get(key)!r})")
+    return out
+
+
+def _check_learner(session: RunSession, options: RunOptions, meta: Mapping[str, Any]) -> None:
+    """Refuse another learner, other arguments, or the same learner whose code has changed."""
+    out = session.out
     spec = learner_spec(session.learner, options)
-    recorded = meta.get("learner", {})
-    if recorded.get("class") != spec["class"] or (
-        spec.get("kwargs") is not None
-        and recorded.get("kwargs") is not None
-        and recorded["kwargs"] != spec["kwargs"]
-    ):
+    recorded = dict(meta.get("learner", {}))
+    recorded["kwargs"] = dict(recorded.get("kwargs") or {})
+    if recorded != spec:
         raise RunDirError(f"{out} was played by {recorded}; resuming with {spec} is refused")
-    if meta.get("alias_style") != options.alias_style:
-        raise RunDirError(f"{out} was played with alias style {meta.get('alias_style')}")
-    if list(meta.get("plugins", [])) != session.hooks.names:
+    before, now = meta.get("learner_fingerprint"), learner_fingerprint(session.learner)
+    if before is not None and before != now:
+        changed = [f"{k} {before.get(k)} (now {now.get(k)})" for k in now if before.get(k) != now.get(k)]
         raise RunDirError(
-            f"{out} was played with plug-ins {meta.get('plugins', [])}; "
-            f"resuming with {session.hooks.names} is refused"
+            f"{out} was played by other code of {spec['class']} ({'; '.join(changed)}): resuming would "
+            f"mix two learners in one run; play it again in a new directory"
         )
 
 

@@ -56,11 +56,13 @@ __all__ = [
     "Run",
     "RunDirError",
     "committed_rounds",
+    "invalid_reasons",
     "is_empty_run_dir",
     "load_run",
     "prune_states",
     "read_meta",
     "read_records",
+    "read_trajectory",
     "save_learner_state",
     "setup_complete",
     "state_for_round",
@@ -214,6 +216,29 @@ def write_trajectory(
     """
     text = json.dumps(trajectory, sort_keys=True, separators=(",", ":")) + "\n"
     atomic_write_text(run_dir / "i" / f"{step}.json", text, fsync=fsync)
+
+
+def read_trajectory(run_dir: Path, record: dict[str, Any]) -> dict[str, Any] | None:
+    """A record's trajectory (``i/<step>.json``), or ``None`` when it is missing or unreadable."""
+    try:
+        trajectory: dict[str, Any] = read_json(run_dir / "i" / f"{trajectory_name(record)}.json")
+    except (FileNotFoundError, RecordsError):
+        return None
+    return trajectory
+
+
+def invalid_reasons(run_dir: Path, records: Sequence[dict[str, Any]]) -> list[str]:
+    """Why each invalid submission of the run was refused, from the trajectories (without the place)."""
+    reasons: list[str] = []
+    for record in records:
+        if not any(action.get("invalid") for action in record.get("actions", [])):
+            continue
+        trajectory = read_trajectory(run_dir, record) or {}
+        for event in trajectory.get("events", []):
+            why = (event.get("feedback") or {}).get("invalid")
+            if why:
+                reasons.append(str(why).split(" at row")[0])
+    return reasons
 
 
 def _state_dir(run_dir: Path, round_: int) -> Path:

@@ -110,9 +110,13 @@ def _open(learner: Learner, schedule: Schedule, out: Path, options: RunOptions) 
             f"(subclass continual_arc.learner.BaseLearner for defaults)"
         )
     hooks = PluginManager(options.plugins)  # checked before anything is written
+    if out.exists() and not out.is_dir():
+        raise RunDirError(f"{out} is a file, not a directory: give the run a directory of its own")
     resuming = options.resume and setup_complete(out)
     if not resuming and not is_empty_run_dir(out, interrupted_setup=options.resume):
-        raise RunDirError(f"{out} is not empty: pass resume=True (--resume) to continue the run there")
+        if (out / META).exists():
+            raise RunDirError(f"{out} is not empty: pass resume=True (--resume) to continue the run there")
+        raise RunDirError(f"{out} is not empty and holds no run: give the run an empty directory")
     out.mkdir(parents=True, exist_ok=True)
     session = RunSession(
         learner,

@@ -9,6 +9,7 @@ track's environment, so nothing here knows whether it serves grids or games.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -80,6 +81,7 @@ class RunSession:
 
     def play_round(self, slots: Sequence[Slot], pool: ThreadPoolExecutor | None) -> None:
         """Play one round of the schedule and commit it."""
+        began = time.monotonic()
         if len({slot.reset_before for slot in slots}) > 1:
             raise RunDirError(f"round {slots[0].round} marks some slots reset_before and not others")
         if slots[0].reset_before:
@@ -94,8 +96,10 @@ class RunSession:
         guarded(self.learner, "end_round")
         finished = [instance_record(play, self.learner) for play in played + extra]
         records = [record for record, _ in finished]
-        if extra:  # lets a resumed run tell a whole round from one cut after its primary records
-            for record in records:
+        elapsed = round(time.monotonic() - began, 6)
+        for record in records:
+            record["round_time"] = elapsed  # instances overlap: the run's time is the sum over rounds
+            if extra:  # lets a resumed run tell a whole round from one cut after its primary records
                 record["round_addons"] = len(extra)
         self.committer.commit(slots[0].round, records, [trajectory for _, trajectory in finished])
         self.records.extend(records)

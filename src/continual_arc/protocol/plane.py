@@ -9,11 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
 from ..play.rundir import load_run
-from .plays import PROTOCOL_PLAYS
+from .plays import PROTOCOL_PLAYS, ProtocolError
 
 __all__ = ["PlanePoint", "plane_point"]
 
@@ -26,11 +24,13 @@ class PlanePoint:
     seen: TestComparison
     held_out: TestComparison
     learned: LearnedResult | None
+    setting: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The point as JSON."""
         return {
             "label": self.label,
+            "setting": self.setting,
             "seen": self.seen.to_json(),
             "held_out": self.held_out.to_json(),
             "learned": None if self.learned is None else self.learned.to_json(),
@@ -42,16 +42,27 @@ def plane_point(
 ) -> PlanePoint:
     """A protocol directory's place on the plane (each test read against its reset)."""
     root = Path(directory)
+    needed = [PROTOCOL_PLAYS[play] for play in ("seen", "seen-reset", "held-out", "held-out-reset")]
+    missing = [name for name in needed if not (root / name / "meta.json").exists()]
+    if missing:
+        raise ProtocolError(
+            f"{root} is not a protocol directory (what continual-arc protocol writes): "
+            f"it lacks {', '.join(missing)}"
+        )
 
     def records(play: str) -> list[dict[str, Any]]:
         return load_run(root / PROTOCOL_PLAYS[play]).records
 
-    rng = np.random.default_rng(seed)
-    seen = share_saved([records("seen")], [records("seen-reset")], rng, test="seen", resamples=resamples)
+    played = load_run(root / PROTOCOL_PLAYS["seen"]).meta["schedule"]
+    setting = f"{played['config']}, {played['users']} user(s)"
+
+    seen = share_saved(
+        [records("seen")], [records("seen-reset")], seed=seed, test="seen", resamples=resamples
+    )
     held = share_saved(
-        [records("held-out")], [records("held-out-reset")], rng, test="held-out", resamples=resamples
+        [records("held-out")], [records("held-out-reset")], seed=seed, test="held-out", resamples=resamples
     )
     learned = None
     if (root / PROTOCOL_PLAYS["stream-reset"] / "records.jsonl").exists():
-        learned = share_learned(records("stream"), records("stream-reset"), rng, resamples=resamples)
-    return PlanePoint(label or root.name, seen, held, learned)
+        learned = share_learned(records("stream"), records("stream-reset"), seed=seed, resamples=resamples)
+    return PlanePoint(label or root.name, seen, held, learned, setting)

@@ -19,33 +19,25 @@ from __future__ import annotations
 
 import copy
 import shutil
-import sys
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core.config import TESTS
-from ..core.errors import ContinualArcError
 from ..play.aliases import SALT_FILE
 from ..play.learner import load_learner
-from ..play.options import RunProgress
-from ..play.runner import run
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
 from .conclude import conclude
-from .plays import PROTOCOL_PLAYS, protocol_schedules
+from .jobs import PlayJob, final_state, play_job
+from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
 __all__ = ["DEFAULT_LEARNER", "ProtocolError", "ProtocolOptions", "play_protocol"]
 
 DEFAULT_LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
 """The learner the protocol plays when none is named: the model-free program library."""
-
-
-class ProtocolError(ContinualArcError, RuntimeError):
-    """A protocol that cannot be played as asked."""
 
 
 @dataclass(frozen=True)
@@ -75,76 +67,8 @@ class ProtocolOptions:
     resamples: int = 10_000
 
 
-@dataclass(frozen=True)
-class _Job:
-    """One play, as a worker process receives it (everything picklable)."""
-
-    name: str
-    out: Path
-    schedule: Path
-    learner: str
-    learner_kwargs: dict[str, Any]
-    state: Path | None
-    salt: Path | None
-    alias_style: str
-    max_concurrent: int | None
-    instance_time_limit: float | None
-
-
-class _Lines:
-    """Progress as prefixed lines, at most every few seconds: several processes share stderr."""
-
-    def __init__(self, name: str, every: float = 5.0) -> None:
-        self.name, self.every, self.last = name, every, 0.0
-
-    def __call__(self, p: RunProgress) -> None:
-        now = time.monotonic()
-        if now - self.last < self.every and p.rounds_done < p.rounds_total:
-            return
-        self.last = now
-        used = "-" if p.budget_used is None else f"{p.budget_used:.1f}"
-        errored = f", {p.errored} errored" if p.errored else ""
-        print(
-            f"[{self.name}] round {p.rounds_done}/{p.rounds_total}, instances {p.instances_done}/"
-            f"{p.instances_total}, U {used}{errored}",
-            file=sys.stderr,
-            flush=True,
-        )
-
-
-def _prepare(job: _Job) -> Any:
-    learner = load_learner(job.learner, job.learner_kwargs)
-    job.out.mkdir(parents=True, exist_ok=True)
-    if job.salt is not None and not (job.out / SALT_FILE).exists():
-        shutil.copy(job.salt, job.out / SALT_FILE)  # the names the stream gave its tasks
-    if job.state is not None:
-        # The stream's end state; once the test has committed its round, the runner's own resume
-        # replaces it with the test's saved state.
-        learner.load_state(job.state)  # type: ignore[attr-defined]  # checked by _saves_state
-    return learner
-
-
-def _play(
-    job: _Job, learner: Any = None, progress: Callable[[RunProgress], None] | None = None
-) -> dict[str, Any]:
-    """Play one run (in a worker process, or here); its summary."""
-    learner = learner if learner is not None else _prepare(job)
-    result = run(
-        learner,
-        Schedule.load(job.schedule),
-        job.out,
-        resume=True,
-        alias_style=job.alias_style,
-        max_concurrent=job.max_concurrent,
-        instance_time_limit=job.instance_time_limit,
-        learner_spec={"class": job.learner, "kwargs": job.learner_kwargs},
-        progress=progress or _Lines(job.name),
-    )
-    return result.summary
-
-
-def _job(options: ProtocolOptions, name: str, state: Path | None = None, salt: Path | None = None) -> _Job:
-    return _Job(
+def _job(options: ProtocolOptions, name: str, state: Path | None = None, salt: Path | None = None) -> PlayJob:
+    return PlayJob(
         name=name,
         out=options.out / PROTOCOL_PLAYS[name],
         schedule=options.out / "schedules" / f"{name}.json",
@@ -164,9 +88,7 @@ def _saves_state(options: ProtocolOptions) -> tuple[bool, bool]:
 
 
 def _final_state(options: ProtocolOptions) -> Path | None:
-    root = options.out / PROTOCOL_PLAYS["stream"] / "state"
-    states = sorted(root.glob("round-*")) if root.is_dir() else []
-    return states[-1] if states else None
+    return final_state(options.out / PROTOCOL_PLAYS["stream"])
 
 
 def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
@@ -175,15 +97,15 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
         _run_here(options, saves, stateless)
         return
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-        stream = pool.submit(_play, _job(options, "stream"))
+        stream = pool.submit(play_job, _job(options, "stream"))
         others: list[Future[dict[str, Any]]] = [
-            pool.submit(_play, _job(options, name))
+            pool.submit(play_job, _job(options, name))
             for name in ("stream-reset", "held-out-reset", "seen-reset")
         ]
         stream.result()
         state = None if stateless else _final_state(options)
         salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
-        others += [pool.submit(_play, _job(options, test, state, salt)) for test in TESTS]
+        others += [pool.submit(play_job, _job(options, test, state, salt)) for test in TESTS]
         for future in others:
             future.result()
 
@@ -191,11 +113,11 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
 def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
     stream_job = _job(options, "stream")
     learner = load_learner(options.learner, options.learner_kwargs)
-    _play(stream_job, learner)
+    play_job(stream_job, learner)
     salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
     for test in TESTS:
         if saves or stateless:
-            _play(_job(options, test, None if stateless else _final_state(options), salt))
+            play_job(_job(options, test, None if stateless else _final_state(options), salt))
         else:
             test_job = _job(options, test, None, salt)
             if (test_job.out / "meta.json").exists():
@@ -205,9 +127,9 @@ def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
                 )
             test_job.out.mkdir(parents=True, exist_ok=True)
             shutil.copy(salt, test_job.out / SALT_FILE)
-            _play(test_job, copy.deepcopy(learner))
+            play_job(test_job, copy.deepcopy(learner))
     for name in ("stream-reset", "held-out-reset", "seen-reset"):
-        _play(_job(options, name))
+        play_job(_job(options, name))
 
 
 def play_protocol(options: ProtocolOptions) -> dict[str, Any]:

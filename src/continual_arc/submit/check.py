@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
 from ..data.pinned import check_sources
@@ -162,7 +160,6 @@ def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str,
         run = runs.get(role)
         return run.records if run is not None else None
 
-    rng = np.random.default_rng(seed)
     out: dict[str, Any] = {}
     for test in TESTS:
         run, reset = records(test), records(f"{test}-reset")
@@ -170,11 +167,11 @@ def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str,
             return None
         bare = [b for b in (records(f"{test}-bare"),) if b is not None]
         out[test] = share_saved(
-            [run], [reset], rng, test=test, bare_plays=bare, resamples=resamples
+            [run], [reset], seed=seed, test=test, bare_plays=bare, resamples=resamples
         ).to_json()
     stream, stream_reset = records("stream"), records("stream-reset")
     if stream is not None and stream_reset is not None:
-        out["learned"] = share_learned(stream, stream_reset, rng, resamples=resamples).to_json()
+        out["learned"] = share_learned(stream, stream_reset, seed=seed, resamples=resamples).to_json()
     stream_run = runs["stream"]
     out["protocol"] = stream_run.meta["protocol"] if stream_run.meta else None
     return out

@@ -11,9 +11,15 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
+from .coin_gate import CoinGate
 from .keys_doors import KeysDoors
+from .lever_lift import LeverLift
+from .odd_one_out import OddOneOut
 from .push_blocks import PushBlocks
+from .sequence_tiles import SequenceTiles
 from .shape_fit import ShapeFit
+from .slide_puzzle import SlidePuzzle
+from .symmetry_draw import SymmetryDraw
 from .tilt_gravity import TiltGravity
 from .toggle_pattern import TogglePattern
 
@@ -29,5 +35,17 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 
 #: Every game by its id, read-only.
 GAMES: Mapping[str, GameSpec] = _registry(
-    KeysDoors(), PushBlocks(), TiltGravity(), TogglePattern(), ShapeFit()
+    KeysDoors(),
+    PushBlocks(),
+    TiltGravity(),
+    TogglePattern(),
+    ShapeFit(),
+    # Six more: a picture to mirror, odd ones out, coins to count, tiles to slide, a show to repeat,
+    # and a lift to work.
+    SymmetryDraw(),
+    OddOneOut(),
+    CoinGate(),
+    SlidePuzzle(),
+    SequenceTiles(),
+    LeverLift(),
 )
