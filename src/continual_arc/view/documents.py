@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
@@ -186,26 +184,19 @@ def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[dict[str
         run_id = plays[play]
         return [] if run_id is None else catalog.runs[run_id].data.records
 
-    rng = np.random.default_rng(0)
     try:
-        seen = share_saved(
-            [records("seen")], [records("seen-reset")], rng, test="seen", resamples=PLANE_RESAMPLES
-        )
+        seen = share_saved([records("seen")], [records("seen-reset")], test="seen", resamples=PLANE_RESAMPLES)
         held = share_saved(
-            [records("held-out")],
-            [records("held-out-reset")],
-            rng,
-            test="held-out",
-            resamples=PLANE_RESAMPLES,
+            [records("held-out")], [records("held-out-reset")], test="held-out", resamples=PLANE_RESAMPLES
         )
         learned = None
         if plays.get("stream") and plays.get("stream-reset"):
-            learned = share_learned(
-                records("stream"), records("stream-reset"), rng, resamples=PLANE_RESAMPLES
-            )
+            learned = share_learned(records("stream"), records("stream-reset"), resamples=PLANE_RESAMPLES)
     except (MismatchError, KeyError, TypeError, ValueError) as err:
         return None, f"the plane cannot be computed: {err}"
-    point = PlanePoint(protocol.label, seen, held, learned)
+    schedule = (catalog.runs[str(plays["seen"])].data.meta or {}).get("schedule") or {}
+    setting = f"{schedule.get('config')}, {schedule.get('users')} user(s)" if schedule else ""
+    point = PlanePoint(protocol.label, seen, held, learned, setting)
     return point.to_json(), None
 
 
