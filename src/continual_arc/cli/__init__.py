@@ -32,6 +32,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("frozen_test", "play a frozen test from the end of a stream run, as the protocol does"),
     "protocol": ("protocol", "play the whole protocol: the stream, both frozen tests, the reset on each"),
     "check": ("check", "check a submitted result: recompute everything it claims"),
+    "view": ("view", "a local replay viewer of runs, protocols and results (--export: static files)"),
 }
 """Every top-level command: the module of its group, and its one-line help."""
 
