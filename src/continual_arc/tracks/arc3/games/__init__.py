@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
+from .ice_slide import IceSlide
 from .keys_doors import KeysDoors
 from .paint_trail import PaintTrail
 from .push_blocks import PushBlocks
@@ -36,4 +37,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     TogglePattern(),
     ShapeFit(),
     PaintTrail(),
+    IceSlide(),
 )
