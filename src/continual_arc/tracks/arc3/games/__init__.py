@@ -14,6 +14,7 @@ from .base import GameSpec, Level, Move, RejectLevel
 from .ice_slide import IceSlide
 from .keys_doors import KeysDoors
 from .paint_trail import PaintTrail
+from .portals import Portals
 from .push_blocks import PushBlocks
 from .shape_fit import ShapeFit
 from .tilt_gravity import TiltGravity
@@ -38,4 +39,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     ShapeFit(),
     PaintTrail(),
     IceSlide(),
+    Portals(),
 )
