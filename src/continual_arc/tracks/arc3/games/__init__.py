@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
+from .bridge_switches import BridgeSwitches
 from .ice_slide import IceSlide
 from .keys_doors import KeysDoors
 from .paint_trail import PaintTrail
@@ -40,4 +41,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     PaintTrail(),
     IceSlide(),
     Portals(),
+    BridgeSwitches(),
 )
