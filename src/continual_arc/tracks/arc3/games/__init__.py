@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
 from .bridge_switches import BridgeSwitches
+from .colour_sort import ColourSort
 from .ice_slide import IceSlide
 from .keys_doors import KeysDoors
 from .paint_trail import PaintTrail
@@ -42,4 +43,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     IceSlide(),
     Portals(),
     BridgeSwitches(),
+    ColourSort(),
 )
