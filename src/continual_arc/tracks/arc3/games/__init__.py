@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .bridge_switches import BridgeSwitches
 from .colour_sort import ColourSort
+from .count_click import CountClick
 from .ice_slide import IceSlide
 from .keys_doors import KeysDoors
 from .paint_trail import PaintTrail
@@ -44,4 +45,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     Portals(),
     BridgeSwitches(),
     ColourSort(),
+    CountClick(),
 )
