@@ -14,6 +14,7 @@ from .base import GameSpec, Level, Move, RejectLevel
 from .bridge_switches import BridgeSwitches
 from .colour_sort import ColourSort
 from .count_click import CountClick
+from .crumble_floor import CrumbleFloor
 from .ice_slide import IceSlide
 from .keys_doors import KeysDoors
 from .paint_trail import PaintTrail
@@ -46,4 +47,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     BridgeSwitches(),
     ColourSort(),
     CountClick(),
+    CrumbleFloor(),
 )
