@@ -41,10 +41,10 @@ class _Knobs:
 
 
 _KNOBS = (
-    _Knobs(2, 2, (1, 4), 1, False, (9, 7)),
-    _Knobs(3, 3, (1, 6), 2, False, (11, 9)),
-    _Knobs(3, 3, (2, 8), 3, True, (13, 9)),
-    _Knobs(4, 4, (3, 9), 4, True, (15, 11)),
+    _Knobs(3, 3, (1, 4), 1, False, (9, 7)),
+    _Knobs(4, 3, (1, 6), 2, False, (11, 9)),
+    _Knobs(4, 3, (2, 8), 3, True, (13, 9)),
+    _Knobs(5, 4, (3, 9), 4, True, (15, 11)),
 )
 
 
@@ -101,7 +101,7 @@ class CountClick:
     budget = 100
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """2 to 4 questions of 1-4 up to 3-9 objects of 1 to 4 cells, with 2 to 4 tiles each.
+        """3 to 5 questions of 1-4 up to 3-9 objects of 1 to 4 cells, with 3 or 4 tiles each.
 
         From difficulty 2 on, one wrong tile counts the coloured cells rather than the objects.
         """

@@ -34,8 +34,8 @@ class _Knobs:
 
 
 _KNOBS = (
-    _Knobs(8, 5, 3, 3),
-    _Knobs(9, 8, 4, 5),
+    _Knobs(8, 6, 3, 5),
+    _Knobs(9, 8, 4, 6),
     _Knobs(11, 12, 6, 7),
     _Knobs(12, 16, 8, 9),
 )
@@ -84,7 +84,7 @@ class IceSlide:
     budget = 2_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A rink of 8 to 12 cells a side, 5 to 16 rocks, 3 to 8 snow cells, at least 3 to 9 moves."""
+        """A rink of 8 to 12 cells a side, 6 to 16 rocks, 3 to 8 snow cells, at least 5 to 9 moves."""
         if not 0 <= difficulty <= self.max_difficulty:
             raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
         return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)

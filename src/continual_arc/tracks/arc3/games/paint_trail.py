@@ -32,7 +32,7 @@ class _Knobs:
     chords: int  # fewest silhouette edges beyond those of a simple path (each one a possible wrong turn)
 
 
-_KNOBS = (_Knobs(6, 6, 0, 1), _Knobs(7, 9, 2, 2), _Knobs(8, 12, 3, 3), _Knobs(9, 16, 4, 4))
+_KNOBS = (_Knobs(6, 7, 0, 1), _Knobs(7, 9, 2, 2), _Knobs(8, 12, 3, 3), _Knobs(9, 16, 4, 4))
 
 
 class PaintTrail:
@@ -53,7 +53,7 @@ class PaintTrail:
     budget = 20_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A room of 6 to 9 cells a side, a silhouette of 6 to 16 cells, 0 to 4 inner walls.
+        """A room of 6 to 9 cells a side, a silhouette of 7 to 16 cells, 0 to 4 inner walls.
 
         The silhouette is a coiled random walk from the start, so a trail covering it exists; its
         cells touch each other in 1 to 4 more places than a plain path's would, so it has forks.
