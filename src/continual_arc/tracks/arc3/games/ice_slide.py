@@ -96,9 +96,7 @@ class IceSlide:
         codes = [WALL] * knobs.rocks + [SNOW] * knobs.snow + [START]
         for (x, y), code in zip(picks, codes, strict=True):
             grid[y][x] = code
-        walls = frozenset(
-            ordered((x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v == WALL)
-        )
+        walls = frozenset((x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v == WALL)
         rink = _Rink(walls, frozenset(picks[knobs.rocks :]), picks[-1], (-1, -1))
         depth = _first_passes(rink)
         # Until the player first crosses the exit, it slides as if there were none, so the exit's
