@@ -153,6 +153,11 @@ class _RemoteBase:
         counters: Mapping[str, float] = self.child.call("user_resources", user)
         return counters
 
+    def code_fingerprint(self) -> dict[str, Any]:
+        """The fingerprint of the learner's code, as its own process sees it."""
+        fingerprint: dict[str, Any] = self.child.call("fingerprint")
+        return fingerprint
+
     def close(self) -> None:
         """End the learner's process."""
         self.child.close()

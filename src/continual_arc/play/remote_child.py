@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..core.wire import from_wire, to_wire
+from .fingerprint import learner_fingerprint
 from .learner import load_learner
 
 __all__ = ["OPTIONAL", "main", "serve"]
@@ -49,6 +50,7 @@ def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
         "instance_resources": lambda user: learner.instance_resources(user),
         "instance_log": lambda user: learner.instance_log(user),
         "memory": lambda: learner.memory(),
+        "fingerprint": lambda: learner_fingerprint(learner),
         "save_state": lambda path: learner.save_state(path),
         "load_state": lambda path: learner.load_state(path),
     }
