@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
 from .keys_doors import KeysDoors
+from .mirror_beam import MirrorBeam
 from .push_blocks import PushBlocks
 from .shape_fit import ShapeFit
 from .tilt_gravity import TiltGravity
@@ -29,5 +30,6 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 
 #: Every game by its id, read-only.
 GAMES: Mapping[str, GameSpec] = _registry(
-    KeysDoors(), PushBlocks(), TiltGravity(), TogglePattern(), ShapeFit()
+    KeysDoors(), PushBlocks(), TiltGravity(), TogglePattern(), ShapeFit(),
+    MirrorBeam(),
 )
