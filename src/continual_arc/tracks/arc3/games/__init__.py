@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .keys_doors import KeysDoors
 from .mirror_beam import MirrorBeam
+from .pipe_connect import PipeConnect
 from .push_blocks import PushBlocks
 from .shape_fit import ShapeFit
 from .tilt_gravity import TiltGravity
@@ -32,4 +33,5 @@ def _registry(*specs: GameSpec) -> Mapping[str, GameSpec]:
 GAMES: Mapping[str, GameSpec] = _registry(
     KeysDoors(), PushBlocks(), TiltGravity(), TogglePattern(), ShapeFit(),
     MirrorBeam(),
+    PipeConnect(),
 )

@@ -17,6 +17,7 @@ from .base import CLICK, Level, Move, RejectLevel, retry
 from .engine import GridGame, frame_point, layer_sprite, patch
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
+from .strokes import SIDE_STEPS, arms, band, odd_cell, paste
 
 __all__ = ["MirrorBeam", "mirror_pattern"]
 
@@ -50,18 +51,12 @@ def reflect(kind: int, direction: Direction) -> Direction:
     return (-dy, -dx) if kind == SLASH else (dy, dx)
 
 
-def cell_pixels(level: Level) -> int:
-    """Pixels per cell: the largest odd size that fits the room in 64 pixels (a mirror has a middle)."""
-    size = 64 // max(level.width, level.height)
-    return size - 1 + size % 2
-
-
 def mirror_pattern(kind: int, size: int) -> np.ndarray:
     """The pixels of a mirror: a diagonal band across a ``size`` square, clear elsewhere."""
-    half = size // 6  # thicker on large cells, so a mirror reads as well as the beam does
+    half = band(size)[1] - size // 2  # as thick as the beam
     ys, xs = np.indices((size, size))
-    band = np.abs(xs + ys - (size - 1)) if kind == SLASH else np.abs(xs - ys)
-    return np.where(band <= half, GLASS, -1).astype(np.int8)
+    off = np.abs(xs + ys - (size - 1)) if kind == SLASH else np.abs(xs - ys)
+    return np.where(off < half, GLASS, -1).astype(np.int8)
 
 
 @dataclass(frozen=True)
@@ -168,7 +163,7 @@ class MirrorBeam:
         when its turn comes, so nothing shorter is lost.
         """
         room = _Room.read(level)
-        size = cell_pixels(level)
+        size = odd_cell(level.width, level.height)
         viewport = (room.width * size, room.height * size)
         clicks = [
             Move.click(*frame_point(viewport, x * size + size // 2, y * size + size // 2))
@@ -221,7 +216,7 @@ class _MirrorGame(GridGame):
 
     def __init__(self, level: Level) -> None:
         room = _Room.read(level)
-        self.size = size = cell_pixels(level)
+        self.size = size = odd_cell(level.width, level.height)
         box = (room.width, room.height)
         sprites = [
             layer_sprite([(x, y, STONE) for x, y in room.walls], "walls", box, cell=size),
@@ -258,23 +253,19 @@ class _MirrorGame(GridGame):
     def _shine(self) -> bool:
         """Repaint the beam from the source; whether it reached the target."""
         room, size = self.room, self.size
-        pixels = np.full((room.height * size, room.width * size), -1, dtype=np.int8)
-        lo, hi = size // 2 - size // 6, size // 2 + size // 6 + 1  # the beam's band across a cell
+        lit: dict[Cell, int] = {}  # the sides of each cell the beam runs out to, as bits
 
-        def paint(cx: int, cy: int, sx: int, sy: int) -> None:
-            """Half of cell (cx, cy): from its middle band to its edge on the (sx, sy) side."""
-            xs = slice(cx * size + lo, cx * size + hi) if sx == 0 else _half(cx, sx, size, lo, hi)
-            ys = slice(cy * size + lo, cy * size + hi) if sy == 0 else _half(cy, sy, size, lo, hi)
-            pixels[ys, xs] = LIGHT
+        def light(cell: Cell, heading: Direction) -> None:
+            lit[cell] = lit.get(cell, 0) | 1 << SIDE_STEPS.index(heading)
 
         (x, y), (dx, dy) = room.source, room.heading
         reached = False
         for _ in range(4 * room.width * room.height):  # a beam from the ring cannot loop; a guard
-            paint(x, y, dx, dy)
+            light((x, y), (dx, dy))
             x, y = x + dx, y + dy
             if (x, y) in room.walls or (x, y) == room.source:
                 break
-            paint(x, y, -dx, -dy)
+            light((x, y), (-dx, -dy))
             if (x, y) == room.target:
                 reached = True
                 break
@@ -282,10 +273,8 @@ class _MirrorGame(GridGame):
             if name is not None:
                 turns = self.sprite(name).rotation // 90
                 dx, dy = reflect(SLASH if turns % 2 == 0 else BACKSLASH, (dx, dy))
+        pixels = np.full((room.height * size, room.width * size), -1, dtype=np.int8)
+        for (cx, cy), sides in lit.items():
+            paste(pixels, arms(sides, size, LIGHT), cx, cy)
         self.sprite("beam").pixels = pixels
         return reached
-
-
-def _half(at: int, sign: int, size: int, lo: int, hi: int) -> slice:
-    """The pixels of cell ``at`` from its middle band to its edge on the ``sign`` side."""
-    return slice(at * size + lo, (at + 1) * size) if sign > 0 else slice(at * size, at * size + hi)
