@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
+from .conveyor import Conveyor
 from .keys_doors import KeysDoors
 from .mirror_beam import MirrorBeam
 from .pipe_connect import PipeConnect
@@ -34,4 +35,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     KeysDoors(), PushBlocks(), TiltGravity(), TogglePattern(), ShapeFit(),
     MirrorBeam(),
     PipeConnect(),
+    Conveyor(),
 )
