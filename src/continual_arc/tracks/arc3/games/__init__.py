@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
 from .conveyor import Conveyor
+from .guard_patrol import GuardPatrol
 from .keys_doors import KeysDoors
 from .mirror_beam import MirrorBeam
 from .pipe_connect import PipeConnect
@@ -36,4 +37,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     MirrorBeam(),
     PipeConnect(),
     Conveyor(),
+    GuardPatrol(),
 )
