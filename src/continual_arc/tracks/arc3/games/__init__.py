@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
+from .colour_gates import ColourGates
 from .conveyor import Conveyor
 from .guard_patrol import GuardPatrol
 from .keys_doors import KeysDoors
@@ -38,4 +39,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     PipeConnect(),
     Conveyor(),
     GuardPatrol(),
+    ColourGates(),
 )
