@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .colour_gates import ColourGates
 from .conveyor import Conveyor
+from .drop_stack import DropStack
 from .guard_patrol import GuardPatrol
 from .keys_doors import KeysDoors
 from .mirror_beam import MirrorBeam
@@ -40,4 +41,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     Conveyor(),
     GuardPatrol(),
     ColourGates(),
+    DropStack(),
 )
