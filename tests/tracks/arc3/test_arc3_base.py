@@ -91,7 +91,7 @@ def test_retry_returns_the_first_accepted_attempt_and_reraises_the_last_rejectio
 
 
 def test_registry_is_read_only_and_every_spec_meets_the_protocol() -> None:
-    assert len(GAMES) == 11
+    assert len(GAMES) == 12
     with pytest.raises(TypeError):
         GAMES["x"] = GAMES["keys-doors"]  # type: ignore[index]
     for game_id, spec in GAMES.items():

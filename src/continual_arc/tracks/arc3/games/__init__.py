@@ -16,6 +16,7 @@ from .conveyor import Conveyor
 from .drop_stack import DropStack
 from .guard_patrol import GuardPatrol
 from .keys_doors import KeysDoors
+from .magnet import Magnet
 from .mirror_beam import MirrorBeam
 from .pipe_connect import PipeConnect
 from .push_blocks import PushBlocks
@@ -42,4 +43,5 @@ GAMES: Mapping[str, GameSpec] = _registry(
     GuardPatrol(),
     ColourGates(),
     DropStack(),
+    Magnet(),
 )
