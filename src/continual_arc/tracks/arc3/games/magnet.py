@@ -7,7 +7,7 @@ already on a target, 6 the player's start on a target.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode, Sprite
@@ -182,7 +182,7 @@ def _random_play(
     """
     start = blocks
     for _ in range(pulls):
-        reach = distances(player, lambda c, now=blocks: c not in walls and c not in now, *size)
+        reach = distances(player, _free(walls | frozenset(blocks)), *size)
         options = [c for c in ordered(reach) if pull(walls, c, blocks) != blocks]
         if not options:
             break
@@ -191,6 +191,11 @@ def _random_play(
     if blocks == start:
         raise RejectLevel("the random play left every block where it was")
     return blocks
+
+
+def _free(taken: frozenset[Cell]) -> Callable[[Cell], bool]:
+    """A test for the cells the player may walk on: those not ``taken`` by a wall or a block."""
+    return lambda cell: cell not in taken
 
 
 class _MagnetGame(GridGame):
