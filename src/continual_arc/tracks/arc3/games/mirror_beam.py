@@ -19,7 +19,7 @@ from .layouts import Cell, bordered_room, ordered
 from .search import bfs
 from .strokes import SIDE_STEPS, arms, band, odd_cell, paste
 
-__all__ = ["MirrorBeam", "mirror_pattern"]
+__all__ = ["MirrorBeam"]
 
 FLOOR, WALL, SOURCE, TARGET, SLASH, BACKSLASH = range(6)
 STONE, LAMP, GOAL, GLASS, LIGHT, GROUND, EDGE = 2, 12, 14, 0, 11, 5, 4
@@ -38,20 +38,20 @@ class _Knobs:
 
 
 _KNOBS = (
-    _Knobs(7, 2, 1, 1, 0, 1),
+    _Knobs(7, 2, 2, 1, 0, 2),
     _Knobs(8, 3, 2, 3, 2, 2),
-    _Knobs(10, 4, 3, 5, 4, 2),
-    _Knobs(12, 5, 4, 8, 6, 3),
+    _Knobs(10, 4, 3, 5, 4, 3),
+    _Knobs(12, 5, 4, 8, 6, 4),
 )
 
 
-def reflect(kind: int, direction: Direction) -> Direction:
+def _reflect(kind: int, direction: Direction) -> Direction:
     """The direction a beam leaves a mirror of ``kind`` (SLASH or BACKSLASH) it met going ``direction``."""
     dx, dy = direction
     return (-dy, -dx) if kind == SLASH else (dy, dx)
 
 
-def mirror_pattern(kind: int, size: int) -> np.ndarray:
+def _mirror(kind: int, size: int) -> np.ndarray:
     """The pixels of a mirror: a diagonal band across a ``size`` square, clear elsewhere."""
     half = band(size)[1] - size // 2  # as thick as the beam
     ys, xs = np.indices((size, size))
@@ -100,7 +100,7 @@ class _Room:
                 if i not in met:
                     met.append(i)
                 kind = self.mirrors[i][1] ^ (turned >> i & 1)  # SLASH ^ 1 == BACKSLASH
-                dx, dy = reflect(kind, (dx, dy))
+                dx, dy = _reflect(kind, (dx, dy))
         return False, tuple(met)
 
 
@@ -123,8 +123,8 @@ class MirrorBeam:
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A room of 7 to 12 cells a side holding a beam's path through 2 to 5 mirrors.
 
-        Difficulty 0 to 3 turns 1 to 4 of the path's mirrors the wrong way, adds 1 to 8 decoy mirrors
-        and 0 to 6 inner walls, and serves only levels needing at least 1, 2, 2 or 3 clicks.
+        Difficulty 0 to 3 turns 2 to 4 of the path's mirrors the wrong way, adds 1 to 8 decoy mirrors
+        and 0 to 6 inner walls, and serves only levels needing at least 2, 2, 3 or 4 clicks.
         """
         if not 0 <= difficulty <= self.max_difficulty:
             raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
@@ -200,7 +200,7 @@ def _beam_path(rng: random.Random, side: int, turns: int) -> tuple[list[Cell], l
         path += run[: stop + 1]
         x, y = run[stop]
         turn = rng.choice(((dy, dx), (-dy, -dx)))
-        corners.append(((x, y), SLASH if turn == reflect(SLASH, heading) else BACKSLASH))
+        corners.append(((x, y), SLASH if turn == _reflect(SLASH, heading) else BACKSLASH))
         heading = turn
     dx, dy = heading
     while 0 < x + dx < side - 1 and 0 < y + dy < side - 1:
@@ -225,7 +225,7 @@ class _MirrorGame(GridGame):
             Sprite(np.full((1, 1), -1, dtype=np.int8), name="beam", layer=1, tags=[]),
         ]
         for i, ((x, y), kind) in enumerate(room.mirrors):
-            pixels = mirror_pattern(SLASH, size)
+            pixels = _mirror(SLASH, size)
             mirror = Sprite(pixels, name=f"mirror{i}", x=x * size, y=y * size, layer=2, tags=[])
             # Every mirror starts as a /, turned a quarter when the level's mirror is a \ .
             sprites.append(mirror.set_rotation(90 * (kind == BACKSLASH)))
@@ -272,7 +272,7 @@ class _MirrorGame(GridGame):
             name = self.mirror_at.get((x, y))
             if name is not None:
                 turns = self.sprite(name).rotation // 90
-                dx, dy = reflect(SLASH if turns % 2 == 0 else BACKSLASH, (dx, dy))
+                dx, dy = _reflect(SLASH if turns % 2 == 0 else BACKSLASH, (dx, dy))
         pixels = np.full((room.height * size, room.width * size), -1, dtype=np.int8)
         for (cx, cy), sides in lit.items():
             paste(pixels, arms(sides, size, LIGHT), cx, cy)
