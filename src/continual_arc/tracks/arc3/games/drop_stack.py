@@ -202,19 +202,25 @@ class _DropGame(GridGame):
         """A click on a column spawns the next block above it; each later frame lets it fall a cell."""
         falling = self.current_level.get_sprites_by_name("falling")
         if falling:
-            return self._fall(falling[0])
+            falling[0].move(0, 1)  # the frame before made sure it could
+            return self._land_if_stopped(falling[0])
         if cell is None or not 1 <= cell[0] <= len(self.well.columns) or cell[1] > self.well.height:
             return True
         dropped = int((self.sprite("stack").pixels >= 0).sum())
-        colour = HUES[self.well.queue[dropped]]
-        self.current_level.add_sprite(block(colour, "falling", cell[0], 0, layer=2))
+        spawned = block(HUES[self.well.queue[dropped]], "falling", cell[0], 0, layer=2)
+        self.current_level.add_sprite(spawned)
         rest = self.well.queue[dropped + 1 :]
         self.sprite("queue").pixels = _queue_pixels(rest, self.view, self.well.height + 3)
-        return False
+        return self._land_if_stopped(spawned)
 
-    def _fall(self, falling: Sprite) -> bool:
-        """Move the falling block down a cell, or land it: then check it against the picture."""
+    def _land_if_stopped(self, falling: Sprite) -> bool:
+        """Land the block if nothing lets it fall further, checking it against the picture.
+
+        Returns:
+            Whether the drop is over (landed), so that no frame shows a block that has stopped.
+        """
         if not self.try_move_sprite(falling, 0, 1):
+            falling.move(0, -1)  # only a probe: it can fall, in the next frame
             return False
         self.current_level.remove_sprite(falling)
         x, y = falling.x, falling.y
