@@ -124,7 +124,8 @@ class ColourGates:
         free = [
             c for c in ordered((x, y) for y in range(side) for x in range(side)) if grid[c[1]][c[0]] == FLOOR
         ]
-        for x, y in rng.sample([c for c in free if c not in taken and c not in path], knobs.decoys):
+        spare = [c for c in free if c not in taken and c not in path]
+        for x, y in rng.sample(spare, min(knobs.decoys, len(spare))):
             grid[y][x] = PADS + rng.randrange(knobs.colours)
         for (x, y), hue in zip(gates, hues, strict=True):
             grid[y][x] = GATES + hue

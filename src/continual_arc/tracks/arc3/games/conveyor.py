@@ -19,7 +19,7 @@ from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import bfs
 from .strokes import SIDE_STEPS, odd_cell, paste
 
-__all__ = ["Conveyor", "arrow"]
+__all__ = ["Conveyor"]
 
 FLOOR, WALL, START, EXIT, BELTS = range(5)
 PLAYER, GOAL, STONE, TRACK, MARK, GROUND, EDGE = 9, 14, 2, 3, 12, 5, 4
@@ -45,7 +45,7 @@ _KNOBS = (
 )
 
 
-def arrow(side: int, size: int) -> np.ndarray:
+def _arrow(side: int, size: int) -> np.ndarray:
     """A belt cell's pixels: a grey square with an orange arrowhead pointing towards ``side``."""
     pixels = np.full((size, size), TRACK, dtype=np.int8)
     mid, top = size // 2, size // 4
@@ -182,7 +182,7 @@ class _ConveyorGame(GridGame):
         box = (level.width, level.height)
         belts = np.full((level.height * size, level.width * size), -1, dtype=np.int8)
         for (x, y), side in room.belts.items():
-            paste(belts, arrow(side, size), x, y)
+            paste(belts, _arrow(side, size), x, y)
         sprites = [
             layer_sprite([(x, y, STONE) for x, y in room.walls], "walls", box, cell=size),
             Sprite(belts, name="belts", layer=0, tags=[]).set_interaction(InteractionMode.INTANGIBLE),

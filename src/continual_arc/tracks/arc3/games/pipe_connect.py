@@ -140,7 +140,7 @@ class PipeConnect:
         return level
 
     def build(self, level: Level) -> ARCBaseGame:
-        """The engine game: each tile a sprite turned by the engine's own rotation."""
+        """The engine game: a click turns a tile's pixels; the engine reads the pipes off them."""
         return _PipeGame(level)
 
     def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
