@@ -18,6 +18,7 @@ from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import bfs
 from .strokes import SIDE_STEPS, odd_cell, paste
+from .symmetry import SYMMETRIES, turned_grid, turned_side
 
 __all__ = ["Conveyor"]
 
@@ -38,7 +39,7 @@ class _Knobs:
 
 
 _KNOBS = (
-    _Knobs(7, 2, 0, 3, 4),
+    _Knobs(8, 2, 0, 4, 5),
     _Knobs(8, 3, 1, 5, 6),
     _Knobs(10, 4, 1, 8, 8),
     _Knobs(12, 5, 2, 12, 10),
@@ -96,11 +97,12 @@ class Conveyor:
     budget = 5_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A room of 7 to 12 cells a side with belts, walls, a start and an exit far from it on foot.
+        """A room of 8 to 12 cells a side with belts, walls, a start and an exit far from it on foot.
 
-        With difficulty: 2 to 5 short belt lanes, 0 to 2 rivers of belts across the room and 3 to 12
-        inner walls. A served level needs at least 4, 6, 8 or 10 moves, and a different number of
-        moves than walking would take were the belts bare floor.
+        With difficulty: 2 to 5 short belt lanes, 0 to 2 rivers of belts across the room and 4 to 12
+        inner walls. A served level needs at least 5, 6, 8 or 10 moves, and a different number of
+        moves than walking would take were the belts bare floor. The room is then turned or
+        mirrored at random.
         """
         if not 0 <= difficulty <= self.max_difficulty:
             raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
@@ -124,7 +126,7 @@ class Conveyor:
         far = sorted(floor, key=lambda c: -walk.get(c, 0))[: max(1, len(floor) // 4)]
         ex, ey = rng.choice(ordered(far))
         grid[sy][sx], grid[ey][ex] = START, EXIT
-        level = Level.make(self.id, grid)
+        level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
         plan = self.solve(level, self.budget)
         if plan is None or len(plan) < knobs.shortest:
             raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")
@@ -171,6 +173,12 @@ def _lane(rng: random.Random, grid: list[list[int]]) -> None:
             break
         grid[y][x] = BELTS + flow
         x, y = x + dx, y + dy
+
+
+def _turned(grid: list[list[int]], symmetry: int) -> list[list[int]]:
+    """The room under a symmetry (see symmetry.py), its belts turned to run the same way."""
+    out = turned_grid(grid, symmetry)
+    return [[BELTS + turned_side(c - BELTS, symmetry) if c >= BELTS else c for c in row] for row in out]
 
 
 class _ConveyorGame(GridGame):

@@ -19,6 +19,7 @@ from .base import DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import bfs
+from .symmetry import SYMMETRIES, turned_cell, turned_grid
 
 __all__ = ["GuardPatrol", "patrol"]
 
@@ -104,7 +105,8 @@ class GuardPatrol:
 
         The start is in the two leftmost columns, the exit in the rightmost; 2 to 6 inner walls are
         strewn about. A served level needs at least 5, 7, 9 or 12 moves, and more than walking
-        would take without the guards: the player must wait or go round.
+        would take without the guards: the player must wait or go round. The room is then turned
+        or mirrored at random, so the start may be on any side.
         """
         if not 0 <= difficulty <= self.max_difficulty:
             raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
@@ -130,7 +132,8 @@ class GuardPatrol:
         inside = ordered((x, y) for y in range(1, side - 1) for x in range(1, side - 1))
         for x, y in rng.sample([c for c in inside if grid[c[1]][c[0]] == FLOOR], knobs.walls):
             grid[y][x] = WALL
-        level = Level.make(self.id, grid, **ways)
+        symmetry = rng.randrange(SYMMETRIES)  # any orientation, not always left to right
+        level = Level.make(self.id, turned_grid(grid, symmetry), **_turned_ways(grid, ways, symmetry))
         plan = self.solve(level, self.budget)
         if plan is None or len(plan) < knobs.shortest:
             raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")
@@ -182,6 +185,22 @@ def _fence(rng: random.Random, grid: list[list[int]], column: int) -> list[Cell]
     n = rng.randint(3, min(5, side - 2))
     y0 = rng.randint(1, side - 1 - n)
     return [(column, y) for y in range(y0, y0 + n)]
+
+
+def _turned_ways(grid: list[list[int]], ways: dict[str, int], symmetry: int) -> dict[str, int]:
+    """The ``way<g>`` params that keep every guard walking the same way once the grid is turned."""
+    height, width = len(grid), len(grid[0])
+    turned = {}
+    for g in range(len(ways)):
+        cells = sorted(
+            (x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v in (ROUND + g, GUARD + g)
+        )
+        post = next((x, y) for x, y in cells if grid[y][x] == GUARD + g)
+        then = turned_cell(patrol(cells, post, ways[f"way{g}"])[1], symmetry, width, height)
+        moved = sorted(turned_cell(c, symmetry, width, height) for c in cells)
+        start = turned_cell(post, symmetry, width, height)
+        turned[f"way{g}"] = next(w for w in (0, 1) if patrol(moved, start, w)[1] == then)
+    return turned
 
 
 class _PatrolGame(GridGame):

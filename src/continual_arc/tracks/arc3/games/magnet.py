@@ -16,6 +16,7 @@ from .base import DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, bordered_room, distances, ordered
 from .search import astar
+from .symmetry import SYMMETRIES, turned_grid
 
 __all__ = ["Magnet", "pull"]
 
@@ -37,7 +38,7 @@ class _Knobs:
 
 
 _KNOBS = (
-    _Knobs((6, 6), 1, 1, 2, 3),
+    _Knobs((7, 6), 1, 1, 3, 4),
     _Knobs((7, 7), 2, 3, 4, 6),
     _Knobs((8, 7), 2, 4, 6, 8),
     _Knobs((7, 7), 3, 4, 6, 10),  # a third block costs more states than a larger room: kept cramped
@@ -101,10 +102,11 @@ class Magnet:
     budget = 30_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A room of 6x6 to 8x7 cells with 1 to 3 blocks and 1 to 4 inner walls.
+        """A room of 7x6 to 8x7 cells with 1 to 3 blocks and 1 to 4 inner walls.
 
-        The targets are where the blocks end up after 2 to 8 pulls from random cells the player
-        can walk to, so every level can be won; a served level needs at least 3, 6, 8 or 10 moves.
+        The targets are where the blocks end up after 3 to 6 pulls from random cells the player
+        can walk to, so every level can be won; a served level needs at least 4, 6, 8 or 10 moves.
+        The room is then turned or mirrored at random.
         """
         if not 0 <= difficulty <= self.max_difficulty:
             raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
@@ -128,7 +130,8 @@ class Magnet:
         for x, y in blocks:
             grid[y][x] = BLOCK_ON_TARGET if grid[y][x] == TARGET else BLOCK
         grid[player[1]][player[0]] = START_ON_TARGET if grid[player[1]][player[0]] == TARGET else START
-        level = Level.make(self.id, grid)
+        # Served in any of the eight orientations, so that no two layouts are alike by habit.
+        level = Level.make(self.id, turned_grid(grid, rng.randrange(SYMMETRIES)))
         plan = self.solve(level, self.budget)
         if plan is None or len(plan) < knobs.shortest:
             raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")

@@ -18,6 +18,7 @@ from .engine import GridGame, frame_point, layer_sprite, patch
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
 from .strokes import SIDE_STEPS, arms, band, odd_cell, paste
+from .symmetry import SYMMETRIES, swaps_diagonals, turned_grid
 
 __all__ = ["MirrorBeam"]
 
@@ -38,7 +39,7 @@ class _Knobs:
 
 
 _KNOBS = (
-    _Knobs(7, 2, 2, 1, 0, 2),
+    _Knobs(7, 2, 2, 2, 0, 2),
     _Knobs(8, 3, 2, 3, 2, 2),
     _Knobs(10, 4, 3, 5, 4, 3),
     _Knobs(12, 5, 4, 8, 6, 4),
@@ -123,8 +124,9 @@ class MirrorBeam:
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A room of 7 to 12 cells a side holding a beam's path through 2 to 5 mirrors.
 
-        Difficulty 0 to 3 turns 2 to 4 of the path's mirrors the wrong way, adds 1 to 8 decoy mirrors
-        and 0 to 6 inner walls, and serves only levels needing at least 2, 2, 3 or 4 clicks.
+        Difficulty 0 to 3 turns 2 to 4 of the path's mirrors the wrong way, adds 2 to 8 decoy mirrors
+        and 0 to 6 inner walls, and serves only levels needing at least 2, 2, 3 or 4 clicks. The
+        room is then turned or mirrored at random.
         """
         if not 0 <= difficulty <= self.max_difficulty:
             raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
@@ -145,7 +147,7 @@ class MirrorBeam:
         picks = rng.sample(free, knobs.decoys + knobs.walls)
         for i, (x, y) in enumerate(picks):
             grid[y][x] = rng.choice((SLASH, BACKSLASH)) if i < knobs.decoys else WALL
-        level = Level.make(self.id, grid)
+        level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
         plan = self.solve(level, self.budget)
         if plan is None or len(plan) < knobs.shortest:
             raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} clicks")
@@ -209,6 +211,13 @@ def _beam_path(rng: random.Random, side: int, turns: int) -> tuple[list[Cell], l
             raise RejectLevel("the last leg crosses the beam")
         path.append((x, y))
     return path, corners, (x + dx, y + dy)
+
+
+def _turned(grid: list[list[int]], symmetry: int) -> list[list[int]]:
+    """The room under a symmetry (see symmetry.py), its mirrors turned to bounce the same way."""
+    swap = swaps_diagonals(symmetry)
+    out = turned_grid(grid, symmetry)
+    return [[code ^ 1 if swap and code in (SLASH, BACKSLASH) else code for code in row] for row in out]
 
 
 class _MirrorGame(GridGame):

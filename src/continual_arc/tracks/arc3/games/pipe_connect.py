@@ -20,6 +20,7 @@ from .engine import GridGame, frame_point, layer_sprite
 from .layouts import Cell, new_grid, ordered
 from .strokes import SIDE_STEPS as STEP
 from .strokes import arms, odd_cell
+from .symmetry import SYMMETRIES, turned_grid, turned_side
 
 __all__ = ["PipeConnect"]
 
@@ -106,7 +107,7 @@ class PipeConnect:
 
         With difficulty the path winds more (cell weights 1..2 to 1..8), fewer tiles off it are
         empty (0.4 to 0.1), more of its tiles are tees (0 to 0.3), and a served level needs at
-        least 2, 4, 6 or 8 clicks.
+        least 2, 4, 6 or 8 clicks. The board is then turned or mirrored at random.
         """
         if not 0 <= difficulty <= self.max_difficulty:
             raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
@@ -133,7 +134,7 @@ class PipeConnect:
                 empty = rng.random() < knobs.empty
                 grid[y][x] = EMPTY if empty else PIPES + 4 * rng.randrange(3) + rng.randrange(4)
         grid[source[1]][source[0]], grid[drain[1]][drain[0]] = SOURCE, DRAIN
-        level = Level.make(self.id, grid)
+        level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
         plan = self.solve(level, self.budget)
         if plan is None or len(plan) < knobs.shortest:
             raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} clicks")
@@ -162,6 +163,20 @@ class PipeConnect:
             for (x, y), turns in found
             for _ in range(turns)
         )
+
+
+def _turned(grid: list[list[int]], symmetry: int) -> list[list[int]]:
+    """The board under a symmetry (see symmetry.py), each pipe turned to open the same way round."""
+
+    def tile(code: int) -> int:
+        if code < PIPES:
+            return code
+        sides = openings(code)
+        want = sum(1 << turned_side(s, symmetry) for s in range(4) if sides >> s & 1)
+        base = code - (code - PIPES) % 4  # the same kind, in its first position
+        return next(base + t for t in range(4) if openings(base + t) == want)
+
+    return [[tile(code) for code in row] for row in turned_grid(grid, symmetry)]
 
 
 def _inside(cell: Cell, n: int) -> Cell:
