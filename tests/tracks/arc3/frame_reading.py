@@ -1,17 +1,23 @@
 """Reading a board off a frame, as a person looking at the screen would: for the human-style players.
 
-Nothing here reads a Level or calls a solver; every function takes a 64x64 frame of colours 0-15.
+Nothing here reads a Level or calls a solver: the helpers see 64x64 frames of colours 0-15 and, to
+explore, the actions a session offers.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Hashable, Mapping
 from math import gcd
+from typing import TypeVar
 
 import numpy as np
 
+from continual_arc.tracks.arc3.games.base import Move
+from continual_arc.tracks.arc3.games.session import Session
+
 Cell = tuple[int, int]
+S = TypeVar("S", bound=Hashable)
 STEPS = {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)}
 
 
@@ -42,10 +48,6 @@ class Grid:
         self.ox = min(x for x, _ in spots) % self.size
         self.oy = min(y for _, y in spots) % self.size
 
-    def cell_of(self, x: int, y: int) -> Cell:
-        """The cell holding frame pixel (x, y)."""
-        return (x - self.ox) // self.size, (y - self.oy) // self.size
-
     def block(self, frame: np.ndarray, cell: Cell) -> np.ndarray:
         """The pixels of one cell."""
         x, y = self.ox + cell[0] * self.size, self.oy + cell[1] * self.size
@@ -65,24 +67,35 @@ class Grid:
         return self.ox + cell[0] * self.size + self.size // 2, self.oy + cell[1] * self.size + self.size // 2
 
 
-def route(start: Cell, goal: Cell, free: Iterable[Cell]) -> list[str]:
-    """Arrow keys along a shortest walk from start to goal through free cells (empty if none)."""
-    allowed = set(free) | {goal}
-    came: dict[Cell, tuple[Cell, str] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        cell = queue.popleft()
-        if cell == goal:
-            break
-        for action, (dx, dy) in STEPS.items():
-            nxt = (cell[0] + dx, cell[1] + dy)
-            if nxt in allowed and nxt not in came:
-                came[nxt] = (cell, action)
-                queue.append(nxt)
+def keys_to(came: Mapping[S, tuple[S, str] | None], end: S) -> list[str]:
+    """The keys of the path a breadth-first search recorded in ``came`` (state: parent and key)."""
     keys: list[str] = []
-    link = came.get(goal)
+    link = came[end]
     while link is not None:
-        cell, action = link
-        keys.append(action)
-        link = came[cell]
+        keys.append(link[1])
+        link = came[link[0]]
     return keys[::-1]
+
+
+def explore(session: Session, remember: int = 1) -> int:
+    """The fewest moves to a win, by trying every action from every position seen, breadth first.
+
+    Only frames are read: a position is the last ``remember`` frames (two where one frame does not
+    show the whole state), and a lost play is never carried on. Returns -1 when nothing wins.
+    """
+    start = (session.frame.tobytes(),) * remember
+    seen = {start}
+    queue: deque[tuple[tuple[str, ...], tuple[bytes, ...]]] = deque([((), start)])
+    while queue:
+        tried, position = queue.popleft()
+        for action in session.actions:
+            session.reset()
+            for key in (*tried, action):
+                session.step(Move(key))
+            if session.won:
+                return len(tried) + 1
+            after = (*position[1:], session.frame.tobytes())
+            if not session.lost and after not in seen:
+                seen.add(after)
+                queue.append(((*tried, action), after))
+    return -1

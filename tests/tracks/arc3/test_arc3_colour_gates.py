@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from frame_reading import STEPS, Cell, Grid
+from frame_reading import STEPS, Cell, Grid, explore, keys_to
 
 from continual_arc.tracks.arc3.games import GAMES
 from continual_arc.tracks.arc3.games.base import Level, Move
@@ -64,24 +64,6 @@ def test_a_gate_admits_only_a_player_of_its_colour() -> None:
     assert len(SPEC.solve(CORRIDOR, SPEC.budget) or ()) == 6
 
 
-def _explore(session: Session) -> int:
-    """The fewest moves to a win, by trying every action from every frame seen."""
-    seen = {session.frame.tobytes()}
-    queue: deque[tuple[str, ...]] = deque([()])
-    while queue:
-        tried = queue.popleft()
-        for action in session.actions:
-            session.reset()
-            for key in (*tried, action):
-                session.step(Move(key))
-            if session.won:
-                return len(tried) + 1
-            if session.frame.tobytes() not in seen:
-                seen.add(session.frame.tobytes())
-                queue.append((*tried, action))
-    return -1
-
-
 def test_solver_plans_are_as_short_as_the_explorer_finds_in_small_rooms() -> None:
     rng = random.Random(5)
     checked = 0
@@ -94,7 +76,7 @@ def test_solver_plans_are_as_short_as_the_explorer_finds_in_small_rooms() -> Non
         plan = SPEC.solve(level, SPEC.budget)
         if plan is None or len(plan) < 4:
             continue
-        assert len(plan) == _explore(Session(SPEC, level)), level.to_json()
+        assert len(plan) == explore(Session(SPEC, level)), level.to_json()
         checked += 1
 
 
@@ -125,11 +107,7 @@ def test_colour_gates_by_reading_pads_and_gates_and_planning_the_errands(seed: i
             if state not in came:
                 came[state] = ((cell, colour), key)
                 queue.append(state)
-    link = came[next(state for state in came if state[0] == goal)]
-    keys: list[str] = []
-    while link is not None:
-        keys.insert(0, link[1])
-        link = came[link[0]]
+    keys = keys_to(came, next(state for state in came if state[0] == goal))
     for key in keys:
         session.step(Move(key))
     assert session.won and len(keys) == len(plan)

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from frame_reading import STEPS, Cell, Grid
+from frame_reading import STEPS, Cell, Grid, explore, keys_to
 
 from continual_arc.tracks.arc3.games import GAMES
 from continual_arc.tracks.arc3.games.base import Level, Move
@@ -69,29 +69,11 @@ def test_a_belt_carries_the_player_as_a_second_frame() -> None:
     assert len(session.frames) == 1 and _player(session.frame) == (1, 1)
 
 
-def _explore(session: Session) -> int:
-    """The fewest moves to a win, by trying every action from every position seen (frames only)."""
-    seen = {session.frame.tobytes()}
-    queue: deque[tuple[str, ...]] = deque([()])
-    while queue:
-        tried = queue.popleft()
-        for action in session.actions:
-            session.reset()
-            for key in (*tried, action):
-                session.step(Move(key))
-            if session.won:
-                return len(tried) + 1
-            if session.frame.tobytes() not in seen:
-                seen.add(session.frame.tobytes())
-                queue.append((*tried, action))
-    return -1
-
-
 def test_solver_plans_are_as_short_as_the_explorer_finds() -> None:
     for seed in range(2):
         level = SPEC.generate(level_rng(SPEC.id, 0, ("explore", seed), 0), 0)
         plan = SPEC.solve(level, SPEC.budget)
-        assert plan is not None and len(plan) == _explore(Session(SPEC, level))
+        assert plan is not None and len(plan) == explore(Session(SPEC, level))
 
 
 def _arrow(block: np.ndarray) -> tuple[int, int] | None:
@@ -131,11 +113,7 @@ def test_conveyor_by_reading_the_arrows_and_planning_a_walk(seed: int) -> None:
             if nxt not in came:
                 came[nxt] = (cell, key)
                 queue.append(nxt)
-    walk: list[str] = []
-    link = came[goal]
-    while link is not None:
-        walk.insert(0, link[1])
-        link = came[link[0]]
+    walk = keys_to(came, goal)
     for key in walk:
         session.step(Move(key))
     assert session.won and len(walk) == len(plan)

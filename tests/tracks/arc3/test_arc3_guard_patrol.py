@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from frame_reading import STEPS, Cell, Grid
+from frame_reading import STEPS, Cell, Grid, explore, keys_to
 
 from continual_arc.tracks.arc3.games import GAMES
 from continual_arc.tracks.arc3.games.base import Level, Move
@@ -75,34 +75,11 @@ def test_walking_into_a_guard_loses_and_waiting_for_it_wins() -> None:
     assert len(SPEC.solve(YARD, SPEC.budget) or ()) == 7
 
 
-def _explore(session: Session) -> int:
-    """The fewest moves to a win, by trying every action from every position seen (never a lost one).
-
-    A position is the last two frames: one frame shows a pacing guard's cell but not which way it
-    is going.
-    """
-    seen = {(b"", session.frame.tobytes())}
-    queue: deque[tuple[tuple[str, ...], bytes]] = deque([((), session.frame.tobytes())])
-    while queue:
-        tried, now = queue.popleft()
-        for action in session.actions:
-            session.reset()
-            for key in (*tried, action):
-                session.step(Move(key))
-            if session.won:
-                return len(tried) + 1
-            position = (now, session.frame.tobytes())
-            if not session.lost and position not in seen:
-                seen.add(position)
-                queue.append(((*tried, action), position[1]))
-    return -1
-
-
 def test_solver_plans_are_as_short_as_the_explorer_finds() -> None:
     for seed in range(2):
         level = SPEC.generate(level_rng(SPEC.id, 0, ("explore", seed), 0), 0)
         plan = SPEC.solve(level, SPEC.budget)
-        assert plan is not None and len(plan) == _explore(Session(SPEC, level))
+        assert plan is not None and len(plan) == explore(Session(SPEC, level), remember=2)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -133,12 +110,7 @@ def test_guard_patrol_by_watching_the_guards_then_timing_the_dash(seed: int) -> 
                 if nxt == goal:
                     end = (nxt, turn + 1)
     assert end is not None
-    keys: list[str] = []
-    link = came[end]
-    while link is not None:
-        keys.insert(0, link[1])
-        link = came[link[0]]
     session.reset()
-    for key in keys:
+    for key in keys_to(came, end):
         session.step(Move(key))
     assert session.won

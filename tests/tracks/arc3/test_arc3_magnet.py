@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from frame_reading import STEPS, Cell, Grid
+from frame_reading import STEPS, Cell, Grid, explore, keys_to
 
 from continual_arc.tracks.arc3.games import GAMES
 from continual_arc.tracks.arc3.games.base import Level, Move
@@ -78,28 +78,10 @@ def test_the_player_cannot_push_and_a_pull_out_of_line_does_nothing() -> None:
     assert len(SPEC.solve(ROOM, SPEC.budget) or ()) == 6
 
 
-def _explore(session: Session) -> int:
-    """The fewest moves to a win, by trying every action from every frame seen."""
-    seen = {session.frame.tobytes()}
-    queue: deque[tuple[str, ...]] = deque([()])
-    while queue:
-        tried = queue.popleft()
-        for action in session.actions:
-            session.reset()
-            for key in (*tried, action):
-                session.step(Move(key))
-            if session.won:
-                return len(tried) + 1
-            if session.frame.tobytes() not in seen:
-                seen.add(session.frame.tobytes())
-                queue.append((*tried, action))
-    return -1
-
-
 def test_solver_plans_are_as_short_as_the_explorer_finds() -> None:
     level = SPEC.generate(level_rng(SPEC.id, 0, ("explore", 1), 0), 0)
     plan = SPEC.solve(level, SPEC.budget)
-    assert plan is not None and len(plan) == _explore(Session(SPEC, level))
+    assert plan is not None and len(plan) == explore(Session(SPEC, level))
 
 
 def _pulled(walls: frozenset[Cell], player: Cell, blocks: tuple[Cell, ...]) -> tuple[Cell, ...]:
@@ -142,11 +124,7 @@ def test_magnet_by_reading_the_room_and_planning_walks_and_pulls(seed: int) -> N
             queue.append((cell, after))
             if targets <= set(after):
                 end = (cell, after)
-    keys: list[str] = []
-    link = came[end]
-    while link is not None:
-        keys.insert(0, link[1])
-        link = came[link[0]]
+    keys = keys_to(came, end)
     for key in keys:
         session.step(Move(key))
     assert session.won and len(keys) == len(plan)
