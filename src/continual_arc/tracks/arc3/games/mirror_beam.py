@@ -14,10 +14,10 @@ import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import CLICK, Level, Move, RejectLevel, retry
-from .engine import GridGame, frame_point, layer_sprite, patch
+from .engine import GridGame, layer_sprite, patch
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
-from .strokes import SIDE_STEPS, arms, band, odd_cell, paste
+from .strokes import SIDE_STEPS, arms, band, middle_of, odd_cell, paste
 from .symmetry import SYMMETRIES, swaps_diagonals, turned_grid
 
 __all__ = ["MirrorBeam"]
@@ -165,12 +165,7 @@ class MirrorBeam:
         when its turn comes, so nothing shorter is lost.
         """
         room = _Room.read(level)
-        size = odd_cell(level.width, level.height)
-        viewport = (room.width * size, room.height * size)
-        clicks = [
-            Move.click(*frame_point(viewport, x * size + size // 2, y * size + size // 2))
-            for (x, y), _ in room.mirrors
-        ]
+        clicks = [Move.click(*middle_of(cell, room.width, room.height)) for cell, _ in room.mirrors]
 
         def successors(turned: int) -> list[tuple[Move, int]]:
             return [(clicks[i], turned ^ (1 << i)) for i in room.trace(turned)[1]]

@@ -16,10 +16,10 @@ import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import CLICK, Level, Move, RejectLevel, retry
-from .engine import GridGame, frame_point, layer_sprite
+from .engine import GridGame, layer_sprite
 from .layouts import Cell, new_grid, ordered
 from .strokes import SIDE_STEPS as STEP
-from .strokes import arms, odd_cell
+from .strokes import arms, middle_of, odd_cell
 from .symmetry import SYMMETRIES, turned_grid, turned_side
 
 __all__ = ["PipeConnect"]
@@ -156,11 +156,9 @@ class PipeConnect:
         found = _cheapest_path(board, budget)
         if found is None:
             return None
-        size = odd_cell(level.width, level.height)
-        viewport = (level.width * size, level.height * size)
         return tuple(
-            Move.click(*frame_point(viewport, x * size + size // 2, y * size + size // 2))
-            for (x, y), turns in found
+            Move.click(*middle_of(cell, level.width, level.height))
+            for cell, turns in found
             for _ in range(turns)
         )
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SIDE_STEPS", "arms", "band", "odd_cell", "paste"]
+from .engine import frame_point
+from .layouts import Cell
+
+__all__ = ["SIDE_STEPS", "arms", "band", "middle_of", "odd_cell", "paste"]
 
 #: (dx, dy) of the sides north, east, south, west, by their bit.
 SIDE_STEPS: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -22,6 +25,12 @@ def odd_cell(width: int, height: int) -> int:
     """
     size = 64 // max(width, height)
     return size - 1 + size % 2
+
+
+def middle_of(cell: Cell, width: int, height: int) -> tuple[int, int]:
+    """The frame pixel to click for a cell of a ``width`` x ``height`` board drawn ``odd_cell`` big."""
+    size = odd_cell(width, height)
+    return frame_point((width * size, height * size), cell[0] * size + size // 2, cell[1] * size + size // 2)
 
 
 def band(size: int) -> tuple[int, int]:
