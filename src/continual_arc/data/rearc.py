@@ -18,10 +18,6 @@ the screen (:mod:`continual_arc.data.screen`) keeps such tasks out of every trac
 
 from __future__ import annotations
 
-import signal
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +25,7 @@ from ..core.errors import HarnessFault
 from ..core.grids import InvalidGridError, Pair, validate_grid
 from ..core.seeding import stable_rng
 from .pinned import load_rearc
+from .timelimit import CallTimeout, timed_call
 
 __all__ = [
     "DIFFICULTY",
@@ -58,10 +55,6 @@ class GeneratorError(HarnessFault, RuntimeError):
     """A Re-ARC generator that gave no acceptable pair, or ran past its time limit (the benchmark's fault)."""
 
 
-class _Timeout(Exception):
-    pass
-
-
 @dataclass(frozen=True)
 class Draw:
     """The outcome of one accepted draw: the pair, and why each earlier sub-draw was rejected."""
@@ -73,32 +66,6 @@ class Draw:
 def task_ids() -> tuple[str, ...]:
     """The 400 Re-ARC task ids (the ARC-AGI-1 training ids), sorted."""
     return tuple(sorted(load_rearc().generators))
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    raise _Timeout
-
-
-def _timed_call(fn: Callable[..., Any], *args: Any) -> Any:
-    """Call ``fn`` under :data:`GENERATOR_TIME_LIMIT`.
-
-    On the main thread a real-time timer interrupts a call that hangs; on any other thread (where
-    no signal can be delivered) a call that returns past the limit is refused afterwards.
-    """
-    on_main = threading.current_thread() is threading.main_thread()
-    if on_main and signal.getitimer(signal.ITIMER_REAL)[0] == 0.0:
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, GENERATOR_TIME_LIMIT)
-        try:
-            return fn(*args)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0.0)
-            signal.signal(signal.SIGALRM, previous)
-    start = time.monotonic()
-    result = fn(*args)
-    if time.monotonic() - start > GENERATOR_TIME_LIMIT:
-        raise _Timeout
-    return result
 
 
 def _check(task_id: str, raw: Any) -> Pair | str:
@@ -113,8 +80,8 @@ def _check(task_id: str, raw: Any) -> Pair | str:
         return "output equals input"
     verifier = load_rearc().verifiers[task_id]
     try:
-        verified = _timed_call(verifier, raw["input"])
-    except _Timeout:
+        verified = timed_call(verifier, GENERATOR_TIME_LIMIT, raw["input"])
+    except CallTimeout:
         raise GeneratorError(
             f"the Re-ARC verifier of {task_id} ran past {GENERATOR_TIME_LIMIT:.0f} s"
         ) from None
@@ -148,8 +115,8 @@ def draw(task_id: str, seed: int, purpose: str, index: int, avoid: frozenset[Any
     for sub in range(MAX_REDRAWS):
         rng = stable_rng(TRACK, "rearc", task_id, seed, purpose, index, sub)
         try:
-            raw = _timed_call(generator, rng, *DIFFICULTY)
-        except _Timeout:
+            raw = timed_call(generator, GENERATOR_TIME_LIMIT, rng, *DIFFICULTY)
+        except CallTimeout:
             raise GeneratorError(
                 f"the Re-ARC generator of {task_id} ran past {GENERATOR_TIME_LIMIT:.0f} s (seed {seed})"
             ) from None
