@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.files import atomic_write_text, dumps_json
+from .draws import GeneratorError
 from .pinned import check_sources
-from .rearc import GeneratorError, draw
+from .rearc import draw
 from .rearc import task_ids as all_ids
 
 __all__ = [
@@ -43,7 +44,7 @@ MAX_REJECTION_RATE = 2 / 3
 """The largest share of rejected sub-draws a task may have.
 
 A rejection costs a redraw, not a wrong pair: the verifier guarantees every accepted pair. What
-makes a task unusable is the chance that :data:`~continual_arc.data.rearc.MAX_REDRAWS` draws in a row
+makes a task unusable is the chance that :data:`~continual_arc.data.draws.MAX_REDRAWS` draws in a row
 are rejected, which at this rate is below (2/3) ** 40, about 1e-7 per draw."""
 
 MIN_DISTINCT_SHARE = 0.9
