@@ -28,7 +28,15 @@ MAX_REDRAWS = 40
 
 
 class GeneratorError(HarnessFault, RuntimeError):
-    """A generator that gave no acceptable pair, or ran past its time limit (the benchmark's fault)."""
+    """A generator that gave no acceptable pair, or ran past its time limit (the benchmark's fault).
+
+    Attributes:
+        reason: what went wrong, without naming the task and draw (the screens count these).
+    """
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = message if reason is None else reason
 
 
 @dataclass(frozen=True)
@@ -72,7 +80,8 @@ def first_accepted(sub_draw: Callable[[int], Pair | str], avoid: frozenset[Grid]
             rejections.append("input repeats")
         else:
             return Draw(result, tuple(rejections))
-    raise GeneratorError(f"{what} gave no acceptable pair in {MAX_REDRAWS} draws (last: {rejections[-1]})")
+    reason = f"no acceptable pair in {MAX_REDRAWS} draws (last: {rejections[-1]})"
+    raise GeneratorError(f"{what} gave {reason}", reason)
 
 
 def demonstrations(
