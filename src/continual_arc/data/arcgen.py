@@ -203,7 +203,7 @@ def draw(
     purpose: str,
     index: int,
     avoid: frozenset[Grid] = frozenset(),
-    time_limit: float | None = None,
+    max_spent: int | None = None,
 ) -> Draw:
     """Draw one pair of a task.
 
@@ -214,27 +214,34 @@ def draw(
             purposes never share a random stream.
         index: the pair's number among the instance's pairs of that purpose.
         avoid: input grids the pair's input must differ from.
-        time_limit: seconds per call (default :data:`GENERATOR_TIME_LIMIT`).
+        max_spent: fail once more sub-draws than this spent the random budget (the screen's limit
+            on the work of one draw; default: no limit but the redraws').
 
     Raises:
         KeyError: no generator has this id.
         GeneratorError: too many sub-draws in a row were rejected, or a call ran past its limit.
     """
     modules = load_arcgen()
-    limit = GENERATOR_TIME_LIMIT if time_limit is None else time_limit
     if task_id not in modules.generators:
         raise KeyError(task_id)
+    spent: list[int] = []
 
     def sub_draw(sub: int) -> Pair | str:
         stream = stable_int(TRACK, "arc-gen", ARCGEN_COMMIT, task_id, seed, purpose, index, sub)
         try:
-            raw = _call(modules, task_id, stream, limit)
+            raw = _call(modules, task_id, stream, GENERATOR_TIME_LIMIT)
         except CallTimeout:
-            reason = f"a call ran past {limit:g} s"
+            reason = f"a call ran past {GENERATOR_TIME_LIMIT:g} s"
             raise GeneratorError(
                 f"the ARC-GEN generator of {task_id} (seed {seed}): {reason}", reason
             ) from None
         except _BudgetSpent:
+            spent.append(sub)
+            if max_spent is not None and len(spent) > max_spent:
+                reason = f"{len(spent)} sub-draws of one draw spent the random budget"
+                raise GeneratorError(
+                    f"the ARC-GEN generator of {task_id} (seed {seed}): {reason}", reason
+                ) from None
             return "random budget spent"
         except Exception as err:  # a generator's own bug rejects the draw, whatever it is
             return f"generator raised {type(err).__name__}"
