@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
-from ..data.pinned import check_sources
+from ..data.status import source_digests
 from ..measure.compare import MismatchError, share_learned, share_saved
 from .check_run import LoadedRun, check_run
 
@@ -145,12 +145,12 @@ def _cross_checks(runs: dict[str, LoadedRun], submission: Mapping[str, Any]) -> 
             problems.append(
                 f"{run.path / 'meta.json'}: versions {run.meta.get('versions')} differ from the stream's"
             )
-    installed = check_sources()
+    installed = source_digests(stream.meta["schedule"].get("track", ""))
     sources = stream.meta.get("versions", {}).get("sources", {})
     for kind, source in sources.items():
         recorded = source.get("versions", {})
-        for key in ("rearc_sha256", "arc1_json_sha256"):
-            if key in recorded and recorded[key] != installed.get(key):
+        for key in sorted(k for k in recorded if k.endswith("_sha256")):
+            if recorded[key] != installed.get(key):
                 problems.append(
                     f"{stream.path / 'meta.json'}: {kind} source {key} differs from the data installed here"
                 )
