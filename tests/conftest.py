@@ -50,6 +50,15 @@ def arcgen_archive() -> Path | None:
 
 
 @pytest.fixture(scope="session")
+def arcgen_tarball() -> Path:
+    """ARC-GEN's archive at the pinned commit (skips when it is not found)."""
+    archive = arcgen_archive()
+    if archive is None:
+        pytest.skip("ARC-GEN's archive is not found: set CONTINUAL_ARC_ARCGEN to ARC-GEN-a15cbdb.tar.gz")
+    return archive
+
+
+@pytest.fixture(scope="session")
 def arc2_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data directory holding arc2's sources, fetched once (shared by the xdist workers).
 
