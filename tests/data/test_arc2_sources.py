@@ -51,7 +51,7 @@ def _closed_port() -> int:
 
 def test_no_network_and_no_archive_is_one_sentence() -> None:
     url = f"http://127.0.0.1:{_closed_port()}/arc-gen.tar.gz"
-    with pytest.raises(SourceError, match=r"cannot be reached .* --track arc2 --from PATH") as caught:
+    with pytest.raises(SourceError, match=r"cannot be downloaded .* --track arc2 --from PATH") as caught:
         arc2_fetch.install_arcgen(None, url=url)
     _one_sentence(str(caught.value))
 

@@ -175,8 +175,8 @@ def _download_arcgen(url: str) -> bytes:
     except (urllib.error.URLError, OSError, ValueError) as err:
         reason = getattr(err, "reason", err)
         raise SourceError(
-            f"ARC-GEN is not fetched and {url} cannot be reached ({reason}); download that archive "
-            f"where the network allows and run: continual-arc data fetch --track arc2 --from PATH"
+            f"ARC-GEN's archive cannot be downloaded from {url} ({reason}); download it where the "
+            f"network allows and run: continual-arc data fetch --track arc2 --from PATH"
         ) from None
 
 
