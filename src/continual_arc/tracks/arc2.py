@@ -49,8 +49,9 @@ ARC2 = Track(
     },
     configs=(
         Config(name="arc2", track="arc2"),
-        # A smoke configuration should show the measures move: see docs/arc2.md for this task seed.
-        smoke_config("arc2-smoke", "arc2", task_seed=0),
+        # A smoke configuration should show the measures move: at this task seed the model-free
+        # program library solves two of the three stream tasks (docs/arc2.md says why this seed).
+        smoke_config("arc2-smoke", "arc2", task_seed=2245),
     ),
     environment=GridEnv,
     summary="ARC-GEN generators over ARC-AGI-2's new training tasks; its new evaluation tasks held out",
