@@ -10,26 +10,24 @@ most :data:`ARC2_MAX_BUDGET_SHARE` of its sub-draws, a draw fails when more than
 :data:`ARC2_MAX_SPENT_PER_DRAW` of its sub-draws spend it or past :data:`ARC2_DRAW_TIME_LIMIT`,
 and a task's screen stops at its first failed draw. The result is a committed JSON file
 (``continual_arc/data/screens/<track>.json``), rebuilt byte for byte by ``continual-arc data
-screen``; every track draws its tasks from the tasks that pass.
+screen``; every track draws its tasks from the tasks that pass. Reading the committed file is
+:mod:`.screen_file` (re-exported here), which a track needs without the screening machinery.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from functools import cache, partial
-from importlib import resources
-from pathlib import Path
+from functools import partial
 from typing import Any
 
-from ..core.files import atomic_write_text, dumps_json
 from . import arcgen, rearc
 from .arc2_sources import check_arc2, generator_ids, new_task_ids
 from .draws import Draw, GeneratorError
 from .pinned import check_sources
+from .screen_file import SCREENED_TRACKS, dumps_screen, load_screen, screen_path, screened_pool, write_screen
 
 __all__ = [
     "ARC2_DRAW_TIME_LIMIT",
@@ -79,9 +77,6 @@ Time depends on the machine and on what else runs on it, so this limit and the o
 (:data:`~continual_arc.data.arcgen.GENERATOR_TIME_LIMIT`) are far above what any call within its
 random budget takes here (under a second of CPU time): only a generator that hangs without drawing
 random numbers meets them, and it meets them on every machine."""
-
-SCREENED_TRACKS = ("arc1", "arc2")
-"""The tracks that have a screen."""
 
 FORMAT = 1
 
@@ -212,30 +207,3 @@ def _map(fn: Callable[[str], Any], items: list[str], jobs: int) -> Iterator[Any]
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(fn, items)
-
-
-def dumps_screen(document: dict[str, Any]) -> str:
-    """The screen document as the canonical text that is committed (sorted keys, final newline)."""
-    return dumps_json(document)
-
-
-def write_screen(document: dict[str, Any], path: Path) -> None:
-    """Write a screen document atomically."""
-    atomic_write_text(path, dumps_screen(document))
-
-
-def screen_path(track: str = "arc1") -> Path:
-    """The committed screen file of a track."""
-    return Path(str(resources.files("continual_arc.data") / "screens" / f"{track}.json"))
-
-
-@cache
-def load_screen(track: str = "arc1") -> dict[str, Any]:
-    """The committed screen document of a track."""
-    document: dict[str, Any] = json.loads(screen_path(track).read_text())
-    return document
-
-
-def screened_pool(track: str = "arc1") -> tuple[str, ...]:
-    """The sorted task ids that pass a track's screen."""
-    return tuple(load_screen(track)["pool"])
