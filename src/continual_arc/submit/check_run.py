@@ -9,7 +9,9 @@ Each check returns problems as lines ``<file>: <what does not hold, and what was
 * every instance's charge, end, counts and share of the budget follow from its recorded actions
   and the environment's rules;
 * each submitted grid in the trajectory, checked against the instance drawn again from its task
-  and seed, got the verdict recorded, and the trajectory's actions are the record's;
+  and seed, got the verdict recorded, and the trajectory's actions are the record's; a game
+  instance's trajectory is replayed through a fresh environment of the same level instead
+  (:mod:`~continual_arc.submit.replay`);
 * every alias is the one the run's ``alias-salt`` gives;
 * ``summary.json`` is what the records give.
 """
@@ -23,13 +25,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.config import ScheduleError
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
+from ..core.games import GAME_ACTIONS
 from ..core.grids import InvalidGridError, validate_grid
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
 from ..stream.schedule import rebuild
 from ..tracks.registry import get_track
+from .replay import replay_game_trajectory
 
 __all__ = ["LoadedRun", "check_run", "load_checked_run", "replay_charge"]
 
@@ -76,15 +81,29 @@ def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
     return LoadedRun(path, meta, records, summary, salt)
 
 
-def replay_charge(record: Mapping[str, Any], settings: EnvSettings) -> dict[str, Any]:
-    """What the environment's rules make of a record's actions: its end, counts and charge."""
+def replay_charge(
+    record: Mapping[str, Any], settings: EnvSettings, action_cap: int | None = None
+) -> dict[str, Any]:
+    """What the environment's rules make of a record's actions: its end, counts and charge.
+
+    A game action's entry says how it ended its attempt (``ended``): a win solves the instance,
+    any other end is a failed attempt. ``action_cap`` is the instance's (a game level's depends on
+    its solver's plan, and its trajectory gives it); by default the settings' own.
+    """
     wrong = demos = refused = 0
     end: str | None = None
+    cap = settings.action_cap if action_cap is None else action_cap
     for action in record.get("actions", []):
         if end is not None:
             return {"problem": "an action after the instance ended"}
         kind = action.get("action")
-        if kind == "submit":
+        if kind in GAME_ACTIONS and action.get("ended") is not None:
+            if action["ended"] == "won":
+                end = "solved"
+            else:
+                wrong += 1
+                end = "attempt cap" if wrong >= settings.attempt_cap else None
+        elif kind == "submit":
             if action.get("correct"):
                 end = "solved"
             else:
@@ -94,7 +113,7 @@ def replay_charge(record: Mapping[str, Any], settings: EnvSettings) -> dict[str,
             refused, demos = (refused + 1, demos) if action.get("refused") else (refused, demos + 1)
         elif kind == "give_up":
             end = "gave up"
-        if end is None and len(record["actions"]) >= settings.action_cap and action is record["actions"][-1]:
+        if end is None and len(record["actions"]) >= cap and action is record["actions"][-1]:
             end = "action cap"
     if end is None:  # a fault or a time limit ends an instance outside the rules
         end = record.get("end") if record.get("end") in ("learner error", "time limit") else "unfinished"
@@ -158,11 +177,30 @@ def _first_disorder(steps: list[Any]) -> str | None:
     return None
 
 
+def _game_action_cap(run: LoadedRun, record: Mapping[str, Any]) -> int | None:
+    """A game instance's action cap, as its trajectory's opening gives it (the replay checks it)."""
+    try:
+        cap = read_json(run.path / "i" / _trajectory_name(record)).get("action_cap")
+    except (FileNotFoundError, RecordsError):
+        return None  # the missing trajectory is reported by the trajectories' check
+    return cap if isinstance(cap, int) else None
+
+
+def _trajectory_name(record: Mapping[str, Any]) -> str:
+    if record.get("episode_type", "primary") == "primary":
+        return f"{record.get('step')}.json"
+    return f"addon-{record.get('addon_index')}.json"
+
+
 def _check_charges(run: LoadedRun, problems: list[str]) -> None:
     assert run.meta is not None and run.records is not None
     settings = EnvSettings.from_dict(run.meta["schedule"]["configuration"]["env"])
+    try:
+        games = get_track(run.meta["schedule"]["track"]).kind == "game"
+    except ScheduleError:  # a track that cannot run here: the coverage check has said so
+        games = False
     for line, record in enumerate(run.records, 1):
-        replay = replay_charge(record, settings)
+        replay = replay_charge(record, settings, _game_action_cap(run, record) if games else None)
         if "problem" in replay:
             problems.append(
                 f"{run.path / 'records.jsonl'}, line {line}: step {record.get('step')}: {replay['problem']}"
@@ -196,6 +234,7 @@ def _check_trajectories(run: LoadedRun, problems: list[str]) -> None:
     """Each submitted grid against the instance drawn again; the trajectory's actions against the record's."""
     assert run.meta is not None and run.records is not None
     track = get_track(run.meta["schedule"]["track"])
+    settings = EnvSettings.from_dict(run.meta["schedule"]["configuration"]["env"])
     for record in run.records:
         if record.get("episode_type", "primary") != "primary":
             continue
@@ -205,12 +244,16 @@ def _check_trajectories(run: LoadedRun, problems: list[str]) -> None:
         except (FileNotFoundError, RecordsError) as err:
             problems.append(f"{path}: {'missing' if isinstance(err, FileNotFoundError) else err}")
             continue
-        instance = track.source_for(record["phase"]).instance(record["task_id"], record["seed"])
-        if trajectory.get("input") != [list(row) for row in instance.input]:
-            problems.append(f"{path}: the input is not instance {record['seed']} of task {record['task_id']}")
         kinds = [(e.get("action") or {}).get("action") for e in trajectory.get("events", [])]
         if kinds != [a.get("action") for a in record.get("actions", [])]:
             problems.append(f"{path}: its actions are not those of records.jsonl step {record['step']}")
+        if track.kind == "game":
+            env = track.open(record["phase"], record["task_id"], record["seed"], settings)
+            problems += replay_game_trajectory(env, record, trajectory, path)
+            continue
+        instance = track.source_for(record["phase"]).instance(record["task_id"], record["seed"])
+        if trajectory.get("input") != [list(row) for row in instance.input]:
+            problems.append(f"{path}: the input is not instance {record['seed']} of task {record['task_id']}")
         for event in trajectory.get("events", []):
             _check_verdict(event, instance.output, path, problems)
 
