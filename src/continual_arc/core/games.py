@@ -17,7 +17,7 @@ needs only the standard library, so learners and the core can use it without the
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -37,6 +37,7 @@ __all__ = [
     "GameFeedback",
     "GameObservation",
     "decode_frame",
+    "demo_to_json",
     "encode_frame",
     "game_action_from_json",
     "game_action_to_json",
@@ -248,7 +249,7 @@ def game_action_from_json(value: Mapping[str, Any]) -> GameAction | RequestDemos
     raise ValueError(f"not a game instance's action: {dict(value)!r}")
 
 
-def demo_to_json(demo: GameDemo, frame_id: Any) -> dict[str, Any]:
+def demo_to_json(demo: GameDemo, frame_id: Callable[[str], Any]) -> dict[str, Any]:
     """A demonstration as JSON, each frame replaced by ``frame_id(text)`` (an index or the text)."""
     return {
         "actions": [game_action_to_json(a) for a in demo.actions],
@@ -256,9 +257,9 @@ def demo_to_json(demo: GameDemo, frame_id: Any) -> dict[str, Any]:
     }
 
 
-def game_feedback_to_json(feedback: Any, frame_id: Any = None) -> dict[str, Any]:
+def game_feedback_to_json(feedback: Any, frame_id: Callable[[str], Any] | None = None) -> dict[str, Any]:
     """A game instance's feedback as JSON, frames as ``frame_id(text)`` (the text itself by default)."""
-    name = frame_id or (lambda text: text)
+    name: Callable[[str], Any] = frame_id or _same
     if isinstance(feedback, GameFeedback):
         return {
             "feedback": "game",
@@ -283,6 +284,10 @@ def game_feedback_to_json(feedback: Any, frame_id: Any = None) -> dict[str, Any]
     if isinstance(feedback, GiveUpFeedback):
         return {"feedback": "give_up", "done": True}
     raise TypeError(f"not a game instance's feedback: {type(feedback).__name__}")
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def game_observation_to_json(obs: GameObservation) -> dict[str, Any]:
