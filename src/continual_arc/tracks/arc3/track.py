@@ -81,5 +81,7 @@ ARC3 = Track(
     environment=GameEnv,
     summary="games written for this benchmark on ARC Prize's engine; fresh levels, each solved before served",
     kind="game",
+    # The model-free program library writes grid programs; a game level needs the explorer.
+    default_learner="continual_arc_baselines.explorer:GameExplorer",
 )
 """The arc3 track."""
