@@ -7,11 +7,11 @@ Each check returns problems as lines ``<file>: <what does not hold, and what was
   ``meta.json``, is what the records cover: every slot exactly once, in order, with the recorded
   task, seed, phase, user, round and reset flag;
 * every instance's charge, end, counts and share of the budget follow from its recorded actions
-  and the environment's rules;
+  and the environment's rules (a game level's action cap as its trajectory gives it);
 * each submitted grid in the trajectory, checked against the instance drawn again from its task
-  and seed, got the verdict recorded, and the trajectory's actions are the record's; a game
-  instance's trajectory is replayed through a fresh environment of the same level instead
-  (:mod:`~continual_arc.submit.replay`);
+  and seed, got the verdict recorded, and the trajectory's actions are the record's; a game level
+  is played again from the trajectory's actions, and every frame and attempt's end must be the
+  engine's (:mod:`~continual_arc.submit.replay`);
 * every alias is the one the run's ``alias-salt`` gives;
 * ``summary.json`` is what the records give.
 """
@@ -29,12 +29,12 @@ from ..core.config import ScheduleError
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
-from ..core.grids import InvalidGridError, validate_grid
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
+from ..play.rundir import trajectory_name
 from ..stream.schedule import rebuild
 from ..tracks.registry import get_track
-from .replay import replay_game_trajectory
+from .replay import replay_instance
 
 __all__ = ["LoadedRun", "check_run", "load_checked_run", "replay_charge"]
 
@@ -180,16 +180,10 @@ def _first_disorder(steps: list[Any]) -> str | None:
 def _game_action_cap(run: LoadedRun, record: Mapping[str, Any]) -> int | None:
     """A game instance's action cap, as its trajectory's opening gives it (the replay checks it)."""
     try:
-        cap = read_json(run.path / "i" / _trajectory_name(record)).get("action_cap")
+        cap = read_json(run.path / "i" / f"{trajectory_name(record)}.json").get("action_cap")
     except (FileNotFoundError, RecordsError):
         return None  # the missing trajectory is reported by the trajectories' check
     return cap if isinstance(cap, int) else None
-
-
-def _trajectory_name(record: Mapping[str, Any]) -> str:
-    if record.get("episode_type", "primary") == "primary":
-        return f"{record.get('step')}.json"
-    return f"addon-{record.get('addon_index')}.json"
 
 
 def _check_charges(run: LoadedRun, problems: list[str]) -> None:
@@ -231,43 +225,18 @@ def _check_aliases(run: LoadedRun, problems: list[str]) -> None:
 
 
 def _check_trajectories(run: LoadedRun, problems: list[str]) -> None:
-    """Each submitted grid against the instance drawn again; the trajectory's actions against the record's."""
+    """Every instance replayed through its environment from its trajectory (:mod:`.replay`)."""
     assert run.meta is not None and run.records is not None
     track = get_track(run.meta["schedule"]["track"])
     settings = EnvSettings.from_dict(run.meta["schedule"]["configuration"]["env"])
     for record in run.records:
-        if record.get("episode_type", "primary") != "primary":
-            continue
-        path = run.path / "i" / f"{record['step']}.json"
+        path = run.path / "i" / f"{trajectory_name(record)}.json"
         try:
             trajectory = read_json(path)
         except (FileNotFoundError, RecordsError) as err:
             problems.append(f"{path}: {'missing' if isinstance(err, FileNotFoundError) else err}")
             continue
-        kinds = [(e.get("action") or {}).get("action") for e in trajectory.get("events", [])]
-        if kinds != [a.get("action") for a in record.get("actions", [])]:
-            problems.append(f"{path}: its actions are not those of records.jsonl step {record['step']}")
-        if track.kind == "game":
-            env = track.open(record["phase"], record["task_id"], record["seed"], settings)
-            problems += replay_game_trajectory(env, record, trajectory, path)
-            continue
-        instance = track.source_for(record["phase"]).instance(record["task_id"], record["seed"])
-        if trajectory.get("input") != [list(row) for row in instance.input]:
-            problems.append(f"{path}: the input is not instance {record['seed']} of task {record['task_id']}")
-        for event in trajectory.get("events", []):
-            _check_verdict(event, instance.output, path, problems)
-
-
-def _check_verdict(event: Mapping[str, Any], answer: Any, path: Path, problems: list[str]) -> None:
-    action, feedback = event.get("action") or {}, event.get("feedback") or {}
-    if action.get("action") != "submit":
-        return
-    try:
-        correct = validate_grid(action.get("grid")) == answer
-    except InvalidGridError:
-        correct = False
-    if feedback.get("correct") != correct:
-        problems.append(f"{path}: a submission recorded {feedback.get('correct')}, but the grid is {correct}")
+        problems += replay_instance(track, settings, record, trajectory, path)
 
 
 def _check_summary(run: LoadedRun, problems: list[str]) -> None:

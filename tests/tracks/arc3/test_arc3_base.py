@@ -93,7 +93,7 @@ def test_retry_returns_the_first_accepted_attempt_and_reraises_the_last_rejectio
 
 
 # The package's modules that are not games.
-_FRAMEWORK = {"base", "draw", "engine", "layouts", "render", "search", "session"}
+_FRAMEWORK = {"base", "draw", "engine", "layouts", "mazes", "render", "search", "session"}
 
 
 def test_registry_is_read_only_and_every_spec_meets_the_protocol() -> None:

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("arcengine", reason="the arc3 track needs Python 3.12 and continual-arc[arc3]")
 
 from continual_arc.core.config import Config
-from continual_arc.core.files import read_json
+from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.protocol.play import ProtocolOptions, default_learner, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.schedule import build_schedule, test_schedule
@@ -60,6 +60,9 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The explorer's whole arc3-smoke protocol (what CI plays)."""
     out = tmp_path_factory.mktemp("arc3") / "results" / "arc3" / "explorer"
     play_protocol(ProtocolOptions(out=out, learner=EXPLORER, config="arc3-smoke", jobs=2, resamples=200))
+    submission = read_json(out / "submission.json")  # what a person fills in
+    submission.update(student="none", code="https://example.org/explorer@abc123", contact="a@example.org")
+    atomic_write_json(out / "submission.json", submission)
     return out
 
 
@@ -70,7 +73,7 @@ def test_the_smoke_protocol_plays_and_every_check_holds(smoke: Path) -> None:
     stream = [json.loads(line) for line in (smoke / "stream" / "records.jsonl").read_text().splitlines()]
     assert any(r["solved"] for r in stream)  # the explorer wins some levels
     assert all(len(r["actions"]) > 1 or r["end"] == "gave up" for r in stream)
-    result = check_submission(smoke, resamples=200)
+    result = check_submission(smoke, resamples=200, allow_ablation=True)
     assert result.ok, result.problems
 
 
@@ -96,7 +99,7 @@ def test_a_frame_edited_in_a_trajectory_is_caught(smoke: Path, tmp_path: Path) -
     frames[-1] = frames[0]
     path.write_text(json.dumps(trajectory))
     _, problems = check_run(run)
-    assert any("'frames' is not what the level gives" in p for p in problems), problems
+    assert any("its frames is not that of instance" in p for p in problems), problems
 
 
 @pytest.mark.tampered
@@ -116,4 +119,4 @@ def test_a_failed_attempt_recorded_as_a_win_is_caught(smoke: Path, tmp_path: Pat
     path.write_text(json.dumps(trajectory))
     (run / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     _, problems = check_run(run)
-    assert any("the replay gives" in p for p in problems), problems
+    assert any("feedback ended 'won' (the replay gives" in p for p in problems), problems

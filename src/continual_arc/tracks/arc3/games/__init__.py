@@ -11,10 +11,17 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameSpec, Level, Move, RejectLevel
+from .bridge_switches import BridgeSwitches
 from .coin_gate import CoinGate
+from .colour_sort import ColourSort
+from .count_click import CountClick
+from .crumble_floor import CrumbleFloor
+from .ice_slide import IceSlide
 from .keys_doors import KeysDoors
 from .lever_lift import LeverLift
 from .odd_one_out import OddOneOut
+from .paint_trail import PaintTrail
+from .portals import Portals
 from .push_blocks import PushBlocks
 from .sequence_tiles import SequenceTiles
 from .shape_fit import ShapeFit
@@ -48,4 +55,12 @@ GAMES: Mapping[str, GameSpec] = _registry(
     SlidePuzzle(),
     SequenceTiles(),
     LeverLift(),
+    # Seven more: a trail to paint, ice, portals, switches, tokens to sort, counts, crumbling floors.
+    PaintTrail(),
+    IceSlide(),
+    Portals(),
+    BridgeSwitches(),
+    ColourSort(),
+    CountClick(),
+    CrumbleFloor(),
 )
