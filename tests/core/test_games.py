@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -70,3 +71,21 @@ def test_feedback_and_observation_json() -> None:
     obs = GameObservation("t", flat, (flat,), ("ACTION1",), 0, 16, 0, 8, 0, 8, (), 3, 3, 0)
     assert obs.grid[0][0] == 0
     assert game_observation_to_json(obs)["step"] == 3
+
+
+def test_game_values_cross_the_wire_unchanged() -> None:
+    from continual_arc.core.wire import from_wire, to_wire
+
+    flat = encode_frame([[0] * 64] * 64)
+    demo = GameDemo((GameAction.click(1, 2),), ((flat,), (flat, flat)))
+    obs = GameObservation("t", flat, (flat,), ("ACTION6",), 1, 16, 2, 8, 1, 8, (demo,), 3, 3, 0)
+    values = [
+        obs,
+        GameAction("ACTION2"),
+        GameAction.click(5, 6),
+        GameFeedback((flat, flat), "lost", "lost", 0, 3, 4, False),
+        GameDemosFeedback(demo, 1, 1),
+        GameDemosFeedback(None, 8, 8, refused=True),
+    ]
+    for value in values:
+        assert from_wire(json.loads(json.dumps(to_wire(value)))) == value
