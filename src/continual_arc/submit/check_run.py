@@ -177,7 +177,7 @@ def _first_disorder(steps: list[Any]) -> str | None:
     return None
 
 
-def _game_action_cap(run: LoadedRun, record: Mapping[str, Any]) -> int | None:
+def _game_action_cap(run: LoadedRun, record: dict[str, Any]) -> int | None:
     """A game instance's action cap, as its trajectory's opening gives it (the replay checks it)."""
     try:
         cap = read_json(run.path / "i" / f"{trajectory_name(record)}.json").get("action_cap")
