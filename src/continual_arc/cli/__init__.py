@@ -22,7 +22,7 @@ from ..core.errors import ContinualArcError
 __all__ = ["build_parser", "main"]
 
 _COMMANDS: dict[str, tuple[str, str]] = {
-    "data": ("data", "the pinned data sources: check, warm caches, screen"),
+    "data": ("data", "the data sources of each track: check, fetch, screen"),
     "schedule": ("schedule", "make and show schedules"),
     "run": ("run", "play a learner over a schedule into a run directory"),
     "report": ("reports", "a run's measures, diagnostics, errors and resources"),

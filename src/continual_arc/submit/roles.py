@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.config import TESTS
-from ..data.pinned import check_sources
+from ..data.status import source_digests
 from .check_run import LoadedRun
 
 __all__ = ["BARE_LEARNER", "canonical_problems", "cross_checks"]
@@ -128,12 +128,12 @@ def cross_checks(
             problems.append(
                 f"{run.path / 'meta.json'}: versions {run.meta.get('versions')} differ from the stream's"
             )
-    installed = check_sources()
+    installed = source_digests(stream.meta["schedule"].get("track", ""))
     sources = stream.meta.get("versions", {}).get("sources", {})
     for kind, source in sources.items():
         recorded = source.get("versions", {})
-        for key in ("rearc_sha256", "arc1_json_sha256"):
-            if key in recorded and recorded[key] != installed.get(key):
+        for key in sorted(k for k in recorded if k.endswith("_sha256")):
+            if recorded[key] != installed.get(key):
                 problems.append(
                     f"{stream.path / 'meta.json'}: {kind} source {key} differs from the data installed here"
                 )

@@ -13,6 +13,7 @@ from types import MappingProxyType
 
 from ..core.config import Config, ScheduleError
 from .arc1 import ARC1
+from .arc2 import ARC2
 from .sources import TaskSource, UnknownTaskError
 from .toy import TOY
 from .track import Track
@@ -28,7 +29,7 @@ except ModuleNotFoundError as missing:
 __all__ = ["CONFIGS", "TRACKS", "UNAVAILABLE", "get_config", "get_source", "get_track", "source_names"]
 
 TRACKS: Mapping[str, Track] = MappingProxyType(
-    {track.name: track for track in (ARC1, TOY, ARC3) if track is not None}
+    {track.name: track for track in (ARC1, ARC2, TOY, ARC3) if track is not None}
 )
 """Every track that can run here, by name."""
 
