@@ -9,11 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from continual_arc.core.games import encode_frame
+from continual_arc.core.games import GameObservation, encode_frame
 from continual_arc_baselines.explorer import GameExplorer
 from continual_arc_baselines.explorer.frames import blobs, changed_before, decode, moved_colour
 from continual_arc_baselines.explorer.graph import LOSS, LevelGraph
 from continual_arc_baselines.explorer.notes import GameNotes
+from continual_arc_baselines.library import ProgramLibraryLearner
 
 needs_engine = pytest.mark.skipif(
     importlib.util.find_spec("arcengine") is None,
@@ -126,3 +127,10 @@ def test_a_returning_game_is_played_with_what_the_explorer_kept(tmp_path: Path) 
     forgetful = GameExplorer(keep=False)
     play(forgetful, 10**15)
     assert forgetful.games == {} and forgetful.stateless
+
+
+def test_the_model_free_library_refuses_a_game_level_in_one_sentence() -> None:
+    flat = encode_frame([[0] * 64] * 64)
+    obs = GameObservation("t", flat, (flat,), ("ACTION1",), 0, 16, 0, 8, 0, 8, (), 0, 0, 0)
+    with pytest.raises(NotImplementedError, match="GameExplorer"):
+        ProgramLibraryLearner().act(obs)  # type: ignore[arg-type]
