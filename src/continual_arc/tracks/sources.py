@@ -88,8 +88,11 @@ class TaskSource(Protocol):
         """Every task id this source serves, sorted."""
         ...
 
-    def instance(self, task_id: str, seed: int) -> TaskInstance:
+    def instance(self, task_id: str, seed: int) -> Any:
         """Instance ``seed`` of a task; a pure function of the two.
+
+        A grid source serves a :class:`TaskInstance`; a game source (arc3) an instance of its
+        own, which its track's environment plays.
 
         Raises:
             UnknownTaskError: the source does not serve ``task_id``.
