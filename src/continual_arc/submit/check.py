@@ -33,7 +33,6 @@ from .roles import BARE_LEARNER, cross_checks
 __all__ = ["BARE_LEARNER", "CheckResult", "check_submission"]
 
 
-
 @dataclass
 class CheckResult:
     """What the checker found.
