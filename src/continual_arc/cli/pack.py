@@ -52,7 +52,7 @@ def _check(args: argparse.Namespace) -> int:
     print(format_report(report))
     if report.ok:
         streamed, held = pack_split(pack, tuple(sorted(pack.rules)))
-        config = pack_config(track_name(pack), len(streamed), len(held))
+        config = pack_config(track_name(pack.name), len(streamed), len(held))
         print(
             f"configuration {config.name}: {config.stream_tasks} rules streamed over "
             f"{config.stream_tasks * config.supply} instances, {config.held_out} held out, "

@@ -45,9 +45,9 @@ SEEN_PER_RULE = 4
 """Seen-test instances per streamed rule (arc1: 100 for 25 tasks)."""
 
 
-def track_name(pack: RulePack) -> str:
-    """The name of a pack's track and configuration: ``pack-<name>``."""
-    return f"pack-{pack.name}"
+def track_name(pack_name: str) -> str:
+    """The name of the track and configuration of the pack called ``pack_name``: ``pack-<name>``."""
+    return f"pack-{pack_name}"
 
 
 def pack_pool(pack: RulePack) -> tuple[str, ...]:
@@ -95,7 +95,7 @@ def pack_track(pack: RulePack) -> Track:
     Raises:
         PackError: fewer than two rules pass the screen (one to stream, one to hold out).
     """
-    name = track_name(pack)
+    name = track_name(pack.name)
     pool = pack_pool(pack)
     if len(pool) < 2:
         raise PackError(

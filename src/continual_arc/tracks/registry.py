@@ -24,7 +24,16 @@ from .sources import TaskSource, UnknownTaskError
 from .toy import TOY
 from .track import Track
 
-__all__ = ["CONFIGS", "TRACKS", "get_config", "get_source", "get_track", "source_names", "use_pack"]
+__all__ = [
+    "CONFIGS",
+    "TRACKS",
+    "get_config",
+    "get_source",
+    "get_track",
+    "pack_in_use",
+    "source_names",
+    "use_pack",
+]
 
 TRACKS: Mapping[str, Track] = MappingProxyType({track.name: track for track in (ARC1, ARC2, TOY)})
 """Every track, by name."""
@@ -38,8 +47,8 @@ _SOURCE_TRACK: Mapping[str, Track] = MappingProxyType(
     {name: track for track in TRACKS.values() for name in track.factories}
 )
 
-_PACKS: dict[str, tuple[str, Track]] = {}
-"""The tracks of the packs given to this process, by track name, with their manifests' hashes."""
+_PACKS: dict[str, tuple[RulePack, Track]] = {}
+"""The packs given to this process and their tracks, by track name."""
 
 _PACK_HINT = "a rule pack's track is known once its pack is given (--pack DIR)"
 
@@ -52,17 +61,22 @@ def use_pack(root: Path | str) -> tuple[RulePack, Track]:
             of the same name but another manifest was given before.
     """
     pack = load_pack(root)
-    name = track_name(pack)
+    name = track_name(pack.name)
     if name in _PACKS:
-        digest, track = _PACKS[name]
-        if digest != pack.digest:
+        used, track = _PACKS[name]
+        if used.digest != pack.digest:
             raise PackError(
                 f"a pack named {pack.name} with another manifest is already in use in this process"
             )
         return pack, track
     track = pack_track(pack)
-    _PACKS[name] = (pack.digest, track)
+    _PACKS[name] = (pack, track)
     return pack, track
+
+
+def pack_in_use(track: str) -> RulePack | None:
+    """The pack given to this process whose track is called ``track`` (None: no such pack given)."""
+    return _PACKS[track][0] if track in _PACKS else None
 
 
 def _pack_tracks() -> dict[str, Track]:
