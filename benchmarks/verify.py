@@ -47,7 +47,8 @@ def main() -> None:
     parser.add_argument("--learner", default="continual_arc_baselines.library:ProgramLibraryLearner")
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
-    common = ["--learner", args.learner, "--config", args.config, "--seed", str(args.seed), "--resamples", "200"]
+    common = ["--learner", args.learner, "--config", args.config, "--seed", str(args.seed)]
+    common += ["--resamples", "200"]
     with tempfile.TemporaryDirectory() as tmp:
         plain = _timed(["protocol", *common, "--out", f"{tmp}/plain"])
         rerun = _timed(["verify", *common, "--out", f"{tmp}/verify"])

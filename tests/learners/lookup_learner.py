@@ -16,8 +16,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from continual_arc.core.actions import Action, Feedback, GiveUp, LearnerObservation, RequestDemos, Submit
-from continual_arc.core.actions import SubmitFeedback
+from continual_arc.core.actions import (
+    Action,
+    Feedback,
+    GiveUp,
+    LearnerObservation,
+    RequestDemos,
+    Submit,
+    SubmitFeedback,
+)
 from continual_arc.data.pinned import load_rearc
 from continual_arc.play.learner import BaseLearner
 
