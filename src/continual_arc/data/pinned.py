@@ -223,3 +223,4 @@ def arc1_tasks() -> dict[str, dict[str, Any]]:
     check_sources()
     data: dict[str, dict[str, Any]] = json.loads(arc1_json_path().read_text())
     return data
+

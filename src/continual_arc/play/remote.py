@@ -243,3 +243,4 @@ def remote_learner(
     learner: Any = object.__new__(kind)
     learner.__dict__.update(probe.__dict__)
     return learner
+

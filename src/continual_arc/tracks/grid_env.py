@@ -184,6 +184,7 @@ class GridEnv:
             end=self.end,
         )
 
+
     def accepts(self, value: Any) -> bool:
         """Whether ``value`` is one of the three actions."""
         return is_action(value)
