@@ -8,6 +8,7 @@ from pathlib import Path
 from ..data.screen import build_screen, load_screen, screen_path, write_screen
 from ..data.status import fetch, status
 from .common import counter, print_json
+from .data_cache import add_cache_command
 
 __all__ = ["COMMANDS", "add_commands"]
 
@@ -80,3 +81,4 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     screen.add_argument("--tasks", nargs="*", help="screen only these task ids")
     screen.add_argument("--out", help="where to write (default: the committed screen file)")
     screen.set_defaults(func=_data_screen)
+    add_cache_command(data_sub)
