@@ -19,16 +19,17 @@ def test_prewarm_fills_the_cache_with_every_generative_instance(capsys: pytest.C
     out = capsys.readouterr().out
     assert f"{len(instances)} instances, {4 * len(instances)} pairs in the cache" in out
     assert cache_stats().entries == 4 * len(instances)
-    source = get_source("toy/generative")
-    phase, task, seed = instances[0]
-    assert source.instance(task, seed).demonstration(2) is not None
+    _, task, seed = instances[0]
+    assert get_source("toy/generative").instance(task, seed).demonstration(2) is not None
+    assert cache_stats().entries == 4 * len(instances)  # served from the cache: nothing new drawn
     assert main(["data", "cache", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["cache"]["entries"] == 4 * len(instances) and shown["cache"]["enabled"]
 
 
 def test_limit_clear_and_off(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    assert main(["data", "cache", "--prewarm", "toy-smoke", "--seeds", "0", "--demos", "0", "--jobs", "1"]) == 0
+    prewarm = ["data", "cache", "--prewarm", "toy-smoke", "--seeds", "0", "--demos", "0", "--jobs", "1"]
+    assert main(prewarm) == 0
     assert cache_stats().entries > 0
     assert main(["data", "cache", "--max-mb", "0"]) == 0
     assert cache_stats().entries == 0 and cache_stats().max_mb == 0

@@ -1,7 +1,7 @@
 """The ``continual-arc`` command line: thin commands over the packages' public functions.
 
 One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.reports`,
-:mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.first_sight`),
+:mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.sweep`, :mod:`~.first_sight`),
 each adding its commands to the root
 parser. Only the group of the command being run is imported, so that ``continual-arc schedule
 make`` does not pay for NumPy or the plotting library, and ``--help`` for nothing at all. Every
@@ -33,6 +33,8 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("frozen_test", "play a frozen test from the end of a stream run, as the protocol does"),
     "protocol": ("protocol", "play the whole protocol: the stream, both frozen tests, the reset on each"),
     "check": ("check", "check a submitted result: recompute everything it claims"),
+    "sweep": ("sweep", "play many protocols from a spec on Ray (or locally), then the table of them all"),
+    "pool": ("sweep", "the table of runs made by hand: each learner's seeds pooled, ranked by U"),
     "first-sight": ("first_sight", "one instance of each of a track's public tasks, wiped before each"),
 }
 """Every top-level command: the module of its group, and its one-line help."""
