@@ -1,6 +1,7 @@
-"""Verified Re-ARC pairs per second over the screened pool, and the CLI's start-up time.
+"""Verified Re-ARC pairs per second over the screened pool, the CLI's start-up time, and a trivial
+learner's arc1 protocol with the instance cache cold and warm (:mod:`instance_cache`).
 
-Usage: python benchmarks/instances.py [--tasks N] [--seeds K]
+Usage: python benchmarks/instances.py [--tasks N] [--seeds K] [--no-protocol]
 
 Prints rates, not pass/fail: run it before and after a change to the data path.
 """
@@ -12,6 +13,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import instance_cache
 
 
 def pairs_per_second(tasks: list[str], seeds: int) -> tuple[float, float, int]:
@@ -48,6 +51,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tasks", type=int, default=0, help="tasks from the screened pool (0: all)")
     parser.add_argument("--seeds", type=int, default=2, help="instances per task")
+    parser.add_argument("--no-protocol", action="store_true", help="skip the cold and warm protocols")
     args = parser.parse_args()
 
     from continual_arc.data.pinned import load_rearc
@@ -70,6 +74,8 @@ def main() -> None:
     print(f"slowest instance (test pair + 3 demos):        {worst * 1000:.0f} ms")
     print(f"continual-arc --help, median of 5:             {median * 1000:.0f} ms")
     print(f"--help loads the generators:                   {'yes (regression!)' if loaded else 'no'}")
+    if not args.no_protocol:
+        instance_cache.measure(with_off=False)
 
 
 if __name__ == "__main__":

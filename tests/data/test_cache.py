@@ -103,15 +103,16 @@ def test_the_cache_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cache.cache_enabled()
 
 
-def _entry(store: InstanceCache, what: str = "test") -> Path:
-    return store._path(TASK, 1, what)
+def _entry(store: InstanceCache, what: str = "test", seed: int = 1) -> Path:
+    return Path(store._path(TASK, seed, what))
 
 
 @pytest.mark.parametrize(
     "damage",
     [
         lambda data: data[: len(data) // 2],  # cut short
-        lambda data: data.replace(b"[[1,0]", b"[[3,0]", 1),  # a cell altered
+        lambda data: data.replace(b" 1001", b" 3001", 1),  # a cell altered
+        lambda data: data.replace(b" 1001", b" 1a01", 1),  # not a colour
         lambda data: b"",  # empty
         lambda data: b"\xff\xfe" + data,  # not text
     ],
@@ -124,6 +125,18 @@ def test_a_corrupt_entry_is_ignored_removed_and_drawn_again(damage: Any) -> None
     path.write_bytes(damage(path.read_bytes()))
     assert store.get(TASK, 1, "test") is None
     assert not path.exists()
+
+
+def test_the_entry_format_is_compact_and_exact() -> None:
+    store = InstanceCache("space")
+    store.put(TASK, 1, "test", PAIR)
+    lines = _entry(store).read_bytes().split(b"\n")
+    assert lines[1:] == [b'["space","toy-d1-c2",1,"test"]', b"2 2 1001", b"2 2 2002", b""]
+    big = (tuple(tuple((r + c) % 10 for c in range(30)) for r in range(30)), ((9,),))
+    store.put(TASK, 2, "test", big)
+    assert store.get(TASK, 2, "test") == big
+    store.put(TASK, 3, "test", (((10,),), ((1,),)))  # not an ARC grid: not stored
+    assert store.get(TASK, 3, "test") is None
 
 
 def test_an_entry_under_another_key_is_refused() -> None:
@@ -162,12 +175,12 @@ def test_least_recently_used_entries_are_evicted_past_the_limit() -> None:
     store = InstanceCache("space")
     for seed in range(6):
         store.put(TASK, seed, "test", PAIR)
-        os.utime(store._path(TASK, seed, "test"), (1000 + seed, 1000 + seed))
+        os.utime(_entry(store, seed=seed), (1000 + seed, 1000 + seed))
     store.get(TASK, 0, "test")  # the oldest, used now
     size = _entry(store).stat().st_size
     removed, freed = evict(3 * size)
     assert (removed, freed) == (3, 3 * size)
-    kept = [seed for seed in range(6) if store._path(TASK, seed, "test").exists()]
+    kept = [seed for seed in range(6) if _entry(store, seed=seed).exists()]
     assert kept == [0, 4, 5]
     set_limit(0)
     assert cache_stats().entries == 0 and cache_stats().max_mb == 0

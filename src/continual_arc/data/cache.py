@@ -12,13 +12,13 @@ by
 * the task, the instance seed and **what is drawn**: ``test`` (the test pair) or ``demo-<k>``
   (demonstration ``k``, which does not depend on how many are bought).
 
-An entry is a first line holding the SHA-256 of the rest, then the key and the pair as JSON. A
-read recomputes the hash and compares the key; an entry that fails either (cut short, altered,
-another key) is ignored, removed and drawn again. Writers write a temporary file beside the entry
-and rename it over (atomic on one machine), so several workers may fill the cache at once: two
-writers of one key write the same bytes. A read marks the entry used (its modification time), and
-when the cache grows past its limit (:func:`set_limit`, 1,024 MB by default) the least recently
-used entries are removed (:func:`evict`).
+An entry is a first line holding the SHA-256 of the rest, then the key and the two grids
+(:class:`InstanceCache`). A read recomputes the hash and compares the key; an entry that fails
+either (cut short, altered, another key) is ignored, removed and drawn again. Writers write a
+temporary file beside the entry and rename it over (atomic on one machine), so several workers may
+fill the cache at once: two writers of one key write the same bytes. A read marks the entry used
+(its modification time), and when the cache grows past its limit (:func:`set_limit`, 1,024 MB by
+default) the least recently used entries are removed (:func:`evict`).
 
 Deleting the cache never changes a result: an entry holds exactly what drawing gives. It is off
 when ``CONTINUAL_ARC_NO_CACHE`` is set to anything but ``0`` or the empty string.
@@ -42,7 +42,7 @@ from typing import Any
 
 from .. import __version__
 from ..core.grids import Grid, Pair
-from .directory import data_dir
+from .directory import DATA_ENV, data_dir
 
 __all__ = [
     "CACHE_FORMAT",
@@ -84,6 +84,17 @@ def cache_root() -> Path:
     return data_dir() / "instances"
 
 
+_ROOTS: dict[str | None, str] = {}
+
+
+def _root() -> str:
+    """:func:`cache_root` as a string, remembered per value of the data directory's variable."""
+    key = os.environ.get(DATA_ENV)
+    if key not in _ROOTS:
+        _ROOTS[key] = str(cache_root())
+    return _ROOTS[key]
+
+
 def namespace(source: str, versions: Mapping[str, Any], code: Iterable[Callable[..., Any]]) -> str:
     """The digest that keys a source's entries.
 
@@ -114,16 +125,32 @@ def _part(text: str) -> str:
     return text if _SAFE.match(text) else "h-" + hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _body(key: list[Any], pair: Pair) -> bytes:
-    return json.dumps({"key": key, "pair": [pair[0], pair[1]]}, separators=(",", ":")).encode()
+_DIGITS = bytes.maketrans(b"0123456789", bytes(range(10)))
 
 
-def _as_grid(value: Any) -> Grid:
-    return tuple(tuple(int(cell) for cell in row) for row in value)
+def _encode_grid(grid: Grid) -> bytes | None:
+    """``"<height> <width> <cells>"``, one digit a cell, row by row; ``None`` for a grid it cannot hold."""
+    cells = [cell for row in grid for cell in row]
+    if not all(type(cell) is int and 0 <= cell <= 9 for cell in cells) or not cells:
+        return None
+    return f"{len(grid)} {len(grid[0])} {''.join(map(str, cells))}".encode()
+
+
+def _decode_grid(line: bytes) -> Grid:
+    height, width, cells = line.split(b" ")
+    h, w = int(height), int(width)
+    if not (0 < h <= 30 and 0 < w <= 30 and len(cells) == h * w and cells.isdigit()):
+        raise ValueError("not a grid")
+    values = cells.translate(_DIGITS)  # b"0".."9" -> bytes 0..9: a row's tuple() is its colours
+    return tuple(tuple(values[i * w : (i + 1) * w]) for i in range(h))
 
 
 class InstanceCache:
     """The cached pairs of one source.
+
+    An entry is four lines: the SHA-256 of the other three, the key as JSON, and the input and output
+    grids, each ``"<height> <width> <cells>"`` with one digit a cell (compact, and read without a
+    JSON parser: reading is on every instance's path).
 
     Args:
         space: the source's :func:`namespace`.
@@ -134,27 +161,31 @@ class InstanceCache:
         self._lock = threading.Lock()
         self._written = 0
 
-    def _path(self, task_id: str, seed: int, what: str) -> Path:
-        return cache_root() / self.space / _part(task_id) / f"{seed}.{_part(what)}"
+    def _path(self, task_id: str, seed: int, what: str) -> str:
+        return os.path.join(_root(), self.space, _part(task_id), f"{seed}.{_part(what)}")
+
+    def _key(self, task_id: str, seed: int, what: str) -> bytes:
+        return json.dumps([self.space, task_id, seed, what], separators=(",", ":")).encode()
 
     def get(self, task_id: str, seed: int, what: str) -> Pair | None:
         """The cached pair, or ``None`` when there is none (or it failed its check and was removed)."""
         path = self._path(task_id, seed, what)
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as handle:
+                data = handle.read()
         except OSError:
             return None
-        key = [self.space, task_id, seed, what]
         head, _, body = data.partition(b"\n")
         try:
-            if head.decode() != hashlib.sha256(body).hexdigest():
-                raise ValueError("hash")
-            entry = json.loads(body)
-            if entry["key"] != key:
-                raise ValueError("key")
-            pair = (_as_grid(entry["pair"][0]), _as_grid(entry["pair"][1]))
-        except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
-            path.unlink(missing_ok=True)  # corrupt or foreign: drawn again and rewritten
+            key, first, second, end = body.split(b"\n")
+            if end or head != hashlib.sha256(body).hexdigest().encode():
+                raise ValueError("cut short or altered")
+            if key != self._key(task_id, seed, what):
+                raise ValueError("another key")
+            pair = (_decode_grid(first), _decode_grid(second))
+        except ValueError:
+            with contextlib.suppress(OSError):
+                os.unlink(path)  # corrupt or foreign: drawn again and rewritten
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # least recently used is evicted first
@@ -162,12 +193,16 @@ class InstanceCache:
 
     def put(self, task_id: str, seed: int, what: str, pair: Pair) -> None:
         """Store a drawn pair (atomically: a reader sees the whole entry or none)."""
-        path = self._path(task_id, seed, what)
-        body = _body([self.space, task_id, seed, what], pair)
+        grids = [_encode_grid(pair[0]), _encode_grid(pair[1])]
+        if grids[0] is None or grids[1] is None:
+            return
+        body = b"\n".join([self._key(task_id, seed, what), grids[0], grids[1], b""])
         data = hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+        path = self._path(task_id, seed, what)
+        folder, name = os.path.split(path)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.makedirs(folder, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
             try:
                 with os.fdopen(fd, "wb") as handle:
                     handle.write(data)
@@ -180,13 +215,19 @@ class InstanceCache:
         self._account(len(data))
 
     def _account(self, size: int) -> None:
+        """Evict past the limit, checked once a megabyte has been written since the last check."""
         with self._lock:
             self._written += size
-            due = self._written >= max(1 << 20, limit_mb() * (1 << 20) // 20)
+            due = self._written >= 1 << 20
+        if not due:
+            return
+        limit = limit_mb() * (1 << 20)
+        with self._lock:
+            due = self._written >= max(1 << 20, limit // 20)
             if due:
                 self._written = 0
         if due:
-            evict(limit_mb() * (1 << 20))
+            evict(limit)
 
 
 @dataclass(frozen=True)
