@@ -7,6 +7,7 @@ import pytest
 from sweep_checks import TOY_PAIR, interrupted_sweep, plays, slow, write_spec
 
 from continual_arc.cli import main
+from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.sweep.collect import collect, rows
 from continual_arc.sweep.driver import SweepOptions, run_sweep
 from continual_arc.sweep.engines import EngineError, make_engine
@@ -42,7 +43,11 @@ def test_a_local_sweep_plays_resumes_and_pools(tmp_path: Path, capsys: pytest.Ca
     assert _numbers(table_csv(rows(collect(runs), resamples=500))) == _numbers(table_csv(table))
     assert main(["pool", *protocols, "--resamples", "500", "--csv"]) == 0
     assert _numbers(capsys.readouterr().out) == _numbers(table_csv(table))
-    assert main(["check", protocols[0]]) == 0  # each protocol directory is a submission
+    # Each protocol directory is a submission once a person names the model, code and contact.
+    submission = Path(protocols[0]) / "submission.json"
+    filled = read_json(submission) | {"student": "none", "code": "https://example.org/l@abc", "contact": "a@b.c"}
+    atomic_write_json(submission, filled)
+    assert main(["check", protocols[0], "--ablation", "--resamples", "200"]) == 0
 
 
 def test_the_command_writes_the_table_and_a_failure_fails_what_waits_for_it(
