@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,15 +10,7 @@ from hypothesis import strategies as st
 
 from continual_arc.measure.compare import share_saved
 from continual_arc.measure.pool import PoolError, budget_estimate, pool_plays
-
-
-def rec(task: str, seed: int, charge: int, phase: str = "stream", exposure: int = 0) -> dict[str, Any]:
-    return {"task_id": task, "seed": seed, "charge": charge, "max_cost": 16, "solved": charge < 16,
-            "phase": phase, "exposure_index": exposure, "episode_type": "primary"}  # fmt: skip
-
-
-SEED0 = [rec("A", 1, 8), rec("A", 2, 0, exposure=1), rec("B", 3, 16)]
-SEED1 = [rec("A", 11, 4), rec("B", 12, 8), rec("C", 13, 16)]
+from metrics_example import SEED0, SEED1, rec
 
 
 def test_the_standard_error_example() -> None:

@@ -45,8 +45,8 @@ def test_a_local_sweep_plays_resumes_and_pools(tmp_path: Path, capsys: pytest.Ca
     assert _numbers(capsys.readouterr().out) == _numbers(table_csv(table))
     # Each protocol directory is a submission once a person names the model, code and contact.
     submission = Path(protocols[0]) / "submission.json"
-    filled = read_json(submission) | {"student": "none", "code": "https://example.org/l@abc", "contact": "a@b.c"}
-    atomic_write_json(submission, filled)
+    people = {"student": "none", "code": "https://example.org/l@abc", "contact": "a@b.c"}
+    atomic_write_json(submission, read_json(submission) | people)
     assert main(["check", protocols[0], "--ablation", "--resamples", "200"]) == 0
 
 

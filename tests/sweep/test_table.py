@@ -5,15 +5,7 @@ from typing import Any
 import pytest
 
 from continual_arc.sweep.table import markdown, plane_points, pooled_row, ranked, table_csv
-
-
-def rec(task: str, seed: int, charge: int, phase: str = "stream", exposure: int = 0) -> dict[str, Any]:
-    return {"task_id": task, "seed": seed, "charge": charge, "max_cost": 16, "solved": charge < 16,
-            "phase": phase, "exposure_index": exposure, "episode_type": "primary"}  # fmt: skip
-
-
-SEED0 = [rec("A", 1, 8), rec("A", 2, 0, exposure=1), rec("B", 3, 16)]
-SEED1 = [rec("A", 11, 4), rec("B", 12, 8), rec("C", 13, 16)]
+from metrics_example import SEED0, SEED1, rec
 
 
 def test_a_row_pools_every_play_and_prints_the_example() -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.config import Config
-from ..core.grids import Grid, Pair
 from ..data import rearc
+from ..data.draws import one_demonstration
 from ..data.pinned import arc1_tasks, check_sources
 from ..data.screen import screened_pool
 from .grid_env import GridEnv
@@ -21,11 +21,6 @@ from .track import Track, smoke_config
 __all__ = ["ARC1"]
 
 
-def _rearc_demonstration(task_id: str, seed: int, index: int, avoid: frozenset[Grid]) -> Pair:
-    """Demonstration ``index`` of an instance alone, given the inputs it must differ from."""
-    return rearc.draw(task_id, seed, "demo", index, avoid).pair
-
-
 def _rearc_source() -> TaskSource:
     return GenerativeSource(
         "arc1/rearc",
@@ -33,7 +28,7 @@ def _rearc_source() -> TaskSource:
         rearc.instance,
         rearc.demonstrations,
         versions=check_sources,
-        demonstration=_rearc_demonstration,
+        demonstration=one_demonstration(rearc.draw),
     )
 
 
