@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -38,13 +39,24 @@ def spec(learner: str, kwargs: dict[str, object], protocols: int) -> SweepSpec:
     )
 
 
-def timed(sweep_spec: SweepSpec, engine: str, parallel: int) -> tuple[float, int]:
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (the local pool's workers)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
+def timed(sweep_spec: SweepSpec, engine: str, parallel: int) -> tuple[float, int, float]:
+    """Wall seconds, units, and CPU seconds of a sweep (Ray's workers' CPU is not counted)."""
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds()
         result = run_sweep(SweepOptions(sweep_spec, Path(tmp), engine=engine, max_parallel=parallel))
         seconds = time.perf_counter() - start
+        cpu = cpu_seconds() - cpu
     assert result.complete, result.failures
-    return seconds, len(result.status)
+    return seconds, len(result.status), cpu
 
 
 def main() -> None:
@@ -55,14 +67,17 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])
     busy = spec("busy_learner:Busy", {"work": args.work}, args.protocols)
-    one, units = timed(busy, "local", 1)
-    two, _ = timed(busy, "local", 2)
+    one, units, one_cpu = timed(busy, "local", 1)
+    two, _, two_cpu = timed(busy, "local", 2)
     print(f"CPU-bound sweep, {units} units on toy-smoke ({os.cpu_count()} CPUs here):")
-    print(f"  one play at a time   {one:7.1f} s")
-    print(f"  two plays at a time  {two:7.1f} s   speed-up {one / two:.2f}x (ideal 2x on two cores)")
+    print(f"  one play at a time   {one:7.1f} s wall, {one_cpu:7.1f} CPU s")
+    print(
+        f"  two plays at a time  {two:7.1f} s wall, {two_cpu:7.1f} CPU s   speed-up {one / two:.2f}x "
+        "(ideal 2x on two idle cores)"
+    )
 
     tiny = spec("continual_arc.testing:GiveUpLearner", {}, args.protocols * 2)
-    local, units = timed(tiny, "local", 2)
+    local, units, _ = timed(tiny, "local", 2)
     try:
         import ray  # optional heavy dependency: the overhead is measured only where it is installed
     except ImportError:
@@ -72,7 +87,7 @@ def main() -> None:
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     started = time.perf_counter() - start
     try:
-        on_ray, _ = timed(tiny, "ray", 2)
+        on_ray, _, _ = timed(tiny, "ray", 2)
     finally:
         ray.shutdown()
     print(f"tiny sweep, {units} units, two at a time:")
