@@ -94,6 +94,18 @@ def test_a_warm_cache_draws_nothing_and_serves_the_same_pairs() -> None:
     assert _all_demos(batch, 7) == first[1] and batch_counts.demo_calls == 0
 
 
+def test_a_source_in_memory_fills_each_data_directory_it_meets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, counts = _counted()
+    first = _all_demos(source, 7)
+    assert cache_stats().entries == 9
+    monkeypatch.setenv("CONTINUAL_ARC_DATA", str(tmp_path / "elsewhere"))
+    assert cache_stats().entries == 0
+    assert _all_demos(source, 7) == first  # drawn again into the new directory, not served from memory
+    assert cache_stats().entries == 9 and (counts.test_calls, counts.demo_calls) == (2, 16)
+
+
 def test_the_cache_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(cache.NO_CACHE_ENV, "1")
     source, _ = _counted()

@@ -161,6 +161,10 @@ class InstanceCache:
         self._lock = threading.Lock()
         self._written = 0
 
+    def location(self) -> str:
+        """The directory of this source's entries under the current data directory."""
+        return os.path.join(_root(), self.space)
+
     def _path(self, task_id: str, seed: int, what: str) -> str:
         return os.path.join(_root(), self.space, _part(task_id), f"{seed}.{_part(what)}")
 

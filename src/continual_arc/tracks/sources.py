@@ -143,8 +143,10 @@ class GenerativeSource:
         self._demonstrations = demonstrations
         self._demonstration = demonstration
         self._versions = versions
+        # The pairs in memory are kept per instance cache on disk (its directory, or "" when off),
+        # so a process that moves to another data directory still fills the new one.
         self._test_pair = lru_cache(maxsize=cache_size)(self._cached_test_pair)
-        self._demos: dict[tuple[str, int], tuple[Pair, ...]] = {}
+        self._demos: dict[tuple[str, str, int], tuple[Pair, ...]] = {}
         self._lock = threading.Lock()
         self._store: InstanceCache | None = None
 
@@ -167,7 +169,12 @@ class GenerativeSource:
             self._store = InstanceCache(namespace(self.name, versions, code))
         return self._store
 
-    def _cached_test_pair(self, task_id: str, seed: int) -> Pair:
+    def _where(self) -> str:
+        """The instance cache's directory for this source, or ``""`` while the cache is off."""
+        store = self._cache()
+        return store.location() if store else ""
+
+    def _cached_test_pair(self, where: str, task_id: str, seed: int) -> Pair:
         store = self._cache()
         pair = store.get(task_id, seed, "test") if store else None
         if pair is None:
@@ -192,7 +199,7 @@ class GenerativeSource:
         return pair
 
     def _supply(self, task_id: str, seed: int, test_input: Grid, count: int) -> tuple[Pair, ...]:
-        key = (task_id, seed)
+        key = (self._where(), task_id, seed)
         have = self._demos.get(key, ())
         if len(have) < count:
             # Drawn outside the lock: demonstrations are pure, so a race only repeats work.
@@ -206,7 +213,7 @@ class GenerativeSource:
     def instance(self, task_id: str, seed: int) -> TaskInstance:
         """Instance ``seed`` of a task: its test pair now, its demonstrations when bought."""
         self._check(task_id)
-        test_input, output = self._test_pair(task_id, seed)
+        test_input, output = self._test_pair(self._where(), task_id, seed)
         return TaskInstance(
             self.name,
             task_id,
