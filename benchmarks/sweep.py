@@ -69,7 +69,8 @@ def main() -> None:
     busy = spec("busy_learner:Busy", {"work": args.work}, args.protocols)
     one, units, one_cpu = timed(busy, "local", 1)
     two, _, two_cpu = timed(busy, "local", 2)
-    print(f"CPU-bound sweep, {units} units on toy-smoke ({os.cpu_count()} CPUs here):")
+    load = os.getloadavg()[0]
+    print(f"CPU-bound sweep, {units} units on toy-smoke ({os.cpu_count()} CPUs here, load {load:.1f}):")
     print(f"  one play at a time   {one:7.1f} s wall, {one_cpu:7.1f} CPU s")
     print(
         f"  two plays at a time  {two:7.1f} s wall, {two_cpu:7.1f} CPU s   speed-up {one / two:.2f}x "
