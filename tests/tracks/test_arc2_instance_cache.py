@@ -10,7 +10,7 @@ import pytest
 from continual_arc.data import arcgen
 from continual_arc.data.arc2_sources import check_arc2
 from continual_arc.data.cache import NO_CACHE_ENV
-from continual_arc.data.screen import screened_pool
+from continual_arc.data.screen_file import screened_pool
 from continual_arc.protocol.prewarm import prewarm, protocol_instances
 from continual_arc.tracks.arc2 import ARC2
 from continual_arc.tracks.sources import GenerativeSource
