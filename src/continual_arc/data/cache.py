@@ -117,7 +117,8 @@ def namespace(source: str, versions: Mapping[str, Any], code: Iterable[Callable[
 
 def _module_file(fn: Callable[..., Any]) -> str:
     module = sys.modules.get(getattr(fn, "__module__", "") or "")
-    return str(getattr(module, "__file__", None) or getattr(fn, "__qualname__", repr(fn)))
+    # Never repr(fn): it may hold a memory address, and the key must be the same in every process.
+    return str(getattr(module, "__file__", None) or getattr(fn, "__qualname__", type(fn).__qualname__))
 
 
 def _part(text: str) -> str:
