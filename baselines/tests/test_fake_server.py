@@ -152,3 +152,16 @@ def test_the_command_line_rejects_a_script_that_is_not_a_list(tmp_path: Path) ->
     assert main(["fake-server", "--script", str(script), "--port", "0"]) == 2
     with pytest.raises(SystemExit):
         main(["fake-server"])
+
+
+def test_faults_a_hang_answers_nothing_and_a_malformed_reply_is_not_json() -> None:
+    with FakeModelServer([{"hang": 0.2}, {"malformed": True}, "three more words"]) as fake:
+        with pytest.raises(httpx.RemoteProtocolError):
+            _chat(fake.url)
+        broken = _chat(fake.url)
+        assert broken.status_code == 200
+        with pytest.raises(json.JSONDecodeError):
+            broken.json()
+        assert _chat(fake.url).status_code == 200
+        assert len(fake.usage_reported) == 1  # the hang and the malformed reply reported none
+        assert fake.reported("completion_tokens") == 3
