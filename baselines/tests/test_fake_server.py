@@ -152,3 +152,26 @@ def test_the_command_line_rejects_a_script_that_is_not_a_list(tmp_path: Path) ->
     assert main(["fake-server", "--script", str(script), "--port", "0"]) == 2
     with pytest.raises(SystemExit):
         main(["fake-server"])
+
+
+def test_tool_calls_are_served_plain_and_streamed_and_counted() -> None:
+    call = {"name": "terminal", "arguments": {"command": "arc demo"}}
+    with FakeModelServer([{"tool_calls": [call]}, {"text": "ok", "tool_calls": [call]}]) as fake:
+        body = _chat(fake.url, "one two").json()
+        choice = body["choices"][0]
+        assert choice["finish_reason"] == "tool_calls"
+        function = choice["message"]["tool_calls"][0]["function"]
+        assert (function["name"], json.loads(function["arguments"])) == ("terminal", {"command": "arc demo"})
+        assert body["usage"]["completion_tokens"] == 1 + 3  # the name, and the arguments' JSON words
+        client = openai.OpenAI(base_url=fake.url, api_key="x")
+        chunks = list(
+            client.chat.completions.create(
+                model="m",
+                messages=[{"role": "user", "content": "hi"}],
+                stream=True,
+                stream_options={"include_usage": True},
+            )
+        )
+        deltas = [c.choices[0].delta for c in chunks if c.choices and c.choices[0].delta.tool_calls]
+        assert deltas[0].tool_calls[0].function.name == "terminal"
+        assert [u["completion_tokens"] for u in fake.served if u] == [4, 5]
