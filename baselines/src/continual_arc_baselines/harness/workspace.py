@@ -11,13 +11,25 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import hashlib
+import json
 import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FileChange", "Snapshot", "apply_changes", "changes_between", "copy_state", "listing", "snapshot"]
+__all__ = [
+    "FileChange",
+    "Snapshot",
+    "apply_changes",
+    "changes_between",
+    "copy_state",
+    "listing",
+    "read_json",
+    "readable_text",
+    "snapshot",
+    "write_json",
+]
 
 Snapshot = dict[str, str]
 """Relative POSIX path -> SHA-256 of the file's bytes, for every file kept as state."""
@@ -156,3 +168,20 @@ def _prune(folder: Path, root: Path) -> None:
 def listing(snap: Mapping[str, str]) -> list[dict[str, str]]:
     """A snapshot as a list of ``{"path", "sha256"}``, in path order (for trajectories)."""
     return [{"path": path, "sha256": digest} for path, digest in sorted(snap.items())]
+
+
+def readable_text(path: Path) -> str | None:
+    """The file's text, if it is UTF-8 and small enough to show; else ``None``."""
+    lines = _text(path)
+    return None if lines is None else "".join(lines)
+
+
+def write_json(path: Path, value: Any) -> None:
+    """Write ``value`` as JSON, keys sorted, so that the same state gives the same bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, sort_keys=True, indent=1) + "\n", encoding="utf-8")
+
+
+def read_json(path: Path) -> Any:
+    """Read a JSON file written by :func:`write_json`."""
+    return json.loads(path.read_text(encoding="utf-8"))
