@@ -96,6 +96,9 @@ class FakeHarnessLearner(SystemLearner):
 @contextmanager
 def rig(script: Callable[[dict[str, Any]], Any]) -> Iterator[tuple[FakeModelServer, ProxyHandle]]:
     """The scripted model behind a real tracking proxy."""
-    with FakeModelServer(script) as fake:
+    fake = FakeModelServer(script).start()
+    try:
         with serve_proxy(ProxyConfig(upstream=fake.url, models=(MODEL,))) as proxy:
             yield fake, proxy
+    finally:
+        fake.close()
