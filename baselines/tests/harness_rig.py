@@ -55,14 +55,15 @@ def scripted_model(
     def reply(body: dict[str, Any]) -> Any:
         messages = body["messages"]
         prompt = next(_text(m) for m in messages if m.get("role") == "user" and "arc submit" in _text(m))
+        arc = re.search(r"(\S+/arc) demo", prompt).group(1)  # type: ignore[union-attr]
         alias = re.search(r"task named (\S+)\. ", prompt).group(1)  # type: ignore[union-attr]
         grid = _grid(prompt)
         done = sum(1 for m in messages if m.get("role") == "tool")
         right = known.get(json.dumps(grid))
         steps = [
-            "arc demo",
-            f"arc submit '{json.dumps(grid)}'",
-            f"arc submit '{json.dumps(right)}'" if right else "arc give-up",
+            f"{arc} demo",
+            f"{arc} submit '{json.dumps(grid)}'",
+            f"{arc} submit '{json.dumps(right)}'" if right else f"{arc} give-up",
         ]
         if done < len(steps):
             return {"tool_calls": [{"name": shell, "arguments": {"command": steps[done]}}]}

@@ -229,7 +229,7 @@ class SystemLearner(BaseLearner):
             home=folder / "home",
             tmp=folder / "tmp",
             bin_dir=folder / "bin",
-            prompt=task_prompt(obs, self.instructions()),
+            prompt=task_prompt(obs, self.instructions(), str(folder / "bin" / "arc")),
             base_url=marked_base_url(self.base_url, self.counts.run_id, key),
             model=self.model,
             effort=self.effort,

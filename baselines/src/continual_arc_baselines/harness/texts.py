@@ -23,20 +23,24 @@ KEEP_ONE_PROGRAM = (
 """Added to the task in the ``keep_one_program`` variant."""
 
 
-def task_prompt(obs: LearnerObservation, instructions: str = "") -> str:
-    """The task for one instance: its name, the test input, the rules and the ``arc`` command."""
+def task_prompt(obs: LearnerObservation, instructions: str = "", arc: str = "arc") -> str:
+    """The task for one instance: its name, the test input, the rules and the ``arc`` command.
+
+    ``arc`` is the command's absolute path: a harness's shell tool may not keep the ``PATH`` it
+    was started with.
+    """
     grid = obs.input
     parts = [
         f"Solve one instance of the ARC task named {obs.task_id}. A task is a hidden rule that turns an "
         "input grid into an output grid; a grid is rows of colours 0-9. Find the output for this test "
         f"input ({len(grid)}x{len(grid[0])}):",
         grid_text(grid),
-        "You act on the instance only with the shell command `arc`:\n"
-        "  arc demo                    buy one demonstration: another input with its output (costs 1)\n"
-        "  arc submit '[[0,1],[2,3]]'  submit your answer as JSON rows (a wrong answer costs 1)\n"
-        "  arc submit --file PATH      submit the grid in a JSON file\n"
-        "  arc give-up                 end the instance unsolved\n"
-        "  arc show                    show this task again",
+        f"You act on the instance only by running the shell command {arc}:\n"
+        f"  {arc} demo    buy one demonstration: another input with its output (costs 1)\n"
+        f"  {arc} submit '[[0,1],[2,3]]'    submit your answer as JSON rows (a wrong answer costs 1)\n"
+        f"  {arc} submit --file PATH    submit the grid in a JSON file\n"
+        f"  {arc} give-up    end the instance unsolved\n"
+        f"  {arc} show    show this task again",
         f"You may buy up to {obs.demo_cap} demonstrations and make up to {obs.attempt_cap} wrong "
         "answers. A right answer ends the instance. An instance left unsolved costs the whole budget "
         f"({obs.attempt_cap + obs.demo_cap}), however it ends, so spend only what helps you solve it.",
