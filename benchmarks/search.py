@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from continual_arc.grids import Grid, Pair
+from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import DEFAULT_BUDGET, SearchResult, execute, parse, search
 
 REARC_SEED = 10_000
@@ -57,7 +57,7 @@ def _score(task_id: str, demos: Sequence[Pair], test: Pair, budget: int) -> dict
 
 def rearc_task(args: tuple[int, str, int, int]) -> dict[str, Any]:
     """Search one Re-ARC task and, when solved, try the kept program on a second instance."""
-    from continual_arc import rearc
+    from continual_arc.data import rearc
 
     index, task_id, demos, budget = args
     seed = REARC_SEED + index
@@ -71,7 +71,8 @@ def rearc_task(args: tuple[int, str, int, int]) -> dict[str, Any]:
 
 def eval_task(args: tuple[int, str, int, int]) -> dict[str, Any]:
     """Search one ARC-AGI-1 evaluation task from its own train pairs; check its first test pair."""
-    from continual_arc.tasks import FixedSource, get_source
+    from continual_arc.tracks.registry import get_source
+    from continual_arc.tracks.sources import FixedSource
 
     _, task_id, _, budget = args
     source = get_source("arc1/evaluation")
@@ -136,8 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--records", default=None, help="write per-task records (JSON lines) here")
     args = parser.parse_args(argv)
 
-    from continual_arc.screen import screened_pool
-    from continual_arc.tasks import get_source
+    from continual_arc.data.screen import screened_pool
+    from continual_arc.tracks.registry import get_source
 
     parts: list[tuple[str, list[dict[str, Any]]]] = []
     if args.rearc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from continual_arc.grids import MAX_SIDE, Grid
+from continual_arc.core.grids import MAX_SIDE, Grid
 
 __all__ = [
     "FALSE",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from continual_arc.grids import MAX_SIDE
+from continual_arc.core.grids import MAX_SIDE
 
 from . import combining, extract, geometry, objectops, painting, sizing, tiling
 from .family import Family, Op, expand

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from continual_arc.grids import Grid, Pair
+from continual_arc.core.grids import Grid, Pair
 
 from .colours import apply_map, entry_cost, fit_map
 from .extract import CORNERS

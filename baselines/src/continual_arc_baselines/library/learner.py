@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from continual_arc.core.grids import Grid, Pair, from_json, to_json
 from continual_arc.env import (
     Action,
     DemosFeedback,
@@ -35,7 +36,6 @@ from continual_arc.env import (
     Submit,
     SubmitFeedback,
 )
-from continual_arc.grids import Grid, Pair, from_json, to_json
 from continual_arc.learner import BaseLearner
 
 from .writer import ProgramWriter, WriteRequest, WrittenProgram, group_by_prediction

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from continual_arc.grids import Grid, Pair, to_json, validate_grid
+from continual_arc.core.grids import Grid, Pair, to_json, validate_grid
 
 __all__ = ["DslWriter", "ProgramWriter", "WriteRequest", "WriterResult", "WrittenProgram"]
 
@@ -192,7 +192,7 @@ def _read_cached(path: Path) -> WriterResult | None:
 
 
 def _write_cached(path: Path, result: WriterResult) -> None:
-    from continual_arc.records import atomic_write_text
+    from continual_arc.core.files import atomic_write_text
 
     data = {
         "programs": [
