@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from continual_arc.schedule import Schedule
-from continual_arc.tasks import PHASE_SOURCES, get_source
+from continual_arc.tracks.registry import get_source
+from continual_arc.tracks.track import PHASE_SOURCES
 from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.harness.play import InstanceContext
 from continual_arc_baselines.harness.system import Launch, SystemLearner

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from continual_arc.configs import build_schedule, get_config
 from continual_arc.runner import run
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.harness.install import HarnessNotInstalledError, installed
 from continual_arc_baselines.harness.system import VARIANTS, SystemLearner
 

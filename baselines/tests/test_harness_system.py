@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
-from continual_arc.configs import build_schedule, get_config
+from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.runner import run
+from continual_arc.stream.schedule import build_schedule
 from continual_arc.testing import check_learner
+from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.harness.system import VARIANTS
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -94,7 +96,8 @@ def test_the_learner_holds_to_the_runners_contract() -> None:
 CHILD = """
 import sys
 sys.path.insert(0, {tests!r})
-from continual_arc.configs import build_schedule, get_config
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.tracks.registry import get_config
 from continual_arc.runner import run
 from harness_rig import MODEL, FakeHarnessLearner
 schedule = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
@@ -103,7 +106,7 @@ run(FakeHarnessLearner(MODEL, base_url={url!r}), schedule, {out!r})
 
 
 def _same(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in r.items() if k not in ("wall_time", "resources")} for r in records]
+    return [{k: v for k, v in r.items() if k not in (*TIMING_FIELDS, "resources")} for r in records]
 
 
 def test_a_run_killed_mid_stream_resumes_without_losing_anything(tmp_path: Path) -> None:
