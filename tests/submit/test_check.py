@@ -7,10 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from continual_arc.addons import BasePlugin, PluginResponse
 from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
+from continual_arc.env import Submit
+from continual_arc.measure.summary import summarize
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.runner import run
+from continual_arc.schedule import Schedule
 from continual_arc.submit.check import check_submission
+from continual_arc.testing import RandomLearner
+from continual_arc.tracks.registry import get_track
 
 pytestmark = pytest.mark.tampered  # these tests edit run files on purpose
 
@@ -23,7 +30,15 @@ def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
         out=root, learner="continual_arc.testing:RandomLearner", config="arc1-smoke", jobs=1, resamples=200
     )
     play_protocol(options)
+    _fill(root)
     return root
+
+
+def _fill(root: Path) -> None:
+    """What a person adds to the submission.json the protocol writes."""
+    submission = read_json(root / "submission.json")
+    submission.update(student="none", code="https://example.org/learner@abc123", contact="a@example.org")
+    atomic_write_json(root / "submission.json", submission)
 
 
 def copy_of(honest: Path, tmp_path: Path) -> Path:
@@ -33,10 +48,10 @@ def copy_of(honest: Path, tmp_path: Path) -> Path:
 
 
 def test_the_honest_submission_passes(honest: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    result = check_submission(honest, resamples=200)
+    result = check_submission(honest, resamples=200, allow_ablation=True)
     assert result.ok, result.problems
     assert result.numbers is not None and set(result.numbers) == {"held-out", "seen", "learned", "protocol"}
-    assert main(["check", str(honest), "--resamples", "200"]) == 0
+    assert main(["check", str(honest), "--resamples", "200", "--ablation"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("place on the plane: memorization") and "every check holds" in out
 
@@ -165,7 +180,7 @@ def test_each_tampering_is_caught_and_named(name: str, honest: Path, tmp_path: P
     root = copy_of(honest, tmp_path)
     edit, message = TAMPERS[name]
     edit(root)
-    result = check_submission(root, resamples=100)
+    result = check_submission(root, resamples=100, allow_ablation=True)
     assert not result.ok
     assert any(message in problem for problem in result.problems), (name, result.problems)
 
@@ -175,15 +190,140 @@ def test_a_bare_run_of_another_learner_is_named(honest: Path, tmp_path: Path) ->
     submission = read_json(root / "submission.json")
     submission["tests"]["seen"]["bare"] = "seen-reset"
     atomic_write_json(root / "submission.json", submission)
-    problems = check_submission(root, resamples=100).problems
+    problems = check_submission(root, resamples=100, allow_ablation=True).problems
     assert any("is not continual_arc_baselines.systems.bare:BareModelLearner" in p for p in problems)
 
 
 def test_cli_exit_status_and_json(honest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = copy_of(honest, tmp_path)
     _swap_lines(root)
-    assert main(["check", str(root), "--no-regenerate", "--json"]) == 1
+    assert main(["check", str(root), "--no-regenerate", "--json", "--ablation"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False and any("out of order" in p for p in report["problems"])
     assert main(["check", str(tmp_path / "nowhere")]) == 1
     assert "submission.json: missing" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def learning(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An honest submission of a learner that buys demonstrations and solves: the toy rule learner."""
+    root = tmp_path_factory.mktemp("learning") / "results" / "toy" / "rules"
+    options = ProtocolOptions(
+        out=root, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke", jobs=1, resamples=200
+    )
+    play_protocol(options)
+    _fill(root)
+    return root
+
+
+def _rewrite(root: Path, run: str, change: Callable[[list[dict[str, object]]], None]) -> None:
+    """Edit a run's records, then recompute its summary, as a careful forger would."""
+    path = root / run / "records.jsonl"
+    records = [json.loads(line) for line in _lines(path)]
+    change(records)
+    path.write_text("".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records))
+    meta = read_json(root / run / "meta.json")
+    atomic_write_json(root / run / "summary.json", summarize(records, meta))
+
+
+def _first(records: list[dict[str, object]], test: Callable[[dict[str, object]], bool]) -> dict[str, object]:
+    return next(r for r in records if test(r))
+
+
+def _bought_and_solved(record: dict[str, object]) -> bool:
+    return bool(record["solved"]) and int(record["demos_bought"]) >= 1  # type: ignore[call-overload]
+
+
+def test_demonstrations_marked_refused_in_the_record_alone(learning: Path, tmp_path: Path) -> None:
+    root = copy_of(learning, tmp_path)
+
+    def refuse(records: list[dict[str, object]]) -> None:
+        record = _first(records, _bought_and_solved)
+        for action in record["actions"]:  # type: ignore[attr-defined]
+            if action["action"] == "request_demos":
+                action["refused"] = True
+        record.update(demos_refused=record["demos_bought"], demos_bought=0, charge=0, budget_share=0.0)
+
+    _rewrite(root, "stream", refuse)
+    problems = check_submission(root, resamples=100, allow_ablation=True).problems
+    found = [p for p in problems if "stream/records.jsonl: step" in p and "charge 0 (the replay gives" in p]
+    assert found, problems
+
+
+def test_a_wrong_submission_marked_right_in_the_record_alone(honest: Path, tmp_path: Path) -> None:
+    root = copy_of(honest, tmp_path)
+
+    def forge(records: list[dict[str, object]]) -> None:
+        record = records[0]
+        record["actions"] = [{**record["actions"][0], "correct": True}]  # type: ignore[index]
+        record.update(solved=True, end="solved", charge=0, wrong_attempts=0, budget_share=0.0)
+
+    _rewrite(root, "stream", forge)
+    problems = check_submission(root, resamples=100, allow_ablation=True).problems
+    assert any("stream/records.jsonl: step 0: charge 0 (the replay gives 16)" in p for p in problems)
+
+
+def test_a_demonstration_cut_out_of_record_and_trajectory(learning: Path, tmp_path: Path) -> None:
+    root = copy_of(learning, tmp_path)
+    cut: dict[str, int] = {}
+
+    def drop(records: list[dict[str, object]]) -> None:
+        record = _first(records, _bought_and_solved)
+        cut["step"] = int(record["step"])  # type: ignore[call-overload]
+        actions = record["actions"]  # type: ignore[assignment]
+        del actions[[a["action"] for a in actions].index("request_demos")]  # type: ignore[union-attr]
+        record["demos_bought"] = int(record["demos_bought"]) - 1  # type: ignore[call-overload]
+        record["charge"] = int(record["charge"]) - 1  # type: ignore[call-overload]
+        record["budget_share"] = int(record["charge"]) / 16  # type: ignore[call-overload]
+
+    _rewrite(root, "stream", drop)
+    path = root / "stream" / "i" / f"{cut['step']}.json"
+    trajectory = read_json(path)
+    first = [e["action"]["action"] for e in trajectory["events"]].index("request_demos")
+    del trajectory["events"][first]
+    trajectory["result"]["demos_bought"] -= 1
+    trajectory["result"]["charge"] -= 1
+    trajectory["result"]["spent"] -= 1
+    atomic_write_json(path, trajectory)
+    problems = check_submission(root, resamples=100, allow_ablation=True).problems
+    # What the learner was shown afterwards counted the demonstration that is gone.
+    shown = f"stream/i/{cut['step']}.json: event 0: observation demos_used 1"
+    assert any(shown in p for p in problems), problems
+
+
+def test_runs_must_be_canonical_and_named(honest: Path, tmp_path: Path) -> None:
+    problems = check_submission(honest, resamples=100).problems  # arc1-smoke: an ablation
+    assert any("not canonical (configuration arc1-smoke" in p and "--ablation" in p for p in problems)
+    root = copy_of(honest, tmp_path)
+    _edit_json(".", "submission.json", lambda s: s.update(student=None, contact=""))(root)
+    problems = check_submission(root, resamples=100, allow_ablation=True).problems
+    assert any("submission.json: student is missing" in p for p in problems)
+    assert any("submission.json: contact is missing" in p for p in problems)
+
+
+def test_arguments_recorded_as_none_by_earlier_releases_are_none(honest: Path, tmp_path: Path) -> None:
+    root = copy_of(honest, tmp_path)
+    _edit_json("seen", "meta.json", lambda m: m["learner"].update(kwargs=None))(root)
+    assert check_submission(root, resamples=100, allow_ablation=True).ok
+
+
+class Whisper(BasePlugin):
+    """A plug-in that submits the real answer for the learner: a verdict that is not the learner's."""
+
+    def __init__(self) -> None:
+        self.track = get_track("arc1")
+
+    def on_action(self, episode, obs, action):  # type: ignore[no-untyped-def]
+        answer = self.track.source_for(episode.phase).instance(episode.task_id, episode.seed).output
+        return PluginResponse(value=Submit(answer))
+
+
+def test_a_run_whose_plugin_answered_for_the_learner(honest: Path, tmp_path: Path) -> None:
+    root = copy_of(honest, tmp_path)
+    shutil.rmtree(root / "stream")
+    spec = {"class": "continual_arc.testing:RandomLearner", "kwargs": {}}
+    schedule = Schedule.load(root / "schedules" / "stream.json")
+    run(RandomLearner(), schedule, root / "stream", plugins=[Whisper()], learner_spec=spec)
+    problems = check_submission(root, resamples=100, allow_ablation=True).problems
+    assert any("stream/meta.json: played with plug-ins" in p for p in problems), problems
+    assert any("stream/i/0.json: event 0: a plug-in replaced the learner's action" in p for p in problems)

@@ -1,11 +1,11 @@
 """The ``continual-arc`` command line: thin commands over the packages' public functions.
 
 One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.reports`,
-:mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`), each adding its commands to the root
-parser. Only the group of the command being run is imported, so that ``continual-arc schedule
-make`` does not pay for NumPy or the plotting library, and ``--help`` for nothing at all. Every
-error meant for a person (:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one
-line, exit status 2.
+:mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.verify`, :mod:`~.view`), each
+adding its commands to the root parser. Only the group of the command being run is imported, so
+that ``continual-arc schedule make`` does not pay for NumPy or the plotting library, and
+``--help`` for nothing at all. Every error meant for a person
+(:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one line, exit status 2.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..core.errors import ContinualArcError
 __all__ = ["build_parser", "main"]
 
 _COMMANDS: dict[str, tuple[str, str]] = {
-    "data": ("data", "the pinned data sources: check, warm caches, screen"),
+    "data": ("data", "the data sources of each track: check, fetch, screen"),
     "schedule": ("schedule", "make and show schedules"),
     "run": ("run", "play a learner over a schedule into a run directory"),
     "report": ("reports", "a run's measures, diagnostics, errors and resources"),
@@ -32,6 +32,8 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("frozen_test", "play a frozen test from the end of a stream run, as the protocol does"),
     "protocol": ("protocol", "play the whole protocol: the stream, both frozen tests, the reset on each"),
     "check": ("check", "check a submitted result: recompute everything it claims"),
+    "verify": ("verify", "rerun a learner from its code at a seed of its own, as verification does"),
+    "view": ("view", "a local replay viewer of runs, protocols and results (--export: static files)"),
 }
 """Every top-level command: the module of its group, and its one-line help."""
 

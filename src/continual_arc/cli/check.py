@@ -54,7 +54,11 @@ def format_numbers(numbers: dict[str, Any]) -> str:
 
 def _check(args: argparse.Namespace) -> int:
     result = check_submission(
-        args.result, regenerate=not args.no_regenerate, resamples=args.resamples, seed=args.bootstrap_seed
+        args.result,
+        regenerate=not args.no_regenerate,
+        resamples=args.resamples,
+        seed=args.bootstrap_seed,
+        allow_ablation=args.ablation,
     )
     if args.json:
         print(json.dumps(result.to_json(), indent=1, sort_keys=True))
@@ -81,7 +85,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("result", help="results/<track>/<name>/, holding submission.json")
     p.add_argument("--json", action="store_true", help="print the problems and numbers as JSON")
-    p.add_argument("--no-regenerate", action="store_true", help="skip drawing every instance again")
+    p.add_argument("--no-regenerate", action="store_true", help="skip replaying every instance")
+    p.add_argument(
+        "--ablation", action="store_true", help="accept runs that are not canonical (an ablation's result)"
+    )
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
     p.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap (default 0)")
     p.set_defaults(func=_check)

@@ -26,6 +26,7 @@ __all__ = [
     "RequestDemos",
     "Submit",
     "SubmitFeedback",
+    "action_from_json",
     "action_to_json",
     "feedback_to_json",
     "is_action",
@@ -172,6 +173,24 @@ def feedback_to_json(feedback: Feedback) -> dict[str, Any]:
             "done": feedback.done,
         }
     return {"feedback": "give_up", "done": True}
+
+
+def action_from_json(value: Mapping[str, Any]) -> Action:
+    """The action :func:`action_to_json` wrote.
+
+    A grid that was not valid comes back as its text, which is just as invalid.
+
+    Raises:
+        ValueError: the JSON names no action.
+    """
+    kind = value.get("action")
+    if kind == "submit":
+        return Submit(value.get("grid"))
+    if kind == "request_demos":
+        return RequestDemos()
+    if kind == "give_up":
+        return GiveUp()
+    raise ValueError(f"not an action: {dict(value)!r}")
 
 
 def is_action(value: Any) -> bool:

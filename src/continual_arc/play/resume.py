@@ -14,7 +14,8 @@ from typing import Any
 from ..measure.budget import primary
 from ..stream.schedule import Schedule
 from .episode import guarded
-from .meta import learner_fingerprint, learner_spec, write_meta
+from .fingerprint import learner_fingerprint
+from .meta import learner_spec, write_meta
 from .options import RunOptions
 from .rundir import SCHEDULE, RunDirError, committed_rounds, prune_states, read_meta, state_for_round
 from .session import RunSession

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.config import TESTS
 from ..core.files import atomic_write_json, read_json
@@ -12,14 +14,66 @@ from ..play.rundir import read_records
 from .plane import plane_point
 from .plays import PROTOCOL_PLAYS
 
-__all__ = ["conclude"]
+__all__ = ["Played", "PlayedProtocol", "conclude"]
 
 
-def conclude(options: Any) -> dict[str, Any]:
+class Played(Protocol):
+    """What was played, as ``conclude`` reads it (``ProtocolOptions`` and :class:`PlayedProtocol` have it)."""
+
+    @property
+    def out(self) -> Path:
+        """The protocol directory."""
+        ...
+
+    @property
+    def learner(self) -> str:
+        """The learner's import path."""
+        ...
+
+    @property
+    def learner_kwargs(self) -> Mapping[str, Any]:
+        """The learner's arguments."""
+        ...
+
+    @property
+    def config(self) -> str:
+        """The configuration's name."""
+        ...
+
+    @property
+    def seed(self) -> int:
+        """The run seed."""
+        ...
+
+    @property
+    def users(self) -> int:
+        """The number of users."""
+        ...
+
+    @property
+    def resamples(self) -> int:
+        """Bootstrap resamples of the numbers."""
+        ...
+
+
+@dataclass(frozen=True)
+class PlayedProtocol:
+    """A protocol played by other means than ``continual-arc protocol`` (verification)."""
+
+    out: Path
+    learner: str
+    learner_kwargs: Mapping[str, Any]
+    config: str
+    seed: int
+    users: int
+    resamples: int
+
+
+def conclude(options: Played) -> dict[str, Any]:
     """Write ``protocol.json``, ``submission.json`` (unless one exists) and the plots; the document.
 
     Args:
-        options: the :class:`~continual_arc.protocol.play.ProtocolOptions` played.
+        options: what was played.
     """
     out: Path = options.out
     point = plane_point(out, label=options.learner.rsplit(":", 1)[-1], resamples=options.resamples).to_json()
@@ -46,7 +100,7 @@ def conclude(options: Any) -> dict[str, Any]:
     return document
 
 
-def _write_submission(options: Any) -> None:
+def _write_submission(options: Played) -> None:
     path = options.out / "submission.json"
     if path.exists():
         return  # the user's own edits win

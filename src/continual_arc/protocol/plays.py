@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.config import TESTS
+from ..core.config import TESTS, Config
 from ..core.errors import ContinualArcError
 from ..stream.schedule import Schedule, build_schedule, test_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
 
-__all__ = ["PROTOCOL_PLAYS", "ProtocolError", "protocol_schedules", "reset_problem"]
+__all__ = ["PROTOCOL_PLAYS", "ProtocolError", "protocol_schedules", "reset_problem", "schedules_for"]
 
 PROTOCOL_PLAYS = {
     "stream": "stream",
@@ -33,14 +33,25 @@ class ProtocolError(ContinualArcError, RuntimeError):
 
 
 def protocol_schedules(config_name: str, seed: int, users: int) -> dict[str, Schedule]:
-    """The schedule of each play: the stream (no epilogue), its reset, each test and its reset (width 1)."""
-    config = with_users(get_config(config_name), users)
+    """The schedule of each play of a named configuration (:func:`schedules_for`)."""
+    return schedules_for(with_users(get_config(config_name), users), seed)
+
+
+def schedules_for(config: Config, seed: int, *, test_width: int | None = None) -> dict[str, Schedule]:
+    """The schedule of each play: the stream (no epilogue), its reset, each test and its reset (width 1).
+
+    Args:
+        config: the configuration, with its number of users.
+        seed: the run seed.
+        test_width: play the learner's tests this many instances a round (every one after a reset
+            that restores the end of the stream), instead of one round.
+    """
     out = {
         "stream": build_schedule(config, seed, epilogue=False),
         "stream-reset": build_schedule(config, seed, epilogue=False, reset_each=True),
     }
     for test in TESTS:
-        out[test] = test_schedule(config, seed, test)
+        out[test] = test_schedule(config, seed, test, width=test_width)
         out[f"{test}-reset"] = test_schedule(config, seed, test, width=1)
     return out
 

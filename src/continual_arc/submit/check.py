@@ -26,14 +26,12 @@ from typing import Any
 
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
-from ..data.pinned import check_sources
 from ..measure.compare import MismatchError, share_learned, share_saved
 from .check_run import LoadedRun, check_run
+from .roles import BARE_LEARNER, cross_checks
 
 __all__ = ["BARE_LEARNER", "CheckResult", "check_submission"]
 
-BARE_LEARNER = "continual_arc_baselines.systems.bare:BareModelLearner"
-"""The import path of the bare model's learner."""
 
 
 @dataclass
@@ -57,6 +55,13 @@ class CheckResult:
         return {"ok": self.ok, "problems": self.problems, "numbers": self.numbers, "runs": self.runs}
 
 
+_REQUIRED = {
+    "student": "model that plays (an OpenRouter id, or org/name@commit)",
+    "code": "learner's code (a public repository at a commit)",
+    "contact": "person to ask about the result",
+}
+
+
 def _roles(submission: Mapping[str, Any]) -> dict[str, str | None]:
     tests = submission.get("tests") or {}
     roles: dict[str, str | None] = {
@@ -77,82 +82,6 @@ def _resolve(root: Path, name: str) -> Path | None:
         if (candidate / "meta.json").exists() or (candidate / "records.jsonl").exists():
             return candidate
     return None
-
-
-def _expect(run: LoadedRun, role: str, stream: Mapping[str, Any]) -> list[str]:
-    """The schedule a role needs, at the stream's configuration, seed and users."""
-    assert run.meta is not None
-    meta, where = run.meta["schedule"], run.path / "meta.json"
-    test = next((t for t in TESTS if role.startswith(t)), None)
-    wanted = {
-        "test": test,
-        "width": 1 if role.endswith(("-reset", "-bare")) and test else None,
-        "reset_each": role == "stream-reset",
-        "config": stream["config"],
-        "seed": stream["seed"],
-        "configuration": stream["configuration"],
-    }
-    if test is None:
-        wanted.update(order=stream["order"], epilogue=stream["epilogue"], rounds_cut=stream["rounds_cut"])
-    return [
-        f"{where}: schedule {key} is {meta.get(key)!r}, but the {role} run needs {value!r}"
-        for key, value in wanted.items()
-        if meta.get(key) != value
-    ]
-
-
-def _same_learner(run: LoadedRun, role: str, stream: LoadedRun, submission: Mapping[str, Any]) -> list[str]:
-    assert run.meta is not None and stream.meta is not None
-    learner, where = run.meta.get("learner", {}), run.path / "meta.json"
-    if role.endswith("-bare"):
-        problems = (
-            []
-            if learner.get("class") == BARE_LEARNER
-            else [f"{where}: {learner.get('class')} is not {BARE_LEARNER}"]
-        )
-        model = (learner.get("kwargs") or {}).get("model")
-        if submission.get("student") and model != submission["student"]:
-            problems.append(
-                f"{where}: the bare model is {model!r}, but the student is {submission['student']!r}"
-            )
-        return problems
-    theirs = stream.meta.get("learner", {})
-    if learner != theirs:
-        return [
-            f"{where}: played by {learner}, the stream by {theirs}: the {role} run must be the same learner"
-        ]
-    return []
-
-
-def _cross_checks(runs: dict[str, LoadedRun], submission: Mapping[str, Any]) -> list[str]:
-    stream = runs.get("stream")
-    if stream is None or stream.meta is None:
-        return []
-    problems: list[str] = []
-    for role, run in runs.items():
-        if run.meta is None:
-            continue
-        problems += _expect(run, role, stream.meta["schedule"]) if role != "stream" else []
-        problems += _same_learner(run, role, stream, submission) if role != "stream" else []
-        if role in TESTS and run.salt != stream.salt:
-            salt = run.path / "alias-salt"
-            problems.append(
-                f"{salt}: not the stream's salt: the {role} test was played under other task names"
-            )
-        if run.meta.get("versions") != stream.meta.get("versions"):
-            problems.append(
-                f"{run.path / 'meta.json'}: versions {run.meta.get('versions')} differ from the stream's"
-            )
-    installed = check_sources()
-    sources = stream.meta.get("versions", {}).get("sources", {})
-    for kind, source in sources.items():
-        recorded = source.get("versions", {})
-        for key in ("rearc_sha256", "arc1_json_sha256"):
-            if key in recorded and recorded[key] != installed.get(key):
-                problems.append(
-                    f"{stream.path / 'meta.json'}: {kind} source {key} differs from the data installed here"
-                )
-    return problems
 
 
 def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str, Any] | None:
@@ -178,15 +107,22 @@ def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str,
 
 
 def check_submission(
-    root: Path | str, *, regenerate: bool = True, resamples: int = 10_000, seed: int = 0
+    root: Path | str,
+    *,
+    regenerate: bool = True,
+    resamples: int = 10_000,
+    seed: int = 0,
+    allow_ablation: bool = False,
 ) -> CheckResult:
     """Check a result directory holding ``submission.json``.
 
     Args:
         root: the result directory (``results/<track>/<name>/``).
-        regenerate: draw every instance again to check each submitted grid's verdict.
+        regenerate: replay every instance through its environment, drawn again from its task and seed.
         resamples: bootstrap resamples of the numbers.
         seed: the bootstrap's seed.
+        allow_ablation: accept runs that are not canonical (another configuration, seed, number
+            of users or rules); plug-ins and time limits are refused regardless.
     """
     root = Path(root)
     try:
@@ -195,7 +131,11 @@ def check_submission(
         return CheckResult(False, [f"{root / 'submission.json'}: missing"], None)
     except RecordsError as err:
         return CheckResult(False, [str(err)], None)
-    problems: list[str] = []
+    problems = [
+        f"{root / 'submission.json'}: {field} is missing: name the {what}"
+        for field, what in _REQUIRED.items()
+        if not submission.get(field)
+    ]
     runs: dict[str, LoadedRun] = {}
     for role, name in _roles(submission).items():
         if name is None:
@@ -208,7 +148,9 @@ def check_submission(
             continue
         runs[role], found = check_run(path, regenerate=regenerate)
         problems += found
-    problems += _cross_checks(runs, submission)
+    # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
+    verified = (root / "verification.json").exists()
+    problems += cross_checks(runs, submission, allow_ablation or verified)
     numbers = None
     if all(r.records is not None for r in runs.values()):
         try:

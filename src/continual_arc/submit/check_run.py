@@ -25,11 +25,12 @@ from typing import Any
 
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
-from ..core.grids import InvalidGridError, validate_grid
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
+from ..play.rundir import trajectory_name
 from ..stream.schedule import rebuild
 from ..tracks.registry import get_track
+from .replay import replay_instance
 
 __all__ = ["LoadedRun", "check_run", "load_checked_run", "replay_charge"]
 
@@ -193,38 +194,18 @@ def _check_aliases(run: LoadedRun, problems: list[str]) -> None:
 
 
 def _check_trajectories(run: LoadedRun, problems: list[str]) -> None:
-    """Each submitted grid against the instance drawn again; the trajectory's actions against the record's."""
+    """Every instance replayed through its environment from its trajectory (:mod:`.replay`)."""
     assert run.meta is not None and run.records is not None
     track = get_track(run.meta["schedule"]["track"])
+    settings = EnvSettings.from_dict(run.meta["schedule"]["configuration"]["env"])
     for record in run.records:
-        if record.get("episode_type", "primary") != "primary":
-            continue
-        path = run.path / "i" / f"{record['step']}.json"
+        path = run.path / "i" / f"{trajectory_name(record)}.json"
         try:
             trajectory = read_json(path)
         except (FileNotFoundError, RecordsError) as err:
             problems.append(f"{path}: {'missing' if isinstance(err, FileNotFoundError) else err}")
             continue
-        instance = track.source_for(record["phase"]).instance(record["task_id"], record["seed"])
-        if trajectory.get("input") != [list(row) for row in instance.input]:
-            problems.append(f"{path}: the input is not instance {record['seed']} of task {record['task_id']}")
-        kinds = [(e.get("action") or {}).get("action") for e in trajectory.get("events", [])]
-        if kinds != [a.get("action") for a in record.get("actions", [])]:
-            problems.append(f"{path}: its actions are not those of records.jsonl step {record['step']}")
-        for event in trajectory.get("events", []):
-            _check_verdict(event, instance.output, path, problems)
-
-
-def _check_verdict(event: Mapping[str, Any], answer: Any, path: Path, problems: list[str]) -> None:
-    action, feedback = event.get("action") or {}, event.get("feedback") or {}
-    if action.get("action") != "submit":
-        return
-    try:
-        correct = validate_grid(action.get("grid")) == answer
-    except InvalidGridError:
-        correct = False
-    if feedback.get("correct") != correct:
-        problems.append(f"{path}: a submission recorded {feedback.get('correct')}, but the grid is {correct}")
+        problems += replay_instance(track, settings, record, trajectory, path)
 
 
 def _check_summary(run: LoadedRun, problems: list[str]) -> None:

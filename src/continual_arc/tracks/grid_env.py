@@ -41,6 +41,7 @@ from ..core.actions import (
     LearnerObservation,
     RequestDemos,
     SubmitFeedback,
+    action_from_json,
     action_to_json,
     feedback_to_json,
     is_action,
@@ -195,6 +196,10 @@ class GridEnv:
     def action_json(self, action: Any) -> dict[str, Any]:
         """An action as JSON (see :func:`~continual_arc.core.actions.action_to_json`)."""
         return action_to_json(action)
+
+    def action_from_json(self, value: Mapping[str, Any]) -> Any:
+        """The action :meth:`action_json` wrote (:func:`~continual_arc.core.actions.action_from_json`)."""
+        return action_from_json(value)
 
     def feedback_json(self, feedback: Any) -> dict[str, Any]:
         """A feedback as JSON (see :func:`~continual_arc.core.actions.feedback_to_json`)."""

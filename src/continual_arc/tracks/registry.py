@@ -11,13 +11,14 @@ from types import MappingProxyType
 
 from ..core.config import Config, ScheduleError
 from .arc1 import ARC1
+from .arc2 import ARC2
 from .sources import TaskSource, UnknownTaskError
 from .toy import TOY
 from .track import Track
 
 __all__ = ["CONFIGS", "TRACKS", "get_config", "get_source", "get_track", "source_names"]
 
-TRACKS: Mapping[str, Track] = MappingProxyType({track.name: track for track in (ARC1, TOY)})
+TRACKS: Mapping[str, Track] = MappingProxyType({track.name: track for track in (ARC1, ARC2, TOY)})
 """Every track, by name."""
 
 CONFIGS: Mapping[str, Config] = MappingProxyType(
