@@ -175,3 +175,16 @@ def test_tool_calls_are_served_plain_and_streamed_and_counted() -> None:
         deltas = [c.choices[0].delta for c in chunks if c.choices and c.choices[0].delta.tool_calls]
         assert deltas[0].tool_calls[0].function.name == "terminal"
         assert [u["completion_tokens"] for u in fake.served if u] == [4, 5]
+
+
+def test_made_up_tool_call_ids_differ_between_turns_and_repeat_for_the_same_request() -> None:
+    # Harnesses drop a tool call whose id they have already seen (Hermes Agent does before every
+    # request): ids repeated across a conversation's turns hide every later call from its history.
+    call = {"name": "terminal", "arguments": {"command": "arc demo"}}
+    with FakeModelServer(lambda body: {"tool_calls": [call, call]}) as fake:
+        first = _chat(fake.url, "turn one").json()["choices"][0]["message"]["tool_calls"]
+        second = _chat(fake.url, "turn one and two").json()["choices"][0]["message"]["tool_calls"]
+        again = _chat(fake.url, "turn one").json()["choices"][0]["message"]["tool_calls"]
+    ids = [c["id"] for c in first + second]
+    assert len(set(ids)) == 4
+    assert [c["id"] for c in again] == [c["id"] for c in first]

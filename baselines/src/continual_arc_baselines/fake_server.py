@@ -13,8 +13,9 @@ string (the text) or a dict:
 - ``cost``: a ``usage.cost`` to report, as OpenRouter does;
 - ``delay``: seconds to wait before answering; ``chunk_delay``: seconds between streamed chunks;
 - ``tool_calls``: function calls the reply makes, each ``{"name": ..., "arguments": {...}}`` (the
-  arguments a dict or a JSON string; an ``id`` is made up when none is given), answered with
-  ``finish_reason: "tool_calls"``, so that an agent harness can be scripted to use its tools.
+  arguments a dict or a JSON string; when no ``id`` is given, one unique to the request is made
+  up), answered with ``finish_reason: "tool_calls"``, so that an agent harness can be scripted to
+  use its tools.
 
 Tokens are counted simply and deterministically: whitespace-separated words of the messages' text
 (prompt) and of the reply (completion); a tool call's name and arguments count as completion words
@@ -25,6 +26,7 @@ script runs out the server answers HTTP 500 saying so, and sets
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -77,15 +79,24 @@ def _prompt_tokens(body: Mapping[str, Any]) -> int:
     return total
 
 
-def _tool_calls(reply: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The reply's tool calls in the OpenAI shape (arguments as a JSON string)."""
+def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The reply's tool calls in the OpenAI shape (arguments as a JSON string).
+
+    A call without an ``id`` gets one made from a hash of the request and the call's index: the same
+    for the same request, and different for every turn of a conversation (whose requests grow), as
+    a real provider's ids are. Harnesses drop a call whose id they have already seen (Hermes Agent
+    removes duplicate ``tool_call_id``s before every request), so ids repeated across turns would
+    hide every call after the first from the model's own history.
+    """
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
     calls = []
     for index, call in enumerate(reply.get("tool_calls") or []):
         arguments = call.get("arguments", {})
         if not isinstance(arguments, str):
             arguments = json.dumps(arguments)
         function = {"name": str(call["name"]), "arguments": arguments}
-        calls.append({"id": str(call.get("id") or f"call_{index}"), "type": "function", "function": function})
+        made_up = f"call_{digest}_{index}"
+        calls.append({"id": str(call.get("id") or made_up), "type": "function", "function": function})
     return calls
 
 
@@ -101,7 +112,7 @@ def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> dict
         return None
     reasoning = int(reply.get("reasoning_tokens", 0))
     prompt = _prompt_tokens(body)
-    completion = _completion_words(text, _tool_calls(reply)) + reasoning
+    completion = _completion_words(text, _tool_calls(reply, body)) + reasoning
     usage: dict[str, Any] = {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
@@ -266,7 +277,7 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             text = str(reply.get("text", ""))
             usage = _usage(body, reply, text)
             owner.note_served(usage)
-            calls = _tool_calls(reply)
+            calls = _tool_calls(reply, body)
             model = str(body.get("model") or owner.model)
             base = {"id": f"chatcmpl-fake-{time.monotonic_ns()}", "created": int(time.time()), "model": model}
             if body.get("stream"):
