@@ -68,3 +68,16 @@ def test_hermes_through_the_smoke_stream(tmp_path: Path, variant: str) -> None:
 
     requests, served = _play(HermesLearner, tmp_path / "run", variant, "terminal", lambda alias: HERMES_NOTE)
     _check(tmp_path / "run", variant, requests, served, "memories/MEMORY.md")
+
+
+OPENCLAW_NOTE = {"name": "write", "arguments": {"path": "MEMORY.md", "content": "met it"}}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_openclaw_through_the_smoke_stream(tmp_path: Path, variant: str) -> None:
+    _skip_unless_installed("openclaw")
+    from continual_arc_baselines.harness.openclaw import OpenClawLearner
+
+    requests, served = _play(OpenClawLearner, tmp_path / "run", variant, "exec", lambda alias: OPENCLAW_NOTE)
+    _check(tmp_path / "run", variant, requests, served, "workspace/MEMORY.md")

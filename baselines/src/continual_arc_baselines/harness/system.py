@@ -17,7 +17,9 @@ the per-launch configuration), and, if it has one, its pristine workspace (:meth
 
 from __future__ import annotations
 
+import secrets
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Mapping
@@ -32,11 +34,12 @@ from continual_arc.learner import BaseLearner
 from ..library.model_session import DEFAULT_BASE_URL
 from ..proxy.app import marked_base_url
 from ..sandbox.process import ProxyBridge, start_sandboxed
+from . import channel
 from . import workspace as ws
 from .channel import ToolChannel, write_arc_command
 from .counts import ProxyCounts
 from .play import InstanceContext, InstancePlay, verdict_text
-from .texts import STORE_REQUEST, task_prompt
+from .texts import KEEP_ONE_PROGRAM, STORE_REQUEST, task_prompt
 
 __all__ = ["VARIANTS", "Launch", "SystemLearner"]
 
@@ -55,11 +58,14 @@ class Launch:
         argv: the program and its arguments (``argv[0]`` an absolute path).
         env: its whole environment (``PATH`` with the instance's ``bin_dir`` in it).
         read_dirs: folders it must read and execute from, besides the system's and its instance's.
+        lock_dirs: existing folders outside the instance it must also write to, for lock files only
+            (a harness that coordinates through a fixed machine-wide folder); never state.
     """
 
     argv: tuple[str, ...]
     env: Mapping[str, str]
     read_dirs: tuple[str, ...] = ()
+    lock_dirs: tuple[str, ...] = ()
 
 
 class SystemLearner(BaseLearner):
@@ -124,8 +130,6 @@ class SystemLearner(BaseLearner):
 
     def instructions(self) -> str:
         """What the harness is told besides the task: the variant's instruction, if any."""
-        from .texts import KEEP_ONE_PROGRAM
-
         return KEEP_ONE_PROGRAM if self.variant == "keep_one_program" else ""
 
     # -- the protocol --------------------------------------------------------------------------
@@ -247,7 +251,7 @@ class SystemLearner(BaseLearner):
             env=launch.env,
             cwd=context.workspace,
             read_dirs=[*launch.read_dirs, str(context.bin_dir), *_tool_dirs()],
-            write_dirs=[context.workspace, context.home, context.tmp],
+            write_dirs=[context.workspace, context.home, context.tmp, *map(Path, launch.lock_dirs)],
             port=bridge.port,
             bridge=bridge.path,
             log_dir=folder / "log",
@@ -300,14 +304,8 @@ def _port(where: Any) -> int:
 
 def _tool_dirs() -> list[str]:
     """What the ``arc`` command needs to read: its interpreter's installation and its own folder."""
-    import sys
-
-    from . import channel
-
     return [sys.base_prefix, str(Path(channel.__file__).parent)]
 
 
 def _token() -> str:
-    import secrets
-
     return secrets.token_hex(4)
