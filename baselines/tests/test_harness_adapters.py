@@ -15,7 +15,9 @@ import pytest
 from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
+from continual_arc_baselines.harness.hermes import HermesLearner
 from continual_arc_baselines.harness.install import HarnessNotInstalledError, installed
+from continual_arc_baselines.harness.openclaw import OpenClawLearner
 from continual_arc_baselines.harness.system import VARIANTS, SystemLearner
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -58,26 +60,20 @@ def _check(out: Path, variant: str, requests: list[Any], served: list[Any], note
 
 
 HERMES_NOTE = {"name": "memory", "arguments": {"action": "add", "target": "memory", "content": "met it"}}
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_hermes_through_the_smoke_stream(tmp_path: Path, variant: str) -> None:
-    _skip_unless_installed("hermes")
-    from continual_arc_baselines.harness.hermes import HermesLearner
-
-    requests, served = _play(HermesLearner, tmp_path / "run", variant, "terminal", lambda alias: HERMES_NOTE)
-    _check(tmp_path / "run", variant, requests, served, "memories/MEMORY.md")
-
-
 OPENCLAW_NOTE = {"name": "write", "arguments": {"path": "MEMORY.md", "content": "met it"}}
 
+ADAPTERS = {
+    # name: (learner class, its shell tool, the note it is scripted to write, where that note lands)
+    "hermes": (HermesLearner, "terminal", HERMES_NOTE, "memories/MEMORY.md"),
+    "openclaw": (OpenClawLearner, "exec", OPENCLAW_NOTE, "workspace/MEMORY.md"),
+}
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_openclaw_through_the_smoke_stream(tmp_path: Path, variant: str) -> None:
-    _skip_unless_installed("openclaw")
-    from continual_arc_baselines.harness.openclaw import OpenClawLearner
-
-    requests, served = _play(OpenClawLearner, tmp_path / "run", variant, "exec", lambda alias: OPENCLAW_NOTE)
-    _check(tmp_path / "run", variant, requests, served, "workspace/MEMORY.md")
+@pytest.mark.parametrize("harness", sorted(ADAPTERS))
+def test_a_real_harness_through_the_smoke_stream(tmp_path: Path, harness: str, variant: str) -> None:
+    _skip_unless_installed(harness)
+    learner_class, shell, note, note_path = ADAPTERS[harness]
+    requests, served = _play(learner_class, tmp_path / "run", variant, shell, lambda alias: note)
+    _check(tmp_path / "run", variant, requests, served, note_path)
