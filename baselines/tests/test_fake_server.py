@@ -188,3 +188,16 @@ def test_made_up_tool_call_ids_differ_between_turns_and_repeat_for_the_same_requ
     ids = [c["id"] for c in first + second]
     assert len(set(ids)) == 4
     assert [c["id"] for c in again] == [c["id"] for c in first]
+
+
+def test_faults_a_hang_answers_nothing_and_a_malformed_reply_is_not_json() -> None:
+    with FakeModelServer([{"hang": 0.2}, {"malformed": True}, "three more words"]) as fake:
+        with pytest.raises(httpx.RemoteProtocolError):
+            _chat(fake.url)
+        broken = _chat(fake.url)
+        assert broken.status_code == 200
+        with pytest.raises(json.JSONDecodeError):
+            broken.json()
+        assert _chat(fake.url).status_code == 200
+        assert len(fake.usage_reported) == 1  # the hang and the malformed reply reported none
+        assert fake.reported("completion_tokens") == 3

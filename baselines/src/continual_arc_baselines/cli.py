@@ -60,6 +60,7 @@ def _proxy(args: argparse.Namespace) -> int:
         spend_cap=args.spend_cap,
         prices=prices,
         timeout=args.timeout,
+        unknown_call_cost=args.unknown_call_cost,
     )
     run_proxy(config)
     return 0
@@ -95,6 +96,12 @@ def add_proxy_parser(subparsers: Subparsers) -> None:
     )
     p.add_argument(
         "--timeout", type=float, default=600.0, help="seconds for the upstream to connect and per read"
+    )
+    p.add_argument(
+        "--unknown-call-cost",
+        type=float,
+        metavar="USD",
+        help="charge each call of unknown cost this much against the spend cap (default: refuse the run)",
     )
     p.set_defaults(func=_proxy)
 

@@ -17,11 +17,20 @@ string (the text) or a dict:
   up), answered with ``finish_reason: "tool_calls"``, so that an agent harness can be scripted to
   use its tools.
 
+Faults, for the tests of the model path:
+
+- ``hang``: seconds to hold the request, then close the connection without answering (an
+  upstream that hangs past the client's time limit);
+- ``malformed``: ``True`` to answer 200 with a body that is not valid JSON (a streamed reply breaks
+  off in a malformed chunk), reporting no usage.
+
 Tokens are counted simply and deterministically: whitespace-separated words of the messages' text
 (prompt) and of the reply (completion); a tool call's name and arguments count as completion words
 too. The usage of every reply served is kept in :attr:`FakeModelServer.served`. When a list
 script runs out the server answers HTTP 500 saying so, and sets
-:attr:`FakeModelServer.exhausted`. Every request is recorded in :attr:`FakeModelServer.requests`.
+:attr:`FakeModelServer.exhausted`. Every request is recorded in :attr:`FakeModelServer.requests`,
+and every usage object the server wrote in :attr:`FakeModelServer.usage_reported`: the server's
+own count, to check a counter against.
 """
 
 from __future__ import annotations
@@ -147,6 +156,7 @@ class FakeModelServer:
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
         self._served: list[dict[str, Any] | None] = []
+        self._usage_reported: list[dict[str, Any]] = []
         self.exhausted = False
         self._server = ThreadingHTTPServer((host, port), _make_handler(self))
         self._server.daemon_threads = True
@@ -175,6 +185,21 @@ class FakeModelServer:
     def chat_requests(self) -> list[RecordedRequest]:
         """The chat-completion requests received so far."""
         return [r for r in self.requests if r.path.split("?")[0] in _CHAT_PATHS]
+
+    @property
+    def usage_reported(self) -> list[dict[str, Any]]:
+        """Every usage object the server wrote, in order (a copy); replies without usage add none."""
+        with self._lock:
+            return list(self._usage_reported)
+
+    def reported(self, key: str) -> int:
+        """The sum of one usage field (``prompt_tokens``, ``completion_tokens``) over what was written."""
+        return sum(int(usage.get(key, 0)) for usage in self.usage_reported)
+
+    def note_usage(self, usage: Mapping[str, Any]) -> None:
+        """Note a usage object written to a client (called by the request handler)."""
+        with self._lock:
+            self._usage_reported.append(dict(usage))
 
     def start(self) -> FakeModelServer:
         """Start serving in a background thread (idempotent); returns the server."""
@@ -268,6 +293,13 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, body: dict[str, Any], reply: dict[str, Any]) -> None:
             time.sleep(float(reply.get("delay", 0)))
+            if reply.get("hang") is not None:
+                time.sleep(float(reply["hang"]))
+                self.close_connection = True  # no answer at all: the connection just ends
+                return
+            if reply.get("malformed"):
+                self._malformed(bool(body.get("stream")))
+                return
             status = int(reply.get("status", 200))
             if status != 200:
                 self._error(
@@ -293,6 +325,8 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             if usage is not None:
                 payload["usage"] = usage
             self._json(200, payload, reply.get("headers"))
+            if usage is not None:
+                owner.note_usage(usage)
 
         def _stream(
             self,
@@ -322,6 +356,8 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             for chunk in chunks:
                 self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.flush()
+                if chunk.get("usage"):
+                    owner.note_usage(chunk["usage"])
                 time.sleep(float(reply.get("chunk_delay", 0)))
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
@@ -333,6 +369,20 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(data)))
             for name, value in (headers or {}).items():
                 self.send_header(name, str(value))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _malformed(self, stream: bool) -> None:
+            """A 200 that breaks off mid-JSON: a truncated body, or a stream with a broken chunk."""
+            broken = b'{"id": "chatcmpl-fake", "choices": [{"index": 0, "delta": {"content": "par'
+            if stream:
+                data = b"data: " + broken + b"\n\ndata: [DONE]\n\n"
+                media = "text/event-stream"
+            else:
+                data, media = broken, "application/json"
+            self.send_response(200)
+            self.send_header("Content-Type", media)
+            self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 

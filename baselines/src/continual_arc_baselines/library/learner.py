@@ -38,6 +38,7 @@ from continual_arc.env import (
 )
 from continual_arc.learner import BaseLearner
 
+from ..grids_only import refuse_games
 from .writer import ProgramWriter, WriteRequest, WrittenProgram, group_by_prediction
 
 __all__ = ["KEEPS", "LibraryMemory", "ProgramLibraryLearner"]
@@ -137,6 +138,7 @@ class ProgramLibraryLearner(BaseLearner):
 
     def act(self, obs: LearnerObservation) -> Action:
         """The next action on the instance (see the module docstring for the policy)."""
+        refuse_games(obs, self)
         note = self._open.get(obs.step) or self._open_instance(obs)
         if self._keeps("programs") and note.kept_program and not note.tried_kept:
             note.tried_kept = True
