@@ -16,10 +16,10 @@ screen``; every track draws its tasks from the tasks that pass. Reading the comm
 
 from __future__ import annotations
 
+import concurrent.futures
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -220,5 +220,7 @@ def _map(fn: Callable[[str], Any], items: list[str], jobs: int) -> Iterator[Any]
     if jobs <= 1:
         yield from map(fn, items)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Reached through the package, which loads its process pool (multiprocessing) on first use
+    # only: a command that reads the screen never pays for it.
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(fn, items)

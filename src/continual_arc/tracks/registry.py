@@ -13,6 +13,7 @@ of the same name but other files is refused, so a name always means one set of r
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -26,13 +27,12 @@ from .sources import TaskSource, UnknownTaskError
 from .toy import TOY
 from .track import Track
 
-ARC3: Track | None
-try:  # arc3 runs on ARC Prize's engine, an optional extra that installs only on Python 3.12+
+ARC3: Track | None = None
+# arc3 runs on ARC Prize's engine, an optional extra that installs only on Python 3.12+. Where the
+# engine is not installed, the track's modules (NumPy among them) are not imported at all, so the
+# other tracks' commands start without paying for them.
+if importlib.util.find_spec("arcengine") is not None:
     from .arc3.track import ARC3
-except ModuleNotFoundError as missing:
-    if missing.name != "arcengine":
-        raise
-    ARC3 = None
 
 __all__ = [
     "CONFIGS",
