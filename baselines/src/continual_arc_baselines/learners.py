@@ -26,7 +26,8 @@ Each is built from JSON keywords, so the command line can make one::
 The keywords are ``model`` (required), ``initial_demos`` and every field of
 :class:`~.library.model_session.ModelSettings` (``effort``, ``base_url``, ``api_key_env``,
 ``run_id``, ``proxy_counts``, ``timeout``, ``max_retries``, ``max_tokens``, ``temperature``,
-``stream``, ``tries``, ``max_calls``, ``program_time_limit``, ``program_memory_mb``).
+``stream``, ``tries``, ``max_calls``, ``instance_time_limit``, ``program_time_limit``,
+``program_memory_mb``).
 
 Besides the protocol each has :meth:`~ModelLibraryLearner.instance_resources` (the calls, tokens
 and cost of a user's instance that just ended), a cumulative ``resources()``, and an

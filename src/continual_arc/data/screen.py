@@ -16,10 +16,10 @@ screen``; every track draws its tasks from the tasks that pass. Reading the comm
 
 from __future__ import annotations
 
+import concurrent.futures
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -40,6 +40,7 @@ __all__ = [
     "build_screen",
     "dumps_screen",
     "load_screen",
+    "screen_draws",
     "screen_path",
     "screen_task",
     "screened_pool",
@@ -97,19 +98,27 @@ def _arc2_draw(task_id: str, seed: int) -> Draw:
 _DRAW: dict[str, Callable[[str, int], Draw]] = {"arc1": _arc1_draw, "arc2": _arc2_draw}
 
 
-def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[str, Any]:
-    """Screen one task of a track over seeds ``0 .. draws - 1``; the entry the screen file keeps for it."""
+def screen_draws(
+    draw: Callable[[int], Draw], draws: int = DRAWS, stop_at_failure: bool = False
+) -> dict[str, Any]:
+    """Screen one generator by its draws at seeds ``0 .. draws - 1``: the entry a screen keeps for it.
+
+    Args:
+        draw: seed -> the accepted draw (raising :class:`GeneratorError` when it fails).
+        draws: how many seeds.
+        stop_at_failure: stop at the first failed draw (the entry then says where).
+    """
     reasons: Counter[str] = Counter()
     inputs = set()
     sub_draws = exhausted = screened = 0
     for seed in range(draws):
         screened += 1
         try:
-            result = _DRAW[track](task_id, seed)
+            result = draw(seed)
         except GeneratorError as err:
             exhausted += 1
             reasons[f"failed: {err.reason}"[:96]] += 1
-            if track == "arc2":
+            if stop_at_failure:
                 break
             continue
         sub_draws += len(result.rejections) + 1
@@ -119,7 +128,6 @@ def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[s
     rejected = sum(n for reason, n in reasons.items() if not reason.startswith("failed: "))
     rate = rejected / sub_draws if sub_draws else 1.0
     distinct = len(inputs) / accepted if accepted else 0.0
-    passed = exhausted == 0 and rate <= MAX_REJECTION_RATE and distinct >= MIN_DISTINCT_SHARE
     entry: dict[str, Any] = {
         "draws": screened,
         "sub_draws": sub_draws,
@@ -127,14 +135,21 @@ def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[s
         "rejection_rate": round(rate, 4),
         "distinct_input_share": round(distinct, 4),
         "rejections": dict(sorted(reasons.items())),
-        "pass": passed,
+        "pass": exhausted == 0 and rate <= MAX_REJECTION_RATE and distinct >= MIN_DISTINCT_SHARE,
     }
-    if track == "arc2":
-        spent = reasons["random budget spent"] / sub_draws if sub_draws else 1.0
-        entry["budget_spent_share"] = round(spent, 4)
-        entry["pass"] = passed and spent <= ARC2_MAX_BUDGET_SHARE
     if screened < draws:
         entry["stopped"] = f"at its first failed draw, seed {screened - 1}"
+    return entry
+
+
+def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[str, Any]:
+    """Screen one task of a track over seeds ``0 .. draws - 1``; the entry the screen file keeps for it."""
+    entry = screen_draws(partial(_DRAW[track], task_id), draws, stop_at_failure=track == "arc2")
+    if track == "arc2":
+        sub_draws = entry["sub_draws"]
+        spent = entry["rejections"].get("random budget spent", 0) / sub_draws if sub_draws else 1.0
+        entry["budget_spent_share"] = round(spent, 4)
+        entry["pass"] = entry["pass"] and spent <= ARC2_MAX_BUDGET_SHARE
     return entry
 
 
@@ -205,5 +220,7 @@ def _map(fn: Callable[[str], Any], items: list[str], jobs: int) -> Iterator[Any]
     if jobs <= 1:
         yield from map(fn, items)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Reached through the package, which loads its process pool (multiprocessing) on first use
+    # only: a command that reads the screen never pays for it.
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(fn, items)

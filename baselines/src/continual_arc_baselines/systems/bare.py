@@ -70,7 +70,8 @@ class BareModelLearner(SessionReports, BaseLearner):
         demos: demonstrations to buy before the first answer.
         **options: any field of :class:`~continual_arc_baselines.library.model_session.ModelSettings`
             (``effort``, ``base_url``, ``api_key_env``, ``run_id``, ``proxy_counts``, ``timeout``,
-            ``max_retries``, ``max_tokens``, ``temperature``, ``stream``, ``max_calls``; the
+            ``max_retries``, ``max_tokens``, ``temperature``, ``stream``, ``max_calls``,
+            ``instance_time_limit``; the
             program and ``tries`` settings are not used).
 
     Raises:
