@@ -1,6 +1,7 @@
-"""Pairs per second over a track's screened pool, and the CLI's start-up time.
+"""Pairs per second over a track's screened pool, the CLI's start-up time, and a trivial learner's
+arc1 protocol with the instance cache cold and warm (:mod:`instance_cache`).
 
-Usage: python benchmarks/instances.py [--track arc1|arc2] [--tasks N] [--seeds K]
+Usage: python benchmarks/instances.py [--track arc1|arc2] [--tasks N] [--seeds K] [--no-protocol]
 
 With ``--track arc2`` it measures ARC-GEN's pairs (checked by the redraw rule; ARC-GEN has no
 verifiers) and, beside them, Re-ARC's verified pairs on the same number of tasks. Prints rates,
@@ -15,6 +16,8 @@ import subprocess
 import sys
 import time
 from types import ModuleType
+
+import instance_cache
 
 
 def pairs_per_second(source: ModuleType, tasks: list[str], seeds: int) -> tuple[float, float, int]:
@@ -71,6 +74,7 @@ def main() -> None:
     parser.add_argument("--track", default="arc1", choices=["arc1", "arc2"])
     parser.add_argument("--tasks", type=int, default=0, help="tasks from the screened pool (0: all)")
     parser.add_argument("--seeds", type=int, default=2, help="instances per task")
+    parser.add_argument("--no-protocol", action="store_true", help="skip the cold and warm protocols")
     args = parser.parse_args()
 
     if args.track == "arc2":
@@ -83,6 +87,8 @@ def main() -> None:
     median, loaded = cli_start(5)
     print(f"continual-arc --help, median of 5:             {median * 1000:.0f} ms")
     print(f"--help loads the generators:                   {'yes (regression!)' if loaded else 'no'}")
+    if not args.no_protocol:
+        instance_cache.measure(with_off=False)
 
 
 if __name__ == "__main__":

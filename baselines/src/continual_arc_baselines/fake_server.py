@@ -11,7 +11,11 @@ string (the text) or a dict:
 - ``usage``: fields overriding the counted usage, or ``None`` to report no usage at all;
 - ``reasoning_tokens``: reasoning tokens to report (added to the completion tokens);
 - ``cost``: a ``usage.cost`` to report, as OpenRouter does;
-- ``delay``: seconds to wait before answering; ``chunk_delay``: seconds between streamed chunks.
+- ``delay``: seconds to wait before answering; ``chunk_delay``: seconds between streamed chunks;
+- ``tool_calls``: function calls the reply makes, each ``{"name": ..., "arguments": {...}}`` (the
+  arguments a dict or a JSON string; when no ``id`` is given, one unique to the request is made
+  up), answered with ``finish_reason: "tool_calls"``, so that an agent harness can be scripted to
+  use its tools.
 
 Faults, for the tests of the model path:
 
@@ -21,14 +25,17 @@ Faults, for the tests of the model path:
   off in a malformed chunk), reporting no usage.
 
 Tokens are counted simply and deterministically: whitespace-separated words of the messages' text
-(prompt) and of the reply (completion). When a list script runs out the server answers HTTP 500
-saying so, and sets :attr:`FakeModelServer.exhausted`. Every request is recorded in
-:attr:`FakeModelServer.requests`, and every usage object the server wrote in
-:attr:`FakeModelServer.usage_reported`: the server's own count, to check a counter against.
+(prompt) and of the reply (completion); a tool call's name and arguments count as completion words
+too. The usage of every reply served is kept in :attr:`FakeModelServer.served`. When a list
+script runs out the server answers HTTP 500 saying so, and sets
+:attr:`FakeModelServer.exhausted`. Every request is recorded in :attr:`FakeModelServer.requests`,
+and every usage object the server wrote in :attr:`FakeModelServer.usage_reported`: the server's
+own count, to check a counter against.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -81,11 +88,40 @@ def _prompt_tokens(body: Mapping[str, Any]) -> int:
     return total
 
 
+def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The reply's tool calls in the OpenAI shape (arguments as a JSON string).
+
+    A call without an ``id`` gets one made from a hash of the request and the call's index: the same
+    for the same request, and different for every turn of a conversation (whose requests grow), as
+    a real provider's ids are. Harnesses drop a call whose id they have already seen (Hermes Agent
+    removes duplicate ``tool_call_id``s before every request), so ids repeated across turns would
+    hide every call after the first from the model's own history.
+    """
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    calls = []
+    for index, call in enumerate(reply.get("tool_calls") or []):
+        arguments = call.get("arguments", {})
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments)
+        function = {"name": str(call["name"]), "arguments": arguments}
+        made_up = f"call_{digest}_{index}"
+        calls.append({"id": str(call.get("id") or made_up), "type": "function", "function": function})
+    return calls
+
+
+def _completion_words(text: str, calls: Sequence[Mapping[str, Any]]) -> int:
+    words = count_words(text)
+    for call in calls:
+        words += count_words(call["function"]["name"]) + count_words(call["function"]["arguments"])
+    return words
+
+
 def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> dict[str, Any] | None:
     if "usage" in reply and reply["usage"] is None:
         return None
     reasoning = int(reply.get("reasoning_tokens", 0))
-    prompt, completion = _prompt_tokens(body), count_words(text) + reasoning
+    prompt = _prompt_tokens(body)
+    completion = _completion_words(text, _tool_calls(reply, body)) + reasoning
     usage: dict[str, Any] = {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
@@ -119,6 +155,7 @@ class FakeModelServer:
         self._next = 0
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
+        self._served: list[dict[str, Any] | None] = []
         self._usage_reported: list[dict[str, Any]] = []
         self.exhausted = False
         self._server = ThreadingHTTPServer((host, port), _make_handler(self))
@@ -132,6 +169,17 @@ class FakeModelServer:
         """Every request received so far, in order (a copy)."""
         with self._lock:
             return list(self._requests)
+
+    @property
+    def served(self) -> list[dict[str, Any] | None]:
+        """The usage reported with every successful reply, in order (``None`` where none was reported)."""
+        with self._lock:
+            return list(self._served)
+
+    def note_served(self, usage: dict[str, Any] | None) -> None:
+        """Note the usage of a reply sent (called by the request handler)."""
+        with self._lock:
+            self._served.append(usage)
 
     @property
     def chat_requests(self) -> list[RecordedRequest]:
@@ -260,14 +308,19 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
                 return
             text = str(reply.get("text", ""))
             usage = _usage(body, reply, text)
+            owner.note_served(usage)
+            calls = _tool_calls(reply, body)
             model = str(body.get("model") or owner.model)
             base = {"id": f"chatcmpl-fake-{time.monotonic_ns()}", "created": int(time.time()), "model": model}
             if body.get("stream"):
                 include = bool((body.get("stream_options") or {}).get("include_usage"))
-                self._stream(base, text, usage if include else None, reply)
+                self._stream(base, text, calls, usage if include else None, reply)
                 return
-            message = {"role": "assistant", "content": text}
-            choice = {"index": 0, "message": message, "finish_reason": "stop"}
+            message: dict[str, Any] = {"role": "assistant", "content": text}
+            if calls:
+                message["tool_calls"] = calls
+            finish = "tool_calls" if calls else "stop"
+            choice = {"index": 0, "message": message, "finish_reason": finish}
             payload = {**base, "object": "chat.completion", "choices": [choice]}
             if usage is not None:
                 payload["usage"] = usage
@@ -276,7 +329,12 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
                 owner.note_usage(usage)
 
         def _stream(
-            self, base: dict[str, Any], text: str, usage: dict[str, Any] | None, reply: Mapping[str, Any]
+            self,
+            base: dict[str, Any],
+            text: str,
+            calls: list[dict[str, Any]],
+            usage: dict[str, Any] | None,
+            reply: Mapping[str, Any],
         ) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -288,8 +346,11 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             include = usage is not None
             pieces = re.findall(r"\s*\S+\s*", text) or [text]
             chunks = [_chunk(base, {"role": "assistant", "content": ""}, None, include)]
-            chunks += [_chunk(base, {"content": piece}, None, include) for piece in pieces]
-            chunks.append(_chunk(base, {}, "stop", include))
+            chunks += [_chunk(base, {"content": piece}, None, include) for piece in pieces if piece]
+            for index, call in enumerate(calls):
+                delta = {"tool_calls": [{"index": index, **call}]}
+                chunks.append(_chunk(base, delta, None, include))
+            chunks.append(_chunk(base, {}, "tool_calls" if calls else "stop", include))
             if usage is not None:
                 chunks.append({**base, "choices": [], "usage": usage})
             for chunk in chunks:

@@ -9,6 +9,7 @@ from ..data.arc2_sources import ARCGEN_ENV
 from ..data.screen_file import SCREENED_TRACKS, load_screen
 from ..data.status import status
 from .common import deferred, print_json
+from .data_cache import add_cache_command
 
 __all__ = ["COMMANDS", "add_commands"]
 
@@ -107,3 +108,4 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     screen.add_argument("--tasks", nargs="*", help="screen only these task ids")
     screen.add_argument("--out", help="where to write (default: the committed screen file)")
     screen.set_defaults(func=deferred("data_work", "screen"))
+    add_cache_command(data_sub)

@@ -12,6 +12,7 @@ from ..measure.report import POINT_DIGITS, format_estimate, format_points
 from ..play.learner import LearnerSpecError
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
 from .common import CliError, json_arg
+from .configs import config_name
 
 __all__ = ["COMMANDS", "add_commands", "format_protocol"]
 
@@ -58,6 +59,7 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
 
 def _protocol(args: argparse.Namespace) -> int:
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
+    args.config = config_name(args.config)
     learner = args.learner or default_learner(args.config)
     name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
     out = Path(args.out or f"runs/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")

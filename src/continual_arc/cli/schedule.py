@@ -8,6 +8,7 @@ from ..stream.schedule import Schedule, build_schedule, test_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
 from .common import CliError, count
+from .configs import config_name
 
 __all__ = ["COMMANDS", "add_commands", "phase_lines", "summarize"]
 
@@ -16,7 +17,7 @@ COMMANDS = ("schedule",)
 
 
 def _schedule_make(args: argparse.Namespace) -> int:
-    config = with_users(get_config(args.config), args.users)
+    config = with_users(get_config(config_name(args.config)), args.users)
     if args.test:
         if args.rounds or args.no_epilogue or args.reset_each or args.order != "workstreams":
             raise CliError("--test takes only --config, --seed, --users and --width")
@@ -95,6 +96,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         default="workstreams",
         choices=["workstreams", "sequential", "random", "fresh"],
         help="stream order",
+    )
+    make.add_argument(
+        "--mode",
+        dest="order",
+        choices=["workstreams", "sequential", "random"],
+        help="the paper's name of --order",
     )
     make.add_argument("--users", type=int, default=1, help="users served at once (canonical: 1, 2, 4, 8, 16)")
     make.add_argument("--rounds", type=int, help="keep only the first N rounds")

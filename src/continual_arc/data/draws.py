@@ -21,7 +21,15 @@ from typing import Any
 from ..core.errors import HarnessFault
 from ..core.grids import Grid, InvalidGridError, Pair, validate_grid
 
-__all__ = ["MAX_REDRAWS", "Draw", "GeneratorError", "checked_pair", "demonstrations", "first_accepted"]
+__all__ = [
+    "MAX_REDRAWS",
+    "Draw",
+    "GeneratorError",
+    "checked_pair",
+    "demonstrations",
+    "first_accepted",
+    "one_demonstration",
+]
 
 MAX_REDRAWS = 40
 """Rejected sub-draws tolerated in a row before a draw fails with :class:`GeneratorError`."""
@@ -107,3 +115,21 @@ def demonstrations(
         avoid.add(pair[0])
         pairs.append(pair)
     return tuple(pairs)
+
+
+def one_demonstration(
+    draw: Callable[[str, int, str, int, frozenset[Grid]], Draw],
+) -> Callable[[str, int, int, frozenset[Grid]], Pair]:
+    """Demonstration ``k`` alone, ``(task_id, seed, k, avoid) -> Pair``, as :func:`demonstrations` draws it.
+
+    A source that knows the inputs before demonstration ``k`` (the test input and the earlier
+    demonstrations') draws it without redrawing them: buying the k-th costs one draw, not k.
+
+    Args:
+        draw: the source's draw, ``(task_id, seed, purpose, index, avoid) -> Draw``.
+    """
+
+    def demonstration(task_id: str, seed: int, index: int, avoid: frozenset[Grid]) -> Pair:
+        return draw(task_id, seed, "demo", index, avoid).pair
+
+    return demonstration

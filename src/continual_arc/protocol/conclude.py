@@ -72,6 +72,9 @@ class PlayedProtocol:
 def conclude(options: Played) -> dict[str, Any]:
     """Write ``protocol.json``, ``submission.json`` (unless one exists) and the plots; the document.
 
+    The plots are left out when ``options.plots`` is false (a sweep may ask so). ``protocol.json``
+    is written last, so a protocol that has one is concluded whole.
+
     Args:
         options: what was played.
     """
@@ -88,14 +91,16 @@ def conclude(options: Played) -> dict[str, Any]:
         "plays": dict(PROTOCOL_PLAYS),
         "plane": point,
     }
-    atomic_write_json(out / "protocol.json", document)
     _write_submission(options)
-    plots = plane_plot([point], out / "plots")
-    plots += run_plots(
-        read_records(out / PROTOCOL_PLAYS["stream"]),
-        out / "plots",
-        read_records(out / PROTOCOL_PLAYS["stream-reset"]),
-    )
+    plots: list[Path] = []
+    if getattr(options, "plots", True):
+        plots = plane_plot([point], out / "plots")
+        plots += run_plots(
+            read_records(out / PROTOCOL_PLAYS["stream"]),
+            out / "plots",
+            read_records(out / PROTOCOL_PLAYS["stream-reset"]),
+        )
+    atomic_write_json(out / "protocol.json", document)  # last: a protocol with it is concluded
     document["plots"] = [str(p) for p in plots]
     return document
 

@@ -35,7 +35,16 @@ from .conclude import conclude
 from .jobs import PlayJob, final_state, play_job
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
-__all__ = ["DEFAULT_LEARNER", "ProtocolError", "ProtocolOptions", "default_learner", "play_protocol"]
+__all__ = [
+    "DEFAULT_LEARNER",
+    "ProtocolError",
+    "ProtocolOptions",
+    "default_learner",
+    "learner_keeps",
+    "play_protocol",
+    "protocol_job",
+    "write_schedules",
+]
 
 DEFAULT_LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
 """The learner the protocol plays when none is named: the model-free program library."""
@@ -58,6 +67,7 @@ class ProtocolOptions:
         jobs: plays run at once, each in a process of its own (1: all in this process).
         alias_style, max_concurrent, instance_time_limit: passed to every run.
         resamples: bootstrap resamples of the final numbers.
+        plots: draw the plane and the stream's plots into ``plots/``.
     """
 
     out: Path
@@ -71,9 +81,13 @@ class ProtocolOptions:
     max_concurrent: int | None = None
     instance_time_limit: float | None = None
     resamples: int = 10_000
+    plots: bool = True
 
 
-def _job(options: ProtocolOptions, name: str, state: Path | None = None, salt: Path | None = None) -> PlayJob:
+def protocol_job(
+    options: ProtocolOptions, name: str, state: Path | None = None, salt: Path | None = None
+) -> PlayJob:
+    """The job of play ``name`` of the protocol (from ``state`` under the names in ``salt``, if given)."""
     return PlayJob(
         name=name,
         out=options.out / PROTOCOL_PLAYS[name],
@@ -88,8 +102,9 @@ def _job(options: ProtocolOptions, name: str, state: Path | None = None, salt: P
     )
 
 
-def _saves_state(options: ProtocolOptions) -> tuple[bool, bool]:
-    probe = load_learner(options.learner, options.learner_kwargs)
+def learner_keeps(learner: str, kwargs: Mapping[str, Any]) -> tuple[bool, bool]:
+    """Whether the learner saves its state, and whether it is stateless (built once to see)."""
+    probe = load_learner(learner, kwargs)
     return saves_state(probe), bool(getattr(probe, "stateless", False))
 
 
@@ -103,29 +118,29 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
         _run_here(options, saves, stateless)
         return
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-        stream = pool.submit(play_job, _job(options, "stream"))
+        stream = pool.submit(play_job, protocol_job(options, "stream"))
         others: list[Future[dict[str, Any]]] = [
-            pool.submit(play_job, _job(options, name))
+            pool.submit(play_job, protocol_job(options, name))
             for name in ("stream-reset", "held-out-reset", "seen-reset")
         ]
         stream.result()
         state = None if stateless else _final_state(options)
         salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
-        others += [pool.submit(play_job, _job(options, test, state, salt)) for test in TESTS]
+        others += [pool.submit(play_job, protocol_job(options, test, state, salt)) for test in TESTS]
         for future in others:
             future.result()
 
 
 def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
-    stream_job = _job(options, "stream")
+    stream_job = protocol_job(options, "stream")
     learner = load_learner(options.learner, options.learner_kwargs)
     play_job(stream_job, learner)
     salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
     for test in TESTS:
         if saves or stateless:
-            play_job(_job(options, test, None if stateless else _final_state(options), salt))
+            play_job(protocol_job(options, test, None if stateless else _final_state(options), salt))
         else:
-            test_job = _job(options, test, None, salt)
+            test_job = protocol_job(options, test, None, salt)
             if (test_job.out / "meta.json").exists():
                 raise ProtocolError(
                     f"{test_job.out} was left unfinished, and the learner cannot save its state: "
@@ -135,7 +150,24 @@ def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
             shutil.copy(salt, test_job.out / SALT_FILE)
             play_job(test_job, copy.deepcopy(learner))
     for name in ("stream-reset", "held-out-reset", "seen-reset"):
-        play_job(_job(options, name))
+        play_job(protocol_job(options, name))
+
+
+def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:
+    """Write the six plays' schedules into the protocol directory; the schedules, by play.
+
+    Raises:
+        ProtocolError: the directory holds another protocol's schedules.
+    """
+    out = options.out
+    out.mkdir(parents=True, exist_ok=True)
+    schedules = protocol_schedules(options.config, options.seed, options.users)
+    for name, schedule in schedules.items():
+        path = out / "schedules" / f"{name}.json"
+        if path.exists() and Schedule.load(path, verify=False) != schedule:
+            raise ProtocolError(f"{out} holds another protocol ({path} differs); choose another --out")
+        schedule.save(path)
+    return schedules
 
 
 def play_protocol(options: ProtocolOptions) -> dict[str, Any]:
@@ -146,14 +178,8 @@ def play_protocol(options: ProtocolOptions) -> dict[str, Any]:
             state.
     """
     out = options.out
-    out.mkdir(parents=True, exist_ok=True)
-    schedules = protocol_schedules(options.config, options.seed, options.users)
-    for name, schedule in schedules.items():
-        path = out / "schedules" / f"{name}.json"
-        if path.exists() and Schedule.load(path, verify=False) != schedule:
-            raise ProtocolError(f"{out} holds another protocol ({path} differs); choose another --out")
-        schedule.save(path)
-    saves, stateless = _saves_state(options)
+    write_schedules(options)
+    saves, stateless = learner_keeps(options.learner, options.learner_kwargs)
     if (out / PROTOCOL_PLAYS["stream"] / "meta.json").exists() and not (saves or stateless):
         stream_summary = out / PROTOCOL_PLAYS["stream"] / "summary.json"
         if not stream_summary.exists():

@@ -1,8 +1,9 @@
 """Instance seeds: every instance of every phase, and every auxiliary instance, in a range of its own.
 
 A seed is ``base * 10**15 + (SHA-256 of its names) mod 10**15``, with bases 1 (stream), 2
-(epilogue), 3 (held-out), 4 (seen) and 5 (auxiliary instances asked for by plug-ins), so two
-phases can never share an instance, and every seed stays below 2**53 (exact in JavaScript).
+(epilogue), 3 (held-out), 4 (seen), 5 (auxiliary instances asked for by plug-ins) and 6 (the
+instances of ``continual-arc first-sight``), so two phases can never share an instance, and every
+seed stays below 2**53 (exact in JavaScript).
 """
 
 from __future__ import annotations
@@ -10,7 +11,14 @@ from __future__ import annotations
 from ..core.config import Config
 from ..core.seeding import stable_int
 
-__all__ = ["ADDON_SEED_BASE", "SEED_SPAN", "addon_seed", "instance_seed"]
+__all__ = [
+    "ADDON_SEED_BASE",
+    "FIRST_SIGHT_SEED_BASE",
+    "SEED_SPAN",
+    "addon_seed",
+    "first_sight_seed",
+    "instance_seed",
+]
 
 _PHASE_BASE = {"stream": 1, "epilogue": 2, "held-out": 3, "seen": 4}
 
@@ -38,3 +46,12 @@ def instance_seed(config: Config, seed: int, phase: str, user: int | None, task:
 def addon_seed(config: str, seed: int, task_id: str, index: int) -> int:
     """The seed of the ``index``-th auxiliary instance of ``task_id`` in a run of ``config`` at ``seed``."""
     return ADDON_SEED_BASE * SEED_SPAN + stable_int("addon", config, seed, task_id, index) % SEED_SPAN
+
+
+FIRST_SIGHT_SEED_BASE = 6
+"""``continual-arc first-sight``'s instances lie in ``[6 * 10**15, 7 * 10**15)``, a range of their own."""
+
+
+def first_sight_seed(track: str, seed: int, task_id: str) -> int:
+    """The seed of the instance of ``task_id`` that ``first-sight`` serves at run seed ``seed``."""
+    return FIRST_SIGHT_SEED_BASE * SEED_SPAN + stable_int("first-sight", track, seed, task_id) % SEED_SPAN

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from ..core.config import Config
 from ..data import rearc
+from ..data.draws import one_demonstration
 from ..data.pinned import arc1_tasks, check_sources
 from ..data.screen_file import screened_pool
 from ..data.task_index import indexed_ids
@@ -23,7 +24,12 @@ __all__ = ["ARC1"]
 
 def _rearc_source() -> TaskSource:
     return GenerativeSource(
-        "arc1/rearc", screened_pool("arc1"), rearc.instance, rearc.demonstrations, versions=check_sources
+        "arc1/rearc",
+        screened_pool("arc1"),
+        rearc.instance,
+        rearc.demonstrations,
+        versions=check_sources,
+        demonstration=one_demonstration(rearc.draw),
     )
 
 

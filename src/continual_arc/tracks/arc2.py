@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ..core.config import Config
 from ..data import arcgen
 from ..data.arc2_sources import arc2_tasks, check_arc2, new_task_ids
+from ..data.draws import one_demonstration
 from ..data.screen_file import screened_pool
 from .grid_env import GridEnv
 from .sources import FixedSource, GenerativeSource, TaskSource
@@ -26,7 +27,12 @@ __all__ = ["ARC2"]
 def _arcgen_source() -> TaskSource:
     check_arc2()
     return GenerativeSource(
-        "arc2/arc-gen", screened_pool("arc2"), arcgen.instance, arcgen.demonstrations, versions=check_arc2
+        "arc2/arc-gen",
+        screened_pool("arc2"),
+        arcgen.instance,
+        arcgen.demonstrations,
+        versions=check_arc2,  # ARC-GEN's commit and digests: the instance cache's key
+        demonstration=one_demonstration(arcgen.draw),
     )
 
 

@@ -18,10 +18,12 @@ pack, each its half of the rules.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from ..core.config import Config
 from ..core.seeding import stable_int
 from ..data import pack_draws
+from ..data.draws import one_demonstration
 from ..data.pack import PackError, RulePack
 from ..data.pack_check import screen_rule
 from .grid_env import GridEnv
@@ -80,7 +82,8 @@ def _source(pack: RulePack, name: str, rules: tuple[str, ...]) -> GenerativeSour
         rules,
         lambda rule, seed: pack_draws.instance(pack, rule, seed),
         lambda rule, seed, count, test_input: pack_draws.demonstrations(pack, rule, seed, count, test_input),
-        versions=pack.describe,
+        versions=pack.describe,  # the pack's name, version and manifest hash: the instance cache's key
+        demonstration=one_demonstration(partial(pack_draws.draw, pack)),
     )
 
 

@@ -36,8 +36,10 @@ if importlib.util.find_spec("arcengine") is not None:
 
 __all__ = [
     "CONFIGS",
+    "CONFIG_ALIASES",
     "TRACKS",
     "UNAVAILABLE",
+    "config_alias_note",
     "get_config",
     "get_source",
     "get_track",
@@ -65,6 +67,9 @@ CONFIGS: Mapping[str, Config] = MappingProxyType(
     {config.name: config for track in TRACKS.values() for config in track.configs}
 )
 """Every named configuration: each track's canonical one and its smoke configurations."""
+
+CONFIG_ALIASES: Mapping[str, str] = MappingProxyType({"arc1-small": "arc1"})
+"""Older names of configurations, still accepted: the paper's runs name arc1 ``arc1-small``."""
 
 _SOURCE_TRACK: Mapping[str, Track] = MappingProxyType(
     {name: track for track in TRACKS.values() for name in track.factories}
@@ -121,11 +126,12 @@ def get_track(name: str) -> Track:
 
 
 def get_config(name: str) -> Config:
-    """The configuration named ``name``.
+    """The configuration named ``name`` (or by an older name, :data:`CONFIG_ALIASES`).
 
     Raises:
         ScheduleError: no configuration has that name.
     """
+    name = CONFIG_ALIASES.get(name, name)
     if name not in CONFIGS and _UNAVAILABLE_CONFIGS.get(name) in UNAVAILABLE:
         raise ScheduleError(UNAVAILABLE[_UNAVAILABLE_CONFIGS[name]])
     configs = {**CONFIGS, **{c.name: c for track in _pack_tracks().values() for c in track.configs}}
@@ -134,6 +140,16 @@ def get_config(name: str) -> Config:
             f"no configuration named {name!r}; known: {', '.join(sorted(configs))} ({_PACK_HINT})"
         )
     return configs[name]
+
+
+def config_alias_note(name: str) -> str | None:
+    """A note when ``name`` is an older name of a configuration (:data:`CONFIG_ALIASES`), else ``None``."""
+    if name not in CONFIG_ALIASES:
+        return None
+    return (
+        f"{name} is the paper's name of {CONFIG_ALIASES[name]} (runs before v0.6.0 named configurations "
+        f"by size); playing {CONFIG_ALIASES[name]}, whose streams are the same slot for slot"
+    )
 
 
 def get_source(name: str) -> TaskSource:

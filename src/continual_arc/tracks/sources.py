@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..core.errors import ContinualArcError
 from ..core.grids import Grid, Pair, validate_pair
 from ..core.seeding import stable_int
+from ..data.cache import InstanceCache, cache_enabled, namespace
 
 __all__ = [
     "DEMO_CAP",
@@ -105,7 +106,11 @@ class TaskSource(Protocol):
 
 
 class GenerativeSource:
-    """Instances drawn fresh from per-task pair generators.
+    """Instances drawn fresh from per-task pair generators, through the instance cache.
+
+    Every pair is looked up in the instance cache (:mod:`continual_arc.data.cache`) before it is
+    drawn, and stored there once drawn; the cache holds exactly what drawing gives, so a run's
+    records are the same with it, without it (``CONTINUAL_ARC_NO_CACHE=1``) or with it half full.
 
     Args:
         name: the registry name.
@@ -113,8 +118,13 @@ class GenerativeSource:
         test_pair: ``(task_id, seed) -> Pair``.
         demonstrations: ``(task_id, seed, count, test_input) -> tuple[Pair, ...]``; demonstration
             ``k`` must not depend on ``count``.
-        versions: data versions recorded by :meth:`describe`.
-        cache_size: instances kept in memory (test pair and demonstrations drawn so far).
+        versions: data versions recorded by :meth:`describe` (and keying the cache).
+        cache_size: test pairs kept in memory.
+        demonstration: ``(task_id, seed, k, avoid) -> Pair``: demonstration ``k`` alone, given the
+            inputs it must differ from (the test input and the earlier demonstrations' inputs).
+            With it, demonstrations are supplied incrementally: demonstration ``k`` is drawn once,
+            whatever was bought before; without it, a request for ``k`` redraws the ``k - 1``
+            before it through ``demonstrations`` (unless the cache holds them).
     """
 
     kind = "generative"
@@ -127,15 +137,21 @@ class GenerativeSource:
         demonstrations: Callable[[str, int, int, Grid], tuple[Pair, ...]],
         versions: Callable[[], dict[str, str]] | None = None,
         cache_size: int = 4096,
+        demonstration: Callable[[str, int, int, frozenset[Grid]], Pair] | None = None,
     ) -> None:
         self.name = name
         self._ids = tuple(sorted(task_ids))
         self._known = frozenset(self._ids)
+        self._draw_test = test_pair
         self._demonstrations = demonstrations
+        self._demonstration = demonstration
         self._versions = versions
-        self._test_pair = lru_cache(maxsize=cache_size)(test_pair)
-        self._demos: dict[tuple[str, int], tuple[Pair, ...]] = {}
+        # The pairs in memory are kept per instance cache on disk (its directory, or "" when off),
+        # so a process that moves to another data directory still fills the new one.
+        self._test_pair = lru_cache(maxsize=cache_size)(self._cached_test_pair)
+        self._demos: dict[tuple[str, str, int], tuple[Pair, ...]] = {}
         self._lock = threading.Lock()
+        self._store: InstanceCache | None = None
 
     def task_ids(self) -> tuple[str, ...]:
         """Every task id this source serves, sorted."""
@@ -145,12 +161,53 @@ class GenerativeSource:
         if task_id not in self._known:
             raise UnknownTaskError(f"source {self.name} does not serve task {task_id!r}")
 
+    def _cache(self) -> InstanceCache | None:
+        """The source's instance cache, or ``None`` while ``CONTINUAL_ARC_NO_CACHE`` is set."""
+        if not cache_enabled():
+            return None
+        if self._store is None:
+            code: list[Callable[..., Any]] = [self._draw_test, self._demonstrations]
+            code += [self._demonstration] if self._demonstration else []
+            versions = self._versions() if self._versions else {}
+            self._store = InstanceCache(namespace(self.name, versions, code))
+        return self._store
+
+    def _where(self) -> str:
+        """The instance cache's directory for this source, or ``""`` while the cache is off."""
+        store = self._cache()
+        return store.location() if store else ""
+
+    def _cached_test_pair(self, where: str, task_id: str, seed: int) -> Pair:
+        store = self._cache()
+        pair = store.get(task_id, seed, "test") if store else None
+        if pair is None:
+            pair = self._draw_test(task_id, seed)
+            if store:
+                store.put(task_id, seed, "test", pair)
+        return pair
+
+    def _demo(self, task_id: str, seed: int, test_input: Grid, have: tuple[Pair, ...]) -> Pair:
+        """Demonstration ``len(have)``, given the ones before it: from the cache, else drawn alone."""
+        k = len(have)
+        store = self._cache()
+        pair = store.get(task_id, seed, f"demo-{k}") if store else None
+        if pair is None:
+            if self._demonstration is not None:
+                avoid = frozenset([test_input, *(p[0] for p in have)])
+                pair = self._demonstration(task_id, seed, k, avoid)
+            else:
+                pair = self._demonstrations(task_id, seed, k + 1, test_input)[k]
+            if store:
+                store.put(task_id, seed, f"demo-{k}", pair)
+        return pair
+
     def _supply(self, task_id: str, seed: int, test_input: Grid, count: int) -> tuple[Pair, ...]:
-        key = (task_id, seed)
+        key = (self._where(), task_id, seed)
         have = self._demos.get(key, ())
         if len(have) < count:
             # Drawn outside the lock: demonstrations are pure, so a race only repeats work.
-            have = self._demonstrations(task_id, seed, count, test_input)
+            while len(have) < count:
+                have = (*have, self._demo(task_id, seed, test_input, have))
             with self._lock:
                 if len(self._demos.get(key, ())) < count:
                     self._demos[key] = have
@@ -159,7 +216,7 @@ class GenerativeSource:
     def instance(self, task_id: str, seed: int) -> TaskInstance:
         """Instance ``seed`` of a task: its test pair now, its demonstrations when bought."""
         self._check(task_id)
-        test_input, output = self._test_pair(task_id, seed)
+        test_input, output = self._test_pair(self._where(), task_id, seed)
         return TaskInstance(
             self.name,
             task_id,

@@ -87,9 +87,15 @@ def _toy_demos(task_id: str, seed: int, count: int, test_input: Grid) -> tuple[P
     return tuple(pairs)
 
 
+def _toy_demo(task_id: str, seed: int, index: int, avoid: frozenset[Grid]) -> Pair:
+    return _toy_pair(task_id, seed, "demo", index, avoid)
+
+
 def toy_generative_source() -> GenerativeSource:
     """63 generative toy tasks (``toy-d<d>-c<c>``)."""
-    return GenerativeSource("toy/generative", _TOY_IDS, _toy_test, _toy_demos, versions=_versions)
+    return GenerativeSource(
+        "toy/generative", _TOY_IDS, _toy_test, _toy_demos, versions=_versions, demonstration=_toy_demo
+    )
 
 
 def toy_fixed_source() -> FixedSource:

@@ -5,6 +5,10 @@ Routes:
 - ``POST /v1/chat/completions`` and ``POST /chat/completions``: checked against the policy and the spend
   cap, then forwarded to ``{upstream}/chat/completions`` with the proxy's own API key; streamed replies
   pass through chunk by chunk while the usage is read from the final chunk.
+- ``POST /continual-arc/mark/{run}/{instance}/v1/chat/completions`` (and without ``/v1``): the same,
+  counted under the run and instance the path names (each percent-encoded, see :func:`marked_base_url`),
+  for a client that cannot send the run and instance headers, such as an agent harness given only
+  a base URL;
 - ``GET /continual-arc/usage?run=R&instance=I``: the counts (see :func:`usage_view`).
 - ``POST /continual-arc/carry`` ``{"run", "cost", "cost_unknown_calls"}``: what a resumed run had
   spent before, by its records, for its spend cap (:meth:`~.ledger.Ledger.carry`).
@@ -19,7 +23,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Mapping
 from typing import Any, TypeVar
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import httpx
 from starlette.applications import Starlette
@@ -30,7 +34,7 @@ from starlette.routing import Route
 from continual_arc_baselines.proxy.ledger import CallRecord, Ledger
 from continual_arc_baselines.proxy.policy import Refusal, check_request
 
-__all__ = ["DEFAULT_INSTANCE", "DEFAULT_RUN", "SseUsageReader", "build_app"]
+__all__ = ["DEFAULT_INSTANCE", "DEFAULT_RUN", "SseUsageReader", "build_app", "marked_base_url"]
 
 DEFAULT_RUN = "default"
 """The run a call is counted under when it names none."""
@@ -44,6 +48,19 @@ _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 _PASSED_ON = ("retry-after", "retry-after-ms")  # the upstream's word on when to try again
 _HUNG_UP = "the learner hung up before the upstream answered"
 _T = TypeVar("_T")
+_MARK = "/continual-arc/mark/{run}/{instance}"
+
+
+def marked_base_url(proxy_base_url: str, run: str, instance: str) -> str:
+    """The OpenAI base URL whose calls the proxy at ``proxy_base_url`` counts under ``run``/``instance``.
+
+    ``proxy_base_url`` is the proxy's own base (``http://127.0.0.1:8787/v1``); the run and instance
+    are percent-encoded twice, ``/`` included: the server decodes the path once before routing, and
+    what is left still fits in one path segment whatever the instance key holds.
+    """
+    root = proxy_base_url.rstrip("/").removesuffix("/v1")
+    run_part, instance_part = (quote(quote(name, safe=""), safe="") for name in (run, instance))
+    return f"{root}/continual-arc/mark/{run_part}/{instance_part}/v1"
 
 
 class SseUsageReader:
@@ -105,6 +122,9 @@ async def _unless_hung_up(request: Request, work: Awaitable[_T]) -> tuple[_T | N
 
 
 def _who(request: Request) -> tuple[str, str]:
+    marked = request.path_params
+    if "run" in marked and "instance" in marked:  # the path's mark wins over headers
+        return unquote(marked["run"]) or DEFAULT_RUN, unquote(marked["instance"]) or DEFAULT_INSTANCE
     run = unquote(request.headers.get(_RUN_HEADER, "")) or DEFAULT_RUN
     instance = unquote(request.headers.get(_INSTANCE_HEADER, "")) or DEFAULT_INSTANCE
     return run, instance
@@ -340,6 +360,9 @@ def build_app(
     routes = [
         Route("/v1/chat/completions", proxy.chat, methods=_METHODS),
         Route("/chat/completions", proxy.chat, methods=_METHODS),
+        Route(_MARK + "/v1/chat/completions", proxy.chat, methods=_METHODS),
+        Route(_MARK + "/chat/completions", proxy.chat, methods=_METHODS),
+        Route(_MARK + "/{path:path}", proxy.other, methods=_METHODS),
         Route("/continual-arc/usage", proxy.usage, methods=["GET"]),
         Route("/continual-arc/carry", proxy.carry, methods=["POST"]),
         Route("/{path:path}", proxy.other, methods=_METHODS),

@@ -1,0 +1,117 @@
+"""A trivial learner's whole protocol with the instance cache cold, then warm, and its records compared.
+
+Usage: python benchmarks/instance_cache.py [--config arc1] [--learner module:Class] [--jobs N]
+
+Each protocol plays in a fresh process (nothing in memory): into an empty data directory (cold:
+every pair drawn and stored), again into the same data directory (warm: every pair read), and
+with the cache off. ``--jobs`` is ``continual-arc protocol``'s (default as the command's: the CPUs,
+up to 4). It prints the wall time of the six plays and of the end (the bootstrap and the plots),
+and whether the protocols' records are the same (timing and task names aside). The default
+learner buys every demonstration and gives up: the most drawing a learner can ask for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PLAY = """
+import json, resource, sys, time
+from pathlib import Path
+import continual_arc.protocol.play as play
+times = {}
+run_all, conclude = play._run_all, play.conclude
+def cpu():
+    both = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    return sum(u.ru_utime + u.ru_stime for u in both)
+def timed_run_all(*args):
+    start, used = time.perf_counter(), cpu(); run_all(*args)
+    times["plays"], times["plays_cpu"] = time.perf_counter() - start, cpu() - used
+def timed_conclude(*args):
+    start = time.perf_counter(); out = conclude(*args); times["end"] = time.perf_counter() - start; return out
+play._run_all, play.conclude = timed_run_all, timed_conclude
+out, learner, config, jobs = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+play.play_protocol(play.ProtocolOptions(out=out, learner=learner, config=config, jobs=jobs))
+print(json.dumps(times))
+"""
+
+DROPPED = ("wall_time", "learner_time", "round_time", "alias")
+LEARNER = "continual_arc.testing:DemoBuyerLearner"
+JOBS = min(4, os.cpu_count() or 1)
+
+
+def protocol(out: Path, learner: str, config: str, data: Path, cache: bool, jobs: int) -> dict[str, float]:
+    env = {**os.environ, "CONTINUAL_ARC_DATA": str(data), "CONTINUAL_ARC_NO_CACHE": "0" if cache else "1"}
+    start, cpu = time.perf_counter(), _children_cpu()
+    command = [sys.executable, "-c", PLAY, str(out), learner, config, str(jobs)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(done.stderr[-2000:])
+    times: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    times["total"] = time.perf_counter() - start
+    times["cpu"] = _children_cpu() - cpu  # wall time is inflated on a loaded machine; CPU is not
+    return times
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of every finished child process and theirs."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def records(out: Path) -> dict[str, list[dict[str, object]]]:
+    found = {}
+    for path in sorted(out.glob("*/records.jsonl")):
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        found[path.parent.name] = [{k: v for k, v in r.items() if k not in DROPPED} for r in lines]
+    return found
+
+
+def measure(config: str = "arc1", learner: str = LEARNER, jobs: int = JOBS, with_off: bool = True) -> None:
+    """Print the protocol's times cold, warm (and with the cache off), and whether the records agree."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        runs = {}
+        if with_off:
+            runs["cache off"] = protocol(root / "off", learner, config, root / "data-off", False, jobs)
+        runs["cold cache"] = protocol(root / "cold", learner, config, root / "data", True, jobs)
+        runs["warm cache"] = protocol(root / "warm", learner, config, root / "data", True, jobs)
+        played = [records(root / name) for name in ("off", "cold", "warm") if (root / name).is_dir()]
+        same = all(p == played[0] for p in played)
+        found = (root / "data" / "instances").rglob("*")
+        entries = sum(1 for p in found if p.is_file() and p.suffix != ".json")
+    cold, warm = runs["cold cache"], runs["warm cache"]
+    print(
+        f"{config} protocol, {learner.rsplit(':', 1)[-1]}, jobs {jobs}; instance cache entries: {entries}; "
+        f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+    print(f"{'':14}{'six plays':>11}{'(CPU)':>8}{'end':>8}{'total':>8}{'(CPU)':>8}   (seconds)")
+    for label, t in runs.items():
+        print(f"{label:14}{t['plays']:11.1f}{t['plays_cpu']:8.1f}{t['end']:8.1f}{t['total']:8.1f}{t['cpu']:8.1f}")
+    ratio = {key: cold[key] / warm[key] for key in ("plays", "plays_cpu", "total", "cpu")}
+    print(
+        f"warm against cold: the six plays {ratio['plays']:.1f}x faster ({ratio['plays_cpu']:.1f}x in CPU "
+        f"seconds), the whole command {ratio['total']:.1f}x ({ratio['cpu']:.1f}x); the end (the bootstrap "
+        "and the plots) draws nothing"
+    )
+    print(f"records identical {', '.join(runs)} (timing and task names aside): {'yes' if same else 'NO'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--config", default="arc1")
+    parser.add_argument("--learner", default=LEARNER)
+    parser.add_argument("--jobs", type=int, default=JOBS, help="plays at once (protocol --jobs)")
+    args = parser.parse_args()
+    measure(args.config, args.learner, args.jobs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""``continual-arc first-sight``: one instance of each of a track's public tasks, wiped before each."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..protocol.first_sight import play_first_sight
+from ..protocol.play import DEFAULT_LEARNER
+from .common import ProgressBar, json_arg, print_json
+from .configs import config_name
+
+__all__ = ["COMMANDS", "add_commands"]
+
+COMMANDS = ("first-sight",)
+"""The top-level commands this module adds."""
+
+
+def _first_sight(args: argparse.Namespace) -> int:
+    config = config_name(args.config)
+    learner = args.learner or DEFAULT_LEARNER
+    name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    out = Path(args.out or f"runs/first-sight-{name}-{config}-seed{args.seed}")
+    result = play_first_sight(
+        config,
+        learner,
+        out,
+        learner_kwargs=json_arg(args.learner_kwargs, "--learner-kwargs"),
+        seed=args.seed,
+        instance_time_limit=args.instance_time_limit,
+        progress=ProgressBar("first sight"),
+    )
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print(f"{learner} at first sight on {config} (one instance of each public task, wiped before each)")
+    for part, label in (("pool", "pool tasks"), ("held-out", "held-out tasks"), ("all", "all public tasks")):
+        p = result.parts[part]
+        share = "-" if p["share_solved"] is None else f"{p['share_solved']:.1f} %"
+        used = "-" if p["budget_used"] is None else f"{p['budget_used']:.1f}"
+        print(f"  {label:17} solved {p['solved']:>4} of {p['tasks']:<4} share solved {share:>7}   U {used}")
+    print(f"written to {out}")
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``first-sight`` to the root parser."""
+    p = sub.add_parser(
+        "first-sight", help="one instance of each of a track's public tasks, wiped before each"
+    )
+    p.add_argument("--config", default="arc1", help="configuration (default arc1: the track's whole pool)")
+    p.add_argument("--learner", help="module:Class (default: the model-free program library)")
+    p.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the instances drawn (default 0)")
+    p.add_argument("--out", help="the run directory (default runs/first-sight-LEARNER-CONFIG-seedS)")
+    p.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_first_sight)

@@ -1,0 +1,85 @@
+"""``continual-arc first-sight``: what a learner solves the first time it meets each public task.
+
+The learner plays :func:`~continual_arc.stream.first_sight.first_sight_schedule` (one instance of
+each pool task and each held-out task, wiped before each) into a run directory, resuming where a
+killed run stopped. The share solved is the tracks table's "at first sight" column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..measure.budget import budget_used, primary, share_solved
+from ..play.learner import load_learner
+from ..play.options import RunProgress
+from ..play.runner import run
+from ..stream.first_sight import first_sight_schedule
+from ..tracks.registry import get_config
+
+__all__ = ["FirstSight", "play_first_sight"]
+
+_PARTS = {"stream": "pool", "held-out": "held-out"}
+
+
+@dataclass(frozen=True)
+class FirstSight:
+    """A learner at first sight: share solved and budget used, over every task and per part.
+
+    Attributes:
+        parts: ``{"pool" | "held-out" | "all": {"tasks", "solved", "share_solved", "budget_used"}}``.
+        out: the run directory.
+    """
+
+    config: str
+    learner: str
+    parts: dict[str, dict[str, Any]]
+    out: Path
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON."""
+        return {"config": self.config, "learner": self.learner, "parts": self.parts, "out": str(self.out)}
+
+
+def _part(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    return {
+        "tasks": len(records),
+        "solved": sum(1 for r in records if r["solved"]),
+        "share_solved": share_solved(records),
+        "budget_used": budget_used(records),
+    }
+
+
+def play_first_sight(
+    config: str,
+    learner: str,
+    out: Path,
+    *,
+    learner_kwargs: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    instance_time_limit: float | None = None,
+    progress: Callable[[RunProgress], None] | None = None,
+) -> FirstSight:
+    """Play (or resume) first sight of ``config``'s public tasks with ``learner``.
+
+    Raises:
+        LearnerSpecError: the learner cannot be imported or built.
+        RunDirError: ``out`` holds another run.
+    """
+    kwargs = dict(learner_kwargs or {})
+    schedule = first_sight_schedule(get_config(config), seed)
+    result = run(
+        load_learner(learner, kwargs),
+        schedule,
+        out,
+        resume=True,
+        instance_time_limit=instance_time_limit,
+        learner_spec={"class": learner, "kwargs": kwargs},
+        progress=progress,
+    )
+    records = primary(result.records)
+    parts = {name: _part([r for r in records if r["phase"] == phase]) for phase, name in _PARTS.items()}
+    parts["all"] = _part(records)
+    return FirstSight(schedule.meta["config"], learner, parts, out)

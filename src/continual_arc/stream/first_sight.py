@@ -1,0 +1,42 @@
+"""The schedule of ``continual-arc first-sight``: one instance of each public task, wiped before each.
+
+It measures what a learner solves the first time it meets a task: every pool task (served by the
+track's stream source, as phase ``stream``) and every held-out task (its held-out source, as phase
+``held-out``), one instance each, a round of its own, the learner reset before every one. A track's
+canonical configuration serves its whole pool and its whole held-out source; a smoke configuration
+serves its own stream and held-out tasks, so that a test plays a handful. Instance seeds lie in a
+range no other schedule uses (:func:`~continual_arc.stream.seeds.first_sight_seed`).
+
+The schedule is written with ``order: "custom"`` (it is no stream the configuration builds) and
+``first_sight: true`` in its meta.
+"""
+
+from __future__ import annotations
+
+from ..core.config import Config
+from ..tracks.registry import get_track
+from .rows import meta_block
+from .schedule import Schedule
+from .seeds import first_sight_seed
+from .slots import Row, annotate
+from .users import held_out_tasks, user_tasks
+
+__all__ = ["first_sight_schedule", "first_sight_tasks"]
+
+
+def first_sight_tasks(config: Config) -> dict[str, tuple[str, ...]]:
+    """The tasks first sight serves, by phase: the pool's (``stream``) and the held-out ones."""
+    if config.smoke:
+        return {"stream": user_tasks(config, 0), "held-out": held_out_tasks(config)}
+    track = get_track(config.track)
+    return {"stream": track.source("stream").task_ids(), "held-out": track.source("held-out").task_ids()}
+
+
+def first_sight_schedule(config: Config, seed: int = 0) -> Schedule:
+    """One instance of each public task of ``config``'s track, one a round, each after a reset."""
+    rows: list[Row] = []
+    for phase, tasks in first_sight_tasks(config).items():
+        for task in tasks:
+            rows.append((len(rows), 0, phase, task, first_sight_seed(config.track, seed, task), True))
+    meta = meta_block(config, seed, order="custom", reset_each=True, first_sight=True)
+    return Schedule(annotate(rows), meta)

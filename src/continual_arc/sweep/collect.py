@@ -1,0 +1,155 @@
+"""Runs read back for pooling: a sweep's protocols, protocol directories, or run directories made by hand.
+
+:func:`collect` takes any mix of
+
+* a sweep's directory (its ``sweep.json`` names each protocol with its row's label),
+* protocol directories (what ``continual-arc protocol`` writes), and
+* run directories (what ``continual-arc run`` writes), each placed by its ``meta.json``: the stream,
+  the reset's stream (``--reset-each``), a test at full width, a test's reset (``--width 1``, or the
+  held-out tasks alone, ``--order fresh``),
+
+and groups them into rows: one per learner (import path and arguments) and setting
+(configuration and users), each holding one protocol's plays per seed. Only finished plays are
+read; a sweep's protocol that is not complete is left out of its row and named as missing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ContinualArcError
+from ..core.files import read_json
+from ..play.rundir import read_meta, read_records
+from ..protocol.plays import PROTOCOL_PLAYS
+from .driver import SWEEP_FILE
+from .table import Row, pooled_row
+
+__all__ = ["CollectError", "Group", "collect", "rows"]
+
+
+class CollectError(ContinualArcError, ValueError):
+    """A path that is neither a sweep, a protocol directory nor a run directory, or two runs in one place."""
+
+
+@dataclass
+class Group:
+    """The runs of one row: a learner at a setting, each seed's plays by name (a run directory each).
+
+    Attributes:
+        label: the row's label.
+        config, users: the setting.
+        plays: ``{seed: {play: run directory}}``.
+        missing: seeds whose protocol is not complete.
+    """
+
+    label: str
+    config: str
+    users: int
+    plays: dict[int, dict[str, Path]] = field(default_factory=dict)
+    missing: set[int] = field(default_factory=set)
+
+
+def _finished(run_dir: Path) -> bool:
+    return (run_dir / "summary.json").exists()
+
+
+def _role(schedule: Mapping[str, Any]) -> str:
+    """Which play of a protocol a run is, from its schedule's meta."""
+    test = schedule.get("test")
+    if test is None:
+        if schedule.get("order") == "fresh":
+            return "held-out-reset"
+        return "stream-reset" if schedule.get("reset_each") else "stream"
+    return test if schedule.get("width") is None else f"{test}-reset"
+
+
+def _label(learner: Mapping[str, Any]) -> str:
+    name = str(learner.get("class", "?")).rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    kwargs = learner.get("kwargs") or {}
+    args = " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(kwargs.items()))
+    return f"{name} {args}".strip()
+
+
+class _Groups:
+    def __init__(self) -> None:
+        self.by_key: dict[tuple[Any, ...], Group] = {}
+
+    def group(self, key: tuple[Any, ...], label: str, config: str, users: int) -> Group:
+        return self.by_key.setdefault(key, Group(label, config, users))
+
+    def add_run(self, run_dir: Path) -> None:
+        if not _finished(run_dir):
+            return
+        meta = read_meta(run_dir)
+        schedule, learner = meta["schedule"], meta.get("learner") or {}
+        kwargs = json.dumps(learner.get("kwargs"), sort_keys=True)
+        key = ("runs", learner.get("class"), kwargs, schedule["config"], schedule["users"])
+        group = self.group(key, _label(learner), schedule["config"], int(schedule["users"]))
+        plays = group.plays.setdefault(int(schedule["seed"]), {})
+        role = _role(schedule)
+        if role in plays and plays[role] != run_dir:
+            raise CollectError(
+                f"{plays[role]} and {run_dir} are both the {role} of {group.label} at seed "
+                f"{schedule['seed']}: pool one of them"
+            )
+        plays[role] = run_dir
+
+    def add_protocol(self, directory: Path) -> None:
+        for play in PROTOCOL_PLAYS.values():
+            if (directory / play / "meta.json").exists():
+                self.add_run(directory / play)
+
+    def add_sweep(self, directory: Path) -> None:
+        for protocol in read_json(directory / SWEEP_FILE)["protocols"]:
+            label, config, users = protocol["label"], protocol["config"], int(protocol["users"])
+            group = self.group(("sweep", label, config, users), label, config, users)
+            runs = {play: directory / protocol["directory"] / name for play, name in PROTOCOL_PLAYS.items()}
+            if all(_finished(run) for run in runs.values()):
+                group.plays[int(protocol["seed"])] = runs
+            else:
+                group.missing.add(int(protocol["seed"]))
+
+
+def collect(paths: Iterable[Path | str]) -> list[Group]:
+    """The rows' runs, from sweeps, protocol directories and run directories, in the order given.
+
+    Raises:
+        CollectError: a path is none of the three, or two runs are the same play of one row.
+    """
+    groups = _Groups()
+    for path in map(Path, paths):
+        if (path / SWEEP_FILE).exists():
+            groups.add_sweep(path)
+        elif (path / "schedules").is_dir() and (path / PROTOCOL_PLAYS["stream"]).is_dir():
+            groups.add_protocol(path)
+        elif (path / "meta.json").exists():
+            groups.add_run(path)
+        else:
+            raise CollectError(f"{path} is not a sweep, a protocol directory or a run directory")
+    return list(groups.by_key.values())
+
+
+def rows(groups: Iterable[Group], *, seed: int = 0, resamples: int = 10_000) -> list[Row]:
+    """The pooled row of each group (a group none of whose seeds finished gives a row of dashes)."""
+    out = []
+    for group in groups:
+        plays = {
+            s: {play: read_records(path) for play, path in by_play.items()}
+            for s, by_play in group.plays.items()
+        }
+        out.append(
+            pooled_row(
+                group.label,
+                group.config,
+                group.users,
+                plays,
+                missing=sorted(group.missing),
+                seed=seed,
+                resamples=resamples,
+            )
+        )
+    return out

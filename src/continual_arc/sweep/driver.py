@@ -1,0 +1,279 @@
+"""A sweep played: its protocols planned as units, run on an engine, resumed, and tabled.
+
+:func:`run_sweep` expands the spec into protocols (each a directory of its own, laid out as
+``continual-arc protocol`` lays one out), writes each protocol's schedules, turns them into units
+(:mod:`~continual_arc.sweep.units`) and hands the ready ones to the engine, at most
+``max_parallel`` at once: a test once its stream is done, ``conclude`` once its protocol's six plays
+are. Units already finished on disk are skipped without reaching a worker; unfinished ones resume
+from their last committed round. A unit whose worker died runs again (Ray retries it itself; the
+local engine's pool is rebuilt and the driver resubmits it), up to the spec's ``retries``. A failed
+unit fails the units that wait for it, and the rest of the sweep goes on. At the end the table of
+every learner and setting is written (:mod:`~continual_arc.sweep.table`).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.files import atomic_write_json
+from ..protocol.play import ProtocolOptions, learner_keeps, write_schedules
+from .engines import Engine, WorkerLost, make_engine
+from .spec import ProtocolRun, SweepSpec, spec_json
+from .units import Unit, driver_env, is_finished, protocol_units, read_progress
+
+__all__ = ["SWEEP_FILE", "SweepOptions", "SweepProgress", "SweepResult", "plan", "run_sweep"]
+
+SWEEP_FILE = "sweep.json"
+"""The expanded spec and its protocols, in the sweep's directory."""
+
+_FINISHED = ("done", "skipped")
+
+
+@dataclass(frozen=True)
+class SweepProgress:
+    """Where a sweep stands: units done (played now or found finished), running, failed, and the ETA.
+
+    Attributes:
+        units, done, running, failed, waiting: unit counts.
+        instances_done, instances_total: instances over every play (finished plays count whole).
+        eta: seconds left at this session's pace so far (``None`` until it has played something).
+        final: the last report.
+    """
+
+    units: int
+    done: int
+    running: int
+    failed: int
+    waiting: int
+    instances_done: int
+    instances_total: int
+    eta: float | None
+    final: bool = False
+
+
+@dataclass(frozen=True)
+class SweepOptions:
+    """How to run a sweep.
+
+    Attributes:
+        spec: the spec.
+        out: the sweep's directory (on a cluster, a path every node sees).
+        engine: ``ray`` or ``local``.
+        address: a Ray cluster's address (``None``: a local instance).
+        max_parallel: units at once (default: the engine's CPUs).
+        progress: called about once a second, and at the end.
+    """
+
+    spec: SweepSpec
+    out: Path
+    engine: str = "ray"
+    address: str | None = None
+    max_parallel: int | None = None
+    progress: Callable[[SweepProgress], None] | None = None
+
+
+@dataclass
+class SweepResult:
+    """A sweep's outcome: every unit's status, and the failures' messages."""
+
+    out: Path
+    status: dict[str, str] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every unit finished."""
+        return all(s in _FINISHED for s in self.status.values())
+
+
+def _options(spec: SweepSpec, out: Path, run: ProtocolRun) -> ProtocolOptions:
+    settings = spec.run
+    return ProtocolOptions(
+        out=out / run.directory,
+        learner=run.learner.learner,
+        learner_kwargs=dict(run.learner.kwargs),
+        config=run.config,
+        seed=run.seed,
+        users=run.users,
+        jobs=1,
+        alias_style=settings.alias_style,
+        max_concurrent=settings.max_concurrent,
+        instance_time_limit=settings.instance_time_limit,
+        resamples=settings.resamples,
+        plots=settings.plots,
+    )
+
+
+def plan(spec: SweepSpec, out: Path, session: str = "") -> list[Unit]:
+    """Every unit of the sweep, with each protocol's schedules written and ``sweep.json`` beside them.
+
+    Raises:
+        LearnerSpecError: a learner cannot be imported or built (each is built once to see whether
+            it can carry its state across processes).
+        ProtocolError: a protocol directory holds another protocol.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    document = spec_json(spec)
+    document["protocols"] = [
+        {
+            "directory": str(r.directory),
+            "label": r.learner.label,
+            "config": r.config,
+            "users": r.users,
+            "seed": r.seed,
+        }
+        for r in spec.protocols()
+    ]
+    atomic_write_json(out / SWEEP_FILE, document)
+    keeps: dict[tuple[str, str], tuple[bool, bool]] = {}
+    env = driver_env()
+    units: list[Unit] = []
+    for run in spec.protocols():
+        options = _options(spec, out, run)
+        schedules = write_schedules(options)
+        key = (run.learner.learner, repr(sorted(run.learner.kwargs.items())))
+        if key not in keeps:
+            keeps[key] = learner_keeps(run.learner.learner, run.learner.kwargs)
+        base = Unit(
+            id="",
+            kind="",
+            play="",
+            options=options,
+            cpus=run.learner.cpus,
+            gpus=run.learner.gpus,
+            env=env,
+            session=session,
+        )
+        slots = {name: len(s.slots) for name, s in schedules.items()}
+        units += protocol_units(options, str(run.directory), slots, keeps[key], base)
+    return units
+
+
+class _Tracker:
+    """The driver's view of its units: status, attempts, what runs, and the progress it reports."""
+
+    def __init__(self, units: list[Unit], session: str) -> None:
+        self.units = {u.id: u for u in units}
+        self.status = {u.id: ("skipped" if is_finished(u) else "waiting") for u in units}
+        self.attempts = dict.fromkeys(self.units, 0)
+        self.failures: dict[str, str] = {}
+        self.session = session
+        self.start = time.monotonic()
+        self.baseline = self._instances_done({})
+
+    def ready(self) -> list[Unit]:
+        """Waiting units whose units before them finished (streams first, then the longest)."""
+        out = []
+        for unit_id, state in self.status.items():
+            if state != "waiting":
+                continue
+            before = [self.status[a] for a in self.units[unit_id].after]
+            if any(s == "failed" for s in before):
+                self.fail(unit_id, "a unit it waits for failed")
+            elif all(s in _FINISHED for s in before):
+                out.append(self.units[unit_id])
+        return sorted(out, key=lambda u: (u.kind == "conclude", u.play != "stream", -u.slots, u.id))
+
+    def fail(self, unit_id: str, message: str) -> None:
+        """Mark a unit failed, and every unit waiting for it."""
+        self.status[unit_id] = "failed"
+        self.failures[unit_id] = message
+
+    def _instances_done(self, running: Mapping[str, Unit]) -> int:
+        total = 0
+        for unit_id, unit in self.units.items():
+            if self.status[unit_id] in _FINISHED:
+                total += unit.slots
+            elif unit_id in running:
+                seen = read_progress(unit.options.out, unit.play)
+                if seen and seen.get("session") == self.session:
+                    total += min(int(seen.get("instances_done", 0)), unit.slots)
+        return total
+
+    def report(self, running: Mapping[str, Unit], final: bool = False) -> SweepProgress:
+        """The progress now."""
+        done_now = self._instances_done(running)
+        total = sum(u.slots for u in self.units.values())
+        played = done_now - self.baseline
+        elapsed = time.monotonic() - self.start
+        eta = elapsed * (total - done_now) / played if played > 0 else None
+        started = sum(
+            1
+            for u in running.values()
+            if (read_progress(u.options.out, u.play) or {}).get("session") == self.session
+        )
+        count = {s: sum(1 for v in self.status.values() if v == s) for s in ("waiting", "failed")}
+        return SweepProgress(
+            units=len(self.units),
+            done=sum(1 for v in self.status.values() if v in _FINISHED),
+            running=started,
+            failed=count["failed"],
+            waiting=count["waiting"] + len(running) - started,
+            instances_done=done_now,
+            instances_total=total,
+            eta=0.0 if final else eta,
+            final=final,
+        )
+
+
+def _collect(engine: Engine, tracker: _Tracker, flight: dict[Any, Unit], retries: int) -> None:
+    """Wait up to a second for units to finish, and record what each gave."""
+    for handle in engine.wait(list(flight), timeout=1.0):
+        unit = flight.pop(handle)
+        try:
+            result = engine.result(handle)
+        except WorkerLost as err:
+            tracker.attempts[unit.id] += 1
+            if engine.retries_itself or tracker.attempts[unit.id] > retries:
+                tracker.fail(unit.id, f"its worker died: {err}")
+            else:
+                tracker.status[unit.id] = "waiting"  # resubmitted: it resumes where it stopped
+            continue
+        tracker.status[unit.id] = result.status
+        if result.status == "failed":
+            tracker.fail(unit.id, result.error or "failed")
+
+
+def _drive(units: list[Unit], engine: Engine, options: SweepOptions, session: str) -> SweepResult:
+    tracker = _Tracker(units, session)
+    slots = options.max_parallel or engine.slots
+    flight: dict[Any, Unit] = {}
+    last = 0.0
+    while True:
+        for unit in tracker.ready()[: max(0, slots - len(flight))]:
+            tracker.status[unit.id] = "submitted"
+            flight[engine.submit(unit)] = unit
+        if not flight:
+            break
+        _collect(engine, tracker, flight, options.spec.run.retries)
+        if options.progress and time.monotonic() - last >= 1.0:
+            last = time.monotonic()
+            options.progress(tracker.report({u.id: u for u in flight.values()}))
+    if options.progress:
+        options.progress(tracker.report({}, final=True))
+    return SweepResult(options.out, dict(tracker.status), dict(tracker.failures))
+
+
+def run_sweep(options: SweepOptions) -> SweepResult:
+    """Play (or resume) every protocol of the sweep on the engine; every unit's status.
+
+    The table is not written here: see :func:`continual_arc.sweep.table.write_table`.
+
+    Raises:
+        EngineError: the engine cannot be started.
+        LearnerSpecError, ProtocolError: see :func:`plan`.
+    """
+    session = f"{os.getpid()}-{time.time_ns()}"
+    units = plan(options.spec, options.out, session)
+    engine = make_engine(
+        options.engine, address=options.address, slots=options.max_parallel, retries=options.spec.run.retries
+    )
+    try:
+        return _drive(units, engine, options, session)
+    finally:
+        engine.close()

@@ -1,0 +1,278 @@
+"""A sweep's specification (TOML) and the protocol runs it expands into.
+
+A spec names the learners (import path, arguments, the resources a play of each needs, and axes
+of arguments to sweep), the configurations, seeds and numbers of users, and the options every play
+shares::
+
+    configs = ["arc1-smoke"]
+    seeds = [0, 1, 2]
+    users = [1]
+
+    [run]                       # optional; these are the defaults
+    alias_style = "hash"
+    resamples = 10000
+    bootstrap_seed = 0
+    retries = 3                 # reruns of a play whose worker died
+    plots = true                # each protocol's plots (the sweep's plane is drawn regardless)
+
+    [[learners]]
+    name = "library"
+    class = "continual_arc_baselines.library:ProgramLibraryLearner"
+    kwargs = {keep = "programs"}
+    cpus = 1
+    axes = {keep = ["programs", "demos"]}   # one variant per value (several axes: every combination)
+
+The sweep plays one protocol per learner variant, configuration, number of users and seed. A row
+of the table is a learner variant at a setting (configuration and users), its seeds pooled.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.config import CANONICAL_SEEDS
+from ..core.errors import ContinualArcError
+from ..tracks.registry import CONFIG_ALIASES, get_config
+
+__all__ = [
+    "LearnerSpec",
+    "ProtocolRun",
+    "RunSettings",
+    "SpecError",
+    "SweepSpec",
+    "load_spec",
+    "parse_spec",
+    "spec_json",
+]
+
+_TOP = {"name", "configs", "config", "seeds", "users", "run", "learners"}
+_LEARNER = {"name", "class", "kwargs", "cpus", "gpus", "axes"}
+_SLUG = re.compile(r"[^A-Za-z0-9._=-]+")
+
+
+class SpecError(ContinualArcError, ValueError):
+    """A sweep spec that cannot be read or expanded: the message names the key and what is wrong."""
+
+
+@dataclass(frozen=True)
+class LearnerSpec:
+    """One learner variant of a sweep.
+
+    Attributes:
+        label: its row label (the spec's name, and each axis's value).
+        learner: ``module:Class``.
+        kwargs: its arguments (the spec's ``kwargs`` with the variant's axis values).
+        cpus, gpus: what one play of it asks of the engine.
+    """
+
+    label: str
+    learner: str
+    kwargs: Mapping[str, Any]
+    cpus: float = 1.0
+    gpus: float = 0.0
+
+    @property
+    def slug(self) -> str:
+        """The label as a directory name."""
+        return _SLUG.sub("-", self.label).strip("-") or "learner"
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The options every play of a sweep shares (the spec's ``[run]``)."""
+
+    alias_style: str = "hash"
+    max_concurrent: int | None = None
+    instance_time_limit: float | None = None
+    resamples: int = 10_000
+    bootstrap_seed: int = 0
+    retries: int = 3
+    plots: bool = True
+
+
+@dataclass(frozen=True)
+class ProtocolRun:
+    """One protocol of a sweep: a learner variant at a configuration, number of users and seed.
+
+    Attributes:
+        learner: the variant.
+        config, users, seed: the protocol's setting and run seed.
+    """
+
+    learner: LearnerSpec
+    config: str
+    users: int
+    seed: int
+
+    @property
+    def setting(self) -> str:
+        """The row's setting in words: configuration and users."""
+        return f"{self.config}, {self.users} user{'s' if self.users != 1 else ''}"
+
+    @property
+    def directory(self) -> Path:
+        """Where its protocol directory goes, relative to the sweep's directory."""
+        return Path("protocols") / self.learner.slug / f"{self.config}-users{self.users}-seed{self.seed}"
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A parsed spec: learner variants, configurations, seeds, users and shared options."""
+
+    name: str
+    learners: tuple[LearnerSpec, ...]
+    configs: tuple[str, ...]
+    seeds: tuple[int, ...]
+    users: tuple[int, ...]
+    run: RunSettings = field(default_factory=RunSettings)
+
+    def protocols(self) -> list[ProtocolRun]:
+        """Every protocol of the sweep: learners, then configurations, users and seeds, in that order."""
+        return [
+            ProtocolRun(learner, config, users, seed)
+            for learner in self.learners
+            for config in self.configs
+            for users in self.users
+            for seed in self.seeds
+        ]
+
+
+def load_spec(path: Path | str) -> SweepSpec:
+    """Read and check a spec file.
+
+    Raises:
+        SpecError: the file is not TOML, or the spec is not valid (the message says which key).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise SpecError(f"cannot read sweep spec {path}: {err.strerror}") from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise SpecError(f"{path} is not valid TOML: {err}") from None
+    return parse_spec(document, default_name=Path(path).stem)
+
+
+def parse_spec(document: Mapping[str, Any], default_name: str = "sweep") -> SweepSpec:
+    """A spec from its parsed TOML (see the module docstring for the keys).
+
+    Raises:
+        SpecError: an unknown or missing key, a value of the wrong kind, an unknown configuration,
+            or two learner variants with one label.
+    """
+    _known(document, _TOP, "the spec")
+    if "config" in document and "configs" in document:
+        raise SpecError("give configs (a list) or config (one name), not both")
+    configs = _names(document.get("configs", document.get("config")), "configs")
+    for config in configs:
+        get_config(config)  # refuses an unknown name, listing the known ones
+    configs = [CONFIG_ALIASES.get(c, c) for c in configs]
+    seeds = _ints(document.get("seeds", list(CANONICAL_SEEDS)), "seeds", low=0)
+    users = _ints(document.get("users", [1]), "users", low=1)
+    raw = document.get("learners")
+    if not isinstance(raw, list) or not raw:
+        raise SpecError("the spec needs at least one [[learners]] table")
+    learners = [v for i, entry in enumerate(raw) for v in _variants(entry, i)]
+    labels = [v.label for v in learners]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice or len({v.slug for v in learners}) < len(learners):
+        raise SpecError(f"two learner variants share a name: {', '.join(twice) or 'after slugging'}")
+    return SweepSpec(
+        name=str(document.get("name", default_name)),
+        learners=tuple(learners),
+        configs=tuple(dict.fromkeys(configs)),
+        seeds=tuple(dict.fromkeys(seeds)),
+        users=tuple(dict.fromkeys(users)),
+        run=_run(document.get("run", {})),
+    )
+
+
+def _known(table: Any, keys: set[str], where: str) -> None:
+    if not isinstance(table, Mapping):
+        raise SpecError(f"{where} must be a table")
+    unknown = sorted(set(table) - keys)
+    if unknown:
+        raise SpecError(f"{where} has unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(keys))}")
+
+
+def _names(value: Any, key: str) -> list[str]:
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+        raise SpecError(f"{key} must be a configuration name or a non-empty list of them")
+    return values
+
+
+def _ints(value: Any, key: str, low: int) -> list[int]:
+    values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    ok = isinstance(values, list) and values and all(type(v) is int and v >= low for v in values)
+    if not ok:
+        raise SpecError(f"{key} must be a non-empty list of integers of at least {low}")
+    return list(values)
+
+
+def _variants(entry: Any, index: int) -> list[LearnerSpec]:
+    where = f"learners[{index}]"
+    _known(entry, _LEARNER, where)
+    learner = entry.get("class")
+    if not isinstance(learner, str) or ":" not in learner:
+        raise SpecError(f"{where}.class must be an import path, module:Class")
+    kwargs = entry.get("kwargs", {})
+    axes = entry.get("axes", {})
+    if not isinstance(kwargs, Mapping) or not isinstance(axes, Mapping):
+        raise SpecError(f"{where}.kwargs and {where}.axes must be tables")
+    for axis, values in axes.items():
+        if not isinstance(values, list) or not values:
+            raise SpecError(f"{where}.axes.{axis} must be a non-empty list of values")
+    cpus, gpus = entry.get("cpus", 1), entry.get("gpus", 0)
+    if not all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in (cpus, gpus)):
+        raise SpecError(f"{where}.cpus and {where}.gpus must be numbers of at least 0")
+    name = str(entry.get("name") or learner.rsplit(":", 1)[-1])
+    out = []
+    for values in itertools.product(*axes.values()):
+        chosen = dict(zip(axes, values, strict=True))
+        label = " ".join([name, *(f"{k}={_text(v)}" for k, v in chosen.items())])
+        out.append(LearnerSpec(label, learner, {**kwargs, **chosen}, float(cpus), float(gpus)))
+    return out
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def _run(table: Any) -> RunSettings:
+    defaults = RunSettings()
+    keys = set(RunSettings.__dataclass_fields__)
+    _known(table, keys, "[run]")
+    settings = RunSettings(**{**defaults.__dict__, **dict(table)})
+    if settings.alias_style not in ("hash", "names"):
+        raise SpecError("[run].alias_style must be hash or names")
+    if type(settings.resamples) is not int or settings.resamples < 1:
+        raise SpecError("[run].resamples must be a positive integer")
+    if type(settings.retries) is not int or settings.retries < 0:
+        raise SpecError("[run].retries must be an integer of at least 0")
+    if not isinstance(settings.plots, bool):
+        raise SpecError("[run].plots must be true or false")
+    return settings
+
+
+def spec_json(spec: SweepSpec) -> dict[str, Any]:
+    """The expanded spec as JSON (what ``sweep.json`` records)."""
+    return {
+        "name": spec.name,
+        "configs": list(spec.configs),
+        "seeds": list(spec.seeds),
+        "users": list(spec.users),
+        "run": dict(spec.run.__dict__),
+        "learners": [
+            {"label": v.label, "class": v.learner, "kwargs": dict(v.kwargs), "cpus": v.cpus, "gpus": v.gpus}
+            for v in spec.learners
+        ],
+    }

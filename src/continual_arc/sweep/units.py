@@ -1,0 +1,249 @@
+"""The units of a sweep: each play of each protocol, what it waits for, and how a worker runs it.
+
+A protocol of a learner that can carry its state across processes (it saves it, or keeps none) is
+seven units: its stream, the reset's stream and each test's reset (which wait for nothing), the two
+tests (which wait for the stream, whose end state and task names they start from), and ``conclude``
+(which waits for the six and writes ``protocol.json``, the plots and ``submission.json``). A
+learner that keeps state it cannot save plays its whole protocol as one unit, in one process.
+
+A worker runs a unit with :func:`run_unit`. It holds an exclusive lock on the play
+(``<protocol>/.sweep/<play>.lock``) while it plays, so two workers never write one run directory
+(a worker of a killed driver still finishing, a retry racing a slow death); it skips a play that
+is already finished, and resumes an unfinished one from its last committed round (every play runs
+with ``resume=True``). While it plays it keeps ``<play>.progress`` up to date (the driver's progress
+bar reads it), and a failure leaves its traceback in ``<play>.error``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import socket
+import time
+import traceback
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..core.config import TESTS
+from ..core.files import atomic_write_text, read_json
+from ..data.cache import NO_CACHE_ENV
+from ..data.directory import DATA_ENV
+from ..play.aliases import SALT_FILE
+from ..play.options import RunProgress
+from ..protocol.conclude import conclude
+from ..protocol.jobs import final_state, play_job
+from ..protocol.play import ProtocolOptions, play_protocol, protocol_job
+from ..protocol.plays import PROTOCOL_PLAYS
+
+__all__ = [
+    "INDEPENDENT_PLAYS",
+    "Unit",
+    "UnitResult",
+    "bookkeeping",
+    "driver_env",
+    "is_finished",
+    "protocol_units",
+    "read_progress",
+    "run_unit",
+]
+
+INDEPENDENT_PLAYS = ("stream", "stream-reset", "held-out-reset", "seen-reset")
+"""The plays that wait for nothing; the tests wait for the stream."""
+
+_ENV_KEYS = (DATA_ENV, NO_CACHE_ENV)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit of a sweep, as a worker receives it (everything picklable).
+
+    Attributes:
+        id: ``<protocol directory>/<play>``, unique in the sweep.
+        kind: ``play`` (one play), ``conclude`` (a protocol's end) or ``protocol`` (a whole
+            protocol in one process).
+        play: the play's name (``stream``, ``held-out``, ...), or the kind for the others.
+        options: the protocol's options.
+        after: the ids of the units it waits for.
+        slots: the instances it plays (the progress bar's weight).
+        stateless: the learner keeps nothing (a test then starts fresh, not from the stream's state).
+        cpus, gpus: what it asks of the engine.
+        env: the data directory and cache switch the driver runs with (``None``: unset).
+        session: the driver's session, written in the progress file.
+    """
+
+    id: str
+    kind: str
+    play: str
+    options: ProtocolOptions
+    after: tuple[str, ...] = ()
+    slots: int = 0
+    stateless: bool = False
+    cpus: float = 1.0
+    gpus: float = 0.0
+    env: Mapping[str, str | None] = field(default_factory=dict)
+    session: str = ""
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    """What a worker reports: ``done`` (played now), ``skipped`` (already finished) or ``failed``."""
+
+    id: str
+    status: str
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def driver_env() -> dict[str, str | None]:
+    """The data directory and cache switch of this process, for the workers to run with."""
+    return {key: os.environ.get(key) for key in _ENV_KEYS}
+
+
+def bookkeeping(protocol: Path) -> Path:
+    """The directory of a protocol's locks, progress files and errors."""
+    return protocol / ".sweep"
+
+
+def is_finished(unit: Unit) -> bool:
+    """Whether the unit's work is already on disk (a finished play, or a written ``protocol.json``)."""
+    out = unit.options.out
+    if unit.kind == "play":
+        return _play_finished(out / PROTOCOL_PLAYS[unit.play])
+    concluded = out / "protocol.json"
+    if not concluded.exists() or not all(_play_finished(out / p) for p in PROTOCOL_PLAYS.values()):
+        return False
+    newest = max((out / p / "summary.json").stat().st_mtime for p in PROTOCOL_PLAYS.values())
+    return concluded.stat().st_mtime >= newest
+
+
+def _play_finished(run_dir: Path) -> bool:
+    summary = run_dir / "summary.json"
+    if not summary.exists():
+        return False  # the runner removes it when it resumes and writes it last
+    try:
+        return bool(read_json(summary).get("complete", True))
+    except (OSError, ValueError):
+        return False
+
+
+def protocol_units(
+    options: ProtocolOptions, key: str, slots: Mapping[str, int], keeps: tuple[bool, bool], base: Unit
+) -> list[Unit]:
+    """The units of one protocol.
+
+    Args:
+        options: the protocol's options.
+        key: the protocol's id in the sweep (its directory, relative to the sweep's).
+        slots: the instances of each play.
+        keeps: whether the learner saves its state, and whether it is stateless.
+        base: a unit holding the fields every unit of the sweep shares (resources, env, session).
+    """
+
+    def unit(play: str, kind: str = "play", **fields: Any) -> Unit:
+        return replace(base, id=f"{key}/{play}", kind=kind, play=play, options=options, **fields)
+
+    saves, stateless = keeps
+    if not (saves or stateless):
+        return [unit("protocol", "protocol", slots=sum(slots.values()))]
+    units = [unit(play, slots=slots[play], stateless=stateless) for play in INDEPENDENT_PLAYS]
+    after = (f"{key}/stream",)
+    units += [unit(test, slots=slots[test], stateless=stateless, after=after) for test in TESTS]
+    plays = tuple(u.id for u in units)
+    return [*units, unit("conclude", "conclude", after=plays, cpus=min(base.cpus, 1.0), gpus=0.0)]
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released by the kernel if this process dies
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+class _Progress:
+    """Keeps ``<play>.progress`` current, at most once a second (and at the end)."""
+
+    def __init__(self, path: Path, unit: Unit) -> None:
+        self.path, self.unit, self.last = path, unit, 0.0
+        self.write(0, unit.slots)
+
+    def write(self, done: int, total: int) -> None:
+        record = {
+            "session": self.unit.session,
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "instances_done": done,
+            "instances_total": total,
+        }
+        atomic_write_text(self.path, json.dumps(record) + "\n", fsync=False)
+
+    def __call__(self, p: RunProgress) -> None:
+        now = time.monotonic()
+        if now - self.last >= 1.0 or p.rounds_done == p.rounds_total:
+            self.last = now
+            self.write(p.instances_done, p.instances_total)
+
+
+def read_progress(protocol: Path, play: str) -> dict[str, Any] | None:
+    """The progress a worker last wrote for a play, or ``None``."""
+    try:
+        value = json.loads((bookkeeping(protocol) / f"{play}.progress").read_text())
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _apply_env(env: Mapping[str, str | None]) -> None:
+    # A worker process (a Ray worker is reused) runs each unit under the driver's data directory.
+    for key, value in env.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+def _play(unit: Unit, progress: _Progress) -> None:
+    options = unit.options
+    if unit.kind == "conclude":
+        conclude(options)
+        return
+    if unit.kind == "protocol":
+        play_protocol(replace(options, jobs=1))
+        return
+    state = salt = None
+    if unit.play in TESTS:
+        stream = options.out / PROTOCOL_PLAYS["stream"]
+        state = None if unit.stateless else final_state(stream)
+        salt = stream / SALT_FILE
+    play_job(protocol_job(options, unit.play, state, salt), progress=progress)
+
+
+def run_unit(unit: Unit) -> UnitResult:
+    """Run one unit in this process: skip it if finished, else play or resume it under its lock.
+
+    A failure of the unit's own (a learner's fault that stops the run, a refused directory) is
+    returned as ``failed`` with its message, its traceback left in ``<play>.error``; the death of
+    the process is the engine's to see and retry.
+    """
+    _apply_env(unit.env)
+    marks = bookkeeping(unit.options.out)
+    start = time.monotonic()
+    with _locked(marks / f"{unit.play}.lock"):
+        if is_finished(unit):
+            return UnitResult(unit.id, "skipped")
+        (marks / f"{unit.play}.error").unlink(missing_ok=True)
+        progress = _Progress(marks / f"{unit.play}.progress", unit)
+        try:
+            _play(unit, progress)
+        except Exception as err:
+            atomic_write_text(marks / f"{unit.play}.error", traceback.format_exc())
+            return UnitResult(unit.id, "failed", f"{type(err).__name__}: {err}", time.monotonic() - start)
+        progress.write(unit.slots, unit.slots)
+    return UnitResult(unit.id, "done", None, time.monotonic() - start)
