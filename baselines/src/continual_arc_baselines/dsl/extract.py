@@ -124,12 +124,17 @@ def _pick(mode: str, prop: str, only: bool) -> Prim:
 
 
 FAMILIES = (
-    Family("crop", (), 1, _crop, "crop to the bounding box of the non-background cells"),
+    Family("crop", (), 1, _crop, "crop to the bounding box of the non-background cells", shape="shrink"),
     Family(
-        "half", (("top", "bottom", "left", "right"),), 2, _half, "one half (an odd middle line is dropped)"
+        "half",
+        (("top", "bottom", "left", "right"),),
+        2,
+        _half,
+        "one half (an odd middle line is dropped)",
+        shape="shrink",
     ),
-    Family("part", (PART_CHOICES,), 2, _part, "one of the parts between separator lines"),
-    Family("swatch", (), 2, _swatch, "one cell of the main foreground colour"),
+    Family("part", (PART_CHOICES,), 2, _part, "one of the parts between separator lines", shape="shrink"),
+    Family("swatch", (), 2, _swatch, "one cell of the main foreground colour", shape="shrink"),
     Family(
         "palette",
         (("h", "v"),),
@@ -143,6 +148,7 @@ FAMILIES = (
         2,
         lambda mode, prop: _pick(mode, prop, only=False),
         "the bounding box of the one object with a property",
+        shape="shrink",
     ),
     Family(
         "cut",
@@ -150,5 +156,6 @@ FAMILIES = (
         3,
         lambda mode, prop: _pick(mode, prop, only=True),
         "the one object with a property, alone on the background, cropped",
+        shape="shrink",
     ),
 )

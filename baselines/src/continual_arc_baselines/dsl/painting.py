@@ -205,7 +205,12 @@ def _extend(mode: str) -> Prim:
 
 
 def _connect(axis: str, label: bool = False) -> Prim:
-    pairs = {"h": (("left", "right"),), "v": (("up", "down"),), "hv": (("left", "right"), ("up", "down"))}
+    pairs = {
+        "h": (("left", "right"),),
+        "v": (("up", "down"),),
+        "hv": (("left", "right"), ("up", "down")),
+        "x": (("ul", "dr"), ("ur", "dl")),
+    }
 
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
@@ -231,14 +236,14 @@ FAMILIES = (
     Family(
         "extend", (tuple(EXTENSIONS),), 2, _extend, "shoot lines from foreground cells to the border", "same"
     ),
-    Family("connect", (("h", "v", "hv"),), 2, _connect, "join cells of one colour on a line", "same"),
+    Family("connect", (("h", "v", "hv", "x"),), 2, _connect, "join cells of one colour on a line", "same"),
     Family(
         "bridge",
-        (("h", "v", "hv"),),
+        (("h", "v", "hv", "x"),),
         2,
         lambda axis: _connect(axis, label=True),
         "label the cells between two of one colour on a line",
         "same",
     ),
-    Family("trim", (), 2, _trim, "remove the outermost rows and columns"),
+    Family("trim", (), 2, _trim, "remove the outermost rows and columns", shape="shrink"),
 )

@@ -31,12 +31,26 @@ def _runs(is_sep: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
     return runs
 
 
+def _separator_colour(a: Array, rows: npt.NDArray[np.bool_], cols: npt.NDArray[np.bool_]) -> int:
+    """The colour of the separators among the uniform lines: the one seen least off its lines.
+
+    A grid cut by lines of one colour may also have a uniform row or column of another (a wide
+    object, an empty margin); the cutting colour is the one that is mostly lines.
+    """
+    colours: list[int] = sorted({*a[rows, 0].tolist(), *a[0, cols].tolist()})
+    off = ~(rows[:, None] | cols[None, :])
+    return min(colours, key=lambda c: (int(np.count_nonzero((a == c) & off)), c))
+
+
 def separator_layout(a: Array, bg: int) -> list[list[Array]] | None:
     """The parts between separator lines as rows of parts, or ``None`` when there are fewer than two."""
     sep_rows = np.all(a == a[:, :1], axis=1) & (a[:, 0] != bg)
     sep_cols = np.all(a == a[:1, :], axis=0) & (a[0, :] != bg)
     if not (sep_rows.any() or sep_cols.any()):
         return None
+    colour = _separator_colour(a, sep_rows, sep_cols)
+    sep_rows &= a[:, 0] == colour
+    sep_cols &= a[0, :] == colour
     col_runs = _runs(sep_cols)
     layout = [[a[r0:r1, c0:c1] for c0, c1 in col_runs] for r0, r1 in _runs(sep_rows)]
     return layout if len(layout) * len(col_runs) >= 2 else None

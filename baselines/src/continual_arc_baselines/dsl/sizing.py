@@ -120,10 +120,17 @@ def _count() -> Prim:
 
 
 FAMILIES = (
-    Family("shrink", (), 1, _shrink, "undo a scaling: one cell per uniform block"),
-    Family("up", (("2", "3", "4"),), 2, _up, "scale up by a factor"),
-    Family("down", (("2", "3"),), 2, _down, "scale down by a factor (the grid must be uniform blocks)"),
-    Family("upn", (), 3, _upn, "scale up by the number of foreground colours"),
+    Family("shrink", (), 1, _shrink, "undo a scaling: one cell per uniform block", shape="shrink"),
+    Family("up", (("2", "3", "4"),), 2, _up, "scale up by a factor", shape="grow"),
+    Family(
+        "down",
+        (("2", "3"),),
+        2,
+        _down,
+        "scale down by a factor (the grid must be uniform blocks)",
+        shape="shrink",
+    ),
+    Family("upn", (), 3, _upn, "scale up by the number of foreground colours", shape="grow"),
     Family("count", (), 2, _count, "a row of the main foreground colour, one cell per foreground cell"),
     Family(
         "tile",
@@ -131,13 +138,15 @@ FAMILIES = (
         2,
         _tile,
         "repeat the grid (rows)x(columns) times",
+        shape="grow",
     ),
-    Family("mirror", (MIRRORS,), 2, _mirror, "concatenate the grid with its mirror images"),
+    Family("mirror", (MIRRORS,), 2, _mirror, "concatenate the grid with its mirror images", shape="grow"),
     Family(
         "fractal",
         (("fg", "bg"),),
         3,
         _fractal,
         "replace each foreground (or background) cell by a copy of the grid, others by background",
+        shape="grow",
     ),
 )

@@ -29,9 +29,10 @@ def _period(a: Array, known: npt.NDArray[np.bool_] | None = None) -> int:
     return int(h)
 
 
-def _tile() -> Prim:
+def _tile(axes: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
-        py, px = _period(a), _period(a.T)
+        py = _period(a) if "v" in axes else a.shape[0]
+        px = _period(a.T) if "h" in axes else a.shape[1]
         if (py, px) == a.shape:
             return None
         return a[:py, :px]
@@ -100,8 +101,17 @@ def _cells() -> Prim:
 
 
 FAMILIES = (
-    Family("period", (), 2, _tile, "the smallest tile whose repetition makes the grid"),
-    Family("dedup", (), 2, _dedup, "remove each row or column that repeats the one before it"),
+    Family(
+        "period",
+        (("hv", "h", "v"),),
+        2,
+        _tile,
+        "the smallest tile whose repetition makes the grid (across, down, or both)",
+        shape="shrink",
+    ),
+    Family(
+        "dedup", (), 2, _dedup, "remove each row or column that repeats the one before it", shape="shrink"
+    ),
     Family("tilefill", (), 2, _tilefill, "fill the cells of one colour so the grid repeats a tile", "same"),
-    Family("cells", (), 2, _cells, "one cell per part between separators: its main colour"),
+    Family("cells", (), 2, _cells, "one cell per part between separators: its main colour", shape="shrink"),
 )
