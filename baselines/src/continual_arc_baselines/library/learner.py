@@ -14,7 +14,12 @@ On each instance it
 What it keeps between instances (``keep``) makes the variants: ``programs`` (the library: per
 task, the program that answered correctly, run first when the task returns), ``demos`` (the
 demo-cache floor: per task, the demonstrations bought, shown to the writer again), ``both``, or
-``nothing`` (its own reset). What an instance teaches is folded in at ``end_round`` only.
+``nothing`` (its own reset). With ``learn_prior`` it also keeps a prior over programs
+(:class:`..dsl.Prior`): the skeletons of the programs its search wrote that answered right, which
+make their steps and runs of steps cheaper in later searches, on any task, met or not.
+:class:`PriorLibraryLearner` keeps programs and the prior; :class:`PriorOnlyLearner` keeps only
+the prior, which isolates what transfers from what is remembered per task. What an instance
+teaches is folded in at ``end_round`` only.
 """
 
 from __future__ import annotations
@@ -38,9 +43,10 @@ from continual_arc.env import (
 from continual_arc.grids import Grid, Pair, from_json, to_json
 from continual_arc.learner import BaseLearner
 
+from ..dsl import Prior
 from .writer import ProgramWriter, WriteRequest, WrittenProgram, group_by_prediction
 
-__all__ = ["KEEPS", "LibraryMemory", "ProgramLibraryLearner"]
+__all__ = ["KEEPS", "LibraryMemory", "PriorLibraryLearner", "PriorOnlyLearner", "ProgramLibraryLearner"]
 
 KEEPS = ("programs", "demos", "both", "nothing")
 """What the learner may keep between instances."""
@@ -84,6 +90,7 @@ class _Instance:
     wrong: list[Grid] = field(default_factory=list)
     want_more: bool = False
     submitted: str | None = None
+    written: set[str] = field(default_factory=set)
     solved_by: str | None = None
     kept_failed: bool = False
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -97,7 +104,11 @@ class ProgramLibraryLearner(BaseLearner):
         initial_demos: demonstrations to hold before the first write.
         writer: the program writer; by default the model-free DSL search.
         budget: the DSL search's budget in primitive applications (default writer only).
-        cache_dir: where the DSL writer may cache search results (changes no result).
+        learn_prior: also keep a prior over programs, learnt from the programs that answered
+            right (default writer only).
+        search_cache: whether the DSL writer serves repeated searches from the search cache
+            (changes no result and no record, only the time).
+        cache_dir: where that cache lives (default: ``search-cache/`` in the data directory).
     """
 
     concurrent_users = False
@@ -108,19 +119,25 @@ class ProgramLibraryLearner(BaseLearner):
         initial_demos: int = 3,
         writer: ProgramWriter | None = None,
         budget: int | None = None,
+        learn_prior: bool = False,
+        search_cache: bool = True,
         cache_dir: str | None = None,
     ) -> None:
         if keep not in KEEPS:
             raise ValueError(f"keep must be one of {', '.join(KEEPS)}, got {keep!r}")
         if writer is None:
-            from .writer import DslWriter
+            from .dsl_writer import DslWriter
 
-            writer = DslWriter(budget=budget, cache_dir=cache_dir)
+            writer = DslWriter(budget=budget, cache=search_cache, cache_dir=cache_dir)
+        if learn_prior and not hasattr(writer, "prior"):
+            raise ValueError("learn_prior needs a writer that searches under a prior (the DSL writer)")
         self.keep = keep
-        self.stateless = keep == "nothing"
+        self.learn_prior = learn_prior
+        self.stateless = keep == "nothing" and not learn_prior
         self.initial_demos = initial_demos
         self.writer = writer
         self.library = LibraryMemory()
+        self.prior = Prior.empty()
         self._open: dict[int, _Instance] = {}
         self._done: list[_Instance] = []
         self._logs: dict[int, dict[str, Any]] = {}
@@ -128,8 +145,9 @@ class ProgramLibraryLearner(BaseLearner):
     # -- the protocol ---------------------------------------------------------------------------
 
     def reset(self) -> None:
-        """Forget every kept program and demonstration."""
+        """Forget every kept program and demonstration, and the prior."""
         self.library = LibraryMemory()
+        self._set_prior(Prior.empty())
 
     def begin_round(self) -> None:
         """Start a round: last round's instance logs are no longer needed."""
@@ -181,31 +199,42 @@ class ProgramLibraryLearner(BaseLearner):
 
     def end_round(self) -> None:
         """Fold the round's lessons into the memory, in the order the instances were served."""
-        for note in sorted(self._done, key=lambda n: n.step):
+        done = sorted(self._done, key=lambda n: n.step)
+        for note in done:
             self._learn(note)
+        if self.learn_prior:
+            # Only programs the search wrote on the instance teach the prior: a kept program that
+            # answers again says nothing new about what a search should try.
+            found = [n.solved_by for n in done if n.solved_by is not None and n.solved_by in n.written]
+            if found:
+                self._set_prior(self.prior.learn(found))
         self._done.clear()
 
     def resources(self) -> Mapping[str, float]:
         """The writer's counters, and what the memory holds."""
-        state = json.dumps(self.library.to_json())
-        return {
+        state = json.dumps(self.memory())
+        counters = {
             **self.writer.resources(),
             "programs_kept": float(len(self.library.programs)),
             "demos_kept": float(sum(len(v) for v in self.library.demos.values())),
             "state_bytes": float(len(state)),
         }
+        if self.learn_prior:
+            counters["prior_programs"] = float(sum(self.prior.skeletons.values()))
+        return counters
 
     # -- optional hooks the runner uses ----------------------------------------------------------
 
     def save_state(self, directory: str | Path) -> None:
-        """Write the memory as ``library.json`` (programs as DSL text, demonstrations as grids)."""
-        data = {"format": 1, "keep": self.keep, "writer": self.writer.name, **self.library.to_json()}
+        """Write the memory as ``library.json``: programs as DSL text, demonstrations as grids, the prior."""
+        data = {"format": 1, "keep": self.keep, "writer": self.writer.name, **self.memory()}
         Path(directory, "library.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
     def load_state(self, directory: str | Path) -> None:
         """Read the memory written by :meth:`save_state`."""
         data = json.loads(Path(directory, "library.json").read_text())
         self.library = LibraryMemory.from_json(data)
+        self._set_prior(Prior.from_json(data["prior"]) if self.learn_prior else Prior.empty())
 
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """What the learner did on the user's last instance: programs run, written, submitted."""
@@ -213,9 +242,22 @@ class ProgramLibraryLearner(BaseLearner):
 
     def memory(self) -> dict[str, Any]:
         """What it keeps, as JSON (the runner writes it to ``memory.json`` at the end of a run)."""
-        return self.library.to_json()
+        kept = self.library.to_json()
+        if self.learn_prior:
+            kept["prior"] = self.prior.to_json()
+        return kept
+
+    def search_cache_stats(self) -> dict[str, int]:
+        """The DSL writer's searches and how many the search cache served (empty for other writers)."""
+        stats = getattr(self.writer, "cache_stats", None)
+        return dict(stats()) if callable(stats) else {}
 
     # -- the policy's parts ----------------------------------------------------------------------
+
+    def _set_prior(self, prior: Prior) -> None:
+        self.prior = prior
+        if self.learn_prior:
+            self.writer.prior = prior  # type: ignore[attr-defined]
 
     def _keeps(self, what: str) -> bool:
         return self.keep in (what, "both")
@@ -246,6 +288,8 @@ class ProgramLibraryLearner(BaseLearner):
         result = self.writer.write(request)
         note.groups = group_by_prediction(result.programs, note.wrong)
         note.searched_with = len(held)
+        note.written.update(p.text for p in result.programs)
+        served = getattr(self.writer, "last_served", None)
         note.log.append(
             {
                 "wrote_with": len(held),
@@ -253,6 +297,7 @@ class ProgramLibraryLearner(BaseLearner):
                 "groups": len(note.groups),
                 "work": result.work,
                 **({"note": result.note} if result.note else {}),
+                **({"search_cache": "hit" if served else "miss"} if served is not None else {}),
             }
         )
 
@@ -271,3 +316,28 @@ class ProgramLibraryLearner(BaseLearner):
                 self.library.programs.pop(note.alias, None)
         if self._keeps("demos") and note.kept:
             self.library.demos[note.alias] = note.kept[-MAX_KEPT_DEMOS:]
+
+
+class PriorLibraryLearner(ProgramLibraryLearner):
+    """The program library that also learns a prior over programs across tasks.
+
+    It keeps one program per task, as the library does, and the prior learnt from every program
+    its search wrote that answered right, so that it also searches better on tasks it never met.
+    Keywords as :class:`ProgramLibraryLearner`, but ``keep`` is ``programs`` and ``learn_prior``
+    is on.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{"keep": "programs", **kwargs, "learn_prior": True})
+
+
+class PriorOnlyLearner(ProgramLibraryLearner):
+    """A learner that keeps only the prior over programs: no program, no demonstration per task.
+
+    What it saves over its reset is what transfers across tasks, apart from what a per-task memory
+    would remember. Keywords as :class:`ProgramLibraryLearner`, with ``keep`` ``nothing`` and
+    ``learn_prior`` on.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{**kwargs, "keep": "nothing", "learn_prior": True})
