@@ -1,0 +1,110 @@
+"""The learners that keep a prior over programs: when it changes, what it holds, reset, saving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from continual_arc.configs import build_schedule, get_config, with_users
+from continual_arc.env import Action, LearnerObservation
+from continual_arc.records import read_json
+from continual_arc.runner import run
+from continual_arc.testing import check_learner
+from continual_arc_baselines.dsl import Prior
+from continual_arc_baselines.library import PriorLibraryLearner, PriorOnlyLearner, ProgramLibraryLearner
+
+SMOKE = with_users(get_config("arc1-smoke"), 3)
+
+
+@pytest.mark.parametrize(
+    "factory",
+    [
+        ProgramLibraryLearner,
+        PriorLibraryLearner,
+        PriorOnlyLearner,
+        lambda: ProgramLibraryLearner(keep="both", learn_prior=True),
+        lambda: ProgramLibraryLearner(keep="nothing"),
+        lambda: ProgramLibraryLearner(search_cache=False),
+    ],
+    ids=["library", "prior-library", "prior-only", "both-and-prior", "reset", "no-cache"],
+)
+def test_every_variant_passes_the_learner_checker(factory: Any) -> None:
+    assert check_learner(factory) == []
+
+
+class _Watched(PriorLibraryLearner):
+    """Notes the prior its writer searches under at every action, by round."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[list[str]] = []
+
+    def begin_round(self) -> None:
+        super().begin_round()
+        self.seen.append([])
+
+    def act(self, obs: LearnerObservation) -> Action:
+        self.seen[-1].append(self.writer.prior.fingerprint())  # type: ignore[attr-defined]
+        return super().act(obs)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, _Watched]:
+    out = tmp_path_factory.mktemp("prior") / "stream"
+    learner = _Watched()
+    run(learner, build_schedule(SMOKE, 0, epilogue=False), out)
+    return out, learner
+
+
+def test_the_prior_changes_only_between_rounds(played: tuple[Path, _Watched]) -> None:
+    _, learner = played
+    assert all(len(set(actions)) == 1 for actions in learner.seen if actions)  # one prior per round
+    firsts = [actions[0] for actions in learner.seen if actions]
+    assert firsts[0] == "empty" and len(set(firsts)) > 1  # and it did change at some round's end
+
+
+def test_the_prior_holds_what_the_search_wrote_that_answered_right(played: tuple[Path, _Watched]) -> None:
+    out, learner = played
+    # Rebuilt from the trajectories alone: each instance solved by a program its own writes listed.
+    programs = []
+    for path in sorted((out / "i").glob("*.json"), key=lambda p: int(p.stem)):
+        log = read_json(path)["learner_log"]
+        written = {text for event in log["events"] for text in event.get("programs", [])}
+        if log["solved_by"] is not None and log["solved_by"] in written:
+            programs.append(log["solved_by"])
+    assert programs
+    expected = Prior.empty().learn(programs)
+    assert learner.prior == expected
+    assert read_json(out / "memory.json")["prior"] == expected.to_json()
+
+
+def test_state_round_trips_and_reset_wipes_the_prior(played: tuple[Path, _Watched], tmp_path: Path) -> None:
+    _, learner = played
+    learner.save_state(tmp_path)
+    saved = read_json(tmp_path / "library.json")
+    assert saved["prior"] == learner.prior.to_json() and saved["programs"]
+    fresh = PriorLibraryLearner()
+    fresh.load_state(tmp_path)
+    assert fresh.prior == learner.prior and fresh.writer.prior == learner.prior  # type: ignore[attr-defined]
+    assert fresh.library == learner.library
+    fresh.reset()
+    assert fresh.prior.is_empty and fresh.writer.prior.is_empty  # type: ignore[attr-defined]
+    assert not fresh.library.programs
+
+
+def test_the_prior_only_learner_keeps_no_program(tmp_path: Path) -> None:
+    learner = PriorOnlyLearner()
+    assert not learner.stateless
+    run(learner, build_schedule(SMOKE, 0, epilogue=False, rounds=12), tmp_path / "run")
+    assert not learner.library.programs and not learner.library.demos
+    assert not learner.prior.is_empty
+
+
+def test_learn_prior_needs_a_writer_with_a_prior() -> None:
+    class Plain:
+        name = "plain"
+
+    with pytest.raises(ValueError, match="learn_prior"):
+        ProgramLibraryLearner(writer=Plain(), learn_prior=True)  # type: ignore[arg-type]
