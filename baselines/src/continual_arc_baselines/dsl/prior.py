@@ -13,7 +13,8 @@ which is the empty prior. A learned prior keeps the *skeletons* of programs that
   reach of a search that needs it;
 * **macros**: a run of two or three steps that appears in skeletons of weight at least
   :data:`MACRO_MIN` becomes a step of its own, costing the sum of its parts less ``log2(1 + m)``
-  for its weight ``m``; applying one spends one application per step it holds.
+  for its weight ``m`` (and, in the search, one token's price rather than one per part);
+  applying one spends one application per step it holds.
 
 A skeleton that answered right ``k`` times weighs ``1 + log2(k)``, so a task that returns often
 does not drown the tasks met once. A prior is immutable: :meth:`Prior.learn` returns a new one.

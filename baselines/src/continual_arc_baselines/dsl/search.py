@@ -42,12 +42,16 @@ from .ops import BASE_COSTS, OPS
 from .prior import Prior, token
 from .program import ZERO_BG
 
-__all__ = ["BONUS", "DEFAULT_BUDGET", "SearchResult", "search"]
+__all__ = ["BONUS", "DEFAULT_BUDGET", "STEP_BITS", "SearchResult", "search"]
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 1800
 """Primitive applications a search may spend by default."""
+
+STEP_BITS = 2.0
+"""Bits every step of a program costs besides its own cost: the price of one more token. It keeps
+a learnt prior's cheap steps from chaining deep before the search has tried one step of each kind."""
 
 BONUS = 1.0
 """Bits taken off a state's priority per unit of the share of the outputs it explains."""
@@ -87,6 +91,7 @@ class _Move:
 
 
 def _move(ops: tuple[Op, ...], cost: float) -> _Move:
+    cost += STEP_BITS  # one token of the program, however many primitives it holds
     shapes = {op.shape for op in ops}
     shape = ops[0].shape if len(ops) == 1 else ("same" if shapes == {"same"} else "other")
     if len(ops) > 1 and shapes <= {"same", "square"} and shapes != {"same"}:
