@@ -152,10 +152,35 @@ def test_block_layout_is_fitted_per_block() -> None:
     text = "blocks(2x2){id,flip_h,flip_v,rot180}"
     assert run(text, [[5, 6], [7, 8]]) == g("5665", "7887", "7887", "5665")
     assert run("blocks(1x2){blank,id}", [[5, 6]]) == g("5556")  # a blank block is background 5
-    assert fit_blocks([state], [arr("1212", "3434")], [0]) is None  # a plain tiling is tile's
+    assert fit_blocks([state], [arr("1212", "3434")], [0]) == (1, 2, ("id", "id"))  # a plain tiling
 
 
 def test_the_search_finds_fitted_steps() -> None:
     pairs = [(g("12", "34"), g("1221", "3443")), (g("56", "78"), g("5665", "7887"))]
     result = search(pairs[:1] + pairs[1:], g("90", "11"))
     assert result.candidates[0].prediction == g("9009", "1111")
+
+
+# -- summaries, hulls, swaps, choosers --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "grid", "expected"),
+    [
+        ("vote(2)", [[1, 1, 2, 2], [1, 3, 2, 2]], g("12")),
+        ("hull(c)", [[0, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 4]], g("0000", "4444", "4444")),
+        ("swap(m4)", [[0, 0, 0], [0, 1, 2], [0, 2, 2]], g("000", "021", "011")),
+        ("partfill", [[1, 0, 5, 0], [0, 0, 5, 3]], g("1153", "1153")),
+        ("pick(8,sym)", [[1, 0, 0, 0, 2, 2], [1, 1, 0, 0, 2, 2], [0] * 6], g("22", "22")),
+        ("pick(8,asym)", [[1, 0, 0, 0, 2, 2], [1, 1, 0, 0, 2, 2], [0] * 6], g("10", "11")),
+        ("part(asym)", [[0, 0, 5, 2, 0, 5, 0, 0], [0, 0, 5, 0, 0, 5, 0, 0]], g("20", "00")),
+        (
+            "logic(q,or) | map(10>0,11>7)",
+            [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]],
+            g("70", "07"),
+        ),
+        ("continue{2,6}", [[1, 2, 1, 2]], g("121212", "121212")),
+    ],
+)
+def test_summaries_and_object_paints(text: str, grid: list[list[int]], expected: Grid) -> None:
+    assert run(text, grid) == expected

@@ -14,9 +14,10 @@ __all__ = ["CORNERS", "FAMILIES", "PART_CHOICES", "window"]
 CORNERS = ("tl", "tr", "bl", "br")
 """The corners a window may be anchored at."""
 
-PART_CHOICES = ("first", "last", "max", "min", "odd", "many")
+PART_CHOICES = ("first", "last", "max", "min", "odd", "many", "asym")
 """How ``part`` picks among the parts: by position, most or fewest foreground cells, the one
-part unlike all the others, or the part with most colours."""
+part unlike all the others, the part with most colours, or the one part that is not symmetric
+left to right."""
 
 
 def _crop() -> Prim:
@@ -55,6 +56,9 @@ def _part(which: str) -> Prim:
             keys = [p.tobytes() + bytes(p.shape) for p in parts]
             alone = [i for i, k in enumerate(keys) if keys.count(k) == 1]
             return parts[alone[0]] if len(alone) == 1 and len(parts) > 2 else None
+        if which == "asym":
+            lopsided = [i for i, p in enumerate(parts) if not np.array_equal(p, p[:, ::-1])]
+            return parts[lopsided[0]] if len(lopsided) == 1 and len(parts) > 2 else None
         if which == "many":
             scores = [int(np.count_nonzero(colour_counts(p))) for p in parts]
         else:

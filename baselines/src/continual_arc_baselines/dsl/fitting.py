@@ -19,7 +19,7 @@ from .colours import apply_map, entry_cost, fit_map
 from .extract import CORNERS
 from .family import Op
 from .grid import Array, Context, to_array, to_grid
-from .layout import blocks_op, fit_blocks
+from .layout import blocks_op, continue_op, fit_blocks
 from .local import KINDS, fit_local, local_op
 from .ops import window_op
 from .program import Program, map_text
@@ -86,9 +86,9 @@ class Task:
         self.same = all(i.shape == o.shape for i, o in zip(self.inputs, self.outputs, strict=False))
 
     def fitted_ops(self) -> tuple[Op, ...]:
-        """The steps whose constants the demonstrations fix: corner windows and local rules."""
+        """The steps whose constants the demonstrations fix: windows, continuations, local rules."""
         fixed = self.expectation.fixed
-        windows = tuple(window_op(c, *fixed) for c in CORNERS) if fixed else ()
+        windows = (*(window_op(c, *fixed) for c in CORNERS), continue_op(*fixed)) if fixed else ()
         rules = []
         if self.same:
             for kind in KINDS:

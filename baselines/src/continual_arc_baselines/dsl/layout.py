@@ -1,9 +1,14 @@
-"""Block layouts: an output made of copies of the grid, each turned or reflected its own way.
+"""Block layouts and continuations: outputs made of copies of the grid.
+
+A layout is a grid of copies, each turned or reflected its own way.
 
 When every output is ``R x C`` times its grid, each of its ``R * C`` blocks may be the grid under
 one of the eight symmetries of the square, or blank (the background). The search fits the choice
 per block from the demonstrations (:func:`fit_blocks`) and writes it into the step's text,
 ``blocks(2x2){id,flip_h,flip_v,rot180}``, so one step covers every mirror-and-tile layout.
+
+A continuation (``continue{10,10}``) carries the grid's repeating pattern on to a fixed size, for
+outputs that all have one shape larger than their inputs.
 """
 
 from __future__ import annotations
@@ -15,8 +20,21 @@ import numpy as np
 from .family import Op, Prim
 from .geometry import TRANSFORMS
 from .grid import Array, Context, bg_for
+from .tiling import period
 
-__all__ = ["BLOCKS_COST", "CHOICES", "blocks_op", "fit_blocks", "parse_blocks"]
+__all__ = [
+    "BLOCKS_COST",
+    "CHOICES",
+    "CONTINUE_COST",
+    "blocks_op",
+    "continue_op",
+    "fit_blocks",
+    "parse_blocks",
+    "parse_continue",
+]
+
+CONTINUE_COST = 2
+"""The base cost of a continuation to a fixed size."""
 
 BLOCKS_COST = 2
 """The base cost of a block layout; each block that is not a plain copy adds a quarter bit."""
@@ -75,8 +93,6 @@ def fit_blocks(
                 break
         else:
             return None
-    if all(name == "id" for name in chosen):
-        return None  # a plain tiling, which ``tile`` already names
     return r, c, tuple(chosen)
 
 
@@ -116,3 +132,31 @@ def parse_blocks(text: str) -> Op | None:
         return None
     op = blocks_op(r, c, names)
     return op if op.text == text else None
+
+
+def _continued(height: int, width: int) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        h, w = a.shape
+        if height < h or width < w or (height, width) == (h, w):
+            return None
+        py, px = period(a), period(a.T)
+        ys, xs = np.indices((height, width))
+        out: Array = a[ys % py, xs % px]
+        return out
+
+    return prim
+
+
+def continue_op(height: int, width: int) -> Op:
+    """The step ``continue{height,width}``: the grid's repeating pattern carried on to that size."""
+    return Op(f"continue{{{height},{width}}}", CONTINUE_COST, _continued(height, width), "grow")
+
+
+def parse_continue(text: str) -> Op | None:
+    """The continuation step written as ``text``, or ``None`` when it is malformed."""
+    height, _, width = text.removeprefix("continue{").removesuffix("}").partition(",")
+    if not (height.isdigit() and width.isdigit()):
+        return None
+    op = continue_op(int(height), int(width))
+    valid = 0 < int(height) <= 30 and 0 < int(width) <= 30
+    return op if valid and op.text == text else None

@@ -27,10 +27,11 @@ __all__ = ["KINDS", "LOCAL_COST", "MAX_RULES", "fit_local", "local_op", "parse_l
 
 Features = npt.NDArray[np.int16]
 
-KINDS = ("b4", "b8", "c8", "n4", "r4", "rb4", "rx")
+KINDS = ("b4", "b8", "c8", "n4", "n8", "r4", "rb4", "rx", "p2")
 """The keys a rule may read: neighbour foreground bits (4 or 8), the count of foreground
-neighbours, the four neighbours' roles, the roles of the rays arriving from the four sides, whether
-rays arrive, and the roles of the diagonal rays."""
+neighbours, the four or eight neighbours' roles, the roles of the rays arriving from the four
+sides, whether rays arrive, the roles of the diagonal rays, and the parity of the cell's row and
+column."""
 
 MAX_RULES = 48
 """The most entries a table may have: a longer one describes the demonstrations, not a rule."""
@@ -80,6 +81,11 @@ def features(a: Array, kind: str) -> Features:
         fields = [r, np.sum(fg, axis=0, dtype=np.int16)]
     elif kind == "n4":
         fields = [r, *_neighbours(r, _SIDES)]
+    elif kind == "n8":
+        fields = [r, *_neighbours(r, (*_SIDES, *_CORNERS))]
+    elif kind == "p2":
+        ys, xs = np.indices(r.shape, dtype=np.int16)
+        fields = [r, np.asarray(ys % 2, dtype=np.int16), np.asarray(xs % 2, dtype=np.int16)]
     elif kind == "r4":
         fields = [r, *_rays(a, r, ("up", "down", "left", "right"))]
     elif kind == "rb4":
@@ -170,7 +176,7 @@ def parse_local(text: str) -> Op | None:
 
 
 def _valid_key(key: str, kind: str) -> bool:
-    fields = {"b4": 5, "b8": 9, "c8": 2, "n4": 5, "r4": 5, "rb4": 5, "rx": 5}[kind]
+    fields = {"b4": 5, "b8": 9, "c8": 2, "n4": 5, "n8": 9, "r4": 5, "rb4": 5, "rx": 5, "p2": 3}[kind]
     parts = key.split(".")
     return len(parts) == fields and all(p == "x" or (p.isdigit() and len(p) <= 2) for p in parts)
 

@@ -105,6 +105,44 @@ def _boxfill(mode: str) -> Prim:
     return prim
 
 
+def _hull(mode: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        if not 0 < len(objs) <= 30:
+            return None
+        out = a.copy()
+        # Smallest boxes last, so a box inside another keeps its own colour.
+        areas = (objs.bottoms - objs.tops) * (objs.rights - objs.lefts)
+        for i in np.argsort(-areas, kind="stable").tolist():
+            box = objs.box(i)
+            out[box] = np.where(out[box] == bg, np.uint8(objs.colours[i]), out[box])
+        return None if np.array_equal(out, a) else out
+
+    return prim
+
+
+def _swap(mode: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        out = a.copy()
+        swapped = False
+        for i in range(len(objs)):
+            if objs.ncolours[i] != 2:
+                continue
+            box = objs.box(i)
+            cells = objs.labels[box] == i
+            first, second = np.unique(a[box][cells]).tolist()
+            part = out[box]
+            part[cells & (a[box] == first)] = second
+            part[cells & (a[box] == second)] = first
+            swapped = True
+        return out if swapped else None
+
+    return prim
+
+
 FAMILIES = (
     Family(
         "keep",
@@ -125,6 +163,17 @@ FAMILIES = (
     Family("mark", (MODES, FILTERS), 3, _mark, "label the objects with a property", "same"),
     Family(
         "boxfill", (MODES,), 3, _boxfill, "label the background cells inside objects' bounding boxes", "same"
+    ),
+    Family(
+        "hull",
+        (MODES,),
+        2,
+        _hull,
+        "paint the background inside each object's bounding box in the object's colour",
+        "same",
+    ),
+    Family(
+        "swap", (("m4", "m8"),), 2, _swap, "exchange the two colours of every two-coloured object", "same"
     ),
     Family(
         "relabel",

@@ -34,8 +34,10 @@ MODES = ("4", "8", "m4", "m8", "c")
 """Ways to cut a grid into objects: single-colour 4/8-connected, multicolour 4/8-connected, or
 one object per colour."""
 
-CHOOSERS = ("big", "small", "top", "bottom", "left", "right", "rare", "odd", "many", "holes")
-"""Properties that pick exactly one object (the program does not apply when none or several do)."""
+CHOOSERS = ("big", "small", "top", "bottom", "left", "right", "rare", "odd", "many", "holes", "sym", "asym")
+"""Properties that pick exactly one object (the program does not apply when none or several do);
+``sym`` is the one object whose box reads the same reflected left to right, ``asym`` the one that
+does not."""
 
 FILTERS = ("big", "small", "holes", "border", "rect", "dot", "multi", "odd")
 """Properties that pick any number of objects (all of the largest, all with holes, ...)."""
@@ -228,7 +230,14 @@ def _choose(arr: Array, objs: Objects, prop: str) -> int | None:
         return _odd_one([int(c) for c in objs.colours])
     if prop == "holes":
         return _unique_true(filter_objects(arr, objs, "holes"))
+    if prop in ("sym", "asym"):
+        mirrored = np.array([_symmetric(arr[objs.box(i)]) for i in range(len(objs))], dtype=bool)
+        return _unique_true(mirrored if prop == "sym" else ~mirrored)
     return _odd_one(shape_keys(arr, objs))
+
+
+def _symmetric(box: Array) -> bool:
+    return bool(np.array_equal(box, box[:, ::-1]))
 
 
 def _has_holes(objs: Objects, i: int) -> bool:

@@ -14,7 +14,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import combining, extract, geometry, layers, motion, objectops, painting, sizing, tiling
 from .family import Family, Op, expand
-from .layout import BLOCKS_COST, parse_blocks
+from .layout import BLOCKS_COST, CONTINUE_COST, parse_blocks, parse_continue
 from .local import KINDS, LOCAL_COST, parse_local
 
 __all__ = ["BASE_COSTS", "FAMILIES", "OPS", "WINDOW_COST", "lookup", "window_op"]
@@ -45,6 +45,7 @@ BASE_COSTS: dict[str, float] = {
     **{f"window({corner})": WINDOW_COST for corner in extract.CORNERS},
     **{f"local({kind})": LOCAL_COST for kind in KINDS},
     **{f"blocks({r}x{c})": BLOCKS_COST for r in range(1, 6) for c in range(1, 6) if r * c > 1},
+    "continue": CONTINUE_COST,
 }
 """Every step's cost under the empty prior, by its token (a fitted step without its constants)."""
 
@@ -73,6 +74,7 @@ _FITTED: dict[str, Callable[[str], Op | None]] = {
     "window(": _window,
     "local(": parse_local,
     "blocks(": parse_blocks,
+    "continue{": parse_continue,
 }
 
 

@@ -48,6 +48,23 @@ def _run_gcd(a: Array) -> int:
     return math.gcd(*(b - s for s, b in itertools.pairwise(bounds)))
 
 
+def _vote(k: str) -> Prim:
+    n = int(k)
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        h, w = a.shape
+        if h % n or w % n or (h == n and w == n):
+            return None
+        blocks = a.reshape(h // n, n, w // n, n).transpose(0, 2, 1, 3).reshape(-1, n * n)
+        which = np.repeat(np.arange(len(blocks)), n * n) * 256 + blocks.ravel()
+        counts = np.bincount(which, minlength=len(blocks) * 256).reshape(-1, 256)
+        # The most frequent value of each block; a tie goes to the lower value.
+        out: Array = np.argmax(counts, axis=1).astype(np.uint8).reshape(h // n, w // n)
+        return out
+
+    return prim
+
+
 def _shrink() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         ky, kx = _run_gcd(a), _run_gcd(a.T)
@@ -128,6 +145,14 @@ FAMILIES = (
         2,
         _down,
         "scale down by a factor (the grid must be uniform blocks)",
+        shape="shrink",
+    ),
+    Family(
+        "vote",
+        (("2", "3"),),
+        2,
+        _vote,
+        "scale down by a factor: each block's most frequent value",
         shape="shrink",
     ),
     Family("upn", (), 3, _upn, "scale up by the number of foreground colours", shape="grow"),
