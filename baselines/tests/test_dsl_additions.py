@@ -180,6 +180,11 @@ def test_the_search_finds_fitted_steps() -> None:
             g("70", "07"),
         ),
         ("continue{2,6}", [[1, 2, 1, 2]], g("121212", "121212")),
+        (
+            "fillin",
+            [[0, 0, 0, 0, 0], [0, 3, 3, 3, 0], [0, 3, 0, 3, 0], [0, 3, 3, 3, 0]],
+            g("00000", "03330", "03330", "03330"),
+        ),
     ],
 )
 def test_summaries_and_object_paints(text: str, grid: list[list[int]], expected: Grid) -> None:

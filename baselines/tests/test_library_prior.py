@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from continual_arc.configs import build_schedule, get_config, with_users
-from continual_arc.env import Action, LearnerObservation
+from continual_arc.env import Action, InstanceEnv, LearnerObservation
+from continual_arc.grids import Pair
 from continual_arc.records import read_json
 from continual_arc.runner import run
+from continual_arc.tasks import TaskInstance
 from continual_arc.testing import check_learner
 from continual_arc_baselines.dsl import Prior
 from continual_arc_baselines.library import PriorLibraryLearner, PriorOnlyLearner, ProgramLibraryLearner
@@ -108,3 +112,39 @@ def test_learn_prior_needs_a_writer_with_a_prior() -> None:
 
     with pytest.raises(ValueError, match="learn_prior"):
         ProgramLibraryLearner(writer=Plain(), learn_prior=True)  # type: ignore[arg-type]
+
+
+def _flip_instance(seed: int) -> InstanceEnv:
+    rng = random.Random(seed)
+
+    def pair(index: int) -> Pair:
+        grid = tuple(tuple(rng.choice([0, 0, 1, 2, 3]) for _ in range(5)) for _ in range(4))
+        return grid, tuple(row[::-1] for row in grid)
+
+    pairs = [pair(i) for i in range(6)]
+    test = pairs.pop()
+    supply = lambda count: tuple(pairs[:count])  # noqa: E731
+    return InstanceEnv(TaskInstance("hand", "flip", seed, test[0], test[1], 5, supply))
+
+
+def _play(learner: ProgramLibraryLearner, env: InstanceEnv) -> tuple[int, bool]:
+    while not env.done:
+        obs = env.view("flip", 0, 0, 0)
+        action = learner.act(obs)
+        learner.observe(obs, action, env.step(action))
+    learner.end_round()
+    return env.result().demos_bought, env.result().solved
+
+
+def test_a_prior_that_vouches_for_the_answer_saves_a_demonstration(tmp_path: Path) -> None:
+    trusting = PriorLibraryLearner(search_cache=False)
+    trusting.save_state(tmp_path)
+    saved = read_json(tmp_path / "library.json")
+    saved["prior"] = Prior.empty().learn(["flip_h"]).to_json()
+    (tmp_path / "library.json").write_text(json.dumps(saved))
+    trusting.load_state(tmp_path)
+    # Two demonstrations: every fitting program agrees and flip_h answered right before.
+    assert _play(trusting, _flip_instance(1)) == (2, True)
+    trusting.reset()  # its reset holds an empty prior, so it buys the usual three
+    assert _play(trusting, _flip_instance(1)) == (3, True)
+    assert _play(PriorLibraryLearner(search_cache=False, trust=False), _flip_instance(1)) == (3, True)

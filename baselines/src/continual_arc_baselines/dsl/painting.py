@@ -53,6 +53,30 @@ def _fill() -> Prim:
     return prim
 
 
+def _fill_own() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        labels = label(a, a == bg, False, True)
+        edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+        inside = [int(i) for i in np.unique(labels[labels >= 0]) if i not in edge]
+        if not 0 < len(inside) <= 30:
+            return None
+        out = a.copy()
+        padded = np.pad(a, 1, constant_values=bg)
+        for i in inside:
+            hole = np.pad(labels == i, 1)
+            rim = (
+                np.roll(hole, 1, 0) | np.roll(hole, -1, 0) | np.roll(hole, 1, 1) | np.roll(hole, -1, 1)
+            ) & ~hole
+            around = np.bincount(padded[rim], minlength=256)
+            around[bg] = 0
+            # The enclosing colour: the commonest around the hole (the lower one on a tie).
+            out[labels == i] = int(np.argmax(around))
+        return out
+
+    return prim
+
+
 def _regions() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
@@ -225,6 +249,9 @@ def _connect(axis: str, label: bool = False) -> Prim:
 
 FAMILIES = (
     Family("fill", (), 2, _fill, "label the background cells enclosed by foreground", "same"),
+    Family(
+        "fillin", (), 2, _fill_own, "paint each enclosed background region in its enclosing colour", "same"
+    ),
     Family("outline", (("4", "8"),), 2, _outline, "label the background cells next to foreground", "same"),
     Family("regions", (), 2, _regions, "label the largest background region 11, the smallest 12", "same"),
     Family("stamp", (("4", "8"),), 2, _stamp, "label the background beside each cell by direction", "same"),

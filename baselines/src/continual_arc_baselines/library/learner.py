@@ -3,7 +3,9 @@
 On each instance it
 
 1. runs the program it keeps for the task, if any, and submits its output (free if right);
-2. buys demonstrations until it holds ``initial_demos`` (counting any it kept for the task);
+2. buys demonstrations until it holds ``initial_demos`` (counting any it kept for the task); with
+   a learnt prior it answers from two already when the prior vouches for the answer (every
+   fitting program agrees, and the simplest has a skeleton that answered right before);
 3. asks its writer for programs that reproduce every demonstration held, groups them by their
    prediction on the test input, and submits the best group's (the simplest program's);
 4. buys another demonstration when the groups disagree or an answer was wrong, and writes again;
@@ -44,12 +46,16 @@ from continual_arc.grids import Grid, Pair, from_json, to_json
 from continual_arc.learner import BaseLearner
 
 from ..dsl import Prior
+from ..dsl.prior import skeleton
 from .writer import ProgramWriter, WriteRequest, WrittenProgram, group_by_prediction
 
 __all__ = ["KEEPS", "LibraryMemory", "PriorLibraryLearner", "PriorOnlyLearner", "ProgramLibraryLearner"]
 
 KEEPS = ("programs", "demos", "both", "nothing")
 """What the learner may keep between instances."""
+
+TRUST_DEMOS = 2
+"""The fewest demonstrations a learnt prior may answer from (see ``ProgramLibraryLearner._trusted``)."""
 
 MAX_KEPT_DEMOS = 16
 """Demonstrations kept per task by the demo-cache variants (the oldest are dropped)."""
@@ -106,6 +112,8 @@ class ProgramLibraryLearner(BaseLearner):
         budget: the DSL search's budget in primitive applications (default writer only).
         learn_prior: also keep a prior over programs, learnt from the programs that answered
             right (default writer only).
+        trust: with a learnt prior, answer from :data:`TRUST_DEMOS` demonstrations when every
+            fitting program agrees and the simplest has a skeleton that answered right before.
         search_cache: whether the DSL writer serves repeated searches from the search cache
             (changes no result and no record, only the time).
         cache_dir: where that cache lives (default: ``search-cache/`` in the data directory).
@@ -120,6 +128,7 @@ class ProgramLibraryLearner(BaseLearner):
         writer: ProgramWriter | None = None,
         budget: int | None = None,
         learn_prior: bool = False,
+        trust: bool = True,
         search_cache: bool = True,
         cache_dir: str | None = None,
     ) -> None:
@@ -133,6 +142,7 @@ class ProgramLibraryLearner(BaseLearner):
             raise ValueError("learn_prior needs a writer that searches under a prior (the DSL writer)")
         self.keep = keep
         self.learn_prior = learn_prior
+        self.trust = trust
         self.stateless = keep == "nothing" and not learn_prior
         self.initial_demos = initial_demos
         self.writer = writer
@@ -165,6 +175,11 @@ class ProgramLibraryLearner(BaseLearner):
                 return Submit(answer)
         held = self._held(note, obs)
         if len(held) < self.initial_demos and obs.demos_used < obs.demo_cap:
+            if self._trusted(note, obs, held):
+                best = note.groups.pop(0)
+                note.submitted = best[0].text
+                note.log.append({"trusted": best[0].text})
+                return Submit(best[0].prediction)
             return RequestDemos()
         if note.want_more and obs.demos_used < obs.demo_cap:
             note.want_more = False
@@ -253,6 +268,22 @@ class ProgramLibraryLearner(BaseLearner):
         return dict(stats()) if callable(stats) else {}
 
     # -- the policy's parts ----------------------------------------------------------------------
+
+    def _trusted(self, note: _Instance, obs: LearnerObservation, held: list[Pair]) -> bool:
+        """Whether to answer before holding ``initial_demos``: the prior vouches for the answer.
+
+        With :data:`TRUST_DEMOS` demonstrations held, every program that fits them predicts one
+        grid, and the simplest of them has a skeleton that answered right before: what was learnt
+        across tasks is then evidence enough, and a demonstration is saved. A learner with an
+        empty prior (its reset) never answers early.
+        """
+        if not self.trust or self.prior.is_empty or len(held) < TRUST_DEMOS or note.wrong:
+            return False
+        if note.searched_with != len(held):
+            self._write(note, obs, held)
+        if len(note.groups) != 1:
+            return False
+        return " | ".join(skeleton(note.groups[0][0].text)) in self.prior.skeletons
 
     def _set_prior(self, prior: Prior) -> None:
         self.prior = prior
