@@ -33,6 +33,11 @@ def _crop() -> Prim:
 def _half(side: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         h, w = a.shape
+        if len(side) == 2:  # a quarter: the vertical half, then the horizontal one
+            if h < 2 or w < 2:
+                return None
+            rows = a[: h // 2] if side[0] == "t" else a[(h + 1) // 2 :]
+            return rows[:, : w // 2] if side[1] == "l" else rows[:, (w + 1) // 2 :]
         if side in ("top", "bottom"):
             if h < 2:
                 return None
@@ -131,7 +136,7 @@ FAMILIES = (
     Family("crop", (), 1, _crop, "crop to the bounding box of the non-background cells", shape="shrink"),
     Family(
         "half",
-        (("top", "bottom", "left", "right"),),
+        (("top", "bottom", "left", "right", *CORNERS),),
         2,
         _half,
         "one half (an odd middle line is dropped)",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for
+from .grid import TRUE, Array, Context, bg_for
 
 __all__ = ["FAMILIES", "OVERLAYS"]
 
@@ -42,7 +42,7 @@ def _restore(over: bool) -> Prim:
     return prim
 
 
-def _mirrored(kind: str) -> Prim:
+def _mirrored(kind: str, mark: bool = False) -> Prim:
     transforms = OVERLAYS[kind]
 
     def prim(a: Array, ctx: Context) -> Array | None:
@@ -52,6 +52,8 @@ def _mirrored(kind: str) -> Prim:
         out = a
         for t in transforms:
             out = np.where(out == bg, t(out), out)
+        if mark:  # the filled cells as a label, for a colour map to name
+            out = np.where((out != a), np.uint8(TRUE), a)
         return out.astype(np.uint8)
 
     return prim
@@ -66,6 +68,14 @@ FAMILIES = (
         2,
         _mirrored,
         "fill the background from the grid's own reflections",
+        "same",
+    ),
+    Family(
+        "mirrormark",
+        (tuple(OVERLAYS),),
+        2,
+        lambda kind: _mirrored(kind, mark=True),
+        "label the background cells the grid's reflections would fill",
         "same",
     ),
 )

@@ -77,6 +77,29 @@ def _fill_own() -> Prim:
     return prim
 
 
+def _vacant(k: str) -> Prim:
+    n = int(k)
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        h, w = a.shape
+        if h < n or w < n:
+            return None
+        free = (a == bg_for(a, ctx)).astype(np.int32)
+        # Summed-area table: a window is vacant when all n * n of its cells are background.
+        table = np.pad(free, ((1, 0), (1, 0))).cumsum(0).cumsum(1)
+        sums = table[n:, n:] - table[:-n, n:] - table[n:, :-n] + table[:-n, :-n]
+        corners = sums == n * n
+        if not corners.any():
+            return None
+        covered = np.zeros((h, w), dtype=bool)
+        for dy in range(n):
+            for dx in range(n):
+                covered[dy : dy + h - n + 1, dx : dx + w - n + 1] |= corners
+        return np.where(covered, np.uint8(TRUE), a).astype(np.uint8)
+
+    return prim
+
+
 def _regions() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
@@ -249,6 +272,7 @@ def _connect(axis: str, label: bool = False) -> Prim:
 
 FAMILIES = (
     Family("fill", (), 2, _fill, "label the background cells enclosed by foreground", "same"),
+    Family("vacant", (("2", "3"),), 2, _vacant, "label the background squares of a size left empty", "same"),
     Family(
         "fillin", (), 2, _fill_own, "paint each enclosed background region in its enclosing colour", "same"
     ),
