@@ -18,6 +18,7 @@ from continual_arc.tasks import TaskInstance
 from continual_arc.testing import check_learner
 from continual_arc_baselines.dsl import Prior
 from continual_arc_baselines.library import PriorLibraryLearner, PriorOnlyLearner, ProgramLibraryLearner
+from continual_arc_baselines.library.memory import EarlyAnswers
 
 SMOKE = with_users(get_config("arc1-smoke"), 3)
 
@@ -148,3 +149,29 @@ def test_a_prior_that_vouches_for_the_answer_saves_a_demonstration(tmp_path: Pat
     trusting.reset()  # its reset holds an empty prior, so it buys the usual three
     assert _play(trusting, _flip_instance(1)) == (3, True)
     assert _play(PriorLibraryLearner(search_cache=False, trust=False), _flip_instance(1)) == (3, True)
+
+
+def test_early_answers_are_trusted_after_enough_of_them_were_right() -> None:
+    # A uniform prior updated by the outcomes: (right + 1) / (seen + 2) must reach 0.75, over 8 or more.
+    assert not EarlyAnswers(7, 0).trusted()  # 8/9 = 0.89, but only 7 seen
+    assert EarlyAnswers(8, 0).trusted()  # 9/10
+    assert EarlyAnswers(7, 1).trusted()  # 8/10 = 0.8
+    assert not EarlyAnswers(6, 2).trusted()  # 7/10 = 0.7
+    assert EarlyAnswers(6, 2).add(3, 0) == EarlyAnswers(9, 2)
+    assert EarlyAnswers.from_json(EarlyAnswers(4, 1).to_json()) == EarlyAnswers(4, 1)
+    with pytest.raises(ValueError):
+        EarlyAnswers.from_json({"right": -1})
+
+
+def test_early_answers_count_the_unanimous_two_demonstration_writes(played: tuple[Path, _Watched]) -> None:
+    out, learner = played
+    # From the trajectories alone: a write with two demonstrations that left one group, on an
+    # instance that was solved or whose early answer was judged.
+    known = 0
+    for path in (out / "i").glob("*.json"):
+        log = read_json(path)["learner_log"]
+        unanimous = any(e.get("wrote_with") == 2 and e.get("groups") == 1 for e in log["events"])
+        judged_early = any("early" in e for e in log["events"])
+        known += unanimous and (log["solved_by"] is not None or judged_early)
+    assert learner.early.right + learner.early.wrong == known > 0
+    assert read_json(out / "memory.json")["early"] == learner.early.to_json()

@@ -3,9 +3,10 @@
 On each instance it
 
 1. runs the program it keeps for the task, if any, and submits its output (free if right);
-2. buys demonstrations until it holds ``initial_demos`` (counting any it kept for the task); with
-   a learnt prior it answers from two already when the prior vouches for the answer (every
-   fitting program agrees, and the simplest has a skeleton that answered right before);
+2. buys demonstrations until it holds ``initial_demos`` (counting any it kept for the task); a
+   learner that learns across tasks (``learn_prior``) searches at two already, and answers then
+   when every fitting program agrees and what it learnt vouches for the answer (see
+   ``_answers_early``);
 3. asks its writer for programs that reproduce every demonstration held, groups them by their
    prediction on the test input, and submits the best group's (the simplest program's);
 4. buys another demonstration when the groups disagree or an answer was wrong, and writes again;
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,64 +42,31 @@ from continual_arc.env import (
     Submit,
     SubmitFeedback,
 )
-from continual_arc.grids import Grid, Pair, from_json, to_json
+from continual_arc.grids import Grid, Pair, from_json
 from continual_arc.learner import BaseLearner
 
 from ..dsl import Prior
 from ..dsl.prior import skeleton
-from .writer import ProgramWriter, WriteRequest, WrittenProgram, group_by_prediction
+from .memory import EarlyAnswers, LibraryMemory, Notes
+from .writer import ProgramWriter, WriteRequest, group_by_prediction
 
-__all__ = ["KEEPS", "LibraryMemory", "PriorLibraryLearner", "PriorOnlyLearner", "ProgramLibraryLearner"]
+__all__ = [
+    "KEEPS",
+    "TRUST_DEMOS",
+    "LibraryMemory",
+    "PriorLibraryLearner",
+    "PriorOnlyLearner",
+    "ProgramLibraryLearner",
+]
 
 KEEPS = ("programs", "demos", "both", "nothing")
 """What the learner may keep between instances."""
 
 TRUST_DEMOS = 2
-"""The fewest demonstrations a learnt prior may answer from (see ``ProgramLibraryLearner._trusted``)."""
+"""The demonstrations a learner that learns across tasks may answer from (``_answers_early``)."""
 
 MAX_KEPT_DEMOS = 16
 """Demonstrations kept per task by the demo-cache variants (the oldest are dropped)."""
-
-
-@dataclass
-class LibraryMemory:
-    """What the learner carries between instances, keyed by the task names it was shown."""
-
-    programs: dict[str, str] = field(default_factory=dict)
-    demos: dict[str, list[Pair]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The memory as readable JSON: programs as text, demonstrations as grids."""
-        return {
-            "programs": dict(sorted(self.programs.items())),
-            "demos": {k: [[to_json(a), to_json(b)] for a, b in v] for k, v in sorted(self.demos.items())},
-        }
-
-    @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> LibraryMemory:
-        """The memory from :meth:`to_json`'s form (grids validated)."""
-        demos = {k: [(from_json(a), from_json(b)) for a, b in v] for k, v in value.get("demos", {}).items()}
-        return cls(programs=dict(value.get("programs", {})), demos=demos)
-
-
-@dataclass
-class _Instance:
-    """The learner's working notes on one open instance."""
-
-    step: int
-    alias: str
-    kept: list[Pair]
-    kept_program: str | None
-    tried_kept: bool = False
-    searched_with: int = -1
-    groups: list[list[WrittenProgram]] = field(default_factory=list)
-    wrong: list[Grid] = field(default_factory=list)
-    want_more: bool = False
-    submitted: str | None = None
-    written: set[str] = field(default_factory=set)
-    solved_by: str | None = None
-    kept_failed: bool = False
-    log: list[dict[str, Any]] = field(default_factory=list)
 
 
 class ProgramLibraryLearner(BaseLearner):
@@ -112,8 +79,8 @@ class ProgramLibraryLearner(BaseLearner):
         budget: the DSL search's budget in primitive applications (default writer only).
         learn_prior: also keep a prior over programs, learnt from the programs that answered
             right (default writer only).
-        trust: with a learnt prior, answer from :data:`TRUST_DEMOS` demonstrations when every
-            fitting program agrees and the simplest has a skeleton that answered right before.
+        trust: with ``learn_prior``, answer from :data:`TRUST_DEMOS` demonstrations when every
+            fitting program agrees and what was learnt vouches for the answer.
         search_cache: whether the DSL writer serves repeated searches from the search cache
             (changes no result and no record, only the time).
         cache_dir: where that cache lives (default: ``search-cache/`` in the data directory).
@@ -148,8 +115,9 @@ class ProgramLibraryLearner(BaseLearner):
         self.writer = writer
         self.library = LibraryMemory()
         self.prior = Prior.empty()
-        self._open: dict[int, _Instance] = {}
-        self._done: list[_Instance] = []
+        self.early = EarlyAnswers()
+        self._open: dict[int, Notes] = {}
+        self._done: list[Notes] = []
         self._logs: dict[int, dict[str, Any]] = {}
 
     # -- the protocol ---------------------------------------------------------------------------
@@ -158,6 +126,7 @@ class ProgramLibraryLearner(BaseLearner):
         """Forget every kept program and demonstration, and the prior."""
         self.library = LibraryMemory()
         self._set_prior(Prior.empty())
+        self.early = EarlyAnswers()
 
     def begin_round(self) -> None:
         """Start a round: last round's instance logs are no longer needed."""
@@ -175,10 +144,10 @@ class ProgramLibraryLearner(BaseLearner):
                 return Submit(answer)
         held = self._held(note, obs)
         if len(held) < self.initial_demos and obs.demos_used < obs.demo_cap:
-            if self._trusted(note, obs, held):
+            if self._answers_early(note, obs, held):
                 best = note.groups.pop(0)
                 note.submitted = best[0].text
-                note.log.append({"trusted": best[0].text})
+                note.log.append({"early": best[0].text})
                 return Submit(best[0].prediction)
             return RequestDemos()
         if note.want_more and obs.demos_used < obs.demo_cap:
@@ -202,6 +171,7 @@ class ProgramLibraryLearner(BaseLearner):
             grid = from_json(action.grid)
             if feedback.correct:
                 note.solved_by = note.submitted
+                note.answer = grid
             else:
                 note.wrong.append(grid)
                 note.kept_failed |= note.submitted is not None and note.submitted == note.kept_program
@@ -223,6 +193,10 @@ class ProgramLibraryLearner(BaseLearner):
             found = [n.solved_by for n in done if n.solved_by is not None and n.solved_by in n.written]
             if found:
                 self._set_prior(self.prior.learn(found))
+            # An early answer's outcome is known when the instance was solved or it was judged.
+            known = [n for n in done if n.early is not None and (n.answer is not None or n.early in n.wrong)]
+            right = sum(n.early == n.answer for n in known)
+            self.early = self.early.add(right, len(known) - right)
         self._done.clear()
 
     def resources(self) -> Mapping[str, float]:
@@ -236,6 +210,8 @@ class ProgramLibraryLearner(BaseLearner):
         }
         if self.learn_prior:
             counters["prior_programs"] = float(sum(self.prior.skeletons.values()))
+            counters["early_right"] = float(self.early.right)
+            counters["early_wrong"] = float(self.early.wrong)
         return counters
 
     # -- optional hooks the runner uses ----------------------------------------------------------
@@ -250,6 +226,7 @@ class ProgramLibraryLearner(BaseLearner):
         data = json.loads(Path(directory, "library.json").read_text())
         self.library = LibraryMemory.from_json(data)
         self._set_prior(Prior.from_json(data["prior"]) if self.learn_prior else Prior.empty())
+        self.early = EarlyAnswers.from_json(data["early"]) if self.learn_prior else EarlyAnswers()
 
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """What the learner did on the user's last instance: programs run, written, submitted."""
@@ -260,6 +237,7 @@ class ProgramLibraryLearner(BaseLearner):
         kept = self.library.to_json()
         if self.learn_prior:
             kept["prior"] = self.prior.to_json()
+            kept["early"] = self.early.to_json()
         return kept
 
     def search_cache_stats(self) -> dict[str, int]:
@@ -269,21 +247,24 @@ class ProgramLibraryLearner(BaseLearner):
 
     # -- the policy's parts ----------------------------------------------------------------------
 
-    def _trusted(self, note: _Instance, obs: LearnerObservation, held: list[Pair]) -> bool:
-        """Whether to answer before holding ``initial_demos``: the prior vouches for the answer.
+    def _answers_early(self, note: Notes, obs: LearnerObservation, held: list[Pair]) -> bool:
+        """Whether to answer from :data:`TRUST_DEMOS` demonstrations rather than buy more.
 
-        With :data:`TRUST_DEMOS` demonstrations held, every program that fits them predicts one
-        grid, and the simplest of them has a skeleton that answered right before: what was learnt
-        across tasks is then evidence enough, and a demonstration is saved. A learner with an
-        empty prior (its reset) never answers early.
+        Only a learner that learns across tasks searches this early. When every program that fits
+        the two demonstrations predicts one grid, that grid is noted (its outcome, once known,
+        teaches :class:`EarlyAnswers`), and it is submitted when what was learnt vouches for it:
+        the simplest program's skeleton answered right before, or unanimous early answers have
+        proved right often enough. A reset, which has learnt nothing, never answers early.
         """
-        if not self.trust or self.prior.is_empty or len(held) < TRUST_DEMOS or note.wrong:
+        if not (self.learn_prior and self.trust) or len(held) != TRUST_DEMOS or note.wrong:
             return False
         if note.searched_with != len(held):
             self._write(note, obs, held)
         if len(note.groups) != 1:
             return False
-        return " | ".join(skeleton(note.groups[0][0].text)) in self.prior.skeletons
+        best = note.groups[0][0]
+        note.early = best.prediction
+        return self.early.trusted() or " | ".join(skeleton(best.text)) in self.prior.skeletons
 
     def _set_prior(self, prior: Prior) -> None:
         self.prior = prior
@@ -296,15 +277,15 @@ class ProgramLibraryLearner(BaseLearner):
     def _key(self, obs: LearnerObservation) -> str:
         return f"{obs.task_id}/{obs.step}/{obs.user}"
 
-    def _open_instance(self, obs: LearnerObservation) -> _Instance:
+    def _open_instance(self, obs: LearnerObservation) -> Notes:
         kept = list(self.library.demos.get(obs.task_id, [])) if self._keeps("demos") else []
         program = self.library.programs.get(obs.task_id) if self._keeps("programs") else None
-        note = _Instance(obs.step, obs.task_id, kept, program)
+        note = Notes(obs.step, obs.task_id, kept, program)
         note.log.append({"step": obs.step, "kept_demos": len(kept), "kept_program": program is not None})
         self._open[obs.step] = note
         return note
 
-    def _held(self, note: _Instance, obs: LearnerObservation) -> list[Pair]:
+    def _held(self, note: Notes, obs: LearnerObservation) -> list[Pair]:
         """The kept demonstrations, then the bought ones, each input once."""
         seen: set[Grid] = set()
         held = []
@@ -314,7 +295,7 @@ class ProgramLibraryLearner(BaseLearner):
                 held.append(pair)
         return held
 
-    def _write(self, note: _Instance, obs: LearnerObservation, held: list[Pair]) -> None:
+    def _write(self, note: Notes, obs: LearnerObservation, held: list[Pair]) -> None:
         request = WriteRequest(tuple(held), obs.input, self._key(obs), tuple(note.wrong))
         result = self.writer.write(request)
         note.groups = group_by_prediction(result.programs, note.wrong)
@@ -332,14 +313,14 @@ class ProgramLibraryLearner(BaseLearner):
             }
         )
 
-    def _close(self, obs: LearnerObservation, note: _Instance) -> None:
+    def _close(self, obs: LearnerObservation, note: Notes) -> None:
         del self._open[obs.step]
         if self._keeps("demos"):
             note.kept = self._held(note, obs)
         self._done.append(note)
         self._logs[obs.user] = {"events": note.log, "solved_by": note.solved_by}
 
-    def _learn(self, note: _Instance) -> None:
+    def _learn(self, note: Notes) -> None:
         if self._keeps("programs"):
             if note.solved_by is not None:
                 self.library.programs[note.alias] = note.solved_by
