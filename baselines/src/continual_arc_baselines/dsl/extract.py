@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, colour_counts
+from .grid import Array, Context, bg_for, colour_counts, ranked_colours
 from .objects import CHOOSERS, MODES, choose, objects
 from .parts import split
 
@@ -52,7 +52,7 @@ def _half(side: str) -> Prim:
 def _part(which: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
-        parts = split(a, bg, "sep")
+        parts = split(a, bg, "sep") or split(a, bg, "q")
         if parts is None:
             return None
         if which in ("first", "last"):
@@ -106,13 +106,16 @@ def _swatch() -> Prim:
 def _palette(axis: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
-        order = a.T.ravel() if axis == "h" else a.ravel()
-        _, first = np.unique(order, return_index=True)
-        colours = [int(c) for c in order[np.sort(first)] if c != bg]
+        if axis.endswith("c"):  # by count, the commonest first
+            colours = [c for c in ranked_colours(a) if c != bg]
+        else:  # in order of first appearance, across or down
+            order = a.T.ravel() if axis == "h" else a.ravel()
+            _, first = np.unique(order, return_index=True)
+            colours = [int(c) for c in order[np.sort(first)] if c != bg]
         if not colours:
             return None
         row = np.array([colours], dtype=np.uint8)
-        return row if axis == "h" else row.T
+        return row if axis.startswith("h") else row.T
 
     return prim
 
@@ -146,7 +149,7 @@ FAMILIES = (
     Family("swatch", (), 2, _swatch, "one cell of the main foreground colour", shape="shrink"),
     Family(
         "palette",
-        (("h", "v"),),
+        (("h", "v", "hc", "vc"),),
         2,
         _palette,
         "the foreground colours in order of first appearance, as a row (left to right) or column",

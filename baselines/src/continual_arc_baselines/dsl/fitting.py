@@ -19,7 +19,7 @@ from .colours import apply_map, entry_cost, fit_map
 from .extract import CORNERS
 from .family import Op
 from .grid import Array, Context, to_array, to_grid
-from .layout import blocks_op, continue_op, fit_blocks
+from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
 from .local import KINDS, fit_local, local_op
 from .ops import window_op
 from .program import Program, map_text
@@ -87,8 +87,10 @@ class Task:
 
     def fitted_ops(self) -> tuple[Op, ...]:
         """The steps whose constants the demonstrations fix: windows, continuations, local rules."""
-        fixed = self.expectation.fixed
+        fixed, scale = self.expectation.fixed, self.expectation.scale
         windows = (*(window_op(c, *fixed) for c in CORNERS), continue_op(*fixed)) if fixed else ()
+        if scale is not None and min(scale) >= 1 and max(scale) > 1:
+            windows = (*windows, scaled_continue_op(*scale))
         rules = []
         if self.same:
             for kind in KINDS:

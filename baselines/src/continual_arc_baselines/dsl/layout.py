@@ -14,6 +14,7 @@ outputs that all have one shape larger than their inputs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -31,6 +32,7 @@ __all__ = [
     "fit_blocks",
     "parse_blocks",
     "parse_continue",
+    "scaled_continue_op",
 ]
 
 CONTINUE_COST = 2
@@ -134,17 +136,28 @@ def parse_blocks(text: str) -> Op | None:
     return op if op.text == text else None
 
 
-def _continued(height: int, width: int) -> Prim:
+def _continued(height: int | Fraction, width: int | Fraction, scaled: bool = False) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         h, w = a.shape
-        if height < h or width < w or (height, width) == (h, w):
-            return None
-        py, px = period(a), period(a.T)
-        ys, xs = np.indices((height, width))
-        out: Array = a[ys % py, xs % px]
-        return out
+        if scaled:
+            tall, wide = h * Fraction(height), w * Fraction(width)
+            if tall.denominator != 1 or wide.denominator != 1 or tall > 30 or wide > 30:
+                return None
+            return _carry(a, int(tall), int(wide))
+        return _carry(a, int(height), int(width))
 
     return prim
+
+
+def _carry(a: Array, height: int, width: int) -> Array | None:
+    """The grid's repeating pattern carried on to ``height`` x ``width`` (never smaller)."""
+    h, w = a.shape
+    if height < h or width < w or (height, width) == (h, w):
+        return None
+    py, px = period(a), period(a.T)
+    ys, xs = np.indices((height, width))
+    out: Array = a[ys % py, xs % px]
+    return out
 
 
 def continue_op(height: int, width: int) -> Op:
@@ -152,9 +165,21 @@ def continue_op(height: int, width: int) -> Op:
     return Op(f"continue{{{height},{width}}}", CONTINUE_COST, _continued(height, width), "grow")
 
 
+def scaled_continue_op(fy: Fraction, fx: Fraction) -> Op:
+    """The step ``continue{x3/2,x1}``: the pattern carried on to the grid's size times factors."""
+    return Op(f"continue{{x{fy},x{fx}}}", CONTINUE_COST, _continued(fy, fx, scaled=True), "grow")
+
+
 def parse_continue(text: str) -> Op | None:
     """The continuation step written as ``text``, or ``None`` when it is malformed."""
     height, _, width = text.removeprefix("continue{").removesuffix("}").partition(",")
+    if height.startswith("x") and width.startswith("x"):
+        try:
+            fy, fx = Fraction(height[1:]), Fraction(width[1:])
+        except (ValueError, ZeroDivisionError):
+            return None
+        op = scaled_continue_op(fy, fx)
+        return op if 1 <= fy <= 30 and 1 <= fx <= 30 and op.text == text else None
     if not (height.isdigit() and width.isdigit()):
         return None
     op = continue_op(int(height), int(width))

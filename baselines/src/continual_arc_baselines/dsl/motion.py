@@ -2,8 +2,9 @@
 
 ``fall`` slides every object (multicolour, 8-connected) in one direction until it meets the border
 or an object that has already come to rest, nearest the wall first, as a stack of blocks would.
-``tally`` writes one cell per object, in reading order, each in its object's main colour: the
-row a task of counting objects asks for (a colour map or a rotation finishes it).
+``tally`` writes one cell per object, in reading order (``tallysize``: the largest first), each in
+its object's main colour: the row a task of counting or ranking objects asks for (a colour map or
+a rotation finishes it).
 """
 
 from __future__ import annotations
@@ -54,12 +55,15 @@ def _fall(direction: str) -> Prim:
     return prim
 
 
-def _tally(mode: str) -> Prim:
+def _tally(mode: str, by_size: bool = False) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         objs = objects(a, bg_for(a, ctx), mode)
         if not 0 < len(objs) <= 30:
             return None
-        return objs.colours.astype(np.uint8).reshape(1, -1)
+        colours = objs.colours
+        if by_size:  # the largest first; equal sizes in reading order
+            colours = colours[np.argsort(-objs.sizes, kind="stable")]
+        return colours.astype(np.uint8).reshape(1, -1)
 
     return prim
 
@@ -67,4 +71,11 @@ def _tally(mode: str) -> Prim:
 FAMILIES = (
     Family("fall", (tuple(_STEPS),), 2, _fall, "slide every object to a side until it rests", "same"),
     Family("tally", (MODES,), 2, _tally, "one cell per object, in its colour, in reading order"),
+    Family(
+        "tallysize",
+        (MODES,),
+        2,
+        lambda mode: _tally(mode, by_size=True),
+        "one cell per object, in its colour, the largest first",
+    ),
 )

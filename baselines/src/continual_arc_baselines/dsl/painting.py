@@ -100,6 +100,33 @@ def _vacant(k: str) -> Prim:
     return prim
 
 
+def _empty_lines(axes: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        free = a == bg_for(a, ctx)
+        lines = np.zeros(a.shape, dtype=bool)
+        if "h" in axes:
+            lines |= free.all(axis=1)[:, None]
+        if "v" in axes:
+            lines |= free.all(axis=0)[None, :]
+        if not lines.any() or lines.all():
+            return None
+        return np.where(lines, np.uint8(TRUE), a).astype(np.uint8)
+
+    return prim
+
+
+def _stripes(axis: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        b = a if axis == "h" else a.T
+        counts = np.stack([np.bincount(row, minlength=256) for row in b])
+        # Each row takes its commonest value (the lower one on a tie).
+        out = np.repeat(np.argmax(counts, axis=1).astype(np.uint8)[:, None], b.shape[1], axis=1)
+        out = out if axis == "h" else out.T
+        return None if np.array_equal(out, a) else np.ascontiguousarray(out)
+
+    return prim
+
+
 def _regions() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
@@ -272,6 +299,12 @@ def _connect(axis: str, label: bool = False) -> Prim:
 
 FAMILIES = (
     Family("fill", (), 2, _fill, "label the background cells enclosed by foreground", "same"),
+    Family(
+        "emptylines", (("h", "v", "hv"),), 2, _empty_lines, "label the rows or columns left empty", "same"
+    ),
+    Family(
+        "stripes", (("h", "v"),), 2, _stripes, "fill each row (or column) with its commonest colour", "same"
+    ),
     Family("vacant", (("2", "3"),), 2, _vacant, "label the background squares of a size left empty", "same"),
     Family(
         "fillin", (), 2, _fill_own, "paint each enclosed background region in its enclosing colour", "same"
