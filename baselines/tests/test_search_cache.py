@@ -97,7 +97,7 @@ def test_an_entry_filed_under_another_key_is_ignored(tmp_path: Path) -> None:
 
 def _hammer(directory: str, key: str, rounds: int) -> None:
     cache = SearchCache(directory)
-    programs = [{"text": "flip_h", "prediction": [[1] * 30] * 30, "weight": 2.0}] * 20
+    programs = [("flip_h", ((1,) * 30,) * 30, 2.0)] * 20
     for _ in range(rounds):
         cache.write(key, programs, 7)
 

@@ -13,12 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from continual_arc.grids import Grid, Pair
-
 from .colours import apply_map, entry_cost, fit_map
 from .extract import CORNERS
 from .family import Op
-from .grid import Array, Context, to_array, to_grid
+from .grid import Array, Context, Grid, Pair, to_array, to_grid
 from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
 from .local import KINDS, fit_local, local_op
 from .ops import window_op

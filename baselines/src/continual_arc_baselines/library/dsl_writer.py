@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from continual_arc.grids import Grid, to_json
-
 from ..dsl import DEFAULT_BUDGET, Prior
+from ..dsl.grid import Grid
 from .search_cache import SearchCache, default_cache_dir
 from .writer import WriteRequest, WriterResult, WrittenProgram
 
@@ -91,11 +90,9 @@ class DslWriter:
         else:
             result = self._search(request)
             if self.cache is not None and key is not None and result.note is None:
-                stored = [
-                    {"text": p.text, "prediction": to_json(p.prediction), "weight": p.weight}
-                    for p in result.programs
-                ]
-                self.cache.write(key, stored, result.work)
+                self.cache.write(
+                    key, [(p.text, p.prediction, p.weight) for p in result.programs], result.work
+                )
         self.applications += result.work
         return result
 

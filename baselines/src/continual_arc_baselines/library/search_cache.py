@@ -76,9 +76,13 @@ class SearchCache:
             return None
         return {"programs": checked, "work": work}
 
-    def write(self, key: str, programs: Sequence[dict[str, Any]], work: int) -> None:
-        """Store an entry atomically; a cache that cannot be written only costs time."""
-        data = {"format": FORMAT, "key": key, "programs": list(programs), "work": work}
+    def write(self, key: str, programs: Sequence[tuple[str, Grid, float]], work: int) -> None:
+        """Store an entry (each program's text, prediction and weight) atomically.
+
+        A cache that cannot be written only costs time, so a failure to write is ignored.
+        """
+        stored = [{"text": t, "prediction": to_json(p), "weight": w} for t, p, w in programs]
+        data = {"format": FORMAT, "key": key, "programs": stored, "work": work}
         path = self._path(key)
         with contextlib.suppress(OSError):
             path.parent.mkdir(parents=True, exist_ok=True)
