@@ -15,7 +15,7 @@ import time
 
 
 def pairs_per_second(tasks: list[str], seeds: int) -> tuple[float, float, int]:
-    from continual_arc import rearc
+    from continual_arc.data import rearc
 
     durations = []
     pairs = 0
@@ -50,8 +50,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=2, help="instances per task")
     args = parser.parse_args()
 
-    from continual_arc.data import load_rearc
-    from continual_arc.screen import screened_pool
+    from continual_arc.data.pinned import load_rearc
+    from continual_arc.data.screen import screened_pool
 
     start = time.perf_counter()
     load_rearc()

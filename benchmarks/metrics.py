@@ -36,17 +36,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--resamples", type=int, default=10_000)
     args = parser.parse_args()
-    import numpy as np
 
-    from continual_arc.configs import build_schedule, get_config, test_schedule, with_users
-    from continual_arc.metrics import share_learned, share_saved
+    from continual_arc.measure.compare import share_learned, share_saved
+    from continual_arc.stream.schedule import build_schedule, test_schedule
+    from continual_arc.stream.users import with_users
+    from continual_arc.tracks.registry import get_config
 
     rng = random.Random(0)
     held = test_schedule(get_config("arc1"), 0, "held-out")
     learner, reset = _records(held, rng, 0.0), _records(held, rng, 0.0)
     start = time.perf_counter()
     result = share_saved(
-        [learner], [reset], np.random.default_rng(0), test="held-out", resamples=args.resamples
+        [learner], [reset], test="held-out", resamples=args.resamples
     )
     elapsed = time.perf_counter() - start
     print(
@@ -57,7 +58,7 @@ def main() -> None:
     stream = build_schedule(with_users(get_config("arc1"), 16), 0, epilogue=False)
     learner, reset = _records(stream, rng, 0.6), _records(stream, rng, 0.0)
     start = time.perf_counter()
-    learned = share_learned(learner, reset, np.random.default_rng(0), resamples=args.resamples)
+    learned = share_learned(learner, reset, resamples=args.resamples)
     elapsed = time.perf_counter() - start
     print(
         f"share learned, 16-user stream ({learned.instances} instances, {learned.tasks} tasks), "

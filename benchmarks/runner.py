@@ -59,23 +59,25 @@ class TimedSource:
 
 def measure(users: int, rounds: int | None) -> dict[str, float]:
     import continual_arc.runner as runner_module
-    from continual_arc.configs import build_schedule, get_config, with_users
-    from continual_arc.tasks import get_source
+    from continual_arc.stream.schedule import build_schedule
+    from continual_arc.stream.users import with_users
+    from continual_arc.tracks.registry import get_config
+    from continual_arc.tracks.track import Track
 
     schedule = build_schedule(with_users(get_config("arc1"), users), 0, epilogue=False, rounds=rounds)
     generation, learner_time = Timer(), Timer()
     learner = ThreeDemos()
     for name in ("act", "observe", "begin_round", "end_round", "reset", "resources"):
         setattr(learner, name, learner_time.wrap(getattr(learner, name)))
-    original = runner_module.get_source
-    runner_module.get_source = lambda name: TimedSource(get_source(name), generation)  # type: ignore[assignment]
+    original = Track.source_for
+    Track.source_for = lambda self, phase: TimedSource(original(self, phase), generation)  # type: ignore[method-assign]
     try:
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
             runner_module.run(learner, schedule, f"{tmp}/run")
             wall = time.perf_counter() - start
     finally:
-        runner_module.get_source = original
+        Track.source_for = original  # type: ignore[method-assign]
     overhead = wall - generation.seconds - learner_time.seconds
     return {
         "instances": len(schedule.slots),
@@ -91,7 +93,7 @@ def main() -> None:
     parser.add_argument("--users", type=int, nargs="+", default=[1, 16])
     parser.add_argument("--rounds", type=int, help="cut the stream (default: all 200 rounds)")
     args = parser.parse_args()
-    from continual_arc.data import load_rearc
+    from continual_arc.data.pinned import load_rearc
 
     load_rearc()
     print("users  instances  inst/s   wall s  drawing s  learner s  runner s  runner share")

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from continual_arc.grids import Grid, Pair
+from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import DEFAULT_BUDGET, Prior, SearchResult, execute, parse, search
 
 REARC_SEED = 10_000
@@ -76,7 +76,7 @@ def _score(task_id: str, demos: Sequence[Pair], test: Pair, budget: int, prior: 
 
 def rearc_task(job: Job) -> dict[str, Any]:
     """Search one Re-ARC task and, when solved, try the kept program on a second instance."""
-    from continual_arc import rearc
+    from continual_arc.data import rearc
 
     index, task_id, demos, budget, prior = job
     seed = REARC_SEED + index
@@ -92,7 +92,7 @@ def rearc_task(job: Job) -> dict[str, Any]:
 
 def learn_task(job: Job) -> str | None:
     """The empty-prior search's first program on a learning instance of a Re-ARC task, if right."""
-    from continual_arc import rearc
+    from continual_arc.data import rearc
 
     index, task_id, demos, budget, _ = job
     seed = LEARN_SEED + index
@@ -105,7 +105,8 @@ def learn_task(job: Job) -> str | None:
 
 def fixed_task(source_name: str, job: Job) -> dict[str, Any]:
     """Search one ARC-AGI-1 task from its own train pairs; check its first test pair."""
-    from continual_arc.tasks import FixedSource, get_source
+    from continual_arc.tracks.registry import get_source
+    from continual_arc.tracks.sources import FixedSource
 
     _, task_id, _, budget, prior = job
     source = get_source(source_name)
@@ -161,8 +162,9 @@ def _learn(tasks: Sequence[str], pool: Sequence[str], args: argparse.Namespace) 
 
 def priors(names: Sequence[str], args: argparse.Namespace) -> dict[str, Prior]:
     """The priors to measure under, learning the ones that need it."""
-    from continual_arc.configs import get_config, user_tasks
-    from continual_arc.screen import screened_pool
+    from continual_arc.data.screen import screened_pool
+    from continual_arc.stream.users import user_tasks
+    from continual_arc.tracks.registry import get_config
 
     pool = screened_pool("arc1")
     made: dict[str, Prior] = {}
@@ -177,9 +179,9 @@ def priors(names: Sequence[str], args: argparse.Namespace) -> dict[str, Prior]:
 
 
 def _ids(name: str) -> list[str]:
-    from continual_arc.configs import get_config, held_out_tasks
-    from continual_arc.screen import screened_pool
-    from continual_arc.tasks import get_source
+    from continual_arc.data.screen import screened_pool
+    from continual_arc.stream.users import held_out_tasks
+    from continual_arc.tracks.registry import get_config, get_source
 
     if name == "rearc":
         return list(screened_pool("arc1"))

@@ -5,7 +5,7 @@ The same as ``continual-arc check``; see continual_arc.check for what is checked
 
 import sys
 
-from continual_arc.cli_check import main
+from continual_arc.cli.check import main
 
 if __name__ == "__main__":
     sys.exit(main())

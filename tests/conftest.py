@@ -21,11 +21,13 @@ def _summaries_match_records(request: pytest.FixtureRequest, tmp_path: Path) -> 
     yield
     if request.node.get_closest_marker("tampered"):
         return
-    from continual_arc.report import load_run, recompute_summary
+    from continual_arc.measure.report import recompute_summary
+    from continual_arc.play.rundir import load_run
 
     for summary in tmp_path.rglob("summary.json"):
         run_dir = summary.parent
         if not (run_dir / "meta.json").exists():
             continue
-        _, differs = recompute_summary(load_run(run_dir))
+        run = load_run(run_dir)
+        _, differs = recompute_summary(run.records, run.meta, run.summary)
         assert not differs, f"{run_dir}: summary.json differs from its records: {differs}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from continual_arc.grids import Grid
+from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import ProgramError, execute, parse, search
 from continual_arc_baselines.dsl.grid import to_array
 from continual_arc_baselines.dsl.layout import fit_blocks

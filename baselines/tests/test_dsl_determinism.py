@@ -9,14 +9,15 @@ import sys
 
 import pytest
 
-from continual_arc.tasks import FixedSource, get_source
+from continual_arc.tracks.registry import get_source
+from continual_arc.tracks.sources import FixedSource
 from continual_arc_baselines.dsl import execute, parse
 
 TASKS = 50
 
 _CHILD = """
 import json, sys
-from continual_arc.tasks import get_source
+from continual_arc.tracks.registry import get_source
 from continual_arc_baselines.dsl import search
 source = get_source("arc1/evaluation")
 TASKS = int(sys.argv[1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from continual_arc.grids import Grid
+from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
 
 

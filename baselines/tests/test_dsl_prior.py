@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from continual_arc.grids import Grid, Pair
+from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import Prior, search
 from continual_arc_baselines.dsl.prior import Macro, skeleton, token
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from continual_arc.grids import Grid, validate_grid
+from continual_arc.core.grids import Grid, validate_grid
 from continual_arc_baselines.dsl import Program, ProgramError, execute, parse
 from continual_arc_baselines.dsl.colours import ROLES, fit_map
 from continual_arc_baselines.dsl.grid import to_array

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from continual_arc.grids import Grid, Pair
+from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import DEFAULT_BUDGET, SearchResult, execute, parse, search
 from continual_arc_baselines.dsl.search import STEP_BITS
 

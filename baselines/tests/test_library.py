@@ -5,14 +5,15 @@ from pathlib import Path
 
 import pytest
 
-from continual_arc.configs import build_schedule, get_config, test_schedule, with_users
+from continual_arc.core.files import read_json
+from continual_arc.core.files import read_jsonl as read_json_lines
+from continual_arc.core.grids import Grid
 from continual_arc.env import InstanceEnv, RequestDemos, Submit
-from continual_arc.grids import Grid
-from continual_arc.records import read_json
-from continual_arc.records import read_jsonl as read_json_lines
 from continual_arc.runner import run
-from continual_arc.tasks import get_source
+from continual_arc.stream.schedule import build_schedule, test_schedule
+from continual_arc.stream.users import with_users
 from continual_arc.testing import apply_rule, toy_rule
+from continual_arc.tracks.registry import get_config, get_source
 from continual_arc_baselines.dsl import parse
 from continual_arc_baselines.library import (
     LibraryMemory,
@@ -243,7 +244,7 @@ def test_dsl_library_state_round_trips(
 
 
 def test_the_search_cache_changes_no_result(tmp_path: Path) -> None:
-    from continual_arc import rearc
+    from continual_arc.data import rearc
     from continual_arc_baselines.library import DslWriter
 
     test = rearc.instance("bb43febb", 5)

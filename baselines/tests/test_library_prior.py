@@ -9,13 +9,15 @@ from typing import Any
 
 import pytest
 
-from continual_arc.configs import build_schedule, get_config, with_users
+from continual_arc.core.files import read_json
+from continual_arc.core.grids import Pair
 from continual_arc.env import Action, InstanceEnv, LearnerObservation
-from continual_arc.grids import Pair
-from continual_arc.records import read_json
 from continual_arc.runner import run
-from continual_arc.tasks import TaskInstance
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.stream.users import with_users
 from continual_arc.testing import check_learner
+from continual_arc.tracks.registry import get_config
+from continual_arc.tracks.sources import TaskInstance
 from continual_arc_baselines.dsl import Prior
 from continual_arc_baselines.library import PriorLibraryLearner, PriorOnlyLearner, ProgramLibraryLearner
 from continual_arc_baselines.library.memory import EarlyAnswers

@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 
+from continual_arc.core.grids import Grid
 from continual_arc.env import InstanceEnv
-from continual_arc.grids import Grid
-from continual_arc.tasks import get_source
+from continual_arc.tracks.registry import get_source
 from continual_arc_baselines.fake_server import FakeModelServer, Script
 from continual_arc_baselines.learners import ModelProgramLibrary
 from continual_arc_baselines.library import WriteRequest

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from continual_arc.grids import Grid
+from continual_arc.core.grids import Grid
 from continual_arc_baselines import prompts
 
 A: Grid = ((0, 1, 2), (3, 0, 0))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from continual_arc.grids import InvalidGridError
+from continual_arc.core.grids import InvalidGridError
 from continual_arc_baselines.sandbox import SandboxResult, run_program
 
 GRID = ((1, 2), (3, 4))

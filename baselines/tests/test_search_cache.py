@@ -10,9 +10,11 @@ import random
 import shutil
 from pathlib import Path
 
-from continual_arc.configs import build_schedule, get_config
-from continual_arc.grids import Grid, Pair
+from continual_arc.core.grids import Grid, Pair
+from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.runner import run
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.dsl import Prior
 from continual_arc_baselines.library import (
     DslWriter,
@@ -126,8 +128,8 @@ def _records(out: Path) -> bytes:
     lines = []
     for line in (out / "records.jsonl").read_text().splitlines():
         record = json.loads(line)
-        record.pop("wall_time")  # the clock, which no cache can make equal
-        lines.append(json.dumps(record, sort_keys=True))
+        timeless = {k: v for k, v in record.items() if k not in TIMING_FIELDS}  # no cache makes clocks equal
+        lines.append(json.dumps(timeless, sort_keys=True))
     return "\n".join(lines).encode()
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from continual_arc.grids import Grid, to_json
+from continual_arc.core.grids import Grid, to_json
 
 from .. import prompts
 from .model_session import ModelSession

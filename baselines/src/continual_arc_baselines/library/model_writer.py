@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from continual_arc.grids import Grid
+from continual_arc.core.grids import Grid
 
 from .. import prompts
 from ..sandbox import run_program

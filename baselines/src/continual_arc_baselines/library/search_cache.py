@@ -22,21 +22,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from continual_arc.grids import Grid, Pair, to_json, validate_grid
+from continual_arc.core.grids import Grid, Pair, to_json, validate_grid
+from continual_arc.data.directory import data_dir
 
 __all__ = ["FORMAT", "SearchCache", "default_cache_dir"]
 
 FORMAT = 2
 """The entries' format; an entry of another format is ignored."""
 
-DATA_ENV = "CONTINUAL_ARC_DATA"
-
 
 def default_cache_dir() -> Path:
     """``search-cache/`` in the data directory (``$CONTINUAL_ARC_DATA`` or ``~/.cache/continual-arc``)."""
-    override = os.environ.get(DATA_ENV)
-    base = Path(override).expanduser() if override else Path.home() / ".cache" / "continual-arc"
-    return base / "search-cache"
+    return data_dir() / "search-cache"
 
 
 class SearchCache:

@@ -1,0 +1,84 @@
+"""The ``continual-arc`` command line: thin commands over the packages' public functions.
+
+One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.reports`,
+:mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.verify`, :mod:`~.view`), each
+adding its commands to the root parser. Only the group of the command being run is imported, so
+that ``continual-arc schedule make`` does not pay for NumPy or the plotting library, and
+``--help`` for nothing at all. Every error meant for a person
+(:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one line, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from ..core.errors import ContinualArcError
+
+__all__ = ["build_parser", "main"]
+
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "data": ("data", "the pinned data sources: check, warm caches, screen"),
+    "schedule": ("schedule", "make and show schedules"),
+    "run": ("run", "play a learner over a schedule into a run directory"),
+    "report": ("reports", "a run's measures, diagnostics, errors and resources"),
+    "learned": ("reports", "the share learned over the stream, against the reset's stream"),
+    "transfer": ("reports", "the share saved and T on a frozen test, against the reset"),
+    "plane": ("reports", "the plane of the two tests for one or more protocol directories"),
+    "test": ("frozen_test", "play a frozen test from the end of a stream run, as the protocol does"),
+    "protocol": ("protocol", "play the whole protocol: the stream, both frozen tests, the reset on each"),
+    "check": ("check", "check a submitted result: recompute everything it claims"),
+    "verify": ("verify", "rerun a learner from its code at a seed of its own, as verification does"),
+    "view": ("view", "a local replay viewer of runs, protocols and results (--export: static files)"),
+}
+"""Every top-level command: the module of its group, and its one-line help."""
+
+
+def _group(command: str) -> ModuleType:
+    # Loaded by name so that a command imports its own group alone (see the module docstring).
+    return importlib.import_module(f"{__name__}.{_COMMANDS[command][0]}")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The root parser: ``command``'s group in full, every other command by its help line only."""
+    parser = argparse.ArgumentParser(
+        prog="continual-arc",
+        description="Continual-ARC: a continual-learning benchmark on ARC-AGI puzzles.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    loaded = _group(command) if command in _COMMANDS else None
+    for name, (_, help_line) in _COMMANDS.items():
+        if loaded is not None and name in loaded.COMMANDS:
+            if name == loaded.COMMANDS[0]:
+                loaded.add_commands(sub)
+        else:
+            sub.add_parser(name, help=help_line, add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    command = next((arg for arg in args_list if not arg.startswith("-")), None)
+    args = build_parser(command).parse_args(args_list)
+    try:
+        status: int = args.func(args)
+    except ContinualArcError as err:
+        print(f"continual-arc: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("continual-arc: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``report | head``): nothing is wrong, and nothing more can be said.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""``continual-arc check RESULT_DIR`` (and ``scripts/check_result.py``): check a submitted result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.errors import ContinualArcError
+from ..measure.report import POINT_DIGITS, format_estimate, format_points
+from ..submit.check import check_submission
+
+__all__ = ["COMMANDS", "add_commands", "format_numbers", "main"]
+
+COMMANDS = ("check",)
+"""The top-level commands this module adds."""
+
+
+def _side(side: dict[str, Any]) -> str:
+    used, solved = side["budget_used"], side["share_solved"]
+    return "-" if used is None else f"U {format_points(used)}, P {format_points(solved)}"
+
+
+def format_numbers(numbers: dict[str, Any]) -> str:
+    """The numbers the leaderboard shows, in its order: the plane first, the share learned last."""
+    seen, held = numbers["seen"], numbers["held-out"]
+    lines = [
+        f"place on the plane: memorization {format_estimate(seen['share_saved'])}, "
+        f"generalization {format_estimate(held['share_saved'])}",
+    ]
+    for name, c in (("seen", seen), ("held-out", held)):
+        flag = "  FLAG: the reset plays below the bare model" if c["reset_below_bare"] else ""
+        bare = "; bare " + ", ".join(_side(b) for b in c["bare"]) if c["bare"] else ""
+        lines.append(
+            f"  {name:9} share saved {format_estimate(c['share_saved'])}, "
+            f"T {format_estimate(c['saving'], POINT_DIGITS)} points; "
+            f"learner {_side(c['learner'])}; reset {_side(c['reset'])}{bare}{flag}"
+        )
+    learned = numbers.get("learned")
+    if learned:
+        lines.append(
+            f"share learned over the stream {format_estimate(learned['share_learned'])}, learnable budget "
+            f"{format_points(learned['learnable_budget'])} points; stream learner {_side(learned['learner'])}"
+        )
+    protocol = numbers.get("protocol") or {}
+    verdict = (
+        "canonical" if protocol.get("canonical") else "ablation: " + "; ".join(protocol.get("deviations", []))
+    )
+    lines.append(f"protocol: {protocol.get('track')}, {verdict}")
+    return "\n".join(lines)
+
+
+def _check(args: argparse.Namespace) -> int:
+    result = check_submission(
+        args.result,
+        regenerate=not args.no_regenerate,
+        resamples=args.resamples,
+        seed=args.bootstrap_seed,
+        allow_ablation=args.ablation,
+    )
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1, sort_keys=True))
+        return 0 if result.ok else 1
+    for problem in result.problems:
+        print(problem, file=sys.stderr)
+    if result.numbers:
+        print(format_numbers(result.numbers))
+    print(
+        "every check holds"
+        if result.ok
+        else f"{len(result.problems)} problem(s): the result is not verified as is",
+        file=sys.stderr if not result.ok else sys.stdout,
+    )
+    return 0 if result.ok else 1
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``check`` to the root parser."""
+    p = sub.add_parser("check", help="check a submitted result directory and print its leaderboard numbers")
+    _arguments(p)
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("result", help="results/<track>/<name>/, holding submission.json")
+    p.add_argument("--json", action="store_true", help="print the problems and numbers as JSON")
+    p.add_argument("--no-regenerate", action="store_true", help="skip replaying every instance")
+    p.add_argument(
+        "--ablation", action="store_true", help="accept runs that are not canonical (an ablation's result)"
+    )
+    p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    p.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.set_defaults(func=_check)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``scripts/check_result.py``: the same as ``continual-arc check``."""
+    parser = argparse.ArgumentParser(prog="check_result.py", description="Check a submitted result.")
+    _arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except ContinualArcError as err:
+        print(f"check_result.py: error: {err}", file=sys.stderr)
+        return 2
+    return status

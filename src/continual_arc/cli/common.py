@@ -1,0 +1,82 @@
+"""What every command shares: the one-line user error, JSON output and arguments, and progress displays."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..core.errors import ContinualArcError
+
+__all__ = ["CliError", "ProgressBar", "count", "counter", "json_arg", "print_json"]
+
+
+class CliError(ContinualArcError):
+    """A user error found by the command line itself: printed as one line, exit status 2."""
+
+
+def print_json(value: Any) -> None:
+    """Print ``value`` as indented JSON with sorted keys."""
+    print(json.dumps(value, indent=1, sort_keys=True))
+
+
+def json_arg(text: str | None, flag: str) -> dict[str, Any]:
+    """A command-line argument that must be a JSON object (``{}`` when absent).
+
+    Raises:
+        CliError: it is not JSON, or not an object.
+    """
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CliError(f"{flag} is not valid JSON: {err.msg} at column {err.colno}") from None
+    if not isinstance(value, dict):
+        raise CliError(f"{flag} must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1 (``1 round``, ``3 rounds``)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def counter(label: str) -> Callable[[int, int], None]:
+    """A ``done/total`` counter on stderr: redrawn in place on a terminal, every tenth otherwise."""
+
+    def show(done: int, total: int) -> None:
+        tty = sys.stderr.isatty()
+        if tty or done == total or done % max(1, total // 10) == 0:
+            end = "\r" if tty and done < total else "\n"
+            print(f"{label}: {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
+class ProgressBar:
+    """A one-line progress display on stderr: rounds, instances, running budget used, faults."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, p: Any) -> None:
+        """Show a :class:`~continual_arc.play.options.RunProgress`."""
+        now = time.monotonic()
+        final = p.rounds_done == p.rounds_total
+        if not final and now - self.last < (0.2 if self.tty else 10.0):
+            return
+        self.last = now
+        width = 24
+        filled = int(width * p.instances_done / max(p.instances_total, 1))
+        used = "-" if p.budget_used is None else f"{p.budget_used:5.1f}"
+        line = (
+            f"{self.label} [{'#' * filled}{'.' * (width - filled)}] round {p.rounds_done}/{p.rounds_total} "
+            f"instances {p.instances_done}/{p.instances_total} U {used}"
+            + (f" errored {p.errored}" if p.errored else "")
+        )
+        print(line, end="\r" if self.tty and not final else "\n", file=sys.stderr, flush=True)

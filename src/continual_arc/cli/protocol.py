@@ -1,0 +1,117 @@
+"""``continual-arc protocol``: the whole canonical protocol, and the plane it lands on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ..measure.report import POINT_DIGITS, format_estimate, format_points
+from ..play.learner import LearnerSpecError
+from ..protocol.play import DEFAULT_LEARNER, ProtocolOptions, play_protocol
+from .common import CliError, json_arg
+
+__all__ = ["COMMANDS", "add_commands", "format_protocol"]
+
+COMMANDS = ("protocol",)
+"""The top-level commands this module adds."""
+
+
+def _uses(side: dict[str, Any]) -> str:
+    used, solved = side["budget_used"], side["share_solved"]
+    return f"U {used:5.1f}  P {solved:5.1f}" if used is not None else "-"
+
+
+def format_protocol(document: dict[str, Any], out: Path) -> str:
+    """The plane and the share learned, as the command prints them."""
+    point = document["plane"]
+    protocol = document["protocol"]
+    verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
+    lines = [
+        f"{document['learner']['class']} on {document['config']}, seed {document['seed']}, "
+        f"{document['users']} user(s) ({verdict})",
+        "",
+        "the plane of the two frozen tests (share of the reset's spend saved, 95 % interval)",
+    ]
+    for label, key in (("memorization (seen)", "seen"), ("generalization (held-out)", "held_out")):
+        c = point[key]
+        lines += [
+            f"  {label:27} share saved {format_estimate(c['share_saved'])}   "
+            f"T {format_estimate(c['saving'], POINT_DIGITS)} points",
+            f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}",
+        ]
+    learned = point["learned"]
+    if learned:
+        reset_used, perfect = learned["reset"]["budget_used"], learned["perfect_memory"]
+        lines += [
+            "",
+            f"share learned over the stream  {format_estimate(learned['share_learned'])}   "
+            f"learnable budget {format_points(learned['learnable_budget'])} points",
+            f"  stream: learner {_uses(learned['learner'])}   reset U {reset_used:5.1f}   "
+            f"perfect memory U {perfect:5.1f}",
+        ]
+    lines += ["", f"written to {out} (protocol.json, submission.json, plots/)"]
+    return "\n".join(lines)
+
+
+def _protocol(args: argparse.Namespace) -> int:
+    kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
+    learner = args.learner or DEFAULT_LEARNER
+    name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    out = Path(args.out or f"runs/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")
+    options = ProtocolOptions(
+        out=out,
+        learner=learner,
+        learner_kwargs=kwargs,
+        config=args.config,
+        seed=args.seed,
+        users=args.users,
+        jobs=args.jobs,
+        alias_style=args.alias_style,
+        max_concurrent=args.max_concurrent,
+        instance_time_limit=args.instance_time_limit,
+        resamples=args.resamples,
+    )
+    try:
+        document = play_protocol(options)
+    except LearnerSpecError as err:
+        if learner == DEFAULT_LEARNER and "cannot import" in str(err):
+            raise CliError(
+                "the default learner lives in continual-arc-baselines: pip install -e ./baselines"
+            ) from None
+        raise
+    if args.json:
+        print(json.dumps(document, indent=1, sort_keys=True))
+    else:
+        print(format_protocol(document, out))
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``protocol`` to the root parser."""
+    p = sub.add_parser(
+        "protocol",
+        help="play the whole protocol: stream, both frozen tests, the reset on each, then the plane",
+    )
+    p.add_argument("--learner", help="module:Class (default: the model-free program library)")
+    p.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
+    p.add_argument(
+        "--config", default="arc1", help="configuration (default arc1; arc1-smoke for a quick try)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="run seed (canonical: 0, 1, 2)")
+    p.add_argument("--users", type=int, default=1, help="users (canonical: 1, 2, 4, 8, 16)")
+    p.add_argument("--out", help="the protocol directory (default runs/protocol-LEARNER-CONFIG-seedS-usersU)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=min(4, os.cpu_count() or 1),
+        help="plays at once, in processes of their own",
+    )
+    p.add_argument("--alias-style", default="hash", choices=["hash", "names"])
+    p.add_argument("--max-concurrent", type=int, help="a concurrent learner's users served at once")
+    p.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
+    p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples of the final numbers")
+    p.add_argument("--json", action="store_true", help="print protocol.json instead of the summary")
+    p.set_defaults(func=_protocol)

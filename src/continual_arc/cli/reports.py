@@ -1,0 +1,167 @@
+"""``continual-arc report``, ``learned``, ``transfer`` and ``plane``: runs read back and compared."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..measure.budget import primary
+from ..measure.compare import share_learned, share_saved
+from ..measure.plots import plane_plot, run_plots
+from ..measure.report import (
+    format_estimate,
+    format_learned,
+    format_run,
+    format_transfer,
+    recompute_summary,
+    run_report,
+)
+from ..play.rundir import Run, invalid_reasons, load_run
+from ..protocol.plane import plane_point
+from ..protocol.plays import reset_problem
+from .common import CliError, print_json
+
+__all__ = ["COMMANDS", "add_commands"]
+
+COMMANDS = ("report", "learned", "transfer", "plane")
+"""The top-level commands this module adds."""
+
+
+def _report(args: argparse.Namespace) -> int:
+    run = load_run(args.run)
+    status = 0
+    if args.recompute:
+        _, differs = recompute_summary(run.records, run.meta, run.summary)
+        if differs:
+            print("summary.json differs from what records.jsonl gives:", file=sys.stderr)
+            for line in differs:
+                print(f"  {line}", file=sys.stderr)
+            status = 1
+        elif not args.json:
+            print("summary.json is exactly what records.jsonl gives\n")
+    report = run_report(run.path, run.meta, run.records, invalid_reasons(run.path, run.records))
+    if args.plots:
+        reset = load_run(args.reset).records if args.reset else None
+        report["plots"] = [str(p) for p in run_plots(run.records, Path(args.run) / "plots", reset)]
+    if args.json:
+        print_json(report)
+    else:
+        print(format_run(report))
+        for path in report.get("plots", []):
+            print(f"plot: {path}")
+    return status
+
+
+def _refuse_unpaired(runs: list[Run], resets: list[Run], test: str | None) -> None:
+    """Refuse a "reset" that is not the reset reference of the runs (a run read against itself, say)."""
+    for reset in resets:
+        for played in runs:
+            problem = reset_problem(played.meta["schedule"], reset.meta["schedule"], test)
+            if problem:
+                raise CliError(f"{reset.path} cannot be read as the reset of {played.path}: {problem}")
+
+
+def _learned(args: argparse.Namespace) -> int:
+    runs = [load_run(p) for p in [args.run, *(args.also_run or [])]]
+    resets = [load_run(p) for p in [args.reset, *(args.also_reset or [])]]
+    _refuse_unpaired(runs, resets, None)
+    learner, reset = [r.records for r in runs], [r.records for r in resets]
+    result = share_learned(learner, reset, seed=args.bootstrap_seed, resamples=args.resamples)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        print(format_learned(result))
+    return 0
+
+
+def _transfer(args: argparse.Namespace) -> int:
+    runs = [load_run(p) for p in [args.run, *(args.also_run or [])]]
+    resets = [load_run(p) for p in [args.reset, *(args.also_reset or [])]]
+    bares = [load_run(p) for p in args.bare or []]
+    for run in runs + resets + bares:
+        phases = {r["phase"] for r in primary(run.records)}
+        if args.test not in phases:
+            found = ", ".join(sorted(phases)) or "no instances"
+            raise CliError(
+                f"{run.path} holds no {args.test} instances ({found}); pass --test to choose the test"
+            )
+    _refuse_unpaired(runs, resets, args.test)
+    comparison = share_saved(
+        [r.records for r in runs],
+        [r.records for r in resets],
+        seed=args.bootstrap_seed,
+        test=args.test,
+        bare_plays=[r.records for r in bares],
+        resamples=args.resamples,
+    )
+    if args.json:
+        print_json(comparison.to_json())
+    else:
+        print(format_transfer(comparison))
+    return 0
+
+
+def _plane(args: argparse.Namespace) -> int:
+    points = [
+        plane_point(d, seed=args.bootstrap_seed, resamples=args.resamples).to_json() for d in args.protocols
+    ]
+    settings = sorted({point["setting"] for point in points})
+    if len(settings) > 1:
+        raise CliError(
+            f"the plane compares learners in one setting, and these protocols were played in "
+            f"{len(settings)}: {'; '.join(settings)}"
+        )
+    paths = plane_plot(points, Path(args.out))
+    if args.json:
+        print_json({"points": points, "plots": [str(p) for p in paths]})
+        return 0
+    for point in points:
+        seen, held = point["seen"]["share_saved"], point["held_out"]["share_saved"]
+        print(f"{point['label']}: seen {format_estimate(seen)}, held-out {format_estimate(held)}")
+    for path in paths:
+        print(f"plot: {path}")
+    return 0
+
+
+def _bootstrap_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add report, learned, transfer and plane to the root parser."""
+    report = sub.add_parser("report", help="a run's measures, diagnostics, errors and resources")
+    report.add_argument("run", help="a run directory")
+    report.add_argument("--plots", action="store_true", help="write PNG and SVG plots into RUN/plots")
+    report.add_argument("--reset", help="the reset's run, drawn beside the learner's on the learning curve")
+    report.add_argument(
+        "--recompute", action="store_true", help="check that summary.json is what the records give"
+    )
+    report.add_argument("--json", action="store_true", help="print JSON")
+    report.set_defaults(func=_report)
+
+    learned = sub.add_parser("learned", help="the share learned over the stream, against the reset's stream")
+    learned.add_argument("run", help="the learner's stream")
+    learned.add_argument("reset", help="the reset's stream (schedule make --reset-each)")
+    learned.add_argument("--also-run", action="append", help="another play of the learner (averaged)")
+    learned.add_argument("--also-reset", action="append", help="another play of the reset (averaged)")
+    _bootstrap_flags(learned)
+    learned.set_defaults(func=_learned)
+
+    transfer = sub.add_parser("transfer", help="the share saved and T on a frozen test, against the reset")
+    transfer.add_argument("run", help="the learner's test run")
+    transfer.add_argument("reset", help="the reset's run of the same test (--width 1)")
+    transfer.add_argument("--test", default="held-out", choices=["held-out", "seen"])
+    transfer.add_argument("--also-run", action="append", help="another play of the learner (averaged)")
+    transfer.add_argument("--also-reset", action="append", help="another play of the reset (averaged)")
+    transfer.add_argument("--bare", action="append", help="a bare-model run on the same instances")
+    _bootstrap_flags(transfer)
+    transfer.set_defaults(func=_transfer)
+
+    plane = sub.add_parser("plane", help="the plane of the two tests for one or more protocol directories")
+    plane.add_argument("protocols", nargs="+", help="protocol directories (continual-arc protocol --out)")
+    plane.add_argument("--out", default=".", help="where to write plane.png and plane.svg")
+    _bootstrap_flags(plane)
+    plane.set_defaults(func=_plane)

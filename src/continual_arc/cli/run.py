@@ -1,0 +1,90 @@
+"""``continual-arc run``: a learner played over a schedule into a run directory."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..play.learner import load_learner
+from ..play.plugins import load_plugin
+from ..play.runner import run
+from ..stream.schedule import Schedule
+from .common import CliError, ProgressBar, json_arg
+
+__all__ = ["COMMANDS", "add_commands"]
+
+COMMANDS = ("run",)
+"""The top-level commands this module adds."""
+
+
+def _load_plugins(paths: Sequence[str], kwargs_texts: Sequence[str]) -> list[Any]:
+    """Build each ``--plugin`` with the ``--plugin-kwargs`` at its position (none past the last)."""
+    if len(kwargs_texts) > len(paths):
+        raise CliError(
+            f"{len(kwargs_texts)} --plugin-kwargs for {len(paths)} --plugin: the k-th --plugin-kwargs "
+            f"belongs to the k-th --plugin"
+        )
+    plugins = []
+    for index, path in enumerate(paths):
+        text = kwargs_texts[index] if index < len(kwargs_texts) else None
+        kwargs = json_arg(text, f"--plugin-kwargs of {path}")
+        plugins.append(load_plugin(path, kwargs))
+    return plugins
+
+
+def _run(args: argparse.Namespace) -> int:
+    kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
+    learner = load_learner(args.learner, kwargs)
+    plugins = _load_plugins(args.plugin or [], args.plugin_kwargs or [])
+    schedule = Schedule.load(args.schedule)
+    result = run(
+        learner,
+        schedule,
+        args.out,
+        resume=args.resume,
+        alias_style=args.alias_style,
+        max_concurrent=args.max_concurrent,
+        fail_fast=args.fail_fast,
+        instance_time_limit=args.instance_time_limit,
+        learner_spec={"class": args.learner, "kwargs": kwargs},
+        plugins=plugins,
+        progress=ProgressBar(Path(args.out).name),
+    )
+    summary = result.summary
+    for phase, row in summary["phases"].items():
+        used, solved = row["budget_used"], row["share_solved"]
+        errored = f"  errored {row['errored']}" if row["errored"] else ""
+        print(f"{phase:9} {row['instances']:>5} instances  U {used:6.2f}  P {solved:6.2f}{errored}")
+    if summary["addons"]:
+        print(f"addons    {summary['addons']['episodes']:>5} auxiliary episodes (not in the measures)")
+    if result.stopped_by:
+        print(f"stopped early by the plug-in {result.stopped_by}; --resume continues")
+    print(f"written to {args.out}")
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``run`` to the root parser."""
+    run = sub.add_parser("run", help="play a learner over a schedule into a run directory")
+    run.add_argument("--learner", required=True, help="the learner, as module:Class")
+    run.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
+    run.add_argument("--schedule", required=True, help="the schedule file (schedule make)")
+    run.add_argument("--out", required=True, help="the run directory (empty, or a run to --resume)")
+    run.add_argument(
+        "--resume", action="store_true", help="continue the run in --out, replaying an unfinished round"
+    )
+    run.add_argument(
+        "--alias-style", default="hash", choices=["hash", "names"], help="task names the learner sees"
+    )
+    run.add_argument("--max-concurrent", type=int, help="a concurrent learner's users served at once")
+    run.add_argument("--fail-fast", action="store_true", help="stop at the first learner fault")
+    run.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
+    run.add_argument("--plugin", action="append", help="a plug-in, as module:Class (repeatable, in order)")
+    run.add_argument(
+        "--plugin-kwargs",
+        action="append",
+        help="JSON keyword arguments of the --plugin at the same position (repeatable)",
+    )
+    run.set_defaults(func=_run)

@@ -1,0 +1,175 @@
+"""The environment's rules, how an instance ends, and the protocol every kind of instance implements.
+
+One instance is played through an :class:`Environment`: the runner asks it for the learner's view,
+applies the learner's actions, and reads how the instance ended. A grid instance (arc1, arc2) and
+a game level (arc3) implement the same protocol, so the runner, the records and the measures never
+need to know which kind they serve. The cost rules are shared by every kind: an instance that ends
+solved is charged what it spent, an unsolved one ``max_cost = attempt_cap + demo_cost * demo_cap``
+(16 by default), and the budget used over instances is ``100 * mean_charge / max_cost``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "EnvSettings",
+    "Environment",
+    "InstanceClosedError",
+    "InstanceResult",
+    "InvalidActionError",
+]
+
+
+@dataclass(frozen=True)
+class EnvSettings:
+    """The environment's rules. The defaults are the benchmark's; any other value is an ablation.
+
+    Attributes:
+        attempt_cap: wrong submissions allowed; the last one ends the instance unsolved.
+        demo_cap: the most demonstrations an instance offers (a fixed task may offer fewer).
+        demo_cost: the charge of one demonstration.
+        action_cap: the most actions on one instance, refused requests included.
+    """
+
+    attempt_cap: int = 8
+    demo_cap: int = 8
+    demo_cost: int = 1
+    action_cap: int = 64
+
+    def __post_init__(self) -> None:
+        if self.attempt_cap < 1 or self.demo_cap < 0 or self.demo_cost < 0:
+            raise ValueError(f"invalid environment settings: {self}")
+        if self.action_cap < self.attempt_cap + self.demo_cap + 1:
+            raise ValueError("action_cap must allow every attempt, every demonstration and a give-up")
+
+    @property
+    def max_cost(self) -> int:
+        """The charge of an unsolved instance: ``attempt_cap + demo_cost * demo_cap``."""
+        return self.attempt_cap + self.demo_cost * self.demo_cap
+
+    def to_dict(self) -> dict[str, int]:
+        """The settings as JSON, ``max_cost`` included."""
+        return {**asdict(self), "max_cost": self.max_cost}
+
+    @classmethod
+    def from_dict(cls, value: Mapping[str, Any]) -> EnvSettings:
+        """Settings from :meth:`to_dict`'s form (``max_cost`` is derived, so ignored)."""
+        return cls(**{k: int(v) for k, v in value.items() if k != "max_cost"})
+
+    def deviations(self) -> list[str]:
+        """Each setting that differs from the benchmark's, in words."""
+        default = EnvSettings()
+        return [
+            f"{name} = {getattr(self, name)} (canonical {getattr(default, name)})"
+            for name in ("attempt_cap", "demo_cap", "demo_cost", "action_cap")
+            if getattr(self, name) != getattr(default, name)
+        ]
+
+
+@dataclass(frozen=True)
+class InstanceResult:
+    """How an instance ended.
+
+    Attributes:
+        solved: whether the instance was solved.
+        charge: the cost charged: what it spent if solved, else ``max_cost``.
+        spent: wrong attempts plus demonstrations bought, in cost units.
+        wrong_attempts: failed attempts (invalid submissions included).
+        demos_bought: demonstrations bought.
+        demos_refused: demonstration requests refused at no cost.
+        actions: actions taken.
+        end: why it ended: ``solved``, ``attempt cap``, ``gave up``, ``action cap``, or a fault.
+    """
+
+    solved: bool
+    charge: int
+    spent: int
+    wrong_attempts: int
+    demos_bought: int
+    demos_refused: int
+    actions: int
+    end: str
+
+
+class InvalidActionError(TypeError):
+    """The learner returned something that is not one of the environment's actions."""
+
+
+class InstanceClosedError(RuntimeError):
+    """An action on an instance that has already ended, or a result asked of one still open."""
+
+
+@runtime_checkable
+class Environment(Protocol):
+    """One instance being played, whatever its kind (a grid, a game level).
+
+    Attributes:
+        settings: the rules it is played under.
+        action_names: its actions in words, for messages (``"Submit, RequestDemos or GiveUp"``).
+    """
+
+    settings: EnvSettings
+    action_names: str
+
+    @property
+    def done(self) -> bool:
+        """Whether the instance has ended."""
+        ...
+
+    def view(
+        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, Any] | None = None
+    ) -> Any:
+        """The learner's observation of the instance as it stands, under the task's alias."""
+        ...
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is one of this environment's actions."""
+        ...
+
+    def step(self, action: Any) -> Any:
+        """Apply one action and return its feedback.
+
+        Raises:
+            InvalidActionError: ``action`` is not one of the environment's actions.
+            InstanceClosedError: the instance has already ended.
+        """
+        ...
+
+    def fail(self, reason: str) -> None:
+        """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""
+        ...
+
+    def result(self) -> InstanceResult:
+        """How the instance ended.
+
+        Raises:
+            InstanceClosedError: the instance has not ended yet.
+        """
+        ...
+
+    def opening(self) -> dict[str, Any]:
+        """What the instance's trajectory opens with, as JSON (its input, its demonstration cap, ...)."""
+        ...
+
+    def action_json(self, action: Any) -> dict[str, Any]:
+        """An action (or anything the learner returned instead) as JSON for the trajectory."""
+        ...
+
+    def action_from_json(self, value: Mapping[str, Any]) -> Any:
+        """The action :meth:`action_json` wrote, for replaying a trajectory.
+
+        Raises:
+            ValueError: the JSON names no action of this environment.
+        """
+        ...
+
+    def feedback_json(self, feedback: Any) -> dict[str, Any]:
+        """A feedback as JSON for the trajectory."""
+        ...
+
+    def observation_json(self, obs: Any) -> dict[str, Any]:
+        """The counters of an observation as JSON for the trajectory (not the grids it repeats)."""
+        ...

@@ -1,0 +1,19 @@
+"""The two families of error the benchmark raises on purpose.
+
+A :class:`ContinualArcError` is meant for a person: its message is one sentence that says what is
+wrong and what to do, and the command line prints it as such (exit status 2) instead of a
+traceback. A :class:`HarnessFault` is an error of the benchmark's own machinery during an instance
+(a task generator, a plug-in): it stops the run rather than being charged to the learner.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ContinualArcError", "HarnessFault"]
+
+
+class ContinualArcError(Exception):
+    """An error whose message, one sentence, is all a user needs to read."""
+
+
+class HarnessFault(ContinualArcError):
+    """A fault of the benchmark's machinery, not the learner's: it stops the run, never fails one instance."""

@@ -1,0 +1,282 @@
+"""Reports: a run in words, and a learner against its reset, formatted from what the measures compute.
+
+Everything here is a pure function of records, a run's meta and the measures' results; nothing is
+measured here, and no file is read (the play stage reads run directories back).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .budget import primary
+from .compare import LearnedResult, TestComparison
+from .summary import summarize
+
+__all__ = [
+    "POINT_DIGITS",
+    "SHARE_DIGITS",
+    "format_estimate",
+    "format_learned",
+    "format_points",
+    "format_run",
+    "format_transfer",
+    "recompute_summary",
+    "run_report",
+    "run_resources",
+    "run_time",
+]
+
+
+def recompute_summary(
+    records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any], summary: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], list[str]]:
+    """The summary the records give, and each top-level field where ``summary`` (as written) differs."""
+    fresh = json.loads(json.dumps(summarize(records, meta)))
+    if summary is None:
+        return fresh, ["summary.json is missing (the run has not finished)"]
+    differs = [
+        f"{key}: summary.json has {_clip(summary.get(key))}, the records give {_clip(value)}"
+        for key, value in fresh.items()
+        if summary.get(key) != value
+    ]
+    differs += [
+        f"{key}: in summary.json but not computed from the records" for key in summary if key not in fresh
+    ]
+    return fresh, differs
+
+
+def _clip(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+SHARE_DIGITS = 2
+"""Decimals of a share (share saved, share learned) wherever one is printed."""
+
+POINT_DIGITS = 1
+"""Decimals of a quantity in points of the budget (U, P, T, u, the learnable budget) wherever printed."""
+
+
+def _fmt(value: float | None, digits: int = POINT_DIGITS) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_points(value: float | None) -> str:
+    """A quantity in points of the budget (U, P, T, ...), as every command prints it."""
+    return _fmt(value, POINT_DIGITS)
+
+
+def _protocol_line(protocol: Mapping[str, Any]) -> str:
+    if protocol.get("canonical"):
+        return f"protocol: {protocol['track']}, canonical (judged by release {protocol.get('release')})"
+    return f"protocol: {protocol['track']}, ablation: " + "; ".join(protocol.get("deviations", []))
+
+
+def _add(totals: dict[str, float], counters: Mapping[str, Any] | None) -> None:
+    for key, value in (counters or {}).items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            totals[key] = totals.get(key, 0.0) + float(value)
+
+
+def run_resources(records: Sequence[Mapping[str, Any]], concurrent_users: bool) -> dict[str, float]:
+    """What the learner spent over the run, each instance counted once.
+
+    Where the learner reports each instance's own counters (``instance_resources``), they are summed
+    over every instance, auxiliary ones included. Otherwise its cumulative counters are read at the
+    end: once for a serial learner, whose counters are its own whatever the user; the last value of
+    each user, summed, for a concurrent learner, which keeps them per user.
+    """
+    totals: dict[str, float] = {}
+    if any(r.get("instance_resources") is not None for r in records):
+        for r in records:
+            _add(totals, r.get("instance_resources"))
+        return totals
+    ordered = sorted(primary(records), key=lambda r: r["step"])
+    if not concurrent_users:
+        _add(totals, ordered[-1].get("resources") if ordered else None)
+        return totals
+    last: dict[int, Mapping[str, Any]] = {r["user"]: r.get("resources") or {} for r in ordered}
+    for counters in last.values():
+        _add(totals, counters)
+    return totals
+
+
+def run_time(records: Sequence[Mapping[str, Any]]) -> float:
+    """The run's time in its rounds: each round's elapsed time once (instances of a round overlap).
+
+    Records written before rounds were timed give each round's longest instance instead.
+    """
+    rounds: dict[int, float] = {}
+    for r in records:
+        seconds = float(r.get("round_time", r.get("wall_time", 0.0)))
+        rounds[r["round"]] = max(rounds.get(r["round"], 0.0), seconds)
+    return sum(rounds.values())
+
+
+def run_report(
+    path: Path | str,
+    meta: Mapping[str, Any],
+    records: Sequence[Mapping[str, Any]],
+    invalid_reasons: Sequence[str] = (),
+) -> dict[str, Any]:
+    """Everything ``continual-arc report`` shows of the run in ``path``, as JSON.
+
+    Args:
+        path: the run directory.
+        meta: its ``meta.json``.
+        records: its records.
+        invalid_reasons: why each invalid submission was refused (from the trajectories).
+    """
+    summary = json.loads(json.dumps(summarize(records, meta)))
+    chosen = primary(records)
+    errored = [r for r in chosen if r.get("error")]
+    invalid = [a for r in chosen for a in r.get("actions", []) if a.get("invalid")]
+    return {
+        "run": str(path),
+        "learner": meta.get("learner"),
+        "summary": summary,
+        "errored_steps": [r["step"] for r in errored],
+        "errors_by_type": _count(f"{r['error'].get('type')} in {r['error'].get('during')}" for r in errored),
+        "ends": _count(r["end"] for r in chosen),
+        "invalid_submissions": len(invalid),
+        "invalid_steps": sorted({r["step"] for r in chosen if any(a.get("invalid") for a in r["actions"])}),
+        "invalid_reasons": _count(invalid_reasons),
+        "resources": run_resources(records, bool(meta.get("concurrent_users"))),
+        "wall_time": run_time(records),
+    }
+
+
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for value in values:
+        out[str(value)] = out.get(str(value), 0) + 1
+    return dict(sorted(out.items()))
+
+
+def format_run(report: Mapping[str, Any]) -> str:
+    """The text of ``continual-arc report``."""
+    s = report["summary"]
+    lines = [
+        f"run {report['run']}",
+        _protocol_line(s["protocol"]),
+        f"learner: {report['learner'].get('class')} {json.dumps(report['learner'].get('kwargs'))}",
+        f"config {s['config']}, seed {s['seed']}, {s['users']} user(s), "
+        + (f"test {s['test']}" if s["test"] else f"order {s['order']}")
+        + f"; {s['instances']} of {s['slots']} slots played"
+        + ("" if s["complete"] else " (incomplete)"),
+        "",
+        f"{'phase':10} {'instances':>9} {'U':>7} {'P':>7} {'errored':>8}",
+    ]
+    for phase, row in s["phases"].items():
+        lines.append(
+            f"{phase:10} {row['instances']:>9} {_fmt(row['budget_used']):>7} {_fmt(row['share_solved']):>7} "
+            f"{row['errored']:>8}"
+        )
+    if any(len(users) > 1 for users in s["per_user"].values()):
+        lines += ["", "per user (U / P):"]
+        for phase, users in s["per_user"].items():
+            cells = "  ".join(
+                f"{u}: {_fmt(r['budget_used'], 1)}/{_fmt(r['share_solved'], 0)}" for u, r in users.items()
+            )
+            lines.append(f"  {phase:9} {cells}")
+    lines += _diagnostic_lines(s.get("diagnostics"))
+    if s.get("addons"):
+        a = s["addons"]
+        counts = f"U {_fmt(a['budget_used'])}, P {_fmt(a['share_solved'])}, by plug-in {a['by_plugin']}"
+        lines += ["", f"auxiliary episodes (plug-ins, outside every measure): {a['episodes']}, {counts}"]
+    lines += ["", f"ends: {report['ends']}"]
+    if report["errored_steps"]:
+        shown = ", ".join(map(str, report["errored_steps"][:20]))
+        lines.append(
+            f"errored instances: {len(report['errored_steps'])} (steps {shown}): {report['errors_by_type']}"
+        )
+    else:
+        lines.append("errored instances: 0")
+    if report["invalid_submissions"]:
+        reasons = "; ".join(f"{why} ({n})" for why, n in report["invalid_reasons"].items())
+        lines.append(
+            f"invalid submissions (charged as wrong): {report['invalid_submissions']} on "
+            f"{len(report['invalid_steps'])} instance(s)" + (f": {reasons}" if reasons else "")
+        )
+    else:
+        lines.append("invalid submissions: 0")
+    counters = ", ".join(f"{k} {v:g}" for k, v in report["resources"].items()) or "none reported"
+    lines.append(f"resources: {counters}; time in rounds {report['wall_time']:.1f} s")
+    return "\n".join(lines)
+
+
+def _diagnostic_lines(d: Mapping[str, Any] | None) -> list[str]:
+    if not d:
+        return []
+    acq = d["acquisition_cost"]
+    lines = [
+        "",
+        f"acquisition cost (first meetings): u {_fmt(acq['mean_charge'])} over {acq['instances']} tasks",
+    ]
+    cells = "  ".join(f"{k}: {_fmt(g['mean_charge'], 1)}" for k, g in d["cost_by_exposure"].items())
+    lines.append(f"cost by exposure index: {cells}")
+    cells = "  ".join(
+        f"{k}: {_fmt(g['mean_charge'], 1)} ({g['instances']})" for k, g in d["retention_by_gap"].items()
+    )
+    lines.append(f"retention by gap (rounds: u (n)): {cells or 'no returns'}")
+    curve = d["learning_curve"]
+    if curve["rounds"]:
+        marks = [0, len(curve["rounds"]) // 4, len(curve["rounds"]) // 2, 3 * len(curve["rounds"]) // 4, -1]
+        cells = "  ".join(f"r{curve['rounds'][i]}: {_fmt(curve['moving'][i], 1)}" for i in marks)
+        lines.append(f"learning curve (moving mean u over {curve['window']} rounds): {cells}")
+    return lines
+
+
+def format_estimate(e: Mapping[str, Any], digits: int = SHARE_DIGITS, *, with_note: bool = False) -> str:
+    """An estimate's JSON as ``value [low, high]``, or ``undefined (why)``.
+
+    Args:
+        e: :meth:`continual_arc.measure.bootstrap.Estimate.to_json`.
+        digits: decimals shown (:data:`SHARE_DIGITS` for a share, :data:`POINT_DIGITS` for points).
+        with_note: append the estimate's note (e.g. how many resamples were undefined), if any.
+    """
+    if e["value"] is None:
+        return f"undefined ({e['note']})"
+    text = f"{e['value']:.{digits}f}"
+    if e["low"] is not None:
+        text += f" [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
+    return text + (f" ({e['note']})" if with_note and e["note"] else "")
+
+
+def format_transfer(c: TestComparison) -> str:
+    """The text of ``continual-arc transfer``."""
+    j = c.to_json()
+    lines = [
+        f"test {c.test or '(all phases)'}: {c.instances} instances over {c.tasks} tasks "
+        f"(plays averaged: learner {c.plays['learner']}, reset {c.plays['reset']})",
+        f"share saved  {format_estimate(j['share_saved'], with_note=True)}",
+        f"T (points)   {format_estimate(j['saving'], POINT_DIGITS, with_note=True)}",
+        f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}",
+        f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}",
+    ]
+    for i, bare in enumerate(c.bare, 1):
+        lines.append(f"bare model {i} U {_fmt(bare['budget_used'])}  P {_fmt(bare['share_solved'])}")
+    if c.reset_below_bare:
+        lines.append("FLAG: the reset plays below the bare model on these instances")
+    return "\n".join(lines)
+
+
+def format_learned(r: LearnedResult) -> str:
+    """The text of ``continual-arc learned``."""
+    j = r.to_json()
+    lines = [
+        f"share learned     {format_estimate(j['share_learned'], with_note=True)}",
+        f"learnable budget  {_fmt(r.learnable_budget)} points (U(reset) - U(perfect memory))",
+        f"learner           U {_fmt(r.learner['budget_used'])}  P {_fmt(r.learner['share_solved'])}",
+        f"reset             U {_fmt(r.reset['budget_used'])}  P {_fmt(r.reset['share_solved'])}",
+        f"perfect memory    U {_fmt(r.perfect_memory)}",
+        f"{r.instances} stream instances over {r.tasks} tasks",
+    ]
+    if r.matched_by_task_mean:
+        lines.append(
+            f"{r.matched_by_task_mean} instances the reset never met, read against its mean on the task"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,126 @@
+"""``check_learner``: a learner checked against the contract the runner relies on, before a long run."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..core.actions import Action, Feedback, LearnerObservation
+from ..stream.schedule import build_schedule
+from ..stream.users import with_users
+from ..tracks.registry import get_config
+from .instance_record import TIMING_FIELDS
+from .learner import BaseLearner, missing_members
+from .runner import run
+
+__all__ = ["check_learner"]
+
+
+def _snapshot(learner: Any) -> bytes | None:
+    """The learner's saved state as bytes (every file, in name order), or ``None`` if it cannot save."""
+    if not callable(getattr(learner, "save_state", None)):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        learner.save_state(tmp)
+        return b"".join(
+            p.name.encode() + b"\0" + p.read_bytes() for p in sorted(Path(tmp).rglob("*")) if p.is_file()
+        )
+
+
+class _Watch(BaseLearner):
+    """Wraps a learner and notes when its saved state changes outside ``end_round`` and ``reset``."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.concurrent_users = False  # one action at a time: the check reads the state between them
+        self.problems: list[str] = []
+        self._state: bytes | None = None
+
+    def _check(self, where: str) -> None:
+        now = _snapshot(self.inner)
+        if self._state is not None and now != self._state and not self.problems:
+            self.problems.append(f"what the learner saves changed in {where}, not in end_round")
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+    def begin_round(self) -> None:
+        self.inner.begin_round()
+        self._state = _snapshot(self.inner)
+
+    def act(self, obs: LearnerObservation) -> Action:
+        action: Action = self.inner.act(obs)
+        self._check("act")
+        return action
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        self.inner.observe(obs, action, feedback)
+        self._check("observe")
+
+    def end_round(self) -> None:
+        self.inner.end_round()
+
+    def resources(self) -> Mapping[str, float]:
+        return dict(self.inner.resources())
+
+
+def check_learner(factory: Any, *, config: str = "toy-smoke", users: int = 3, seed: int = 0) -> list[str]:
+    """Check a learner against the contract the runner relies on; each problem in one line.
+
+    Args:
+        factory: makes a fresh learner (its class, or a function of no arguments).
+        config: the configuration whose stream it plays (data-free by default).
+        users: users a round, so that several instances share each round.
+        seed: the stream's seed.
+
+    Checks that it has every member of the protocol; that two fresh copies play the same stream
+    to the same records (it is deterministic); that what it saves changes only in ``end_round``
+    (every instance of a round meets the state the round began with); that ``reset`` brings it
+    back to a fresh learner's state; and that ``save_state`` then ``load_state`` gives back the
+    same state.
+    """
+    problems = [f"it lacks {name}" for name in missing_members(factory())]
+    if problems:
+        return problems
+    schedule = build_schedule(with_users(get_config(config), users), seed, epilogue=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        first, second = factory(), factory()
+        a = run(first, schedule, Path(tmp, "a")).records
+        Path(tmp, "b").mkdir()
+        shutil.copy(Path(tmp, "a", "alias-salt"), Path(tmp, "b"))
+        b = run(second, schedule, Path(tmp, "b")).records
+        if [_strip(r) for r in a] != [_strip(r) for r in b]:
+            problems.append("two fresh copies played the same stream differently: it is not deterministic")
+        watched = _Watch(factory())
+        run(watched, schedule, Path(tmp, "c"))
+        problems += watched.problems
+        problems += _check_saving(first, factory)
+    return problems
+
+
+def _strip(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in (*TIMING_FIELDS, "alias")}
+
+
+def _check_saving(played: Any, factory: Any) -> list[str]:
+    problems = []
+    state = _snapshot(played)
+    if state is None:
+        return (
+            []
+            if getattr(played, "stateless", False)
+            else ["it keeps state but has no save_state: runs cannot resume"]
+        )
+    other = factory()
+    with tempfile.TemporaryDirectory() as tmp:
+        played.save_state(tmp)
+        other.load_state(tmp)
+    if _snapshot(other) != state:
+        problems.append("save_state then load_state did not give back the same state")
+    played.reset()
+    if _snapshot(played) != _snapshot(factory()):
+        problems.append("reset() did not bring it back to a fresh learner's state")
+    return problems

@@ -1,0 +1,55 @@
+"""A learner's fingerprint: what identifies its code, so that a run never mixes two versions of it."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["learner_fingerprint"]
+
+
+def _version(top: str, module: Any) -> str | None:
+    version = getattr(module, "__version__", None)
+    if isinstance(version, str):
+        return version
+    for dist in (top, top.replace("_", "-")):
+        try:
+            return importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def _sources(module: Any) -> tuple[Path, list[Path]]:
+    """The folder of the package a module belongs to, and every Python file in it (or the module's own)."""
+    paths = list(getattr(module, "__path__", None) or [])
+    if paths:
+        root = Path(paths[0])
+        return root, sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+    file = getattr(module, "__file__", None)
+    return (Path(file).parent, [Path(file)]) if file else (Path("."), [])
+
+
+def learner_fingerprint(learner: Any) -> dict[str, Any]:
+    """What identifies the code of a learner.
+
+    Its top-level package, that package's version, and a SHA-256 over the package's Python files
+    (names and bytes). A run records it, and a resume after the learner's code changed is refused:
+    its records would mix two learners. ``sources_sha256`` is ``None`` for a learner with no source
+    file (defined in an interactive session).
+    """
+    own = getattr(learner, "code_fingerprint", None)
+    if callable(own):  # a learner in another process: its code is that process's
+        fingerprint: dict[str, Any] = own()
+        return fingerprint
+    top = type(learner).__module__.split(".")[0]
+    module = sys.modules.get(top)
+    root, files = _sources(module) if module is not None else (Path("."), [])
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    sources = digest.hexdigest() if files else None
+    return {"package": top, "version": _version(top, module), "sources_sha256": sources}

@@ -1,0 +1,95 @@
+"""What a played instance leaves: its record (``records.jsonl``) and its trajectory (``i/<step>.json``).
+
+The record holds what the measures read (the charge, whether it was solved, the exposure metadata)
+and what the checker replays (each action's outcome); the trajectory holds every observation,
+action and feedback, with grids, and what the learner and the plug-ins said about the instance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .episode import EpisodePlay
+from .learner import Learner
+
+__all__ = ["TIMING_FIELDS", "action_entries", "instance_record"]
+
+TIMING_FIELDS = ("wall_time", "learner_time", "round_time")
+"""The fields of a record that measure time: the only ones two plays of the same run may differ in."""
+
+
+def _resources(learner: Learner, user: int) -> dict[str, float]:
+    """The learner's cumulative counters (a concurrent learner's, of this user)."""
+    if learner.concurrent_users:
+        return _counters(lambda: learner.user_resources(user))
+    return _counters(learner.resources)
+
+
+def _instance_resources(learner: Learner, user: int) -> dict[str, float] | None:
+    """The counters of the user's instance that just ended, if the learner reports them."""
+    hook = getattr(learner, "instance_resources", None)
+    return _counters(lambda: hook(user)) if callable(hook) else None
+
+
+def _counters(fetch: Callable[[], Any]) -> dict[str, float]:
+    try:
+        return {str(k): float(v) for k, v in dict(fetch()).items()}
+    except Exception:  # counters are logged, never scored: a broken counter loses only itself
+        return {"resources_error": 1.0}
+
+
+def action_entries(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A record's ``actions``: each event's action kind and outcome (correct, invalid, refused)."""
+    actions = []
+    for event in events:
+        action, feedback = event["action"], event["feedback"]
+        entry: dict[str, Any] = {"action": action["action"] if action else None}
+        if feedback and feedback["feedback"] == "submit":
+            entry.update(correct=feedback["correct"], invalid=feedback["invalid"] is not None)
+        if feedback and feedback["feedback"] == "demos":
+            entry["refused"] = feedback["refused"]
+        actions.append(entry)
+    return actions
+
+
+def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The record (a line of ``records.jsonl``) and trajectory (``i/<step>.json``) of an ended instance."""
+    ep, result, settings = inst.episode, inst.env.result(), inst.env.settings
+    actions = action_entries(inst.events)
+    record = {
+        **ep.to_json(),
+        "alias": ep.alias,
+        "episode_type": ep.episode_type,
+        "actions": actions,
+        "demos_bought": result.demos_bought,
+        "demos_refused": result.demos_refused,
+        "wrong_attempts": result.wrong_attempts,
+        "solved": result.solved,
+        "end": result.end,
+        "charge": result.charge,
+        "max_cost": settings.max_cost,
+        "budget_share": result.charge / settings.max_cost,
+        "wall_time": round(max(inst.finished - inst.started, 0.0), 6),
+        "learner_time": round(inst.learner_time, 6),
+        "resources": _resources(learner, ep.user),
+        "instance_resources": _instance_resources(learner, ep.user),
+        "error": inst.error,
+    }
+    log = getattr(learner, "instance_log", None)
+    trajectory = {
+        **ep.to_json(),
+        "alias": ep.alias,
+        "episode_type": ep.episode_type,
+        **inst.env.opening(),
+        "events": inst.events,
+        "result": dataclasses.asdict(result),
+        "learner_log": log(ep.user) if callable(log) else None,
+        "error": inst.error,
+    }
+    said = inst.trace.summary()
+    if said is not None:  # only when a plug-in said something: runs without them are unchanged
+        record["plugins"] = said
+        trajectory["plugins"] = inst.trace.entries
+    return record, trajectory

@@ -1,0 +1,55 @@
+"""``meta.json``: written first, it says what is played, by which learner, on which release and data."""
+
+from __future__ import annotations
+
+import platform
+import time
+from typing import Any
+
+from .. import __version__
+from ..core.files import atomic_write_json
+from .fingerprint import learner_fingerprint
+from .options import RunOptions
+from .rundir import META, SCHEDULE
+from .session import RunSession
+
+__all__ = ["learner_spec", "write_meta"]
+
+
+def learner_spec(learner: Any, options: RunOptions) -> dict[str, Any]:
+    """The learner as ``meta.json`` names it: ``{"class": "module:Class", "kwargs": {...}}``.
+
+    A learner passed from Python without ``learner_spec`` is recorded by its class with no
+    arguments (``{}``), as the command line records one built with none.
+    """
+    spec = dict(options.learner_spec or {})
+    cls = type(learner)
+    spec.setdefault("class", f"{cls.__module__}:{cls.__qualname__}")
+    spec["kwargs"] = dict(spec.get("kwargs") or {})
+    return spec
+
+
+def write_meta(session: RunSession, options: RunOptions, resumes: list[dict[str, Any]]) -> None:
+    """Write ``meta.json`` (and ``schedule.json``) for the run ``session`` plays."""
+    schedule = session.schedule
+    meta = {
+        "format": 1,
+        "schedule": dict(schedule.meta),
+        "protocol": schedule.meta["protocol"],
+        "slots": len(schedule.slots),
+        "learner": learner_spec(session.learner, options),
+        "learner_fingerprint": learner_fingerprint(session.learner),
+        "concurrent_users": bool(session.learner.concurrent_users),
+        "alias_style": options.alias_style,
+        "max_concurrent": options.max_concurrent,
+        "instance_time_limit": options.instance_time_limit,
+        "plugins": list(session.hooks.names),
+        "versions": {"continual-arc": __version__, "sources": session.track.describe_sources()},
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "resumes": resumes,
+    }
+    atomic_write_json(session.out / META, meta)
+    schedule.save(session.out / SCHEDULE)
+

@@ -1,0 +1,63 @@
+"""How to run, where a run stands, and what a finished run gives back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["RunOptions", "RunProgress", "RunResult"]
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """Where a run stands, reported after every committed round."""
+
+    rounds_done: int
+    rounds_total: int
+    instances_done: int
+    instances_total: int
+    budget_used: float | None
+    errored: int
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run.
+
+    Attributes:
+        resume: continue the run already in the directory (replaying an unfinished round).
+        alias_style: ``hash`` (``task-3f2a9c1e``) or ``names`` (codenames).
+        max_concurrent: a concurrent learner's users served at once (default: the whole round).
+        plugins: plug-ins (:mod:`continual_arc.play.plugins`), in order; each sees what the one before
+            it returned. Recorded by import path in ``meta.json`` and checked on resume.
+        fail_fast: stop the run at the first learner fault instead of failing the instance.
+        instance_time_limit: seconds an instance may take before it ends unsolved.
+        learner_spec: ``{"class": "module:Class", "kwargs": {...}}``, recorded in ``meta.json``
+            and checked on resume (the command line fills it in).
+        progress: called with a :class:`RunProgress` after every committed round.
+    """
+
+    resume: bool = False
+    alias_style: str = "hash"
+    max_concurrent: int | None = None
+    plugins: Sequence[Any] = ()
+    fail_fast: bool = False
+    instance_time_limit: float | None = None
+    learner_spec: Mapping[str, Any] | None = None
+    progress: Callable[[RunProgress], None] | None = None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A finished run: its directory, every record, and the summary written last.
+
+    Attributes:
+        stopped_by: the plug-in that stopped the run early, if one did.
+    """
+
+    out_dir: Path
+    records: list[dict[str, Any]]
+    summary: dict[str, Any]
+    stopped_by: str | None = None

@@ -1,0 +1,99 @@
+"""The child side of a remote learner: ``python -m continual_arc.play.remote_child SPEC``.
+
+It builds the learner named by ``SPEC`` (JSON: ``{"class": "module:Class", "kwargs": {...}}``) and
+answers the runner's calls, one JSON message a line: a request ``{"call": name, "args": [...]}``
+on standard input, a reply ``{"ok": value}`` or ``{"error": {"type", "message", "traceback"}}`` on
+the standard output it had at start. Anything the learner prints goes to standard error, so it
+can never be taken for a reply.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from ..core.wire import from_wire, to_wire
+from .fingerprint import learner_fingerprint
+from .learner import load_learner
+
+__all__ = ["OPTIONAL", "main", "serve"]
+
+OPTIONAL = ("save_state", "load_state", "instance_log", "instance_resources", "memory")
+"""The optional members of a learner the child reports having, so the parent offers the same."""
+
+
+def _hello(learner: Any) -> dict[str, Any]:
+    return {
+        "members": [name for name in OPTIONAL if callable(getattr(learner, name, None))],
+        "stateless": bool(getattr(learner, "stateless", False)),
+        "concurrent_users": bool(getattr(learner, "concurrent_users", False)),
+    }
+
+
+def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
+    """What each call does; arguments and results cross as :mod:`continual_arc.core.wire` has them."""
+    return {
+        "hello": lambda: _hello(learner),
+        "reset": learner.reset,
+        "begin_round": learner.begin_round,
+        "end_round": learner.end_round,
+        "act": lambda obs: to_wire(learner.act(from_wire(obs))),
+        "observe": lambda obs, action, feedback: learner.observe(
+            from_wire(obs), from_wire(action), from_wire(feedback)
+        ),
+        "resources": lambda: dict(learner.resources()),
+        "user_resources": lambda user: dict(learner.user_resources(user)),
+        "instance_resources": lambda user: learner.instance_resources(user),
+        "instance_log": lambda user: learner.instance_log(user),
+        "memory": lambda: learner.memory(),
+        "fingerprint": lambda: learner_fingerprint(learner),
+        "save_state": lambda path: learner.save_state(path),
+        "load_state": lambda path: learner.load_state(path),
+    }
+
+
+def serve(learner: Any, requests: TextIO, replies: TextIO) -> None:
+    """Answer requests until ``quit`` or the end of input."""
+    handlers = _handlers(learner)
+    for line in requests:
+        request = json.loads(line)
+        if request.get("call") == "quit":
+            break
+        try:
+            value = handlers[request["call"]](*request.get("args", []))
+            reply: dict[str, Any] = {"ok": value}
+        except Exception as err:  # the learner's fault, reported to the runner, never fatal here
+            trace = "".join(traceback.format_exception(err))
+            reply = {"error": {"type": type(err).__name__, "message": str(err), "traceback": trace}}
+        try:
+            text = json.dumps(reply)
+        except (TypeError, ValueError) as err:
+            text = json.dumps({"error": {"type": "TypeError", "message": f"a reply that is not JSON: {err}"}})
+        replies.write(text + "\n")
+        replies.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the learner and serve the runner."""
+    args = sys.argv[1:] if argv is None else argv
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a print of the learner's goes to stderr
+    spec = json.loads(args[0])
+    try:
+        learner = load_learner(spec["class"], spec.get("kwargs") or {})
+    except Exception as err:  # say why in the first reply, which the parent reads before any call
+        replies.write(json.dumps({"error": {"type": type(err).__name__, "message": str(err)}}) + "\n")
+        replies.flush()
+        return 1
+    replies.write(json.dumps({"ok": "ready"}) + "\n")
+    replies.flush()
+    serve(learner, sys.stdin, replies)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,293 @@
+"""The run directory: what the runner writes, in what order, and how a resumed run reads it back.
+
+::
+
+    meta.json        written first: the schedule's meta and protocol block, the learner, versions
+    schedule.json    the schedule played (replaced by a longer one when a cut run is resumed)
+    alias-salt       the salt of the task names the learner saw
+    records.jsonl    one line per instance, appended a whole round at a time, flushed and fsynced
+    i/<step>.json    one trajectory per instance: every observation, action and feedback
+    i/addon-<n>.json the trajectory of the run's n-th auxiliary episode (asked for by a plug-in)
+    state/round-<r>/ the learner's saved state after the last committed round (save_state)
+    memory.json      what the learner says it kept (its optional memory() hook), at the end
+    plugins.json     with plug-ins, at the end: what their run-level hooks said, totals, any stop
+    summary.json     written last: the run's measures, recomputable from records.jsonl
+
+A round is committed in this order: the learner's state is saved to ``state/round-<r>/`` (a
+marker naming the round written last), the trajectories are written, the round's records are
+appended in one write and fsynced, and the states of earlier rounds are deleted. A crash anywhere
+leaves either the old round or the new one complete: :func:`committed_rounds` drops a partial
+round from the records, and :func:`state_for_round` finds the state saved after the last
+committed round (it is deleted only once a later round's records are durable).
+
+A round's records are its slots' (``episode_type: "primary"``) followed by the auxiliary episodes
+plug-ins asked for (``episode_type: "addon"``). When there are any, every record of the round
+carries their number in ``round_addons``, so that a round cut after its primary records is seen
+to be partial.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ContinualArcError
+from ..core.files import (
+    RecordsError,
+    append_jsonl,
+    atomic_write_json,
+    atomic_write_text,
+    fsync_dir,
+    read_json,
+    read_jsonl,
+    truncate_partial_line,
+)
+
+__all__ = [
+    "META",
+    "PLUGINS",
+    "RECORDS",
+    "SCHEDULE",
+    "SUMMARY",
+    "Run",
+    "RunDirError",
+    "committed_rounds",
+    "invalid_reasons",
+    "is_empty_run_dir",
+    "load_run",
+    "prune_states",
+    "read_meta",
+    "read_records",
+    "read_trajectory",
+    "save_learner_state",
+    "setup_complete",
+    "state_for_round",
+    "trajectory_name",
+    "write_round",
+    "write_trajectory",
+]
+
+META, RECORDS, SUMMARY, SCHEDULE = "meta.json", "records.jsonl", "summary.json", "schedule.json"
+PLUGINS = "plugins.json"
+_STATE, _MARKER = "state", "_round.json"
+
+
+class RunDirError(ContinualArcError, RuntimeError):
+    """A run directory that cannot be used as asked."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run directory read back: its meta, records and summary (``None`` if not written yet)."""
+
+    path: Path
+    meta: dict[str, Any]
+    records: list[dict[str, Any]]
+    summary: dict[str, Any] | None
+
+
+def load_run(path: Path | str) -> Run:
+    """Read a run directory.
+
+    Raises:
+        RunDirError: it is not a run directory.
+        RecordsError: ``records.jsonl`` has a malformed line (naming it).
+    """
+    path = Path(path)
+    meta = read_meta(path)
+    records = read_records(path)
+    summary = read_json(path / SUMMARY) if (path / SUMMARY).exists() else None
+    return Run(path, meta, records, summary)
+
+
+def _leftover(name: str) -> bool:
+    """A temporary file an atomic write left when its process was killed."""
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def is_empty_run_dir(path: Path, *, interrupted_setup: bool = False) -> bool:
+    """Whether ``path`` holds no run.
+
+    It may hold an ``alias-salt`` (a test's copied names) and temporary files of writes a kill
+    cut short. With ``interrupted_setup``, a ``meta.json`` and ``schedule.json`` without records (a run
+    killed while it was being set up, before any round) count as empty too.
+    """
+    if not path.exists():
+        return True
+    allowed = {"alias-salt"} | ({META, SCHEDULE} if interrupted_setup else set())
+    if interrupted_setup and (path / RECORDS).exists():
+        return False
+    return all(child.name in allowed or _leftover(child.name) for child in path.iterdir())
+
+
+def setup_complete(path: Path) -> bool:
+    """Whether a run was set up whole: its ``meta.json`` and ``schedule.json`` both written."""
+    return (path / META).exists() and (path / SCHEDULE).exists()
+
+
+def read_meta(run_dir: Path) -> dict[str, Any]:
+    """The run's ``meta.json``."""
+    try:
+        meta: dict[str, Any] = read_json(run_dir / META)
+    except FileNotFoundError:
+        raise RunDirError(f"{run_dir} has no {META}: not a run directory") from None
+    except RecordsError as err:
+        raise RunDirError(str(err)) from None
+    return meta
+
+
+def read_records(run_dir: Path, *, allow_partial_tail: bool = False) -> list[dict[str, Any]]:
+    """The run's records (empty when there are none yet).
+
+    Raises:
+        RecordsError: a line is not valid JSON (naming the line).
+    """
+    path = run_dir / RECORDS
+    if not path.exists():
+        return []
+    return read_jsonl(path, allow_partial_tail=allow_partial_tail)
+
+
+def _is_primary(record: dict[str, Any]) -> bool:
+    return bool(record.get("episode_type", "primary") == "primary")
+
+
+def _round_is_whole(path: Path, round_: int, group: Sequence[dict[str, Any]], size: int) -> bool:
+    """Whether a round's records are whole (``size`` primary ones and every auxiliary one)."""
+    primaries = sum(1 for r in group if _is_primary(r))
+    addons = max((int(r.get("round_addons", 0)) for r in group), default=0)
+    if primaries > size or len(group) - primaries > addons:
+        raise RunDirError(f"{path}: round {round_} holds more than its {size} records")
+    return primaries == size and len(group) - primaries == addons
+
+
+def committed_rounds(run_dir: Path, round_sizes: Sequence[int]) -> list[dict[str, Any]]:
+    """Repair ``records.jsonl`` to whole rounds and return its records.
+
+    Cuts a trailing line left incomplete by a crash, then any records of a round that is not
+    complete (``round_sizes[r]`` primary records expected for round ``r``, and as many auxiliary
+    ones as its ``round_addons`` says), rewriting nothing before them.
+
+    Raises:
+        RunDirError: a record lies outside the schedule, or rounds are out of order.
+    """
+    path = run_dir / RECORDS
+    truncate_partial_line(path)
+    records = read_records(run_dir)
+    whole = 0
+    index = 0
+    while index < len(records):
+        round_ = records[index].get("round")
+        if not isinstance(round_, int) or round_ != whole or round_ >= len(round_sizes):
+            raise RunDirError(f"{path}: record {index} is round {round_!r}, expected round {whole}")
+        end = index
+        while end < len(records) and records[end].get("round") == round_:
+            end += 1
+        if not _round_is_whole(path, round_, records[index:end], round_sizes[round_]):
+            if end < len(records):
+                raise RunDirError(f"{path}: round {round_} does not hold its {round_sizes[round_]} records")
+            break
+        index = end
+        whole += 1
+    if index < len(records):
+        kept = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records[:index])
+        # Rewritten atomically: a crash here leaves the old file, which the next resume cuts again.
+        atomic_write_text(path, kept)
+    return records[:index]
+
+
+def trajectory_name(record: dict[str, Any]) -> str:
+    """The name of a record's trajectory in ``i/``: its step, or ``addon-<n>`` for an auxiliary episode."""
+    if _is_primary(record):
+        return str(record["step"])
+    return f"addon-{record['addon_index']}"
+
+
+def write_trajectory(
+    run_dir: Path, step: int | str, trajectory: dict[str, Any], *, fsync: bool = True
+) -> None:
+    """Write ``i/<step>.json`` atomically, as compact JSON (the C encoder: pretty JSON is 10x slower).
+
+    ``step`` is the slot's step, or the name :func:`trajectory_name` gives.
+    """
+    text = json.dumps(trajectory, sort_keys=True, separators=(",", ":")) + "\n"
+    atomic_write_text(run_dir / "i" / f"{step}.json", text, fsync=fsync)
+
+
+def read_trajectory(run_dir: Path, record: dict[str, Any]) -> dict[str, Any] | None:
+    """A record's trajectory (``i/<step>.json``), or ``None`` when it is missing or unreadable."""
+    try:
+        trajectory: dict[str, Any] = read_json(run_dir / "i" / f"{trajectory_name(record)}.json")
+    except (FileNotFoundError, RecordsError):
+        return None
+    return trajectory
+
+
+def invalid_reasons(run_dir: Path, records: Sequence[dict[str, Any]]) -> list[str]:
+    """Why each invalid submission of the run was refused, from the trajectories (without the place)."""
+    reasons: list[str] = []
+    for record in records:
+        if not any(action.get("invalid") for action in record.get("actions", [])):
+            continue
+        trajectory = read_trajectory(run_dir, record) or {}
+        for event in trajectory.get("events", []):
+            why = (event.get("feedback") or {}).get("invalid")
+            if why:
+                reasons.append(str(why).split(" at row")[0])
+    return reasons
+
+
+def _state_dir(run_dir: Path, round_: int) -> Path:
+    return run_dir / _STATE / f"round-{round_:06d}"
+
+
+def save_learner_state(learner: Any, run_dir: Path, round_: int) -> None:
+    """Save the learner's state after ``round_`` into ``state/round-<round_>/`` (marker written last)."""
+    target = _state_dir(run_dir, round_)
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    learner.save_state(target)
+    atomic_write_json(target / _MARKER, {"round": round_})
+
+
+def write_round(
+    run_dir: Path,
+    round_: int,
+    records: Sequence[dict[str, Any]],
+    trajectories: Sequence[dict[str, Any]],
+) -> None:
+    """Commit a played round: trajectories, then the records in one fsynced write, then prune states.
+
+    Once the records are durable, the states of earlier rounds are no longer needed.
+    """
+    for record, trajectory in zip(records, trajectories, strict=True):
+        write_trajectory(run_dir, trajectory_name(record), trajectory, fsync=False)
+    if trajectories:
+        fsync_dir(run_dir / "i")  # one flush for the round's renames, before its records
+    append_jsonl(run_dir / RECORDS, records)
+    prune_states(run_dir, keep=round_)
+
+
+def prune_states(run_dir: Path, keep: int) -> None:
+    """Delete every saved state but the one after round ``keep``."""
+    root = run_dir / _STATE
+    if not root.is_dir():
+        return
+    for child in root.iterdir():
+        if child.name != _state_dir(run_dir, keep).name:
+            shutil.rmtree(child, ignore_errors=True)
+
+
+def state_for_round(run_dir: Path, round_: int) -> Path | None:
+    """The saved state after ``round_``, if it was saved whole (its marker names the round)."""
+    target = _state_dir(run_dir, round_)
+    try:
+        if read_json(target / _MARKER).get("round") == round_:
+            return target
+    except (FileNotFoundError, RecordsError, AttributeError):
+        pass
+    return None

@@ -1,0 +1,123 @@
+"""One play of a protocol as a job: everything a worker process needs to play or resume a run.
+
+The protocol's plays and ``continual-arc test`` run through :func:`play_job`: the learner built
+anew from its import path and arguments, given the stream's end state (``load_state``) and the
+stream's task names (its ``alias-salt``) where the play needs them, and played with ``resume``
+so that a play killed midway continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..play.aliases import SALT_FILE
+from ..play.learner import load_learner
+from ..play.options import RunProgress
+from ..play.runner import run
+from ..stream.schedule import Schedule
+
+__all__ = ["PlayJob", "ProgressLines", "final_state", "play_job", "prepare"]
+
+
+@dataclass(frozen=True)
+class PlayJob:
+    """One play, as a worker process receives it (everything picklable).
+
+    Attributes:
+        name: the play's name, which prefixes its progress lines.
+        out: its run directory.
+        schedule: its schedule file.
+        learner, learner_kwargs: the learner's import path and arguments.
+        state: the saved state to start from (the stream's end), or ``None``.
+        salt: the ``alias-salt`` to play under (the stream's), or ``None``.
+        alias_style, max_concurrent, instance_time_limit: passed to the runner.
+    """
+
+    name: str
+    out: Path
+    schedule: Path
+    learner: str
+    learner_kwargs: dict[str, Any]
+    state: Path | None
+    salt: Path | None
+    alias_style: str
+    max_concurrent: int | None
+    instance_time_limit: float | None
+
+
+class ProgressLines:
+    """Progress as prefixed lines, at most every few seconds: several processes share stderr.
+
+    Args:
+        name: the prefix.
+        every: the least seconds between two lines (the last is always printed).
+    """
+
+    def __init__(self, name: str, every: float = 5.0) -> None:
+        self.name, self.every, self.last = name, every, 0.0
+
+    def __call__(self, p: RunProgress) -> None:
+        """Print where the run stands, unless a line was printed less than ``every`` seconds ago."""
+        now = time.monotonic()
+        if now - self.last < self.every and p.rounds_done < p.rounds_total:
+            return
+        self.last = now
+        used = "-" if p.budget_used is None else f"{p.budget_used:.1f}"
+        errored = f", {p.errored} errored" if p.errored else ""
+        print(
+            f"[{self.name}] round {p.rounds_done}/{p.rounds_total}, instances {p.instances_done}/"
+            f"{p.instances_total}, U {used}{errored}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def prepare(job: PlayJob) -> Any:
+    """The job's learner, built from its import path, with the stream's end state and names where given."""
+    learner = load_learner(job.learner, job.learner_kwargs)
+    job.out.mkdir(parents=True, exist_ok=True)
+    if job.salt is not None and not (job.out / SALT_FILE).exists():
+        shutil.copy(job.salt, job.out / SALT_FILE)  # the names the stream gave its tasks
+    if job.state is not None:
+        # The stream's end state; once the test has committed its round, the runner's own resume
+        # replaces it with the test's saved state.
+        learner.load_state(job.state)  # type: ignore[attr-defined]  # checked by _saves_state
+    return learner
+
+
+def play_job(
+    job: PlayJob, learner: Any = None, progress: Callable[[RunProgress], None] | None = None
+) -> dict[str, Any]:
+    """Play (or resume) one run, in a worker process or here; its summary.
+
+    Args:
+        job: the play.
+        learner: the learner to play (default: built by :func:`prepare`).
+        progress: where progress goes (default: prefixed lines on stderr).
+    """
+    learner = learner if learner is not None else prepare(job)
+    result = run(
+        learner,
+        Schedule.load(job.schedule),
+        job.out,
+        resume=True,
+        alias_style=job.alias_style,
+        max_concurrent=job.max_concurrent,
+        instance_time_limit=job.instance_time_limit,
+        learner_spec={"class": job.learner, "kwargs": job.learner_kwargs},
+        progress=progress or ProgressLines(job.name),
+    )
+    return result.summary
+
+
+def final_state(stream_dir: Path) -> Path | None:
+    """The learner's state the runner saved after a stream's last committed round, if any."""
+    root = stream_dir / "state"
+    states = sorted(root.glob("round-*")) if root.is_dir() else []
+    return states[-1] if states else None

@@ -1,0 +1,68 @@
+"""A protocol directory's place on the plane.
+
+The share saved on each test against its reset, and the share learned over the stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
+from ..play.rundir import load_run
+from .plays import PROTOCOL_PLAYS, ProtocolError
+
+__all__ = ["PlanePoint", "plane_point"]
+
+
+@dataclass(frozen=True)
+class PlanePoint:
+    """A learner's place on the plane: the share saved on each test, with the stream's share learned."""
+
+    label: str
+    seen: TestComparison
+    held_out: TestComparison
+    learned: LearnedResult | None
+    setting: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The point as JSON."""
+        return {
+            "label": self.label,
+            "setting": self.setting,
+            "seen": self.seen.to_json(),
+            "held_out": self.held_out.to_json(),
+            "learned": None if self.learned is None else self.learned.to_json(),
+        }
+
+
+def plane_point(
+    directory: Path | str, label: str | None = None, *, seed: int = 0, resamples: int = 10_000
+) -> PlanePoint:
+    """A protocol directory's place on the plane (each test read against its reset)."""
+    root = Path(directory)
+    needed = [PROTOCOL_PLAYS[play] for play in ("seen", "seen-reset", "held-out", "held-out-reset")]
+    missing = [name for name in needed if not (root / name / "meta.json").exists()]
+    if missing:
+        raise ProtocolError(
+            f"{root} is not a protocol directory (what continual-arc protocol writes): "
+            f"it lacks {', '.join(missing)}"
+        )
+
+    def records(play: str) -> list[dict[str, Any]]:
+        return load_run(root / PROTOCOL_PLAYS[play]).records
+
+    played = load_run(root / PROTOCOL_PLAYS["seen"]).meta["schedule"]
+    setting = f"{played['config']}, {played['users']} user(s)"
+
+    seen = share_saved(
+        [records("seen")], [records("seen-reset")], seed=seed, test="seen", resamples=resamples
+    )
+    held = share_saved(
+        [records("held-out")], [records("held-out-reset")], seed=seed, test="held-out", resamples=resamples
+    )
+    learned = None
+    if (root / PROTOCOL_PLAYS["stream-reset"] / "records.jsonl").exists():
+        learned = share_learned(records("stream"), records("stream-reset"), seed=seed, resamples=resamples)
+    return PlanePoint(label or root.name, seen, held, learned, setting)

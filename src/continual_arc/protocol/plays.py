@@ -1,0 +1,78 @@
+"""The six plays of a protocol: the learner's stream and tests, and its reset on each, with their schedules.
+
+A protocol directory (what ``continual-arc protocol`` writes, and what a submission holds) has one
+subdirectory per play, named in :data:`PROTOCOL_PLAYS`, and their schedules in ``schedules/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.config import TESTS, Config
+from ..core.errors import ContinualArcError
+from ..stream.schedule import Schedule, build_schedule, test_schedule
+from ..stream.users import with_users
+from ..tracks.registry import get_config
+
+__all__ = ["PROTOCOL_PLAYS", "ProtocolError", "protocol_schedules", "reset_problem", "schedules_for"]
+
+PROTOCOL_PLAYS = {
+    "stream": "stream",
+    "stream-reset": "stream-reset",
+    "held-out": "held-out",
+    "held-out-reset": "held-out-reset",
+    "seen": "seen",
+    "seen-reset": "seen-reset",
+}
+"""The plays of a protocol directory: the learner's stream and tests, and its reset on each."""
+
+
+class ProtocolError(ContinualArcError, RuntimeError):
+    """A protocol that cannot be played or read as asked."""
+
+
+def protocol_schedules(config_name: str, seed: int, users: int) -> dict[str, Schedule]:
+    """The schedule of each play of a named configuration (:func:`schedules_for`)."""
+    return schedules_for(with_users(get_config(config_name), users), seed)
+
+
+def schedules_for(config: Config, seed: int, *, test_width: int | None = None) -> dict[str, Schedule]:
+    """The schedule of each play: the stream (no epilogue), its reset, each test and its reset (width 1).
+
+    Args:
+        config: the configuration, with its number of users.
+        seed: the run seed.
+        test_width: play the learner's tests this many instances a round (every one after a reset
+            that restores the end of the stream), instead of one round.
+    """
+    out = {
+        "stream": build_schedule(config, seed, epilogue=False),
+        "stream-reset": build_schedule(config, seed, epilogue=False, reset_each=True),
+    }
+    for test in TESTS:
+        out[test] = test_schedule(config, seed, test, width=test_width)
+        out[f"{test}-reset"] = test_schedule(config, seed, test, width=1)
+    return out
+
+
+def reset_problem(run: Mapping[str, Any], reset: Mapping[str, Any], test: str | None) -> str | None:
+    """Why ``reset`` is not the reset reference of ``run`` (their schedules' meta blocks), or ``None``.
+
+    On the stream (``test`` None) the reset plays the same stream wiped before every slot
+    (``--reset-each``); on a test, the same test one instance at a time (width 1), or the held-out
+    test's instances alone (``--order fresh``). Either way at the run's configuration and seed.
+    """
+    for key in ("config", "seed"):
+        if run.get(key) != reset.get(key):
+            return f"the reset was played at {key} {reset.get(key)!r}, the run at {run.get(key)!r}"
+    if test is None:
+        if run.get("test") is not None or run.get("reset_each"):
+            return "the run is not a stream played without resets"
+        if reset.get("test") is not None or not reset.get("reset_each"):
+            return "the reset is not the stream wiped before every slot (schedule make --reset-each)"
+        return None
+    fresh = test == "held-out" and reset.get("order") == "fresh"
+    if not fresh and (reset.get("test") != test or reset.get("width") != 1):
+        return f"the reset is not the {test} test played one instance at a time (--width 1)"
+    return None

@@ -1,0 +1,86 @@
+"""A frozen test played from a stream run's saved state, as the protocol plays it (``continual-arc test``).
+
+The test is built at the stream's configuration, seed and users; the learner is the stream's, built
+anew from its import path and arguments and given the state the runner saved after the stream's last
+committed round; the test is played under the stream's task names (its ``alias-salt``), in a
+directory of its own, and resumes where it stopped when run again.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..core.config import TESTS, Config
+from ..play.aliases import SALT_FILE
+from ..play.learner import load_learner
+from ..play.options import RunProgress
+from ..play.rundir import read_meta
+from ..play.session import saves_state
+from ..stream.schedule import test_schedule
+from .jobs import PlayJob, final_state, play_job
+from .plays import ProtocolError
+
+__all__ = ["default_test_dir", "play_test_from"]
+
+
+def default_test_dir(stream_dir: Path, test: str, width: int | None) -> Path:
+    """Where a test of ``stream_dir`` goes unless told: beside it, named after it and the test."""
+    suffix = f"-{test}" + ("" if width is None else f"-width{width}")
+    return stream_dir.parent / f"{stream_dir.name}{suffix}"
+
+
+def _stream_meta(stream_dir: Path) -> dict[str, Any]:
+    meta = read_meta(stream_dir)
+    schedule = meta["schedule"]
+    if schedule.get("test") is not None or schedule.get("reset_each") or schedule.get("order") == "fresh":
+        raise ProtocolError(f"{stream_dir} is not a learner's stream: a test is played from the end of one")
+    return meta
+
+
+def play_test_from(
+    stream_dir: Path,
+    test: str,
+    *,
+    width: int | None = None,
+    out: Path | None = None,
+    progress: Callable[[RunProgress], None] | None = None,
+) -> tuple[Path, dict[str, Any]]:
+    """Play ``test`` from the end of the stream in ``stream_dir``; the test's directory and summary.
+
+    Raises:
+        ProtocolError: the directory is not a learner's stream, or its learner keeps state it cannot
+            save (its state at the end of the stream lived only in the process that played it).
+    """
+    if test not in TESTS:
+        raise ProtocolError(f"unknown test {test!r}; known: {', '.join(TESTS)}")
+    meta = _stream_meta(stream_dir)
+    spec = meta["learner"]
+    kwargs = dict(spec.get("kwargs") or {})
+    probe = load_learner(spec["class"], kwargs)
+    state = final_state(stream_dir) if saves_state(probe) else None
+    if state is None and not getattr(probe, "stateless", False):
+        raise ProtocolError(
+            f"{spec['class']} left no saved state in {stream_dir}/state, so the stream's end cannot be "
+            f"restored; play the whole protocol in one process with continual-arc protocol"
+        )
+    config = Config.from_dict(meta["schedule"]["configuration"])
+    schedule = test_schedule(config, meta["schedule"]["seed"], test, width=width)
+    target = out or default_test_dir(stream_dir, test, width)
+    with tempfile.TemporaryDirectory() as tmp:
+        schedule.save(Path(tmp) / "schedule.json")
+        job = PlayJob(
+            name=test,
+            out=target,
+            schedule=Path(tmp) / "schedule.json",
+            learner=spec["class"],
+            learner_kwargs=kwargs,
+            state=state,
+            salt=stream_dir / SALT_FILE,
+            alias_style=meta.get("alias_style", "hash"),
+            max_concurrent=meta.get("max_concurrent"),
+            instance_time_limit=meta.get("instance_time_limit"),
+        )
+        return target, play_job(job, progress=progress)

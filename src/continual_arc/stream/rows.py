@@ -1,0 +1,128 @@
+"""The rows of each kind of schedule, before they are numbered: a stream, its epilogue, and the two tests.
+
+A row is ``(round, user, phase, task_id, seed, reset_before)``
+(:data:`~continual_arc.stream.slots.Row`). :func:`meta_block` makes the meta a schedule file carries,
+from which the same rows are rebuilt (:func:`continual_arc.stream.schedule.rebuild`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.config import Config
+from ..core.seeding import stable_rng
+from ..tracks.registry import get_track
+from .process import ProcessTrace, reorder, stream_process
+from .protocol_block import protocol_of
+from .seeds import instance_seed
+from .slots import Row
+from .users import held_out_tasks, user_tasks
+
+__all__ = ["epilogue_rows", "fresh_rows", "meta_block", "stream_rows", "stream_trace", "test_rows"]
+
+
+def stream_trace(config: Config, seed: int, user: int = 0) -> ProcessTrace:
+    """The stream process's run for one user at a seed (what :func:`build_schedule` serves)."""
+    rng = stable_rng("stream", config.name, seed, user)
+    return stream_process(user_tasks(config, user), config.supply, config.process, rng)
+
+
+def stream_rows(config: Config, seed: int, order: str, reset_each: bool) -> list[Row]:
+    """Every user's stream at ``seed`` in ``order``, round by round, users in order within a round."""
+    per_user = []
+    for user in range(config.users):
+        trace = stream_trace(config, seed, user)
+        visits = reorder(trace.visits, order, stable_rng("order", config.name, seed, user, order))
+        counts: dict[str, int] = {}
+        row = []
+        for task in visits:
+            k = counts.get(task, 0)
+            counts[task] = k + 1
+            row.append((task, instance_seed(config, seed, "stream", user, task, k)))
+        per_user.append(row)
+    length = config.stream_tasks * config.supply
+    return [
+        (r, user, "stream", *per_user[user][r], reset_each)
+        for r in range(length)
+        for user in range(config.users)
+    ]
+
+
+def epilogue_rows(config: Config, seed: int, first_round: int, reset_each: bool) -> list[Row]:
+    """The held-out tasks once each, in an order of each user's own, from ``first_round`` on."""
+    orders = []
+    for user in range(config.users):
+        tasks = list(held_out_tasks(config))
+        stable_rng("epilogue", config.name, seed, user).shuffle(tasks)
+        orders.append(tasks)
+    return [
+        (
+            first_round + r,
+            user,
+            "epilogue",
+            task,
+            instance_seed(config, seed, "epilogue", user, task, 0),
+            reset_each,
+        )
+        for r in range(config.held_out)
+        for user in range(config.users)
+        for task in (orders[user][r],)
+    ]
+
+
+def meta_block(config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
+    """The meta of a schedule of ``config`` at ``seed`` (a workstreams stream unless told otherwise)."""
+    meta: dict[str, Any] = {
+        "config": config.name,
+        "configuration": config.to_dict(),
+        "track": config.track,
+        "seed": seed,
+        "users": config.users,
+        "order": "workstreams",
+        "epilogue": False,
+        "reset_each": False,
+        "test": None,
+        "width": None,
+        "rounds_cut": None,
+        "sources": dict(get_track(config.track).roles),
+    }
+    meta.update(fields_)
+    meta["protocol"] = protocol_of(meta)
+    return meta
+
+
+def _test_tasks(config: Config, seed: int, test: str) -> list[tuple[str, int]]:
+    """The (task, instance seed) of each instance of a test, in order."""
+    if test == "held-out":
+        return [
+            (task, instance_seed(config, seed, "held-out", None, task, 0)) for task in held_out_tasks(config)
+        ]
+    users = config.users
+    blocks = [user_tasks(config, u) for u in range(users)]
+    size = max(config.seen_size, config.stream_tasks * users)
+    out = []
+    for i in range(size):
+        user, j = i % users, i // users
+        task = blocks[user][j % config.stream_tasks]
+        out.append((task, instance_seed(config, seed, "seen", user, task, j // config.stream_tasks)))
+    return out
+
+
+def test_rows(config: Config, seed: int, test: str, width: int | None) -> list[Row]:
+    """A frozen test's rows: one round, each instance its own user, or ``width`` users a round, each reset."""
+    pairs = _test_tasks(config, seed, test)
+    per_round = len(pairs) if width is None else width
+    return [
+        (i // per_round, i % per_round, test, task, s, width is not None) for i, (task, s) in enumerate(pairs)
+    ]
+
+
+def fresh_rows(config: Config, seed: int) -> list[Row]:
+    """``--order fresh``: the held-out test's instances alone, one a round, each after a reset."""
+    return [
+        (r, 0, "held-out", task, instance_seed(config, seed, "held-out", None, task, 0), True)
+        for r, task in enumerate(held_out_tasks(config))
+    ]
+
+
+test_rows.__test__ = False  # type: ignore[attr-defined]  # a builder, not a pytest test

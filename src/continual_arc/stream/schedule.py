@@ -1,0 +1,234 @@
+"""Schedules: which instance is served when, to whom, and whether the learner is wiped first.
+
+A :class:`Schedule` is a tuple of :class:`~continual_arc.stream.slots.Slot` s and a meta block that
+says how it was built (configuration, seed, order, users, test and width, rounds cut) and whether
+it is canonical. :func:`build_schedule` makes a stream (with or without the epilogue, or wiped
+before every slot for the reset reference) and :func:`test_schedule` one of the two frozen tests.
+A schedule is saved as JSON with a format version; loading rebuilds it from its meta and refuses a
+file whose slots differ from what the meta describes (:meth:`Schedule.load`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.config import TESTS, Config, ScheduleError
+from ..core.files import RecordsError, atomic_write_text, read_json
+from .process import ORDERS
+from .protocol_block import protocol_of
+from .rows import epilogue_rows, fresh_rows, meta_block, stream_rows, test_rows
+from .slots import Slot, annotate, check_history, check_numbering
+
+__all__ = [
+    "FORMAT",
+    "Schedule",
+    "ScheduleError",
+    "build_schedule",
+    "rebuild",
+    "test_schedule",
+    "verify_schedule",
+]
+
+FORMAT = 1
+"""The schedule file format this release writes and reads."""
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Slots and the meta block that says how they were made.
+
+    Attributes:
+        slots: the slots, in serving order.
+        meta: configuration, seed, order, users, test, width, rounds cut, sources, environment
+            settings, process parameters and the protocol block.
+    """
+
+    slots: tuple[Slot, ...]
+    meta: Mapping[str, Any]
+
+    @property
+    def rounds(self) -> int:
+        """The number of rounds."""
+        return self.slots[-1].round + 1 if self.slots else 0
+
+    def round_slots(self) -> list[tuple[Slot, ...]]:
+        """The slots grouped by round, in order."""
+        groups: dict[int, list[Slot]] = {}
+        for slot in self.slots:
+            groups.setdefault(slot.round, []).append(slot)
+        return [tuple(groups[r]) for r in sorted(groups)]
+
+    def first_rounds(self, rounds: int) -> Schedule:
+        """Rounds ``0 .. rounds - 1`` of this schedule, a literal prefix of its slots.
+
+        The meta records the cut, and the protocol block lists it as a deviation.
+        """
+        if rounds < 1:
+            raise ScheduleError("a cut schedule needs at least one round")
+        if rounds >= self.rounds:
+            return self
+        meta = {**self.meta, "rounds_cut": rounds}
+        meta["protocol"] = protocol_of(meta)
+        return Schedule(tuple(s for s in self.slots if s.round < rounds), meta)
+
+    def to_json(self) -> dict[str, Any]:
+        """The schedule as a JSON document."""
+        return {"format": FORMAT, "meta": dict(self.meta), "slots": [s.to_json() for s in self.slots]}
+
+    def dumps(self) -> str:
+        """The canonical text of the schedule file: the meta indented, one slot per line."""
+        meta = json.dumps(dict(self.meta), indent=1, sort_keys=True).replace("\n", "\n ")
+        lines = [json.dumps(s.to_json(), sort_keys=True, separators=(",", ":")) for s in self.slots]
+        body = ",\n  ".join(lines)
+        return f'{{\n "format": {FORMAT},\n "meta": {meta},\n "slots": [\n  {body}\n ]\n}}\n'
+
+    def save(self, path: Path | str) -> None:
+        """Write the schedule file atomically."""
+        atomic_write_text(path, self.dumps())
+
+    @classmethod
+    def load(cls, path: Path | str, *, verify: bool = True) -> Schedule:
+        """Read a schedule file.
+
+        Args:
+            path: the file.
+            verify: rebuild the schedule from its meta and refuse it unless every slot matches.
+
+        Raises:
+            ScheduleError: the file does not parse, has another format version, lacks a field,
+                or its slots contradict its meta; the message says which and where.
+        """
+        try:
+            document = read_json(path)
+        except RecordsError as err:
+            raise ScheduleError(f"schedule {err}") from None
+        except OSError as err:
+            raise ScheduleError(f"cannot read schedule file {path}: {err.strerror}") from None
+        return cls.from_json(document, verify=verify, name=str(path))
+
+    @classmethod
+    def from_json(cls, document: Any, *, verify: bool = True, name: str = "schedule") -> Schedule:
+        """A schedule from its JSON document (see :meth:`load`)."""
+        if not isinstance(document, Mapping) or not {"format", "meta", "slots"} <= set(document):
+            raise ScheduleError(f"{name}: not a schedule file (needs format, meta and slots)")
+        if document["format"] != FORMAT:
+            raise ScheduleError(
+                f"{name}: schedule format {document['format']!r}; this release reads {FORMAT}"
+            )
+        if not isinstance(document["meta"], Mapping) or not isinstance(document["slots"], list):
+            raise ScheduleError(f"{name}: meta must be an object and slots a list")
+        slots = tuple(Slot.from_json(value, i) for i, value in enumerate(document["slots"]))
+        schedule = cls(slots, dict(document["meta"]))
+        check_numbering(schedule.slots, name)
+        if verify and schedule.meta.get("order") != "custom":
+            verify_schedule(schedule, name)  # the strongest check: every slot as its meta builds it
+        else:
+            check_history(schedule.slots, name)
+        return schedule
+
+
+def build_schedule(
+    config: Config,
+    seed: int,
+    *,
+    order: str = "workstreams",
+    epilogue: bool = True,
+    reset_each: bool = False,
+    rounds: int | None = None,
+) -> Schedule:
+    """The stream of ``config`` at ``seed``.
+
+    Args:
+        config: the configuration (with its number of users).
+        seed: the run seed.
+        order: ``workstreams`` (the benchmark's), ``sequential`` or ``random`` (ablations), or
+            ``fresh`` (no stream: the held-out tasks alone, wiped before each, at the held-out
+            test's own instances).
+        epilogue: end with the held-out tasks once each, learning on (not for ``fresh``).
+        reset_each: mark every slot ``reset_before`` (the reset reference's stream).
+        rounds: keep only the first ``rounds`` rounds (:meth:`Schedule.first_rounds`).
+    """
+    if order not in ORDERS:
+        raise ScheduleError(f"unknown order {order!r}; known: {', '.join(ORDERS)}")
+    if order == "fresh":
+        if config.users != 1:
+            raise ScheduleError("--order fresh serves the held-out test's instances to one user")
+        rows = fresh_rows(config, seed)
+        meta = meta_block(config, seed, order="fresh", reset_each=True)
+    else:
+        rows = stream_rows(config, seed, order, reset_each)
+        if epilogue:
+            rows += epilogue_rows(config, seed, config.stream_tasks * config.supply, reset_each)
+        meta = meta_block(config, seed, order=order, epilogue=epilogue, reset_each=reset_each)
+    schedule = Schedule(annotate(rows), meta)
+    return schedule.first_rounds(rounds) if rounds is not None else schedule
+
+
+def test_schedule(config: Config, seed: int, test: str, *, width: int | None = None) -> Schedule:
+    """One of the two frozen tests.
+
+    ``held-out``: one instance of each held-out task. ``seen``: fresh instances of every user's
+    tasks, ``max(seen_size, stream_tasks * users)`` in all, instance ``i`` a task of user
+    ``i mod users``. By default the whole test is a single round, each instance its own user, so
+    that every instance meets the same state; with ``width`` it is played ``width`` users a round,
+    every slot marked ``reset_before``.
+    """
+    if test not in TESTS:
+        raise ScheduleError(f"unknown test {test!r}; known: {', '.join(TESTS)}")
+    if width is not None and width < 1:
+        raise ScheduleError("--width must be at least 1")
+    meta = meta_block(config, seed, test=test, width=width, order=None)
+    return Schedule(annotate(test_rows(config, seed, test, width)), meta)
+
+
+test_schedule.__test__ = False  # type: ignore[attr-defined]  # a contract name, not a pytest test
+
+
+def rebuild(meta: Mapping[str, Any]) -> Schedule:
+    """The schedule a meta block describes, built afresh."""
+    config = Config.from_dict(meta["configuration"])
+    if config.users != meta["users"]:
+        raise ScheduleError(f"meta says {meta['users']} users but its configuration {config.users}")
+    if meta.get("test") is not None:
+        return test_schedule(config, meta["seed"], meta["test"], width=meta.get("width"))
+    return build_schedule(
+        config,
+        meta["seed"],
+        order=meta["order"],
+        epilogue=bool(meta["epilogue"]),
+        reset_each=bool(meta["reset_each"]),
+        rounds=meta.get("rounds_cut"),
+    )
+
+
+def verify_schedule(schedule: Schedule, name: str = "schedule") -> None:
+    """Refuse a schedule whose slots or meta differ from what its meta describes.
+
+    Raises:
+        ScheduleError: naming the first slot or meta field that differs.
+    """
+    meta = schedule.meta
+    if meta.get("order") == "custom":
+        return
+    try:
+        expected = rebuild(meta)
+    except KeyError as err:
+        raise ScheduleError(f"{name}: meta lacks {err}") from None
+    if len(schedule.slots) != len(expected.slots):
+        count, want_count = len(schedule.slots), len(expected.slots)
+        raise ScheduleError(f"{name}: {count} slots, but the schedule its meta describes has {want_count}")
+    for got, want in zip(schedule.slots, expected.slots, strict=True):
+        if got != want:
+            names = [k for k in got.to_json() if getattr(got, k) != getattr(want, k)]
+            diff = ", ".join(f"{k} {getattr(got, k)!r} (expected {getattr(want, k)!r})" for k in names)
+            raise ScheduleError(f"{name}: slot {got.step} does not match its meta: {diff}")
+    for key, wanted in expected.meta.items():
+        found = meta.get(key)
+        if key == "protocol" and isinstance(found, Mapping):  # a file from another release keeps its verdict
+            found, wanted = {**found, "release": None}, {**wanted, "release": None}
+        if found != wanted:
+            raise ScheduleError(f"{name}: meta {key} is {meta.get(key)!r}, but its schedule has {wanted!r}")

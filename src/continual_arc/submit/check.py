@@ -1,0 +1,160 @@
+"""The checker of a submitted result: trust nothing in it that can be recomputed.
+
+``check_submission(result_dir)`` reads ``submission.json`` and every run it names (the learner's
+stream, its reset's stream, and each test's run, reset and bare-model runs), checks each run on
+its own (:mod:`continual_arc.submit.check_run`), then checks the runs against each other:
+
+* each plays the schedule its role needs (the stream, the same stream reset before every slot,
+  each test at full width, each test's reset at width 1), at the stream's configuration, seed
+  and number of users;
+* the tests were played under the stream's task names (the same ``alias-salt``);
+* the reset and the tests are runs of the stream's learner with the same arguments, and the bare
+  runs are the bare model's, on the model the submission names;
+* every run was played by the same release on the same data, which are the ones installed here.
+
+It then computes the numbers the leaderboard shows: the place on the plane (the share saved on
+each test, with intervals), T, the budget used and share solved of learner and reset, the
+bare-model flag, and the share learned over the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.config import TESTS
+from ..core.files import RecordsError, read_json
+from ..measure.compare import MismatchError, share_learned, share_saved
+from .check_run import LoadedRun, check_run
+from .roles import BARE_LEARNER, cross_checks
+
+__all__ = ["BARE_LEARNER", "CheckResult", "check_submission"]
+
+
+
+@dataclass
+class CheckResult:
+    """What the checker found.
+
+    Attributes:
+        ok: whether everything holds.
+        problems: one line per problem: the file, the slot or field, and what was expected.
+        numbers: the leaderboard's numbers (``None`` when the runs they need are unusable).
+        runs: the run directory of each role.
+    """
+
+    ok: bool
+    problems: list[str]
+    numbers: dict[str, Any] | None
+    runs: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON."""
+        return {"ok": self.ok, "problems": self.problems, "numbers": self.numbers, "runs": self.runs}
+
+
+_REQUIRED = {
+    "student": "model that plays (an OpenRouter id, or org/name@commit)",
+    "code": "learner's code (a public repository at a commit)",
+    "contact": "person to ask about the result",
+}
+
+
+def _roles(submission: Mapping[str, Any]) -> dict[str, str | None]:
+    tests = submission.get("tests") or {}
+    roles: dict[str, str | None] = {
+        "stream": submission.get("stream", "."),
+        "stream-reset": submission.get("reset"),
+    }
+    for test in TESTS:
+        entry = tests.get(test) or {}
+        roles[test] = entry.get("run")
+        roles[f"{test}-reset"] = entry.get("reset")
+        roles[f"{test}-bare"] = entry.get("bare")
+    return roles
+
+
+def _resolve(root: Path, name: str) -> Path | None:
+    """A run named in submission.json: relative to the submission, to the working directory, or absolute."""
+    for candidate in (root / name, Path(name)):
+        if (candidate / "meta.json").exists() or (candidate / "records.jsonl").exists():
+            return candidate
+    return None
+
+
+def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str, Any] | None:
+    def records(role: str) -> list[dict[str, Any]] | None:
+        run = runs.get(role)
+        return run.records if run is not None else None
+
+    out: dict[str, Any] = {}
+    for test in TESTS:
+        run, reset = records(test), records(f"{test}-reset")
+        if run is None or reset is None:
+            return None
+        bare = [b for b in (records(f"{test}-bare"),) if b is not None]
+        out[test] = share_saved(
+            [run], [reset], seed=seed, test=test, bare_plays=bare, resamples=resamples
+        ).to_json()
+    stream, stream_reset = records("stream"), records("stream-reset")
+    if stream is not None and stream_reset is not None:
+        out["learned"] = share_learned(stream, stream_reset, seed=seed, resamples=resamples).to_json()
+    stream_run = runs["stream"]
+    out["protocol"] = stream_run.meta["protocol"] if stream_run.meta else None
+    return out
+
+
+def check_submission(
+    root: Path | str,
+    *,
+    regenerate: bool = True,
+    resamples: int = 10_000,
+    seed: int = 0,
+    allow_ablation: bool = False,
+) -> CheckResult:
+    """Check a result directory holding ``submission.json``.
+
+    Args:
+        root: the result directory (``results/<track>/<name>/``).
+        regenerate: replay every instance through its environment, drawn again from its task and seed.
+        resamples: bootstrap resamples of the numbers.
+        seed: the bootstrap's seed.
+        allow_ablation: accept runs that are not canonical (another configuration, seed, number
+            of users or rules); plug-ins and time limits are refused regardless.
+    """
+    root = Path(root)
+    try:
+        submission = read_json(root / "submission.json")
+    except FileNotFoundError:
+        return CheckResult(False, [f"{root / 'submission.json'}: missing"], None)
+    except RecordsError as err:
+        return CheckResult(False, [str(err)], None)
+    problems = [
+        f"{root / 'submission.json'}: {field} is missing: name the {what}"
+        for field, what in _REQUIRED.items()
+        if not submission.get(field)
+    ]
+    runs: dict[str, LoadedRun] = {}
+    for role, name in _roles(submission).items():
+        if name is None:
+            if not role.endswith("-bare"):
+                problems.append(f"{root / 'submission.json'}: names no {role} run")
+            continue
+        path = _resolve(root, name)
+        if path is None:
+            problems.append(f"{root / 'submission.json'}: the {role} run {name!r} does not exist")
+            continue
+        runs[role], found = check_run(path, regenerate=regenerate)
+        problems += found
+    # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
+    verified = (root / "verification.json").exists()
+    problems += cross_checks(runs, submission, allow_ablation or verified)
+    numbers = None
+    if all(r.records is not None for r in runs.values()):
+        try:
+            numbers = _numbers(runs, resamples, seed)
+        except MismatchError as err:
+            problems.append(f"{root}: {err}")
+    return CheckResult(not problems, problems, numbers, {role: str(run.path) for role, run in runs.items()})

@@ -1,0 +1,120 @@
+"""Every instance of a run played again through its environment, and compared with what was written.
+
+The record and the trajectory of an instance are claims. The replay builds the instance afresh from
+its track, phase, task and seed, applies the trajectory's actions in order, and compares at every
+step what the learner was shown (its counters), each feedback (verdicts, counters, demonstration
+pairs byte for byte, refusals), how the instance ended and what it was charged, with the trajectory
+and with the record. A record edited alone, a trajectory and record edited together, a
+demonstration cut out of both: each leaves a step where the replay and the files part.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.environment import Environment, EnvSettings
+from ..play.instance_record import action_entries
+from ..tracks.track import Track
+
+__all__ = ["replay_instance"]
+
+_RESULT_FIELDS = ("solved", "charge", "wrong_attempts", "demos_bought", "demos_refused", "end")
+_FAULTS = ("learner error", "time limit")
+
+
+def _differences(got: Mapping[str, Any], want: Mapping[str, Any], skip: Sequence[str] = ()) -> list[str]:
+    keys = sorted((set(got) | set(want)) - set(skip))
+    differ = [k for k in keys if got.get(k) != want.get(k)]
+    return [f"{k} {got.get(k)!r} (the replay gives {want.get(k)!r})" for k in differ]
+
+
+def _feedback_problems(path: Path, at: int, got: Any, want: dict[str, Any], invalid_grid: bool) -> list[str]:
+    if not isinstance(got, Mapping):
+        return [f"{path}: event {at}: no feedback recorded for an action the environment answered"]
+    if want.get("feedback") == "submit" and got.get("correct") != want.get("correct"):
+        return [f"{path}: a submission recorded {got.get('correct')}, but the grid is {want.get('correct')}"]
+    # A grid that was not valid is kept as its text; the replay refuses the text, for another reason.
+    skip = ("invalid",) if invalid_grid else ()
+    diff = _differences(got, want, skip)
+    if invalid_grid and not got.get("invalid"):
+        diff.append("invalid is empty, but the grid is not a valid grid")
+    return [f"{path}: event {at}: feedback {', '.join(diff)}"] if diff else []
+
+
+def _observation_problems(path: Path, at: int, got: Any, want: dict[str, Any]) -> list[str]:
+    if not isinstance(got, Mapping):
+        return [f"{path}: event {at}: no observation recorded"]
+    diff = _differences(got, want, skip=("extra",))  # plug-ins may add to what the learner saw
+    return [f"{path}: event {at}: observation {', '.join(diff)}"] if diff else []
+
+
+def _play_events(env: Environment, record: Mapping[str, Any], events: Sequence[Any], path: Path) -> list[str]:
+    """Apply the trajectory's actions to ``env``; the problems met on the way."""
+    problems: list[str] = []
+    for at, event in enumerate(events):
+        if env.done:
+            return [*problems, f"{path}: event {at} comes after the instance ended"]
+        if not isinstance(event, Mapping):
+            return [*problems, f"{path}: event {at} is not an object"]
+        obs = env.view(str(record.get("alias")), record["step"], record["round"], record["user"])
+        problems += _observation_problems(path, at, event.get("observation"), env.observation_json(obs))
+        if event.get("action") is None:  # the learner failed or ran out of time: the last event
+            if at != len(events) - 1 or record.get("end") not in _FAULTS:
+                problems.append(f"{path}: event {at} has no action, but the instance did not end in a fault")
+            env.fail(str(record.get("end")))
+            break
+        try:
+            action = env.action_from_json(event["action"])
+            feedback = env.step(action)
+        except Exception as err:  # a recorded action the environment refuses is a forged one
+            return [*problems, f"{path}: event {at}: the environment refuses the recorded action ({err})"]
+        if "learner_action" in event:
+            problems.append(
+                f"{path}: event {at}: a plug-in replaced the learner's action (learner_action "
+                f"{event['learner_action']}, applied {event['action']}): the verdict is not the learner's"
+            )
+        invalid_grid = isinstance(event["action"].get("grid"), str)
+        answered = env.feedback_json(feedback)
+        problems += _feedback_problems(path, at, event.get("feedback"), answered, invalid_grid)
+    return problems
+
+
+def replay_instance(
+    track: Track, settings: EnvSettings, record: Mapping[str, Any], trajectory: Mapping[str, Any], path: Path
+) -> list[str]:
+    """Play one instance again from its trajectory's actions and compare everything written about it.
+
+    Args:
+        track: the run's track.
+        settings: the run's environment settings.
+        record: the instance's line of ``records.jsonl``.
+        trajectory: its ``i/<step>.json``.
+        path: the trajectory's path, for the problems' wording.
+
+    Returns:
+        One line per problem (empty when the files are what the replay gives).
+    """
+    env = track.open(record["phase"], record["task_id"], record["seed"], settings)
+    problems = [
+        f"{path}: its {key} is not that of instance {record['seed']} of task {record['task_id']}"
+        for key, value in env.opening().items()
+        if trajectory.get(key) != value
+    ]
+    events = trajectory.get("events")
+    if not isinstance(events, list):
+        return [*problems, f"{path}: it has no list of events"]
+    problems += _play_events(env, record, events, path)
+    if not env.done:
+        return [*problems, f"{path}: the instance had not ended after its last event"]
+    result = dataclasses.asdict(env.result())
+    problems += [f"{path}: result {d}" for d in _differences(trajectory.get("result") or {}, result)]
+    claimed = {k: record.get(k) for k in _RESULT_FIELDS}
+    wanted = {k: result[k] for k in _RESULT_FIELDS}
+    records = path.parent.parent / "records.jsonl"
+    problems += [f"{records}: step {record['step']}: {d}" for d in _differences(claimed, wanted)]
+    if record.get("actions") != action_entries(events):
+        problems.append(f"{records}: step {record['step']}: its actions are not those of {path}")
+    return problems

@@ -1,0 +1,140 @@
+"""The runs of a submission against each other, and against what the leaderboard accepts.
+
+The role each plays, the learner (and the code) that played it, the names it was played under,
+the release and data, and whether it is canonical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.config import TESTS
+from ..data.pinned import check_sources
+from .check_run import LoadedRun
+
+__all__ = ["BARE_LEARNER", "canonical_problems", "cross_checks"]
+
+BARE_LEARNER = "continual_arc_baselines.systems.bare:BareModelLearner"
+"""The import path of the bare model's learner."""
+
+
+def _expect(run: LoadedRun, role: str, stream: Mapping[str, Any]) -> list[str]:
+    """The schedule a role needs, at the stream's configuration, seed and users.
+
+    A learner's test may be played N users a round (``--width N``, its reset restoring the end of
+    the stream); the held-out test's reset may be ``--order fresh``, the held-out instances alone.
+    """
+    assert run.meta is not None
+    meta, where = run.meta["schedule"], run.path / "meta.json"
+    test = next((t for t in TESTS if role.startswith(t)), None)
+    wanted: dict[str, Any] = {
+        "test": test,
+        "width": 1 if role.endswith(("-reset", "-bare")) and test else meta.get("width"),
+        "reset_each": role == "stream-reset",
+        "config": stream["config"],
+        "seed": stream["seed"],
+        "configuration": stream["configuration"],
+    }
+    if role == "held-out-reset" and meta.get("order") == "fresh":
+        wanted.update(test=None, width=None, reset_each=True, order="fresh")
+    elif test is None:
+        wanted.update(order=stream["order"], epilogue=stream["epilogue"], rounds_cut=stream["rounds_cut"])
+    return [
+        f"{where}: schedule {key} is {meta.get(key)!r}, but the {role} run needs {value!r}"
+        for key, value in wanted.items()
+        if meta.get(key) != value
+    ]
+
+
+def _same_learner(run: LoadedRun, role: str, stream: LoadedRun, submission: Mapping[str, Any]) -> list[str]:
+    assert run.meta is not None and stream.meta is not None
+    learner, where = run.meta.get("learner", {}), run.path / "meta.json"
+    if role.endswith("-bare"):
+        problems = (
+            []
+            if learner.get("class") == BARE_LEARNER
+            else [f"{where}: {learner.get('class')} is not {BARE_LEARNER}"]
+        )
+        model = (learner.get("kwargs") or {}).get("model")
+        if submission.get("student") and model != submission["student"]:
+            problems.append(
+                f"{where}: the bare model is {model!r}, but the student is {submission['student']!r}"
+            )
+        return problems
+    theirs = stream.meta.get("learner", {})
+    if _spec(learner) != _spec(theirs):
+        return [
+            f"{where}: played by {learner}, the stream by {theirs}: the {role} run must be the same learner"
+        ]
+    code, stream_code = run.meta.get("learner_fingerprint"), stream.meta.get("learner_fingerprint")
+    if code is not None and stream_code is not None and code != stream_code:
+        return [f"{where}: played by other code of the learner ({code}) than the stream ({stream_code})"]
+    return []
+
+
+def _spec(learner: Mapping[str, Any]) -> dict[str, Any]:
+    """A learner as recorded, its arguments ``{}`` when none (earlier runs recorded ``None`` from Python)."""
+    return {**learner, "kwargs": dict(learner.get("kwargs") or {})}
+
+
+def canonical_problems(run: LoadedRun, allow_ablation: bool) -> list[str]:
+    """What keeps a run from counting on the leaderboard: plug-ins, a time limit, or any deviation.
+
+    Plug-ins and time limits are refused even in an ablation: they change what an instance costs.
+    """
+    assert run.meta is not None
+    where = run.path / "meta.json"
+    problems = []
+    if run.meta.get("plugins"):
+        plugins = run.meta["plugins"]
+        problems.append(f"{where}: played with plug-ins {plugins}: a result's runs are played with none")
+    if run.meta.get("instance_time_limit") is not None:
+        problems.append(
+            f"{where}: played with an instance time limit of {run.meta['instance_time_limit']} s: "
+            f"a result's runs are played without one"
+        )
+    protocol = run.meta.get("protocol") or {}
+    if not allow_ablation and not protocol.get("canonical", False):
+        deviations = "; ".join(protocol.get("deviations", [])) or "no protocol block"
+        problems.append(f"{where}: not canonical ({deviations}); check an ablation with --ablation")
+    return problems
+
+
+def cross_checks(
+    runs: dict[str, LoadedRun], submission: Mapping[str, Any], allow_ablation: bool
+) -> list[str]:
+    """The runs of a submission against each other, the leaderboard's rules and the data installed here.
+
+    Returns:
+        One line per problem.
+    """
+    stream = runs.get("stream")
+    if stream is None or stream.meta is None:
+        return []
+    problems: list[str] = []
+    for role, run in runs.items():
+        if run.meta is None:
+            continue
+        problems += canonical_problems(run, allow_ablation)
+        problems += _expect(run, role, stream.meta["schedule"]) if role != "stream" else []
+        problems += _same_learner(run, role, stream, submission) if role != "stream" else []
+        if role in TESTS and run.salt != stream.salt:
+            salt = run.path / "alias-salt"
+            problems.append(
+                f"{salt}: not the stream's salt: the {role} test was played under other task names"
+            )
+        if run.meta.get("versions") != stream.meta.get("versions"):
+            problems.append(
+                f"{run.path / 'meta.json'}: versions {run.meta.get('versions')} differ from the stream's"
+            )
+    installed = check_sources()
+    sources = stream.meta.get("versions", {}).get("sources", {})
+    for kind, source in sources.items():
+        recorded = source.get("versions", {})
+        for key in ("rearc_sha256", "arc1_json_sha256"):
+            if key in recorded and recorded[key] != installed.get(key):
+                problems.append(
+                    f"{stream.path / 'meta.json'}: {kind} source {key} differs from the data installed here"
+                )
+    return problems

@@ -1,0 +1,173 @@
+"""Verification: a learner rerun from its code, whole, at a seed of its own, where it keeps only files.
+
+``verify`` plays the whole protocol of a configuration with the learner built from its import path
+with no arguments, every play in processes of the learner's own (:mod:`continual_arc.play.remote`):
+
+* the stream, in one process, its state saved as files after every round;
+* each test one instance at a time, each instance in a new process that starts from the files
+  the stream left, so that a learner whose memory lives only in its process plays the tests from
+  nothing;
+* the reset's stream and tests, a new process (from nothing) before every instance.
+
+The seed is drawn when not given, and is never a canonical one (0, 1, 2), whose instances anyone
+can know. On a track's public tasks the result is *reproduced*; on a rule pack nobody outside the
+verifier has seen, *verified*. The directory written is a protocol directory (``check`` accepts it,
+``verification.json`` saying which) with ``work/``, each process's working folder and log.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.config import CANONICAL_SEEDS, TESTS, Config
+from ..core.files import atomic_write_json, read_json
+from ..play.aliases import SALT_FILE
+from ..play.options import RunProgress
+from ..play.remote import remote_learner
+from ..play.runner import run
+from ..protocol.conclude import PlayedProtocol, conclude
+from ..protocol.jobs import ProgressLines, final_state
+from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
+from ..stream.schedule import Schedule
+
+__all__ = ["VERIFICATION", "VerifyOptions", "draw_seed", "verify"]
+
+VERIFICATION = "verification.json"
+"""The file that marks a protocol directory as a verification's, and says how it was made."""
+
+
+def draw_seed() -> int:
+    """A seed nobody could have played before: drawn afresh, never a canonical one."""
+    while (seed := secrets.randbelow(2**31)) in CANONICAL_SEEDS:
+        continue
+    return seed
+
+
+@dataclass(frozen=True)
+class VerifyOptions:
+    """What to verify.
+
+    Attributes:
+        learner: the learner's import path, ``module:Class``; it is built with no arguments.
+        config: the configuration played (a track's public tasks, or a rule pack's).
+        out: the protocol directory written.
+        seed: the seed (``None``: drawn by :func:`draw_seed`).
+        mode: ``reproduced`` (a track's public tasks) or ``verified`` (a pack nobody has seen).
+        about: what the result is about, recorded in ``verification.json`` (the pack and its
+            manifest's hash, or the track).
+        prefix: the command every learner process is started under (a sandbox), or nothing.
+        env: the learner processes' environment (never the data directory's or the pack's).
+        student: the model the learner plays with, as the submission names it (``none``).
+        resamples: bootstrap resamples of the final numbers.
+        progress: where progress goes (default: prefixed lines on stderr).
+    """
+
+    learner: str
+    config: Config
+    out: Path
+    seed: int | None = None
+    mode: str = "reproduced"
+    about: Mapping[str, Any] = field(default_factory=dict)
+    prefix: Sequence[str] = ()
+    env: Mapping[str, str] | None = None
+    student: str = "none"
+    resamples: int = 10_000
+    progress: Callable[[RunProgress], None] | None = None
+
+
+def _spec(options: VerifyOptions) -> dict[str, Any]:
+    return {"class": options.learner, "kwargs": {}}
+
+
+def _play(
+    options: VerifyOptions, name: str, schedule: Schedule, *, restart: bool, start: Path | None
+) -> None:
+    """One play: the learner in processes of its own, resumed where a previous call stopped."""
+    out = options.out / PROTOCOL_PLAYS[name]
+    learner = remote_learner(
+        _spec(options),
+        options.out / "work" / name,
+        prefix=options.prefix,
+        env=options.env,
+        restart_on_reset=restart,
+        start_state=start,
+    )
+    progress = options.progress or ProgressLines(name)
+    try:
+        run(learner, schedule, out, resume=True, learner_spec=_spec(options), progress=progress)
+    finally:
+        learner.close()
+
+
+def _resolved_seed(options: VerifyOptions) -> int:
+    """The seed: the one given, the one an earlier call of the same directory drew, or a new one."""
+    marker = options.out / VERIFICATION
+    if options.seed is not None:
+        return options.seed
+    if marker.exists():
+        return int(read_json(marker)["seed"])
+    return draw_seed()
+
+
+def _write_submission(options: VerifyOptions, seed: int) -> None:
+    """The submission of the rerun: its runs, the learner as its code, and who ran it."""
+    atomic_write_json(
+        options.out / "submission.json",
+        {
+            "name": f"{options.learner.rsplit(':', 1)[-1]}, {options.mode} at seed {seed}",
+            "learner": options.learner,
+            "learner_kwargs": {},
+            "student": options.student,
+            "effort": None,
+            "teacher": None,
+            "code": options.learner,
+            "contact": "continual-arc verify",
+            "stream": PROTOCOL_PLAYS["stream"],
+            "reset": PROTOCOL_PLAYS["stream-reset"],
+            "tests": {
+                test: {"run": PROTOCOL_PLAYS[test], "reset": PROTOCOL_PLAYS[f"{test}-reset"], "bare": None}
+                for test in TESTS
+            },
+            "notes": f"written by continual-arc verify ({options.mode}); see verification.json",
+        },
+    )
+
+
+def verify(options: VerifyOptions) -> dict[str, Any]:
+    """Play and read the whole protocol as verification does; ``protocol.json``'s content.
+
+    A learner that saves no state plays each test from nothing, as its memory lives in its process.
+    """
+    seed = _resolved_seed(options)
+    options.out.mkdir(parents=True, exist_ok=True)
+    marker = {"mode": options.mode, "seed": seed, "learner": options.learner, "about": dict(options.about)}
+    atomic_write_json(options.out / VERIFICATION, {**marker, "config": options.config.name})
+    _write_submission(options, seed)
+    schedules = schedules_for(options.config, seed, test_width=1)
+    for name, schedule in schedules.items():
+        schedule.save(options.out / "schedules" / f"{name}.json")
+    _play(options, "stream", schedules["stream"], restart=False, start=None)
+    state = final_state(options.out / PROTOCOL_PLAYS["stream"])
+    for test in TESTS:
+        target = options.out / PROTOCOL_PLAYS[test]
+        target.mkdir(parents=True, exist_ok=True)
+        if not (target / SALT_FILE).exists():
+            shutil.copy(options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE, target / SALT_FILE)
+        _play(options, test, schedules[test], restart=True, start=state)
+    for name in ("stream-reset", "held-out-reset", "seen-reset"):
+        _play(options, name, schedules[name], restart=True, start=None)
+    played = PlayedProtocol(
+        out=options.out,
+        learner=options.learner,
+        learner_kwargs={},
+        config=options.config.name,
+        seed=seed,
+        users=options.config.users,
+        resamples=options.resamples,
+    )
+    return conclude(played)

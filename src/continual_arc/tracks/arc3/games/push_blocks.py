@@ -1,0 +1,226 @@
+"""push-blocks: push every block onto a target square (the mechanics of Sokoban).
+
+Legend of the level grid: 0 floor, 1 wall, 2 the player's start, 3 a block, 4 a target, 5 a block
+already on a target, 6 the player's start on a target.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from arcengine import ARCBaseGame, InteractionMode
+
+from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .layouts import Cell, bordered_room, distances, ordered, passable
+from .search import astar
+
+__all__ = ["PushBlocks"]
+
+FLOOR, WALL, START, BLOCK, TARGET, BLOCK_ON_TARGET, START_ON_TARGET = range(7)
+PLAYER, CRATE, MARK, STONE, GROUND, EDGE = 9, 12, 14, 3, 0, 4
+CELL = 3  # pixels per cell: a target is drawn as a ring, a block as a solid square
+
+_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
+
+
+@dataclass(frozen=True)
+class _Knobs:
+    size: tuple[int, int]  # the room with its wall ring
+    blocks: int
+    walls: int  # inner wall cells
+    scramble: int  # pulls made backwards from the solved position
+    shortest: int  # fewest moves a served level needs
+
+
+_KNOBS = (
+    _Knobs((6, 6), 1, 0, 4, 4),
+    _Knobs((7, 7), 1, 3, 6, 6),
+    _Knobs((7, 7), 2, 3, 8, 10),
+    _Knobs((8, 7), 2, 5, 12, 14),
+)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    walls: frozenset[Cell]
+    targets: frozenset[Cell]
+    blocks: tuple[Cell, ...]
+    start: Cell
+
+    @classmethod
+    def read(cls, level: Level) -> _Layout:
+        targets = level.cells(TARGET) + level.cells(BLOCK_ON_TARGET) + level.cells(START_ON_TARGET)
+        blocks = tuple(sorted(level.cells(BLOCK) + level.cells(BLOCK_ON_TARGET)))
+        start = (level.cells(START) + level.cells(START_ON_TARGET))[0]
+        return cls(frozenset(level.cells(WALL)), frozenset(targets), blocks, start)
+
+
+# The abstract state: the player's cell and the sorted cells of the blocks.
+_State = tuple[Cell, tuple[Cell, ...]]
+
+
+class PushBlocks:
+    """The push-blocks game (see the module docstring for its level legend)."""
+
+    id = "push-blocks"
+    title = "Push the blocks home"
+    rules = (
+        "The player is the blue square, moved one cell at a time by ACTION1-4 (up, down, left, "
+        "right); walls stop it. Walking into an orange block pushes it one cell ahead, unless a wall "
+        "or another block is behind it, in which case nothing moves; blocks can be pushed but never "
+        "pulled. The level is won when every green target ring is covered by a block."
+    )
+    actions = (UP, DOWN, LEFT, RIGHT)
+    max_difficulty = len(_KNOBS) - 1
+    budget = 30_000
+
+    def generate(self, rng: random.Random, difficulty: int) -> Level:
+        """A room of 6x6 to 8x7 cells with 1-2 blocks, drawn by pulling blocks off their targets."""
+        if not 0 <= difficulty <= self.max_difficulty:
+            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
+        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+
+    def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
+        width, height = knobs.size
+        grid = bordered_room(width, height, WALL, FLOOR)
+        inside = ordered((x, y) for y in range(1, height - 1) for x in range(1, width - 1))
+        for x, y in rng.sample(inside, knobs.walls):
+            grid[y][x] = WALL
+        floor = [c for c in inside if grid[c[1]][c[0]] == FLOOR]
+        if len(distances(floor[0], passable(grid, WALL), width, height)) != len(floor):
+            raise RejectLevel("the inner walls cut the room in two")
+        targets = rng.sample(floor, knobs.blocks)
+        player = rng.choice([c for c in floor if c not in targets])
+        blocks = _scramble(
+            rng, frozenset(c for c in inside if grid[c[1]][c[0]] == WALL), targets, player, knobs
+        )
+        if set(blocks[1]) == set(targets):
+            raise RejectLevel("the scramble left every block on its target")
+        for x, y in targets:
+            grid[y][x] = TARGET
+        for x, y in blocks[1]:
+            grid[y][x] = BLOCK_ON_TARGET if grid[y][x] == TARGET else BLOCK
+        px, py = blocks[0]
+        grid[py][px] = START_ON_TARGET if grid[py][px] == TARGET else START
+        level = Level.make(self.id, grid)
+        plan = self.solve(level, self.budget)
+        if plan is not None and len(plan) < knobs.shortest:
+            raise RejectLevel(f"solved in {len(plan)} moves, fewer than {knobs.shortest}")
+        return level
+
+    def build(self, level: Level) -> ARCBaseGame:
+        """The engine game: walls, blocks, the player, and the target rings drawn over them."""
+        return _PushBlocksGame(level)
+
+    def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
+        """A shortest plan, by A* over (player, blocks) with the blocks' distances to targets.
+
+        Blocks pushed into a corner that is not a target can never leave it, so such states are cut.
+        """
+        layout = _Layout.read(level)
+        walls, targets = layout.walls, layout.targets
+        dead = frozenset(
+            (x, y)
+            for y in range(level.height)
+            for x in range(level.width)
+            if (x, y) not in targets
+            and ((x - 1, y) in walls or (x + 1, y) in walls)
+            and ((x, y - 1) in walls or (x, y + 1) in walls)
+        )
+
+        def successors(state: _State) -> Iterator[tuple[Move, _State]]:
+            (x, y), blocks = state
+            for action, (dx, dy) in DELTAS.items():
+                ahead = (x + dx, y + dy)
+                if ahead in walls:
+                    continue
+                if ahead in blocks:
+                    beyond = (ahead[0] + dx, ahead[1] + dy)
+                    if beyond in walls or beyond in blocks or beyond in dead:
+                        continue
+                    yield _MOVES[action], (ahead, tuple(sorted(beyond if b == ahead else b for b in blocks)))
+                else:
+                    yield _MOVES[action], (ahead, blocks)
+
+        def heuristic(state: _State) -> int:
+            # Each push moves one block by one cell, so this never overestimates the moves left.
+            return sum(min(abs(bx - tx) + abs(by - ty) for tx, ty in targets) for bx, by in state[1])
+
+        return astar(
+            (layout.start, layout.blocks), successors, lambda s: targets.issuperset(s[1]), heuristic, budget
+        )
+
+
+def _scramble(
+    rng: random.Random, walls: frozenset[Cell], targets: list[Cell], player: Cell, knobs: _Knobs
+) -> tuple[Cell, tuple[Cell, ...]]:
+    """Play backwards from the solved position: walk to a block and pull it, ``scramble`` times.
+
+    A pull (the player steps back from a block, which follows it) undoes a push, and walking undoes
+    walking, so the position reached can always be pushed back to the solved one.
+    """
+    width, height = knobs.size
+    blocks = list(targets)
+
+    def free(cell: Cell) -> bool:
+        return (
+            0 < cell[0] < width - 1 and 0 < cell[1] < height - 1 and cell not in walls and cell not in blocks
+        )
+
+    for _ in range(knobs.scramble):
+        reach = distances(player, free, width, height)
+        pulls = [
+            (i, (dx, dy))
+            for i, (bx, by) in enumerate(blocks)
+            for dx, dy in DELTAS.values()
+            if (bx + dx, by + dy) in reach and free((bx + 2 * dx, by + 2 * dy))
+        ]
+        if not pulls:
+            break
+        i, (dx, dy) = rng.choice(pulls)
+        bx, by = blocks[i]
+        blocks[i] = (bx + dx, by + dy)
+        player = (bx + 2 * dx, by + 2 * dy)
+    player = rng.choice(ordered(distances(player, free, width, height)))
+    return player, tuple(sorted(blocks))
+
+
+class _PushBlocksGame(GridGame):
+    """The engine side of push-blocks."""
+
+    def __init__(self, level: Level) -> None:
+        layout = _Layout.read(level)
+        size = (level.width, level.height)
+        ring = [[MARK, MARK, MARK], [MARK, -1, MARK], [MARK, MARK, MARK]]
+        sprites = [layer_sprite(((x, y, STONE) for x, y in layout.walls), "walls", size, cell=CELL)]
+        for i, (x, y) in enumerate(ordered(layout.targets)):
+            # Rings sit above everything, so a target stays visible under a block or the player.
+            target = patch(ring, f"target{i}", x, y, cell=CELL, layer=4, tags=["target"])
+            sprites.append(target.set_interaction(InteractionMode.INTANGIBLE))
+        for i, (x, y) in enumerate(layout.blocks):
+            sprites.append(block(CRATE, f"block{i}", x, y, cell=CELL, layer=2, tags=["block"]))
+        sprites.append(block(PLAYER, "player", *layout.start, cell=CELL, layer=3))
+        self.targets = layout.targets
+        super().__init__(
+            PushBlocks.id, sprites, size, actions=(1, 2, 3, 4), cell=CELL, background=GROUND, letterbox=EDGE
+        )
+
+    def on_action(self, action: int, cell: Cell | None) -> bool:
+        """Step the player, pushing a block ahead of it when the cell beyond is free."""
+        dx, dy = DELTAS[action]
+        player = self.sprite("player")
+        hits = self.try_move_sprite(player, dx * CELL, dy * CELL)
+        if not hits:
+            return True
+        if len(hits) != 1 or "block" not in hits[0].tags:
+            return True
+        if self.try_move_sprite(hits[0], dx * CELL, dy * CELL):
+            return True  # the block is stuck, so the player stays too
+        player.move(dx * CELL, dy * CELL)
+        covered = {self.cell_of(s) for s in self.current_level.get_sprites_by_tag("block")}
+        if covered >= self.targets:
+            self.next_level()
+        return True

@@ -1,0 +1,220 @@
+"""The environment of a grid instance (arc1, arc2): three actions, binary feedback, and its cost.
+
+The whole contract is :meth:`GridEnv.step`'s docstring. In short, with the default
+:class:`~continual_arc.core.environment.EnvSettings` (``attempt_cap = 8``, ``demo_cap = 8``,
+``demo_cost = 1``):
+
+============================  ==========================================================  ==============
+action                        effect                                                       cost
+============================  ==========================================================  ==============
+``Submit(grid)``              correct: the instance ends solved; wrong: one attempt used    1 if wrong
+``RequestDemos()``            one more demonstration pair, up to the instance's cap; past   ``demo_cost``
+                              it the request is refused                                     (0 if refused)
+``GiveUp()``                  the instance ends unsolved                                    the rest, up to
+                                                                                            ``max_cost``
+============================  ==========================================================  ==============
+
+An instance that ends solved is charged what it spent: its wrong attempts and ``demo_cost`` per
+demonstration bought. An instance that ends unsolved, however (the attempt cap reached, given up,
+the action cap, a learner fault or time limit), is charged ``max_cost = attempt_cap + demo_cost *
+demo_cap`` (16), so failing is never cheaper than asking.
+
+A submitted grid that is not a valid ARC grid (ragged, empty, over 30 x 30, a colour outside 0-9)
+is answered incorrect with the reason in ``SubmitFeedback.invalid`` and costs a wrong attempt: it
+never crashes the run and is never free. A refused demonstration request is free, but every action
+counts toward ``action_cap`` (64): a learner that keeps asking past the cap ends the instance
+unsolved rather than looping forever.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from ..core.actions import (
+    Action,
+    DemosFeedback,
+    Feedback,
+    GiveUp,
+    GiveUpFeedback,
+    LearnerObservation,
+    RequestDemos,
+    SubmitFeedback,
+    action_from_json,
+    action_to_json,
+    feedback_to_json,
+    is_action,
+    observation_to_json,
+)
+from ..core.environment import EnvSettings, InstanceClosedError, InstanceResult, InvalidActionError
+from ..core.grids import InvalidGridError, Pair, to_json, validate_grid
+from .sources import TaskInstance
+
+__all__ = ["GridEnv"]
+
+
+class GridEnv:
+    """One grid instance being played: its state, its rules and its charge (an :class:`Environment`).
+
+    Args:
+        instance: the instance (test pair and demonstration supply).
+        settings: the environment's rules.
+    """
+
+    action_names = "Submit, RequestDemos or GiveUp"
+
+    def __init__(self, instance: TaskInstance, settings: EnvSettings | None = None) -> None:
+        self.instance = instance
+        self.settings = settings or EnvSettings()
+        self.demo_cap = min(instance.demo_cap, self.settings.demo_cap)
+        self.attempts_used = 0
+        self.demos: list[Pair] = []
+        self.demos_refused = 0
+        self.actions = 0
+        self.end: str | None = None
+
+    @property
+    def done(self) -> bool:
+        """Whether the instance has ended."""
+        return self.end is not None
+
+    @property
+    def spent(self) -> int:
+        """Wrong attempts plus demonstrations bought so far, in cost units."""
+        return self.attempts_used + self.settings.demo_cost * len(self.demos)
+
+    def view(
+        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, Any] | None = None
+    ) -> LearnerObservation:
+        """The learner's view of the instance as it stands."""
+        return LearnerObservation(
+            task_id=alias,
+            input=self.instance.input,
+            attempts_used=self.attempts_used,
+            attempt_cap=self.settings.attempt_cap,
+            demos_used=len(self.demos),
+            demo_cap=self.demo_cap,
+            demos=tuple(self.demos),
+            step=step,
+            round=round,
+            user=user,
+            extra=MappingProxyType(dict(extra or {})),
+        )
+
+    def step(self, action: Action) -> Feedback:
+        """Apply one action and return its feedback.
+
+        * ``Submit(grid)``: the grid is validated; an invalid one is a wrong attempt with the
+          reason in ``invalid``. A correct grid ends the instance solved. A wrong one uses an
+          attempt (cost 1); the ``attempt_cap``-th wrong attempt ends the instance unsolved.
+          Returns :class:`SubmitFeedback`.
+        * ``RequestDemos()``: below the instance's demonstration cap, returns the next
+          demonstration pair at ``demo_cost``; at the cap, the request is refused at no cost.
+          Returns :class:`DemosFeedback`.
+        * ``GiveUp()``: ends the instance unsolved. Returns :class:`GiveUpFeedback`.
+
+        Whatever the action, the ``action_cap``-th action that leaves the instance open ends it
+        unsolved (``done`` is then true in the feedback). An unsolved instance is charged
+        ``max_cost``; a solved one what it spent.
+
+        Raises:
+            InvalidActionError: ``action`` is not one of the three actions.
+            InstanceClosedError: the instance has already ended.
+        """
+        if self.done:
+            raise InstanceClosedError("the instance has already ended")
+        if not is_action(action):
+            raise InvalidActionError(f"expected {self.action_names}, got {type(action).__name__}")
+        self.actions += 1
+        feedback = self._apply(action)
+        if not self.done and self.actions >= self.settings.action_cap:
+            self.end = "action cap"
+            feedback = _mark_done(feedback)
+        return feedback
+
+    def _apply(self, action: Action) -> Feedback:
+        if isinstance(action, GiveUp):
+            self.end = "gave up"
+            return GiveUpFeedback()
+        if isinstance(action, RequestDemos):
+            if len(self.demos) >= self.demo_cap:
+                self.demos_refused += 1
+                return DemosFeedback(None, len(self.demos), self.spent, refused=True)
+            self.demos.append(self.instance.demonstration(len(self.demos)))
+            return DemosFeedback(self.demos[-1], len(self.demos), self.spent)
+        return self._submit(action.grid)
+
+    def _submit(self, value: Any) -> SubmitFeedback:
+        invalid: str | None = None
+        try:
+            correct = validate_grid(value) == self.instance.output
+        except InvalidGridError as err:
+            invalid, correct = str(err), False
+        if correct:
+            self.end = "solved"
+        else:
+            self.attempts_used += 1
+            if self.attempts_used >= self.settings.attempt_cap:
+                self.end = "attempt cap"
+        return SubmitFeedback(correct, self.attempts_used, self.spent, self.done, invalid)
+
+    def fail(self, reason: str) -> None:
+        """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""
+        if not self.done:
+            self.end = reason
+
+    def result(self) -> InstanceResult:
+        """How the instance ended.
+
+        Raises:
+            InstanceClosedError: the instance has not ended yet.
+        """
+        if self.end is None:
+            raise InstanceClosedError("the instance has not ended")
+        solved = self.end == "solved"
+        return InstanceResult(
+            solved=solved,
+            charge=self.spent if solved else self.settings.max_cost,
+            spent=self.spent,
+            wrong_attempts=self.attempts_used,
+            demos_bought=len(self.demos),
+            demos_refused=self.demos_refused,
+            actions=self.actions,
+            end=self.end,
+        )
+
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is one of the three actions."""
+        return is_action(value)
+
+    def opening(self) -> dict[str, Any]:
+        """The trajectory's opening: the test input and the demonstration cap."""
+        return {"input": to_json(self.instance.input), "demo_cap": self.demo_cap}
+
+    def action_json(self, action: Any) -> dict[str, Any]:
+        """An action as JSON (see :func:`~continual_arc.core.actions.action_to_json`)."""
+        return action_to_json(action)
+
+    def action_from_json(self, value: Mapping[str, Any]) -> Any:
+        """The action :meth:`action_json` wrote (:func:`~continual_arc.core.actions.action_from_json`)."""
+        return action_from_json(value)
+
+    def feedback_json(self, feedback: Any) -> dict[str, Any]:
+        """A feedback as JSON (see :func:`~continual_arc.core.actions.feedback_to_json`)."""
+        return feedback_to_json(feedback)
+
+    def observation_json(self, obs: Any) -> dict[str, Any]:
+        """An observation's counters as JSON (:func:`~continual_arc.core.actions.observation_to_json`)."""
+        return observation_to_json(obs)
+
+
+def _mark_done(feedback: Feedback) -> Feedback:
+    if isinstance(feedback, SubmitFeedback):
+        return SubmitFeedback(
+            feedback.correct, feedback.attempts_used, feedback.spent, True, feedback.invalid
+        )
+    if isinstance(feedback, DemosFeedback):
+        return DemosFeedback(feedback.pair, feedback.demos_used, feedback.spent, feedback.refused, True)
+    return feedback

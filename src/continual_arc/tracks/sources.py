@@ -1,0 +1,224 @@
+"""Task sources: what serves the instances of a set of grid tasks.
+
+A task source serves instances of tasks. There are two kinds:
+
+* **generative** (Re-ARC): every instance's test pair and demonstrations are fresh draws from the
+  task's generator at the instance seed (:mod:`continual_arc.data.rearc`);
+* **fixed** (a task's own ARC JSON pairs): the demonstrations are the task's train pairs in their
+  order, its demonstration cap is their number (at most 8), and a task with several test pairs
+  serves the one the instance seed picks.
+
+Every source has a name (``"arc1/rearc"``, ``"arc1/evaluation"``, ...); a track
+(:mod:`continual_arc.tracks.track`) names the source of its stream and seen test and the source of
+its held-out test.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Protocol, runtime_checkable
+
+from ..core.errors import ContinualArcError
+from ..core.grids import Grid, Pair, validate_pair
+from ..core.seeding import stable_int
+
+__all__ = [
+    "DEMO_CAP",
+    "FixedSource",
+    "GenerativeSource",
+    "TaskInstance",
+    "TaskSource",
+    "UnknownTaskError",
+]
+
+DEMO_CAP = 8
+"""The most demonstrations any instance offers."""
+
+
+class UnknownTaskError(ContinualArcError, KeyError):
+    """A task id that a source does not serve, or a source name that is not registered."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown task"
+
+
+@dataclass(frozen=True)
+class TaskInstance:
+    """One instance: a test pair, and a supply of demonstrations fetched only when bought.
+
+    Attributes:
+        source: the name of the source that served it.
+        task_id: the real task id.
+        seed: the instance seed.
+        input: the test input the learner sees.
+        output: the answer, which the learner never sees.
+        demo_cap: how many demonstrations this instance offers.
+    """
+
+    source: str
+    task_id: str
+    seed: int
+    input: Grid
+    output: Grid
+    demo_cap: int
+    _supply: Callable[[int], tuple[Pair, ...]] = field(repr=False, compare=False)
+
+    def demonstration(self, index: int) -> Pair:
+        """Demonstration ``index`` (from 0); the same pair whenever it is asked for.
+
+        Raises:
+            IndexError: ``index`` is not below :attr:`demo_cap`.
+        """
+        if not 0 <= index < self.demo_cap:
+            raise IndexError(f"demonstration {index} of {self.task_id}: the instance offers {self.demo_cap}")
+        return self._supply(index + 1)[index]
+
+
+@runtime_checkable
+class TaskSource(Protocol):
+    """Anything that serves instances of a set of tasks."""
+
+    name: str
+    kind: str  # "generative" or "fixed"
+
+    def task_ids(self) -> tuple[str, ...]:
+        """Every task id this source serves, sorted."""
+        ...
+
+    def instance(self, task_id: str, seed: int) -> TaskInstance:
+        """Instance ``seed`` of a task; a pure function of the two.
+
+        Raises:
+            UnknownTaskError: the source does not serve ``task_id``.
+        """
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """The source's name, kind and data versions, as recorded in a run's ``meta.json``."""
+        ...
+
+
+class GenerativeSource:
+    """Instances drawn fresh from per-task pair generators.
+
+    Args:
+        name: the registry name.
+        task_ids: the tasks served (a track's screened pool).
+        test_pair: ``(task_id, seed) -> Pair``.
+        demonstrations: ``(task_id, seed, count, test_input) -> tuple[Pair, ...]``; demonstration
+            ``k`` must not depend on ``count``.
+        versions: data versions recorded by :meth:`describe`.
+        cache_size: instances kept in memory (test pair and demonstrations drawn so far).
+    """
+
+    kind = "generative"
+
+    def __init__(
+        self,
+        name: str,
+        task_ids: Sequence[str],
+        test_pair: Callable[[str, int], Pair],
+        demonstrations: Callable[[str, int, int, Grid], tuple[Pair, ...]],
+        versions: Callable[[], dict[str, str]] | None = None,
+        cache_size: int = 4096,
+    ) -> None:
+        self.name = name
+        self._ids = tuple(sorted(task_ids))
+        self._known = frozenset(self._ids)
+        self._demonstrations = demonstrations
+        self._versions = versions
+        self._test_pair = lru_cache(maxsize=cache_size)(test_pair)
+        self._demos: dict[tuple[str, int], tuple[Pair, ...]] = {}
+        self._lock = threading.Lock()
+
+    def task_ids(self) -> tuple[str, ...]:
+        """Every task id this source serves, sorted."""
+        return self._ids
+
+    def _check(self, task_id: str) -> None:
+        if task_id not in self._known:
+            raise UnknownTaskError(f"source {self.name} does not serve task {task_id!r}")
+
+    def _supply(self, task_id: str, seed: int, test_input: Grid, count: int) -> tuple[Pair, ...]:
+        key = (task_id, seed)
+        have = self._demos.get(key, ())
+        if len(have) < count:
+            # Drawn outside the lock: demonstrations are pure, so a race only repeats work.
+            have = self._demonstrations(task_id, seed, count, test_input)
+            with self._lock:
+                if len(self._demos.get(key, ())) < count:
+                    self._demos[key] = have
+        return have[:count]
+
+    def instance(self, task_id: str, seed: int) -> TaskInstance:
+        """Instance ``seed`` of a task: its test pair now, its demonstrations when bought."""
+        self._check(task_id)
+        test_input, output = self._test_pair(task_id, seed)
+        return TaskInstance(
+            self.name,
+            task_id,
+            seed,
+            test_input,
+            output,
+            DEMO_CAP,
+            lambda count: self._supply(task_id, seed, test_input, count),
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """The source's name, kind and data versions."""
+        return {"name": self.name, "kind": self.kind, "versions": self._versions() if self._versions else {}}
+
+
+class FixedSource:
+    """Instances made of tasks' own pairs (ARC JSON: ``{"train": [...], "test": [...]}``).
+
+    Args:
+        name: the registry name.
+        tasks: ``task_id -> {"train": [pairs], "test": [pairs]}``, pairs as ``{"input", "output"}``.
+        versions: data versions recorded by :meth:`describe`.
+    """
+
+    kind = "fixed"
+
+    def __init__(
+        self,
+        name: str,
+        tasks: dict[str, dict[str, Any]],
+        versions: Callable[[], dict[str, str]] | None = None,
+    ) -> None:
+        self.name = name
+        self._raw = tasks
+        self._ids = tuple(sorted(tasks))
+        self._versions = versions
+        self._parsed: dict[str, tuple[tuple[Pair, ...], tuple[Pair, ...]]] = {}
+
+    def task_ids(self) -> tuple[str, ...]:
+        """Every task id this source serves, sorted."""
+        return self._ids
+
+    def pairs(self, task_id: str) -> tuple[tuple[Pair, ...], tuple[Pair, ...]]:
+        """A task's validated (train pairs, test pairs)."""
+        if task_id not in self._parsed:
+            if task_id not in self._raw:
+                raise UnknownTaskError(f"source {self.name} does not serve task {task_id!r}")
+            raw = self._raw[task_id]
+            train = tuple(validate_pair(p) for p in raw["train"])
+            test = tuple(validate_pair(p) for p in raw["test"])
+            self._parsed[task_id] = (train, test)
+        return self._parsed[task_id]
+
+    def instance(self, task_id: str, seed: int) -> TaskInstance:
+        """Instance ``seed`` of a task: the test pair the seed picks, the train pairs as demonstrations."""
+        train, test = self.pairs(task_id)
+        chosen = test[stable_int(self.name, task_id, seed, "test-pair") % len(test)]
+        demos = train[:DEMO_CAP]
+        return TaskInstance(
+            self.name, task_id, seed, chosen[0], chosen[1], len(demos), lambda count: demos[:count]
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """The source's name, kind and data versions."""
+        return {"name": self.name, "kind": self.kind, "versions": self._versions() if self._versions else {}}

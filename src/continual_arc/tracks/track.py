@@ -1,0 +1,106 @@
+"""What a track is: the sources of its tasks, its configurations, and the environment its instances need.
+
+A track serves two sources of tasks: one for the stream and the seen test (``"stream"``), one for
+the held-out test and the epilogue (``"held-out"``); :data:`PHASE_SOURCES` says which serves each
+phase. It declares its configurations (its canonical one, named as the track, and a smoke one for
+tests) and the environment an instance is played in (a grid, or a game level). The runner opens
+every instance through :meth:`Track.open`, so it never needs to know which kind it serves.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.config import Config, ProcessParams
+from ..core.environment import Environment, EnvSettings
+from .sources import TaskSource, UnknownTaskError
+
+__all__ = ["PHASE_SOURCES", "ROLES", "Track", "smoke_config"]
+
+ROLES = ("stream", "held-out")
+"""The two roles of a track's sources."""
+
+PHASE_SOURCES: Mapping[str, str] = {
+    "stream": "stream",
+    "seen": "stream",
+    "epilogue": "held-out",
+    "held-out": "held-out",
+}
+"""Which of a track's two sources serves each phase."""
+
+
+@dataclass(frozen=True)
+class Track:
+    """A track of the benchmark.
+
+    Attributes:
+        name: the track's name (``arc1``, ...), also the name of its canonical configuration.
+        roles: the name of the source that plays each role (``"stream"``, ``"held-out"``).
+        factories: every source the track offers, by name, each built on first use.
+        configs: its configurations.
+        environment: builds the environment of one instance from the instance and the rules.
+        summary: one line about the track, for listings.
+    """
+
+    name: str
+    roles: Mapping[str, str]
+    factories: Mapping[str, Callable[[], TaskSource]]
+    configs: tuple[Config, ...]
+    environment: Callable[[Any, EnvSettings], Environment]
+    summary: str = ""
+    _built: dict[str, TaskSource] = field(default_factory=dict, repr=False, compare=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if set(self.roles) != set(ROLES) or not set(self.roles.values()) <= set(self.factories):
+            raise ValueError(f"track {self.name} must name a known source for each of {ROLES}")
+
+    def source_named(self, name: str) -> TaskSource:
+        """The source called ``name`` (built once per process, then shared).
+
+        Raises:
+            UnknownTaskError: the track offers no source of that name.
+        """
+        with self._lock:
+            if name not in self._built:
+                if name not in self.factories:
+                    known = ", ".join(sorted(self.factories))
+                    raise UnknownTaskError(f"track {self.name} has no source {name!r}; it has {known}")
+                self._built[name] = self.factories[name]()
+            return self._built[name]
+
+    def source(self, role: str) -> TaskSource:
+        """The source playing ``role`` (``"stream"`` or ``"held-out"``)."""
+        return self.source_named(self.roles[role])
+
+    def source_for(self, phase: str) -> TaskSource:
+        """The source that serves ``phase`` (:data:`PHASE_SOURCES`)."""
+        return self.source(PHASE_SOURCES[phase])
+
+    def open(self, phase: str, task_id: str, seed: int, settings: EnvSettings) -> Environment:
+        """The environment of instance ``seed`` of ``task_id``, served in ``phase``, under ``settings``."""
+        return self.environment(self.source_for(phase).instance(task_id, seed), settings)
+
+    def describe_sources(self) -> dict[str, Any]:
+        """Each role's source described (name, kind, data versions), as a run's ``meta.json`` records it."""
+        return {role: self.source(role).describe() for role in ROLES}
+
+
+def smoke_config(name: str, track: str, task_seed: int) -> Config:
+    """A small configuration for tests: 3 stream tasks of 3 instances, 4 held-out tasks, 6 seen instances."""
+    return Config(
+        name=name,
+        track=track,
+        stream_tasks=3,
+        supply=3,
+        held_out=4,
+        seen_size=6,
+        task_seed=task_seed,
+        process=ProcessParams(
+            arrival_rate=0.5, max_active=2, spell_mean=2.0, rest_median=3.0, rest_sigma=0.5
+        ),
+        smoke=True,
+    )

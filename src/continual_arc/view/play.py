@@ -1,0 +1,146 @@
+"""Play it yourself: a person plays a fresh instance of a task, with the learner's three actions and costs.
+
+The server opens the instance through its track (:meth:`~continual_arc.tracks.track.Track.open`),
+exactly as the runner does, under the benchmark's rules, and keeps it: the page sends actions and
+gets back only what a learner would (the input, each demonstration bought, each verdict, the cost
+so far), never the answer. Instance seeds are drawn at random in a range no schedule and no
+auxiliary episode uses (:data:`PLAY_SEED_BASE`), so every play is a fresh instance.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..core.actions import GiveUp, RequestDemos, Submit
+from ..core.environment import Environment, EnvSettings, InstanceClosedError
+from ..core.errors import ContinualArcError
+from ..stream.seeds import SEED_SPAN
+from ..tracks.registry import get_track
+from ..tracks.track import PHASE_SOURCES
+
+__all__ = ["PLAY_SEED_BASE", "PlayError", "PlaySessions", "play_seed"]
+
+PLAY_SEED_BASE = 8
+"""Played instances' seeds lie in ``[8 * 10**15, 9 * 10**15)``.
+
+Schedules use bases 1 to 4 (stream, epilogue, held-out, seen), auxiliary episodes 5, and the
+screen seeds 0 to 29 under a purpose of its own, so a played instance never meets a scored one.
+Like every seed, they stay below 2**53, so the page's JavaScript keeps them exact.
+"""
+
+MAX_SESSIONS = 64
+"""Instances kept open at once; the oldest is dropped past it."""
+
+
+class PlayError(ContinualArcError, ValueError):
+    """A play the server cannot serve: an unknown track, task, phase or session, or a bad action."""
+
+
+def play_seed() -> int:
+    """A fresh instance seed in the viewer's own range."""
+    return PLAY_SEED_BASE * SEED_SPAN + secrets.randbelow(SEED_SPAN)
+
+
+@dataclass
+class _Session:
+    track: str
+    task: str
+    phase: str
+    seed: int
+    env: Environment
+    started: float
+
+
+def _action(body: Mapping[str, Any]) -> Any:
+    kind = body.get("action")
+    if kind == "request_demos":
+        return RequestDemos()
+    if kind == "give_up":
+        return GiveUp()
+    if kind == "submit":
+        grid = body.get("grid")
+        if (
+            not isinstance(grid, list)
+            or len(grid) > 64
+            or any(not isinstance(r, list) or len(r) > 64 for r in grid)
+        ):
+            raise PlayError("submit needs a grid: a list of rows")
+        return Submit(grid)
+    raise PlayError(f"unknown action {kind!r}: submit, request_demos or give_up")
+
+
+class PlaySessions:
+    """The instances people are playing, by a random token (safe to use from several threads)."""
+
+    def __init__(self, settings: EnvSettings | None = None, max_sessions: int = MAX_SESSIONS) -> None:
+        self.settings = settings or EnvSettings()
+        self.max_sessions = max_sessions
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def start(self, track: str, task: str, phase: str, seed: int | None = None) -> dict[str, Any]:
+        """Open a fresh instance of ``task`` as ``phase`` serves it; what the player is shown first.
+
+        Raises:
+            PlayError: the track, phase or task is unknown.
+        """
+        if phase not in PHASE_SOURCES:
+            raise PlayError(f"unknown phase {phase!r}")
+        try:
+            env = get_track(track).open(phase, task, play_seed() if seed is None else seed, self.settings)
+        except ContinualArcError as err:
+            raise PlayError(str(err)) from None
+        chosen = getattr(getattr(env, "instance", None), "seed", seed)
+        token = secrets.token_urlsafe(16)
+        with self._lock:
+            self._sessions[token] = _Session(track, task, phase, int(chosen or 0), env, time.time())
+            while len(self._sessions) > self.max_sessions:
+                self._sessions.popitem(last=False)
+        opening = env.opening()
+        return {
+            "token": token,
+            "track": track,
+            "task": task,
+            "phase": phase,
+            "seed": chosen,
+            "input": opening.get("input"),
+            "demo_cap": opening.get("demo_cap"),
+            "rules": self.settings.to_dict(),
+        }
+
+    def seed_of(self, token: str) -> int:
+        """The instance seed of an open play (tests recompute the answer from it, never the page)."""
+        return self._get(token).seed
+
+    def _get(self, token: str) -> _Session:
+        with self._lock:
+            if token not in self._sessions:
+                raise PlayError("no such play (it ended long ago, or the server restarted)")
+            return self._sessions[token]
+
+    def act(self, token: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Apply one action; its feedback as a learner would get it, and the result once it has ended.
+
+        Raises:
+            PlayError: no such play, the action is not one of the three, or the instance has ended.
+        """
+        session = self._get(token)
+        action = _action(body)
+        with self._lock:
+            try:
+                feedback = session.env.step(action)
+            except InstanceClosedError:
+                raise PlayError("this instance has ended: start a new one") from None
+            reply: dict[str, Any] = {
+                "action": session.env.action_json(action),
+                "feedback": session.env.feedback_json(feedback),
+                "done": session.env.done,
+                "result": asdict(session.env.result()) if session.env.done else None,
+            }
+        return reply

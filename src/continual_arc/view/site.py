@@ -1,0 +1,130 @@
+"""The viewer's documents by name, shared by the server (``/api/<name>``) and the export (``data/<name>.js``).
+
+=============================  ==================================================================
+name                           document
+=============================  ==================================================================
+``index``                      every run and protocol given (:func:`~.documents.index_document`)
+``run/<id>``                   a run and its stream strip (:func:`~.documents.run_document`)
+``run/<id>/diagnostics``       its stream diagnostics (:func:`~.documents.diagnostics_document`)
+``run/<id>/memory``            what the learner kept (``memory.json``) and ``plugins.json``
+``run/<id>/i/<step>``          one instance's replay (:func:`~.replay.replay_document`)
+``protocol/<id>``              a protocol and its plane (:func:`~.documents.protocol_document`)
+=============================  ==================================================================
+
+Ids are the catalog's (``r0``, ``p0``, ...): a name never carries a path, so nothing outside the
+directories given can be named. Documents of runs and protocols are built once and kept; replays
+are read from disk each time they are asked for, and never all at once.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from ..play.rundir import PLUGINS
+from .catalog import Catalog, RunEntry
+from .documents import diagnostics_document, index_document, protocol_document, run_document
+from .loading import MEMORY, read_json_file
+from .replay import replay_document
+
+__all__ = ["NotFound", "Site"]
+
+_NAME = re.compile(r"(index)|run/(r\d+)(?:/(diagnostics|memory)|/i/([^/]+))?|protocol/(p\d+)")
+
+
+class NotFound(LookupError):
+    """A document name that names nothing the viewer was given."""
+
+
+class Site:
+    """Every document of a catalog, by name.
+
+    Args:
+        catalog: the runs and protocols given.
+        live: whether a server on this machine answers (playing is available only then); an
+            export names runs by their labels, never by their local paths.
+    """
+
+    def __init__(self, catalog: Catalog, *, live: bool) -> None:
+        self.catalog = catalog
+        self.live = live
+        self._cache: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def document(self, name: str) -> Any:
+        """The document called ``name``.
+
+        Raises:
+            NotFound: the name is malformed or names no run, protocol or instance given.
+        """
+        match = _NAME.fullmatch(name)
+        if match is None:
+            raise NotFound(f"no document {name!r}")
+        index, run_id, part, step, protocol_id = match.groups()
+        if index:
+            return self._cached(name, lambda: index_document(self.catalog, live=self.live))
+        if protocol_id:
+            if protocol_id not in self.catalog.protocols:
+                raise NotFound(f"no protocol {protocol_id}")
+            protocol = self.catalog.protocols[protocol_id]
+            return self._cached(name, lambda: protocol_document(protocol, self.catalog, local=self.live))
+        entry = self._run(run_id)
+        if step is not None:
+            try:
+                return replay_document(entry, step)
+            except LookupError as err:
+                raise NotFound(str(err)) from None
+        if part == "diagnostics":
+            return self._cached(name, lambda: diagnostics_document(entry))
+        if part == "memory":
+            return _memory_document(entry)
+        return self._cached(name, lambda: run_document(entry, local=self.live))
+
+    def _run(self, run_id: str) -> RunEntry:
+        if run_id not in self.catalog.runs:
+            raise NotFound(f"no run {run_id}")
+        return self.catalog.runs[run_id]
+
+    def _cached(self, name: str, build: Any) -> Any:
+        with self._lock:
+            if name not in self._cache:
+                self._cache[name] = build()
+            return self._cache[name]
+
+    def names(self) -> Iterator[str]:
+        """Every document name, replays included (for the export)."""
+        yield "index"
+        for protocol_id in self.catalog.protocols:
+            yield f"protocol/{protocol_id}"
+        for run_id, entry in self.catalog.runs.items():
+            yield f"run/{run_id}"
+            yield f"run/{run_id}/diagnostics"
+            yield f"run/{run_id}/memory"
+            for record in entry.data.records:
+                name = _trajectory_name(record)
+                if name is not None:
+                    yield f"run/{run_id}/i/{name}"
+
+
+def _trajectory_name(record: dict[str, Any]) -> str | None:
+    if record.get("episode_type") == "primary":
+        return str(record["step"])
+    index = record.get("addon_index")
+    return None if index is None else f"addon-{index}"
+
+
+def _memory_document(entry: RunEntry) -> dict[str, Any]:
+    """What the learner said it kept (``memory.json``) and what plug-ins said (``plugins.json``)."""
+    problems: list[str] = []
+    memory = plugins = None
+    if entry.data.files.get("memory"):
+        memory = read_json_file(entry.path / MEMORY, problems, "what the learner kept is unknown")
+    else:
+        problems.append(
+            f"{MEMORY} is missing: the learner reports nothing it kept, or the run has not finished"
+        )
+    if entry.data.files.get("plugins"):
+        plugins = read_json_file(entry.path / PLUGINS, problems, "what the plug-ins said is unknown")
+    return {"format": 1, "id": entry.id, "memory": memory, "plugins": plugins, "problems": problems}

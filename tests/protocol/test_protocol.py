@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from continual_arc.cli import main
+from continual_arc.core.files import read_json
+from continual_arc.env import Action, GiveUp, LearnerObservation
+from continual_arc.learner import BaseLearner
+from continual_arc.play.rundir import read_records
+from continual_arc.protocol.play import ProtocolError, ProtocolOptions, play_protocol
+from continual_arc.protocol.plays import PROTOCOL_PLAYS
+
+TOY_RULE = "continual_arc.testing:ToyRuleLearner"
+
+
+def numbers(document: dict[str, Any]) -> dict[str, Any]:
+    plane = document["plane"]
+    return {
+        "seen": plane["seen"]["share_saved"],
+        "held": plane["held_out"]["share_saved"],
+        "learned": plane["learned"]["share_learned"],
+        "T": plane["seen"]["saving"],
+    }
+
+
+def test_protocol_in_processes_lays_out_a_submission(tmp_path: Path) -> None:
+    options = ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=2, resamples=500)
+    document = play_protocol(options)
+    assert set(PROTOCOL_PLAYS.values()) <= {p.name for p in (tmp_path / "p").iterdir()}
+    assert document["plane"]["seen"]["share_saved"]["value"] == 1.0  # every stream rule was kept
+    assert document["plane"]["learned"]["share_learned"]["value"] == 1.0
+    seen = read_records(tmp_path / "p" / "seen")
+    stream = read_records(tmp_path / "p" / "stream")
+    names = {r["task_id"]: r["alias"] for r in stream}
+    assert all(names[r["task_id"]] == r["alias"] for r in seen)  # the stream's names in the test
+    resets = read_records(tmp_path / "p" / "seen-reset")
+    assert all(r["reset_before"] for r in resets)
+    submission = read_json(tmp_path / "p" / "submission.json")
+    assert submission["tests"]["seen"] == {"run": "seen", "reset": "seen-reset", "bare": None}
+    assert (tmp_path / "p" / "plots" / "plane.png").exists()
+    for play in PROTOCOL_PLAYS.values():
+        meta = read_json(tmp_path / "p" / play / "meta.json")
+        assert meta["learner"] == {"class": TOY_RULE, "kwargs": {}}
+
+
+def test_numbers_reproduce_exactly_in_process_and_in_processes(tmp_path: Path) -> None:
+    one = play_protocol(ProtocolOptions(out=tmp_path / "a", learner=TOY_RULE, config="toy-smoke", jobs=1))
+    two = play_protocol(ProtocolOptions(out=tmp_path / "b", learner=TOY_RULE, config="toy-smoke", jobs=2))
+    assert numbers(one) == numbers(two)
+
+
+class Notebook(BaseLearner):
+    """Keeps state (what it saw) but cannot save it: the tests get deep copies of it."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def act(self, obs: LearnerObservation) -> Action:
+        return GiveUp()
+
+    def end_round(self) -> None:
+        self.seen.add("round")
+
+
+def test_a_learner_that_cannot_save_is_copied_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    options = ProtocolOptions(
+        out=tmp_path / "p", learner="test_protocol:Notebook", config="toy-smoke", jobs=2
+    )
+    document = play_protocol(options)
+    held = document["plane"]["held_out"]
+    assert held["learner"]["budget_used"] == 100.0 and held["share_saved"]["value"] == 0.0
+
+
+def test_another_protocol_in_the_same_directory_is_refused(tmp_path: Path) -> None:
+    play_protocol(ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=1))
+    with pytest.raises(ProtocolError, match="holds another protocol"):
+        play_protocol(ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", seed=1))
+
+
+def test_cli_prints_the_plane(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "p"
+    args = ["protocol", "--learner", TOY_RULE, "--config", "toy-smoke", "--out", str(out), "--jobs", "1"]
+    assert main([*args, "--resamples", "200"]) == 0
+    text = capsys.readouterr().out
+    assert "memorization (seen)         share saved 1.00 [1.00, 1.00]" in text
+    assert "share learned over the stream  1.00" in text
+    assert (
+        main(["protocol", "--learner", "nowhere:Nope", "--config", "toy-smoke", "--out", str(tmp_path / "q")])
+        == 2
+    )
+    assert "cannot import learner module 'nowhere'" in capsys.readouterr().err
+
+
+SLOW = """
+import time
+from continual_arc.testing import ToyRuleLearner
+
+class SlowRule(ToyRuleLearner):
+    def act(self, obs):
+        time.sleep(0.01)
+        return super().act(obs)
+"""
+
+
+def test_the_protocol_resumes_after_a_kill(tmp_path: Path) -> None:
+    (tmp_path / "slowmod.py").write_text(SLOW)
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    cmd = [sys.executable, "-m", "continual_arc.cli", "protocol", "--learner", "slowmod:SlowRule"]
+    cmd += ["--config", "toy-smoke", "--users", "3", "--jobs", "2", "--resamples", "300"]
+    out = tmp_path / "killed"
+    # its own session, so that the kill takes the worker processes with it, as a crash would
+    proc = subprocess.Popen(
+        [*cmd, "--out", str(out)], env=env, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if line.startswith("[stream] round") and int(line.split()[2].split("/")[0]) >= 3:
+            break
+    time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    proc.stderr.close()
+    assert not (out / "protocol.json").exists()
+    for target in (out, tmp_path / "straight"):
+        done = subprocess.run([*cmd, "--out", str(target)], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-3000:]
+    assert numbers(json.loads((out / "protocol.json").read_text())) == numbers(
+        json.loads((tmp_path / "straight" / "protocol.json").read_text())
+    )

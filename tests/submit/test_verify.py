@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from continual_arc.cli import main
+from continual_arc.core.config import CANONICAL_SEEDS
+from continual_arc.core.files import read_json
+from continual_arc.play.rundir import read_records
+from continual_arc.stream.users import with_users
+from continual_arc.submit.check import check_submission
+from continual_arc.submit.verify import VerifyOptions, draw_seed, verify
+from continual_arc.tracks.registry import get_config
+
+TOY = with_users(get_config("toy-smoke"), 1)
+
+AMNESIAC = """
+from continual_arc.testing import ToyRuleLearner
+
+
+class Amnesiac(ToyRuleLearner):
+    '''Learns the rules and keeps them, but in its process only: it saves nothing.'''
+
+    def __getattribute__(self, name):
+        if name in ("save_state", "load_state"):
+            raise AttributeError(name)
+        return super().__getattribute__(name)
+"""
+
+
+def _u(run_dir: Path) -> float:
+    records = read_records(run_dir)
+    return sum(r["charge"] for r in records) / len(records)
+
+
+def test_a_verification_is_a_checked_protocol_at_a_seed_of_its_own(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert all(draw_seed() not in CANONICAL_SEEDS for _ in range(200))
+    argv = ["verify", "--learner", "continual_arc.testing:ToyRuleLearner", "--config", "toy-smoke"]
+    assert main([*argv, "--out", str(tmp_path / "v"), "--seed", "7", "--resamples", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "the rerun checked: every check holds" in out
+    marker = read_json(tmp_path / "v" / "verification.json")
+    assert marker["mode"] == "reproduced" and marker["seed"] == 7
+    seen = read_records(tmp_path / "v" / "seen")
+    assert all(r["charge"] == 0 for r in seen)  # its saved rules answer, in a new process each instance
+    assert len(list((tmp_path / "v" / "work" / "seen").glob("learner.log"))) == 1
+
+
+def test_memory_kept_only_in_the_process_plays_the_tests_from_nothing(tmp_path: Path) -> None:
+    (tmp_path / "amnesiac.py").write_text(AMNESIAC)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    options = VerifyOptions(learner="amnesiac:Amnesiac", config=TOY, out=tmp_path / "v", seed=11, env=env,
+                            resamples=200)  # fmt: skip
+    verify(options)
+    stream, stream_reset = _u(tmp_path / "v" / "stream"), _u(tmp_path / "v" / "stream-reset")
+    assert stream < stream_reset  # on the stream, in one process, it learns
+    assert _u(tmp_path / "v" / "seen") == _u(tmp_path / "v" / "seen-reset")  # the tests start from nothing
+    assert check_submission(tmp_path / "v", resamples=200).ok

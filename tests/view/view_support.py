@@ -1,0 +1,79 @@
+"""Helpers of the viewer's tests: snapshots of directories, records, and reading canvases in a browser."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from continual_arc.play.rundir import load_run
+
+CHROMIUM = Path(os.environ.get("CONTINUAL_ARC_CHROMIUM", "/usr/bin/chromium"))
+"""Debian's chromium (``$CONTINUAL_ARC_CHROMIUM`` names another binary)."""
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+browser = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason=f"headless Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)",
+)
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``root`` with its size and modification time (to prove nothing was written)."""
+    return {
+        str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    }
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    """A run's primary records, in order of step."""
+    chosen = [r for r in load_run(path).records if r.get("episode_type", "primary") == "primary"]
+    return sorted(chosen, key=lambda r: r["step"])
+
+
+def screenshot_dir() -> Path:
+    """Where the browser tests save their screenshots (``$CONTINUAL_ARC_VIEW_SCREENSHOTS`` or a temp dir)."""
+    path = Path(os.environ.get("CONTINUAL_ARC_VIEW_SCREENSHOTS", "/tmp/continual-arc-view-screenshots"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# Reads a grid drawn on a canvas back as colour indices: one pixel inside each cell, matched to the
+# palette the page draws with. Returns null when the canvas is missing.
+READ_CANVAS = """([selector, frame]) => {
+  const canvas = document.querySelector(selector);
+  if (!canvas) return null;
+  const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const palette = (frame ? CAV.FRAME_PALETTE : CAV.ARC_PALETTE).map(rgb);
+  const px = +canvas.dataset.cell;
+  const gap = px >= 10 ? Math.max(1, Math.round(window.devicePixelRatio || 1)) : 0;
+  const inside = Math.floor((px - gap) / 2);
+  const ctx = canvas.getContext("2d");
+  const out = [];
+  for (let y = 0; y < +canvas.dataset.rows; y++) {
+    const row = [];
+    for (let x = 0; x < +canvas.dataset.cols; x++) {
+      const d = ctx.getImageData(x * px + inside, y * px + inside, 1, 1).data;
+      row.push(palette.findIndex((c) => c[0] === d[0] && c[1] === d[1] && c[2] === d[2]));
+    }
+    out.push(row);
+  }
+  return out;
+}"""
+
+
+def drawn(page: Any, selector: str, frame: bool = False) -> list[list[int]] | None:
+    """The grid drawn on the canvas at ``selector``, read back from its pixels."""
+    value: list[list[int]] | None = page.evaluate(READ_CANVAS, [selector, frame])
+    return value
