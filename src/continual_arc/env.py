@@ -1,9 +1,11 @@
-"""The environment of a grid instance, as a learner author meets it (a stable import path).
+"""The environment of an instance, as a learner author meets it (a stable import path).
 
 Actions (``Submit``, ``RequestDemos``, ``GiveUp``), their feedback, the learner's observation, the
 rules (``EnvSettings``) and how an instance ends (``InstanceResult``) are defined in
 :mod:`continual_arc.core`; the environment itself (``InstanceEnv``, the cost rules) in
-:mod:`continual_arc.tracks.grid_env`.
+:mod:`continual_arc.tracks.grid_env`. A game level (arc3) is played with ``GameAction`` (and
+``RequestDemos``, ``GiveUp``) on a ``GameObservation`` (:mod:`continual_arc.core.games`); its
+environment, ``GameEnv``, needs the arc3 extra (Python 3.12).
 """
 
 from .core.actions import (
@@ -26,6 +28,15 @@ from .core.environment import (
     InstanceResult,
     InvalidActionError,
 )
+from .core.games import (
+    GameAction,
+    GameDemo,
+    GameDemosFeedback,
+    GameFeedback,
+    GameObservation,
+    decode_frame,
+    encode_frame,
+)
 from .tracks.grid_env import GridEnv
 
 InstanceEnv = GridEnv
@@ -37,6 +48,11 @@ __all__ = [
     "EnvSettings",
     "Environment",
     "Feedback",
+    "GameAction",
+    "GameDemo",
+    "GameDemosFeedback",
+    "GameFeedback",
+    "GameObservation",
     "GiveUp",
     "GiveUpFeedback",
     "GridEnv",
@@ -49,5 +65,7 @@ __all__ = [
     "Submit",
     "SubmitFeedback",
     "action_to_json",
+    "decode_frame",
+    "encode_frame",
     "feedback_to_json",
 ]

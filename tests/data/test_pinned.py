@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from continual_arc.data import directory, pinned
+from continual_arc.data import fetch as data_fetch
 from continual_arc.data.status import status
 
 
@@ -59,3 +60,22 @@ def test_rearc_loads_without_reasoning_gym_package() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["400", "False", "False"]
+
+
+def test_fetch_into_an_unwritable_data_directory_is_refused_first(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv(directory.DATA_ENV, str(blocker / "data"))  # a folder under a file: never creatable
+    drawn: list[str] = []
+    monkeypatch.setattr(data_fetch, "_fetch_arc1", lambda progress: drawn.append("work") or {})
+    refused = r"cannot be written \(Not a directory\); set CONTINUAL_ARC_DATA"
+    with pytest.raises(pinned.SourceError, match=refused):
+        data_fetch.fetch("arc1")
+    assert drawn == []  # refused before any instance was drawn
+
+
+def test_versions_read_from_dist_info_match_the_installations_metadata() -> None:
+    import importlib.metadata  # the slow way, as the independent reference
+
+    for dist in pinned.PINNED:
+        assert pinned._installed_version(dist) == importlib.metadata.version(dist)

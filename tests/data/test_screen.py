@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from continual_arc.data import screen
 
 
@@ -43,3 +45,25 @@ def test_a_task_that_fails_the_criteria_is_left_out(monkeypatch) -> None:  # typ
     entry = screen.screen_task("same", 10)
     assert entry["distinct_input_share"] == 0.1
     assert entry["pass"] is False
+
+
+@pytest.mark.network
+def test_the_committed_arc2_screen_is_reproducible_task_by_task(arc2_data) -> None:  # type: ignore[no-untyped-def]
+    committed = screen.load_screen("arc2")
+    for task in ("1190bc91", "50c07299", "20fb2937"):  # passes; too few distinct inputs; loops
+        assert screen.screen_task(task, committed["criteria"]["draws"], "arc2") == committed["tasks"][task]
+
+
+def test_the_committed_arc2_screen_and_its_criteria() -> None:
+    committed = screen.load_screen("arc2")
+    criteria = committed["criteria"]
+    assert committed["candidates"] == 233 and len(committed["no_generator"]) == 61
+    assert len(committed["tasks"]) == 172 and committed["passed"] == len(committed["pool"]) == 147
+    for task, entry in committed["tasks"].items():
+        expected = (
+            entry["exhausted"] == 0
+            and entry["rejection_rate"] <= criteria["max_rejection_rate"]
+            and entry["distinct_input_share"] >= criteria["min_distinct_input_share"]
+            and entry["budget_spent_share"] <= criteria["max_budget_spent_share"]
+        )
+        assert entry["pass"] == expected, task

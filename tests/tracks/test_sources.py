@@ -27,11 +27,15 @@ def test_registry_is_immutable() -> None:
         "arc1/evaluation",
         "arc1/rearc",
         "arc1/training",
+        "arc2/arc-gen",
+        "arc2/evaluation",
+        "arc2/training",
         "toy/fixed",
         "toy/generative",
     )
     assert {name: track.roles["stream"] for name, track in TRACKS.items()} == {
         "arc1": "arc1/rearc",
+        "arc2": "arc2/arc-gen",
         "toy": "toy/generative",
     }
 

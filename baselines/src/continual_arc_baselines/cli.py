@@ -21,6 +21,7 @@ __all__ = [
     "BARE_LEARNER",
     "SUBCOMMANDS",
     "add_fake_server_parser",
+    "add_harness_parser",
     "add_proxy_parser",
     "add_run_parser",
     "bare_kwargs",
@@ -59,6 +60,7 @@ def _proxy(args: argparse.Namespace) -> int:
         spend_cap=args.spend_cap,
         prices=prices,
         timeout=args.timeout,
+        unknown_call_cost=args.unknown_call_cost,
     )
     run_proxy(config)
     return 0
@@ -94,6 +96,12 @@ def add_proxy_parser(subparsers: Subparsers) -> None:
     )
     p.add_argument(
         "--timeout", type=float, default=600.0, help="seconds for the upstream to connect and per read"
+    )
+    p.add_argument(
+        "--unknown-call-cost",
+        type=float,
+        metavar="USD",
+        help="charge each call of unknown cost this much against the spend cap (default: refuse the run)",
     )
     p.set_defaults(func=_proxy)
 
@@ -226,7 +234,50 @@ def add_run_parser(subparsers: Subparsers) -> None:
     p.set_defaults(func=_run)
 
 
-SUBCOMMANDS: list[Callable[[Subparsers], None]] = [add_proxy_parser, add_fake_server_parser, add_run_parser]
+def _harness_install(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from continual_arc_baselines.harness.install import HARNESSES, install
+
+    names = list(HARNESSES) if args.name == "all" else [args.name]
+    for name in names:
+        try:
+            home = install(name, args.data)
+        except (subprocess.CalledProcessError, RuntimeError, OSError) as error:
+            print(f"error: installing {name} failed: {error}", file=sys.stderr)
+            return 1
+        print(f"{name} {HARNESSES[name].version} installed in {home}")
+    return 0
+
+
+def add_harness_parser(subparsers: Subparsers) -> None:
+    """Declare ``harness install NAME``: install an agent harness into an environment of its own."""
+    from continual_arc_baselines.harness.install import HARNESSES
+
+    p = subparsers.add_parser("harness", help="manage the agent harnesses the harness learners drive")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    q = actions.add_parser(
+        "install",
+        help="install a harness (the only step that downloads anything)",
+        description="Install the pinned harness into <data>/harnesses/<name>-<version>: a virtual "
+        "environment for a PyPI harness, a Node runtime and node_modules for an npm one.",
+    )
+    q.add_argument("name", choices=[*HARNESSES, "all"], help="the harness, or all of them")
+    q.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help="the data directory (default: $CONTINUAL_ARC_DATA or ~/.cache/continual-arc)",
+    )
+    q.set_defaults(func=_harness_install)
+
+
+SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
+    add_proxy_parser,
+    add_fake_server_parser,
+    add_run_parser,
+    add_harness_parser,
+]
 """The subcommands' declaring functions, in help order."""
 
 

@@ -11,16 +11,31 @@ string (the text) or a dict:
 - ``usage``: fields overriding the counted usage, or ``None`` to report no usage at all;
 - ``reasoning_tokens``: reasoning tokens to report (added to the completion tokens);
 - ``cost``: a ``usage.cost`` to report, as OpenRouter does;
-- ``delay``: seconds to wait before answering; ``chunk_delay``: seconds between streamed chunks.
+- ``delay``: seconds to wait before answering; ``chunk_delay``: seconds between streamed chunks;
+- ``tool_calls``: function calls the reply makes, each ``{"name": ..., "arguments": {...}}`` (the
+  arguments a dict or a JSON string; when no ``id`` is given, one unique to the request is made
+  up), answered with ``finish_reason: "tool_calls"``, so that an agent harness can be scripted to
+  use its tools.
+
+Faults, for the tests of the model path:
+
+- ``hang``: seconds to hold the request, then close the connection without answering (an
+  upstream that hangs past the client's time limit);
+- ``malformed``: ``True`` to answer 200 with a body that is not valid JSON (a streamed reply breaks
+  off in a malformed chunk), reporting no usage.
 
 Tokens are counted simply and deterministically: whitespace-separated words of the messages' text
-(prompt) and of the reply (completion). When a list script runs out the server answers HTTP 500
-saying so, and sets :attr:`FakeModelServer.exhausted`. Every request is recorded in
-:attr:`FakeModelServer.requests`.
+(prompt) and of the reply (completion); a tool call's name and arguments count as completion words
+too. The usage of every reply served is kept in :attr:`FakeModelServer.served`. When a list
+script runs out the server answers HTTP 500 saying so, and sets
+:attr:`FakeModelServer.exhausted`. Every request is recorded in :attr:`FakeModelServer.requests`,
+and every usage object the server wrote in :attr:`FakeModelServer.usage_reported`: the server's
+own count, to check a counter against.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -73,11 +88,40 @@ def _prompt_tokens(body: Mapping[str, Any]) -> int:
     return total
 
 
+def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The reply's tool calls in the OpenAI shape (arguments as a JSON string).
+
+    A call without an ``id`` gets one made from a hash of the request and the call's index: the same
+    for the same request, and different for every turn of a conversation (whose requests grow), as
+    a real provider's ids are. Harnesses drop a call whose id they have already seen (Hermes Agent
+    removes duplicate ``tool_call_id``s before every request), so ids repeated across turns would
+    hide every call after the first from the model's own history.
+    """
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    calls = []
+    for index, call in enumerate(reply.get("tool_calls") or []):
+        arguments = call.get("arguments", {})
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments)
+        function = {"name": str(call["name"]), "arguments": arguments}
+        made_up = f"call_{digest}_{index}"
+        calls.append({"id": str(call.get("id") or made_up), "type": "function", "function": function})
+    return calls
+
+
+def _completion_words(text: str, calls: Sequence[Mapping[str, Any]]) -> int:
+    words = count_words(text)
+    for call in calls:
+        words += count_words(call["function"]["name"]) + count_words(call["function"]["arguments"])
+    return words
+
+
 def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> dict[str, Any] | None:
     if "usage" in reply and reply["usage"] is None:
         return None
     reasoning = int(reply.get("reasoning_tokens", 0))
-    prompt, completion = _prompt_tokens(body), count_words(text) + reasoning
+    prompt = _prompt_tokens(body)
+    completion = _completion_words(text, _tool_calls(reply, body)) + reasoning
     usage: dict[str, Any] = {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
@@ -111,6 +155,8 @@ class FakeModelServer:
         self._next = 0
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
+        self._served: list[dict[str, Any] | None] = []
+        self._usage_reported: list[dict[str, Any]] = []
         self.exhausted = False
         self._server = ThreadingHTTPServer((host, port), _make_handler(self))
         self._server.daemon_threads = True
@@ -125,9 +171,35 @@ class FakeModelServer:
             return list(self._requests)
 
     @property
+    def served(self) -> list[dict[str, Any] | None]:
+        """The usage reported with every successful reply, in order (``None`` where none was reported)."""
+        with self._lock:
+            return list(self._served)
+
+    def note_served(self, usage: dict[str, Any] | None) -> None:
+        """Note the usage of a reply sent (called by the request handler)."""
+        with self._lock:
+            self._served.append(usage)
+
+    @property
     def chat_requests(self) -> list[RecordedRequest]:
         """The chat-completion requests received so far."""
         return [r for r in self.requests if r.path.split("?")[0] in _CHAT_PATHS]
+
+    @property
+    def usage_reported(self) -> list[dict[str, Any]]:
+        """Every usage object the server wrote, in order (a copy); replies without usage add none."""
+        with self._lock:
+            return list(self._usage_reported)
+
+    def reported(self, key: str) -> int:
+        """The sum of one usage field (``prompt_tokens``, ``completion_tokens``) over what was written."""
+        return sum(int(usage.get(key, 0)) for usage in self.usage_reported)
+
+    def note_usage(self, usage: Mapping[str, Any]) -> None:
+        """Note a usage object written to a client (called by the request handler)."""
+        with self._lock:
+            self._usage_reported.append(dict(usage))
 
     def start(self) -> FakeModelServer:
         """Start serving in a background thread (idempotent); returns the server."""
@@ -221,6 +293,13 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, body: dict[str, Any], reply: dict[str, Any]) -> None:
             time.sleep(float(reply.get("delay", 0)))
+            if reply.get("hang") is not None:
+                time.sleep(float(reply["hang"]))
+                self.close_connection = True  # no answer at all: the connection just ends
+                return
+            if reply.get("malformed"):
+                self._malformed(bool(body.get("stream")))
+                return
             status = int(reply.get("status", 200))
             if status != 200:
                 self._error(
@@ -229,21 +308,33 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
                 return
             text = str(reply.get("text", ""))
             usage = _usage(body, reply, text)
+            owner.note_served(usage)
+            calls = _tool_calls(reply, body)
             model = str(body.get("model") or owner.model)
             base = {"id": f"chatcmpl-fake-{time.monotonic_ns()}", "created": int(time.time()), "model": model}
             if body.get("stream"):
                 include = bool((body.get("stream_options") or {}).get("include_usage"))
-                self._stream(base, text, usage if include else None, reply)
+                self._stream(base, text, calls, usage if include else None, reply)
                 return
-            message = {"role": "assistant", "content": text}
-            choice = {"index": 0, "message": message, "finish_reason": "stop"}
+            message: dict[str, Any] = {"role": "assistant", "content": text}
+            if calls:
+                message["tool_calls"] = calls
+            finish = "tool_calls" if calls else "stop"
+            choice = {"index": 0, "message": message, "finish_reason": finish}
             payload = {**base, "object": "chat.completion", "choices": [choice]}
             if usage is not None:
                 payload["usage"] = usage
             self._json(200, payload, reply.get("headers"))
+            if usage is not None:
+                owner.note_usage(usage)
 
         def _stream(
-            self, base: dict[str, Any], text: str, usage: dict[str, Any] | None, reply: Mapping[str, Any]
+            self,
+            base: dict[str, Any],
+            text: str,
+            calls: list[dict[str, Any]],
+            usage: dict[str, Any] | None,
+            reply: Mapping[str, Any],
         ) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -255,13 +346,18 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             include = usage is not None
             pieces = re.findall(r"\s*\S+\s*", text) or [text]
             chunks = [_chunk(base, {"role": "assistant", "content": ""}, None, include)]
-            chunks += [_chunk(base, {"content": piece}, None, include) for piece in pieces]
-            chunks.append(_chunk(base, {}, "stop", include))
+            chunks += [_chunk(base, {"content": piece}, None, include) for piece in pieces if piece]
+            for index, call in enumerate(calls):
+                delta = {"tool_calls": [{"index": index, **call}]}
+                chunks.append(_chunk(base, delta, None, include))
+            chunks.append(_chunk(base, {}, "tool_calls" if calls else "stop", include))
             if usage is not None:
                 chunks.append({**base, "choices": [], "usage": usage})
             for chunk in chunks:
                 self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.flush()
+                if chunk.get("usage"):
+                    owner.note_usage(chunk["usage"])
                 time.sleep(float(reply.get("chunk_delay", 0)))
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
@@ -273,6 +369,20 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(data)))
             for name, value in (headers or {}).items():
                 self.send_header(name, str(value))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _malformed(self, stream: bool) -> None:
+            """A 200 that breaks off mid-JSON: a truncated body, or a stream with a broken chunk."""
+            broken = b'{"id": "chatcmpl-fake", "choices": [{"index": 0, "delta": {"content": "par'
+            if stream:
+                data = b"data: " + broken + b"\n\ndata: [DONE]\n\n"
+                media = "text/event-stream"
+            else:
+                data, media = broken, "application/json"
+            self.send_response(200)
+            self.send_header("Content-Type", media)
+            self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 

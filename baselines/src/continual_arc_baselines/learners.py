@@ -26,7 +26,8 @@ Each is built from JSON keywords, so the command line can make one::
 The keywords are ``model`` (required), ``initial_demos`` and every field of
 :class:`~.library.model_session.ModelSettings` (``effort``, ``base_url``, ``api_key_env``,
 ``run_id``, ``proxy_counts``, ``timeout``, ``max_retries``, ``max_tokens``, ``temperature``,
-``stream``, ``tries``, ``max_calls``, ``program_time_limit``, ``program_memory_mb``).
+``stream``, ``tries``, ``max_calls``, ``instance_time_limit``, ``program_time_limit``,
+``program_memory_mb``).
 
 Besides the protocol each has :meth:`~ModelLibraryLearner.instance_resources` (the calls, tokens
 and cost of a user's instance that just ended), a cumulative ``resources()``, and an
@@ -37,8 +38,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from continual_arc.env import Action, LearnerObservation
+from continual_arc.env import Action, Feedback, LearnerObservation
 
+from .game_play import GamePlayer, game_level
 from .library.answer_writer import DirectAnswerWriter
 from .library.learner import ProgramLibraryLearner
 from .library.model_session import ModelSession, ModelSettings, SessionReports
@@ -69,6 +71,7 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
         self.session = ModelSession(self.settings, self.label)
         super().__init__(keep=self.keeps, initial_demos=initial_demos, writer=self.make_writer())
         self._keys: dict[int, str] = {}
+        self.games = GamePlayer(self.session, initial_demos)
 
     def make_writer(self) -> ProgramWriter:
         """The writer over :attr:`session`."""
@@ -81,9 +84,20 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
         self._keys.clear()
 
     def act(self, obs: LearnerObservation) -> Action:
-        """The library's policy; the instance's key is noted for its counts and log."""
+        """The library's policy, or on a game level the model's play; the instance's key is noted."""
         self._keys[obs.user] = self._key(obs)
+        if (level := game_level(obs)) is not None:
+            # The protocol types actions as a grid's; a game level's environment takes GameAction.
+            return self.games.act(level, self._keys[obs.user])  # type: ignore[return-value]
         return super().act(obs)
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        """The library's notes, or on a game level the player's (nothing is kept from a level)."""
+        if (level := game_level(obs)) is None:
+            return super().observe(obs, action, feedback)
+        log = self.games.observe(level, action, feedback)
+        if log is not None:
+            self._logs[obs.user] = log
 
     def end_round(self) -> None:
         """Fold in the round's lessons, settle each instance's counts, and stop on a refusal.
@@ -93,6 +107,7 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
             ProxyCountsError: the proxy's counts could not be read.
         """
         super().end_round()
+        self.games.close_all()
         self.session.end_round(self._keys.values())
 
     def instance_log(self, user: int) -> dict[str, Any] | None:

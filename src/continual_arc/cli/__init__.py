@@ -1,10 +1,10 @@
 """The ``continual-arc`` command line: thin commands over the packages' public functions.
 
-One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.reports`,
-:mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.verify`, :mod:`~.view`), each
-adding its commands to the root parser. Only the group of the command being run is imported, so
-that ``continual-arc schedule make`` does not pay for NumPy or the plotting library, and
-``--help`` for nothing at all. Every error meant for a person
+One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.report`,
+:mod:`~.reports`, :mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.pack`,
+:mod:`~.verify`, :mod:`~.view`), each adding its commands to the root parser. Only the group of the
+command being run is imported, so that ``continual-arc schedule make`` does not pay for NumPy or
+the plotting library, and ``--help`` for nothing at all. Every error meant for a person
 (:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one line, exit status 2.
 """
 
@@ -22,16 +22,17 @@ from ..core.errors import ContinualArcError
 __all__ = ["build_parser", "main"]
 
 _COMMANDS: dict[str, tuple[str, str]] = {
-    "data": ("data", "the pinned data sources: check, warm caches, screen"),
+    "data": ("data", "the data sources of each track: check, fetch, screen"),
     "schedule": ("schedule", "make and show schedules"),
     "run": ("run", "play a learner over a schedule into a run directory"),
-    "report": ("reports", "a run's measures, diagnostics, errors and resources"),
+    "report": ("report", "a run's measures, diagnostics, errors and resources"),
     "learned": ("reports", "the share learned over the stream, against the reset's stream"),
     "transfer": ("reports", "the share saved and T on a frozen test, against the reset"),
     "plane": ("reports", "the plane of the two tests for one or more protocol directories"),
     "test": ("frozen_test", "play a frozen test from the end of a stream run, as the protocol does"),
     "protocol": ("protocol", "play the whole protocol: the stream, both frozen tests, the reset on each"),
     "check": ("check", "check a submitted result: recompute everything it claims"),
+    "pack": ("pack", "rule packs: check a pack against the public tasks, write its manifest"),
     "verify": ("verify", "rerun a learner from its code at a seed of its own, as verification does"),
     "view": ("view", "a local replay viewer of runs, protocols and results (--export: static files)"),
 }

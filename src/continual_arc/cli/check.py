@@ -11,6 +11,7 @@ from typing import Any
 from ..core.errors import ContinualArcError
 from ..measure.report import POINT_DIGITS, format_estimate, format_points
 from ..submit.check import check_submission
+from ..tracks.registry import use_pack
 
 __all__ = ["COMMANDS", "add_commands", "format_numbers", "main"]
 
@@ -53,6 +54,8 @@ def format_numbers(numbers: dict[str, Any]) -> str:
 
 
 def _check(args: argparse.Namespace) -> int:
+    if args.pack:
+        use_pack(args.pack)
     result = check_submission(
         args.result,
         regenerate=not args.no_regenerate,
@@ -85,6 +88,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("result", help="results/<track>/<name>/, holding submission.json")
     p.add_argument("--json", action="store_true", help="print the problems and numbers as JSON")
+    p.add_argument("--pack", help="the rule pack a verified result was played on (its folder)")
     p.add_argument("--no-regenerate", action="store_true", help="skip replaying every instance")
     p.add_argument(
         "--ablation", action="store_true", help="accept runs that are not canonical (an ablation's result)"

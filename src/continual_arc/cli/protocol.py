@@ -10,7 +10,7 @@ from typing import Any
 
 from ..measure.report import POINT_DIGITS, format_estimate, format_points
 from ..play.learner import LearnerSpecError
-from ..protocol.play import DEFAULT_LEARNER, ProtocolOptions, play_protocol
+from ..protocol.play import ProtocolOptions, default_learner, play_protocol
 from .common import CliError, json_arg
 
 __all__ = ["COMMANDS", "add_commands", "format_protocol"]
@@ -58,7 +58,7 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
 
 def _protocol(args: argparse.Namespace) -> int:
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
-    learner = args.learner or DEFAULT_LEARNER
+    learner = args.learner or default_learner(args.config)
     name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
     out = Path(args.out or f"runs/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")
     options = ProtocolOptions(
@@ -77,7 +77,7 @@ def _protocol(args: argparse.Namespace) -> int:
     try:
         document = play_protocol(options)
     except LearnerSpecError as err:
-        if learner == DEFAULT_LEARNER and "cannot import" in str(err):
+        if not args.learner and "cannot import" in str(err):
             raise CliError(
                 "the default learner lives in continual-arc-baselines: pip install -e ./baselines"
             ) from None
@@ -95,7 +95,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "protocol",
         help="play the whole protocol: stream, both frozen tests, the reset on each, then the plane",
     )
-    p.add_argument("--learner", help="module:Class (default: the model-free program library)")
+    p.add_argument(
+        "--learner",
+        help="module:Class (default: the track's: the model-free program library, or on arc3 the explorer)",
+    )
     p.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
     p.add_argument(
         "--config", default="arc1", help="configuration (default arc1; arc1-smoke for a quick try)"

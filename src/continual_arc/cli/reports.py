@@ -1,56 +1,23 @@
-"""``continual-arc report``, ``learned``, ``transfer`` and ``plane``: runs read back and compared."""
+"""``continual-arc learned``, ``transfer`` and ``plane``: runs and their resets compared, with intervals."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ..measure.budget import primary
 from ..measure.compare import share_learned, share_saved
-from ..measure.plots import plane_plot, run_plots
-from ..measure.report import (
-    format_estimate,
-    format_learned,
-    format_run,
-    format_transfer,
-    recompute_summary,
-    run_report,
-)
-from ..play.rundir import Run, invalid_reasons, load_run
+from ..measure.plots import plane_plot
+from ..measure.report import format_estimate, format_learned, format_transfer
+from ..play.rundir import Run, load_run
 from ..protocol.plane import plane_point
 from ..protocol.plays import reset_problem
 from .common import CliError, print_json
 
 __all__ = ["COMMANDS", "add_commands"]
 
-COMMANDS = ("report", "learned", "transfer", "plane")
+COMMANDS = ("learned", "transfer", "plane")
 """The top-level commands this module adds."""
-
-
-def _report(args: argparse.Namespace) -> int:
-    run = load_run(args.run)
-    status = 0
-    if args.recompute:
-        _, differs = recompute_summary(run.records, run.meta, run.summary)
-        if differs:
-            print("summary.json differs from what records.jsonl gives:", file=sys.stderr)
-            for line in differs:
-                print(f"  {line}", file=sys.stderr)
-            status = 1
-        elif not args.json:
-            print("summary.json is exactly what records.jsonl gives\n")
-    report = run_report(run.path, run.meta, run.records, invalid_reasons(run.path, run.records))
-    if args.plots:
-        reset = load_run(args.reset).records if args.reset else None
-        report["plots"] = [str(p) for p in run_plots(run.records, Path(args.run) / "plots", reset)]
-    if args.json:
-        print_json(report)
-    else:
-        print(format_run(report))
-        for path in report.get("plots", []):
-            print(f"plot: {path}")
-    return status
 
 
 def _refuse_unpaired(runs: list[Run], resets: list[Run], test: str | None) -> None:
@@ -131,17 +98,7 @@ def _bootstrap_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add report, learned, transfer and plane to the root parser."""
-    report = sub.add_parser("report", help="a run's measures, diagnostics, errors and resources")
-    report.add_argument("run", help="a run directory")
-    report.add_argument("--plots", action="store_true", help="write PNG and SVG plots into RUN/plots")
-    report.add_argument("--reset", help="the reset's run, drawn beside the learner's on the learning curve")
-    report.add_argument(
-        "--recompute", action="store_true", help="check that summary.json is what the records give"
-    )
-    report.add_argument("--json", action="store_true", help="print JSON")
-    report.set_defaults(func=_report)
-
+    """Add learned, transfer and plane to the root parser."""
     learned = sub.add_parser("learned", help="the share learned over the stream, against the reset's stream")
     learned.add_argument("run", help="the learner's stream")
     learned.add_argument("reset", help="the reset's stream (schedule make --reset-each)")

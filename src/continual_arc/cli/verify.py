@@ -1,14 +1,20 @@
-"""``continual-arc verify``: a learner rerun from its code, whole, at a seed of its own."""
+"""``continual-arc verify``: a learner rerun from its code, whole, at a seed of its own.
+
+On a track's public tasks (``--config``/``--track``) the result is *reproduced*; on a rule pack
+(``--pack DIR``) it is *verified*, and ``verification.json`` records the pack's name, version and
+manifest hash (never its folder).
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from ..core.config import Config
 from ..stream.users import with_users
 from ..submit.check import check_submission
 from ..submit.verify import VerifyOptions, verify
-from ..tracks.registry import get_config
+from ..tracks.registry import get_config, use_pack
 from .check import format_numbers
 from .protocol import format_protocol
 
@@ -18,15 +24,24 @@ COMMANDS = ("verify",)
 """The top-level commands this module adds."""
 
 
-def _verify(args: argparse.Namespace) -> int:
+def _subject(args: argparse.Namespace) -> tuple[Config, str, dict[str, str]]:
+    """The configuration played, the mode, and what the result is about (a pack, or a track)."""
+    if args.pack:
+        pack, track = use_pack(args.pack)
+        return with_users(track.configs[0], 1), "verified", pack.describe()
     config = with_users(get_config(args.config), 1)
+    return config, "reproduced", {"track": config.track, "config": config.name}
+
+
+def _verify(args: argparse.Namespace) -> int:
+    config, mode, about = _subject(args)
     options = VerifyOptions(
         learner=args.learner,
         config=config,
         out=Path(args.out),
         seed=args.seed,
-        mode="reproduced",
-        about={"track": config.track, "config": config.name},
+        mode=mode,
+        about=about,
         student=args.student,
         resamples=args.resamples,
     )
@@ -50,7 +65,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     """Add ``verify`` to the root parser."""
     p = sub.add_parser("verify", help="rerun a learner from its code at a seed of its own")
     p.add_argument("--learner", required=True, help="module:Class, built with no arguments")
-    p.add_argument("--config", default="arc1", help="the track's configuration whose public tasks it plays")
+    subject = p.add_mutually_exclusive_group()
+    subject.add_argument(
+        "--config",
+        "--track",
+        default="arc1",
+        help="the configuration whose public tasks it plays (reproduced)",
+    )
+    subject.add_argument("--pack", help="a rule pack's folder: its rules are played (verified)")
     p.add_argument("--seed", type=int, help="the seed (default: drawn, never 0, 1 or 2)")
     p.add_argument("--out", required=True, help="the protocol directory to write (resumed if it exists)")
     p.add_argument("--student", default="none", help="the model the learner plays with (default none)")

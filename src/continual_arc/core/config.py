@@ -76,6 +76,9 @@ class Config:
         env: the environment's rules.
         users: the number of users (a setting of the run: ``stream.users.with_users``).
         smoke: whether it is a small configuration for tests.
+        held_out_instances: instances of each held-out task in the held-out test (arc3 plays
+            four fresh levels of each held-out game); left out of :meth:`to_dict` at its default
+            of 1, so the schedules of the tracks that serve one keep their bytes.
     """
 
     name: str
@@ -89,11 +92,18 @@ class Config:
     env: EnvSettings = field(default_factory=EnvSettings)
     users: int = 1
     smoke: bool = False
+    held_out_instances: int = 1
+
+    def __post_init__(self) -> None:
+        if self.held_out_instances < 1:
+            raise ScheduleError(f"{self.name}: held_out_instances must be at least 1")
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON (``env`` includes the derived ``max_cost``)."""
         out = dataclasses.asdict(self)
         out["env"] = self.env.to_dict()
+        if self.held_out_instances == 1:
+            del out["held_out_instances"]
         return out
 
     @classmethod

@@ -1,6 +1,7 @@
 """What crosses a pipe between the runner and a learner in another process, as JSON.
 
-The observations, actions and feedback of a grid instance, whole and exact.
+The observations, actions and feedback of a grid instance, whole and exact, and those of a game
+level (:mod:`.game_wire`).
 
 :func:`to_wire` and :func:`from_wire` are each other's inverse on every value the runner hands a
 learner or takes from it: ``from_wire(to_wire(x)) == x``, but that a submitted grid comes back as a
@@ -23,6 +24,7 @@ from .actions import (
     Submit,
     SubmitFeedback,
 )
+from .game_wire import GAME_KINDS, game_from_wire, game_to_wire
 from .grids import Grid, Pair
 
 __all__ = ["WireError", "from_wire", "to_wire"]
@@ -86,6 +88,9 @@ def to_wire(value: Any) -> dict[str, Any]:
         return {"kind": "demos_feedback", "pair": pair, **fields}
     if isinstance(value, GiveUpFeedback):
         return {"kind": "give_up_feedback", "done": value.done}
+    game = game_to_wire(value)
+    if game is not None:
+        return game
     raise WireError(f"a {type(value).__name__} has no form on the wire")
 
 
@@ -133,6 +138,8 @@ def from_wire(value: Mapping[str, Any]) -> Any:
             return DemosFeedback(pair, value["demos_used"], value["spent"], value["refused"], value["done"])
         if kind == "give_up_feedback":
             return GiveUpFeedback(value["done"])
+        if kind in GAME_KINDS:
+            return game_from_wire(value)
     except (KeyError, TypeError, ValueError) as err:
         raise WireError(f"a malformed {value.get('kind')!r} message: {err!r}") from None
     raise WireError(f"no value of kind {kind!r} crosses the wire")

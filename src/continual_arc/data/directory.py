@@ -1,7 +1,8 @@
-"""The data directory: where the benchmark keeps caches, never anything a result depends on.
+"""The data directory: where the benchmark keeps caches, and the arc2 sources once fetched.
 
 It is ``~/.cache/continual-arc``, or ``$CONTINUAL_ARC_DATA`` when that is set. Deleting it never
-changes a result.
+changes a result: arc2's sources, checked by hash whenever they are read, are then fetched again
+(``continual-arc data fetch --track arc2``).
 """
 
 from __future__ import annotations

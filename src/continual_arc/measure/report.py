@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .budget import primary
-from .compare import LearnedResult, TestComparison
 from .summary import summarize
+
+if TYPE_CHECKING:  # for annotations only: importing compare at run time would import NumPy
+    from .compare import LearnedResult, TestComparison
 
 __all__ = [
     "POINT_DIGITS",

@@ -46,6 +46,10 @@ def action_entries(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     for event in events:
         action, feedback = event["action"], event["feedback"]
         entry: dict[str, Any] = {"action": action["action"] if action else None}
+        if action and "x" in action:  # a game's click keeps its cell
+            entry.update(x=action["x"], y=action["y"])
+        if feedback and feedback["feedback"] == "game" and feedback["ended"] is not None:
+            entry["ended"] = feedback["ended"]  # how a game action ended its attempt
         if feedback and feedback["feedback"] == "submit":
             entry.update(correct=feedback["correct"], invalid=feedback["invalid"] is not None)
         if feedback and feedback["feedback"] == "demos":

@@ -30,14 +30,20 @@ from ..play.aliases import SALT_FILE
 from ..play.learner import load_learner
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
+from ..tracks.registry import get_config, get_track
 from .conclude import conclude
 from .jobs import PlayJob, final_state, play_job
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
-__all__ = ["DEFAULT_LEARNER", "ProtocolError", "ProtocolOptions", "play_protocol"]
+__all__ = ["DEFAULT_LEARNER", "ProtocolError", "ProtocolOptions", "default_learner", "play_protocol"]
 
 DEFAULT_LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
 """The learner the protocol plays when none is named: the model-free program library."""
+
+
+def default_learner(config: str) -> str:
+    """The learner the protocol plays on ``config`` when none is named: its track's (arc3: the explorer)."""
+    return get_track(get_config(config).track).default_learner
 
 
 @dataclass(frozen=True)

@@ -94,9 +94,7 @@ def meta_block(config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
 def _test_tasks(config: Config, seed: int, test: str) -> list[tuple[str, int]]:
     """The (task, instance seed) of each instance of a test, in order."""
     if test == "held-out":
-        return [
-            (task, instance_seed(config, seed, "held-out", None, task, 0)) for task in held_out_tasks(config)
-        ]
+        return _held_out_instances(config, seed)
     users = config.users
     blocks = [user_tasks(config, u) for u in range(users)]
     size = max(config.seen_size, config.stream_tasks * users)
@@ -117,12 +115,19 @@ def test_rows(config: Config, seed: int, test: str, width: int | None) -> list[R
     ]
 
 
+def _held_out_instances(config: Config, seed: int) -> list[tuple[str, int]]:
+    """The held-out test's (task, instance seed): each task's ``held_out_instances`` in turn."""
+    return [
+        (task, instance_seed(config, seed, "held-out", None, task, k))
+        for task in held_out_tasks(config)
+        for k in range(config.held_out_instances)
+    ]
+
+
 def fresh_rows(config: Config, seed: int) -> list[Row]:
     """``--order fresh``: the held-out test's instances alone, one a round, each after a reset."""
-    return [
-        (r, 0, "held-out", task, instance_seed(config, seed, "held-out", None, task, 0), True)
-        for r, task in enumerate(held_out_tasks(config))
-    ]
+    pairs = _held_out_instances(config, seed)
+    return [(r, 0, "held-out", task, s, True) for r, (task, s) in enumerate(pairs)]
 
 
 test_rows.__test__ = False  # type: ignore[attr-defined]  # a builder, not a pytest test

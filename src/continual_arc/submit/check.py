@@ -27,11 +27,12 @@ from typing import Any
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
 from ..measure.compare import MismatchError, share_learned, share_saved
+from ..tracks.pack import track_name
+from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun, check_run
 from .roles import BARE_LEARNER, cross_checks
 
 __all__ = ["BARE_LEARNER", "CheckResult", "check_submission"]
-
 
 
 @dataclass
@@ -106,6 +107,22 @@ def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str,
     return out
 
 
+def _pack_missing(root: Path) -> str | None:
+    """Why a result verified on a rule pack cannot be checked here: its pack was not given."""
+    try:
+        marker = read_json(root / "verification.json")
+    except (FileNotFoundError, RecordsError):
+        return None
+    about = marker.get("about", {}) if isinstance(marker, Mapping) else {}
+    if marker.get("mode") != "verified" or pack_in_use(track_name(str(about.get("pack")))) is not None:
+        return None
+    return (
+        f"{root} was verified on rule pack {about.get('pack')} "
+        f"(manifest sha256 {about.get('manifest_sha256')}): "
+        "give that pack's folder with --pack DIR to check it"
+    )
+
+
 def check_submission(
     root: Path | str,
     *,
@@ -136,6 +153,9 @@ def check_submission(
         for field, what in _REQUIRED.items()
         if not submission.get(field)
     ]
+    unplayable = _pack_missing(root)
+    if unplayable:
+        return CheckResult(False, [unplayable], None)
     runs: dict[str, LoadedRun] = {}
     for role, name in _roles(submission).items():
         if name is None:

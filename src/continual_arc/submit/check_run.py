@@ -7,9 +7,11 @@ Each check returns problems as lines ``<file>: <what does not hold, and what was
   ``meta.json``, is what the records cover: every slot exactly once, in order, with the recorded
   task, seed, phase, user, round and reset flag;
 * every instance's charge, end, counts and share of the budget follow from its recorded actions
-  and the environment's rules;
+  and the environment's rules (a game level's action cap as its trajectory gives it);
 * each submitted grid in the trajectory, checked against the instance drawn again from its task
-  and seed, got the verdict recorded, and the trajectory's actions are the record's;
+  and seed, got the verdict recorded, and the trajectory's actions are the record's; a game level
+  is played again from the trajectory's actions, and every frame and attempt's end must be the
+  engine's (:mod:`~continual_arc.submit.replay`);
 * every alias is the one the run's ``alias-salt`` gives;
 * ``summary.json`` is what the records give.
 """
@@ -23,8 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.config import ScheduleError
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
+from ..core.games import GAME_ACTIONS
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
@@ -77,15 +81,29 @@ def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
     return LoadedRun(path, meta, records, summary, salt)
 
 
-def replay_charge(record: Mapping[str, Any], settings: EnvSettings) -> dict[str, Any]:
-    """What the environment's rules make of a record's actions: its end, counts and charge."""
+def replay_charge(
+    record: Mapping[str, Any], settings: EnvSettings, action_cap: int | None = None
+) -> dict[str, Any]:
+    """What the environment's rules make of a record's actions: its end, counts and charge.
+
+    A game action's entry says how it ended its attempt (``ended``): a win solves the instance,
+    any other end is a failed attempt. ``action_cap`` is the instance's (a game level's depends on
+    its solver's plan, and its trajectory gives it); by default the settings' own.
+    """
     wrong = demos = refused = 0
     end: str | None = None
+    cap = settings.action_cap if action_cap is None else action_cap
     for action in record.get("actions", []):
         if end is not None:
             return {"problem": "an action after the instance ended"}
         kind = action.get("action")
-        if kind == "submit":
+        if kind in GAME_ACTIONS and action.get("ended") is not None:
+            if action["ended"] == "won":
+                end = "solved"
+            else:
+                wrong += 1
+                end = "attempt cap" if wrong >= settings.attempt_cap else None
+        elif kind == "submit":
             if action.get("correct"):
                 end = "solved"
             else:
@@ -95,7 +113,7 @@ def replay_charge(record: Mapping[str, Any], settings: EnvSettings) -> dict[str,
             refused, demos = (refused + 1, demos) if action.get("refused") else (refused, demos + 1)
         elif kind == "give_up":
             end = "gave up"
-        if end is None and len(record["actions"]) >= settings.action_cap and action is record["actions"][-1]:
+        if end is None and len(record["actions"]) >= cap and action is record["actions"][-1]:
             end = "action cap"
     if end is None:  # a fault or a time limit ends an instance outside the rules
         end = record.get("end") if record.get("end") in ("learner error", "time limit") else "unfinished"
@@ -159,11 +177,24 @@ def _first_disorder(steps: list[Any]) -> str | None:
     return None
 
 
+def _game_action_cap(run: LoadedRun, record: dict[str, Any]) -> int | None:
+    """A game instance's action cap, as its trajectory's opening gives it (the replay checks it)."""
+    try:
+        cap = read_json(run.path / "i" / f"{trajectory_name(record)}.json").get("action_cap")
+    except (FileNotFoundError, RecordsError):
+        return None  # the missing trajectory is reported by the trajectories' check
+    return cap if isinstance(cap, int) else None
+
+
 def _check_charges(run: LoadedRun, problems: list[str]) -> None:
     assert run.meta is not None and run.records is not None
     settings = EnvSettings.from_dict(run.meta["schedule"]["configuration"]["env"])
+    try:
+        games = get_track(run.meta["schedule"]["track"]).kind == "game"
+    except ScheduleError:  # a track that cannot run here: the coverage check has said so
+        games = False
     for line, record in enumerate(run.records, 1):
-        replay = replay_charge(record, settings)
+        replay = replay_charge(record, settings, _game_action_cap(run, record) if games else None)
         if "problem" in replay:
             problems.append(
                 f"{run.path / 'records.jsonl'}, line {line}: step {record.get('step')}: {replay['problem']}"

@@ -98,15 +98,16 @@ def replay_instance(
         One line per problem (empty when the files are what the replay gives).
     """
     env = track.open(record["phase"], record["task_id"], record["seed"], settings)
+    events = trajectory.get("events")
+    if not isinstance(events, list):
+        return [f"{path}: it has no list of events"]
+    problems = _play_events(env, record, events, path)
+    # Compared once played, as the runner wrote it: a game level's opening holds every frame it showed.
     problems = [
         f"{path}: its {key} is not that of instance {record['seed']} of task {record['task_id']}"
         for key, value in env.opening().items()
         if trajectory.get(key) != value
-    ]
-    events = trajectory.get("events")
-    if not isinstance(events, list):
-        return [*problems, f"{path}: it has no list of events"]
-    problems += _play_events(env, record, events, path)
+    ] + problems
     if not env.done:
         return [*problems, f"{path}: the instance had not ended after its last event"]
     result = dataclasses.asdict(env.result())

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.config import TESTS
-from ..data.pinned import check_sources
+from ..data.status import source_digests
+from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun
 
 __all__ = ["BARE_LEARNER", "canonical_problems", "cross_checks"]
@@ -78,6 +79,12 @@ def _spec(learner: Mapping[str, Any]) -> dict[str, Any]:
     return {**learner, "kwargs": dict(learner.get("kwargs") or {})}
 
 
+def _installed_digests(track: str) -> dict[str, str]:
+    """The digests of a track's sources here: the data installed, or the rule pack given (``--pack``)."""
+    pack = pack_in_use(track)
+    return {"manifest_sha256": pack.digest} if pack is not None else source_digests(track)
+
+
 def canonical_problems(run: LoadedRun, allow_ablation: bool) -> list[str]:
     """What keeps a run from counting on the leaderboard: plug-ins, a time limit, or any deviation.
 
@@ -128,12 +135,12 @@ def cross_checks(
             problems.append(
                 f"{run.path / 'meta.json'}: versions {run.meta.get('versions')} differ from the stream's"
             )
-    installed = check_sources()
+    installed = _installed_digests(stream.meta["schedule"].get("track", ""))
     sources = stream.meta.get("versions", {}).get("sources", {})
     for kind, source in sources.items():
         recorded = source.get("versions", {})
-        for key in ("rearc_sha256", "arc1_json_sha256"):
-            if key in recorded and recorded[key] != installed.get(key):
+        for key in sorted(k for k in recorded if k.endswith("_sha256")):
+            if recorded[key] != installed.get(key):
                 problems.append(
                     f"{stream.path / 'meta.json'}: {kind} source {key} differs from the data installed here"
                 )

@@ -9,6 +9,11 @@ with no arguments, every play in processes of the learner's own (:mod:`continual
   nothing;
 * the reset's stream and tests, a new process (from nothing) before every instance.
 
+The learner's processes never get the pack's folder or the data directory: the pack is loaded by
+this process alone (nothing the child is given names its path), and the child's environment names
+an empty data directory of its own (:func:`learner_env`). This is not a sandbox: docs/VERIFY.md
+says what is and is not isolated.
+
 The seed is drawn when not given, and is never a canonical one (0, 1, 2), whose instances anyone
 can know. On a track's public tasks the result is *reproduced*; on a rule pack nobody outside the
 verifier has seen, *verified*. The directory written is a protocol directory (``check`` accepts it,
@@ -17,6 +22,7 @@ verifier has seen, *verified*. The directory written is a protocol directory (``
 
 from __future__ import annotations
 
+import os
 import secrets
 import shutil
 from collections.abc import Callable, Mapping, Sequence
@@ -26,6 +32,7 @@ from typing import Any
 
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
+from ..data.directory import DATA_ENV
 from ..play.aliases import SALT_FILE
 from ..play.options import RunProgress
 from ..play.remote import remote_learner
@@ -35,7 +42,7 @@ from ..protocol.jobs import ProgressLines, final_state
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..stream.schedule import Schedule
 
-__all__ = ["VERIFICATION", "VerifyOptions", "draw_seed", "verify"]
+__all__ = ["VERIFICATION", "VerifyOptions", "draw_seed", "learner_env", "verify"]
 
 VERIFICATION = "verification.json"
 """The file that marks a protocol directory as a verification's, and says how it was made."""
@@ -61,7 +68,8 @@ class VerifyOptions:
         about: what the result is about, recorded in ``verification.json`` (the pack and its
             manifest's hash, or the track).
         prefix: the command every learner process is started under (a sandbox), or nothing.
-        env: the learner processes' environment (never the data directory's or the pack's).
+        env: the learner processes' environment (default: this one's); its data directory is
+            replaced by an empty one (:func:`learner_env`).
         student: the model the learner plays with, as the submission names it (``none``).
         resamples: bootstrap resamples of the final numbers.
         progress: where progress goes (default: prefixed lines on stderr).
@@ -80,6 +88,19 @@ class VerifyOptions:
     progress: Callable[[RunProgress], None] | None = None
 
 
+def learner_env(out: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The learner processes' environment: ``base`` (default: this one's) with an empty data directory.
+
+    The data directory holds the answers of every public task fetched, so the learner is pointed
+    at an empty one under ``out/work``; what it needs to run (its packages) comes from its Python.
+    """
+    env = dict(os.environ if base is None else base)
+    empty = out / "work" / "no-data"
+    empty.mkdir(parents=True, exist_ok=True)
+    env[DATA_ENV] = str(empty.resolve())
+    return env
+
+
 def _spec(options: VerifyOptions) -> dict[str, Any]:
     return {"class": options.learner, "kwargs": {}}
 
@@ -93,7 +114,7 @@ def _play(
         _spec(options),
         options.out / "work" / name,
         prefix=options.prefix,
-        env=options.env,
+        env=learner_env(options.out, options.env),
         restart_on_reset=restart,
         start_state=start,
     )

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from ..core.config import Config
 from ..data import rearc
 from ..data.pinned import arc1_tasks, check_sources
-from ..data.screen import screened_pool
+from ..data.screen_file import screened_pool
+from ..data.task_index import indexed_ids
 from .grid_env import GridEnv
 from .sources import FixedSource, GenerativeSource, TaskSource
 from .track import Track, smoke_config
@@ -28,7 +29,8 @@ def _rearc_source() -> TaskSource:
 
 def _arc1_split(split: str, name: str) -> Callable[[], TaskSource]:
     def build() -> TaskSource:
-        return FixedSource(name, arc1_tasks()[split], versions=check_sources)
+        ids = indexed_ids("arc1", split, check_sources()["arc1_json_sha256"])
+        return FixedSource(name, lambda: arc1_tasks()[split], versions=check_sources, ids=ids)
 
     return build
 

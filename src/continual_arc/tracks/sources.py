@@ -16,7 +16,7 @@ its held-out test.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
@@ -88,8 +88,11 @@ class TaskSource(Protocol):
         """Every task id this source serves, sorted."""
         ...
 
-    def instance(self, task_id: str, seed: int) -> TaskInstance:
+    def instance(self, task_id: str, seed: int) -> Any:
         """Instance ``seed`` of a task; a pure function of the two.
+
+        A grid source serves a :class:`TaskInstance`; a game source (arc3) an instance of its
+        own, which its track's environment plays.
 
         Raises:
             UnknownTaskError: the source does not serve ``task_id``.
@@ -177,8 +180,12 @@ class FixedSource:
 
     Args:
         name: the registry name.
-        tasks: ``task_id -> {"train": [pairs], "test": [pairs]}``, pairs as ``{"input", "output"}``.
+        tasks: ``task_id -> {"train": [pairs], "test": [pairs]}``, pairs as ``{"input", "output"}``;
+            or a function returning that mapping, called on the first instance served, so that a
+            command that only lists tasks never decodes the data file.
         versions: data versions recorded by :meth:`describe`.
+        ids: the task ids served; required when ``tasks`` is a function, since listing them must not
+            load the tasks.
     """
 
     kind = "fixed"
@@ -186,14 +193,30 @@ class FixedSource:
     def __init__(
         self,
         name: str,
-        tasks: dict[str, dict[str, Any]],
+        tasks: Mapping[str, dict[str, Any]] | Callable[[], Mapping[str, dict[str, Any]]],
         versions: Callable[[], dict[str, str]] | None = None,
+        ids: Iterable[str] | None = None,
     ) -> None:
+        self._load: Callable[[], Mapping[str, dict[str, Any]]] | None = None
+        self._loaded: Mapping[str, dict[str, Any]] | None = None
+        if callable(tasks):
+            if ids is None:
+                raise TypeError("FixedSource needs ids when its tasks are loaded later")
+            self._load = tasks
+        else:
+            self._loaded = tasks
+            ids = tasks.keys() if ids is None else ids
         self.name = name
-        self._raw = tasks
-        self._ids = tuple(sorted(tasks))
+        self._ids = tuple(sorted(ids))
+        self._served = frozenset(self._ids)
         self._versions = versions
         self._parsed: dict[str, tuple[tuple[Pair, ...], tuple[Pair, ...]]] = {}
+
+    def _raw(self) -> Mapping[str, dict[str, Any]]:
+        if self._loaded is None:
+            assert self._load is not None
+            self._loaded = self._load()
+        return self._loaded
 
     def task_ids(self) -> tuple[str, ...]:
         """Every task id this source serves, sorted."""
@@ -202,9 +225,9 @@ class FixedSource:
     def pairs(self, task_id: str) -> tuple[tuple[Pair, ...], tuple[Pair, ...]]:
         """A task's validated (train pairs, test pairs)."""
         if task_id not in self._parsed:
-            if task_id not in self._raw:
+            if task_id not in self._served:
                 raise UnknownTaskError(f"source {self.name} does not serve task {task_id!r}")
-            raw = self._raw[task_id]
+            raw = self._raw()[task_id]
             train = tuple(validate_pair(p) for p in raw["train"])
             test = tuple(validate_pair(p) for p in raw["test"])
             self._parsed[task_id] = (train, test)

@@ -43,6 +43,9 @@ class Track:
         configs: its configurations.
         environment: builds the environment of one instance from the instance and the rules.
         summary: one line about the track, for listings.
+        kind: what its instances are: ``"grid"`` (a test input to answer) or ``"game"`` (a level
+            to play, arc3), which is how the checker replays them.
+        default_learner: the ``module:Class`` the protocol plays when no learner is named.
     """
 
     name: str
@@ -51,6 +54,8 @@ class Track:
     configs: tuple[Config, ...]
     environment: Callable[[Any, EnvSettings], Environment]
     summary: str = ""
+    kind: str = "grid"
+    default_learner: str = "continual_arc_baselines.library:ProgramLibraryLearner"
     _built: dict[str, TaskSource] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 

@@ -93,12 +93,14 @@ def test_retry_returns_the_first_accepted_attempt_and_reraises_the_last_rejectio
 
 
 # The package's modules that are not games.
-_FRAMEWORK = {"base", "draw", "engine", "layouts", "mazes", "render", "search", "session"}
+_FRAMEWORK = {
+    *("base", "draw", "engine", "layouts", "mazes", "render", "search", "session", "strokes", "symmetry"),
+}
 
 
 def test_registry_is_read_only_and_every_spec_meets_the_protocol() -> None:
     modules = [m.name for m in pkgutil.iter_modules(games.__path__) if m.name not in _FRAMEWORK]
-    assert len(GAMES) == len(modules) >= 5  # every game module is registered, once
+    assert len(GAMES) == len(modules) == 25  # every game module is registered, once
     with pytest.raises(TypeError):
         GAMES["x"] = GAMES["keys-doors"]  # type: ignore[index]
     for game_id, spec in GAMES.items():

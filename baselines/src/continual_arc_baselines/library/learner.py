@@ -47,6 +47,7 @@ from continual_arc.learner import BaseLearner
 
 from ..dsl import Prior
 from ..dsl.prior import skeleton
+from ..grids_only import refuse_games
 from .memory import EarlyAnswers, LibraryMemory, Notes
 from .writer import ProgramWriter, WriteRequest, group_by_prediction
 
@@ -134,6 +135,7 @@ class ProgramLibraryLearner(BaseLearner):
 
     def act(self, obs: LearnerObservation) -> Action:
         """The next action on the instance (see the module docstring for the policy)."""
+        refuse_games(obs, self)
         note = self._open.get(obs.step) or self._open_instance(obs)
         if self._keeps("programs") and note.kept_program and not note.tried_kept:
             note.tried_kept = True

@@ -32,6 +32,8 @@ import httpx
 
 from continual_arc_baselines.model import ChatResult, ModelCallError, ModelClient, Usage
 
+from .counts import COUNT_KEYS, add_counts, from_client, from_proxy, minus, with_unseen, zero
+
 __all__ = [
     "COUNT_KEYS",
     "DEFAULT_BASE_URL",
@@ -45,30 +47,11 @@ __all__ = [
 DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1"
 """The tracking proxy's address when started with its default port."""
 
-COUNT_KEYS = (
-    "calls",
-    "failed_calls",
-    "refused_calls",
-    "prompt_tokens",
-    "completion_tokens",
-    "reasoning_tokens",
-    "cost",
-    "usage_unknown_calls",
-    "cost_unknown_calls",
-)
-"""The per-instance and cumulative counters, in this order.
-
-``calls`` are requests that reached the model endpoint (retries included), ``failed_calls`` those
-of them that failed, ``refused_calls`` those the proxy refused without forwarding. Tokens and cost
-sum the calls whose usage was reported; ``usage_unknown_calls`` and ``cost_unknown_calls`` count
-answered calls whose tokens or cost were not reported (the cost stays unknown behind a proxy
-started without a price for a model whose upstream reports none)."""
-
 _CATCH_UP = 10.0  # seconds to wait for the proxy to count the calls the client has made
 
 _FATAL = {
     401: "the endpoint refused the API key",
-    402: "the tracking proxy's spend cap for this run is reached",
+    402: "the tracking proxy refused the call under its spend cap",
     403: "the endpoint refused the model (the proxy serves only the models it was started with --model)",
     404: "the endpoint has no chat completions at this URL",
 }
@@ -103,7 +86,10 @@ class ModelSettings:
         stream: stream replies (with their usage); ``false`` for endpoints that cannot.
         tries: model calls a writer may make for one set of demonstrations before it gives up on
             them (each later call is told why the earlier reply was not kept).
-        max_calls: model calls allowed on one instance, whatever makes them.
+        max_calls: requests to the model allowed on one instance, retries included, whatever makes them.
+        instance_time_limit: seconds an instance may spend from its first model call: no call or
+            retry starts after it, and a call in flight is cut off at it (a hung upstream then
+            fails the instance instead of holding the run).
         program_time_limit: seconds a model-written program may take on each grid.
         program_memory_mb: the address space a model-written program may use, in MiB.
     """
@@ -121,6 +107,7 @@ class ModelSettings:
     stream: bool = True
     tries: int = 2
     max_calls: int = 24
+    instance_time_limit: float = 1800.0
     program_time_limit: float = 5.0
     program_memory_mb: int = 512
 
@@ -129,6 +116,8 @@ class ModelSettings:
             raise ValueError("model must name a model, e.g. 'openai/gpt-5-mini'")
         if self.tries < 1 or self.max_calls < 1:
             raise ValueError(f"tries and max_calls must be at least 1, got {self.tries} and {self.max_calls}")
+        if self.instance_time_limit <= 0:
+            raise ValueError(f"instance_time_limit must be positive, got {self.instance_time_limit}")
         if self.program_time_limit <= 0 or self.program_memory_mb < 64:
             raise ValueError("program_time_limit must be positive and program_memory_mb at least 64")
 
@@ -141,38 +130,6 @@ def usage_url(base_url: str) -> str:
     """The proxy's counts endpoint for a proxy whose OpenAI base is ``base_url``."""
     root = base_url.rstrip("/")
     return root.removesuffix("/v1") + "/continual-arc/usage"
-
-
-def _zero() -> dict[str, float]:
-    return dict.fromkeys(COUNT_KEYS, 0.0)
-
-
-def _from_client(usage: Usage) -> dict[str, float]:
-    return {
-        "calls": float(usage.attempts),
-        "failed_calls": float(usage.attempts - usage.calls),
-        "refused_calls": 0.0,
-        "prompt_tokens": float(usage.prompt_tokens),
-        "completion_tokens": float(usage.completion_tokens),
-        "reasoning_tokens": float(usage.reasoning_tokens),
-        "cost": float(usage.cost),
-        "usage_unknown_calls": float(usage.usage_unknown_calls),
-        "cost_unknown_calls": float(usage.cost_unknown_calls),
-    }
-
-
-def _from_proxy(tally: Mapping[str, Any]) -> dict[str, float]:
-    renamed = {"failed_calls": "upstream_errors", "refused_calls": "refused"}
-    return {key: float(tally.get(renamed.get(key, key)) or 0.0) for key in COUNT_KEYS}
-
-
-def _minus(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:
-    return {key: round(a[key] - b[key], 12) for key in COUNT_KEYS}
-
-
-def add_counts(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:
-    """The sum of two count dicts (keys of :data:`COUNT_KEYS`)."""
-    return {key: round(a.get(key, 0.0) + b.get(key, 0.0), 12) for key in COUNT_KEYS}
 
 
 def _same_turns(logged: Sequence[Mapping[str, Any]], sent: Sequence[Mapping[str, Any]]) -> bool:
@@ -217,14 +174,17 @@ class ModelSession:
         # Each open instance's counts before its first call: the proxy's (or client's), and the client's.
         self._base: dict[str, tuple[dict[str, float], Usage]] = {}
         self._calls: dict[str, int] = {}
+        self._deadlines: dict[str, float] = {}
         self._transcripts: dict[str, list[list[dict[str, Any]]]] = {}
         self._settled: dict[str, dict[str, float]] = {}
-        self._total = _zero()
+        self._total = zero()
 
     # -- calls -------------------------------------------------------------------------------------
 
     def calls_left(self, instance: str) -> int:
-        """Calls the instance may still make under ``max_calls``."""
+        """Requests the instance may still make: under ``max_calls``, and none once out of time."""
+        if time.monotonic() >= self._deadlines.get(instance, float("inf")):
+            return 0
         return max(0, self.settings.max_calls - self._calls.get(instance, 0))
 
     def chat(self, messages: Sequence[Mapping[str, str]], instance: str) -> str | None:
@@ -237,19 +197,23 @@ class ModelSession:
         """
         if self.fatal is not None:
             raise self.fatal
-        if self.calls_left(instance) == 0:
+        left = self.calls_left(instance)
+        if left == 0:
             return None
         if instance not in self._base:
             self._base[instance] = (self._read_counts(instance), self.client.usage(instance))
-        self._calls[instance] = self._calls.get(instance, 0) + 1
+            self._deadlines[instance] = time.monotonic() + self.settings.instance_time_limit
         try:
             result = self.client.chat(
                 messages,
                 instance=instance,
                 max_tokens=self.settings.max_tokens,
                 temperature=self.settings.temperature,
+                max_attempts=left,
+                deadline=self._deadlines[instance],
             )
         except ModelCallError as error:
+            self._calls[instance] = self._calls.get(instance, 0) + error.attempts
             self._transcribe(instance, messages, {"role": "error", "content": str(error)})
             if error.status in _FATAL:
                 self.fatal = ModelRefusedError(
@@ -258,6 +222,7 @@ class ModelSession:
                 )
                 raise self.fatal from error
             raise
+        self._calls[instance] = self._calls.get(instance, 0) + result.attempts
         self._transcribe(instance, messages, _reply_entry(result))
         return result.text
 
@@ -276,14 +241,14 @@ class ModelSession:
 
     def _read_counts(self, instance: str) -> dict[str, float]:
         if self.counted_by == "client":
-            return _from_client(self.client.usage(instance))
+            return from_client(self.client.usage(instance))
         url = usage_url(self.settings.base_url)
         try:
             if self._http is None:
                 self._http = httpx.Client(timeout=30.0)
             reply = self._http.get(url, params={"run": self.run_id, "instance": instance})
             reply.raise_for_status()
-            return _from_proxy(reply.json())
+            return from_proxy(reply.json())
         except (httpx.HTTPError, ValueError) as error:
             self.fatal = ProxyCountsError(
                 f"cannot read the tracking proxy's counts at {url} ({type(error).__name__}: {error}); "
@@ -295,17 +260,18 @@ class ModelSession:
         """The counts of ``instance`` since its first call, kept for the round (zeros with no call)."""
         if instance in self._settled:
             return dict(self._settled[instance])
-        counts = _zero()
+        counts = zero()
         if instance in self._base:
             base, client_base = self._base.pop(instance)
             sent = self.client.usage(instance).attempts - client_base.attempts
-            counts = _minus(self._read_counts(instance), base)
+            counts = minus(self._read_counts(instance), base)
             deadline = time.monotonic() + _CATCH_UP
             # The proxy counts a streamed call once it has relayed the last chunk, which can be just
             # after the client has returned: wait until it has seen every request the client sent.
             while counts["calls"] + counts["refused_calls"] < sent and time.monotonic() < deadline:
                 time.sleep(0.005)
-                counts = _minus(self._read_counts(instance), base)
+                counts = minus(self._read_counts(instance), base)
+            counts = with_unseen(counts, sent)
             self._total = add_counts(self._total, counts)
         self._settled[instance] = counts
         return dict(counts)
@@ -325,6 +291,7 @@ class ModelSession:
         self._transcripts.clear()
         self._settled.clear()
         self._calls.clear()
+        self._deadlines.clear()
 
     def end_round(self, instances: Iterable[str] = ()) -> None:
         """Settle the round's instances (and any left open by a fault); raise a refusal met in the round.

@@ -3,7 +3,8 @@
 Every call streams with ``stream_options={"include_usage": True}`` (so the endpoint reports the tokens
 of a streamed reply), opens with a mark of its instance, and tells the tracking proxy its run and
 instance in two headers. Retries are the client's own (the SDK's are off): exponential backoff with a
-seeded jitter, on 429, 5xx, time-outs and connection errors only, up to a limit.
+seeded jitter, on 429, 5xx, time-outs, connection errors and malformed replies only, up to a limit
+and within the call's deadline (:mod:`~continual_arc_baselines.model.retry`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,22 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, cast
+from typing import Any, cast
 from urllib.parse import quote
 
 import openai
-import tenacity
+
+from continual_arc_baselines.model.retry import (
+    AttemptTimeout,
+    Backoff,
+    ErrorKind,
+    MalformedReply,
+    ModelCallError,
+    is_retryable,
+    retry_after,
+    status_of,
+    usage_lost,
+)
 
 __all__ = [
     "INSTANCE_HEADER",
@@ -54,6 +66,8 @@ class ChatResult:
         model: the model that answered, as the endpoint named it.
         attempts: HTTP requests made for this call, retries included.
         usage_known: whether the endpoint reported usage; if false the tokens are unknown, not zero.
+        lost_attempts: earlier attempts of this call that failed with their usage unknown (a
+            time-out, a broken connection, a malformed reply): the endpoint may have billed them.
     """
 
     text: str
@@ -64,6 +78,7 @@ class ChatResult:
     model: str
     attempts: int
     usage_known: bool
+    lost_attempts: int = 0
 
 
 @dataclass(frozen=True)
@@ -75,7 +90,8 @@ class Usage:
         attempts: HTTP requests made, failed ones and retries included.
         prompt_tokens, completion_tokens, reasoning_tokens: sums over calls whose usage was reported.
         cost: sum of the costs the endpoint reported (USD).
-        usage_unknown_calls: answered calls whose usage was not reported (their tokens are not in the sums).
+        usage_unknown_calls: attempts whose usage is unknown (their tokens are not in the sums):
+            answered calls that reported none, and failed attempts that may have been billed.
         cost_unknown_calls: answered calls whose cost was not reported.
     """
 
@@ -99,7 +115,7 @@ class Usage:
             completion_tokens=self.completion_tokens + (result.completion_tokens or 0),
             reasoning_tokens=self.reasoning_tokens + (result.reasoning_tokens or 0),
             cost=self.cost + (result.cost or 0.0),
-            usage_unknown_calls=self.usage_unknown_calls + (not result.usage_known),
+            usage_unknown_calls=self.usage_unknown_calls + (not result.usage_known) + result.lost_attempts,
             cost_unknown_calls=self.cost_unknown_calls + (result.cost is None),
         )
 
@@ -109,68 +125,14 @@ class Usage:
             **{name: getattr(self, name) + getattr(other, name) for name in Usage.__dataclass_fields__}
         )
 
-    def add_failure(self, attempts: int) -> Usage:
-        """These counts with one failed call of ``attempts`` requests added."""
-        return replace(self, failures=self.failures + 1, attempts=self.attempts + attempts)
-
-
-ErrorKind = Literal["retries_exhausted", "not_retryable"]
-
-
-class ModelCallError(RuntimeError):
-    """A call that got no answer.
-
-    Attributes:
-        kind: ``"retries_exhausted"`` (every allowed attempt hit a retryable failure) or
-            ``"not_retryable"`` (e.g. a 400: retrying would not help).
-        attempts: HTTP requests made. limit: the most attempts allowed.
-        status: the last HTTP status, ``None`` for a time-out or connection error.
-        detail: the last failure, in words.
-    """
-
-    def __init__(
-        self, kind: ErrorKind, *, attempts: int, limit: int, status: int | None, detail: str
-    ) -> None:
-        self.kind = kind
-        self.attempts = attempts
-        self.limit = limit
-        self.status = status
-        self.detail = detail
-        what = "gave up after" if kind == "retries_exhausted" else "failed, not retryable, after"
-        super().__init__(
-            f"model call {what} {attempts} of at most {limit} attempts; "
-            f"last status {status if status is not None else 'none'}: {detail}"
+    def add_failure(self, error: ModelCallError) -> Usage:
+        """These counts with one failed call added: its requests, and those whose usage is unknown."""
+        return replace(
+            self,
+            failures=self.failures + 1,
+            attempts=self.attempts + error.attempts,
+            usage_unknown_calls=self.usage_unknown_calls + error.usage_unknown,
         )
-
-
-@dataclass(frozen=True)
-class Backoff:
-    """Waits between attempts: ``min(maximum, initial * multiplier**(n-1))``, less up to ``jitter`` of it.
-
-    The jitter comes from ``random.Random(seed)``, so a run's schedule is reproducible; ``jitter=0``
-    gives a fixed schedule. A ``Retry-After`` header (seconds) lengthens a wait, up to ``maximum``.
-    """
-
-    initial: float = 1.0
-    maximum: float = 30.0
-    multiplier: float = 2.0
-    jitter: float = 0.5
-    seed: int = 0
-
-    def delay(self, attempt: int, draw: float, retry_after: float = 0.0) -> float:
-        """Seconds to wait after failed attempt number ``attempt`` (1-based).
-
-        Args:
-            attempt: the attempt that just failed.
-            draw: a number in [0, 1) from the jitter's random stream.
-            retry_after: the server's ``Retry-After`` in seconds, 0 if none.
-        """
-        base = min(self.maximum, self.initial * self.multiplier ** (attempt - 1))
-        return max(base * (1.0 - self.jitter * draw), min(retry_after, self.maximum))
-
-
-class _AttemptTimeout(Exception):
-    """An attempt that overran the client's time limit while its stream was still arriving."""
 
 
 def instance_mark(instance: str, run_id: str | None = None) -> str:
@@ -181,25 +143,6 @@ def instance_mark(instance: str, run_id: str | None = None) -> str:
     """
     digest = hashlib.sha256(f"{run_id or ''}\x00{instance}".encode()).hexdigest()[:12]
     return f"[continual-arc {digest}]"
-
-
-def _is_retryable(error: BaseException) -> bool:
-    if isinstance(error, openai.APIStatusError):
-        return error.status_code == 429 or error.status_code >= 500
-    return isinstance(error, openai.APIConnectionError | _AttemptTimeout)  # time-outs included
-
-
-def _status(error: BaseException) -> int | None:
-    return error.status_code if isinstance(error, openai.APIStatusError) else None
-
-
-def _retry_after(error: BaseException | None) -> float:
-    if not isinstance(error, openai.APIStatusError):
-        return 0.0
-    try:
-        return max(0.0, float(error.response.headers.get("retry-after", "0")))
-    except ValueError:
-        return 0.0  # an HTTP date: rare from model endpoints, and the backoff covers it
 
 
 def _marked(messages: Sequence[Mapping[str, Any]], mark: str) -> list[dict[str, Any]]:
@@ -213,6 +156,22 @@ def _marked(messages: Sequence[Mapping[str, Any]], mark: str) -> list[dict[str, 
     else:
         copied[0]["content"] = [{"type": "text", "text": mark}, *content]
     return copied
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call's request, as every attempt sends it, and its limits."""
+
+    request: dict[str, Any]
+    headers: dict[str, str]
+    extra_body: dict[str, Any]
+    limit: int
+    deadline: float | None
+
+
+def _malformed(error: BaseException) -> bool:
+    """A JSON decoding error raised by the SDK while reading a reply (not one of the SDK's own errors)."""
+    return isinstance(error, ValueError) and not isinstance(error, openai.OpenAIError)
 
 
 def _usage_numbers(usage: Any) -> tuple[int | None, int | None, int | None, float | None]:
@@ -287,6 +246,8 @@ class ModelClient:
         max_tokens: int | None = None,
         temperature: float | None = None,
         extra_body: Mapping[str, Any] | None = None,
+        max_attempts: int | None = None,
+        deadline: float | None = None,
     ) -> ChatResult:
         """Send one chat request for ``instance``, retrying transient failures.
 
@@ -296,12 +257,17 @@ class ModelClient:
             max_tokens: the reply's token limit, if any.
             temperature: the sampling temperature, if any.
             extra_body: further request fields, passed through as they are.
+            max_attempts: at most this many requests, retries included (and at most
+                ``max_retries + 1``); ``None`` for the client's own limit.
+            deadline: a ``time.monotonic()`` time the call may not run past: each attempt's time
+                limit is shortened to it, and no attempt or wait starts that would overrun it.
 
         Returns:
             The reply and its usage.
 
         Raises:
-            ModelCallError: no answer: a failure that is not retryable, or retries exhausted.
+            ModelCallError: no answer: a failure that is not retryable, retries exhausted, or the
+                deadline reached.
         """
         request: dict[str, Any] = {"model": self.model, "messages": _marked(messages, self.mark(instance))}
         if max_tokens is not None:
@@ -313,7 +279,14 @@ class ModelClient:
         headers = {INSTANCE_HEADER: quote(instance, safe=_HEADER_SAFE)}
         if self.run_id is not None:
             headers[RUN_HEADER] = quote(self.run_id, safe=_HEADER_SAFE)
-        result = self._with_retries(request, headers, dict(extra_body or {}), instance)
+        limit = self.max_retries + 1 if max_attempts is None else min(self.max_retries + 1, max_attempts)
+        call = _Call(request, headers, dict(extra_body or {}), max(1, limit), deadline)
+        try:
+            result = self._with_retries(call)
+        except ModelCallError as error:
+            with self._lock:
+                self._usage[instance] = self._usage.get(instance, Usage()).add_failure(error)
+            raise
         with self._lock:
             self._usage[instance] = self._usage.get(instance, Usage()).add(result)
         return result
@@ -342,59 +315,73 @@ class ModelClient:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _wait(self, state: tenacity.RetryCallState) -> float:
+    def _with_retries(self, call: _Call) -> ChatResult:
+        attempts = lost = 0
+        while True:
+            attempts += 1
+            try:
+                result = self._attempt(call, attempts, self._time_for_attempt(call))
+                return replace(result, lost_attempts=lost)
+            except (openai.OpenAIError, AttemptTimeout, MalformedReply, ValueError) as raw:
+                error = MalformedReply(f"the reply is not valid JSON: {raw}") if _malformed(raw) else raw
+                lost += usage_lost(error)
+                kind, wait = self._next_step(error, attempts, call)
+                if kind is not None:
+                    detail = str(error) or type(error).__name__
+                    if kind == "out_of_time":
+                        detail = f"{detail} (and no time left to wait {wait:g} s and try again)"
+                    raise ModelCallError(
+                        kind,
+                        attempts=attempts,
+                        limit=call.limit,
+                        status=status_of(error),
+                        detail=detail,
+                        usage_unknown=lost,
+                    ) from raw
+                time.sleep(wait)
+
+    def _next_step(self, error: BaseException, attempts: int, call: _Call) -> tuple[ErrorKind | None, float]:
+        """Why the call stops after this failure (``None``: it goes on), and how long to wait first."""
+        if not is_retryable(error):
+            return "not_retryable", 0.0
+        if attempts >= call.limit:
+            return "retries_exhausted", 0.0
         with self._lock:
             draw = self._rng.random()
-        error = state.outcome.exception() if state.outcome is not None else None
-        return self.backoff.delay(state.attempt_number, draw, _retry_after(error))
+        wait = self.backoff.delay(attempts, draw, retry_after(error))
+        out_of_time = call.deadline is not None and time.monotonic() + wait >= call.deadline
+        if out_of_time or wait > self.backoff.longest_wait:
+            return "out_of_time", wait
+        return None, wait
 
-    def _with_retries(
-        self, request: dict[str, Any], headers: dict[str, str], extra_body: dict[str, Any], instance: str
-    ) -> ChatResult:
-        limit = self.max_retries + 1
-        attempts = 0
-        retrying = tenacity.Retrying(
-            stop=tenacity.stop_after_attempt(limit),
-            wait=self._wait,
-            retry=tenacity.retry_if_exception(_is_retryable),
-            reraise=True,
-        )
-        try:
-            for attempt in retrying:
-                with attempt:
-                    attempts += 1
-                    return self._attempt(request, headers, extra_body, attempts)
-        except (openai.OpenAIError, _AttemptTimeout) as error:
-            with self._lock:
-                self._usage[instance] = self._usage.get(instance, Usage()).add_failure(attempts)
-            kind: ErrorKind = "retries_exhausted" if _is_retryable(error) else "not_retryable"
-            detail = str(error) or type(error).__name__
-            raise ModelCallError(
-                kind, attempts=attempts, limit=limit, status=_status(error), detail=detail
-            ) from error
-        raise AssertionError("tenacity ended without an outcome")  # unreachable: reraise=True
+    def _time_for_attempt(self, call: _Call) -> float:
+        if call.deadline is None:
+            return self.timeout
+        left = call.deadline - time.monotonic()
+        if left <= 0:
+            raise AttemptTimeout("the call's deadline passed before this attempt")
+        return min(self.timeout, left)
 
-    def _attempt(
-        self, request: dict[str, Any], headers: dict[str, str], extra_body: dict[str, Any], attempts: int
-    ) -> ChatResult:
+    def _attempt(self, call: _Call, attempts: int, timeout: float) -> ChatResult:
         create = cast(Any, self._client.chat.completions.create)
+        request = call.request
         options: dict[str, Any] = {
-            "extra_headers": headers,
-            "timeout": self.timeout,
-            "extra_body": extra_body,
+            "extra_headers": call.headers,
+            "timeout": timeout,
+            "extra_body": call.extra_body,
         }
         if not self.stream:
             response = create(**request, **options)
             text = response.choices[0].message.content if response.choices else ""
             return self._result(text or "", response.usage, response.model, attempts)
-        deadline = time.monotonic() + self.timeout
+        deadline = time.monotonic() + timeout
         parts: list[str] = []
         usage: Any = None
         model = self.model
         with create(**request, **options, stream=True, stream_options={"include_usage": True}) as stream:
             for chunk in stream:
                 if time.monotonic() > deadline:
-                    raise _AttemptTimeout(f"the reply took longer than {self.timeout:g} s")
+                    raise AttemptTimeout(f"the reply took longer than {timeout:g} s")
                 if chunk.choices and chunk.choices[0].delta.content:
                     parts.append(chunk.choices[0].delta.content)
                 usage = chunk.usage or usage

@@ -8,7 +8,13 @@ logs each call as a JSON line, enforces a spend cap per run, and serves the coun
 ``continual-arc-baselines proxy``.
 """
 
-from continual_arc_baselines.proxy.app import DEFAULT_INSTANCE, DEFAULT_RUN, build_app, usage_view
+from continual_arc_baselines.proxy.app import (
+    DEFAULT_INSTANCE,
+    DEFAULT_RUN,
+    build_app,
+    marked_base_url,
+    usage_view,
+)
 from continual_arc_baselines.proxy.ledger import CallRecord, Ledger, Price, Tally, cost_of
 from continual_arc_baselines.proxy.policy import (
     ALLOWED_CONTENT_PARTS,
@@ -35,6 +41,7 @@ __all__ = [
     "build_app",
     "check_request",
     "cost_of",
+    "marked_base_url",
     "run_proxy",
     "serve_proxy",
     "usage_view",

@@ -5,18 +5,25 @@ Routes:
 - ``POST /v1/chat/completions`` and ``POST /chat/completions``: checked against the policy and the spend
   cap, then forwarded to ``{upstream}/chat/completions`` with the proxy's own API key; streamed replies
   pass through chunk by chunk while the usage is read from the final chunk.
+- ``POST /continual-arc/mark/{run}/{instance}/v1/chat/completions`` (and without ``/v1``): the same,
+  counted under the run and instance the path names (each percent-encoded, see :func:`marked_base_url`),
+  for a client that cannot send the run and instance headers, such as an agent harness given only
+  a base URL;
 - ``GET /continual-arc/usage?run=R&instance=I``: the counts (see :func:`usage_view`).
+- ``POST /continual-arc/carry`` ``{"run", "cost", "cost_unknown_calls"}``: what a resumed run had
+  spent before, by its records, for its spend cap (:meth:`~.ledger.Ledger.carry`).
 - anything else: refused with 404 (or 405 for another method on the chat path), and counted.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Mapping
-from typing import Any
-from urllib.parse import unquote
+from collections.abc import AsyncIterator, Awaitable, Mapping
+from typing import Any, TypeVar
+from urllib.parse import quote, unquote
 
 import httpx
 from starlette.applications import Starlette
@@ -27,7 +34,7 @@ from starlette.routing import Route
 from continual_arc_baselines.proxy.ledger import CallRecord, Ledger
 from continual_arc_baselines.proxy.policy import Refusal, check_request
 
-__all__ = ["DEFAULT_INSTANCE", "DEFAULT_RUN", "SseUsageReader", "build_app"]
+__all__ = ["DEFAULT_INSTANCE", "DEFAULT_RUN", "SseUsageReader", "build_app", "marked_base_url"]
 
 DEFAULT_RUN = "default"
 """The run a call is counted under when it names none."""
@@ -38,6 +45,22 @@ DEFAULT_INSTANCE = "unassigned"
 _RUN_HEADER = "x-continual-arc-run"
 _INSTANCE_HEADER = "x-continual-arc-instance"
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+_PASSED_ON = ("retry-after", "retry-after-ms")  # the upstream's word on when to try again
+_HUNG_UP = "the learner hung up before the upstream answered"
+_T = TypeVar("_T")
+_MARK = "/continual-arc/mark/{run}/{instance}"
+
+
+def marked_base_url(proxy_base_url: str, run: str, instance: str) -> str:
+    """The OpenAI base URL whose calls the proxy at ``proxy_base_url`` counts under ``run``/``instance``.
+
+    ``proxy_base_url`` is the proxy's own base (``http://127.0.0.1:8787/v1``); the run and instance
+    are percent-encoded twice, ``/`` included: the server decodes the path once before routing, and
+    what is left still fits in one path segment whatever the instance key holds.
+    """
+    root = proxy_base_url.rstrip("/").removesuffix("/v1")
+    run_part, instance_part = (quote(quote(name, safe=""), safe="") for name in (run, instance))
+    return f"{root}/continual-arc/mark/{run_part}/{instance_part}/v1"
 
 
 class SseUsageReader:
@@ -65,15 +88,43 @@ class SseUsageReader:
         try:
             event = json.loads(payload)
         except ValueError:
+            self.error = "a streamed chunk is not valid JSON"
             return
         if isinstance(event, dict):
             if isinstance(event.get("usage"), dict):
                 self.usage = event["usage"]
             if event.get("error"):
                 self.error = f"error in stream: {json.dumps(event['error'])[:300]}"
+        else:
+            self.error = "a streamed chunk is not a JSON object"
+
+
+def _passed_on(reply: httpx.Response) -> dict[str, str]:
+    """The upstream's headers a learner needs to see on an error (``Retry-After``)."""
+    return {name: reply.headers[name] for name in _PASSED_ON if name in reply.headers}
+
+
+async def _hang_up(request: Request) -> None:
+    """Return once the learner has closed its connection (the body has been read by then)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _unless_hung_up(request: Request, work: Awaitable[_T]) -> tuple[_T | None, bool]:
+    """``work``'s result, or ``(None, True)`` if the learner hangs up first (``work`` is then cancelled)."""
+    task, gone = asyncio.ensure_future(work), asyncio.ensure_future(_hang_up(request))
+    await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():
+        gone.cancel()
+        return task.result(), False
+    task.cancel()
+    return None, True
 
 
 def _who(request: Request) -> tuple[str, str]:
+    marked = request.path_params
+    if "run" in marked and "instance" in marked:  # the path's mark wins over headers
+        return unquote(marked["run"]) or DEFAULT_RUN, unquote(marked["instance"]) or DEFAULT_INSTANCE
     run = unquote(request.headers.get(_RUN_HEADER, "")) or DEFAULT_RUN
     instance = unquote(request.headers.get(_INSTANCE_HEADER, "")) or DEFAULT_INSTANCE
     return run, instance
@@ -141,21 +192,49 @@ class _Proxy:
         detail = (
             f"upstream {'timed out' if status == 504 else 'unreachable'}: {type(error).__name__}: {error}"
         )
-        self._record(request, body, status, stream=bool(body.get("stream")), usage=None, error=detail)
+        lost = not isinstance(error, httpx.ConnectError | httpx.ConnectTimeout)  # else nothing was sent
+        stream = bool(body.get("stream"))
+        self._record(request, body, status, stream=stream, usage=None, error=detail, usage_lost=lost)
         return JSONResponse(Refusal(status, "upstream", detail).body(), status_code=status)
+
+    def _hung_up(self, request: Request, body: Mapping[str, Any]) -> Response:
+        """Count a call whose learner hung up while the upstream worked on it: usage unknown."""
+        stream = bool(body.get("stream"))
+        self._record(request, body, 499, stream=stream, usage=None, error=_HUNG_UP, usage_lost=True)
+        return Response(status_code=499)  # nobody is there to read it
 
     async def _plain(self, request: Request, body: dict[str, Any]) -> Response:
         request.scope["continual_arc_started"] = time.monotonic()
         try:
-            reply = await self.http.post(self.url, json=body, headers=self.headers)
+            reply, gone = await _unless_hung_up(
+                request, self.http.post(self.url, json=body, headers=self.headers)
+            )
         except httpx.HTTPError as error:
             return self._upstream_failure(request, body, error)
-        usage = None
-        with contextlib.suppress(ValueError, AttributeError):
-            found = reply.json().get("usage")
-            usage = found if isinstance(found, dict) else None
-        problem = None if reply.status_code < 400 else f"upstream status {reply.status_code}"
-        self._record(request, body, reply.status_code, stream=False, usage=usage, error=problem)
+        if gone or reply is None:
+            return self._hung_up(request, body)
+        if reply.status_code >= 400:
+            self._record(
+                request,
+                body,
+                reply.status_code,
+                stream=False,
+                usage=None,
+                error=f"upstream status {reply.status_code}",
+            )
+            media = reply.headers.get("content-type", "application/json")
+            return Response(
+                reply.content, status_code=reply.status_code, media_type=media, headers=_passed_on(reply)
+            )
+        try:
+            found = reply.json()
+        except ValueError:
+            detail = "the upstream's reply is not valid JSON"
+            self._record(request, body, 502, stream=False, usage=None, error=detail, usage_lost=True)
+            return JSONResponse(Refusal(502, "upstream", detail).body(), status_code=502)
+        usage = found.get("usage") if isinstance(found, dict) else None
+        usage = usage if isinstance(usage, dict) else None
+        self._record(request, body, reply.status_code, stream=False, usage=usage, error=None)
         media = reply.headers.get("content-type", "application/json")
         return Response(reply.content, status_code=reply.status_code, media_type=media)
 
@@ -163,15 +242,18 @@ class _Proxy:
         request.scope["continual_arc_started"] = time.monotonic()
         upstream = self.http.build_request("POST", self.url, json=body, headers=self.headers)
         try:
-            reply = await self.http.send(upstream, stream=True)
+            reply, gone = await _unless_hung_up(request, self.http.send(upstream, stream=True))
         except httpx.HTTPError as error:
             return self._upstream_failure(request, body, error)
+        if gone or reply is None:
+            return self._hung_up(request, body)
         if reply.status_code >= 400:
             content = await reply.aread()
             await reply.aclose()
             status = reply.status_code
             self._record(request, body, status, stream=True, usage=None, error=f"upstream status {status}")
-            return Response(content, status_code=status, media_type=reply.headers.get("content-type"))
+            media = reply.headers.get("content-type")
+            return Response(content, status_code=status, media_type=media, headers=_passed_on(reply))
         return StreamingResponse(
             self._relay(request, body, reply),
             status_code=reply.status_code,
@@ -191,8 +273,15 @@ class _Proxy:
                 if reader.done and not recorded:
                     # Counted before the last chunk reaches the learner: once its client returns,
                     # the call is already in the ledger, and a hang-up after it is no failure.
+                    lost = reader.usage is None and reader.error is not None
                     self._record(
-                        request, body, reply.status_code, stream=True, usage=reader.usage, error=reader.error
+                        request,
+                        body,
+                        reply.status_code,
+                        stream=True,
+                        usage=reader.usage,
+                        error=reader.error,
+                        usage_lost=lost,
                     )
                     recorded = True
                 yield data
@@ -201,12 +290,28 @@ class _Proxy:
             error = f"upstream stream broke: {type(failure).__name__}: {failure}"
         finally:
             if not recorded:  # counted first: closing may be interrupted when the learner has hung up
-                self._record(request, body, reply.status_code, stream=True, usage=reader.usage, error=error)
+                usage, lost = reader.usage, reader.usage is None and error is not None
+                self._record(
+                    request, body, reply.status_code, stream=True, usage=usage, error=error, usage_lost=lost
+                )
             await reply.aclose()
 
     async def usage(self, request: Request) -> Response:
         return JSONResponse(
             usage_view(self.ledger, request.query_params.get("run"), request.query_params.get("instance"))
+        )
+
+    async def carry(self, request: Request) -> Response:
+        try:
+            body = await request.json()
+            run, cost = str(body["run"]), float(body.get("cost") or 0.0)
+            unknown = int(body.get("cost_unknown_calls") or 0)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            message = 'carry takes {"run": R, "cost": USD, "cost_unknown_calls": N}'
+            return JSONResponse(Refusal(400, "body", message).body(), status_code=400)
+        carried = self.ledger.carry(run, cost, unknown)
+        return JSONResponse(
+            {"run": run, "carried": carried.as_dict(), "spent": self.ledger.spent(run).as_dict()}
         )
 
     @contextlib.asynccontextmanager
@@ -255,7 +360,11 @@ def build_app(
     routes = [
         Route("/v1/chat/completions", proxy.chat, methods=_METHODS),
         Route("/chat/completions", proxy.chat, methods=_METHODS),
+        Route(_MARK + "/v1/chat/completions", proxy.chat, methods=_METHODS),
+        Route(_MARK + "/chat/completions", proxy.chat, methods=_METHODS),
+        Route(_MARK + "/{path:path}", proxy.other, methods=_METHODS),
         Route("/continual-arc/usage", proxy.usage, methods=["GET"]),
+        Route("/continual-arc/carry", proxy.carry, methods=["POST"]),
         Route("/{path:path}", proxy.other, methods=_METHODS),
     ]
     return Starlette(routes=routes, lifespan=proxy.lifespan)

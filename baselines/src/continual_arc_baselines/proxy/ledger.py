@@ -51,6 +51,8 @@ class CallRecord:
         usage: the upstream's ``usage`` object, or ``None`` if it reported none.
         latency: seconds from receiving the request to the reply's end.
         error: the upstream's failure in words, if any.
+        usage_lost: the upstream may have worked on (and billed) the call, but its usage never
+            arrived: a time-out, a learner that hung up, a stream that broke, a malformed reply.
     """
 
     run: str
@@ -61,6 +63,7 @@ class CallRecord:
     usage: Mapping[str, Any] | None
     latency: float
     error: str | None = None
+    usage_lost: bool = False
 
 
 @dataclass
@@ -72,8 +75,11 @@ class Tally:
         upstream_errors: forwarded calls that failed (an error status or a broken stream).
         prompt_tokens, completion_tokens, reasoning_tokens: sums over calls whose usage was reported.
         cost: USD, from the upstream's ``usage.cost`` or else the price table.
-        usage_unknown_calls: successful calls with no usage reported (their tokens are not counted).
-        cost_unknown_calls: successful calls whose cost is unknown (no ``usage.cost``, no price).
+        usage_unknown_calls: calls whose usage is unknown (their tokens are not counted): successful
+            ones with no usage reported, and failed ones the upstream may have billed
+            (:attr:`CallRecord.usage_lost`).
+        cost_unknown_calls: calls whose cost is unknown: those whose usage is, and successful ones
+            with usage but no ``usage.cost`` and no price.
     """
 
     calls: int = 0
@@ -118,6 +124,20 @@ def _reasoning(usage: Mapping[str, Any]) -> int:
     return _int(details.get("reasoning_tokens")) if isinstance(details, Mapping) else 0
 
 
+def _unknown_reasons(total: Tally) -> str:
+    """Why a run's calls have unknown costs, in words, for the spend cap's refusal."""
+    reasons = []
+    if total.usage_unknown_calls:
+        reasons.append(
+            f"{total.usage_unknown_calls} ended with no usage known: a reply without usage, a time-out, "
+            f"a hang-up, a broken stream or a malformed reply"
+        )
+    unpriced = total.cost_unknown_calls - total.usage_unknown_calls
+    if unpriced > 0:
+        reasons.append(f"{unpriced} reported usage but no cost: give the model a --price")
+    return "; ".join(reasons)
+
+
 class Ledger:
     """Thread-safe counts per (run, instance), the spend cap per run, and the append-only JSONL log.
 
@@ -125,6 +145,8 @@ class Ledger:
         prices: USD per million tokens by model, for upstreams that report no ``usage.cost``.
         spend_cap: USD a run may spend; ``None`` for no cap.
         log_path: the JSONL log, appended to and flushed after every line; ``None`` for no log.
+        unknown_call_cost: USD charged against the cap for each call whose cost is unknown; ``None``
+            (the default) refuses a capped run's calls once one call's cost is unknown.
     """
 
     def __init__(
@@ -132,10 +154,13 @@ class Ledger:
         prices: Mapping[str, Price] | None = None,
         spend_cap: float | None = None,
         log_path: Path | None = None,
+        unknown_call_cost: float | None = None,
     ) -> None:
         self.prices = dict(prices or {})
         self.spend_cap = spend_cap
+        self.unknown_call_cost = unknown_call_cost
         self._tallies: dict[tuple[str, str], Tally] = {}
+        self._carried: dict[str, Tally] = {}
         self._lock = threading.Lock()
         self._log: IO[str] | None = None
         if log_path is not None:
@@ -145,19 +170,22 @@ class Ledger:
     def record_call(self, call: CallRecord) -> dict[str, Any]:
         """Count one forwarded call and log it; returns the log entry."""
         ok = call.status < 400 and call.error is None
-        cost, source = cost_of(call.usage, self.prices.get(call.model)) if ok else (None, "none")
+        unknown = call.usage is None and (ok or call.usage_lost)
+        if call.usage is not None:
+            cost, source = cost_of(call.usage, self.prices.get(call.model))
+        else:
+            cost, source = None, "unknown" if unknown else "none"
         usage = call.usage or {}
         with self._lock:
             tally = self._tally(call.run, call.instance)
             tally.calls += 1
             tally.upstream_errors += not ok
-            if ok and call.usage is None:
-                tally.usage_unknown_calls += 1
+            tally.usage_unknown_calls += unknown
             tally.prompt_tokens += _int(usage.get("prompt_tokens"))
             tally.completion_tokens += _int(usage.get("completion_tokens"))
             tally.reasoning_tokens += _reasoning(usage) if usage else 0
             tally.cost += cost or 0.0
-            tally.cost_unknown_calls += ok and cost is None
+            tally.cost_unknown_calls += source == "unknown"
         known = call.usage is not None
         entry = {
             "event": "call",
@@ -184,22 +212,51 @@ class Ledger:
         """A 402 refusal if ``run`` has reached the spend cap (or its spend can no longer be known)."""
         if self.spend_cap is None:
             return None
-        total = self.totals(run)
+        total = self.spent(run)
         cap = self.spend_cap
-        if total.cost_unknown_calls:
-            return Refusal(
-                402,
-                "spend_cap",
+        if total.cost_unknown_calls and self.unknown_call_cost is None:
+            message = (
                 f"spend cap of {cap:g} USD cannot be enforced: the cost of {total.cost_unknown_calls} "
-                f"call(s) of run {run!r} is unknown (give the model a --price); known spend "
-                f"{total.cost:.6f} USD",
-                value=total.cost,
-                limit=cap,
+                f"call(s) of run {run!r} is unknown ({_unknown_reasons(total)}); known spend "
+                f"{total.cost:.6f} USD (a proxy started with --unknown-call-cost charges such calls instead)"
             )
-        if total.cost >= cap:
-            message = f"spend cap reached: run {run!r} has spent {total.cost:.6f} USD of its {cap:g} USD cap"
             return Refusal(402, "spend_cap", message, value=total.cost, limit=cap)
+        spend = total.cost + total.cost_unknown_calls * (self.unknown_call_cost or 0.0)
+        if spend >= cap:
+            charged = (
+                f", {total.cost_unknown_calls} call(s) of unknown cost included"
+                if total.cost_unknown_calls
+                else ""
+            )
+            message = (
+                f"spend cap reached: run {run!r} has spent {spend:.6f} USD of its {cap:g} USD cap{charged}"
+            )
+            return Refusal(402, "spend_cap", message, value=spend, limit=cap)
         return None
+
+    def carry(self, run: str, cost: float, cost_unknown_calls: int = 0) -> Tally:
+        """Note that ``run`` spent at least this much before (its records say so, on resume).
+
+        Only what the ledger has not counted itself is carried (a proxy that kept running since
+        counts it already), so telling it twice, or after more calls, adds nothing. Returns what is
+        carried for the run.
+        """
+        own = self.totals(run)
+        with self._lock:
+            carried = self._carried.setdefault(run, Tally())
+            carried.cost = max(carried.cost, round(cost - own.cost, 12))
+            lost = max(carried.cost_unknown_calls, cost_unknown_calls - own.cost_unknown_calls)
+            carried.cost_unknown_calls = carried.usage_unknown_calls = lost
+            return Tally(**asdict(carried))
+
+    def spent(self, run: str) -> Tally:
+        """The run's totals with what was carried from before a resume: what its spend cap weighs."""
+        total = self.totals(run)
+        with self._lock:
+            carried = self._carried.get(run)
+            if carried is not None:
+                total.absorb(carried)
+        return total
 
     def tally(self, run: str, instance: str) -> Tally:
         """A copy of the counts of one instance of one run (zeros if it made no call)."""

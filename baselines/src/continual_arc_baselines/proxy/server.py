@@ -33,6 +33,8 @@ class ProxyConfig:
         spend_cap: USD each run may spend; ``None`` for no cap.
         prices: USD per million tokens by model, for upstreams that report no ``usage.cost``.
         timeout: seconds allowed the upstream to connect and for each read.
+        unknown_call_cost: USD charged against the spend cap for each call whose cost is unknown;
+            ``None`` refuses a capped run's calls once one call's cost is unknown.
     """
 
     upstream: str
@@ -44,6 +46,7 @@ class ProxyConfig:
     spend_cap: float | None = None
     prices: Mapping[str, Price] = field(default_factory=dict)
     timeout: float = 600.0
+    unknown_call_cost: float | None = None
 
     def __post_init__(self) -> None:
         if not self.models:
@@ -84,7 +87,7 @@ class ProxyHandle:
 
 
 def _prepare(config: ProxyConfig) -> tuple[uvicorn.Server, socket.socket, Ledger]:
-    ledger = Ledger(config.prices, config.spend_cap, config.log_path)
+    ledger = Ledger(config.prices, config.spend_cap, config.log_path, config.unknown_call_cost)
     app = build_app(config.upstream, config.api_key, frozenset(config.models), ledger, config.timeout)
     # Bind here, so that port 0 gives a known free port before the server starts.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

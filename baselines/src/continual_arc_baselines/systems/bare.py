@@ -11,6 +11,9 @@ On each instance :class:`BareModelLearner`
    asked again;
 4. gives up once the instance's ``max_calls`` are spent.
 
+A game level (arc3) it plays through :class:`~continual_arc_baselines.game_play.GamePlayer`, as the
+floors and the model library do: ``demos`` demonstrations, then one call per action.
+
 It is the reference every result is shown beside: what the model does with the instance alone.
 
 **How it differs from the stateless floor** (:class:`~continual_arc_baselines.learners.StatelessFloor`).
@@ -44,6 +47,7 @@ from continual_arc.env import (
 from continual_arc.learner import BaseLearner
 
 from .. import prompts
+from ..game_play import GamePlayer, game_level
 from ..library.model_session import ModelSession, ModelSettings, SessionReports
 
 __all__ = ["BareModelLearner"]
@@ -66,7 +70,8 @@ class BareModelLearner(SessionReports, BaseLearner):
         demos: demonstrations to buy before the first answer.
         **options: any field of :class:`~continual_arc_baselines.library.model_session.ModelSettings`
             (``effort``, ``base_url``, ``api_key_env``, ``run_id``, ``proxy_counts``, ``timeout``,
-            ``max_retries``, ``max_tokens``, ``temperature``, ``stream``, ``max_calls``; the
+            ``max_retries``, ``max_tokens``, ``temperature``, ``stream``, ``max_calls``,
+            ``instance_time_limit``; the
             program and ``tries`` settings are not used).
 
     Raises:
@@ -86,6 +91,7 @@ class BareModelLearner(SessionReports, BaseLearner):
         self._talks: dict[int, _Talk] = {}  # open instances, by step
         self._keys: dict[int, str] = {}
         self._logs: dict[int, dict[str, Any]] = {}
+        self.games = GamePlayer(self.session, demos)
 
     def begin_round(self) -> None:
         """Start a round: the last round's logs, transcripts and counts are stored by now."""
@@ -97,6 +103,9 @@ class BareModelLearner(SessionReports, BaseLearner):
         """Buy the demonstrations, then submit the model's next answer."""
         key = f"{obs.task_id}/{obs.step}/{obs.user}"
         self._keys[obs.user] = key
+        if (level := game_level(obs)) is not None:
+            # The protocol types actions as a grid's; a game level's environment takes GameAction.
+            return self.games.act(level, key)  # type: ignore[return-value]
         talk = self._talks.setdefault(obs.step, _Talk(key))
         if not talk.messages and obs.demos_used < min(self.demos, obs.demo_cap):
             return RequestDemos()
@@ -114,6 +123,11 @@ class BareModelLearner(SessionReports, BaseLearner):
 
     def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
         """Give a wrong answer's verdict to the model; close the instance when it ends."""
+        if (level := game_level(obs)) is not None:
+            log = self.games.observe(level, action, feedback)
+            if log is not None:
+                self._logs[obs.user] = log
+            return
         talk = self._talks.get(obs.step)
         if talk is None:
             return
@@ -135,6 +149,7 @@ class BareModelLearner(SessionReports, BaseLearner):
             ProxyCountsError: the proxy's counts could not be read.
         """
         self._talks.clear()  # an instance a fault left open is over too
+        self.games.close_all()
         self.session.end_round(self._keys.values())
 
     def resources(self) -> Mapping[str, float]:

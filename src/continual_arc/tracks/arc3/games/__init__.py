@@ -13,14 +13,21 @@ from types import MappingProxyType
 from .base import GameSpec, Level, Move, RejectLevel
 from .bridge_switches import BridgeSwitches
 from .coin_gate import CoinGate
+from .colour_gates import ColourGates
 from .colour_sort import ColourSort
+from .conveyor import Conveyor
 from .count_click import CountClick
 from .crumble_floor import CrumbleFloor
+from .drop_stack import DropStack
+from .guard_patrol import GuardPatrol
 from .ice_slide import IceSlide
 from .keys_doors import KeysDoors
 from .lever_lift import LeverLift
+from .magnet import Magnet
+from .mirror_beam import MirrorBeam
 from .odd_one_out import OddOneOut
 from .paint_trail import PaintTrail
+from .pipe_connect import PipeConnect
 from .portals import Portals
 from .push_blocks import PushBlocks
 from .sequence_tiles import SequenceTiles
@@ -63,4 +70,12 @@ GAMES: Mapping[str, GameSpec] = _registry(
     ColourSort(),
     CountClick(),
     CrumbleFloor(),
+    # Seven more: a beam and mirrors, pipes to turn, belts, guards, colour gates, falling blocks, a magnet.
+    MirrorBeam(),
+    PipeConnect(),
+    Conveyor(),
+    GuardPatrol(),
+    ColourGates(),
+    DropStack(),
+    Magnet(),
 )

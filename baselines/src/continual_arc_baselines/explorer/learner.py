@@ -1,0 +1,153 @@
+"""The model-free explorer of the arc3 track: search a level by acting, keep per game what worked.
+
+On a level it searches by acting (:mod:`.episode`): frames are states, each frame's candidate
+actions are tried best first, the known graph is walked to the nearest frame with an untried
+action, and a lost move is never taken again; demonstrations are bought when a game it never won
+keeps failing. Between instances it keeps, per game (under the name the run shows it), counts over
+its plays (:class:`~.notes.GameNotes`): which actions and which clicked colours changed the frame,
+lost, or were part of a win; which colour moves and how far each action moves it; which colour a
+winning move covers. A returning game's actions are then tried in that order, with the mover
+steered toward the goal colour, and no demonstration is bought for a game it has won. What an
+instance teaches is folded in at ``end_round`` only; ``reset`` forgets everything.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from continual_arc.env import GameAction, GameFeedback, GameObservation, GiveUp, RequestDemos
+from continual_arc.learner import BaseLearner
+
+from .episode import Episode, ExplorerSettings
+from .notes import GameNotes
+
+__all__ = ["GameExplorer"]
+
+_STATE_FILE = "explorer.json"
+
+
+class GameExplorer(BaseLearner):
+    """Explores game levels by acting, and keeps per game what worked.
+
+    Args:
+        keep: whether to keep notes between instances (``False``: its own reset, kept nothing).
+        max_clicks: click candidates per frame before widening.
+        stuck_attempts: failed attempts on a game never won before it buys a demonstration.
+        max_demos: demonstrations bought at most per instance.
+        goal_weight: how strongly a frontier near the goal colour is preferred.
+    """
+
+    concurrent_users = False
+
+    def __init__(
+        self,
+        keep: bool = True,
+        max_clicks: int = 40,
+        stuck_attempts: int = 2,
+        max_demos: int = 3,
+        goal_weight: float = 1.0,
+    ) -> None:
+        self.keep = keep
+        self.stateless = not keep
+        self.settings = ExplorerSettings(max_clicks, stuck_attempts, max_demos, goal_weight)
+        self.games: dict[str, GameNotes] = {}
+        self._open: dict[int, tuple[int, Episode]] = {}
+        self._done: list[tuple[int, str, GameNotes]] = []
+        self._logs: dict[int, dict[str, Any]] = {}
+
+    # -- the protocol ---------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Forget every game."""
+        self.games = {}
+        self._open.clear()
+        self._done.clear()
+
+    def begin_round(self) -> None:
+        """Start a round: last round's instance logs are no longer needed."""
+        self._logs.clear()
+
+    def act(self, obs: GameObservation) -> GameAction | RequestDemos | GiveUp:  # type: ignore[override]
+        """The next action on a game level.
+
+        Raises:
+            TypeError: the observation is not a game level's (this learner plays arc3 only).
+        """
+        if not isinstance(obs, GameObservation):
+            raise TypeError("GameExplorer plays game levels (the arc3 track) only")
+        return self._episode(obs).act(obs)
+
+    def observe(self, obs: GameObservation, action: Any, feedback: Any) -> None:  # type: ignore[override]
+        """Take one feedback into the instance's notes; an ended instance waits for ``end_round``."""
+        opened = self._open.get(obs.user)
+        if opened is None or opened[0] != obs.step:
+            return
+        episode = opened[1]
+        episode.observe(obs, action, feedback)
+        if getattr(feedback, "done", False):
+            self._close(obs, episode, feedback)
+
+    def end_round(self) -> None:
+        """Fold the round's instances into the games' notes, in the order they were served."""
+        if self.keep:
+            for _, game, notes in sorted(self._done, key=lambda item: item[0]):
+                self.games.setdefault(game, GameNotes()).merge(notes)
+        self._done.clear()
+        self._open.clear()
+
+    def resources(self) -> Mapping[str, float]:
+        """What the notes hold."""
+        return {
+            "games_known": float(len(self.games)),
+            "state_bytes": float(len(json.dumps(self._state_json()))),
+        }
+
+    # -- optional hooks the runner uses ----------------------------------------------------------
+
+    def save_state(self, directory: str | Path) -> None:
+        """Write the notes as ``explorer.json``."""
+        text = json.dumps(self._state_json(), indent=1, sort_keys=True) + "\n"
+        Path(directory, _STATE_FILE).write_text(text)
+
+    def load_state(self, directory: str | Path) -> None:
+        """Read the notes written by :meth:`save_state`."""
+        data = json.loads(Path(directory, _STATE_FILE).read_text())
+        self.games = {name: GameNotes.from_json(value) for name, value in data["games"].items()}
+
+    def instance_log(self, user: int) -> dict[str, Any] | None:
+        """What the explorer did on the user's last instance."""
+        return self._logs.get(user)
+
+    def memory(self) -> dict[str, Any]:
+        """What it keeps, as JSON."""
+        return self._state_json()
+
+    # -- the parts ------------------------------------------------------------------------------
+
+    def _state_json(self) -> dict[str, Any]:
+        return {
+            "format": 1,
+            "keep": self.keep,
+            "games": {k: v.to_json() for k, v in sorted(self.games.items())},
+        }
+
+    def _episode(self, obs: GameObservation) -> Episode:
+        opened = self._open.get(obs.user)
+        if opened is None or opened[0] != obs.step:
+            prior = self.games.get(obs.task_id, GameNotes()) if self.keep else GameNotes()
+            opened = (obs.step, Episode(prior, self.settings))
+            self._open[obs.user] = opened
+        return opened[1]
+
+    def _close(self, obs: GameObservation, episode: Episode, feedback: Any) -> None:
+        self._done.append((obs.step, obs.task_id, episode.notes))
+        self._logs[obs.user] = {
+            **episode.log,
+            "won": isinstance(feedback, GameFeedback) and feedback.ended == "won",
+            "states": len(episode.graph.candidates),
+            "demos_read": episode.demos_read,
+        }
+        del self._open[obs.user]

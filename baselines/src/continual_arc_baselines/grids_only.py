@@ -1,0 +1,28 @@
+"""The model-free program library plays grids only, and says so in one sentence when handed a game level.
+
+Its DSL search writes grid-to-grid programs; a game level has no grid to answer, only frames to
+act on, so there is nothing for it to search. The model learners play levels through
+:mod:`~continual_arc_baselines.game_play`, and the model-free learner of arc3 is the explorer.
+"""
+
+from __future__ import annotations
+
+from continual_arc.env import GameObservation
+
+__all__ = ["refuse_games"]
+
+EXPLORER = "continual_arc_baselines.explorer:GameExplorer"
+"""The learner that plays arc3's game levels."""
+
+
+def refuse_games(obs: object, learner: object) -> None:
+    """Raise if ``obs`` is a game level's observation: ``learner`` searches grid programs only.
+
+    Raises:
+        NotImplementedError: ``obs`` is a :class:`~continual_arc.env.GameObservation`.
+    """
+    if isinstance(obs, GameObservation):
+        raise NotImplementedError(
+            f"{type(learner).__name__} searches programs from grid to grid, which cannot play arc3's game "
+            f"levels: use {EXPLORER}, or a model learner"
+        )

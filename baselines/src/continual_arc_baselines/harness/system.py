@@ -1,0 +1,311 @@
+"""SystemLearner: any agent harness, driven as a separate sandboxed process, as a learner.
+
+The learner's state is one folder, the harness's **workspace** (its notes, skills, memories). Each
+instance runs the harness once, in a copy of the workspace, with a prompt that states the task
+and the ``arc`` command (``arc demo``, ``arc submit GRID``, ``arc give-up``, ``arc show``), which
+the harness runs with its own shell tool: every call is the environment's action (``act`` returns
+it) and its verdict is the command's output (``observe`` answers it). Every model call goes to the
+tracking proxy at a base URL marked with the instance, so the proxy counts the instance's calls,
+tokens and cost whatever the harness does. At the round's end each harness is given a moment to
+finish, stopped, and what it changed in its copy is folded into the workspace in user order (a
+later user's version of a file wins): every instance of a round meets the same workspace.
+
+An adapter subclasses :class:`SystemLearner` and says how to start its harness (:meth:`launch`),
+which of the harness's files are not state (:attr:`SystemLearner.volatile`: logs, locks, caches,
+the per-launch configuration), and, if it has one, its pristine workspace (:meth:`pristine`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+from continual_arc.env import Action, Feedback, LearnerObservation
+from continual_arc.learner import BaseLearner
+
+from ..library.model_session import DEFAULT_BASE_URL
+from ..proxy.app import marked_base_url
+from ..sandbox.process import ProxyBridge, start_sandboxed
+from . import channel
+from . import workspace as ws
+from .channel import ToolChannel, write_arc_command
+from .counts import ProxyCounts
+from .play import InstanceContext, InstancePlay, verdict_text
+from .texts import KEEP_ONE_PROGRAM, STORE_REQUEST, task_prompt
+
+__all__ = ["VARIANTS", "Launch", "SystemLearner"]
+
+VARIANTS = ("as_shipped", "memory_wiped", "asked_to_store", "keep_one_program")
+"""``as_shipped``: the harness with every learning mechanism it ships, its workspace kept;
+``memory_wiped``: the same, its workspace back to pristine before every instance (nothing folded);
+``asked_to_store``: as shipped, and after every verdict asked to save what could help next time;
+``keep_one_program``: as shipped, told to keep one tested program per task and run it first."""
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How to start a harness on one instance.
+
+    Attributes:
+        argv: the program and its arguments (``argv[0]`` an absolute path).
+        env: its whole environment (``PATH`` with the instance's ``bin_dir`` in it).
+        read_dirs: folders it must read and execute from, besides the system's and its instance's.
+        lock_dirs: existing folders outside the instance it must also write to, for lock files only
+            (a harness that coordinates through a fixed machine-wide folder); never state.
+    """
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str]
+    read_dirs: tuple[str, ...] = ()
+    lock_dirs: tuple[str, ...] = ()
+
+
+class SystemLearner(BaseLearner):
+    """A learner that drives an external agent harness (see the module docstring).
+
+    Args:
+        model: the model id, exactly as the tracking proxy serves it.
+        variant: one of :data:`VARIANTS`.
+        base_url: the tracking proxy's OpenAI base (its default port on 127.0.0.1).
+        run_id: the run's name at the proxy; drawn per learner when not given.
+        effort: the reasoning effort handed to the harness, if it takes one.
+        instance_seconds: wall-clock seconds one instance's harness may take to end the instance.
+        wrap_up_seconds: seconds a harness may go on (writing notes) once its instance is over.
+
+    Raises:
+        ValueError: an unknown variant, or limits that are not positive.
+    """
+
+    name: ClassVar[str] = "system"
+    version: ClassVar[str] = ""
+    volatile: ClassVar[tuple[str, ...]] = ()
+    concurrent_users = False
+
+    def __init__(
+        self,
+        model: str,
+        variant: str = "as_shipped",
+        base_url: str = DEFAULT_BASE_URL,
+        run_id: str | None = None,
+        effort: str | None = None,
+        instance_seconds: float = 1800.0,
+        wrap_up_seconds: float = 300.0,
+    ) -> None:
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        if instance_seconds <= 0 or wrap_up_seconds < 0:
+            raise ValueError("instance_seconds must be positive and wrap_up_seconds not negative")
+        self.model, self.variant, self.base_url, self.effort = model, variant, base_url, effort
+        self.instance_seconds, self.wrap_up_seconds = instance_seconds, wrap_up_seconds
+        self.counts = ProxyCounts(base_url, run_id or f"{self.name}-{_token()}")
+        self._root = Path(tempfile.mkdtemp(prefix="carc-"))  # short: Unix socket paths are short
+        self._pristine = self._root / "pristine"
+        self._pristine.mkdir()
+        self.pristine(self._pristine)
+        self.state = self._root / "workspace"
+        ws.copy_state(self._pristine, self.state, self.volatile)
+        self.history: list[dict[str, Any]] = []
+        self._bridge: ProxyBridge | None = None
+        self._plays: dict[int, InstancePlay] = {}
+        self._round_plays: list[InstancePlay] = []
+        self._logs: dict[int, dict[str, Any]] = {}
+        self._resources: dict[int, dict[str, float]] = {}
+
+    # -- what an adapter provides --------------------------------------------------------------
+
+    def pristine(self, workspace: Path) -> None:
+        """Write the harness's pristine workspace into the empty folder ``workspace`` (none by default)."""
+
+    def launch(self, context: InstanceContext) -> Launch:
+        """How to start the harness on the instance ``context`` describes."""
+        raise NotImplementedError(f"{type(self).__name__} must say how to launch its harness")
+
+    def instructions(self) -> str:
+        """What the harness is told besides the task: the variant's instruction, if any."""
+        return KEEP_ONE_PROGRAM if self.variant == "keep_one_program" else ""
+
+    # -- the protocol --------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Bring the workspace back to the harness's pristine one, and forget its versions."""
+        ws.copy_state(self._pristine, self.state, self.volatile)
+        self.history = []
+
+    def begin_round(self) -> None:
+        """Start a round: the last round's logs and counts are stored by now."""
+        self._logs.clear()
+        self._resources.clear()
+
+    def act(self, obs: LearnerObservation) -> Action:
+        """The harness's next ``arc`` call on this instance (starting the harness on its first)."""
+        play = self._plays.get(obs.step) or self._start(obs)
+        return play.next_action()
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        """Answer the harness's call with the verdict (and, if asked to store, the request to save)."""
+        play = self._plays.get(obs.step)
+        if play is None:
+            return
+        text = verdict_text(feedback, obs)
+        if self.variant == "asked_to_store":
+            text += "\n\n" + STORE_REQUEST
+        play.tell(text, feedback.done)
+        if feedback.done:
+            del self._plays[obs.step]
+
+    def end_round(self) -> None:
+        """Stop the round's harnesses, record what each changed, and fold it into the workspace."""
+        plays = sorted(self._round_plays + list(self._plays.values()), key=lambda p: p.user)
+        plays = list({id(p): p for p in plays}.values())
+        self._plays.clear()
+        self._round_plays = []
+        found = []
+        for play in plays:
+            process = play.stop(self.wrap_up_seconds)
+            changes = ws.changes_between(play.at_start, self.state, play.context.workspace, self.volatile)
+            found.append((play, changes))
+            self._resources[play.user] = self.counts.settle(play.context.key)
+            self._logs[play.user] = self._log(play, changes, process)
+        if self.variant != "memory_wiped":
+            self._fold(found)
+        for play, _ in found:
+            shutil.rmtree(play.context.folder, ignore_errors=True)
+
+    def resources(self) -> Mapping[str, float]:
+        """Calls, tokens and cost of every instance so far (the proxy's), and the workspace's size."""
+        files = ws.snapshot(self.state, self.volatile)
+        size = sum((self.state / path).stat().st_size for path in files)
+        return {**self.counts.totals(), "workspace_files": float(len(files)), "workspace_bytes": float(size)}
+
+    def instance_resources(self, user: int) -> dict[str, float]:
+        """The proxy's counts for ``user``'s instance of the round just ended."""
+        return dict(self._resources.get(user, {}))
+
+    def instance_log(self, user: int) -> dict[str, Any] | None:
+        """The prompt, every tool call and its answer, what the harness wrote, how it ended."""
+        return self._logs.get(user)
+
+    def memory(self) -> dict[str, Any]:
+        """What the harness keeps now, file by file, and what each round changed."""
+        files = []
+        for path, digest in sorted(ws.snapshot(self.state, self.volatile).items()):
+            text = ws.readable_text(self.state / path)
+            files.append({"path": path, "sha256": digest, "text": text})
+        return {**self._describe(), "files": files, "versions": self.history}
+
+    def save_state(self, directory: str | Path) -> None:
+        """Copy the workspace and its versions into ``directory``."""
+        ws.copy_state(self.state, Path(directory) / "workspace", self.volatile)
+        ws.write_json(Path(directory) / "versions.json", self.history)
+
+    def load_state(self, directory: str | Path) -> None:
+        """Take the workspace and its versions from ``directory``."""
+        ws.copy_state(Path(directory) / "workspace", self.state, self.volatile)
+        self.history = ws.read_json(Path(directory) / "versions.json")
+
+    # -- inside ----------------------------------------------------------------------------------
+
+    def _describe(self) -> dict[str, Any]:
+        return {"harness": self.name, "version": self.version, "variant": self.variant}
+
+    def _proxy_bridge(self) -> ProxyBridge:
+        if self._bridge is None:
+            where = urlsplit(self.base_url)
+            self._bridge = ProxyBridge(self._root / "proxy.sock", where.hostname or "127.0.0.1", _port(where))
+        return self._bridge
+
+    def _start(self, obs: LearnerObservation) -> InstancePlay:
+        key = f"{obs.task_id}/{obs.step}/{obs.user}"
+        folder = self._root / f"i{obs.step}-u{obs.user}"
+        shutil.rmtree(folder, ignore_errors=True)
+        context = InstanceContext(
+            key=key,
+            folder=folder,
+            workspace=folder / "workspace",
+            home=folder / "home",
+            tmp=folder / "tmp",
+            bin_dir=folder / "bin",
+            prompt=task_prompt(obs, self.instructions(), str(folder / "bin" / "arc")),
+            base_url=marked_base_url(self.base_url, self.counts.run_id, key),
+            model=self.model,
+            effort=self.effort,
+        )
+        ws.copy_state(self.state, context.workspace, self.volatile)
+        for place in (context.home, context.tmp):
+            place.mkdir(parents=True)
+        channel = ToolChannel(folder / "arc.sock", lambda: context.prompt)
+        write_arc_command(context.bin_dir, channel.path)
+        launch = self.launch(context)
+        self.counts.begin(key)
+        bridge = self._proxy_bridge()
+        process = start_sandboxed(
+            launch.argv,
+            env=launch.env,
+            cwd=context.workspace,
+            read_dirs=[*launch.read_dirs, str(context.bin_dir), *_tool_dirs()],
+            write_dirs=[context.workspace, context.home, context.tmp, *map(Path, launch.lock_dirs)],
+            port=bridge.port,
+            bridge=bridge.path,
+            log_dir=folder / "log",
+        )
+        at_start = ws.snapshot(self.state, self.volatile)
+        deadline = time.monotonic() + self.instance_seconds
+        play = InstancePlay(context, obs.user, obs.round, channel, process, at_start, deadline)
+        self._plays[obs.step] = play
+        self._round_plays.append(play)
+        return play
+
+    def _fold(self, found: list[tuple[InstancePlay, list[ws.FileChange]]]) -> None:
+        changed = []
+        for play, changes in found:  # in user order: a later user's version of a file wins
+            ws.apply_changes(changes, play.context.workspace, self.state)
+            changed += [{"user": play.user, **c.to_json()} for c in changes]
+        if changed:
+            self.history.append({"round": found[0][0].round, "changes": changed})
+
+    def _log(
+        self, play: InstancePlay, changes: list[ws.FileChange], process: dict[str, Any]
+    ) -> dict[str, Any]:
+        return {
+            **self._describe(),
+            "prompt": play.context.prompt,
+            "tool_calls": play.calls,
+            "workspace": {
+                "at_start": ws.listing(play.at_start),
+                "written": [c.to_json() for c in changes],
+                "kept": self.variant != "memory_wiped",
+            },
+            "process": process,
+            "counted_by": "proxy",
+            "resources": self._resources.get(play.user, {}),
+        }
+
+    def close(self) -> None:
+        """Stop any harness still running, the bridge, and remove the learner's folders."""
+        for play in list(self._plays.values()):
+            play.stop(0)
+        if self._bridge is not None:
+            self._bridge.close()
+        self.counts.close()
+        shutil.rmtree(self._root, ignore_errors=True)
+
+
+def _port(where: Any) -> int:
+    return int(where.port or (443 if where.scheme == "https" else 80))
+
+
+def _tool_dirs() -> list[str]:
+    """What the ``arc`` command needs to read: its interpreter's installation and its own folder."""
+    return [sys.base_prefix, str(Path(channel.__file__).parent)]
+
+
+def _token() -> str:
+    return secrets.token_hex(4)

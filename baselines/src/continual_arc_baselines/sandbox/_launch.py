@@ -1,0 +1,190 @@
+"""Start a long-lived program (an agent harness) locked down: no network but the proxy.
+
+It writes only in its own folders. Standard library only; started as
+``python -I -S _launch.py CONFIG`` and never imported.
+
+Before it replaces itself with the program it:
+
+1. enters a new network namespace and brings its loopback up; a relay process, forked before the
+   lockdown, listens there on ``127.0.0.1:<port>`` and carries every connection to a Unix socket
+   that the parent bridges to the tracking proxy, so the proxy is the only address the program
+   can reach (a pathname Unix socket crosses network namespaces, TCP does not);
+2. restricts its file system with Landlock: read and execute in the allowed folders (the system's,
+   the harness's installation, the interpreter of the ``arc`` command), read, write and execute in
+   its own folders, nothing elsewhere; with Landlock ABI 4 or later, TCP connections only to the
+   proxy's port;
+3. sets ``no_new_privs`` and no core dumps, and caps the size of a file it writes.
+
+What was in force is written to the ``report`` file as JSON before the program starts. Where the
+kernel refuses namespaces or Landlock, the program runs without them and the report says so; with
+no namespace it reaches the proxy's own port directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import json
+import os
+import resource
+import signal
+import socket
+import struct
+import sys
+import threading
+from typing import Any
+
+_CLONE_NEWUSER, _CLONE_NEWNET, _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG = 0x10000000, 0x40000000, 38, 1
+_SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
+_SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446
+_EXECUTE, _READ_FILE, _READ_DIR = 1 << 0, 1 << 2, 1 << 3
+_CONNECT_TCP = 1 << 1
+
+
+def _libc() -> Any:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc
+
+
+def _loopback_up() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        request = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(sock, _SIOCGIFFLAGS, request))[1]
+        fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | _IFF_UP))
+
+
+def _own_network(libc: Any) -> bool:
+    """A new network namespace with its loopback up; whether that worked."""
+    if libc.unshare(_CLONE_NEWNET) != 0 and libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) != 0:
+        return False
+    try:
+        _loopback_up()
+    except OSError:
+        return False
+    return True
+
+
+def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        while data := source.recv(65536):
+            sink.sendall(data)
+    with contextlib.suppress(OSError):
+        sink.shutdown(socket.SHUT_WR)
+
+
+def _carry(conn: socket.socket, bridge: str) -> None:
+    with contextlib.suppress(OSError), conn, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as upstream:
+        upstream.connect(bridge)
+        back = threading.Thread(target=_pipe, args=(upstream, conn), daemon=True)
+        back.start()
+        _pipe(conn, upstream)
+        back.join()
+
+
+def _start_relay(libc: Any, port: int, bridge: str) -> None:
+    """Fork the relay; return once it listens (it closes its end of a pipe when it does)."""
+    ready_r, ready_w = os.pipe()
+    if os.fork() == 0:
+        os.close(ready_r)
+        try:
+            _relay(libc, port, bridge, ready_w)
+        finally:
+            os._exit(0)
+    os.close(ready_w)
+    os.read(ready_r, 1)
+    os.close(ready_r)
+
+
+def _relay(libc: Any, port: int, bridge: str, ready: int) -> None:
+    """Listen on the namespace's loopback and carry each connection to the bridge.
+
+    When the program (the parent, once it has exec'd) ends, the kernel kills the relay too.
+    """
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", port))
+    server.listen(64)
+    os.close(ready)
+    while True:
+        conn, _ = server.accept()
+        threading.Thread(target=_carry, args=(conn, bridge), daemon=True).start()
+
+
+def _add_rule(libc: Any, ruleset: int, path: str, allowed: int, handled: int) -> None:
+    class PathBeneath(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return
+    rule = PathBeneath(allowed & handled, fd)
+    flags = ctypes.c_uint32(0)
+    libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(1), ctypes.byref(rule), flags)
+    os.close(fd)
+
+
+def _add_port(libc: Any, ruleset: int, port: int) -> None:
+    class NetPort(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed", ctypes.c_uint64), ("port", ctypes.c_uint64)]
+
+    rule = NetPort(_CONNECT_TCP, port)
+    flags = ctypes.c_uint32(0)
+    libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(2), ctypes.byref(rule), flags)
+
+
+def _landlock(libc: Any, config: dict[str, Any]) -> tuple[bool, bool]:
+    """Restrict files (and TCP connections, ABI 4+); whether each restriction is in force."""
+    abi = max(int(libc.syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))), 0)
+    if abi < 1:
+        return False, False
+
+    class RulesetAttr(ctypes.Structure):
+        _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+
+    handled = (1 << 13) - 1 | (1 << 13 if abi >= 2 else 0) | (1 << 14 if abi >= 3 else 0)
+    net = _CONNECT_TCP if abi >= 4 else 0
+    attr = RulesetAttr(handled, net, 0)
+    size = 8 if abi < 4 else 16 if abi < 6 else 24
+    ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if ruleset < 0:
+        return False, False
+    for path in config["read_dirs"]:
+        _add_rule(libc, ruleset, path, _READ_FILE | _READ_DIR | _EXECUTE, handled)
+    for path in config["write_dirs"]:
+        _add_rule(libc, ruleset, path, handled, handled)
+    if net:
+        _add_port(libc, ruleset, int(config["port"]))
+    libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    done = libc.syscall(_SYS_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0)) == 0
+    os.close(ruleset)
+    return done, done and bool(net)
+
+
+def main() -> None:
+    """Read the config, lock down, report, and become the program."""
+    with open(sys.argv[1], encoding="utf-8") as file:
+        config = json.load(file)
+    libc = _libc()
+    namespace = _own_network(libc)
+    if namespace:
+        _start_relay(libc, int(config["port"]), config["bridge"])
+    report_file = open(config["report"], "w", encoding="utf-8")  # noqa: SIM115 -- before the lockdown
+    files, tcp = _landlock(libc, config)
+    libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (config["file_bytes"], config["file_bytes"]))
+    report = {"network_namespace": namespace, "landlock_fs": files, "landlock_tcp": tcp}
+    with report_file:
+        json.dump(report, report_file)
+    os.chdir(config["cwd"])
+    os.execve(config["argv"][0], config["argv"], config["env"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The arc3 explorer: what it reads in frames, its graph and notes, and the learner's contract on arc3."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from continual_arc.core.games import GameObservation, encode_frame
+from continual_arc_baselines.explorer import GameExplorer
+from continual_arc_baselines.explorer.frames import blobs, changed_before, decode, moved_colour
+from continual_arc_baselines.explorer.graph import LOSS, LevelGraph
+from continual_arc_baselines.explorer.notes import GameNotes
+from continual_arc_baselines.library import ProgramLibraryLearner
+
+needs_engine = pytest.mark.skipif(
+    importlib.util.find_spec("arcengine") is None,
+    reason="the arc3 track needs Python 3.12 and continual-arc[arc3]",
+)
+
+
+def _frame(cells: dict[tuple[int, int], int], background: int = 5) -> np.ndarray:
+    grid = np.full((64, 64), background, dtype=np.uint8)
+    for (x, y), colour in cells.items():
+        grid[y, x] = colour
+    return grid
+
+
+def test_decode_reads_the_core_s_text() -> None:
+    grid = _frame({(0, 0): 9, (63, 63): 14})
+    assert np.array_equal(decode(encode_frame(grid.tolist())), grid)
+
+
+def test_blobs_join_cells_of_a_colour_and_click_near_their_middle() -> None:
+    cells = {(x, y): 9 for x in range(10, 13) for y in range(20, 23)}
+    cells[(30, 30)] = 9  # a blob of its own: it touches no other 9
+    found = blobs(_frame(cells))
+    sizes = sorted(b.size for b in found.found)
+    assert sizes == [1, 9, 4096 - 10]
+    nine = found.at(11, 21)
+    assert (nine.colour, nine.size, nine.x, nine.y) == (9, 9, 11, 21)
+    assert found.at(30, 30).size == 1
+
+
+def test_the_moving_colour_and_what_a_move_covered() -> None:
+    before = _frame({(5, 5): 9, (6, 5): 14})
+    after = _frame({(6, 5): 9})
+    assert moved_colour(before, after) == 9
+    assert changed_before(before, after)[:2] == [9, 14]
+    assert moved_colour(before, before) is None
+
+
+def test_routes_avoid_losses_and_prefer_the_cheapest_frontier() -> None:
+    graph = LevelGraph()
+    a, b, c, d = "a", "b", "c", "d"
+    up, down, left = ("ACTION1", -1, -1), ("ACTION2", -1, -1), ("ACTION3", -1, -1)
+    for state in (a, b, c, d):
+        graph.add_state(state, [up, down, left])
+    for key in (up, down, left):
+        graph.record(a, key, {up: b, down: LOSS, left: a}[key])
+    graph.record(b, up, c)
+    graph.record(b, down, a)
+    graph.record(b, left, b)
+    assert graph.route(a, 10) == ([up, up], c)  # b is exhausted; c is the nearest frontier
+    graph.record(c, up, d)
+    assert graph.route(a, 10, lambda state, distance: 0.0 if state == d else 100.0) == ([up, up, up], d)
+    assert graph.route(a, 1) is None  # c is two moves away
+
+
+def test_notes_merge_by_adding_and_survive_json() -> None:
+    one, two = GameNotes(), GameNotes()
+    one.count("ACTION1", 0)
+    one.moved("ACTION1", 0.0, -4.0)
+    one.mover["9"] = 3.0
+    two.count("ACTION1", 3)
+    two.goal["14"] = 1.0
+    two.wins = 1
+    one.merge(two)
+    assert one.keys["ACTION1"] == [1.0, 0.0, 0.0, 1.0] and one.step("ACTION1") == (0.0, -4.0)
+    assert (one.mover_colour, one.goal_colour, one.wins) == (9, 14, 1)
+    assert GameNotes.from_json(json.loads(json.dumps(one.to_json()))) == one
+
+
+def test_the_explorer_refuses_grids() -> None:
+    with pytest.raises(TypeError, match="arc3"):
+        GameExplorer().act(object())  # type: ignore[arg-type]
+
+
+@needs_engine
+def test_the_explorer_passes_check_learner_on_arc3() -> None:
+    from continual_arc.testing import check_learner
+
+    assert check_learner(GameExplorer, config="arc3-smoke", users=1) == []
+
+
+@needs_engine
+def test_a_returning_game_is_played_with_what_the_explorer_kept(tmp_path: Path) -> None:
+    from continual_arc.core.environment import EnvSettings
+    from continual_arc.tracks.registry import get_track
+
+    track = get_track("arc3")
+
+    def play(learner: GameExplorer, seed: int) -> int:
+        env = track.open("stream", "keys-doors", seed, EnvSettings())
+        learner.begin_round()
+        while not env.done:
+            obs = env.view("k", seed, seed, 0)
+            action = learner.act(obs)
+            learner.observe(obs, action, env.step(action))
+        learner.end_round()
+        return env.result().charge
+
+    learner = GameExplorer()
+    charges = [play(learner, 10**15 + k) for k in range(3)]
+    assert min(charges) < 16  # it wins keys-doors levels
+    notes = learner.games["k"]
+    assert notes.plays == 3 and notes.mover_colour == 9  # the blue player moves
+    learner.save_state(tmp_path)
+    other = GameExplorer()
+    other.load_state(tmp_path)
+    assert other.games == learner.games
+    learner.reset()
+    assert learner.games == {}
+    forgetful = GameExplorer(keep=False)
+    play(forgetful, 10**15)
+    assert forgetful.games == {} and forgetful.stateless
+
+
+def test_the_model_free_library_refuses_a_game_level_in_one_sentence() -> None:
+    flat = encode_frame([[0] * 64] * 64)
+    obs = GameObservation("t", flat, (flat,), ("ACTION1",), 0, 16, 0, 8, 0, 8, (), 0, 0, 0)
+    with pytest.raises(NotImplementedError, match="GameExplorer"):
+        ProgramLibraryLearner().act(obs)  # type: ignore[arg-type]

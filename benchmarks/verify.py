@@ -1,0 +1,63 @@
+"""What verification costs: the rerun's wall and CPU time over a plain protocol run of the same learner.
+
+Usage: python benchmarks/verify.py [--config arc1-smoke] [--learner module:Class] [--seed 5]
+
+It plays the whole protocol twice at the same seed, each in a fresh ``continual-arc`` process:
+``continual-arc protocol`` (the learner in the runner's process) and ``continual-arc verify``
+(the learner in processes of its own: one for the stream, a new one for every test instance and
+every instance of the reset). It prints both times, their ratio, and how many learner processes the
+rerun started. CPU time is that of the command and every process it started. Aim: under 2x on
+arc1-smoke with the model-free program library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from continual_arc.core.files import read_jsonl
+
+RUNS_OF_ONE_PROCESS_EACH = ("held-out", "seen", "stream-reset", "held-out-reset", "seen-reset")
+
+
+def _timed(argv: list[str]) -> tuple[float, float]:
+    """Run ``continual-arc argv``; its wall seconds and CPU seconds (its own and its children's)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "continual_arc.cli", *argv], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _processes(out: Path) -> int:
+    """Learner processes the rerun started: the stream's, and one per instance of every other play."""
+    return 1 + sum(len(read_jsonl(out / name / "records.jsonl")) for name in RUNS_OF_ONE_PROCESS_EACH)
+
+
+def main() -> None:
+    """Measure and print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--config", default="arc1-smoke")
+    parser.add_argument("--learner", default="continual_arc_baselines.library:ProgramLibraryLearner")
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    common = ["--learner", args.learner, "--config", args.config, "--seed", str(args.seed)]
+    common += ["--resamples", "200"]
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = _timed(["protocol", *common, "--out", f"{tmp}/plain"])
+        rerun = _timed(["verify", *common, "--out", f"{tmp}/verify"])
+        processes = _processes(Path(tmp, "verify"))
+    print(f"{args.config}, {args.learner}, seed {args.seed}")
+    print(f"plain protocol run: {plain[0]:.1f} s wall, {plain[1]:.1f} s CPU")
+    print(f"verify rerun:       {rerun[0]:.1f} s wall, {rerun[1]:.1f} s CPU ({processes} learner processes)")
+    print(f"overhead: {rerun[0] / plain[0]:.2f}x wall, {rerun[1] / plain[1]:.2f}x CPU")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""A time limit on one call of a task generator (or a verifier), shared by every source.
+
+On the main thread a real-time timer interrupts a call that runs past its limit. On any other
+thread, where Python delivers no signal, a call that returns past the limit is refused afterwards
+(a call that never returns cannot be stopped there). Either way a call past its limit raises
+:class:`CallTimeout`: whether a call finishes in time depends on the machine, so it is never a
+reason to redraw, only an error.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["CallTimeout", "timed_call"]
+
+T = TypeVar("T")
+
+
+class CallTimeout(Exception):
+    """A call ran past its time limit."""
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise CallTimeout
+
+
+def timed_call(fn: Callable[..., T], limit: float, *args: Any) -> T:
+    """Call ``fn(*args)`` under a time limit of ``limit`` seconds.
+
+    Raises:
+        CallTimeout: the call ran past the limit.
+    """
+    on_main = threading.current_thread() is threading.main_thread()
+    if on_main and signal.getitimer(signal.ITIMER_REAL)[0] == 0.0:
+        previous = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            return fn(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0.0)
+            signal.signal(signal.SIGALRM, previous)
+    start = time.monotonic()
+    result = fn(*args)
+    if time.monotonic() - start > limit:
+        raise CallTimeout
+    return result

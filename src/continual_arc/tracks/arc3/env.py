@@ -1,0 +1,315 @@
+"""The environment of a game instance (arc3): one level, played in attempts, charged on arc1's scale.
+
+The whole contract is :meth:`GameEnv.step`'s docstring, and ``docs/arc3.md`` explains it. In short,
+with the default :class:`~continual_arc.core.environment.EnvSettings` (``attempt_cap = 8``,
+``demo_cap = 8``, ``demo_cost = 1``, ``action_cap = 64``):
+
+====================  =====================================================================  ===========
+action                effect                                                                 cost
+====================  =====================================================================  ===========
+``GameAction``        one step of the level; a win ends the instance solved; a loss or the   1 per failed
+                      attempt's action cap ends the attempt (failed), and the level restarts  attempt
+``RESET``             restarts the level: a failed attempt if the attempt had taken an        1, or 0 at
+                      action, else free (it only shows the opening again)                     the start
+``RequestDemos()``    the solver's play of a fresh level of the same game, frame by frame,   ``demo_cost``
+                      up to the cap; past it the request is refused                          (0 refused)
+``GiveUp()``          the instance ends unsolved                                             the rest
+====================  =====================================================================  ===========
+
+An attempt is one play of the level from its start. Its action cap is
+:func:`attempt_action_cap` of the solver's plan length: four times the plan plus eight, rounded
+up to a multiple of 16. The ``attempt_cap``-th failed attempt ends the instance unsolved. An
+instance ends solved at its charge (failed attempts plus demonstrations), or unsolved, however,
+at ``max_cost = attempt_cap + demo_cost * demo_cap`` (16), as on a grid. Every action counts
+toward the instance's action cap, ``attempt_cap * attempt_action_cap + action_cap``: every attempt
+played out, and ``action_cap`` (64) more for free RESETs, refused requests and demonstrations.
+An action the game does not offer changes nothing but counts in the attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from ...core.actions import GiveUp, GiveUpFeedback, RequestDemos
+from ...core.environment import EnvSettings, InstanceClosedError, InstanceResult, InvalidActionError
+from ...core.games import (
+    RESET,
+    GameAction,
+    GameDemo,
+    GameDemosFeedback,
+    GameFeedback,
+    GameObservation,
+    game_action_from_json,
+    game_action_to_json,
+    game_feedback_to_json,
+    game_observation_to_json,
+    is_game_action,
+)
+from .frames import FrameTable, FrameTexts
+from .games import Move
+from .games.session import Session
+from .source import GameInstance
+
+__all__ = ["ATTEMPT_CAP_EXTRA", "ATTEMPT_CAP_FACTOR", "ATTEMPT_CAP_ROUNDING", "GameEnv", "attempt_action_cap"]
+
+ATTEMPT_CAP_FACTOR = 4
+"""An attempt may take this many times the solver's plan length ..."""
+
+ATTEMPT_CAP_EXTRA = 8
+"""... plus this many actions ..."""
+
+ATTEMPT_CAP_ROUNDING = 16
+"""... rounded up to a multiple of this, so the cap tells the plan's length only roughly."""
+
+
+def attempt_action_cap(plan_length: int) -> int:
+    """The actions one attempt may take on a level whose solver's plan is ``plan_length`` long."""
+    raw = ATTEMPT_CAP_FACTOR * plan_length + ATTEMPT_CAP_EXTRA
+    return -(-raw // ATTEMPT_CAP_ROUNDING) * ATTEMPT_CAP_ROUNDING
+
+
+class GameEnv:
+    """One game instance being played: its level live in the engine, its rules and its charge.
+
+    An :class:`~continual_arc.core.environment.Environment`.
+
+    Args:
+        instance: the instance (a level its solver won, and its demonstrations).
+        settings: the environment's rules.
+    """
+
+    action_names = "GameAction, RequestDemos or GiveUp"
+
+    def __init__(self, instance: GameInstance, settings: EnvSettings | None = None) -> None:
+        if not instance.plan:
+            raise ValueError(f"{instance.task_id}: a level is served only with its solver's winning plan")
+        self.instance = instance
+        self.settings = settings or EnvSettings()
+        self.demo_cap = min(instance.demo_cap, self.settings.demo_cap)
+        self.attempt_action_cap = attempt_action_cap(len(instance.plan))
+        self.action_cap = self.settings.attempt_cap * self.attempt_action_cap + self.settings.action_cap
+        self.session = Session(instance.spec, instance.level)
+        self.texts = FrameTexts()
+        self.table = FrameTable()
+        self.opening_frames = self._rendered()
+        self.shown = self.opening_frames
+        self.attempts_used = 0
+        self.attempt_actions = 0
+        self.demos: list[GameDemo] = []
+        self.demos_refused = 0
+        self.actions = 0
+        self.end: str | None = None
+        for text in self.opening_frames:
+            self.table.id(text)
+
+    @property
+    def done(self) -> bool:
+        """Whether the instance has ended."""
+        return self.end is not None
+
+    @property
+    def spent(self) -> int:
+        """Failed attempts plus demonstrations bought so far, in cost units."""
+        return self.attempts_used + self.settings.demo_cost * len(self.demos)
+
+    def _rendered(self) -> tuple[str, ...]:
+        """The frames the engine rendered last, as text (the current frame when it rendered none)."""
+        return self.texts.encode_all(self.session.frames or (self.session.frame,))
+
+    def view(
+        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, Any] | None = None
+    ) -> GameObservation:
+        """The learner's view of the instance as it stands."""
+        return GameObservation(
+            task_id=alias,
+            frame=self.shown[-1],
+            frames=self.shown,
+            available_actions=self.session.actions,
+            attempt_actions=self.attempt_actions,
+            attempt_action_cap=self.attempt_action_cap,
+            attempts_used=self.attempts_used,
+            attempt_cap=self.settings.attempt_cap,
+            demos_used=len(self.demos),
+            demo_cap=self.demo_cap,
+            demos=tuple(self.demos),
+            step=step,
+            round=round,
+            user=user,
+            extra=MappingProxyType(dict(extra or {})),
+        )
+
+    def step(self, action: Any) -> GameFeedback | GameDemosFeedback | GiveUpFeedback:
+        """Apply one action and return its feedback.
+
+        * ``GameAction``: ``RESET`` restarts the level; it fails the attempt if the attempt had
+          taken an action, and is free at an attempt's start. Any other action is one step of the
+          level (an action the game does not offer changes nothing, ``offered`` false). A win
+          ends the instance solved. A loss, or the attempt's ``attempt_action_cap``-th action,
+          fails the attempt. A failed attempt costs 1; the ``attempt_cap``-th ends the instance
+          unsolved, and any earlier one restarts the level for the next attempt (the next
+          observation shows its opening). Returns :class:`GameFeedback`.
+        * ``RequestDemos()``: below the cap, a demonstration at ``demo_cost``; at the cap, refused
+          at no cost. Returns :class:`GameDemosFeedback`.
+        * ``GiveUp()``: ends the instance unsolved. Returns :class:`GiveUpFeedback`.
+
+        Whatever the action, the instance's ``action_cap``-th action that leaves it open ends it
+        unsolved (``done`` is then true in the feedback).
+
+        Raises:
+            InvalidActionError: ``action`` is not one of the three kinds.
+            InstanceClosedError: the instance has already ended.
+        """
+        if self.done:
+            raise InstanceClosedError("the instance has already ended")
+        if not is_game_action(action):
+            raise InvalidActionError(f"expected {self.action_names}, got {type(action).__name__}")
+        self.actions += 1
+        feedback = self._apply(action)
+        if not self.done and self.actions >= self.action_cap:
+            self.end = "action cap"
+            feedback = _mark_done(feedback)
+        return feedback
+
+    def _apply(
+        self, action: GameAction | RequestDemos | GiveUp
+    ) -> GameFeedback | GameDemosFeedback | GiveUpFeedback:
+        if isinstance(action, GiveUp):
+            self.end = "gave up"
+            return GiveUpFeedback()
+        if isinstance(action, RequestDemos):
+            if len(self.demos) >= self.demo_cap:
+                self.demos_refused += 1
+                return GameDemosFeedback(None, len(self.demos), self.spent, refused=True)
+            self.demos.append(self.instance.demonstration(len(self.demos)))
+            return GameDemosFeedback(self.demos[-1], len(self.demos), self.spent)
+        if action.action == RESET:
+            return self._reset()
+        return self._play(action)
+
+    def _reset(self) -> GameFeedback:
+        """A RESET: free at an attempt's start, else the end of a failed attempt."""
+        if self.attempt_actions == 0:
+            self.session.reset()
+            self.shown = self._rendered()
+            return self._feedback(self.shown, None)
+        return self._fail_attempt("reset", self.opening_frames)
+
+    def _play(self, action: GameAction) -> GameFeedback:
+        self.attempt_actions += 1
+        offered = action.action in self.session.actions
+        if offered:
+            self.session.step(Move(action.action, action.x, action.y))
+            frames = self._rendered()
+        else:
+            frames = (self.shown[-1],)
+        if self.session.won:
+            self.end = "solved"
+            self.shown = frames
+            return self._feedback(frames, "won", offered)
+        if self.session.lost:
+            return self._fail_attempt("lost", frames, offered)
+        if self.attempt_actions >= self.attempt_action_cap:
+            return self._fail_attempt("action cap", frames, offered)
+        self.shown = frames
+        return self._feedback(frames, None, offered)
+
+    def _fail_attempt(self, how: str, frames: tuple[str, ...], offered: bool = True) -> GameFeedback:
+        """End the attempt as failed; restart the level unless that was the last attempt."""
+        self.attempts_used += 1
+        state = "lost" if self.session.lost else "playing"
+        if self.attempts_used >= self.settings.attempt_cap:
+            self.end = "attempt cap"
+        else:
+            self.session.reset()
+            self.shown = self._rendered()
+        self.attempt_actions = 0
+        return GameFeedback(frames, state, how, 0, self.attempts_used, self.spent, self.done, offered)
+
+    def _feedback(self, frames: tuple[str, ...], ended: str | None, offered: bool = True) -> GameFeedback:
+        state = "won" if self.session.won else "lost" if self.session.lost else "playing"
+        return GameFeedback(
+            frames, state, ended, self.attempt_actions, self.attempts_used, self.spent, self.done, offered
+        )
+
+    def fail(self, reason: str) -> None:
+        """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""
+        if not self.done:
+            self.end = reason
+
+    def result(self) -> InstanceResult:
+        """How the instance ended.
+
+        Raises:
+            InstanceClosedError: the instance has not ended yet.
+        """
+        if self.end is None:
+            raise InstanceClosedError("the instance has not ended")
+        solved = self.end == "solved"
+        return InstanceResult(
+            solved=solved,
+            charge=self.spent if solved else self.settings.max_cost,
+            spent=self.spent,
+            wrong_attempts=self.attempts_used,
+            demos_bought=len(self.demos),
+            demos_refused=self.demos_refused,
+            actions=self.actions,
+            end=self.end,
+        )
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is a game action, a demonstration request or a give-up."""
+        return is_game_action(value)
+
+    def opening(self) -> dict[str, Any]:
+        """The trajectory's opening: the game, the caps, the opening's frames and every frame by number.
+
+        Called once the instance has ended, so ``frames`` holds every distinct frame the instance
+        showed (its opening, each action's, each demonstration's); events refer to them by number.
+        """
+        inst = self.instance
+        return {
+            "game": inst.task_id,
+            "difficulty": inst.difficulty,
+            "attempt_action_cap": self.attempt_action_cap,
+            "action_cap": self.action_cap,
+            "demo_cap": self.demo_cap,
+            "opening": [self.table.id(text) for text in self.opening_frames],
+            "frames": self.table.texts(),
+        }
+
+    def action_json(self, action: Any) -> dict[str, Any]:
+        """An action as JSON (:func:`~continual_arc.core.games.game_action_to_json`)."""
+        return game_action_to_json(action)
+
+    def action_from_json(self, value: Mapping[str, Any]) -> GameAction | RequestDemos | GiveUp:
+        """The action :meth:`action_json` wrote (for replaying a trajectory)."""
+        return game_action_from_json(value)
+
+    def feedback_json(self, feedback: Any) -> dict[str, Any]:
+        """A feedback as JSON, each frame by its number in the instance's frame table."""
+        return game_feedback_to_json(feedback, self.table.id)
+
+    def observation_json(self, obs: Any) -> dict[str, Any]:
+        """An observation's counters as JSON (:func:`~continual_arc.core.games.game_observation_to_json`)."""
+        return game_observation_to_json(obs)
+
+
+def _mark_done(
+    feedback: GameFeedback | GameDemosFeedback | GiveUpFeedback,
+) -> GameFeedback | GameDemosFeedback | GiveUpFeedback:
+    if isinstance(feedback, GameFeedback):
+        return GameFeedback(
+            feedback.frames,
+            feedback.state,
+            feedback.ended,
+            feedback.attempt_actions,
+            feedback.attempts_used,
+            feedback.spent,
+            True,
+            feedback.offered,
+        )
+    if isinstance(feedback, GameDemosFeedback):
+        return GameDemosFeedback(feedback.demo, feedback.demos_used, feedback.spent, feedback.refused, True)
+    return feedback

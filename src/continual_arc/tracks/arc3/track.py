@@ -1,0 +1,87 @@
+"""The arc3 track: games written for this benchmark on ARC Prize's engine, 15 streamed and 10 held out.
+
+A task is a game (its id is the task id) and an instance is a fresh level of it, drawn from the
+instance seed and solved by the game's solver before it is served (:mod:`~.source`); instances are
+played in :class:`~.env.GameEnv`. The split of the games is :data:`HELD_OUT_GAMES`, here and
+nowhere else: every game of :data:`~.games.GAMES` not held out is streamed. ``docs/arc3.md``
+explains the choice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ...core.config import Config
+from ..track import Track, smoke_config
+from .env import GameEnv
+from .games import GAMES
+from .source import GameSource
+
+__all__ = ["ARC3", "DIFFICULTY", "HELD_OUT_GAMES", "STREAM_GAMES"]
+
+DIFFICULTY = 0
+"""The difficulty of every level served (each game's easiest: a game's rules at its first level)."""
+
+_HELD_OUT = (
+    "bridge-switches",
+    "colour-gates",
+    "crumble-floor",
+    "drop-stack",
+    "guard-patrol",
+    "ice-slide",
+    "magnet",
+    "odd-one-out",
+    "pipe-connect",
+    "portals",
+)
+
+HELD_OUT_GAMES: tuple[str, ...] = tuple(game for game in _HELD_OUT if game in GAMES)
+"""The held-out games that exist: each a kin of a streamed game, never streamed itself (docs/arc3.md)."""
+
+STREAM_GAMES: tuple[str, ...] = tuple(sorted(set(GAMES) - set(HELD_OUT_GAMES)))
+"""Every other game: the stream and the seen test."""
+
+LEVELS_PER_STREAM_GAME = 8
+"""Fresh levels of each game on the stream."""
+
+LEVELS_PER_TEST_GAME = 4
+"""Fresh levels of each game in each frozen test."""
+
+
+def _stream_source() -> GameSource:
+    return GameSource("arc3/stream", STREAM_GAMES, DIFFICULTY)
+
+
+def _held_out_source() -> GameSource:
+    return GameSource("arc3/held-out", HELD_OUT_GAMES, DIFFICULTY)
+
+
+def _smoke() -> Config:
+    """Three stream games of three levels, six seen levels, and two held-out games of two levels each."""
+    config = smoke_config("arc3-smoke", "arc3", task_seed=0)
+    return dataclasses.replace(config, held_out=min(2, len(HELD_OUT_GAMES)), held_out_instances=2)
+
+
+ARC3 = Track(
+    name="arc3",
+    roles={"stream": "arc3/stream", "held-out": "arc3/held-out"},
+    factories={"arc3/stream": _stream_source, "arc3/held-out": _held_out_source},
+    configs=(
+        Config(
+            name="arc3",
+            track="arc3",
+            stream_tasks=len(STREAM_GAMES),
+            supply=LEVELS_PER_STREAM_GAME,
+            held_out=len(HELD_OUT_GAMES),
+            held_out_instances=LEVELS_PER_TEST_GAME,
+            seen_size=LEVELS_PER_TEST_GAME * len(STREAM_GAMES),
+        ),
+        _smoke(),
+    ),
+    environment=GameEnv,
+    summary="games written for this benchmark on ARC Prize's engine; fresh levels, each solved before served",
+    kind="game",
+    # The model-free program library writes grid programs; a game level needs the explorer.
+    default_learner="continual_arc_baselines.explorer:GameExplorer",
+)
+"""The arc3 track."""
