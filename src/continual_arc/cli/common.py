@@ -5,14 +5,26 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import ContinualArcError
+from ..data.directory import NO_SEARCH_CACHE_ENV
 
-__all__ = ["CliError", "ProgressBar", "count", "counter", "deferred", "json_arg", "print_json"]
+__all__ = [
+    "CliError",
+    "ProgressBar",
+    "add_search_cache_flag",
+    "count",
+    "counter",
+    "deferred",
+    "honour_search_cache_flag",
+    "json_arg",
+    "print_json",
+]
 
 
 class CliError(ContinualArcError):
@@ -32,6 +44,23 @@ def deferred(module: str, function: str = "run") -> Callable[[argparse.Namespace
         return result
 
     return handler
+
+
+def add_search_cache_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--no-search-cache`` (see :data:`continual_arc.data.directory.NO_SEARCH_CACHE_ENV`)."""
+    parser.add_argument(
+        "--no-search-cache",
+        action="store_true",
+        help="learners search afresh instead of serving repeated searches from the data directory "
+        "(the records are the same either way)",
+    )
+
+
+def honour_search_cache_flag(args: argparse.Namespace) -> None:
+    """Forbid the search cache to this process and every process it starts, when asked."""
+    if args.no_search_cache:
+        # An environment variable, so that the protocol's worker processes inherit it.
+        os.environ[NO_SEARCH_CACHE_ENV] = "1"
 
 
 def print_json(value: Any) -> None:

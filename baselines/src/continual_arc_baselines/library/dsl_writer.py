@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from continual_arc.data.directory import search_cache_allowed
+
 from ..dsl import DEFAULT_BUDGET, Prior
 from ..dsl.grid import Grid
 from .search_cache import SearchCache, default_cache_dir
@@ -47,7 +49,9 @@ class DslWriter:
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.max_candidates = max_candidates
         self.time_cap = time_cap
-        self.cache = SearchCache(cache_dir if cache_dir else default_cache_dir()) if cache else None
+        # Off too where the command line says --no-search-cache (the core's switch, for every learner).
+        use_cache = cache and search_cache_allowed()
+        self.cache = SearchCache(cache_dir if cache_dir else default_cache_dir()) if use_cache else None
         self.prior = Prior.empty()
         self.searches = 0
         self.applications = 0
