@@ -72,7 +72,7 @@ class VerifyOptions:
         mode: ``reproduced`` (a track's public tasks) or ``verified`` (a pack nobody has seen).
         about: what the result is about, recorded in ``verification.json`` (the pack and its
             manifest's hash, or the track).
-        prefix: the command every learner process is started under (a sandbox), or nothing.
+        prefix: a command every learner process is started under (inside the sandbox), or nothing.
         env: the learner processes' environment (default: this one's); its data directory is
             replaced by an empty one (:func:`learner_env`).
         student: the model the learner plays with, as the submission names it (``none``).
