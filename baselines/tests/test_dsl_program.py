@@ -73,9 +73,15 @@ def test_malformed_text_raises(text: str) -> None:
 
 
 def test_window_takes_fitted_sizes() -> None:
-    assert parse("window(br,2,3)").text == "window(br,2,3)"
-    assert execute(parse("window(br,1,2)"), ((1, 2, 3), (4, 5, 6))) == ((5, 6),)
-    for bad in ("window(xx,2,3)", "window(tl,0,3)", "window(tl,31,3)", "window(tl,02,3)"):
+    assert parse("window(br){2,3}").text == "window(br){2,3}"
+    assert execute(parse("window(br){1,2}"), ((1, 2, 3), (4, 5, 6))) == ((5, 6),)
+    for bad in (
+        "window(xx){2,3}",
+        "window(tl){0,3}",
+        "window(tl){31,3}",
+        "window(tl){02,3}",
+        "window(br,2,3)",
+    ):
         with pytest.raises(ProgramError):
             parse(bad)
 

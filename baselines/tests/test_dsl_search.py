@@ -13,6 +13,7 @@ import pytest
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import DEFAULT_BUDGET, SearchResult, execute, parse, search
+from continual_arc_baselines.dsl.search import STEP_BITS
 
 
 def _grid(rng: random.Random, h: int, w: int, colours: list[int], density: float = 0.4) -> Grid:
@@ -92,13 +93,16 @@ def test_finds_known_programs(make, prefix) -> None:  # type: ignore[no-untyped-
 def test_candidates_fit_every_demonstration_and_come_cheapest_first() -> None:
     demos, test = crop_largest_task(3)
     result = search(demos, test[0])
-    costs = [c.program.cost for c in result.candidates]
+    costs = [c.cost for c in result.candidates]
     assert costs == sorted(costs)
     for candidate in result.candidates:
         assert candidate.program == parse(candidate.program.text)
         assert all(execute(candidate.program, i) == o for i, o in demos)
         assert execute(candidate.program, test[0]) == candidate.prediction
-        assert candidate.weight == 2.0**-candidate.program.cost
+        # Under the empty prior: the program's own cost, and a token's price per step (maps and bg0 aside).
+        steps = [s for s in candidate.program.text.split(" | ") if not s.startswith(("map(", "bg0"))]
+        assert candidate.cost == candidate.program.cost + STEP_BITS * len(steps)
+        assert candidate.weight == 2.0**-candidate.cost
 
 
 def test_budget_bounds_applications() -> None:

@@ -96,22 +96,26 @@ def test_the_explorer_passes_check_learner_on_arc3() -> None:
     assert check_learner(GameExplorer, config="arc3-smoke", users=1) == []
 
 
-@needs_engine
-def test_a_returning_game_is_played_with_what_the_explorer_kept(tmp_path: Path) -> None:
+def _play(learner: GameExplorer, game: str, seed: int) -> tuple[int, int]:
+    """Play one stream level of ``game`` as one round; its charge and the demonstrations bought."""
     from continual_arc.core.environment import EnvSettings
     from continual_arc.tracks.registry import get_track
 
-    track = get_track("arc3")
+    env = get_track("arc3").open("stream", game, seed, EnvSettings())
+    learner.begin_round()
+    while not env.done:
+        obs = env.view(game[0], seed, seed, 0)
+        action = learner.act(obs)
+        learner.observe(obs, action, env.step(action))
+    learner.end_round()
+    result = env.result()
+    return result.charge, result.demos_bought
 
+
+@needs_engine
+def test_a_returning_game_is_played_with_what_the_explorer_kept(tmp_path: Path) -> None:
     def play(learner: GameExplorer, seed: int) -> int:
-        env = track.open("stream", "keys-doors", seed, EnvSettings())
-        learner.begin_round()
-        while not env.done:
-            obs = env.view("k", seed, seed, 0)
-            action = learner.act(obs)
-            learner.observe(obs, action, env.step(action))
-        learner.end_round()
-        return env.result().charge
+        return _play(learner, "keys-doors", seed)[0]
 
     learner = GameExplorer()
     charges = [play(learner, 10**15 + k) for k in range(3)]
@@ -127,6 +131,35 @@ def test_a_returning_game_is_played_with_what_the_explorer_kept(tmp_path: Path) 
     forgetful = GameExplorer(keep=False)
     play(forgetful, 10**15)
     assert forgetful.games == {} and forgetful.stateless
+
+
+@needs_engine
+def test_a_game_known_to_lose_costs_less_when_it_returns() -> None:
+    # count-click loses on a wrong tile. The first level teaches that; from then on the explorer
+    # searches past the tiles it answered right instead of trying every tile of the first picture,
+    # and it buys no demonstration of a game it has won. Its reset, which keeps nothing, plays
+    # every level as a first sight: the first level costs both the same.
+    seeds = [10**15 + k for k in range(4)]
+    learner = GameExplorer()
+    kept = [_play(learner, "count-click", seed) for seed in seeds]
+    fresh = [_play(GameExplorer(keep=False), "count-click", seed) for seed in seeds]
+    assert kept[0] == fresh[0] and kept[0][0] == 16  # the first sight: nothing known, unsolved
+    assert learner.games["c"].loses and learner.games["c"].wins >= 1
+    assert sum(c for c, _ in kept[1:]) < sum(c for c, _ in fresh[1:])
+    assert all(demos == 0 for _, demos in kept[2:])  # won at the second level: no more demos
+    assert [c for c, _ in kept] == [16, 5, 1, 3] and [c for c, _ in fresh] == [16, 5, 7, 16]
+
+
+def test_depths_count_moves_from_the_start_around_losses() -> None:
+    graph = LevelGraph()
+    up, down = ("ACTION1", -1, -1), ("ACTION2", -1, -1)
+    graph.start = "a"
+    graph.record("a", up, "b")
+    graph.record("a", down, LOSS)
+    graph.record("b", up, "c")
+    graph.record("b", down, "a")
+    assert graph.depths() == {"a": 0, "b": 1, "c": 2}
+    assert LevelGraph().depths() == {}
 
 
 def test_the_model_free_library_refuses_a_game_level_in_one_sentence() -> None:

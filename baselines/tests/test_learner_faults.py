@@ -76,8 +76,9 @@ def test_max_calls_counts_retries(tmp_path: Path) -> None:
 
 def test_a_hung_upstream_fails_the_instance_at_its_time_limit(tmp_path: Path) -> None:
     started = time.monotonic()
-    fake, records = play(lambda request: {"hang": 3.0}, tmp_path, rounds=1, instance_time_limit=0.6)
-    assert time.monotonic() - started < 2.5  # the attempt's own time-out (600 s) never came into it
+    fake, records = play(lambda request: {"hang": 20.0}, tmp_path, rounds=1, instance_time_limit=0.6)
+    # Far below the hang, with room for a loaded machine: only the instance's limit can end it so soon.
+    assert time.monotonic() - started < 10.0
     (record,) = records
     assert "ran out of time" in record["error"]["message"] and not record["solved"]
     counts = record["instance_resources"]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import ARGS, CHROMIUM, browser, drawn, records, screenshot_dir
+from view_support import browser, checked_page, drawn, launched_chromium, records, screenshot_dir
 
 pytestmark = [pytest.mark.browser, browser]
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
@@ -32,10 +32,8 @@ SHOTS = screenshot_dir()
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with launched_chromium(sync_api) as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +44,8 @@ def server(results: Path) -> Iterator[ServerThread]:
 
 @pytest.fixture
 def page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda err: errors.append(str(err)))
-    opened.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    yield opened
-    context.close()
-    assert errors == [], errors
+    with checked_page(chromium) as opened:
+        yield opened
 
 
 def ids(results: Path) -> dict[str, str]:

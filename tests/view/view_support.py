@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,30 @@ browser = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason=f"headless Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)",
 )
+
+
+@contextlib.contextmanager
+def launched_chromium(sync_api: Any) -> Iterator[Any]:
+    """Debian's Chromium, headless, launched through Playwright's sync API (the module, passed in)."""
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@contextlib.contextmanager
+def checked_page(chromium: Any) -> Iterator[Any]:
+    """A fresh page, 1400 x 1000; on leaving, no script error nor console error may have happened."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda err: errors.append(str(err)))
+    opened.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert errors == [], errors
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int]]:

@@ -31,11 +31,13 @@ The keywords are ``model`` (required), ``initial_demos`` and every field of
 
 Besides the protocol each has :meth:`~ModelLibraryLearner.instance_resources` (the calls, tokens
 and cost of a user's instance that just ended), a cumulative ``resources()``, and an
-``instance_log(user)`` holding the instance's messages and those counts for its trajectory.
+``instance_log(user)`` holding the instance's messages and those counts for its trajectory, and
+``resume_from(records)``, with which a resumed run's counters and spend cap continue from its records.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from continual_arc.env import Action, Feedback, LearnerObservation
@@ -43,8 +45,9 @@ from continual_arc.env import Action, Feedback, LearnerObservation
 from .game_play import GamePlayer, game_level
 from .library.answer_writer import DirectAnswerWriter
 from .library.learner import ProgramLibraryLearner
-from .library.model_session import ModelSession, ModelSettings, SessionReports
+from .library.model_session import ModelSession, ModelSettings
 from .library.model_writer import ModelProgramWriter
+from .library.session_reports import SessionReports, last_resources
 from .library.writer import ProgramWriter
 
 __all__ = ["DemoCacheFloor", "ModelLibraryLearner", "ModelProgramLibrary", "StatelessFloor"]
@@ -109,6 +112,16 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
         super().end_round()
         self.games.close_all()
         self.session.end_round(self._keys.values())
+
+    def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """Continue a resumed run: the model's counts and the writer's from the last committed record.
+
+        Raises:
+            ProxyCountsError: the proxy could not be told the run's spend so far.
+        """
+        super().resume_from(records)
+        if records and isinstance(self.writer, ModelProgramWriter | DirectAnswerWriter):
+            self.writer.resume(last_resources(records))
 
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """The library's log of the instance, with its messages and counts."""

@@ -16,6 +16,10 @@ Besides the protocol, the runner uses these optional members when present:
   give each frozen test its own copy of the end-of-stream state.
 * ``stateless``: ``True`` for a learner that carries nothing between instances (its own reset);
   such a learner resumes without ``save_state``.
+* ``resume_from(records)``: called only when a run is resumed (after ``load_state``, never
+  before a frozen test), with the run's committed records (copies, possibly none), so that a
+  learner can continue what it counts over the whole run (cumulative ``resources``, a spend cap)
+  from the records instead of from zero.
 * ``instance_log(user)``: a JSON-ready dict of what the learner reports of its reasoning on the
   user's instance that just ended, stored in the instance's trajectory ``i/<step>.json``.
 * ``instance_resources(user)``: the counters (tokens, calls, cost) of the user's instance that

@@ -256,6 +256,14 @@ class _SavesState:
         self._load(Path(directory))
 
 
+class _ResumeFrom:
+    child: _Child
+
+    def resume_from(self, records: list[dict[str, Any]]) -> None:
+        """Hand the learner the committed records of the run it resumes (they are JSON already)."""
+        self.child.call("resume_from", records)
+
+
 class _InstanceLog:
     child: _Child
 
@@ -282,6 +290,7 @@ class _Memory:
 
 _MIXINS = {
     "save_state": _SavesState,
+    "resume_from": _ResumeFrom,
     "instance_log": _InstanceLog,
     "instance_resources": _InstanceResources,
     "memory": _Memory,

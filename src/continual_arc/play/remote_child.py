@@ -22,7 +22,7 @@ from .learner import load_learner
 
 __all__ = ["OPTIONAL", "main", "serve"]
 
-OPTIONAL = ("save_state", "load_state", "instance_log", "instance_resources", "memory")
+OPTIONAL = ("save_state", "load_state", "resume_from", "instance_log", "instance_resources", "memory")
 """The optional members of a learner the child reports having, so the parent offers the same."""
 
 
@@ -53,6 +53,7 @@ def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
         "fingerprint": lambda: learner_fingerprint(learner),
         "save_state": lambda path: learner.save_state(path),
         "load_state": lambda path: learner.load_state(path),
+        "resume_from": lambda records: learner.resume_from(records),
     }
 
 

@@ -2,11 +2,13 @@
 
 A run resumes only under the schedule it was played on (or one that extends it), with the same
 learner, alias style and plug-ins. Its records are cut back to whole rounds, the learner's state
-saved after the last of them is loaded, and the interrupted round is played again from its start.
+saved after the last of them is loaded, the learner handed the records it continues from (its
+optional ``resume_from``), and the interrupted round is played again from its start.
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -145,6 +147,9 @@ def resume(session: RunSession, options: RunOptions) -> int:
     rounds = records[-1]["round"] + 1 if records else 0
     if rounds:
         _restore_state(session, rounds - 1)
+    if callable(getattr(session.learner, "resume_from", None)):
+        # Copies: what the learner does with them changes nothing of the run's records.
+        guarded(session.learner, "resume_from", copy.deepcopy(records))
     prune_states(out, keep=rounds - 1)  # a state saved for a round that never committed
     session.records = records
     session.auxiliary.recount(records)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.games import GAME_ACTIONS
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
@@ -42,6 +43,16 @@ def _phases(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     }
 
 
+def _kind(records: Sequence[Mapping[str, Any]]) -> str:
+    """``"game"`` when the run's records act on game levels (the arc3 track), else ``"grid"``.
+
+    Read from the records, not the track, so a viewer without the game engine knows a game run too.
+    """
+    games = set(GAME_ACTIONS)
+    acted = (a.get("action") for r in records for a in r.get("actions") or [] if isinstance(a, Mapping))
+    return "game" if any(name in games for name in acted) else "grid"
+
+
 def run_overview(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
     """What the index says of a run: where it is, what it played, U and P, partners, problems.
 
@@ -62,6 +73,7 @@ def run_overview(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
         "learner": learner.get("class"),
         "learner_kwargs": learner.get("kwargs"),
         "track": schedule.get("track") or (meta.get("protocol") or {}).get("track"),
+        "kind": _kind(chosen),
         "config": schedule.get("config"),
         "seed": schedule.get("seed"),
         "users": schedule.get("users"),

@@ -5,7 +5,8 @@ A replay opens with the test input alone, then takes one step per event: a demon
 learner gave no action for. Each step carries the cost meter after it: demonstrations bought, wrong
 answers, what was spent, and the charge once the instance has ended (the whole budget if unsolved).
 What the trajectory holds beyond the events (the learner's log, what plug-ins said, an error,
-frames of a game level) is passed on as it is, for the page to draw.
+frames of a game level) is passed on as it is, for the page to draw. A game level's trajectory (the
+arc3 track) is laid out by :mod:`.game_replay`: its steps are actions on the level, with frames.
 
 Only names of the form ``<step>`` or ``addon-<n>`` are read, and only from the run's own ``i/``
 directory: a name that is anything else, or a file that resolves outside the run (a symbolic link
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import RunEntry
+from .game_replay import charge_last, game_steps, is_game_trajectory
 
 __all__ = ["MAX_TRAJECTORY_BYTES", "ReplayRefused", "replay_document", "replay_steps", "trajectory_path"]
 
@@ -93,12 +95,7 @@ def replay_steps(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None
     for event in trajectory.get("events") or []:
         step, demos, wrong = _step(event, demos, wrong, demo_cost)
         steps.append(step)
-    result = trajectory.get("result") or {}
-    charge = result.get("charge", record.get("charge") if record else None)
-    if charge is not None:
-        steps[-1]["meter"]["charge"] = int(charge)
-        steps[-1]["end"] = result.get("end", record.get("end") if record else None)
-    return steps
+    return charge_last(steps, trajectory, record)
 
 
 def _from_record(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -157,6 +154,9 @@ def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
 
 _PASSED_ON = ("learner_log", "plugins", "error", "frames", "alias", "task_id", "seed", "phase", "demo_cap")
 
+# What a game level's trajectory adds: its game, its caps (the page says them), its opening's frames.
+_GAME_PASSED_ON = ("game", "difficulty", "attempt_action_cap", "action_cap", "opening")
+
 
 def replay_document(entry: RunEntry, name: str) -> dict[str, Any]:
     """The replay of instance ``name`` of a run (see the module docstring).
@@ -174,15 +174,17 @@ def replay_document(entry: RunEntry, name: str) -> dict[str, Any]:
         trajectory = _from_record(record or {})
     elif record is None:
         problems.append(f"records.jsonl has no record of instance {name} (its round was not committed?)")
+    game = is_game_trajectory(trajectory)
     document: dict[str, Any] = {
         "format": 1,
         "run": entry.id,
         "name": name,
+        "kind": "game" if game else "grid",
         "record": record,
         "input": trajectory.get("input"),
-        "steps": replay_steps(trajectory, record),
+        "steps": game_steps(trajectory, record) if game else replay_steps(trajectory, record),
         "problems": problems,
     }
-    for key in _PASSED_ON:
+    for key in _PASSED_ON + (_GAME_PASSED_ON if game else ()):
         document[key] = trajectory.get(key)
     return document

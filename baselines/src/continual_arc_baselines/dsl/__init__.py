@@ -14,8 +14,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from .fitting import Candidate
+from .prior import Prior
 from .program import Program, ProgramError, execute, parse
-from .search import DEFAULT_BUDGET, Candidate, SearchResult, search
+from .search import DEFAULT_BUDGET, SearchResult, search
 
 
 def _fingerprint() -> str:
@@ -32,6 +34,7 @@ or to the search gives a new version (callers key cached search results by it)."
 __all__ = [
     "DEFAULT_BUDGET",
     "Candidate",
+    "Prior",
     "Program",
     "ProgramError",
     "SearchResult",

@@ -24,7 +24,7 @@ __all__ = ["MAX_ENTRIES", "ROLES", "Entry", "apply_map", "entry_cost", "fit_map"
 ROLES = (*(f"c{i}" for i in range(10)), "cy", "cz")
 """Role names, in the order a fit tries them."""
 
-MAX_ENTRIES = 4
+MAX_ENTRIES = 8
 """The most entries a fitted map may have: a longer one is a description of the demonstrations,
 not a rule, and rarely answers a new input right."""
 

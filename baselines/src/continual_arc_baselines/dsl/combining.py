@@ -19,12 +19,14 @@ LOGIC = ("and", "or", "xor", "nor", "anb", "bna")
 """Cell-wise operations on foreground masks (``anb``: in the first part but not the second)."""
 
 
-def _same_shape_parts(a: Array, ctx: Context, how: str) -> tuple[list[Array], int] | None:
+def _same_shape_parts(a: Array, ctx: Context, how: str) -> tuple[list[Array], list[int], int] | None:
+    """The parts, each one's own background, and the grid's."""
     bg = bg_for(a, ctx)
     parts = split(a, bg, how)
     if parts is None or any(p.shape != parts[0].shape for p in parts):
         return None
-    return parts, bg
+    # Each part is read against its own background: Re-ARC often gives the halves different ones.
+    return parts, [bg_for(p, ctx) for p in parts], bg
 
 
 def _combine(op: str, masks: list[Mask]) -> Mask | None:
@@ -47,8 +49,8 @@ def _logic(how: str, op: str) -> Prim:
         found = _same_shape_parts(a, ctx, how)
         if found is None:
             return None
-        parts, bg = found
-        mask = _combine(op, [p != bg for p in parts])
+        parts, bgs, _ = found
+        mask = _combine(op, [p != b for p, b in zip(parts, bgs, strict=True)])
         if mask is None:
             return None
         return np.where(mask, np.uint8(TRUE), np.uint8(FALSE)).astype(np.uint8)
@@ -61,16 +63,31 @@ def _overlay(how: str, order: str) -> Prim:
         found = _same_shape_parts(a, ctx, how)
         if found is None:
             return None
-        parts, bg = found
+        parts, bgs, bg = found
         out = np.full(parts[0].shape, bg, dtype=np.uint8)
-        for p in parts if order == "fwd" else parts[::-1]:
-            out = np.where(p != bg, p, out)
+        pairs = list(zip(parts, bgs, strict=True))
+        for p, b in pairs if order == "fwd" else pairs[::-1]:
+            out = np.where(p != b, p, out)
         return out.astype(np.uint8)
 
     return prim
 
 
 FAMILIES = (
-    Family("logic", (SPLITS, LOGIC), 2, _logic, "a logical operation on the foreground of the parts"),
-    Family("overlay", (SPLITS, ("fwd", "rev")), 2, _overlay, "overlay the parts, later (or earlier) on top"),
+    Family(
+        "logic",
+        (SPLITS, LOGIC),
+        2,
+        _logic,
+        "a logical operation on the foreground of the parts",
+        shape="shrink",
+    ),
+    Family(
+        "overlay",
+        (SPLITS, ("fwd", "rev")),
+        2,
+        _overlay,
+        "overlay the parts, later (or earlier) on top",
+        shape="shrink",
+    ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, colour_counts
+from .grid import Array, Context, bg_for, colour_counts, ranked_colours
 from .objects import CHOOSERS, MODES, choose, objects
 from .parts import split
 
@@ -14,9 +14,10 @@ __all__ = ["CORNERS", "FAMILIES", "PART_CHOICES", "window"]
 CORNERS = ("tl", "tr", "bl", "br")
 """The corners a window may be anchored at."""
 
-PART_CHOICES = ("first", "last", "max", "min", "odd", "many")
+PART_CHOICES = ("first", "last", "max", "min", "odd", "many", "asym")
 """How ``part`` picks among the parts: by position, most or fewest foreground cells, the one
-part unlike all the others, or the part with most colours."""
+part unlike all the others, the part with most colours, or the one part that is not symmetric
+left to right."""
 
 
 def _crop() -> Prim:
@@ -32,6 +33,11 @@ def _crop() -> Prim:
 def _half(side: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         h, w = a.shape
+        if len(side) == 2:  # a quarter: the vertical half, then the horizontal one
+            if h < 2 or w < 2:
+                return None
+            rows = a[: h // 2] if side[0] == "t" else a[(h + 1) // 2 :]
+            return rows[:, : w // 2] if side[1] == "l" else rows[:, (w + 1) // 2 :]
         if side in ("top", "bottom"):
             if h < 2:
                 return None
@@ -46,7 +52,7 @@ def _half(side: str) -> Prim:
 def _part(which: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
-        parts = split(a, bg, "sep")
+        parts = split(a, bg, "sep") or split(a, bg, "q")
         if parts is None:
             return None
         if which in ("first", "last"):
@@ -55,6 +61,9 @@ def _part(which: str) -> Prim:
             keys = [p.tobytes() + bytes(p.shape) for p in parts]
             alone = [i for i, k in enumerate(keys) if keys.count(k) == 1]
             return parts[alone[0]] if len(alone) == 1 and len(parts) > 2 else None
+        if which == "asym":
+            lopsided = [i for i, p in enumerate(parts) if not np.array_equal(p, p[:, ::-1])]
+            return parts[lopsided[0]] if len(lopsided) == 1 and len(parts) > 2 else None
         if which == "many":
             scores = [int(np.count_nonzero(colour_counts(p))) for p in parts]
         else:
@@ -97,13 +106,16 @@ def _swatch() -> Prim:
 def _palette(axis: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
-        order = a.T.ravel() if axis == "h" else a.ravel()
-        _, first = np.unique(order, return_index=True)
-        colours = [int(c) for c in order[np.sort(first)] if c != bg]
+        if axis.endswith("c"):  # by count, the commonest first
+            colours = [c for c in ranked_colours(a) if c != bg]
+        else:  # in order of first appearance, across or down
+            order = a.T.ravel() if axis == "h" else a.ravel()
+            _, first = np.unique(order, return_index=True)
+            colours = [int(c) for c in order[np.sort(first)] if c != bg]
         if not colours:
             return None
         row = np.array([colours], dtype=np.uint8)
-        return row if axis == "h" else row.T
+        return row if axis.startswith("h") else row.T
 
     return prim
 
@@ -124,15 +136,20 @@ def _pick(mode: str, prop: str, only: bool) -> Prim:
 
 
 FAMILIES = (
-    Family("crop", (), 1, _crop, "crop to the bounding box of the non-background cells"),
+    Family("crop", (), 1, _crop, "crop to the bounding box of the non-background cells", shape="shrink"),
     Family(
-        "half", (("top", "bottom", "left", "right"),), 2, _half, "one half (an odd middle line is dropped)"
+        "half",
+        (("top", "bottom", "left", "right", *CORNERS),),
+        2,
+        _half,
+        "one half (an odd middle line is dropped)",
+        shape="shrink",
     ),
-    Family("part", (PART_CHOICES,), 2, _part, "one of the parts between separator lines"),
-    Family("swatch", (), 2, _swatch, "one cell of the main foreground colour"),
+    Family("part", (PART_CHOICES,), 2, _part, "one of the parts between separator lines", shape="shrink"),
+    Family("swatch", (), 2, _swatch, "one cell of the main foreground colour", shape="shrink"),
     Family(
         "palette",
-        (("h", "v"),),
+        (("h", "v", "hc", "vc"),),
         2,
         _palette,
         "the foreground colours in order of first appearance, as a row (left to right) or column",
@@ -143,6 +160,7 @@ FAMILIES = (
         2,
         lambda mode, prop: _pick(mode, prop, only=False),
         "the bounding box of the one object with a property",
+        shape="shrink",
     ),
     Family(
         "cut",
@@ -150,5 +168,6 @@ FAMILIES = (
         3,
         lambda mode, prop: _pick(mode, prop, only=True),
         "the one object with a property, alone on the background, cropped",
+        shape="shrink",
     ),
 )

@@ -31,14 +31,15 @@ class Family:
         make: builds the primitive for one choice of argument values.
         summary: what the family does, in a line.
         shape: ``"same"`` if the output always has the input's shape, ``"square"`` if it does
-            when the input is square (quarter turns, transposes), ``"other"`` otherwise.
+            when the input is square (quarter turns, transposes), ``"grow"`` if it is never
+            smaller on either side, ``"shrink"`` if it is never larger, ``"other"`` otherwise.
         last: the search puts no primitive after this one (a rotation or reflection commutes
             with nearly every other primitive, so it only needs trying at the end).
     """
 
     name: str
     domains: tuple[tuple[str, ...], ...]
-    cost: int
+    cost: float
     make: Callable[..., Prim]
     summary: str
     shape: str = "other"
@@ -58,7 +59,7 @@ class Op:
     """
 
     text: str
-    cost: int
+    cost: float
     fn: Prim
     shape: str = "other"
     last: bool = False

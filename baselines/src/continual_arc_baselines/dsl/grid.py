@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from continual_arc.core.grids import MAX_SIDE, Grid
+# The core's grid types, named here once for the whole DSL (the core's modules are moving).
+from continual_arc.core.grids import MAX_SIDE, Grid, Pair
 
 __all__ = [
     "FALSE",
@@ -19,6 +20,8 @@ __all__ = [
     "TRUE",
     "Array",
     "Context",
+    "Grid",
+    "Pair",
     "background",
     "bg_for",
     "colour_counts",

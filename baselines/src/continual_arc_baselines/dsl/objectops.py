@@ -7,10 +7,11 @@ paints the result back in place, so the grid keeps its shape.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from .family import Family, Prim
 from .grid import SENTINEL, TRUE, Array, Context, bg_for
-from .objects import FILTERS, MODES, filter_objects, objects
+from .objects import FILTERS, MODES, Objects, filter_objects, objects, shape_keys
 
 __all__ = ["FAMILIES"]
 
@@ -44,20 +45,47 @@ def _mark(mode: str, prop: str) -> Prim:
     return prim
 
 
+RELABELS = ("rank", "size", "holes", "border", "height", "width", "shape")
+"""What ``relabel`` names each object by: its size's dense rank (largest first), its size, whether
+it has holes, whether it touches the border, its height, its width, or how common its shape is
+(the commonest shape first)."""
+
+
+def _shape_rank(arr: Array, objs: Objects) -> npt.NDArray[np.intp]:
+    keys = shape_keys(arr, objs)
+    counts = {k: keys.count(k) for k in keys}
+    # Commonest shape first; among equally common shapes, the one met first in reading order.
+    order = sorted(dict.fromkeys(keys), key=lambda k: -counts[k])
+    rank = {k: i for i, k in enumerate(order)}
+    return np.array([rank[k] for k in keys], dtype=np.intp)
+
+
+def _property(arr: Array, objs: Objects, by: str) -> npt.NDArray[np.intp]:
+    if by == "rank":
+        sizes = np.unique(objs.sizes)[::-1]
+        return np.asarray(np.searchsorted(-sizes, -objs.sizes))
+    if by == "size":
+        return objs.sizes
+    if by in ("holes", "border"):
+        return filter_objects(arr, objs, by).astype(np.intp)
+    if by == "height":
+        return np.asarray(objs.bottoms - objs.tops)
+    if by == "width":
+        return np.asarray(objs.rights - objs.lefts)
+    return _shape_rank(arr, objs)
+
+
 def _relabel(mode: str, by: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
         objs = objects(a, bg, mode)
         if len(objs) < 2:
             return None
-        if by == "rank":
-            # Dense rank, largest first: equal sizes share a label.
-            sizes = np.unique(objs.sizes)[::-1]
-            values = SENTINEL + np.searchsorted(-sizes, -objs.sizes)
-        else:
-            values = SENTINEL + objs.sizes
-        values = np.minimum(values, _MAX_LABEL).astype(np.uint8)
-        return np.where(objs.labels >= 0, values[objs.labels], a).astype(np.uint8)
+        values = _property(a, objs, by)
+        if values.min() == values.max():
+            return None  # every object alike: nothing to tell apart
+        labels = np.minimum(SENTINEL + values, _MAX_LABEL).astype(np.uint8)
+        return np.where(objs.labels >= 0, labels[objs.labels], a).astype(np.uint8)
 
     return prim
 
@@ -73,6 +101,44 @@ def _boxfill(mode: str) -> Prim:
         if not paint.any():
             return None
         return np.where(paint, np.uint8(TRUE), a).astype(np.uint8)
+
+    return prim
+
+
+def _hull(mode: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        if not 0 < len(objs) <= 30:
+            return None
+        out = a.copy()
+        # Smallest boxes last, so a box inside another keeps its own colour.
+        areas = (objs.bottoms - objs.tops) * (objs.rights - objs.lefts)
+        for i in np.argsort(-areas, kind="stable").tolist():
+            box = objs.box(i)
+            out[box] = np.where(out[box] == bg, np.uint8(objs.colours[i]), out[box])
+        return None if np.array_equal(out, a) else out
+
+    return prim
+
+
+def _swap(mode: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        out = a.copy()
+        swapped = False
+        for i in range(len(objs)):
+            if objs.ncolours[i] != 2:
+                continue
+            box = objs.box(i)
+            cells = objs.labels[box] == i
+            first, second = np.unique(a[box][cells]).tolist()
+            part = out[box]
+            part[cells & (a[box] == first)] = second
+            part[cells & (a[box] == second)] = first
+            swapped = True
+        return out if swapped else None
 
     return prim
 
@@ -99,11 +165,22 @@ FAMILIES = (
         "boxfill", (MODES,), 3, _boxfill, "label the background cells inside objects' bounding boxes", "same"
     ),
     Family(
+        "hull",
+        (MODES,),
+        2,
+        _hull,
+        "paint the background inside each object's bounding box in the object's colour",
+        "same",
+    ),
+    Family(
+        "swap", (("m4", "m8"),), 2, _swap, "exchange the two colours of every two-coloured object", "same"
+    ),
+    Family(
         "relabel",
-        (MODES, ("rank", "size")),
+        (MODES, RELABELS),
         2,
         _relabel,
-        "label each object by its size's rank (largest first) or by its size",
+        "label each object by a property (see RELABELS)",
         "same",
     ),
 )

@@ -1,10 +1,11 @@
 """Objects: connected components of a grid's foreground, and choosing among them by a property.
 
-Four ways to cut a grid into objects (:data:`MODES`): single-colour components under 4- or
-8-connectivity (``"4"``, ``"8"``), and multicolour components of the non-background cells
-(``"m4"``, ``"m8"``). Components are labelled with NumPy label propagation plus pointer jumping,
-so no per-cell Python loop runs; the result is cached by the grid's bytes, since many primitives
-of one search ask for the same cut of the same grid.
+Five ways to cut a grid into objects (:data:`MODES`): single-colour components under 4- or
+8-connectivity (``"4"``, ``"8"``), multicolour components of the non-background cells
+(``"m4"``, ``"m8"``), and colour classes (``"c"``: all the cells of one colour, connected or
+not). Components are labelled with NumPy label propagation plus pointer jumping, so no per-cell
+Python loop runs; the result is cached by the grid's bytes, since many primitives of one search
+ask for the same cut of the same grid.
 """
 
 from __future__ import annotations
@@ -26,13 +27,17 @@ __all__ = [
     "filter_objects",
     "label",
     "objects",
+    "shape_keys",
 ]
 
-MODES = ("4", "8", "m4", "m8")
-"""Ways to cut a grid into objects: single-colour 4/8-connected, or multicolour 4/8-connected."""
+MODES = ("4", "8", "m4", "m8", "c")
+"""Ways to cut a grid into objects: single-colour 4/8-connected, multicolour 4/8-connected, or
+one object per colour."""
 
-CHOOSERS = ("big", "small", "top", "bottom", "left", "right", "rare", "odd", "many", "holes")
-"""Properties that pick exactly one object (the program does not apply when none or several do)."""
+CHOOSERS = ("big", "small", "top", "bottom", "left", "right", "rare", "odd", "many", "holes", "sym", "asym")
+"""Properties that pick exactly one object (the program does not apply when none or several do);
+``sym`` is the one object whose box reads the same reflected left to right, ``asym`` the one that
+does not."""
 
 FILTERS = ("big", "small", "holes", "border", "rect", "dot", "multi", "odd")
 """Properties that pick any number of objects (all of the largest, all with holes, ...)."""
@@ -132,9 +137,22 @@ def label(arr: Array, fg: npt.NDArray[np.bool_], eight: bool, same_colour: bool)
     return out
 
 
+def _colour_classes(arr: Array, fg: npt.NDArray[np.bool_]) -> Labels:
+    """Per cell, the index of its colour among the foreground colours in reading order of first cell."""
+    flat = arr.ravel()[fg.ravel()]
+    _, first = np.unique(flat, return_index=True)
+    order = np.full(256, -1, dtype=np.int32)
+    order[flat[np.sort(first)]] = np.arange(len(first), dtype=np.int32)
+    out: Labels = np.where(fg, order[arr], -1).astype(np.int32)
+    return out
+
+
 def _build(arr: Array, bg: int, mode: str) -> Objects:
     fg = arr != bg
-    labels = label(arr, fg, mode.endswith("8"), not mode.startswith("m"))
+    if mode == "c":
+        labels = _colour_classes(arr, fg)
+    else:
+        labels = label(arr, fg, mode.endswith("8"), not mode.startswith("m"))
     n = int(labels.max()) + 1
     ys, xs = np.nonzero(fg)
     ls = labels[ys, xs]
@@ -174,7 +192,8 @@ def _unique_true(values: npt.NDArray[np.bool_]) -> int | None:
     return int(hits[0]) if len(hits) == 1 else None
 
 
-def _shape_keys(arr: Array, objs: Objects) -> list[bytes]:
+def shape_keys(arr: Array, objs: Objects) -> list[bytes]:
+    """Per object, bytes naming its shape (its box's size and which cells of the box it holds)."""
     keys = []
     for i in range(len(objs)):
         ys, xs = objs.box(i)
@@ -211,7 +230,14 @@ def _choose(arr: Array, objs: Objects, prop: str) -> int | None:
         return _odd_one([int(c) for c in objs.colours])
     if prop == "holes":
         return _unique_true(filter_objects(arr, objs, "holes"))
-    return _odd_one(_shape_keys(arr, objs))
+    if prop in ("sym", "asym"):
+        mirrored = np.array([_symmetric(arr[objs.box(i)]) for i in range(len(objs))], dtype=bool)
+        return _unique_true(mirrored if prop == "sym" else ~mirrored)
+    return _odd_one(shape_keys(arr, objs))
+
+
+def _symmetric(box: Array) -> bool:
+    return bool(np.array_equal(box, box[:, ::-1]))
 
 
 def _has_holes(objs: Objects, i: int) -> bool:
@@ -258,7 +284,7 @@ def _filter(arr: Array, objs: Objects, prop: str) -> npt.NDArray[np.bool_]:
     if prop == "multi":
         return np.asarray(objs.sizes > 1)
     if prop == "odd":
-        keys = _shape_keys(arr, objs)
+        keys = shape_keys(arr, objs)
         alone = _odd_one(keys)
         return np.arange(n) == alone if alone is not None else np.zeros(n, dtype=bool)
     if prop == "rect":

@@ -1,16 +1,26 @@
-"""The registry of primitives: every family of every module, expanded in search order."""
+"""The registry of primitives: every family of every module, expanded in search order.
+
+Besides these fixed primitives there are *fitted* steps, whose constants the search fits from the
+demonstrations and writes into the step's text in braces: ``window(tl){3,4}`` (a block of fitted
+size at a corner), ``local(b4){...}`` (a table of local rules, :mod:`.local`) and
+``blocks(2x2){...}`` (a layout of reflected copies, :mod:`.layout`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from continual_arc.core.grids import MAX_SIDE
 
-from . import combining, extract, geometry, objectops, painting, sizing, tiling
+from . import combining, extract, geometry, layers, motion, objectops, painting, sizing, tiling
 from .family import Family, Op, expand
+from .layout import BLOCKS_COST, CONTINUE_COST, parse_blocks, parse_continue
+from .local import KINDS, LOCAL_COST, parse_local
 
-__all__ = ["FAMILIES", "OPS", "WINDOW_COST", "lookup", "window_op"]
+__all__ = ["BASE_COSTS", "FAMILIES", "OPS", "WINDOW_COST", "lookup", "window_op"]
 
 WINDOW_COST = 2
-"""The cost of ``window(corner,h,w)``, whose sizes are fitted constants."""
+"""The cost of ``window(corner){h,w}``, whose sizes are fitted constants."""
 
 FAMILIES: tuple[Family, ...] = (
     *geometry.FAMILIES,
@@ -18,35 +28,61 @@ FAMILIES: tuple[Family, ...] = (
     *sizing.FAMILIES,
     *tiling.FAMILIES,
     *painting.FAMILIES,
+    *layers.FAMILIES,
     *combining.FAMILIES,
     *objectops.FAMILIES,
+    *motion.FAMILIES,
 )
 """Every primitive family, in the order the search tries them."""
 
 OPS: tuple[Op, ...] = tuple(op for family in FAMILIES for op in expand(family))
-"""Every primitive with its arguments bound, cheapest family first within the order above."""
+"""Every primitive with its arguments bound, in the order above."""
 
 _BY_TEXT = {op.text: op for op in OPS}
 
+BASE_COSTS: dict[str, float] = {
+    **{op.text: op.cost for op in OPS},
+    **{f"window({corner})": WINDOW_COST for corner in extract.CORNERS},
+    **{f"local({kind})": LOCAL_COST for kind in KINDS},
+    **{f"blocks({r}x{c})": BLOCKS_COST for r in range(1, 6) for c in range(1, 6) if r * c > 1},
+    "continue": CONTINUE_COST,
+}
+"""Every step's cost under the empty prior, by its token (a fitted step without its constants)."""
+
 
 def window_op(corner: str, height: int, width: int) -> Op:
-    """The primitive ``window(corner,height,width)``."""
-    return Op(f"window({corner},{height},{width})", WINDOW_COST, extract.window(corner, height, width))
+    """The step ``window(corner){height,width}``."""
+    return Op(
+        f"window({corner}){{{height},{width}}}", WINDOW_COST, extract.window(corner, height, width), "shrink"
+    )
 
 
 def _window(text: str) -> Op | None:
-    corner, _, sizes = text.removeprefix("window(").removesuffix(")").partition(",")
-    height, _, width = sizes.partition(",")
+    head, _, body = text.partition("){")
+    corner = head.removeprefix("window(")
+    height, _, width = body.removesuffix("}").partition(",")
     if corner not in extract.CORNERS or not (height.isdigit() and width.isdigit()):
         return None
     h, w = int(height), int(width)
-    if not (0 < h <= MAX_SIDE and 0 < w <= MAX_SIDE) or text != f"window({corner},{h},{w})":
+    if not (0 < h <= MAX_SIDE and 0 < w <= MAX_SIDE):
         return None
-    return window_op(corner, h, w)
+    op = window_op(corner, h, w)
+    return op if op.text == text else None
+
+
+_FITTED: dict[str, Callable[[str], Op | None]] = {
+    "window(": _window,
+    "local(": parse_local,
+    "blocks(": parse_blocks,
+    "continue{": parse_continue,
+}
 
 
 def lookup(text: str) -> Op | None:
-    """The primitive whose canonical text is ``text`` (``"rot90"``, ``"pick(8,big)"``), if any."""
-    if text.startswith("window(") and text.endswith(")"):
-        return _window(text)
+    """The step whose canonical text is ``text`` (``"rot90"``, ``"pick(8,big)"``), if any."""
+    if text.endswith("}"):
+        for prefix, parser in _FITTED.items():
+            if text.startswith(prefix):
+                return parser(text)
+        return None
     return _BY_TEXT.get(text)

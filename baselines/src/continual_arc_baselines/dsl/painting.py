@@ -53,6 +53,80 @@ def _fill() -> Prim:
     return prim
 
 
+def _fill_own() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        labels = label(a, a == bg, False, True)
+        edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+        inside = [int(i) for i in np.unique(labels[labels >= 0]) if i not in edge]
+        if not 0 < len(inside) <= 30:
+            return None
+        out = a.copy()
+        padded = np.pad(a, 1, constant_values=bg)
+        for i in inside:
+            hole = np.pad(labels == i, 1)
+            rim = (
+                np.roll(hole, 1, 0) | np.roll(hole, -1, 0) | np.roll(hole, 1, 1) | np.roll(hole, -1, 1)
+            ) & ~hole
+            around = np.bincount(padded[rim], minlength=256)
+            around[bg] = 0
+            # The enclosing colour: the commonest around the hole (the lower one on a tie).
+            out[labels == i] = int(np.argmax(around))
+        return out
+
+    return prim
+
+
+def _vacant(k: str) -> Prim:
+    n = int(k)
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        h, w = a.shape
+        if h < n or w < n:
+            return None
+        free = (a == bg_for(a, ctx)).astype(np.int32)
+        # Summed-area table: a window is vacant when all n * n of its cells are background.
+        table = np.pad(free, ((1, 0), (1, 0))).cumsum(0).cumsum(1)
+        sums = table[n:, n:] - table[:-n, n:] - table[n:, :-n] + table[:-n, :-n]
+        corners = sums == n * n
+        if not corners.any():
+            return None
+        covered = np.zeros((h, w), dtype=bool)
+        for dy in range(n):
+            for dx in range(n):
+                covered[dy : dy + h - n + 1, dx : dx + w - n + 1] |= corners
+        return np.where(covered, np.uint8(TRUE), a).astype(np.uint8)
+
+    return prim
+
+
+def _empty_lines(axes: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        free = a == bg_for(a, ctx)
+        lines = np.zeros(a.shape, dtype=bool)
+        if "h" in axes:
+            lines |= free.all(axis=1)[:, None]
+        if "v" in axes:
+            lines |= free.all(axis=0)[None, :]
+        if not lines.any() or lines.all():
+            return None
+        return np.where(lines, np.uint8(TRUE), a).astype(np.uint8)
+
+    return prim
+
+
+def _stripes(axis: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        b = a if axis == "h" else a.T
+        counts = np.stack([np.bincount(row, minlength=256) for row in b])
+        # Each row takes its commonest value (the lower one on a tie).
+        out = np.repeat(np.argmax(counts, axis=1).astype(np.uint8)[:, None], b.shape[1], axis=1)
+        out = out if axis == "h" else out.T
+        return None if np.array_equal(out, a) else np.ascontiguousarray(out)
+
+    return prim
+
+
 def _regions() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
@@ -205,7 +279,12 @@ def _extend(mode: str) -> Prim:
 
 
 def _connect(axis: str, label: bool = False) -> Prim:
-    pairs = {"h": (("left", "right"),), "v": (("up", "down"),), "hv": (("left", "right"), ("up", "down"))}
+    pairs = {
+        "h": (("left", "right"),),
+        "v": (("up", "down"),),
+        "hv": (("left", "right"), ("up", "down")),
+        "x": (("ul", "dr"), ("ur", "dl")),
+    }
 
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
@@ -220,6 +299,16 @@ def _connect(axis: str, label: bool = False) -> Prim:
 
 FAMILIES = (
     Family("fill", (), 2, _fill, "label the background cells enclosed by foreground", "same"),
+    Family(
+        "emptylines", (("h", "v", "hv"),), 2, _empty_lines, "label the rows or columns left empty", "same"
+    ),
+    Family(
+        "stripes", (("h", "v"),), 2, _stripes, "fill each row (or column) with its commonest colour", "same"
+    ),
+    Family("vacant", (("2", "3"),), 2, _vacant, "label the background squares of a size left empty", "same"),
+    Family(
+        "fillin", (), 2, _fill_own, "paint each enclosed background region in its enclosing colour", "same"
+    ),
     Family("outline", (("4", "8"),), 2, _outline, "label the background cells next to foreground", "same"),
     Family("regions", (), 2, _regions, "label the largest background region 11, the smallest 12", "same"),
     Family("stamp", (("4", "8"),), 2, _stamp, "label the background beside each cell by direction", "same"),
@@ -231,14 +320,14 @@ FAMILIES = (
     Family(
         "extend", (tuple(EXTENSIONS),), 2, _extend, "shoot lines from foreground cells to the border", "same"
     ),
-    Family("connect", (("h", "v", "hv"),), 2, _connect, "join cells of one colour on a line", "same"),
+    Family("connect", (("h", "v", "hv", "x"),), 2, _connect, "join cells of one colour on a line", "same"),
     Family(
         "bridge",
-        (("h", "v", "hv"),),
+        (("h", "v", "hv", "x"),),
         2,
         lambda axis: _connect(axis, label=True),
         "label the cells between two of one colour on a line",
         "same",
     ),
-    Family("trim", (), 2, _trim, "remove the outermost rows and columns"),
+    Family("trim", (), 2, _trim, "remove the outermost rows and columns", shape="shrink"),
 )

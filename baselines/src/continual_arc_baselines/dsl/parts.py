@@ -11,14 +11,23 @@ import numpy.typing as npt
 
 from .grid import Array
 
-__all__ = ["SPLITS", "halves", "separator_layout", "separator_parts", "split", "square_blocks"]
+__all__ = [
+    "SPLITS",
+    "halves",
+    "runs",
+    "separator_layout",
+    "separator_lines",
+    "separator_parts",
+    "split",
+    "square_blocks",
+]
 
-SPLITS = ("h", "v", "sep")
-"""How :func:`split` cuts: left and right halves, top and bottom halves, or by separators (or,
-when there are none, into squares along the long side)."""
+SPLITS = ("h", "v", "q", "sep")
+"""How :func:`split` cuts: left and right halves, top and bottom halves, four quadrants, or by
+separators (or, when there are none, into squares along the long side)."""
 
 
-def _runs(is_sep: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+def runs(is_sep: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
     """The maximal runs of non-separator lines, as (start, stop)."""
     runs = []
     start = None
@@ -31,14 +40,40 @@ def _runs(is_sep: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
     return runs
 
 
-def separator_layout(a: Array, bg: int) -> list[list[Array]] | None:
-    """The parts between separator lines as rows of parts, or ``None`` when there are fewer than two."""
+def _separator_colour(a: Array, rows: npt.NDArray[np.bool_], cols: npt.NDArray[np.bool_]) -> int:
+    """The colour of the separators among the uniform lines: the one seen least off its lines.
+
+    A grid cut by lines of one colour may also have a uniform row or column of another (a wide
+    object, an empty margin); the cutting colour is the one that is mostly lines.
+    """
+    colours: list[int] = sorted({*a[rows, 0].tolist(), *a[0, cols].tolist()})
+    off = ~(rows[:, None] | cols[None, :])
+    return min(colours, key=lambda c: (int(np.count_nonzero((a == c) & off)), c))
+
+
+def separator_lines(
+    a: Array, bg: int
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | tuple[None, None]:
+    """Which rows and which columns are separators; ``(None, None)`` when there are none.
+
+    A separator is a uniform line of a colour other than the background, of the colour that is
+    mostly lines.
+    """
     sep_rows = np.all(a == a[:, :1], axis=1) & (a[:, 0] != bg)
     sep_cols = np.all(a == a[:1, :], axis=0) & (a[0, :] != bg)
     if not (sep_rows.any() or sep_cols.any()):
+        return None, None
+    colour = _separator_colour(a, sep_rows, sep_cols)
+    return sep_rows & (a[:, 0] == colour), sep_cols & (a[0, :] == colour)
+
+
+def separator_layout(a: Array, bg: int) -> list[list[Array]] | None:
+    """The parts between separator lines as rows of parts, or ``None`` when there are fewer than two."""
+    sep_rows, sep_cols = separator_lines(a, bg)
+    if sep_rows is None or sep_cols is None:
         return None
-    col_runs = _runs(sep_cols)
-    layout = [[a[r0:r1, c0:c1] for c0, c1 in col_runs] for r0, r1 in _runs(sep_rows)]
+    col_runs = runs(sep_cols)
+    layout = [[a[r0:r1, c0:c1] for c0, c1 in col_runs] for r0, r1 in runs(sep_rows)]
     return layout if len(layout) * len(col_runs) >= 2 else None
 
 
@@ -76,5 +111,11 @@ def split(a: Array, bg: int, how: str) -> list[Array] | None:
     """The parts of ``a`` cut as ``how`` (one of :data:`SPLITS`) says."""
     if how == "sep":
         return separator_parts(a, bg) or square_blocks(a)
+    if how == "q":
+        rows = halves(a, 0)
+        if rows is None:
+            return None
+        quarters = [halves(half, 1) for half in rows]
+        return [q for pair in quarters if pair is not None for q in pair] if all(quarters) else None
     pair = halves(a, 1 if how == "h" else 0)
     return list(pair) if pair is not None else None

@@ -44,7 +44,7 @@ class Program:
     """
 
     text: str
-    cost: int
+    cost: float
 
     def to_json(self) -> dict[str, Any]:
         """The program as a JSON-ready mapping."""
@@ -105,7 +105,7 @@ def _parse_map(body: str) -> _MapStep:
     return _MapStep(tuple(entries))
 
 
-def _parse_step(step: str) -> tuple[str, int, Prim | _MapStep | _ZeroBackground]:
+def _parse_step(step: str) -> tuple[str, float, Prim | _MapStep | _ZeroBackground]:
     if step.startswith("map(") and step.endswith(")"):
         mapper = _parse_map(step[4:-1])
         return map_text(mapper.entries), sum(entry_cost(e) for e in mapper.entries), mapper
@@ -118,13 +118,13 @@ def _parse_step(step: str) -> tuple[str, int, Prim | _MapStep | _ZeroBackground]
 
 
 @lru_cache(maxsize=4096)
-def _compile(text: str) -> tuple[str, int, tuple[Prim | _MapStep | _ZeroBackground, ...]]:
+def _compile(text: str) -> tuple[str, float, tuple[Prim | _MapStep | _ZeroBackground, ...]]:
     if not isinstance(text, str):
         raise ProgramError(f"program text must be a string, got {type(text).__name__}")
     squeezed = "".join(text.split())
     if not squeezed:
         raise ProgramError("empty program")
-    texts, cost, steps = [], 0, []
+    texts, cost, steps = [], 0.0, []
     for raw in squeezed.split("|"):
         step_text, step_cost, step = _parse_step(raw)
         texts.append(step_text)

@@ -48,6 +48,23 @@ def _run_gcd(a: Array) -> int:
     return math.gcd(*(b - s for s, b in itertools.pairwise(bounds)))
 
 
+def _vote(k: str) -> Prim:
+    n = int(k)
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        h, w = a.shape
+        if h % n or w % n or (h == n and w == n):
+            return None
+        blocks = a.reshape(h // n, n, w // n, n).transpose(0, 2, 1, 3).reshape(-1, n * n)
+        which = np.repeat(np.arange(len(blocks)), n * n) * 256 + blocks.ravel()
+        counts = np.bincount(which, minlength=len(blocks) * 256).reshape(-1, 256)
+        # The most frequent value of each block; a tie goes to the lower value.
+        out: Array = np.argmax(counts, axis=1).astype(np.uint8).reshape(h // n, w // n)
+        return out
+
+    return prim
+
+
 def _shrink() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         ky, kx = _run_gcd(a), _run_gcd(a.T)
@@ -120,10 +137,25 @@ def _count() -> Prim:
 
 
 FAMILIES = (
-    Family("shrink", (), 1, _shrink, "undo a scaling: one cell per uniform block"),
-    Family("up", (("2", "3", "4"),), 2, _up, "scale up by a factor"),
-    Family("down", (("2", "3"),), 2, _down, "scale down by a factor (the grid must be uniform blocks)"),
-    Family("upn", (), 3, _upn, "scale up by the number of foreground colours"),
+    Family("shrink", (), 1, _shrink, "undo a scaling: one cell per uniform block", shape="shrink"),
+    Family("up", (("2", "3", "4"),), 2, _up, "scale up by a factor", shape="grow"),
+    Family(
+        "down",
+        (("2", "3"),),
+        2,
+        _down,
+        "scale down by a factor (the grid must be uniform blocks)",
+        shape="shrink",
+    ),
+    Family(
+        "vote",
+        (("2", "3"),),
+        2,
+        _vote,
+        "scale down by a factor: each block's most frequent value",
+        shape="shrink",
+    ),
+    Family("upn", (), 3, _upn, "scale up by the number of foreground colours", shape="grow"),
     Family("count", (), 2, _count, "a row of the main foreground colour, one cell per foreground cell"),
     Family(
         "tile",
@@ -131,13 +163,15 @@ FAMILIES = (
         2,
         _tile,
         "repeat the grid (rows)x(columns) times",
+        shape="grow",
     ),
-    Family("mirror", (MIRRORS,), 2, _mirror, "concatenate the grid with its mirror images"),
+    Family("mirror", (MIRRORS,), 2, _mirror, "concatenate the grid with its mirror images", shape="grow"),
     Family(
         "fractal",
         (("fg", "bg"),),
         3,
         _fractal,
         "replace each foreground (or background) cell by a copy of the grid, others by background",
+        shape="grow",
     ),
 )

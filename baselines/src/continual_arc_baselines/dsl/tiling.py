@@ -10,12 +10,12 @@ import numpy.typing as npt
 
 from .family import Family, Prim
 from .grid import Array, Context, bg_for, colour_counts
-from .parts import separator_layout
+from .parts import runs, separator_layout, separator_lines
 
-__all__ = ["FAMILIES"]
+__all__ = ["FAMILIES", "period"]
 
 
-def _period(a: Array, known: npt.NDArray[np.bool_] | None = None) -> int:
+def period(a: Array, known: npt.NDArray[np.bool_] | None = None) -> int:
     """The smallest row period of ``a`` (rows ``y`` and ``y + p`` agree wherever both are known)."""
     h = a.shape[0]
     same = a[:, None, :] == a[None, :, :]
@@ -29,9 +29,10 @@ def _period(a: Array, known: npt.NDArray[np.bool_] | None = None) -> int:
     return int(h)
 
 
-def _tile() -> Prim:
+def _tile(axes: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
-        py, px = _period(a), _period(a.T)
+        py = period(a) if "v" in axes else a.shape[0]
+        px = period(a.T) if "h" in axes else a.shape[1]
         if (py, px) == a.shape:
             return None
         return a[:py, :px]
@@ -52,7 +53,7 @@ def _dedup() -> Prim:
 
 def _complete(a: Array, hole: int) -> Array | None:
     known = a != hole
-    py, px = _period(a, known), _period(a.T, known.T)
+    py, px = period(a, known), period(a.T, known.T)
     h, w = a.shape
     if (py, px) == (h, w):
         return None
@@ -99,9 +100,37 @@ def _cells() -> Prim:
     return prim
 
 
+def _partfill() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        rows, cols = separator_lines(a, bg)
+        if rows is None or cols is None:
+            return None
+        out = a.copy()
+        for r0, r1 in runs(rows):
+            for c0, c1 in runs(cols):
+                counts = colour_counts(a[r0:r1, c0:c1])
+                counts[bg] = 0
+                if counts.any():
+                    out[r0:r1, c0:c1] = int(np.argmax(counts))
+        return None if np.array_equal(out, a) else out
+
+    return prim
+
+
 FAMILIES = (
-    Family("period", (), 2, _tile, "the smallest tile whose repetition makes the grid"),
-    Family("dedup", (), 2, _dedup, "remove each row or column that repeats the one before it"),
+    Family(
+        "period",
+        (("hv", "h", "v"),),
+        2,
+        _tile,
+        "the smallest tile whose repetition makes the grid (across, down, or both)",
+        shape="shrink",
+    ),
+    Family(
+        "dedup", (), 2, _dedup, "remove each row or column that repeats the one before it", shape="shrink"
+    ),
     Family("tilefill", (), 2, _tilefill, "fill the cells of one colour so the grid repeats a tile", "same"),
-    Family("cells", (), 2, _cells, "one cell per part between separators: its main colour"),
+    Family("partfill", (), 2, _partfill, "fill each part between separators with its main colour", "same"),
+    Family("cells", (), 2, _cells, "one cell per part between separators: its main colour", shape="shrink"),
 )

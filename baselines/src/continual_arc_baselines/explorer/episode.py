@@ -4,15 +4,18 @@ The policy, in order, on each observation:
 
 1. read any demonstration bought since the last action (its moves count as winning ones; its
    frames show which colour moves, how far each action moves it, and what colour a win covers);
-2. at the start of an attempt, once ``stuck_attempts`` attempts have failed (two more on a game it
-   has won before), buy a demonstration, and one more after each further failure (up to
-   ``max_demos``);
+2. at the start of an attempt on a game it has never won, once ``stuck_attempts`` attempts have
+   failed, buy a demonstration, and one more after each further failure (up to ``max_demos``);
+   a game it has won buys none (what a demonstration teaches, its own wins taught);
 3. follow the route being walked, if any;
 4. try the best untried candidate of the current frame (simple actions, and clicks on its blobs,
    scored by what the game's notes say: how often the action changed the frame, lost, or was part
    of a win, and whether it moves the mover toward the goal colour);
 5. else walk the known graph to the frontier frame of least cost (distance, plus the mover's
-   distance to the goal colour when both are known), within what is left of the attempt;
+   distance to the goal colour when both are known, minus ``depth_weight`` times the frame's depth
+   from the start on a game known to lose, so that such a game is searched deep first: past the
+   moves that went right rather than among the first frame's other, possibly losing, moves),
+   within what is left of the attempt;
 6. else start a new attempt (RESET) if a frontier is within reach of the start; else widen the
    candidates (every blob, any number) once; else buy a demonstration; else give up.
 """
@@ -44,12 +47,15 @@ class ExplorerSettings:
         stuck_attempts: failed attempts on a game never won before a demonstration is bought.
         max_demos: demonstrations bought at most per instance.
         goal_weight: the weight of the mover's distance to the goal, in moves, in a frontier's cost.
+        depth_weight: on a game known to lose, what a frontier's depth from the start (in moves)
+            takes off its cost.
     """
 
     max_clicks: int = 40
     stuck_attempts: int = 2
     max_demos: int = 3
     goal_weight: float = 1.0
+    depth_weight: float = 2.0
 
 
 def to_action(key: Key) -> GameAction:
@@ -87,6 +93,10 @@ class Episode:
         self._blobs: dict[str, Blobs] = {}
         self._goal: dict[str, tuple[float, float] | None] = {}
         self._known: GameNotes | None = None
+        self._depth: dict[str, int] = {}
+        # A game known to lose on wrong moves is searched deep first: a frame past a right move is
+        # worth more than the start's other moves, each a possible loss (a failed attempt).
+        self.deep = settings.depth_weight if prior.loses else 0.0
         self.log: dict[str, Any] = {"routes": 0, "resets": 0, "widened": False}
 
     # -- what the explorer knows ------------------------------------------------------------------
@@ -150,7 +160,8 @@ class Episode:
         if self.plan:
             return self.plan.pop(0)
         left = obs.attempt_action_cap - obs.attempt_actions
-        found = self.graph.route(state, left - 1, self._cost if self._goal_known() else None)
+        self._depth = self.graph.depths() if self.deep else {}
+        found = self.graph.route(state, left - 1, self._cost if self.deep or self._goal_known() else None)
         if found is None:
             return None
         path, _ = found
@@ -174,13 +185,15 @@ class Episode:
             return False
         stuck = self.settings.stuck_attempts
         if self.prior.wins:  # a game it has won: it knows what the demonstrations would teach
-            stuck += 2
+            return False
         return obs.attempts_used - stuck >= obs.demos_used
 
     def _score(self, key: Key, state: str) -> float:
         """How promising an untried action is: it changes things, wins, does not lose, heads for the goal."""
         tried, changed, lost, won = self.known.keys.get(self.name(key, state), (0.0, 0.0, 0.0, 0.0))
-        score = (changed + 1) / (tried + 2) + 0.5 * min(won, 4.0) / 4.0 - 2.0 * lost / (tried + 1)
+        score = (changed + 1) / (tried + 2) + 0.5 * min(won, 4.0) / 4.0
+        if not won:  # an action that lost but also won is a choice to make, not one to shun
+            score -= 2.0 * lost / (tried + 1)
         return score + self._heading(key, state)
 
     def _heading(self, key: Key, state: str) -> float:
@@ -193,12 +206,13 @@ class Episode:
         return (step[0] * goal[0] + step[1] * goal[1]) / norm if norm else 0.0
 
     def _cost(self, state: str, distance: int) -> float:
-        goal = self._goal_vector(state)
+        near = distance - self.deep * self._depth.get(state, 0)
+        goal = self._goal_vector(state) if self._goal_known() else None
         if goal is None:
-            return float(distance)
+            return near
         moves = [s for s in (self.known.step(a) for a in self.known.moves) if s is not None]
         size = max(1.0, float(np.mean([abs(dx) + abs(dy) for dx, dy in moves]))) if moves else 1.0
-        return distance + self.settings.goal_weight * (abs(goal[0]) + abs(goal[1])) / size
+        return near + self.settings.goal_weight * (abs(goal[0]) + abs(goal[1])) / size
 
     def _goal_vector(self, state: str) -> tuple[float, float] | None:
         """The way from the mover to the nearest cell of the goal colour, when both are known."""

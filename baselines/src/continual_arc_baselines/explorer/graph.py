@@ -54,6 +54,20 @@ class LevelGraph:
         done = self.edges.get(state, {})
         return [key for key in self.candidates.get(state, ()) if key not in done]
 
+    def depths(self) -> dict[str, int]:
+        """Each known state's fewest actions from the start, over moves that did not lose."""
+        if self.start is None:
+            return {}
+        found = {self.start: 0}
+        queue = deque([self.start])
+        while queue:
+            state = queue.popleft()
+            for outcome in self.edges.get(state, {}).values():
+                if outcome != LOSS and outcome not in found:
+                    found[outcome] = found[state] + 1
+                    queue.append(outcome)
+        return found
+
     def route(
         self, source: str, limit: int, cost: Callable[[str, int], float] | None = None
     ) -> tuple[list[Key], str] | None:

@@ -7,7 +7,8 @@ keeps failing. Between instances it keeps, per game (under the name the run show
 its plays (:class:`~.notes.GameNotes`): which actions and which clicked colours changed the frame,
 lost, or were part of a win; which colour moves and how far each action moves it; which colour a
 winning move covers. A returning game's actions are then tried in that order, with the mover
-steered toward the goal colour, and no demonstration is bought for a game it has won. What an
+steered toward the goal colour; a game known to lose on a wrong move is searched deep first (past
+the moves that went right), and no demonstration is bought for a game it has won. What an
 instance teaches is folded in at ``end_round`` only; ``reset`` forgets everything.
 """
 
@@ -38,6 +39,7 @@ class GameExplorer(BaseLearner):
         stuck_attempts: failed attempts on a game never won before it buys a demonstration.
         max_demos: demonstrations bought at most per instance.
         goal_weight: how strongly a frontier near the goal colour is preferred.
+        depth_weight: on a game known to lose, how strongly a frontier deep in the level is preferred.
     """
 
     concurrent_users = False
@@ -49,10 +51,11 @@ class GameExplorer(BaseLearner):
         stuck_attempts: int = 2,
         max_demos: int = 3,
         goal_weight: float = 1.0,
+        depth_weight: float = 2.0,
     ) -> None:
         self.keep = keep
         self.stateless = not keep
-        self.settings = ExplorerSettings(max_clicks, stuck_attempts, max_demos, goal_weight)
+        self.settings = ExplorerSettings(max_clicks, stuck_attempts, max_demos, goal_weight, depth_weight)
         self.games: dict[str, GameNotes] = {}
         self._open: dict[int, tuple[int, Episode]] = {}
         self._done: list[tuple[int, str, GameNotes]] = []

@@ -92,6 +92,11 @@ class GameNotes:
         """The colour winning moves covered most often, or ``None``."""
         return _top(self.goal)
 
+    @property
+    def loses(self) -> bool:
+        """Whether some action has lost a level of the game."""
+        return any(counts[2] for counts in self.keys.values())
+
     def step(self, action: str) -> tuple[float, float] | None:
         """The mean (dx, dy) ``action`` moved the mover by, or ``None`` if never seen moving it."""
         have = self.moves.get(action)

@@ -12,6 +12,7 @@ answered with why and asked again, up to ``tries`` calls. :meth:`DirectAnswerWri
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from continual_arc.core.grids import Grid, to_json
 
@@ -70,6 +71,11 @@ class DirectAnswerWriter:
     def run(self, text: str, grid: Grid, instance: str) -> Grid | None:
         """An answer cannot be run on another input: always ``None``."""
         return None
+
+    def resume(self, counts: Mapping[str, float]) -> None:
+        """Continue a resumed run's counters from ``counts`` (its last record's :meth:`resources`)."""
+        self.writes = int(counts.get("writes", 0))
+        self.unreadable = int(counts.get("unreadable_replies", 0))
 
     def resources(self) -> dict[str, float]:
         """The session's cumulative model counts, with the writes and unreadable replies."""

@@ -3,7 +3,10 @@
 On each instance it
 
 1. runs the program it keeps for the task, if any, and submits its output (free if right);
-2. buys demonstrations until it holds ``initial_demos`` (counting any it kept for the task);
+2. buys demonstrations until it holds ``initial_demos`` (counting any it kept for the task); a
+   learner that learns across tasks (``learn_prior``) searches at two already, and answers then
+   when every fitting program agrees and what it learnt vouches for the answer (see
+   ``_answers_early``);
 3. asks its writer for programs that reproduce every demonstration held, groups them by their
    prediction on the test input, and submits the best group's (the simplest program's);
 4. buys another demonstration when the groups disagree or an answer was wrong, and writes again;
@@ -14,18 +17,22 @@ On each instance it
 What it keeps between instances (``keep``) makes the variants: ``programs`` (the library: per
 task, the program that answered correctly, run first when the task returns), ``demos`` (the
 demo-cache floor: per task, the demonstrations bought, shown to the writer again), ``both``, or
-``nothing`` (its own reset). What an instance teaches is folded in at ``end_round`` only.
+``nothing`` (its own reset). With ``learn_prior`` it also keeps a prior over programs
+(:class:`..dsl.Prior`): the skeletons of the programs its search wrote that answered right, which
+make their steps and runs of steps cheaper in later searches, on any task, met or not.
+:class:`PriorLibraryLearner` keeps programs and the prior; :class:`PriorOnlyLearner` keeps only
+the prior, which isolates what transfers from what is remembered per task. What an instance
+teaches is folded in at ``end_round`` only.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from continual_arc.core.grids import Grid, Pair, from_json, to_json
+from continual_arc.core.grids import Grid, Pair, from_json
 from continual_arc.env import (
     Action,
     DemosFeedback,
@@ -38,56 +45,29 @@ from continual_arc.env import (
 )
 from continual_arc.learner import BaseLearner
 
+from ..dsl import Prior
+from ..dsl.prior import skeleton
 from ..grids_only import refuse_games
-from .writer import ProgramWriter, WriteRequest, WrittenProgram, group_by_prediction
+from .memory import EarlyAnswers, LibraryMemory, Notes
+from .writer import ProgramWriter, WriteRequest, group_by_prediction
 
-__all__ = ["KEEPS", "LibraryMemory", "ProgramLibraryLearner"]
+__all__ = [
+    "KEEPS",
+    "TRUST_DEMOS",
+    "LibraryMemory",
+    "PriorLibraryLearner",
+    "PriorOnlyLearner",
+    "ProgramLibraryLearner",
+]
 
 KEEPS = ("programs", "demos", "both", "nothing")
 """What the learner may keep between instances."""
 
+TRUST_DEMOS = 2
+"""The demonstrations a learner that learns across tasks may answer from (``_answers_early``)."""
+
 MAX_KEPT_DEMOS = 16
 """Demonstrations kept per task by the demo-cache variants (the oldest are dropped)."""
-
-
-@dataclass
-class LibraryMemory:
-    """What the learner carries between instances, keyed by the task names it was shown."""
-
-    programs: dict[str, str] = field(default_factory=dict)
-    demos: dict[str, list[Pair]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The memory as readable JSON: programs as text, demonstrations as grids."""
-        return {
-            "programs": dict(sorted(self.programs.items())),
-            "demos": {k: [[to_json(a), to_json(b)] for a, b in v] for k, v in sorted(self.demos.items())},
-        }
-
-    @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> LibraryMemory:
-        """The memory from :meth:`to_json`'s form (grids validated)."""
-        demos = {k: [(from_json(a), from_json(b)) for a, b in v] for k, v in value.get("demos", {}).items()}
-        return cls(programs=dict(value.get("programs", {})), demos=demos)
-
-
-@dataclass
-class _Instance:
-    """The learner's working notes on one open instance."""
-
-    step: int
-    alias: str
-    kept: list[Pair]
-    kept_program: str | None
-    tried_kept: bool = False
-    searched_with: int = -1
-    groups: list[list[WrittenProgram]] = field(default_factory=list)
-    wrong: list[Grid] = field(default_factory=list)
-    want_more: bool = False
-    submitted: str | None = None
-    solved_by: str | None = None
-    kept_failed: bool = False
-    log: list[dict[str, Any]] = field(default_factory=list)
 
 
 class ProgramLibraryLearner(BaseLearner):
@@ -98,7 +78,13 @@ class ProgramLibraryLearner(BaseLearner):
         initial_demos: demonstrations to hold before the first write.
         writer: the program writer; by default the model-free DSL search.
         budget: the DSL search's budget in primitive applications (default writer only).
-        cache_dir: where the DSL writer may cache search results (changes no result).
+        learn_prior: also keep a prior over programs, learnt from the programs that answered
+            right (default writer only).
+        trust: with ``learn_prior``, answer from :data:`TRUST_DEMOS` demonstrations when every
+            fitting program agrees and what was learnt vouches for the answer.
+        search_cache: whether the DSL writer serves repeated searches from the search cache
+            (changes no result and no record, only the time).
+        cache_dir: where that cache lives (default: ``search-cache/`` in the data directory).
     """
 
     concurrent_users = False
@@ -109,28 +95,39 @@ class ProgramLibraryLearner(BaseLearner):
         initial_demos: int = 3,
         writer: ProgramWriter | None = None,
         budget: int | None = None,
+        learn_prior: bool = False,
+        trust: bool = True,
+        search_cache: bool = True,
         cache_dir: str | None = None,
     ) -> None:
         if keep not in KEEPS:
             raise ValueError(f"keep must be one of {', '.join(KEEPS)}, got {keep!r}")
         if writer is None:
-            from .writer import DslWriter
+            from .dsl_writer import DslWriter
 
-            writer = DslWriter(budget=budget, cache_dir=cache_dir)
+            writer = DslWriter(budget=budget, cache=search_cache, cache_dir=cache_dir)
+        if learn_prior and not hasattr(writer, "prior"):
+            raise ValueError("learn_prior needs a writer that searches under a prior (the DSL writer)")
         self.keep = keep
-        self.stateless = keep == "nothing"
+        self.learn_prior = learn_prior
+        self.trust = trust
+        self.stateless = keep == "nothing" and not learn_prior
         self.initial_demos = initial_demos
         self.writer = writer
         self.library = LibraryMemory()
-        self._open: dict[int, _Instance] = {}
-        self._done: list[_Instance] = []
+        self.prior = Prior.empty()
+        self.early = EarlyAnswers()
+        self._open: dict[int, Notes] = {}
+        self._done: list[Notes] = []
         self._logs: dict[int, dict[str, Any]] = {}
 
     # -- the protocol ---------------------------------------------------------------------------
 
     def reset(self) -> None:
-        """Forget every kept program and demonstration."""
+        """Forget every kept program and demonstration, and the prior."""
         self.library = LibraryMemory()
+        self._set_prior(Prior.empty())
+        self.early = EarlyAnswers()
 
     def begin_round(self) -> None:
         """Start a round: last round's instance logs are no longer needed."""
@@ -149,6 +146,11 @@ class ProgramLibraryLearner(BaseLearner):
                 return Submit(answer)
         held = self._held(note, obs)
         if len(held) < self.initial_demos and obs.demos_used < obs.demo_cap:
+            if self._answers_early(note, obs, held):
+                best = note.groups.pop(0)
+                note.submitted = best[0].text
+                note.log.append({"early": best[0].text})
+                return Submit(best[0].prediction)
             return RequestDemos()
         if note.want_more and obs.demos_used < obs.demo_cap:
             note.want_more = False
@@ -171,6 +173,7 @@ class ProgramLibraryLearner(BaseLearner):
             grid = from_json(action.grid)
             if feedback.correct:
                 note.solved_by = note.submitted
+                note.answer = grid
             else:
                 note.wrong.append(grid)
                 note.kept_failed |= note.submitted is not None and note.submitted == note.kept_program
@@ -183,31 +186,49 @@ class ProgramLibraryLearner(BaseLearner):
 
     def end_round(self) -> None:
         """Fold the round's lessons into the memory, in the order the instances were served."""
-        for note in sorted(self._done, key=lambda n: n.step):
+        done = sorted(self._done, key=lambda n: n.step)
+        for note in done:
             self._learn(note)
+        if self.learn_prior:
+            # Only programs the search wrote on the instance teach the prior: a kept program that
+            # answers again says nothing new about what a search should try.
+            found = [n.solved_by for n in done if n.solved_by is not None and n.solved_by in n.written]
+            if found:
+                self._set_prior(self.prior.learn(found))
+            # An early answer's outcome is known when the instance was solved or it was judged.
+            known = [n for n in done if n.early is not None and (n.answer is not None or n.early in n.wrong)]
+            right = sum(n.early == n.answer for n in known)
+            self.early = self.early.add(right, len(known) - right)
         self._done.clear()
 
     def resources(self) -> Mapping[str, float]:
         """The writer's counters, and what the memory holds."""
-        state = json.dumps(self.library.to_json())
-        return {
+        state = json.dumps(self.memory())
+        counters = {
             **self.writer.resources(),
             "programs_kept": float(len(self.library.programs)),
             "demos_kept": float(sum(len(v) for v in self.library.demos.values())),
             "state_bytes": float(len(state)),
         }
+        if self.learn_prior:
+            counters["prior_programs"] = float(sum(self.prior.skeletons.values()))
+            counters["early_right"] = float(self.early.right)
+            counters["early_wrong"] = float(self.early.wrong)
+        return counters
 
     # -- optional hooks the runner uses ----------------------------------------------------------
 
     def save_state(self, directory: str | Path) -> None:
-        """Write the memory as ``library.json`` (programs as DSL text, demonstrations as grids)."""
-        data = {"format": 1, "keep": self.keep, "writer": self.writer.name, **self.library.to_json()}
+        """Write the memory as ``library.json``: programs as DSL text, demonstrations as grids, the prior."""
+        data = {"format": 1, "keep": self.keep, "writer": self.writer.name, **self.memory()}
         Path(directory, "library.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
     def load_state(self, directory: str | Path) -> None:
         """Read the memory written by :meth:`save_state`."""
         data = json.loads(Path(directory, "library.json").read_text())
         self.library = LibraryMemory.from_json(data)
+        self._set_prior(Prior.from_json(data["prior"]) if self.learn_prior else Prior.empty())
+        self.early = EarlyAnswers.from_json(data["early"]) if self.learn_prior else EarlyAnswers()
 
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """What the learner did on the user's last instance: programs run, written, submitted."""
@@ -215,9 +236,42 @@ class ProgramLibraryLearner(BaseLearner):
 
     def memory(self) -> dict[str, Any]:
         """What it keeps, as JSON (the runner writes it to ``memory.json`` at the end of a run)."""
-        return self.library.to_json()
+        kept = self.library.to_json()
+        if self.learn_prior:
+            kept["prior"] = self.prior.to_json()
+            kept["early"] = self.early.to_json()
+        return kept
+
+    def search_cache_stats(self) -> dict[str, int]:
+        """The DSL writer's searches and how many the search cache served (empty for other writers)."""
+        stats = getattr(self.writer, "cache_stats", None)
+        return dict(stats()) if callable(stats) else {}
 
     # -- the policy's parts ----------------------------------------------------------------------
+
+    def _answers_early(self, note: Notes, obs: LearnerObservation, held: list[Pair]) -> bool:
+        """Whether to answer from :data:`TRUST_DEMOS` demonstrations rather than buy more.
+
+        Only a learner that learns across tasks searches this early. When every program that fits
+        the two demonstrations predicts one grid, that grid is noted (its outcome, once known,
+        teaches :class:`EarlyAnswers`), and it is submitted when what was learnt vouches for it:
+        the simplest program's skeleton answered right before, or unanimous early answers have
+        proved right often enough. A reset, which has learnt nothing, never answers early.
+        """
+        if not (self.learn_prior and self.trust) or len(held) != TRUST_DEMOS or note.wrong:
+            return False
+        if note.searched_with != len(held):
+            self._write(note, obs, held)
+        if len(note.groups) != 1:
+            return False
+        best = note.groups[0][0]
+        note.early = best.prediction
+        return self.early.trusted() or " | ".join(skeleton(best.text)) in self.prior.skeletons
+
+    def _set_prior(self, prior: Prior) -> None:
+        self.prior = prior
+        if self.learn_prior:
+            self.writer.prior = prior  # type: ignore[attr-defined]
 
     def _keeps(self, what: str) -> bool:
         return self.keep in (what, "both")
@@ -225,15 +279,15 @@ class ProgramLibraryLearner(BaseLearner):
     def _key(self, obs: LearnerObservation) -> str:
         return f"{obs.task_id}/{obs.step}/{obs.user}"
 
-    def _open_instance(self, obs: LearnerObservation) -> _Instance:
+    def _open_instance(self, obs: LearnerObservation) -> Notes:
         kept = list(self.library.demos.get(obs.task_id, [])) if self._keeps("demos") else []
         program = self.library.programs.get(obs.task_id) if self._keeps("programs") else None
-        note = _Instance(obs.step, obs.task_id, kept, program)
+        note = Notes(obs.step, obs.task_id, kept, program)
         note.log.append({"step": obs.step, "kept_demos": len(kept), "kept_program": program is not None})
         self._open[obs.step] = note
         return note
 
-    def _held(self, note: _Instance, obs: LearnerObservation) -> list[Pair]:
+    def _held(self, note: Notes, obs: LearnerObservation) -> list[Pair]:
         """The kept demonstrations, then the bought ones, each input once."""
         seen: set[Grid] = set()
         held = []
@@ -243,11 +297,13 @@ class ProgramLibraryLearner(BaseLearner):
                 held.append(pair)
         return held
 
-    def _write(self, note: _Instance, obs: LearnerObservation, held: list[Pair]) -> None:
+    def _write(self, note: Notes, obs: LearnerObservation, held: list[Pair]) -> None:
         request = WriteRequest(tuple(held), obs.input, self._key(obs), tuple(note.wrong))
         result = self.writer.write(request)
         note.groups = group_by_prediction(result.programs, note.wrong)
         note.searched_with = len(held)
+        note.written.update(p.text for p in result.programs)
+        served = getattr(self.writer, "last_served", None)
         note.log.append(
             {
                 "wrote_with": len(held),
@@ -255,17 +311,18 @@ class ProgramLibraryLearner(BaseLearner):
                 "groups": len(note.groups),
                 "work": result.work,
                 **({"note": result.note} if result.note else {}),
+                **({"search_cache": "hit" if served else "miss"} if served is not None else {}),
             }
         )
 
-    def _close(self, obs: LearnerObservation, note: _Instance) -> None:
+    def _close(self, obs: LearnerObservation, note: Notes) -> None:
         del self._open[obs.step]
         if self._keeps("demos"):
             note.kept = self._held(note, obs)
         self._done.append(note)
         self._logs[obs.user] = {"events": note.log, "solved_by": note.solved_by}
 
-    def _learn(self, note: _Instance) -> None:
+    def _learn(self, note: Notes) -> None:
         if self._keeps("programs"):
             if note.solved_by is not None:
                 self.library.programs[note.alias] = note.solved_by
@@ -273,3 +330,28 @@ class ProgramLibraryLearner(BaseLearner):
                 self.library.programs.pop(note.alias, None)
         if self._keeps("demos") and note.kept:
             self.library.demos[note.alias] = note.kept[-MAX_KEPT_DEMOS:]
+
+
+class PriorLibraryLearner(ProgramLibraryLearner):
+    """The program library that also learns a prior over programs across tasks.
+
+    It keeps one program per task, as the library does, and the prior learnt from every program
+    its search wrote that answered right, so that it also searches better on tasks it never met.
+    Keywords as :class:`ProgramLibraryLearner`, but ``keep`` is ``programs`` and ``learn_prior``
+    is on.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{"keep": "programs", **kwargs, "learn_prior": True})
+
+
+class PriorOnlyLearner(ProgramLibraryLearner):
+    """A learner that keeps only the prior over programs: no program, no demonstration per task.
+
+    What it saves over its reset is what transfers across tasks, apart from what a per-task memory
+    would remember. Keywords as :class:`ProgramLibraryLearner`, with ``keep`` ``nothing`` and
+    ``learn_prior`` on.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{**kwargs, "keep": "nothing", "learn_prior": True})

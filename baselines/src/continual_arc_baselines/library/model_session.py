@@ -12,6 +12,13 @@ instance's counts so far; when the round ends, it reads them again and keeps the
 included; otherwise they are the client's own. Taking a difference keeps them exact when an
 instance is played again under the same key (a resumed round, or one learner played twice).
 
+**Resumed runs.** :meth:`ModelSession.resume` (the learners' ``resume_from``, which the runner
+calls only when a run is resumed) takes the cumulative counts of the run's last committed record,
+so that ``resources()`` continues from them, and tells the proxy what the run spent before
+(``POST /continual-arc/carry``), so that its spend cap weighs the whole run, not the part since the
+resume. The proxy counts whichever is more, its own count of the run id or the records', so
+nothing is counted twice when the proxy kept running and the run id is named.
+
 **Refusals.** A call the endpoint refuses outright (401 a bad key, 402 the proxy's spend cap, 403 a
 model the proxy does not serve, 404 a wrong URL) raises :class:`ModelRefusedError`; every later call
 of the session raises it again without reaching the endpoint, and the learners re-raise it from
@@ -41,7 +48,7 @@ __all__ = [
     "ModelSession",
     "ModelSettings",
     "ProxyCountsError",
-    "SessionReports",
+    "carry_url",
 ]
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1"
@@ -78,7 +85,8 @@ class ModelSettings:
             placeholder, which is all the proxy needs (it holds the upstream's key itself).
         run_id: the run's name at the proxy, for its counts, log and spend cap. By default each
             learner draws its own, so that plays sharing a proxy never mix their counts; give each
-            play its own if you name them.
+            play its own if you name them. A resumed learner carries the run's spend so far to
+            its run id (:meth:`ModelSession.resume`), drawn or named.
         proxy_counts: read each instance's counts from the tracking proxy at ``base_url``
             (``false`` for an endpoint reached directly: the client's own counts are used).
         timeout: seconds allowed for one request. max_retries: retries of a transient failure.
@@ -130,6 +138,11 @@ def usage_url(base_url: str) -> str:
     """The proxy's counts endpoint for a proxy whose OpenAI base is ``base_url``."""
     root = base_url.rstrip("/")
     return root.removesuffix("/v1") + "/continual-arc/usage"
+
+
+def carry_url(base_url: str) -> str:
+    """The proxy's endpoint that takes a resumed run's earlier spend (``base_url``: its OpenAI base)."""
+    return usage_url(base_url).removesuffix("/usage") + "/carry"
 
 
 def _same_turns(logged: Sequence[Mapping[str, Any]], sent: Sequence[Mapping[str, Any]]) -> bool:
@@ -276,6 +289,35 @@ class ModelSession:
         self._settled[instance] = counts
         return dict(counts)
 
+    def resume(self, counts: Mapping[str, float]) -> None:
+        """Continue a resumed run from ``counts``, the cumulative counters its records end with.
+
+        The totals start from them, and the proxy (with ``proxy_counts``) is told the run's spend
+        so far, which its spend cap then weighs with every later call of this session's run id.
+
+        Raises:
+            ProxyCountsError: the proxy could not be told (a proxy without ``/continual-arc/carry``,
+                or none at ``base_url``): the run would otherwise start its spend cap again.
+        """
+        self._total = add_counts(zero(), counts)
+        if self.counted_by == "client":
+            return  # no proxy, so no cap to tell
+        url = carry_url(self.settings.base_url)
+        body = {
+            "run": self.run_id,
+            "cost": self._total["cost"],
+            "cost_unknown_calls": int(self._total["cost_unknown_calls"]),
+        }
+        try:
+            if self._http is None:
+                self._http = httpx.Client(timeout=30.0)
+            self._http.post(url, json=body).raise_for_status()
+        except httpx.HTTPError as error:
+            raise ProxyCountsError(
+                f"cannot tell the tracking proxy at {url} what the resumed run spent before "
+                f"({type(error).__name__}: {error}); without it the run's spend cap would start again"
+            ) from error
+
     def totals(self) -> dict[str, float]:
         """The counts of every settled instance, summed (cumulative over the learner's life)."""
         return dict(self._total)
@@ -323,33 +365,3 @@ def _reply_entry(result: ChatResult) -> dict[str, Any]:
             "cost": result.cost,
         },
     }
-
-
-class SessionReports:
-    """What a model-backed learner reports of each instance, from its session's counts.
-
-    Mixed into a learner that has ``session``, ``settings`` and ``_keys`` (each user's instance
-    key in the current round).
-    """
-
-    session: ModelSession
-    settings: ModelSettings
-    _keys: dict[int, str]
-
-    def instance_resources(self, user: int) -> dict[str, float]:
-        """Calls, tokens and cost of ``user``'s instance that just ended (the proxy's counts)."""
-        key = self._keys.get(user)
-        return self.session.settle(key) if key is not None else dict.fromkeys(COUNT_KEYS, 0.0)
-
-    def _session_log(self, user: int, base: Mapping[str, Any]) -> dict[str, Any] | None:
-        """``base`` with the model, the source of the counts, the counts and every message."""
-        key = self._keys.get(user)
-        if key is None:
-            return None
-        return {
-            **base,
-            "model": self.settings.public(),
-            "counted_by": self.session.counted_by,
-            "resources": self.instance_resources(user),
-            "messages": self.session.transcript(key),
-        }

@@ -14,6 +14,7 @@ this is how the program library answers a returning task with no model call at a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from continual_arc.core.grids import Grid
@@ -114,6 +115,12 @@ class ModelProgramWriter:
         )
         self.sandbox_runs += 1
         return result.outputs[0]
+
+    def resume(self, counts: Mapping[str, float]) -> None:
+        """Continue a resumed run's counters from ``counts`` (its last record's :meth:`resources`)."""
+        self.writes = int(counts.get("writes", 0))
+        self.sandbox_runs = int(counts.get("sandbox_runs", 0))
+        self.programs_kept = int(counts.get("programs_fitted", 0))
 
     def resources(self) -> dict[str, float]:
         """The session's cumulative model counts, with the writes and sandbox runs."""

@@ -48,7 +48,8 @@ from continual_arc.learner import BaseLearner
 
 from .. import prompts
 from ..game_play import GamePlayer, game_level
-from ..library.model_session import ModelSession, ModelSettings, SessionReports
+from ..library.model_session import ModelSession, ModelSettings
+from ..library.session_reports import SessionReports
 
 __all__ = ["BareModelLearner"]
 

@@ -84,6 +84,8 @@
       root.querySelector("[data-act=submit]").addEventListener("click", () => this.submit());
       root.querySelector("[data-act=demo]").addEventListener("click", () => this.act({ action: "request_demos" }));
       root.querySelector("[data-act=give-up]").addEventListener("click", () => this.act({ action: "give_up" }));
+      this.note = root.querySelector(".play-note");
+      this.controls = this.start.parentElement;
       if (!CAV.live) {
         root.querySelector(".play-note").textContent =
           "Playing needs the local server: this is a static export, so play-it-yourself is unavailable here. " +
@@ -91,6 +93,7 @@
         this.start.disabled = true;
         this.task.disabled = true;
       }
+      this.gridNote = this.note.textContent;
       window.addEventListener("keydown", (e) => {
         if (this.editor && !this.board.hidden && /^[0-9]$/.test(e.key) && e.target.tagName !== "INPUT") this.editor.pick(+e.key);
       });
@@ -99,6 +102,14 @@
     /* Offer the tasks of `runDoc` (and any task id of its track typed in), with the learner's charges. */
     offer(runDoc, partnerDoc, partnerLabel) {
       this.run = runDoc;
+      // Playing serves grid tasks only: a game level's run says so in one line, with no controls.
+      const game = runDoc.kind === "game";
+      this.root.dataset.kind = runDoc.kind || "grid";
+      this.controls.hidden = game;
+      if (game) this.board.hidden = true;
+      this.note.textContent = game
+        ? "Play-it-yourself serves grid tasks only: this run's instances are game levels, which cannot be played here."
+        : this.gridNote;
       this.partner = partnerDoc;
       this.partnerLabel = partnerLabel;
       const list = this.root.querySelector("#play-tasks");

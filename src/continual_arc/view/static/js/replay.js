@@ -1,6 +1,7 @@
 /* The instance replay: the test input, each demonstration bought, each answer with its verdict, and
  * the cost meter out of the budget, stepped with the buttons or the arrow keys; then what the
- * trajectory holds (the learner's log, plug-ins, an error) and, for a game level, its frames.
+ * trajectory holds (the learner's log, plug-ins, an error). A game level (the arc3 track) is drawn
+ * by game.js in place of the grids: its frames, its actions attempt by attempt, its demonstrations.
  */
 "use strict";
 
@@ -9,7 +10,7 @@
 
   /* The cost meter: one cell per unit of the budget, demonstrations then wrong answers, and what
    * the failure charged on top when the instance ended unsolved. */
-  CAV.meter = function (meter, maxCost, solved) {
+  CAV.meter = function (meter, maxCost, solved, game) {
     const charged = meter.charge !== null && meter.charge !== undefined;
     const cells = [];
     for (let i = 0; i < maxCost; i++) {
@@ -26,7 +27,7 @@
       el("div.cells", { "aria-hidden": "true" }, cells),
       el("div.meter-words", {},
         el("span.key.demo"), meter.demos + " demonstration" + (meter.demos === 1 ? "" : "s") + " · ",
-        el("span.key.wrong"), meter.wrong + " wrong answer" + (meter.wrong === 1 ? "" : "s") + " · ",
+        el("span.key.wrong"), meter.wrong + (game ? " failed attempt" : " wrong answer") + (meter.wrong === 1 ? "" : "s") + " · ",
         el("b.meter-total", {}, words)));
   };
 
@@ -73,6 +74,11 @@
       this.maxCost = (doc.record && doc.record.max_cost) || runDoc.strip.max_cost || 16;
       this.root.dataset.run = runDoc.id;
       this.root.dataset.step = col.step;
+      this.game = doc.kind === "game";
+      this.states = this.game ? CAV.gameStates(doc) : null;
+      this.root.dataset.kind = doc.kind || "grid";
+      this.root.querySelector(".replay-body").hidden = this.game;
+      this.root.querySelector(".replay-game").hidden = !this.game;
       this.head(runDoc, col, besideLabel);
       CAV.clear(this.root.querySelector(".replay-holds"), this.holds(doc));
       this.go(0);
@@ -90,6 +96,7 @@
           el("span.key.learner"), "the learner was charged " + verdict(col.charge, col.solved),
           col.beside ? [" · ", el("span.key.beside"), (besideLabel || "beside") + " on the same instance: " + verdict(col.beside.charge, col.beside.solved)] : "",
           " · instance seed " + col.seed),
+        this.game ? CAV.gameFacts(d) : null,
         CAV.problems(d.problems, "This instance's files"));
     }
 
@@ -113,9 +120,15 @@
       this.root.dataset.at = this.at;
       this.root.dataset.steps = steps.length - 1;
       const replaced = step.learner_action ? " (a plug-in replaced the learner's " + step.learner_action.action + ")" : "";
-      CAV.clear(this.root.querySelector(".replay-caption"), caption(step, this.at) + replaced,
+      const words = this.game ? CAV.gameCaption(step, this.at, this.doc) : caption(step, this.at);
+      CAV.clear(this.root.querySelector(".replay-caption"), words + replaced,
         last && step.end ? el("b", {}, " It ended: " + step.end + ".") : null);
-      CAV.clear(this.root.querySelector(".replay-meter"), CAV.meter(step.meter, this.maxCost, solved));
+      CAV.clear(this.root.querySelector(".replay-meter"), CAV.meter(step.meter, this.maxCost, solved, this.game));
+      if (this.game) {
+        this.root.querySelector(".replay-frames").hidden = true;
+        CAV.drawGameStep(this.root, this.doc, this.states, this.at);
+        return;
+      }
       const demos = shown.filter((s) => s.kind === "request_demos");
       const answers = shown.filter((s) => s.kind === "submit");
       CAV.clear(this.root.querySelector(".replay-input"), CAV.gridFigure(this.doc.input, "test input", "input", 220));

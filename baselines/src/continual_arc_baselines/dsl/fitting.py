@@ -1,0 +1,158 @@
+"""The task a search works on, and the check that turns a state into a candidate.
+
+A *state* is the list of grids a partial program makes from every demonstration input and the
+test input. It fits when its demonstration grids are the outputs: as they are, through a colour
+map fitted last (:func:`.colours.fit_map`), or through a block layout (:func:`.layout.fit_blocks`).
+A fit whose test prediction breaks a rule every demonstration obeys (:mod:`.shapes`) is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .colours import apply_map, entry_cost, fit_map
+from .extract import CORNERS
+from .family import Op
+from .grid import Array, Context, Grid, Pair, to_array, to_grid
+from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
+from .local import KINDS, fit_local, local_op
+from .ops import window_op
+from .program import Program, map_text
+from .shapes import Expectation, expect
+
+__all__ = ["Candidate", "State", "Task"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A program that reproduces every demonstration, and its answer for the test input.
+
+    Attributes:
+        program: the program (its text runs with no demonstrations; its cost is the empty prior's).
+        prediction: its output on the test input.
+        cost: its description length in bits under the prior it was found with.
+        weight: ``2 ** -cost``, a prior to sum over candidates that predict the same grid.
+        found_at: the primitive applications the search had spent when it found the program.
+    """
+
+    program: Program
+    prediction: Grid
+    cost: float
+    weight: float
+    found_at: int = 0
+
+
+@dataclass(frozen=True)
+class State:
+    """Grids a partial program makes, one per demonstration input and one for the test input.
+
+    Attributes:
+        steps: the program's steps so far, as text.
+        grids: its grids, demonstrations first, the test input's last.
+        cost: its cost in bits under the search's prior.
+        base: its cost under the empty prior (the program's own cost).
+        root: which of the task's contexts it started from (0, or 1 for ``bg0``).
+        last: nothing may follow it (it ended with a rotation or reflection).
+    """
+
+    steps: tuple[str, ...]
+    grids: tuple[Array, ...]
+    cost: float
+    base: float
+    root: int
+    last: bool = False
+
+
+class Task:
+    """The demonstrations and test input in array form, the rules they obey, and the fit check."""
+
+    def __init__(self, demos: Sequence[Pair], test_input: Grid) -> None:
+        self.inputs = (*(to_array(i) for i, _ in demos), to_array(test_input))
+        self.outputs = tuple(to_array(o) for _, o in demos)
+        self.n = len(demos)
+        self.contexts = [tuple(Context(a) for a in self.inputs)]
+        if any(c.bg > 0 and np.any(c.original == 0) for c in self.contexts[0]):
+            # A second root whose background is colour 0 (the ``bg0`` step).
+            zero = tuple(Context(a) for a in self.inputs)
+            for c in zero:
+                c.bg = 0 if np.any(c.original == 0) else c.bg
+            self.contexts.append(zero)
+        self.expectation: Expectation = expect(self.inputs[: self.n], self.outputs)
+        self.same = all(i.shape == o.shape for i, o in zip(self.inputs, self.outputs, strict=False))
+
+    def fitted_ops(self) -> tuple[Op, ...]:
+        """The steps whose constants the demonstrations fix: windows, continuations, local rules."""
+        fixed, scale = self.expectation.fixed, self.expectation.scale
+        windows = (*(window_op(c, *fixed) for c in CORNERS), continue_op(*fixed)) if fixed else ()
+        if scale is not None and min(scale) >= 1 and max(scale) > 1:
+            windows = (*windows, scaled_continue_op(*scale))
+        rules = []
+        if self.same:
+            for kind in KINDS:
+                table = fit_local(self.inputs[: self.n], self.outputs, kind)
+                if table is not None:
+                    rules.append(local_op(kind, table))
+        return (*windows, *rules)
+
+    def shapes_match(self, state: State) -> bool:
+        """Whether every demonstration grid of a state has its output's shape."""
+        return all(g.shape == o.shape for g, o in zip(state.grids, self.outputs, strict=False))
+
+    def explained(self, state: State) -> float:
+        """The share of demonstration cells a state explains (0 where shapes differ).
+
+        A cell is explained when its value, in its demonstration, always stands where the output
+        has one colour. States that explain more of the outputs are expanded sooner.
+        """
+        total = 0.0
+        for grid, output in zip(state.grids, self.outputs, strict=False):
+            if grid.shape != output.shape:
+                return 0.0
+            values = int(grid.max()) + 1
+            codes = grid.ravel().astype(np.intp) * 16 + output.ravel()
+            per_value = np.bincount(codes, minlength=values * 16).reshape(values, 16)
+            single = np.count_nonzero(per_value, axis=1) == 1
+            total += float(per_value[single].sum()) / output.size
+        return round(total / self.n, 6)
+
+    def fit(self, state: State) -> Candidate | None:
+        """The candidate a state makes, if it reproduces every demonstration."""
+        demo_grids = state.grids[: self.n]
+        if not self.shapes_match(state):
+            return self._fit_blocks(state)
+        test, steps, cost, base = state.grids[self.n], state.steps, state.cost, state.base
+        if all(np.array_equal(g, o) for g, o in zip(demo_grids, self.outputs, strict=True)):
+            if not steps:
+                return None
+        else:
+            entries = fit_map(demo_grids, self.outputs, self.inputs[: self.n])
+            if entries is None:
+                return None
+            mapped = apply_map(entries, test, self.inputs[self.n])
+            if mapped is None:
+                return None
+            test = mapped
+            steps = (*steps, map_text(entries))
+            extra = sum(entry_cost(e) for e in entries)
+            cost, base = cost + extra, base + extra
+        return self._candidate(steps, test, cost, base)
+
+    def _fit_blocks(self, state: State) -> Candidate | None:
+        bgs = [c.bg for c in self.contexts[state.root][: self.n]]
+        layout = fit_blocks(state.grids[: self.n], self.outputs, bgs)
+        if layout is None:
+            return None
+        op = blocks_op(*layout)
+        test = op(state.grids[self.n], self.contexts[state.root][self.n])
+        if test is None:
+            return None
+        return self._candidate((*state.steps, op.text), test, state.cost + op.cost, state.base + op.cost)
+
+    def _candidate(self, steps: tuple[str, ...], test: Array, cost: float, base: float) -> Candidate | None:
+        prediction = to_grid(test)
+        if prediction is None or not self.expectation.admits(self.inputs[self.n], test):
+            return None
+        return Candidate(Program(" | ".join(steps), base), prediction, cost, 2.0**-cost)

@@ -1,0 +1,114 @@
+"""The model-free program writer: the DSL search, under a prior, with a shared cache of results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..dsl import DEFAULT_BUDGET, Prior
+from ..dsl.grid import Grid
+from .search_cache import SearchCache, default_cache_dir
+from .writer import WriteRequest, WriterResult, WrittenProgram
+
+__all__ = ["DslWriter"]
+
+
+class DslWriter:
+    """The model-free writer: an enumerative search over the grid DSL.
+
+    The search is bounded by a count of primitive applications, so that the same call gives the
+    same programs on any machine. It searches under :attr:`prior`, which a learner may replace
+    between rounds (the empty prior by default).
+
+    A result is served from the search cache when an entry for the same inputs exists (the DSL's
+    version, budget, candidates kept, prior, demonstrations and test input); the work reported is
+    the search's own either way (the applications it spent when it ran), so that a play's
+    counters read the same with the cache, without it, and whichever play ran a search first.
+    Cache hits are counted apart (:meth:`cache_stats`).
+
+    Args:
+        budget: primitive applications per search.
+        max_candidates: fitting programs kept per search.
+        time_cap: seconds; a safety net only (logged in the result's note when it fires; such a
+            result, which depends on the machine, is never cached).
+        cache: whether to use the search cache.
+        cache_dir: where it lives (default: ``search-cache/`` in the data directory).
+    """
+
+    name = "dsl"
+
+    def __init__(
+        self,
+        budget: int | None = None,
+        max_candidates: int = 16,
+        time_cap: float = 30.0,
+        cache: bool = True,
+        cache_dir: str | Path | None = None,
+    ) -> None:
+        self.budget = DEFAULT_BUDGET if budget is None else budget
+        self.max_candidates = max_candidates
+        self.time_cap = time_cap
+        self.cache = SearchCache(cache_dir if cache_dir else default_cache_dir()) if cache else None
+        self.prior = Prior.empty()
+        self.searches = 0
+        self.applications = 0
+        self.cache_hits = 0
+        self.last_served = False
+
+    def _search(self, request: WriteRequest) -> WriterResult:
+        from ..dsl import search
+
+        result = search(
+            list(request.demos),
+            request.test_input,
+            budget=self.budget,
+            prior=self.prior,
+            time_cap=self.time_cap,
+            max_candidates=self.max_candidates,
+        )
+        programs = tuple(WrittenProgram(c.program.text, c.prediction, c.cost) for c in result.candidates)
+        note = "the search's time cap fired" if result.hit_time_cap else None
+        return WriterResult(programs, result.applications, note)
+
+    def _key(self, request: WriteRequest) -> str:
+        from ..dsl import __version__ as dsl_version
+
+        settings = [dsl_version, self.budget, self.max_candidates, self.prior.fingerprint()]
+        return SearchCache.key(settings, request.demos, request.test_input)
+
+    def write(self, request: WriteRequest) -> WriterResult:
+        """Search the DSL for programs that fit every demonstration (or serve a cached search)."""
+        self.searches += 1
+        key = self._key(request) if self.cache is not None else None
+        entry = self.cache.read(key) if self.cache is not None and key is not None else None
+        self.last_served = entry is not None
+        if entry is not None:
+            self.cache_hits += 1
+            result = WriterResult(
+                tuple(WrittenProgram(p["text"], p["prediction"], p["weight"]) for p in entry["programs"]),
+                entry["work"],
+            )
+        else:
+            result = self._search(request)
+            if self.cache is not None and key is not None and result.note is None:
+                self.cache.write(
+                    key, [(p.text, p.prediction, p.weight) for p in result.programs], result.work
+                )
+        self.applications += result.work
+        return result
+
+    def run(self, text: str, grid: Grid, instance: str) -> Grid | None:
+        """Run a kept DSL program on a fresh input."""
+        from ..dsl import ProgramError, execute, parse
+
+        try:
+            return execute(parse(text), grid)
+        except ProgramError:
+            return None
+
+    def resources(self) -> dict[str, float]:
+        """Searches and primitive applications so far (a cached search counts what it cost)."""
+        return {"searches": float(self.searches), "applications": float(self.applications)}
+
+    def cache_stats(self) -> dict[str, int]:
+        """Searches so far and how many of them the cache served."""
+        return {"searches": self.searches, "cache_hits": self.cache_hits}

@@ -1,0 +1,60 @@
+"""What a model-backed learner reports of each instance, and how it continues a resumed run.
+
+:class:`SessionReports` is mixed into the learners that call a model through a
+:class:`~.model_session.ModelSession`: each instance's counts and messages for its record and
+trajectory, and ``resume_from``, which the runner calls only when a run is resumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .counts import COUNT_KEYS
+from .model_session import ModelSession, ModelSettings
+
+__all__ = ["SessionReports", "last_resources"]
+
+
+class SessionReports:
+    """What a model-backed learner reports of each instance, from its session's counts.
+
+    Mixed into a learner that has ``session``, ``settings`` and ``_keys`` (each user's instance
+    key in the current round).
+    """
+
+    session: ModelSession
+    settings: ModelSettings
+    _keys: dict[int, str]
+
+    def instance_resources(self, user: int) -> dict[str, float]:
+        """Calls, tokens and cost of ``user``'s instance that just ended (the proxy's counts)."""
+        key = self._keys.get(user)
+        return self.session.settle(key) if key is not None else dict.fromkeys(COUNT_KEYS, 0.0)
+
+    def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """Continue a resumed run: its counts from the last committed record, its spend told to the proxy.
+
+        Raises:
+            ProxyCountsError: the proxy could not be told the run's spend so far.
+        """
+        if records:
+            self.session.resume(last_resources(records))
+
+    def _session_log(self, user: int, base: Mapping[str, Any]) -> dict[str, Any] | None:
+        """``base`` with the model, the source of the counts, the counts and every message."""
+        key = self._keys.get(user)
+        if key is None:
+            return None
+        return {
+            **base,
+            "model": self.settings.public(),
+            "counted_by": self.session.counted_by,
+            "resources": self.instance_resources(user),
+            "messages": self.session.transcript(key),
+        }
+
+
+def last_resources(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """The cumulative counters of the last record: every instance of its round has settled by then."""
+    return {str(k): float(v) for k, v in (records[-1].get("resources") or {}).items()}

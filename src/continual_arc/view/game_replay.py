@@ -1,0 +1,84 @@
+"""A game instance's replay (the arc3 track): each action with the frames it rendered, step by step.
+
+A game trajectory numbers the distinct frames of its level once (``frames``, the texts of
+:func:`continual_arc.core.games.encode_frame`) and every event refers to them by number, so a
+replay step carries numbers too and the page looks the text up in the document's ``frames``. The
+opening step holds the level's opening frames. A step of a game action holds the action (a click
+with its cell), the attempt it belonged to, the frames it rendered, the level's state after it
+and how it ended the attempt (won, lost, reset, action cap). A demonstration bought holds the
+solver's actions and the frames each rendered. The cost meter counts failed attempts where a grid
+instance counts wrong answers: each costs 1, as a demonstration does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["charge_last", "game_steps", "is_game_trajectory"]
+
+
+def is_game_trajectory(trajectory: Mapping[str, Any]) -> bool:
+    """Whether ``trajectory`` is a game level's (it names its game and numbers its opening frames)."""
+    return "game" in trajectory and isinstance(trajectory.get("opening"), list)
+
+
+def _meter(spent: int, demos: int, failed: int) -> dict[str, Any]:
+    # The keys are the grid replay's, so the page draws one meter for both: ``wrong`` is a failed attempt.
+    return {"spent": spent, "demos": demos, "wrong": failed, "charge": None}
+
+
+def _game_step(action: Mapping[str, Any], feedback: Mapping[str, Any], step: dict[str, Any]) -> int | None:
+    """Fill ``step`` from a game action and its feedback; the failed attempts after it, if it says."""
+    if "x" in action:
+        step["x"], step["y"] = action.get("x"), action.get("y")
+    step["frames"] = list(feedback.get("frames") or [])
+    step["state"] = feedback.get("state")
+    step["ended"] = feedback.get("ended")
+    step["offered"] = feedback.get("offered", True)
+    step["attempt_actions"] = feedback.get("attempt_actions")
+    used = feedback.get("attempts_used")
+    return int(used) if isinstance(used, int) else None
+
+
+def game_steps(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The replay's steps of a game instance: the opening, then one per event, the last with the charge."""
+    opening = list(trajectory.get("opening") or [])
+    steps: list[dict[str, Any]] = [
+        {"kind": "start", "done": False, "attempt": 1, "frames": opening, "meter": _meter(0, 0, 0)}
+    ]
+    demos = failed = 0
+    for event in trajectory.get("events") or []:
+        action = event.get("action") or {}
+        feedback = event.get("feedback") or {}
+        kind = str(action.get("action") or "no action")
+        # The attempt an action belongs to is the one under way when it was taken.
+        step: dict[str, Any] = {"kind": kind, "done": bool(feedback.get("done")), "attempt": failed + 1}
+        if feedback.get("feedback") == "game":
+            used = _game_step(action, feedback, step)
+            failed = failed if used is None else used
+        elif kind == "request_demos":
+            if feedback.get("refused"):
+                step["kind"] = "refused"
+            else:
+                demos = int(feedback.get("demos_used") or demos + 1)
+                step["demo"] = feedback.get("demo")
+        elif kind == "invalid":
+            step["repr"] = action.get("repr")
+        if "learner_action" in event:
+            step["learner_action"] = event["learner_action"]
+        step["meter"] = _meter(int(feedback.get("spent", failed + demos)), demos, failed)
+        steps.append(step)
+    return charge_last(steps, trajectory, record)
+
+
+def charge_last(
+    steps: list[dict[str, Any]], trajectory: Mapping[str, Any], record: Mapping[str, Any] | None
+) -> list[dict[str, Any]]:
+    """``steps`` with the instance's charge and end on the last (from the trajectory, else the record)."""
+    result = trajectory.get("result") or {}
+    charge = result.get("charge", record.get("charge") if record else None)
+    if charge is not None:
+        steps[-1]["meter"]["charge"] = int(charge)
+        steps[-1]["end"] = result.get("end", record.get("end") if record else None)
+    return steps
