@@ -6,9 +6,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from continual_arc.core.sandbox import ProxyBridge, start_sandboxed
 from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.proxy import ProxyConfig, serve_proxy
-from continual_arc_baselines.sandbox.process import ProxyBridge, start_sandboxed
 
 PROBE = """
 import socket, sys, urllib.request

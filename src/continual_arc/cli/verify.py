@@ -44,6 +44,9 @@ def _verify(args: argparse.Namespace) -> int:
         about=about,
         student=args.student,
         resamples=args.resamples,
+        withheld=[Path(args.pack)] if args.pack else [],
+        proxy=args.proxy,
+        process_seconds=args.process_seconds or None,
     )
     document = verify(options)
     print(format_protocol(document, options.out))
@@ -78,4 +81,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--student", default="none", help="the model the learner plays with (default none)")
     p.add_argument("--claim", help="a submitted result of the same learner, printed beside the rerun")
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples of the numbers")
+    p.add_argument(
+        "--proxy", help="the tracking proxy's URL: the only address the learner may reach (default: none)"
+    )
+    p.add_argument(
+        "--process-seconds",
+        type=float,
+        default=24 * 3600.0,
+        help="the wall-time (and CPU-time) cap of each learner process (default a day; 0: none)",
+    )
     p.set_defaults(func=_verify)

@@ -4,9 +4,9 @@
 by its import path and returns an object with the learner protocol whose every call is forwarded
 (arguments and results through :mod:`continual_arc.core.wire`). It has the optional members the
 learner has (``save_state``, ``instance_log``, ...), and no others, so the runner treats it as it
-would treat the learner itself. The child runs in a working folder of its own and may be wrapped
-in a sandbox (``prefix``); its state crosses the folder's edge only through ``save_state`` and
-``load_state``.
+would treat the learner itself. The child runs in a working folder of its own, in the kernel sandbox
+of :mod:`continual_arc.core.sandbox` when given a ``confinement`` (or under a ``prefix`` command);
+its state crosses the folder's edge only through ``save_state`` and ``load_state``.
 
 ``restart_on_reset`` makes ``reset()`` end the process and start a new one, from nothing or from a
 saved state: what verification does before every test instance, so that a learner carries to an
@@ -15,16 +15,20 @@ instance only what it kept as files.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..core.errors import ContinualArcError
+from ..core.sandbox import Confinement, SandboxedProcess, start_sandboxed
 from ..core.wire import from_wire, to_wire
 
 __all__ = ["RemoteLearnerError", "remote_learner"]
@@ -35,32 +39,62 @@ class RemoteLearnerError(ContinualArcError, RuntimeError):
 
 
 class _Child:
-    """The learner's process and its pipe."""
+    """The learner's process and its pipe, started under ``prefix`` or in the kernel sandbox."""
 
     def __init__(
-        self, spec: Mapping[str, Any], workdir: Path, prefix: Sequence[str], env: Mapping[str, str]
+        self,
+        spec: Mapping[str, Any],
+        workdir: Path,
+        prefix: Sequence[str],
+        env: Mapping[str, str],
+        confinement: Confinement | None,
     ) -> None:
         command = [*prefix, sys.executable, "-m", "continual_arc.play.remote_child", json.dumps(dict(spec))]
         workdir.mkdir(parents=True, exist_ok=True)
-        self.log = open(workdir / "learner.log", "a", encoding="utf-8")  # noqa: SIM115  # closed in close()
-        self.process = subprocess.Popen(
-            command,
-            cwd=workdir,
-            env=dict(env),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            text=True,
-            encoding="utf-8",
-        )
+        self.isolation: dict[str, Any] | None = None
+        self.sandboxed: SandboxedProcess | None = None
+        self.log: BinaryIO | None = None
+        if confinement is None:
+            self.log = open(workdir / "learner.log", "ab")  # noqa: SIM115  # closed in close()
+            self.process = subprocess.Popen(
+                command,
+                cwd=workdir,
+                env=dict(env),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.log,
+            )
+        else:
+            self.sandboxed = _start_confined(command, workdir, env, confinement)
+            self.process = self.sandboxed.process
+        self.timed_out = False
+        wall = confinement.wall_seconds if confinement else None
+        self.timer = threading.Timer(wall, self._time_out) if wall is not None else None
+        if self.timer is not None:
+            self.timer.daemon = True
+            self.timer.start()
         self.read("start")  # the child says it is ready, or why it could not build the learner
+        if self.sandboxed is not None:
+            self.isolation = self.sandboxed.isolation()
+            # the launcher has read its config, which holds the whole environment: not kept in the rerun
+            (self.sandboxed.report_path.parent / "launch.json").unlink(missing_ok=True)
+
+    def _time_out(self) -> None:
+        """The wall cap: end the process (and, sandboxed, its whole group)."""
+        self.timed_out = True
+        with contextlib.suppress(ProcessLookupError):
+            if self.sandboxed is not None:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            else:
+                self.process.kill()
 
     def read(self, call: str) -> Any:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         if not line:
-            code = self.process.poll()
-            raise RemoteLearnerError(f"the learner's process ended (exit status {code}) during {call}")
+            code = self.process.wait()
+            why = " (its wall-time cap)" if self.timed_out else ""
+            raise RemoteLearnerError(f"the learner's process ended (exit status {code}{why}) during {call}")
         reply = json.loads(line)
         if "error" in reply:
             error = reply["error"]
@@ -70,23 +104,51 @@ class _Child:
     def call(self, name: str, *args: Any) -> Any:
         assert self.process.stdin is not None
         try:
-            self.process.stdin.write(json.dumps({"call": name, "args": list(args)}) + "\n")
+            self.process.stdin.write(json.dumps({"call": name, "args": list(args)}).encode() + b"\n")
             self.process.stdin.flush()
         except BrokenPipeError:
             raise RemoteLearnerError(f"the learner's process ended before {name}") from None
         return self.read(name)
 
     def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
         if self.process.poll() is None:
             try:
                 assert self.process.stdin is not None
-                self.process.stdin.write(json.dumps({"call": "quit"}) + "\n")
+                self.process.stdin.write(json.dumps({"call": "quit"}).encode() + b"\n")
                 self.process.stdin.close()
                 self.process.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
-        self.log.close()
+        if self.sandboxed is not None:
+            self.sandboxed.stop(0)  # the process has ended; this ends its relay and closes the log
+        if self.log is not None:
+            self.log.close()
+
+
+def _start_confined(
+    command: Sequence[str], workdir: Path, env: Mapping[str, str], confinement: Confinement
+) -> SandboxedProcess:
+    """The learner's process in the kernel sandbox: it writes only in ``workdir``.
+
+    The launcher's config and report go beside ``workdir``, where the learner cannot rewrite them.
+    """
+    return start_sandboxed(
+        command,
+        env={**env, "TMPDIR": str(workdir)},
+        cwd=workdir,
+        read_dirs=confinement.read_dirs,
+        write_dirs=[workdir],
+        port=confinement.port,
+        bridge=confinement.bridge,
+        log_dir=workdir.with_name(f"{workdir.name}.sandbox"),
+        file_bytes=confinement.file_bytes,
+        cpu_seconds=confinement.cpu_seconds,
+        pipes=True,
+        stderr=workdir / "learner.log",
+    )
 
 
 class _RemoteBase:
@@ -102,14 +164,27 @@ class _RemoteBase:
         env: Mapping[str, str],
         restart_on_reset: bool,
         start_state: Path | None,
+        confinement: Confinement | None,
     ) -> None:
         self.spec, self.workdir, self.prefix, self.env = dict(spec), workdir, list(prefix), dict(env)
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
-        self.child = _Child(self.spec, workdir, self.prefix, self.env)
+        self.confinement = confinement
+        self.isolations: list[dict[str, Any]] = []
+        self.child = self._start()
         self.hello: dict[str, Any] = self.child.call("hello")
         self.stateless = bool(self.hello["stateless"])
         if start_state is not None:
             self._load(start_state)
+
+    def _start(self) -> _Child:
+        child = _Child(self.spec, self.workdir, self.prefix, self.env, self.confinement)
+        if child.isolation is not None:
+            self.isolations.append(child.isolation)
+        return child
+
+    def sandbox_reports(self) -> list[dict[str, Any]]:
+        """What the kernel sandbox put in force for each process started so far (none unconfined)."""
+        return list(self.isolations)
 
     def _load(self, directory: Path) -> None:
         inside = self.workdir / "state-in"
@@ -123,7 +198,7 @@ class _RemoteBase:
             self.child.call("reset")
             return
         self.child.close()
-        self.child = _Child(self.spec, self.workdir, self.prefix, self.env)
+        self.child = self._start()
         if self.start_state is not None:
             self._load(self.start_state)
 
@@ -230,6 +305,7 @@ def remote_learner(
     env: Mapping[str, str] | None = None,
     restart_on_reset: bool = False,
     start_state: Path | None = None,
+    confinement: Confinement | None = None,
 ) -> Any:
     """The learner ``spec`` names (``{"class": "module:Class", "kwargs": {...}}``), in a process of its own.
 
@@ -240,12 +316,15 @@ def remote_learner(
         env: the process's environment (default: this one's).
         restart_on_reset: ``reset()`` starts a new process instead of calling the learner's.
         start_state: a saved state every new process loads first (the end of a stream).
+        confinement: start every process in the kernel sandbox (:mod:`continual_arc.core.sandbox`)
+            with these rights; it writes only in ``workdir``, and the launcher's config and report
+            go to ``workdir``'s sibling ``<name>.sandbox``. ``None``: no sandbox.
 
     Raises:
         RemoteLearnerError: the learner could not be built (one sentence says why).
     """
     environ = dict(os.environ) if env is None else dict(env)
-    probe = _RemoteBase(spec, workdir, prefix, environ, restart_on_reset, start_state)
+    probe = _RemoteBase(spec, workdir, prefix, environ, restart_on_reset, start_state, confinement)
     members = set(probe.hello["members"])
     bases = tuple(mixin for name, mixin in _MIXINS.items() if name in members)
     kind = type("RemoteLearner", (*bases, _RemoteBase), {})

@@ -10,9 +10,12 @@ with no arguments, every play in processes of the learner's own (:mod:`continual
 * the reset's stream and tests, a new process (from nothing) before every instance.
 
 The learner's processes never get the pack's folder or the data directory: the pack is loaded by
-this process alone (nothing the child is given names its path), and the child's environment names
-an empty data directory of its own (:func:`learner_env`). This is not a sandbox: docs/VERIFY.md
-says what is and is not isolated.
+this process alone (nothing the child is given names its path), the child's environment names an
+empty data directory of its own (:func:`learner_env`), and every process runs in the kernel
+sandbox (:mod:`.confine`): it reads only the system's folders and its Python's, writes only its own
+folder, and reaches no network but the tracking proxy's port, if one is given.
+``verification.json`` records what the kernel put in force for each kind of process;
+docs/VERIFY.md says what is and is not isolated.
 
 The seed is drawn when not given, and is never a canonical one (0, 1, 2), whose instances anyone
 can know. On a track's public tasks the result is *reproduced*; on a rule pack nobody outside the
@@ -32,6 +35,7 @@ from typing import Any
 
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
+from ..core.sandbox import ProxyBridge
 from ..data.directory import DATA_ENV
 from ..play.aliases import SALT_FILE
 from ..play.options import RunProgress
@@ -41,6 +45,7 @@ from ..protocol.conclude import PlayedProtocol, conclude
 from ..protocol.jobs import ProgressLines, final_state
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..stream.schedule import Schedule
+from .confine import confinement, in_force, proxy_bridge
 
 __all__ = ["VERIFICATION", "VerifyOptions", "draw_seed", "learner_env", "verify"]
 
@@ -67,12 +72,16 @@ class VerifyOptions:
         mode: ``reproduced`` (a track's public tasks) or ``verified`` (a pack nobody has seen).
         about: what the result is about, recorded in ``verification.json`` (the pack and its
             manifest's hash, or the track).
-        prefix: the command every learner process is started under (a sandbox), or nothing.
+        prefix: a command every learner process is started under (inside the sandbox), or nothing.
         env: the learner processes' environment (default: this one's); its data directory is
             replaced by an empty one (:func:`learner_env`).
         student: the model the learner plays with, as the submission names it (``none``).
         resamples: bootstrap resamples of the final numbers.
         progress: where progress goes (default: prefixed lines on stderr).
+        sandbox: start every learner process in the kernel sandbox (off only to compare).
+        withheld: folders the learner must not reach besides the data directory (the pack's).
+        proxy: the tracking proxy's URL, the one address the learner may reach (``None``: none).
+        process_seconds: the wall-time cap of each learner process (``None``: no cap).
     """
 
     learner: str
@@ -86,6 +95,10 @@ class VerifyOptions:
     student: str = "none"
     resamples: int = 10_000
     progress: Callable[[RunProgress], None] | None = None
+    sandbox: bool = True
+    withheld: Sequence[Path] = ()
+    proxy: str | None = None
+    process_seconds: float | None = 24 * 3600.0
 
 
 def learner_env(out: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -106,23 +119,42 @@ def _spec(options: VerifyOptions) -> dict[str, Any]:
 
 
 def _play(
-    options: VerifyOptions, name: str, schedule: Schedule, *, restart: bool, start: Path | None
-) -> None:
-    """One play: the learner in processes of its own, resumed where a previous call stopped."""
+    options: VerifyOptions,
+    name: str,
+    schedule: Schedule,
+    *,
+    restart: bool,
+    start: Path | None,
+    bridge: ProxyBridge | None,
+) -> list[dict[str, Any]]:
+    """One play: the learner in processes of its own, resumed where a previous call stopped.
+
+    Returns what the sandbox put in force for each process it started.
+    """
     out = options.out / PROTOCOL_PLAYS[name]
+    env = learner_env(options.out, options.env)
+    rights = None
+    if options.sandbox:
+        withheld = list(options.withheld)
+        rights = confinement(
+            options.learner, env, withheld=withheld, bridge=bridge, wall_seconds=options.process_seconds
+        )
     learner = remote_learner(
         _spec(options),
         options.out / "work" / name,
         prefix=options.prefix,
-        env=learner_env(options.out, options.env),
+        env=env,
         restart_on_reset=restart,
         start_state=start,
+        confinement=rights,
     )
     progress = options.progress or ProgressLines(name)
     try:
         run(learner, schedule, out, resume=True, learner_spec=_spec(options), progress=progress)
     finally:
         learner.close()
+    reports: list[dict[str, Any]] = learner.sandbox_reports()
+    return reports
 
 
 def _resolved_seed(options: VerifyOptions) -> int:
@@ -172,16 +204,27 @@ def verify(options: VerifyOptions) -> dict[str, Any]:
     schedules = schedules_for(options.config, seed, test_width=1)
     for name, schedule in schedules.items():
         schedule.save(options.out / "schedules" / f"{name}.json")
-    _play(options, "stream", schedules["stream"], restart=False, start=None)
-    state = final_state(options.out / PROTOCOL_PLAYS["stream"])
-    for test in TESTS:
-        target = options.out / PROTOCOL_PLAYS[test]
-        target.mkdir(parents=True, exist_ok=True)
-        if not (target / SALT_FILE).exists():
-            shutil.copy(options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE, target / SALT_FILE)
-        _play(options, test, schedules[test], restart=True, start=state)
-    for name in ("stream-reset", "held-out-reset", "seen-reset"):
-        _play(options, name, schedules[name], restart=True, start=None)
+    reports: dict[str, list[dict[str, Any]]] = {"stream": [], "test": [], "reset": []}
+    with proxy_bridge(options.proxy) as bridge:
+        stream = schedules["stream"]
+        reports["stream"] += _play(options, "stream", stream, restart=False, start=None, bridge=bridge)
+        state = final_state(options.out / PROTOCOL_PLAYS["stream"])
+        for test in TESTS:
+            target = options.out / PROTOCOL_PLAYS[test]
+            target.mkdir(parents=True, exist_ok=True)
+            if not (target / SALT_FILE).exists():
+                shutil.copy(options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE, target / SALT_FILE)
+            reports["test"] += _play(options, test, schedules[test], restart=True, start=state, bridge=bridge)
+        for name in ("stream-reset", "held-out-reset", "seen-reset"):
+            reports["reset"] += _play(options, name, schedules[name], restart=True, start=None, bridge=bridge)
+    cap = options.process_seconds
+    isolation = {
+        kind: in_force(found, sandbox=options.sandbox, proxy=options.proxy, wall_seconds=cap)
+        for kind, found in reports.items()
+    }
+    atomic_write_json(
+        options.out / VERIFICATION, {**marker, "config": options.config.name, "isolation": isolation}
+    )
     played = PlayedProtocol(
         out=options.out,
         learner=options.learner,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from continual_arc.core.sandbox import SandboxedProcess
 from continual_arc.env import (
     Action,
     DemosFeedback,
@@ -25,7 +26,6 @@ from continual_arc.env import (
 )
 
 from ..prompts import grid_text
-from ..sandbox.process import SandboxedProcess
 from .channel import ToolChannel
 from .workspace import Snapshot
 

@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
+from continual_arc.core.sandbox import ProxyBridge, start_sandboxed
 from continual_arc.env import Action, Feedback, LearnerObservation
 from continual_arc.learner import BaseLearner
 
 from ..library.model_session import DEFAULT_BASE_URL
 from ..proxy.app import marked_base_url
-from ..sandbox.process import ProxyBridge, start_sandboxed
 from . import channel
 from . import workspace as ws
 from .channel import ToolChannel, write_arc_command

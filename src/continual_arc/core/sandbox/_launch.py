@@ -1,19 +1,23 @@
-"""Start a long-lived program (an agent harness) locked down: no network but the proxy.
+"""Start a long-lived program (an agent harness, a learner) locked down: no network but the proxy.
 
 It writes only in its own folders. Standard library only; started as
-``python -I -S _launch.py CONFIG`` and never imported.
+``python -I -S _launch.py CONFIG`` (``process.py`` imports only its ``_pipe``). Its standard
+streams are passed on to the program as they are, so a program driven over pipes is driven
+through it unchanged.
 
 Before it replaces itself with the program it:
 
 1. enters a new network namespace and brings its loopback up; a relay process, forked before the
    lockdown, listens there on ``127.0.0.1:<port>`` and carries every connection to a Unix socket
    that the parent bridges to the tracking proxy, so the proxy is the only address the program
-   can reach (a pathname Unix socket crosses network namespaces, TCP does not);
+   can reach (a pathname Unix socket crosses network namespaces, TCP does not); with no proxy
+   (``port`` null) there is no relay, and the program reaches no address at all;
 2. restricts its file system with Landlock: read and execute in the allowed folders (the system's,
    the harness's installation, the interpreter of the ``arc`` command), read, write and execute in
    its own folders, nothing elsewhere; with Landlock ABI 4 or later, TCP connections only to the
    proxy's port;
-3. sets ``no_new_privs`` and no core dumps, and caps the size of a file it writes.
+3. sets ``no_new_privs`` and no core dumps, caps the size of a file it writes and, when given,
+   the CPU seconds it may use (a hard limit the program cannot raise).
 
 What was in force is written to the ``report`` file as JSON before the program starts. Where the
 kernel refuses namespaces or Landlock, the program runs without them and the report says so; with
@@ -158,7 +162,7 @@ def _landlock(libc: Any, config: dict[str, Any]) -> tuple[bool, bool]:
         _add_rule(libc, ruleset, path, _READ_FILE | _READ_DIR | _EXECUTE, handled)
     for path in config["write_dirs"]:
         _add_rule(libc, ruleset, path, handled, handled)
-    if net:
+    if net and config["port"] is not None:  # no proxy: the ruleset allows no TCP port at all
         _add_port(libc, ruleset, int(config["port"]))
     libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     done = libc.syscall(_SYS_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0)) == 0
@@ -172,14 +176,24 @@ def main() -> None:
         config = json.load(file)
     libc = _libc()
     namespace = _own_network(libc)
-    if namespace:
+    if namespace and config["port"] is not None:
         _start_relay(libc, int(config["port"]), config["bridge"])
     report_file = open(config["report"], "w", encoding="utf-8")  # noqa: SIM115 -- before the lockdown
     files, tcp = _landlock(libc, config)
     libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (config["file_bytes"], config["file_bytes"]))
-    report = {"network_namespace": namespace, "landlock_fs": files, "landlock_tcp": tcp}
+    cpu = config.get("cpu_seconds")
+    if cpu is not None:
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu)))
+    report = {
+        "network_namespace": namespace,
+        "landlock_fs": files,
+        "landlock_tcp": tcp,
+        "proxy_port": config["port"],
+        "cpu_seconds": cpu,
+        "file_bytes": config["file_bytes"],
+    }
     with report_file:
         json.dump(report, report_file)
     os.chdir(config["cwd"])

@@ -1,9 +1,12 @@
-"""A long-lived sandboxed process, such as an agent harness, and its only way out: the proxy.
+"""A long-lived sandboxed process (an agent harness, a learner) and its only way out: the proxy.
 
 :class:`ProxyBridge` listens on a Unix socket and carries each connection to the tracking proxy's
 TCP port; :func:`start_sandboxed` starts a program through ``_launch.py``, which puts it in a
 network namespace of its own where a relay on ``127.0.0.1:<proxy port>`` leads to the bridge, and
 confines its files with Landlock. See ``_launch.py`` for the layers and what happens without them.
+With no proxy (``port`` ``None``) the program reaches no address at all. Its output goes to files,
+or (``pipes``) its standard input and output are pipes to the caller, for a program driven over
+them (a remote learner).
 """
 
 from __future__ import annotations
@@ -22,20 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["SYSTEM_READ_DIRS", "ProxyBridge", "SandboxedProcess", "start_sandboxed"]
+from ._launch import _pipe  # the launcher's relay and the bridge carry bytes the same way
+
+__all__ = ["SYSTEM_READ_DIRS", "Confinement", "ProxyBridge", "SandboxedProcess", "start_sandboxed"]
 
 _LAUNCHER = Path(__file__).with_name("_launch.py")
 SYSTEM_READ_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/proc", "/sys", "/opt")
 """Folders every harness may read and execute from: the system's programs and libraries."""
 _DEVICES = "/dev"  # /dev/null, /dev/urandom, /dev/tty: readable and writable, as any program needs
-
-
-def _pipe(source: socket.socket, sink: socket.socket) -> None:
-    with contextlib.suppress(OSError):
-        while data := source.recv(65536):
-            sink.sendall(data)
-    with contextlib.suppress(OSError):
-        sink.shutdown(socket.SHUT_WR)
 
 
 class ProxyBridge:
@@ -81,13 +78,34 @@ class ProxyBridge:
         self.close()
 
 
+@dataclass(frozen=True)
+class Confinement:
+    """What a sandboxed program may reach besides its own folders, and how long it may run.
+
+    Attributes:
+        read_dirs: folders it may read and execute from, besides the system's.
+        port: the proxy's port, the only TCP port it may reach (``None``: no network at all).
+        bridge: the Unix socket of the :class:`ProxyBridge` (with ``port``).
+        wall_seconds: the longest it may live, enforced by its caller (``None``: no cap).
+        cpu_seconds: the CPU seconds the kernel lets it use (``None``: no cap).
+        file_bytes: the largest file it may write.
+    """
+
+    read_dirs: tuple[str, ...] = ()
+    port: int | None = None
+    bridge: Path | None = None
+    wall_seconds: float | None = None
+    cpu_seconds: int | None = None
+    file_bytes: int = 256 << 20
+
+
 @dataclass
 class SandboxedProcess:
     """A started program: its process and the report of what isolation it got."""
 
     process: subprocess.Popen[bytes]
     report_path: Path
-    outputs: tuple[BinaryIO, BinaryIO]
+    outputs: tuple[BinaryIO, ...]
 
     def alive(self) -> bool:
         """Whether the program is still running."""
@@ -124,10 +142,13 @@ def start_sandboxed(
     cwd: Path,
     read_dirs: Sequence[str],
     write_dirs: Sequence[Path],
-    port: int,
-    bridge: Path,
+    port: int | None,
+    bridge: Path | None,
     log_dir: Path,
     file_bytes: int = 256 << 20,
+    cpu_seconds: int | None = None,
+    pipes: bool = False,
+    stderr: Path | None = None,
 ) -> SandboxedProcess:
     """Start ``argv`` confined (see the module docstring); its stdout and stderr go to ``log_dir``.
 
@@ -137,10 +158,14 @@ def start_sandboxed(
         cwd: where it starts.
         read_dirs: folders it may read and execute from, besides the system's.
         write_dirs: folders it may also write to.
-        port: the proxy's port, the only TCP port it may reach.
-        bridge: the Unix socket of the :class:`ProxyBridge`.
-        log_dir: where its stdout, stderr, the launcher's config and report are written.
+        port: the proxy's port, the only TCP port it may reach (``None``: no proxy, no network).
+        bridge: the Unix socket of the :class:`ProxyBridge` (``None`` with no proxy).
+        log_dir: where its stdout, stderr, the launcher's config and report are written; keep it
+            out of ``write_dirs``, so the program cannot rewrite its own report.
         file_bytes: the largest file it may write.
+        cpu_seconds: the CPU seconds it may use (``None``: no cap).
+        pipes: its standard input and output are pipes (``process.stdin``, ``process.stdout``).
+        stderr: the file its standard error is appended to (default ``log_dir/stderr.txt``).
     """
     log_dir.mkdir(parents=True, exist_ok=True)
     config = {
@@ -150,21 +175,24 @@ def start_sandboxed(
         "read_dirs": [*SYSTEM_READ_DIRS, *read_dirs],
         "write_dirs": [_DEVICES, *(str(p) for p in write_dirs)],
         "port": port,
-        "bridge": str(bridge),
+        "bridge": None if bridge is None else str(bridge),
         "report": str(log_dir / "isolation.json"),
         "file_bytes": file_bytes,
+        "cpu_seconds": cpu_seconds,
     }
     config_path = log_dir / "launch.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
-    out, err = open(log_dir / "stdout.txt", "wb"), open(log_dir / "stderr.txt", "wb")  # noqa: SIM115
+    err = open(stderr or log_dir / "stderr.txt", "ab" if stderr else "wb")  # noqa: SIM115  # closed in stop()
+    out: BinaryIO | None = None if pipes else open(log_dir / "stdout.txt", "wb")  # noqa: SIM115
     python = getattr(sys, "_base_executable", sys.executable)
     process = subprocess.Popen(
         [python, "-I", "-S", str(_LAUNCHER), str(config_path)],
         cwd=cwd,
         env={},
-        stdin=subprocess.DEVNULL,
-        stdout=out,
+        stdin=subprocess.PIPE if pipes else subprocess.DEVNULL,
+        stdout=subprocess.PIPE if out is None else out,
         stderr=err,
         start_new_session=True,
     )
-    return SandboxedProcess(process, log_dir / "isolation.json", (out, err))
+    outputs = (err,) if out is None else (out, err)
+    return SandboxedProcess(process, log_dir / "isolation.json", outputs)

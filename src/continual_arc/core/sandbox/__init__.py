@@ -1,0 +1,11 @@
+"""The kernel sandbox for a long-lived process: no network but the proxy, files in its own folders.
+
+Standard library only, at the bottom of the stages, so that the benchmark (``verify`` runs every
+learner process in it) and the baselines (an agent harness runs in it) share one. The launcher
+(``_launch.py``) is run as a file; :func:`start_sandboxed` starts a program through it, and
+:meth:`SandboxedProcess.isolation` says which layers the kernel put in force.
+"""
+
+from .process import SYSTEM_READ_DIRS, Confinement, ProxyBridge, SandboxedProcess, start_sandboxed
+
+__all__ = ["SYSTEM_READ_DIRS", "Confinement", "ProxyBridge", "SandboxedProcess", "start_sandboxed"]

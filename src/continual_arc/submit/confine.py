@@ -1,0 +1,145 @@
+"""The rights of a verified learner's process in the kernel sandbox, and what it got.
+
+A learner's process must import its code and its packages, so it may read and execute the system's
+folders, its Python (the installation, the environment's ``site-packages`` and the folders those
+point to: editable installs), ``continual_arc``'s and the learner's source folders, and the
+``PYTHONPATH`` of its environment. It writes only its own working folder. It reaches the tracking
+proxy's port if a proxy is given, and no address at all otherwise. None of the folders it may read
+may hold the data directory or the pack: Landlock grants a folder with everything under it, so such
+a folder is refused before any process starts (:class:`SandboxConflict`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import shutil
+import site
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..core.errors import ContinualArcError
+from ..core.sandbox import Confinement, ProxyBridge
+from ..data.directory import DATA_ENV, data_dir
+
+__all__ = ["SandboxConflict", "confinement", "in_force", "proxy_bridge", "python_dirs"]
+
+
+class SandboxConflict(ContinualArcError, ValueError):
+    """A folder the learner must read holds the data directory or the pack: the sandbox cannot hide it."""
+
+
+def _module_root(name: str) -> str | None:
+    """The folder a top-level module is imported from (its package's parent), if it is found."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    origin = Path(spec.origin)
+    return str(origin.parent.parent if origin.name == "__init__.py" else origin.parent)
+
+
+def _pth_dirs(site_dir: str) -> list[str]:
+    """The folders a ``.pth`` file of ``site_dir`` adds to the path (editable installs)."""
+    found = []
+    for pth in sorted(Path(site_dir).glob("*.pth")):
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            for line in pth.read_text(encoding="utf-8").splitlines():
+                if line and not line.startswith(("#", "import")) and Path(line).is_dir():
+                    found.append(line)
+    return found
+
+
+def python_dirs(learner: str, env: Mapping[str, str]) -> list[str]:
+    """The folders a learner's process must read to import ``continual_arc`` and the learner."""
+    dirs = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
+    for site_dir in site.getsitepackages():
+        dirs += [site_dir, *_pth_dirs(site_dir)]
+    dirs += [entry for entry in env.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    top = learner.split(":", 1)[0].split(".", 1)[0]
+    dirs += [root for name in ("continual_arc", top) if (root := _module_root(name))]
+    return list(dict.fromkeys(os.path.realpath(d) for d in dirs))
+
+
+def _check_withheld(read_dirs: Sequence[str], withheld: Sequence[Path]) -> None:
+    for folder in withheld:
+        hidden = Path(os.path.realpath(folder))
+        for allowed in read_dirs:
+            if hidden == Path(allowed) or Path(allowed) in hidden.parents:
+                raise SandboxConflict(
+                    f"the learner must read {allowed}, which holds a folder it must not reach; "
+                    "move the data directory or the pack out of it"
+                )
+
+
+def confinement(
+    learner: str,
+    env: Mapping[str, str],
+    *,
+    withheld: Sequence[Path],
+    bridge: ProxyBridge | None,
+    wall_seconds: float | None,
+) -> Confinement:
+    """The rights of a learner's process whose environment is ``env`` (see the module docstring).
+
+    Args:
+        learner: the learner's import path, ``module:Class``.
+        env: its environment; its ``PYTHONPATH`` is readable, and so is its (empty) data directory.
+        withheld: folders it must not reach besides the data directory (the pack's).
+        bridge: the proxy's bridge, or ``None`` for no network at all.
+        wall_seconds: the wall-time cap of each process, also its CPU-time cap.
+
+    Raises:
+        SandboxConflict: a folder it must read holds the data directory or a withheld folder.
+    """
+    read_dirs = python_dirs(learner, env)
+    _check_withheld(read_dirs, [data_dir(), *withheld])
+    return Confinement(
+        read_dirs=(*read_dirs, env[DATA_ENV]),
+        port=None if bridge is None else bridge.port,
+        bridge=None if bridge is None else bridge.path,
+        wall_seconds=wall_seconds,
+        cpu_seconds=None if wall_seconds is None else int(wall_seconds),
+    )
+
+
+@contextlib.contextmanager
+def proxy_bridge(url: str | None) -> Iterator[ProxyBridge | None]:
+    """A bridge to the tracking proxy at ``url`` for the sandbox's relay; ``None`` with no proxy."""
+    if url is None:
+        yield None
+        return
+    where = urlsplit(url)
+    root = Path(tempfile.mkdtemp(prefix="carc-v-"))  # short: a Unix socket's path is short
+    try:
+        with ProxyBridge(root / "proxy.sock", where.hostname or "127.0.0.1", where.port or 80) as bridge:
+            yield bridge
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def in_force(
+    reports: Sequence[Mapping[str, Any]], *, sandbox: bool, proxy: str | None, wall_seconds: float | None
+) -> dict[str, Any]:
+    """What held for every process of one kind (a layer counts only if it held for all of them)."""
+    if not sandbox:
+        return {"sandbox": False, "processes": 0}
+    layers = ("network_namespace", "landlock_fs", "landlock_tcp")
+    first = reports[0] if reports else {}
+    return {
+        "sandbox": True,
+        "processes": len(reports),
+        **{layer: bool(reports) and all(bool(r.get(layer)) for r in reports) for layer in layers},
+        "proxy_port": first.get("proxy_port"),
+        "cpu_seconds": first.get("cpu_seconds"),
+        "file_bytes": first.get("file_bytes"),
+        "wall_seconds": wall_seconds,
+        "spend_cap": "the tracking proxy's" if proxy else "none needed: no proxy, so no model can be called",
+    }

@@ -1,0 +1,54 @@
+"""A remote learner in the kernel sandbox: it plays over the launcher's pipes, and its wall cap ends it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from continual_arc.core.sandbox import Confinement
+from continual_arc.play.remote import RemoteLearnerError, remote_learner
+from continual_arc.submit.confine import python_dirs
+
+SLOW = """
+import time
+
+from continual_arc.testing import ToyRuleLearner
+
+
+class Slow(ToyRuleLearner):
+    '''Takes longer to build than its process may live.'''
+
+    def __init__(self):
+        time.sleep(60)
+        super().__init__()
+"""
+
+
+def _rights(tmp_path: Path, learner: str, wall: float | None) -> Confinement:
+    env = {"PYTHONPATH": str(tmp_path)}
+    return Confinement(read_dirs=tuple(python_dirs(learner, env)), wall_seconds=wall)
+
+
+def test_a_confined_learner_answers_over_the_pipes_and_reports_its_isolation(tmp_path: Path) -> None:
+    spec = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {}}
+    rights = _rights(tmp_path, spec["class"], None)
+    learner = remote_learner(spec, tmp_path / "w", confinement=rights, restart_on_reset=True)
+    try:
+        assert learner.resources() is not None
+        learner.reset()  # a new process, confined as the first
+    finally:
+        learner.close()
+    reports = learner.sandbox_reports()
+    assert len(reports) == 2 and all(r["proxy_port"] is None for r in reports)
+    assert (tmp_path / "w.sandbox" / "isolation.json").exists()
+    assert not (tmp_path / "w.sandbox" / "launch.json").exists()
+
+
+def test_the_wall_cap_ends_a_learner_process(tmp_path: Path) -> None:
+    (tmp_path / "slow.py").write_text(SLOW)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    rights = _rights(tmp_path, "slow:Slow", 1.0)
+    with pytest.raises(RemoteLearnerError, match="wall-time cap"):
+        remote_learner({"class": "slow:Slow", "kwargs": {}}, tmp_path / "w", env=env, confinement=rights)
