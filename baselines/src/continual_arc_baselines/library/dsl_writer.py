@@ -7,6 +7,7 @@ from pathlib import Path
 from continual_arc.data.directory import search_cache_allowed
 
 from ..dsl import DEFAULT_BUDGET, Prior
+from ..dsl import __version__ as DSL_VERSION
 from ..dsl.grid import Grid
 from .search_cache import SearchCache, default_cache_dir
 from .writer import WriteRequest, WriterResult, WrittenProgram
@@ -74,9 +75,7 @@ class DslWriter:
         return WriterResult(programs, result.applications, note)
 
     def _key(self, request: WriteRequest) -> str:
-        from ..dsl import __version__ as dsl_version
-
-        settings = [dsl_version, self.budget, self.max_candidates, self.prior.fingerprint()]
+        settings = [DSL_VERSION, self.budget, self.max_candidates, self.prior.fingerprint()]
         return SearchCache.key(settings, request.demos, request.test_input)
 
     def write(self, request: WriteRequest) -> WriterResult:
