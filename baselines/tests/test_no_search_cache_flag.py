@@ -29,7 +29,8 @@ def _cache_files() -> list[Path]:
 def test_the_flag_turns_the_search_cache_off_and_leaves_the_records_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(NO_SEARCH_CACHE_ENV, raising=False)  # restored after the flag sets it
+    # Set empty (the cache allowed) so that monkeypatch restores the variable after the flag sets it.
+    monkeypatch.setenv(NO_SEARCH_CACHE_ENV, "")
     schedule = tmp_path / "s.json"
     assert main(["schedule", "make", "--config", "arc1-smoke", "--no-epilogue", "--out", str(schedule)]) == 0
     play = ["run", "--learner", LEARNER, "--schedule", str(schedule), "--out"]
