@@ -17,7 +17,7 @@ from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.harness.hermes import HermesLearner
-from continual_arc_baselines.harness.install import HarnessNotInstalledError, installed
+from continual_arc_baselines.harness.install import HarnessNotInstalledError, data_dir, installed
 from continual_arc_baselines.harness.openclaw import OpenClawLearner
 from continual_arc_baselines.harness.system import VARIANTS, SystemLearner
 
@@ -25,6 +25,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 from harness_rig import MODEL, answers, rig, scripted_model
 
 SMOKE = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
+
+MACHINE_DATA = data_dir()
+"""The data directory the harnesses were installed in, read at collection, before any test isolates it."""
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's own data directory (as everywhere), which sees the machine's installed harnesses."""
+    path = tmp_path_factory.mktemp("data")
+    if (MACHINE_DATA / "harnesses").is_dir():
+        (path / "harnesses").symlink_to(MACHINE_DATA / "harnesses")
+    monkeypatch.setenv("CONTINUAL_ARC_DATA", str(path))
+    return path
 
 
 def _skip_unless_installed(name: str) -> None:
