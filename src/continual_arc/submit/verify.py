@@ -5,7 +5,7 @@ with no arguments, every play in processes of the learner's own (:mod:`continual
 
 * the stream, in one process, its state saved as files after every round;
 * each test one instance at a time, each instance in a new process that starts from the files
-  the stream left, so that a learner whose memory lives only in its process plays the tests from
+  the stream left, so that a learner that remembers only in process memory starts the tests from
   nothing;
 * the reset's stream and tests, a new process (from nothing) before every instance.
 

@@ -1,4 +1,4 @@
-"""The arc2 track: ARC-GEN's generators over the ARC-AGI-2 training tasks new to the second edition.
+"""The arc2 track: ARC-GEN's generators over ARC-AGI-2's training tasks absent from ARC-AGI-1.
 
 The stream and the seen test serve fresh instances of the screened ARC-GEN pool (the new training
 tasks whose generator passes :mod:`continual_arc.data.screen`); the held-out test serves the

@@ -47,7 +47,7 @@ VARIANTS = ("as_shipped", "memory_wiped", "asked_to_store", "keep_one_program")
 """``as_shipped``: the harness with every learning mechanism it ships, its workspace kept;
 ``memory_wiped``: the same, its workspace back to pristine before every instance (nothing folded);
 ``asked_to_store``: as shipped, and after every verdict asked to save what could help next time;
-``keep_one_program``: as shipped, told to keep one tested program per task and run it first."""
+``keep_one_program``: as shipped, asked to hold one checked program per task and try it before all else."""
 
 
 @dataclass(frozen=True)
