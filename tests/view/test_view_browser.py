@@ -165,8 +165,13 @@ def _paint(page: Any, grid: list[list[int]]) -> None:
 
 
 def _start(page: Any, task: str) -> dict[str, Any]:
+    # A second start finds the first play's board still shown, so wait for the new token, not the board.
+    before = page.get_attribute("#play", "data-token") or ""
     page.fill("#play .play-task", task)
     page.click("#play [data-play=start]")
+    page.wait_for_function(
+        "(old) => { const t = document.querySelector('#play').dataset.token; return t && t !== old; }", arg=before
+    )
     page.wait_for_selector("#play .play-board:not([hidden]) canvas[data-role=play-input]")
     return {
         "seed": int(page.get_attribute("#play", "data-seed")),
