@@ -25,6 +25,7 @@ from continual_arc_baselines.library.memory import EarlyAnswers
 SMOKE = with_users(get_config("arc1-smoke"), 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "factory",
     [
@@ -101,6 +102,7 @@ def test_state_round_trips_and_reset_wipes_the_prior(played: tuple[Path, _Watche
     assert not fresh.library.programs
 
 
+@pytest.mark.slow
 def test_the_prior_only_learner_keeps_no_program(tmp_path: Path) -> None:
     learner = PriorOnlyLearner()
     assert not learner.stateless
