@@ -169,9 +169,8 @@ def _start(page: Any, task: str) -> dict[str, Any]:
     before = page.get_attribute("#play", "data-token") or ""
     page.fill("#play .play-task", task)
     page.click("#play [data-play=start]")
-    page.wait_for_function(
-        "(old) => { const t = document.querySelector('#play').dataset.token; return t && t !== old; }", arg=before
-    )
+    changed = "(old) => { const t = document.querySelector('#play').dataset.token; return t && t !== old; }"
+    page.wait_for_function(changed, arg=before)
     page.wait_for_selector("#play .play-board:not([hidden]) canvas[data-role=play-input]")
     return {
         "seed": int(page.get_attribute("#play", "data-seed")),
