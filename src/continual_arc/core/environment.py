@@ -6,15 +6,23 @@ a game level (arc3) implement the same protocol, so the runner, the records and 
 need to know which kind they serve. The cost rules are shared by every kind: an instance that ends
 solved is charged what it spent, an unsolved one ``max_cost = attempt_cap + demo_cost * demo_cap``
 (16 by default), and the budget used over instances is ``100 * mean_charge / max_cost``.
+:class:`BaseEnvironment` keeps that shared bookkeeping, so each kind writes only its own actions.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from .actions import GiveUp, GiveUpFeedback, RequestDemos
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
+    "BaseEnvironment",
     "EnvSettings",
     "Environment",
     "InstanceClosedError",
@@ -173,3 +181,137 @@ class Environment(Protocol):
     def observation_json(self, obs: Any) -> dict[str, Any]:
         """The counters of an observation as JSON for the trajectory (not the grids it repeats)."""
         ...
+
+
+ActT = TypeVar("ActT")
+"""The kind's own action: a submission, a game action (not a demonstration request or a give-up)."""
+
+DemoT = TypeVar("DemoT")
+"""The kind's demonstration: a grid pair, a game demonstration."""
+
+FeedbackT = TypeVar("FeedbackT", bound="DataclassInstance")
+"""The kind's feedback to its own actions and to demonstration requests (a dataclass with ``done``)."""
+
+
+class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
+    """The bookkeeping every kind of instance shares: its counters, its end, its charge, its result.
+
+    A convenience for writing an :class:`Environment`, not a requirement. The base counts the
+    actions, refuses the closed instance and what is not an action, answers a give-up and a
+    demonstration request (bought below ``demo_cap``, refused at no cost at it), ends the instance
+    at its ``action_cap``-th action, and charges it: what it spent if solved, else ``max_cost``.
+    A subclass plays its own actions (:meth:`_act`), ending the instance by setting ``end``
+    (``"solved"``, ``"attempt cap"``), and serves its demonstrations.
+
+    Args:
+        settings: the rules (the benchmark's when ``None``).
+        demo_cap: the demonstrations the instance itself offers (the settings' cap applies too).
+
+    Attributes:
+        settings: the rules the instance is played under.
+        demo_cap: the demonstrations this instance offers.
+        action_cap: the most actions on the instance (the settings' unless a subclass widens it).
+        attempts_used: failed attempts so far.
+        demos: the demonstrations bought so far, in order.
+        demos_refused: demonstration requests refused so far.
+        actions: actions taken so far.
+        end: why the instance ended, or ``None`` while it is open.
+    """
+
+    action_names: str
+    """The kind's actions in words, for messages."""
+
+    def __init__(self, settings: EnvSettings | None, demo_cap: int) -> None:
+        self.settings = settings or EnvSettings()
+        self.demo_cap = min(demo_cap, self.settings.demo_cap)
+        self.action_cap = self.settings.action_cap
+        self.attempts_used = 0
+        self.demos: list[DemoT] = []
+        self.demos_refused = 0
+        self.actions = 0
+        self.end: str | None = None
+
+    @property
+    def done(self) -> bool:
+        """Whether the instance has ended."""
+        return self.end is not None
+
+    @property
+    def spent(self) -> int:
+        """Failed attempts plus demonstrations bought so far, in cost units."""
+        return self.attempts_used + self.settings.demo_cost * len(self.demos)
+
+    @abstractmethod
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is one of this kind's actions, a demonstration request or a give-up."""
+
+    @abstractmethod
+    def _act(self, action: ActT) -> FeedbackT:
+        """Play one of the kind's own actions (neither a demonstration request nor a give-up)."""
+
+    @abstractmethod
+    def _demonstration(self, index: int) -> DemoT:
+        """The instance's ``index``-th demonstration."""
+
+    @abstractmethod
+    def _demos_feedback(self, demo: DemoT | None, refused: bool) -> FeedbackT:
+        """The answer to a demonstration request: ``demo`` bought, or ``None`` when ``refused``."""
+
+    def step(self, action: Any) -> FeedbackT | GiveUpFeedback:
+        """Apply one action and return its feedback (each subclass states its whole contract).
+
+        The instance's ``action_cap``-th action that leaves it open ends it (``"action cap"``),
+        and its feedback then says ``done``.
+
+        Raises:
+            InvalidActionError: ``action`` is not one of the environment's actions.
+            InstanceClosedError: the instance has already ended.
+        """
+        if self.done:
+            raise InstanceClosedError("the instance has already ended")
+        if not self.accepts(action):
+            raise InvalidActionError(f"expected {self.action_names}, got {type(action).__name__}")
+        self.actions += 1
+        feedback = self._apply(action)
+        if not self.done and self.actions >= self.action_cap:
+            self.end = "action cap"
+            # A give-up has ended the instance already, so only the kind's own feedback gets here.
+            feedback = replace(feedback, done=True)
+        return feedback
+
+    def _apply(self, action: Any) -> FeedbackT | GiveUpFeedback:
+        if isinstance(action, GiveUp):
+            self.end = "gave up"
+            return GiveUpFeedback()
+        if isinstance(action, RequestDemos):
+            if len(self.demos) >= self.demo_cap:
+                self.demos_refused += 1
+                return self._demos_feedback(None, refused=True)
+            self.demos.append(self._demonstration(len(self.demos)))
+            return self._demos_feedback(self.demos[-1], refused=False)
+        return self._act(action)
+
+    def fail(self, reason: str) -> None:
+        """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""
+        if not self.done:
+            self.end = reason
+
+    def result(self) -> InstanceResult:
+        """How the instance ended.
+
+        Raises:
+            InstanceClosedError: the instance has not ended yet.
+        """
+        if self.end is None:
+            raise InstanceClosedError("the instance has not ended")
+        solved = self.end == "solved"
+        return InstanceResult(
+            solved=solved,
+            charge=self.spent if solved else self.settings.max_cost,
+            spent=self.spent,
+            wrong_attempts=self.attempts_used,
+            demos_bought=len(self.demos),
+            demos_refused=self.demos_refused,
+            actions=self.actions,
+            end=self.end,
+        )

@@ -36,10 +36,8 @@ from ..core.actions import (
     Action,
     DemosFeedback,
     Feedback,
-    GiveUp,
-    GiveUpFeedback,
     LearnerObservation,
-    RequestDemos,
+    Submit,
     SubmitFeedback,
     action_from_json,
     action_to_json,
@@ -47,15 +45,18 @@ from ..core.actions import (
     is_action,
     observation_to_json,
 )
-from ..core.environment import EnvSettings, InstanceClosedError, InstanceResult, InvalidActionError
+from ..core.environment import BaseEnvironment, EnvSettings
 from ..core.grids import InvalidGridError, Pair, to_json, validate_grid
 from .sources import TaskInstance
 
 __all__ = ["GridEnv"]
 
 
-class GridEnv:
+class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
     """One grid instance being played: its state, its rules and its charge (an :class:`Environment`).
+
+    Its counters, its end and its charge are kept by
+    :class:`~continual_arc.core.environment.BaseEnvironment`.
 
     Args:
         instance: the instance (test pair and demonstration supply).
@@ -66,23 +67,7 @@ class GridEnv:
 
     def __init__(self, instance: TaskInstance, settings: EnvSettings | None = None) -> None:
         self.instance = instance
-        self.settings = settings or EnvSettings()
-        self.demo_cap = min(instance.demo_cap, self.settings.demo_cap)
-        self.attempts_used = 0
-        self.demos: list[Pair] = []
-        self.demos_refused = 0
-        self.actions = 0
-        self.end: str | None = None
-
-    @property
-    def done(self) -> bool:
-        """Whether the instance has ended."""
-        return self.end is not None
-
-    @property
-    def spent(self) -> int:
-        """Wrong attempts plus demonstrations bought so far, in cost units."""
-        return self.attempts_used + self.settings.demo_cost * len(self.demos)
+        super().__init__(settings, instance.demo_cap)
 
     def view(
         self, alias: str, step: int, round: int, user: int, extra: Mapping[str, Any] | None = None
@@ -122,28 +107,16 @@ class GridEnv:
             InvalidActionError: ``action`` is not one of the three actions.
             InstanceClosedError: the instance has already ended.
         """
-        if self.done:
-            raise InstanceClosedError("the instance has already ended")
-        if not is_action(action):
-            raise InvalidActionError(f"expected {self.action_names}, got {type(action).__name__}")
-        self.actions += 1
-        feedback = self._apply(action)
-        if not self.done and self.actions >= self.settings.action_cap:
-            self.end = "action cap"
-            feedback = _mark_done(feedback)
-        return feedback
+        return super().step(action)
 
-    def _apply(self, action: Action) -> Feedback:
-        if isinstance(action, GiveUp):
-            self.end = "gave up"
-            return GiveUpFeedback()
-        if isinstance(action, RequestDemos):
-            if len(self.demos) >= self.demo_cap:
-                self.demos_refused += 1
-                return DemosFeedback(None, len(self.demos), self.spent, refused=True)
-            self.demos.append(self.instance.demonstration(len(self.demos)))
-            return DemosFeedback(self.demos[-1], len(self.demos), self.spent)
+    def _act(self, action: Submit) -> SubmitFeedback:
         return self._submit(action.grid)
+
+    def _demonstration(self, index: int) -> Pair:
+        return self.instance.demonstration(index)
+
+    def _demos_feedback(self, demo: Pair | None, refused: bool) -> DemosFeedback:
+        return DemosFeedback(demo, len(self.demos), self.spent, refused)
 
     def _submit(self, value: Any) -> SubmitFeedback:
         invalid: str | None = None
@@ -158,32 +131,6 @@ class GridEnv:
             if self.attempts_used >= self.settings.attempt_cap:
                 self.end = "attempt cap"
         return SubmitFeedback(correct, self.attempts_used, self.spent, self.done, invalid)
-
-    def fail(self, reason: str) -> None:
-        """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""
-        if not self.done:
-            self.end = reason
-
-    def result(self) -> InstanceResult:
-        """How the instance ended.
-
-        Raises:
-            InstanceClosedError: the instance has not ended yet.
-        """
-        if self.end is None:
-            raise InstanceClosedError("the instance has not ended")
-        solved = self.end == "solved"
-        return InstanceResult(
-            solved=solved,
-            charge=self.spent if solved else self.settings.max_cost,
-            spent=self.spent,
-            wrong_attempts=self.attempts_used,
-            demos_bought=len(self.demos),
-            demos_refused=self.demos_refused,
-            actions=self.actions,
-            end=self.end,
-        )
-
 
     def accepts(self, value: Any) -> bool:
         """Whether ``value`` is one of the three actions."""
@@ -208,13 +155,3 @@ class GridEnv:
     def observation_json(self, obs: Any) -> dict[str, Any]:
         """An observation's counters as JSON (:func:`~continual_arc.core.actions.observation_to_json`)."""
         return observation_to_json(obs)
-
-
-def _mark_done(feedback: Feedback) -> Feedback:
-    if isinstance(feedback, SubmitFeedback):
-        return SubmitFeedback(
-            feedback.correct, feedback.attempts_used, feedback.spent, True, feedback.invalid
-        )
-    if isinstance(feedback, DemosFeedback):
-        return DemosFeedback(feedback.pair, feedback.demos_used, feedback.spent, feedback.refused, True)
-    return feedback

@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ...core.actions import GiveUp, GiveUpFeedback, RequestDemos
-from ...core.environment import EnvSettings, InstanceClosedError, InstanceResult, InvalidActionError
+from ...core.environment import BaseEnvironment, EnvSettings
 from ...core.games import (
     RESET,
     GameAction,
@@ -70,10 +70,11 @@ def attempt_action_cap(plan_length: int) -> int:
     return -(-raw // ATTEMPT_CAP_ROUNDING) * ATTEMPT_CAP_ROUNDING
 
 
-class GameEnv:
+class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeedback]):
     """One game instance being played: its level live in the engine, its rules and its charge.
 
-    An :class:`~continual_arc.core.environment.Environment`.
+    An :class:`~continual_arc.core.environment.Environment`; its counters, its end and its charge
+    are kept by :class:`~continual_arc.core.environment.BaseEnvironment`.
 
     Args:
         instance: the instance (a level its solver won, and its demonstrations).
@@ -86,8 +87,7 @@ class GameEnv:
         if not instance.plan:
             raise ValueError(f"{instance.task_id}: a level is served only with its solver's winning plan")
         self.instance = instance
-        self.settings = settings or EnvSettings()
-        self.demo_cap = min(instance.demo_cap, self.settings.demo_cap)
+        super().__init__(settings, instance.demo_cap)
         self.attempt_action_cap = attempt_action_cap(len(instance.plan))
         self.action_cap = self.settings.attempt_cap * self.attempt_action_cap + self.settings.action_cap
         self.session = Session(instance.spec, instance.level)
@@ -95,24 +95,9 @@ class GameEnv:
         self.table = FrameTable()
         self.opening_frames = self._rendered()
         self.shown = self.opening_frames
-        self.attempts_used = 0
         self.attempt_actions = 0
-        self.demos: list[GameDemo] = []
-        self.demos_refused = 0
-        self.actions = 0
-        self.end: str | None = None
         for text in self.opening_frames:
             self.table.id(text)
-
-    @property
-    def done(self) -> bool:
-        """Whether the instance has ended."""
-        return self.end is not None
-
-    @property
-    def spent(self) -> int:
-        """Failed attempts plus demonstrations bought so far, in cost units."""
-        return self.attempts_used + self.settings.demo_cost * len(self.demos)
 
     def _rendered(self) -> tuple[str, ...]:
         """The frames the engine rendered last, as text (the current frame when it rendered none)."""
@@ -161,32 +146,18 @@ class GameEnv:
             InvalidActionError: ``action`` is not one of the three kinds.
             InstanceClosedError: the instance has already ended.
         """
-        if self.done:
-            raise InstanceClosedError("the instance has already ended")
-        if not is_game_action(action):
-            raise InvalidActionError(f"expected {self.action_names}, got {type(action).__name__}")
-        self.actions += 1
-        feedback = self._apply(action)
-        if not self.done and self.actions >= self.action_cap:
-            self.end = "action cap"
-            feedback = _mark_done(feedback)
-        return feedback
+        return super().step(action)
 
-    def _apply(
-        self, action: GameAction | RequestDemos | GiveUp
-    ) -> GameFeedback | GameDemosFeedback | GiveUpFeedback:
-        if isinstance(action, GiveUp):
-            self.end = "gave up"
-            return GiveUpFeedback()
-        if isinstance(action, RequestDemos):
-            if len(self.demos) >= self.demo_cap:
-                self.demos_refused += 1
-                return GameDemosFeedback(None, len(self.demos), self.spent, refused=True)
-            self.demos.append(self.instance.demonstration(len(self.demos)))
-            return GameDemosFeedback(self.demos[-1], len(self.demos), self.spent)
+    def _act(self, action: GameAction) -> GameFeedback:
         if action.action == RESET:
             return self._reset()
         return self._play(action)
+
+    def _demonstration(self, index: int) -> GameDemo:
+        return self.instance.demonstration(index)
+
+    def _demos_feedback(self, demo: GameDemo | None, refused: bool) -> GameDemosFeedback:
+        return GameDemosFeedback(demo, len(self.demos), self.spent, refused)
 
     def _reset(self) -> GameFeedback:
         """A RESET: free at an attempt's start, else the end of a failed attempt."""
@@ -233,31 +204,6 @@ class GameEnv:
             frames, state, ended, self.attempt_actions, self.attempts_used, self.spent, self.done, offered
         )
 
-    def fail(self, reason: str) -> None:
-        """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""
-        if not self.done:
-            self.end = reason
-
-    def result(self) -> InstanceResult:
-        """How the instance ended.
-
-        Raises:
-            InstanceClosedError: the instance has not ended yet.
-        """
-        if self.end is None:
-            raise InstanceClosedError("the instance has not ended")
-        solved = self.end == "solved"
-        return InstanceResult(
-            solved=solved,
-            charge=self.spent if solved else self.settings.max_cost,
-            spent=self.spent,
-            wrong_attempts=self.attempts_used,
-            demos_bought=len(self.demos),
-            demos_refused=self.demos_refused,
-            actions=self.actions,
-            end=self.end,
-        )
-
     def accepts(self, value: Any) -> bool:
         """Whether ``value`` is a game action, a demonstration request or a give-up."""
         return is_game_action(value)
@@ -294,22 +240,3 @@ class GameEnv:
     def observation_json(self, obs: Any) -> dict[str, Any]:
         """An observation's counters as JSON (:func:`~continual_arc.core.games.game_observation_to_json`)."""
         return game_observation_to_json(obs)
-
-
-def _mark_done(
-    feedback: GameFeedback | GameDemosFeedback | GiveUpFeedback,
-) -> GameFeedback | GameDemosFeedback | GiveUpFeedback:
-    if isinstance(feedback, GameFeedback):
-        return GameFeedback(
-            feedback.frames,
-            feedback.state,
-            feedback.ended,
-            feedback.attempt_actions,
-            feedback.attempts_used,
-            feedback.spent,
-            True,
-            feedback.offered,
-        )
-    if isinstance(feedback, GameDemosFeedback):
-        return GameDemosFeedback(feedback.demo, feedback.demos_used, feedback.spent, feedback.refused, True)
-    return feedback
