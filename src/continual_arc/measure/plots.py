@@ -31,6 +31,9 @@ def _save(fig: Any, out_dir: Path, name: str) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.svg"]
     fig.tight_layout()
+    # tight_layout leaves a placeholder layout engine behind, and savefig then draws the whole
+    # figure once more, unseen, before each file. The layout is done: drop the engine.
+    fig.set_layout_engine(None)
     for path in paths:
         fig.savefig(path, dpi=130)
     _pyplot().close(fig)
