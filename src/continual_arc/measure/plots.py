@@ -12,7 +12,7 @@ from typing import Any
 
 from .diagnostics import cost_by_exposure, learning_curve, retention_by_gap, stream_records
 
-__all__ = ["plane_plot", "run_plots"]
+__all__ = ["load_matplotlib", "plane_plot", "run_plots"]
 
 _LEARNER, _RESET, _FIRST = "#1f5fa8", "#b04a3a", "#e0a030"
 
@@ -25,6 +25,11 @@ def _pyplot() -> Any:
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def load_matplotlib() -> None:
+    """Import matplotlib now, so that a caller with idle time (waiting for plays) pays for it then."""
+    _pyplot()
 
 
 def _save(fig: Any, out_dir: Path, name: str) -> list[Path]:
