@@ -5,10 +5,10 @@ Usage: python benchmarks/instance_cache.py [--config arc1] [--learner module:Cla
 Each protocol plays in a fresh process (nothing in memory): into an empty data directory (cold:
 every pair drawn and stored), again into the same data directory (warm: every pair read), and
 with the cache off. ``--jobs`` is ``continual-arc protocol``'s (default as the command's: the CPUs,
-up to 4). It prints the wall and CPU time before the plays (start-up), of the six plays, of the end
-(the bootstrap, the plane's plot, the files) and of the whole command (the process and its
-workers), and
-whether the protocols' records are the same (timing and task names aside). With ``--jobs`` above 1
+up to 4). It prints the wall and CPU time of the start (all outside the plays and the end: the
+interpreter's start and exit, the imports, the schedules), of the six plays, of the end (the
+bootstrap, the plane's plot, the files) and of the whole command (the process and its workers),
+and whether the protocols' records are the same (timing and task names aside). With ``--jobs`` above 1
 the command's own process draws the stream's plots while the tests play: they count in the plays.
 The default learner buys every demonstration and gives up: the most drawing a learner can ask for.
 """
@@ -63,7 +63,7 @@ def protocol(out: Path, learner: str, config: str, data: Path, cache: bool, jobs
     times: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     times["total"] = time.perf_counter() - start
     times["cpu"] = _children_cpu() - cpu  # wall time is inflated on a loaded machine; CPU is not
-    # Before the plays: the interpreter, the imports, the schedules, the learner built once to see.
+    # The rest: the interpreter's start and exit, the imports, the schedules, the learner's probe.
     times["start"] = times["total"] - times["plays"] - times["end"]
     times["start_cpu"] = times["cpu"] - times["plays_cpu"] - times["end_cpu"]
     return times
