@@ -5,9 +5,12 @@ Usage: python benchmarks/instance_cache.py [--config arc1] [--learner module:Cla
 Each protocol plays in a fresh process (nothing in memory): into an empty data directory (cold:
 every pair drawn and stored), again into the same data directory (warm: every pair read), and
 with the cache off. ``--jobs`` is ``continual-arc protocol``'s (default as the command's: the CPUs,
-up to 4). It prints the wall time of the six plays and of the end (the bootstrap and the plots),
-and whether the protocols' records are the same (timing and task names aside). The default
-learner buys every demonstration and gives up: the most drawing a learner can ask for.
+up to 4). It prints the wall and CPU time of the start (all outside the plays and the end: the
+interpreter's start and exit, the imports, the schedules), of the six plays, of the end (the
+bootstrap, the plane's plot, the files) and of the whole command (the process and its workers),
+and whether the protocols' records are the same (timing and task names aside). With ``--jobs`` above 1
+the command's own process draws the stream's plots while the tests play: they count in the plays.
+The default learner buys every demonstration and gives up: the most drawing a learner can ask for.
 """
 
 from __future__ import annotations
@@ -32,10 +35,13 @@ def cpu():
     both = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
     return sum(u.ru_utime + u.ru_stime for u in both)
 def timed_run_all(*args):
-    start, used = time.perf_counter(), cpu(); run_all(*args)
+    start, used = time.perf_counter(), cpu(); drawn = run_all(*args)
     times["plays"], times["plays_cpu"] = time.perf_counter() - start, cpu() - used
+    return drawn
 def timed_conclude(*args):
-    start = time.perf_counter(); out = conclude(*args); times["end"] = time.perf_counter() - start; return out
+    start, used = time.perf_counter(), cpu(); out = conclude(*args)
+    times["end"], times["end_cpu"] = time.perf_counter() - start, cpu() - used
+    return out
 play._run_all, play.conclude = timed_run_all, timed_conclude
 out, learner, config, jobs = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 play.play_protocol(play.ProtocolOptions(out=out, learner=learner, config=config, jobs=jobs))
@@ -57,6 +63,9 @@ def protocol(out: Path, learner: str, config: str, data: Path, cache: bool, jobs
     times: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     times["total"] = time.perf_counter() - start
     times["cpu"] = _children_cpu() - cpu  # wall time is inflated on a loaded machine; CPU is not
+    # The rest: the interpreter's start and exit, the imports, the schedules, the learner's probe.
+    times["start"] = times["total"] - times["plays"] - times["end"]
+    times["start_cpu"] = times["cpu"] - times["plays_cpu"] - times["end_cpu"]
     return times
 
 
@@ -92,14 +101,15 @@ def measure(config: str = "arc1", learner: str = LEARNER, jobs: int = JOBS, with
         f"{config} protocol, {learner.rsplit(':', 1)[-1]}, jobs {jobs}; instance cache entries: {entries}; "
         f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
-    print(f"{'':14}{'six plays':>11}{'(CPU)':>8}{'end':>8}{'total':>8}{'(CPU)':>8}   (seconds)")
+    heads = ("start", "(CPU)", "six plays", "(CPU)", "end", "(CPU)", "total", "(CPU)")
+    keys = ("start", "start_cpu", "plays", "plays_cpu", "end", "end_cpu", "total", "cpu")
+    print(f"{'':14}" + "".join(f"{head:>10}" for head in heads) + "   (seconds)")
     for label, t in runs.items():
-        print(f"{label:14}{t['plays']:11.1f}{t['plays_cpu']:8.1f}{t['end']:8.1f}{t['total']:8.1f}{t['cpu']:8.1f}")
+        print(f"{label:14}" + "".join(f"{t[key]:10.1f}" for key in keys))
     ratio = {key: cold[key] / warm[key] for key in ("plays", "plays_cpu", "total", "cpu")}
     print(
         f"warm against cold: the six plays {ratio['plays']:.1f}x faster ({ratio['plays_cpu']:.1f}x in CPU "
-        f"seconds), the whole command {ratio['total']:.1f}x ({ratio['cpu']:.1f}x); the end (the bootstrap "
-        "and the plots) draws nothing"
+        f"seconds), the whole command {ratio['total']:.1f}x ({ratio['cpu']:.1f}x); the end draws nothing"
     )
     print(f"records identical {', '.join(runs)} (timing and task names aside): {'yes' if same else 'NO'}")
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
@@ -149,6 +150,14 @@ def test_the_entry_format_is_compact_and_exact() -> None:
     assert store.get(TASK, 2, "test") == big
     store.put(TASK, 3, "test", (((10,),), ((1,),)))  # not an ARC grid: not stored
     assert store.get(TASK, 3, "test") is None
+
+
+def test_an_entry_written_by_hand_reads_row_by_row() -> None:
+    store = InstanceCache("space")
+    store.put(TASK, 4, "test", PAIR)  # makes the directory; overwritten below
+    body = b'["space","toy-d1-c2",4,"test"]\n2 3 012345\n3 2 987654\n'
+    _entry(store, seed=4).write_bytes(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    assert store.get(TASK, 4, "test") == (((0, 1, 2), (3, 4, 5)), ((9, 8), (7, 6), (5, 4)))
 
 
 def test_an_entry_under_another_key_is_refused() -> None:

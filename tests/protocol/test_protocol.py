@@ -56,6 +56,13 @@ def test_numbers_reproduce_exactly_in_process_and_in_processes(tmp_path: Path) -
     one = play_protocol(ProtocolOptions(out=tmp_path / "a", learner=TOY_RULE, config="toy-smoke", jobs=1))
     two = play_protocol(ProtocolOptions(out=tmp_path / "b", learner=TOY_RULE, config="toy-smoke", jobs=2))
     assert numbers(one) == numbers(two)
+    # In processes the stream's plots are drawn while the tests play; in process, at the end.
+    names = [Path(p).name for p in one["plots"]]
+    assert names == [Path(p).name for p in two["plots"]]
+    assert names[:2] == ["plane.png", "plane.svg"] and "charges.png" in names
+    for name in (n for n in names if n.endswith(".png")):
+        drawn = [(tmp_path / side / "plots" / name).read_bytes() for side in ("a", "b")]
+        assert drawn[0] == drawn[1], name
 
 
 class Notebook(BaseLearner):

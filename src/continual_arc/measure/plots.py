@@ -12,7 +12,7 @@ from typing import Any
 
 from .diagnostics import cost_by_exposure, learning_curve, retention_by_gap, stream_records
 
-__all__ = ["plane_plot", "run_plots"]
+__all__ = ["load_matplotlib", "plane_plot", "run_plots"]
 
 _LEARNER, _RESET, _FIRST = "#1f5fa8", "#b04a3a", "#e0a030"
 
@@ -27,10 +27,18 @@ def _pyplot() -> Any:
     return plt
 
 
+def load_matplotlib() -> None:
+    """Import matplotlib now, so that a caller with idle time (waiting for plays) pays for it then."""
+    _pyplot()
+
+
 def _save(fig: Any, out_dir: Path, name: str) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.svg"]
     fig.tight_layout()
+    # tight_layout leaves a placeholder layout engine behind, and savefig then draws the whole
+    # figure once more, unseen, before each file. The layout is done: drop the engine.
+    fig.set_layout_engine(None)
     for path in paths:
         fig.savefig(path, dpi=130)
     _pyplot().close(fig)

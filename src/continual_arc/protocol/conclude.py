@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -14,7 +14,7 @@ from ..play.rundir import read_records
 from .plane import plane_point
 from .plays import PROTOCOL_PLAYS
 
-__all__ = ["Played", "PlayedProtocol", "conclude"]
+__all__ = ["Played", "PlayedProtocol", "conclude", "stream_plots"]
 
 
 class Played(Protocol):
@@ -69,7 +69,22 @@ class PlayedProtocol:
     resamples: int
 
 
-def conclude(options: Played) -> dict[str, Any]:
+def stream_plots(out: Path) -> list[Path]:
+    """Draw the stream's plots, the reset's beside them, into ``out/plots``; the files written.
+
+    They read only the stream and its reset, so they can be drawn while the tests still play.
+
+    Args:
+        out: the protocol directory.
+    """
+    return run_plots(
+        read_records(out / PROTOCOL_PLAYS["stream"]),
+        out / "plots",
+        read_records(out / PROTOCOL_PLAYS["stream-reset"]),
+    )
+
+
+def conclude(options: Played, drawn: Sequence[Path] | None = None) -> dict[str, Any]:
     """Write ``protocol.json``, ``submission.json`` (unless one exists) and the plots; the document.
 
     The plots are left out when ``options.plots`` is false (a sweep may ask so). ``protocol.json``
@@ -77,6 +92,8 @@ def conclude(options: Played) -> dict[str, Any]:
 
     Args:
         options: what was played.
+        drawn: the files of :func:`stream_plots` if they were drawn already (else they are drawn
+            here).
     """
     out: Path = options.out
     point = plane_point(out, label=options.learner.rsplit(":", 1)[-1], resamples=options.resamples).to_json()
@@ -95,11 +112,7 @@ def conclude(options: Played) -> dict[str, Any]:
     plots: list[Path] = []
     if getattr(options, "plots", True):
         plots = plane_plot([point], out / "plots")
-        plots += run_plots(
-            read_records(out / PROTOCOL_PLAYS["stream"]),
-            out / "plots",
-            read_records(out / PROTOCOL_PLAYS["stream-reset"]),
-        )
+        plots += stream_plots(out) if drawn is None else list(drawn)
     atomic_write_json(out / "protocol.json", document)  # last: a protocol with it is concluded
     document["plots"] = [str(p) for p in plots]
     return document

@@ -10,9 +10,10 @@
 * ``stream-reset``, ``held-out-reset``, ``seen-reset``: the same learner, built anew with the same
   arguments, reset before every instance (``--reset-each`` and width 1).
 
-Independent plays run in parallel processes (``jobs``); the tests wait for the stream. Every play
-resumes where it stopped, so the whole call does too. At the end it writes ``protocol.json`` (the
-plane, the share learned, what was played) and the plots, and a ``submission.json`` to fill in.
+Independent plays run in parallel processes (``jobs``); the tests wait for the stream, and this
+process draws the stream's plots while they play. Every play resumes where it stopped, so the
+whole call does too. At the end it writes ``protocol.json`` (the plane, the share learned, what was
+played) and the plots, and a ``submission.json`` to fill in.
 """
 
 from __future__ import annotations
@@ -26,12 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.config import TESTS
+from ..measure.plots import load_matplotlib
 from ..play.aliases import SALT_FILE
 from ..play.learner import load_learner
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
 from ..tracks.registry import get_config, get_track
-from .conclude import conclude
+from .conclude import conclude, stream_plots
 from .jobs import PlayJob, final_state, play_job
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
@@ -112,23 +114,36 @@ def _final_state(options: ProtocolOptions) -> Path | None:
     return final_state(options.out / PROTOCOL_PLAYS["stream"])
 
 
-def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
-    """Play the six runs: in parallel processes where the learner can carry its state across."""
+def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Path] | None:
+    """Play the six runs: in parallel processes where the learner can carry its state across.
+
+    Returns:
+        The stream's plots when they were drawn here while the tests played (``None``: not drawn).
+    """
     if options.jobs <= 1 or not (saves or stateless):
         _run_here(options, saves, stateless)
-        return
+        return None
+    drawn = None
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         stream = pool.submit(play_job, protocol_job(options, "stream"))
         others: list[Future[dict[str, Any]]] = [
             pool.submit(play_job, protocol_job(options, name))
             for name in ("stream-reset", "held-out-reset", "seen-reset")
         ]
+        # This process only waits while the workers play (they are forked by now): it spends that
+        # time on the end's work that needs no test, instead of after the last play.
+        if options.plots:
+            load_matplotlib()
         stream.result()
         state = None if stateless else _final_state(options)
         salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
         others += [pool.submit(play_job, protocol_job(options, test, state, salt)) for test in TESTS]
+        if options.plots:
+            others[0].result()  # the stream's reset, drawn beside the stream
+            drawn = stream_plots(options.out)
         for future in others:
             future.result()
+    return drawn
 
 
 def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
@@ -186,5 +201,5 @@ def play_protocol(options: ProtocolOptions) -> dict[str, Any]:
             raise ProtocolError(
                 f"{options.learner} cannot save its state, so an unfinished protocol cannot resume"
             )
-    _run_all(options, saves, stateless)
-    return conclude(options)
+    drawn = _run_all(options, saves, stateless)
+    return conclude(options, drawn)
