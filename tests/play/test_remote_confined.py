@@ -46,6 +46,23 @@ def test_a_confined_learner_answers_over_the_pipes_and_reports_its_isolation(tmp
     assert not (tmp_path / "w.sandbox" / "launch.json").exists()
 
 
+def test_a_relative_working_folder_is_found_by_the_launcher(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # verify --out runs/v gives relative folders, while the launcher starts in the working folder
+    monkeypatch.chdir(tmp_path)
+    spec = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {}}
+    learner = remote_learner(spec, Path("runs/w"), confinement=_rights(tmp_path, spec["class"], None))
+    try:
+        assert learner.resources() is not None
+        assert learner.workdir == tmp_path / "runs" / "w"
+    finally:
+        learner.close()
+    report = learner.sandbox_reports()[0]
+    assert report["file_bytes"] == 256 << 20  # the launcher read its config and wrote its report
+    assert (tmp_path / "runs" / "w.sandbox" / "isolation.json").is_file()
+
+
 def test_the_wall_cap_ends_a_learner_process(tmp_path: Path) -> None:
     (tmp_path / "slow.py").write_text(SLOW)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}

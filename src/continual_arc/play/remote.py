@@ -166,7 +166,8 @@ class _RemoteBase:
         start_state: Path | None,
         confinement: Confinement | None,
     ) -> None:
-        self.spec, self.workdir, self.prefix, self.env = dict(spec), workdir, list(prefix), dict(env)
+        self.spec, self.prefix, self.env = dict(spec), list(prefix), dict(env)
+        self.workdir = workdir.resolve()  # absolute: the child starts in it, and its TMPDIR names it
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
         self.confinement = confinement
         self.isolations: list[dict[str, Any]] = []

@@ -167,15 +167,17 @@ def start_sandboxed(
         pipes: its standard input and output are pipes (``process.stdin``, ``process.stdout``).
         stderr: the file its standard error is appended to (default ``log_dir/stderr.txt``).
     """
+    # The launcher starts in ``cwd``: a relative path would be read from there, not from here.
+    log_dir, cwd = log_dir.resolve(), cwd.resolve()
     log_dir.mkdir(parents=True, exist_ok=True)
     config = {
         "argv": list(argv),
         "env": dict(env),
         "cwd": str(cwd),
-        "read_dirs": [*SYSTEM_READ_DIRS, *read_dirs],
-        "write_dirs": [_DEVICES, *(str(p) for p in write_dirs)],
+        "read_dirs": [*SYSTEM_READ_DIRS, *(os.path.abspath(d) for d in read_dirs)],
+        "write_dirs": [_DEVICES, *(str(p.resolve()) for p in write_dirs)],
         "port": port,
-        "bridge": None if bridge is None else str(bridge),
+        "bridge": None if bridge is None else str(bridge.resolve()),
         "report": str(log_dir / "isolation.json"),
         "file_bytes": file_bytes,
         "cpu_seconds": cpu_seconds,
