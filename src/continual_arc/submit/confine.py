@@ -11,6 +11,7 @@ a folder is refused before any process starts (:class:`SandboxConflict`).
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import importlib.util
 import os
@@ -27,7 +28,14 @@ from ..core.errors import ContinualArcError
 from ..core.sandbox import Confinement, ProxyBridge
 from ..data.directory import DATA_ENV, data_dir
 
-__all__ = ["SandboxConflict", "confinement", "in_force", "proxy_bridge", "python_dirs"]
+__all__ = [
+    "SandboxConflict",
+    "confinement",
+    "in_force",
+    "precompile",
+    "proxy_bridge",
+    "python_dirs",
+]
 
 
 class SandboxConflict(ContinualArcError, ValueError):
@@ -66,6 +74,28 @@ def python_dirs(learner: str, env: Mapping[str, str]) -> list[str]:
     top = learner.split(":", 1)[0].split(".", 1)[0]
     dirs += [root for name in ("continual_arc", top) if (root := _module_root(name))]
     return list(dict.fromkeys(os.path.realpath(d) for d in dirs))
+
+
+def precompile(learner: str) -> None:
+    """Compile ``continual_arc``'s and the learner's modules where their bytecode is missing or stale.
+
+    A sandboxed process may not write beside its sources, so a module with no up-to-date bytecode
+    would be compiled again by every learner process (one per test instance); here it is compiled
+    once. Nothing is written when bytecode writing is off (``PYTHONDONTWRITEBYTECODE``), as Python's
+    own imports would write nothing.
+    """
+    if sys.dont_write_bytecode:
+        return
+    top = learner.split(":", 1)[0].split(".", 1)[0]
+    for name in dict.fromkeys(("continual_arc", top)):
+        with contextlib.suppress(ImportError, ValueError):
+            spec = importlib.util.find_spec(name)
+            if spec is None:
+                continue
+            for folder in spec.submodule_search_locations or ():
+                compileall.compile_dir(folder, quiet=2)
+            if not spec.submodule_search_locations and spec.origin and spec.origin.endswith(".py"):
+                compileall.compile_file(spec.origin, quiet=2)
 
 
 def _check_withheld(read_dirs: Sequence[str], withheld: Sequence[Path]) -> None:

@@ -45,7 +45,7 @@ from ..protocol.conclude import PlayedProtocol, conclude
 from ..protocol.jobs import ProgressLines, final_state
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..stream.schedule import Schedule
-from .confine import confinement, in_force, proxy_bridge
+from .confine import confinement, in_force, precompile, proxy_bridge
 
 __all__ = ["VERIFICATION", "VerifyOptions", "draw_seed", "learner_env", "verify"]
 
@@ -205,6 +205,7 @@ def verify(options: VerifyOptions) -> dict[str, Any]:
     for name, schedule in schedules.items():
         schedule.save(options.out / "schedules" / f"{name}.json")
     reports: dict[str, list[dict[str, Any]]] = {"stream": [], "test": [], "reset": []}
+    precompile(options.learner)
     with proxy_bridge(options.proxy) as bridge:
         stream = schedules["stream"]
         reports["stream"] += _play(options, "stream", stream, restart=False, start=None, bridge=bridge)
