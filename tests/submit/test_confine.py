@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from continual_arc.submit.confine import precompile
+from continual_arc.submit.confine import precompile, with_proxy
 
 
 def _package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -34,3 +34,16 @@ def test_no_bytecode_is_written_when_off(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     precompile("fresh_learner_pkg.sub.mod:L")
     assert not list(package.rglob("__pycache__"))
+
+
+@pytest.mark.parametrize(
+    ("url", "inside"),
+    [
+        ("http://127.0.0.1:9123/v1", "http://127.0.0.1:9123/v1"),
+        ("http://proxy.example:8787", "http://127.0.0.1:8787/v1"),  # another host: the relay's port is its
+        ("http://10.0.0.5:4000/", "http://127.0.0.1:4000/v1"),
+    ],
+)
+def test_the_learner_is_told_the_relays_address(url: str, inside: str) -> None:
+    env = with_proxy({"PATH": "/usr/bin"}, url)
+    assert env == {"PATH": "/usr/bin", "CONTINUAL_ARC_PROXY": inside}

@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..core.errors import ContinualArcError
-from ..core.sandbox import Confinement, ProxyBridge
+from ..core.sandbox import PROXY_ENV, Confinement, ProxyBridge
 from ..data.directory import DATA_ENV, data_dir
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "precompile",
     "proxy_bridge",
     "python_dirs",
+    "with_proxy",
 ]
 
 
@@ -153,6 +154,18 @@ def proxy_bridge(url: str | None) -> Iterator[ProxyBridge | None]:
             yield bridge
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def with_proxy(env: Mapping[str, str], url: str) -> dict[str, str]:
+    """``env`` naming the proxy at ``url`` as a sandboxed learner reaches it (:data:`PROXY_ENV`).
+
+    Inside its network namespace the proxy is the relay on ``127.0.0.1`` at the proxy's port,
+    whatever host serves it: the learner is told that address, with the URL's scheme and path
+    (``/v1``, the proxy's OpenAI base, when it has none).
+    """
+    where = urlsplit(url)
+    path = where.path.rstrip("/") or "/v1"
+    return {**env, PROXY_ENV: f"{where.scheme or 'http'}://127.0.0.1:{where.port or 80}{path}"}
 
 
 def in_force(

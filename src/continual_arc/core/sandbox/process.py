@@ -27,7 +27,18 @@ from typing import Any, BinaryIO
 
 from ._launch import _pipe  # the launcher's relay and the bridge carry bytes the same way
 
-__all__ = ["SYSTEM_READ_DIRS", "Confinement", "ProxyBridge", "SandboxedProcess", "start_sandboxed"]
+__all__ = [
+    "PROXY_ENV",
+    "SYSTEM_READ_DIRS",
+    "Confinement",
+    "ProxyBridge",
+    "SandboxedProcess",
+    "start_sandboxed",
+]
+
+PROXY_ENV = "CONTINUAL_ARC_PROXY"
+"""The variable naming, to a program in the sandbox, the tracking proxy's OpenAI base as it reaches
+it: the relay's ``http://127.0.0.1:<proxy port>/v1`` (a model learner's default endpoint)."""
 
 _LAUNCHER = Path(__file__).with_name("_launch.py")
 SYSTEM_READ_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/proc", "/sys", "/opt")
