@@ -36,8 +36,9 @@ SLOW = frozenset(
     | {"b190f7f5", "c3e719e8", "c3f564a4", "caa06a1f", "d22278a0", "d687bc17"}
 )
 """Verifiers left out, as too slow on a foreign grid: the first two take a quarter of a second on a
-mid-sized grid; the others take over 0.2 CPU-s on some rule of ``packs/demo`` (up to 4.6 s on a
-27x26 grid, where the other verifiers together take under 2 s: ``python benchmarks/lookup_verifiers.py``).
+mid-sized grid, the others took over 0.2 CPU-s on some rule's grid of ``packs/demo``. Together they
+took 47 CPU-s on one axis-mirror grid, where the kept ones took 1.5
+(``python benchmarks/lookup_verifiers.py --rule axis-mirror``).
 None of them is a task of arc1-smoke's stream at the seed of docs/VERIFY.md.
 """
 
