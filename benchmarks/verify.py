@@ -7,12 +7,15 @@ It plays the whole protocol twice at the same seed, each in a fresh ``continual-
 (the learner in processes of its own: one for the stream, a new one for every test instance and
 every instance of the reset). It prints both times, their ratio, and how many learner processes the
 rerun started. CPU time is that of the command and every process it started. Aim: under 2x on
-arc1-smoke with the model-free program library.
+arc1-smoke with the model-free program library. Both commands run with bytecode writing on
+(``PYTHONDONTWRITEBYTECODE`` removed from their environment), as Python runs by default: with it
+off, every sandboxed learner process compiles from source whatever has no bytecode yet.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -29,7 +32,9 @@ def _timed(argv: list[str]) -> tuple[float, float]:
     """Run ``continual-arc argv``; its wall seconds and CPU seconds (its own and its children's)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "continual_arc.cli", *argv], check=True, stdout=subprocess.DEVNULL)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    command = [sys.executable, "-m", "continual_arc.cli", *argv]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

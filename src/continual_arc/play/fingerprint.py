@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,10 @@ def _version(top: str, module: Any) -> str | None:
     version = getattr(module, "__version__", None)
     if isinstance(version, str):
         return version
+    # Only for a package with no __version__: at module level it would be imported by every learner
+    # process of a verification (one per test instance), and it is among their slowest imports.
+    import importlib.metadata
+
     for dist in (top, top.replace("_", "-")):
         try:
             return importlib.metadata.version(dist)

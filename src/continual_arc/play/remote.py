@@ -10,7 +10,8 @@ its state crosses the folder's edge only through ``save_state`` and ``load_state
 
 ``restart_on_reset`` makes ``reset()`` end the process and start a new one, from nothing or from a
 saved state: what verification does before every test instance, so that a learner carries to an
-instance only what it kept as files.
+instance only what it kept as files. A process that has played nothing yet (only built, asked its
+members, fingerprint and counters, and given the start state) is kept by a reset: it is already new.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ __all__ = ["RemoteLearnerError", "remote_learner"]
 
 class RemoteLearnerError(ContinualArcError, RuntimeError):
     """A call the learner's process answered with an error, or could not answer (it ended)."""
+
+
+_UNPLAYED = frozenset({"hello", "fingerprint", "resources", "user_resources"})
+"""Calls after which a process has still played nothing: a reset need not replace it."""
 
 
 class _Child:
@@ -68,6 +73,7 @@ class _Child:
             self.sandboxed = _start_confined(command, workdir, env, confinement)
             self.process = self.sandboxed.process
         self.timed_out = False
+        self.played = False  # until a call that could tell it anything of an instance
         wall = confinement.wall_seconds if confinement else None
         self.timer = threading.Timer(wall, self._time_out) if wall is not None else None
         if self.timer is not None:
@@ -103,6 +109,7 @@ class _Child:
 
     def call(self, name: str, *args: Any) -> Any:
         assert self.process.stdin is not None
+        self.played = self.played or name not in _UNPLAYED
         try:
             self.process.stdin.write(json.dumps({"call": name, "args": list(args)}).encode() + b"\n")
             self.process.stdin.flush()
@@ -166,7 +173,8 @@ class _RemoteBase:
         start_state: Path | None,
         confinement: Confinement | None,
     ) -> None:
-        self.spec, self.workdir, self.prefix, self.env = dict(spec), workdir, list(prefix), dict(env)
+        self.spec, self.prefix, self.env = dict(spec), list(prefix), dict(env)
+        self.workdir = workdir.resolve()  # absolute: the child starts in it, and its TMPDIR names it
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
         self.confinement = confinement
         self.isolations: list[dict[str, Any]] = []
@@ -175,6 +183,7 @@ class _RemoteBase:
         self.stateless = bool(self.hello["stateless"])
         if start_state is not None:
             self._load(start_state)
+            self.child.played = False  # the state every new process starts from: nothing played yet
 
     def _start(self) -> _Child:
         child = _Child(self.spec, self.workdir, self.prefix, self.env, self.confinement)
@@ -197,10 +206,13 @@ class _RemoteBase:
         if not self.restart_on_reset:
             self.child.call("reset")
             return
+        if not self.child.played:  # a new process already: starting another would only cost its start-up
+            return
         self.child.close()
         self.child = self._start()
         if self.start_state is not None:
             self._load(self.start_state)
+            self.child.played = False
 
     def act(self, obs: Any) -> Any:
         """The learner's action on ``obs``."""
@@ -331,4 +343,3 @@ def remote_learner(
     learner: Any = object.__new__(kind)
     learner.__dict__.update(probe.__dict__)
     return learner
-

@@ -11,6 +11,7 @@ a folder is refused before any process starts (:class:`SandboxConflict`).
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import importlib.util
 import os
@@ -24,10 +25,18 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..core.errors import ContinualArcError
-from ..core.sandbox import Confinement, ProxyBridge
+from ..core.sandbox import PROXY_ENV, Confinement, ProxyBridge
 from ..data.directory import DATA_ENV, data_dir
 
-__all__ = ["SandboxConflict", "confinement", "in_force", "proxy_bridge", "python_dirs"]
+__all__ = [
+    "SandboxConflict",
+    "confinement",
+    "in_force",
+    "precompile",
+    "proxy_bridge",
+    "python_dirs",
+    "with_proxy",
+]
 
 
 class SandboxConflict(ContinualArcError, ValueError):
@@ -66,6 +75,28 @@ def python_dirs(learner: str, env: Mapping[str, str]) -> list[str]:
     top = learner.split(":", 1)[0].split(".", 1)[0]
     dirs += [root for name in ("continual_arc", top) if (root := _module_root(name))]
     return list(dict.fromkeys(os.path.realpath(d) for d in dirs))
+
+
+def precompile(learner: str) -> None:
+    """Compile ``continual_arc``'s and the learner's modules where their bytecode is missing or stale.
+
+    A sandboxed process may not write beside its sources, so a module with no up-to-date bytecode
+    would be compiled again by every learner process (one per test instance); here it is compiled
+    once. Nothing is written when bytecode writing is off (``PYTHONDONTWRITEBYTECODE``), as Python's
+    own imports would write nothing.
+    """
+    if sys.dont_write_bytecode:
+        return
+    top = learner.split(":", 1)[0].split(".", 1)[0]
+    for name in dict.fromkeys(("continual_arc", top)):
+        with contextlib.suppress(ImportError, ValueError):
+            spec = importlib.util.find_spec(name)
+            if spec is None:
+                continue
+            for folder in spec.submodule_search_locations or ():
+                compileall.compile_dir(folder, quiet=2)
+            if not spec.submodule_search_locations and spec.origin and spec.origin.endswith(".py"):
+                compileall.compile_file(spec.origin, quiet=2)
 
 
 def _check_withheld(read_dirs: Sequence[str], withheld: Sequence[Path]) -> None:
@@ -123,6 +154,18 @@ def proxy_bridge(url: str | None) -> Iterator[ProxyBridge | None]:
             yield bridge
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def with_proxy(env: Mapping[str, str], url: str) -> dict[str, str]:
+    """``env`` naming the proxy at ``url`` as a sandboxed learner reaches it (:data:`PROXY_ENV`).
+
+    Inside its network namespace the proxy is the relay on ``127.0.0.1`` at the proxy's port,
+    whatever host serves it: the learner is told that address, with the URL's scheme and path
+    (``/v1``, the proxy's OpenAI base, when it has none).
+    """
+    where = urlsplit(url)
+    path = where.path.rstrip("/") or "/v1"
+    return {**env, PROXY_ENV: f"{where.scheme or 'http'}://127.0.0.1:{where.port or 80}{path}"}
 
 
 def in_force(

@@ -45,7 +45,7 @@ from ..protocol.conclude import PlayedProtocol, conclude
 from ..protocol.jobs import ProgressLines, final_state
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..stream.schedule import Schedule
-from .confine import confinement, in_force, proxy_bridge
+from .confine import confinement, in_force, precompile, proxy_bridge, with_proxy
 
 __all__ = ["VERIFICATION", "VerifyOptions", "draw_seed", "learner_env", "verify"]
 
@@ -133,6 +133,8 @@ def _play(
     """
     out = options.out / PROTOCOL_PLAYS[name]
     env = learner_env(options.out, options.env)
+    if bridge is not None and options.proxy is not None:
+        env = with_proxy(env, options.proxy)
     rights = None
     if options.sandbox:
         withheld = list(options.withheld)
@@ -205,6 +207,7 @@ def verify(options: VerifyOptions) -> dict[str, Any]:
     for name, schedule in schedules.items():
         schedule.save(options.out / "schedules" / f"{name}.json")
     reports: dict[str, list[dict[str, Any]]] = {"stream": [], "test": [], "reset": []}
+    precompile(options.learner)
     with proxy_bridge(options.proxy) as bridge:
         stream = schedules["stream"]
         reports["stream"] += _play(options, "stream", stream, restart=False, start=None, bridge=bridge)

@@ -32,11 +32,12 @@ import os
 import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import httpx
 
+from continual_arc.core.sandbox import PROXY_ENV
 from continual_arc_baselines.model import ChatResult, ModelCallError, ModelClient, Usage
 
 from .counts import COUNT_KEYS, add_counts, from_client, from_proxy, minus, with_unseen, zero
@@ -49,10 +50,22 @@ __all__ = [
     "ModelSettings",
     "ProxyCountsError",
     "carry_url",
+    "default_base_url",
 ]
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1"
 """The tracking proxy's address when started with its default port."""
+
+
+def default_base_url() -> str:
+    """A learner's endpoint when it is not given one: ``$CONTINUAL_ARC_PROXY``, else the proxy's default.
+
+    ``continual-arc verify --proxy URL`` sets that variable to the proxy's address inside the
+    learner's sandbox (a relay on ``127.0.0.1`` at the proxy's port), since it builds the learner
+    with no arguments.
+    """
+    return os.environ.get(PROXY_ENV) or DEFAULT_BASE_URL
+
 
 _CATCH_UP = 10.0  # seconds to wait for the proxy to count the calls the client has made
 
@@ -104,7 +117,7 @@ class ModelSettings:
 
     model: str
     effort: str | None = None
-    base_url: str = DEFAULT_BASE_URL
+    base_url: str = field(default_factory=default_base_url)
     api_key_env: str | None = None
     run_id: str | None = None
     proxy_counts: bool = True

@@ -6,6 +6,7 @@ learner process in it) and the baselines (an agent harness runs in it) share one
 :meth:`SandboxedProcess.isolation` says which layers the kernel put in force.
 """
 
-from .process import SYSTEM_READ_DIRS, Confinement, ProxyBridge, SandboxedProcess, start_sandboxed
+from .process import PROXY_ENV, SYSTEM_READ_DIRS, Confinement, ProxyBridge, SandboxedProcess, start_sandboxed
 
-__all__ = ["SYSTEM_READ_DIRS", "Confinement", "ProxyBridge", "SandboxedProcess", "start_sandboxed"]
+__all__ = ["PROXY_ENV", "SYSTEM_READ_DIRS", "Confinement", "ProxyBridge"]
+__all__ += ["SandboxedProcess", "start_sandboxed"]

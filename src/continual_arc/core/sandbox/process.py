@@ -27,7 +27,18 @@ from typing import Any, BinaryIO
 
 from ._launch import _pipe  # the launcher's relay and the bridge carry bytes the same way
 
-__all__ = ["SYSTEM_READ_DIRS", "Confinement", "ProxyBridge", "SandboxedProcess", "start_sandboxed"]
+__all__ = [
+    "PROXY_ENV",
+    "SYSTEM_READ_DIRS",
+    "Confinement",
+    "ProxyBridge",
+    "SandboxedProcess",
+    "start_sandboxed",
+]
+
+PROXY_ENV = "CONTINUAL_ARC_PROXY"
+"""The variable naming, to a program in the sandbox, the tracking proxy's OpenAI base as it reaches
+it: the relay's ``http://127.0.0.1:<proxy port>/v1`` (a model learner's default endpoint)."""
 
 _LAUNCHER = Path(__file__).with_name("_launch.py")
 SYSTEM_READ_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/proc", "/sys", "/opt")
@@ -167,15 +178,17 @@ def start_sandboxed(
         pipes: its standard input and output are pipes (``process.stdin``, ``process.stdout``).
         stderr: the file its standard error is appended to (default ``log_dir/stderr.txt``).
     """
+    # The launcher starts in ``cwd``: a relative path would be read from there, not from here.
+    log_dir, cwd = log_dir.resolve(), cwd.resolve()
     log_dir.mkdir(parents=True, exist_ok=True)
     config = {
         "argv": list(argv),
         "env": dict(env),
         "cwd": str(cwd),
-        "read_dirs": [*SYSTEM_READ_DIRS, *read_dirs],
-        "write_dirs": [_DEVICES, *(str(p) for p in write_dirs)],
+        "read_dirs": [*SYSTEM_READ_DIRS, *(os.path.abspath(d) for d in read_dirs)],
+        "write_dirs": [_DEVICES, *(str(p.resolve()) for p in write_dirs)],
         "port": port,
-        "bridge": None if bridge is None else str(bridge),
+        "bridge": None if bridge is None else str(bridge.resolve()),
         "report": str(log_dir / "isolation.json"),
         "file_bytes": file_bytes,
         "cpu_seconds": cpu_seconds,
