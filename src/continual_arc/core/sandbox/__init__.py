@@ -8,5 +8,12 @@ learner process in it) and the baselines (an agent harness runs in it) share one
 
 from .process import PROXY_ENV, SYSTEM_READ_DIRS, Confinement, ProxyBridge, SandboxedProcess, start_sandboxed
 
-__all__ = ["PROXY_ENV", "SYSTEM_READ_DIRS", "Confinement", "ProxyBridge"]
-__all__ += ["SandboxedProcess", "start_sandboxed"]
+# The package's names are the launcher module's, re-exported whole.
+__all__ = [
+    "PROXY_ENV",
+    "SYSTEM_READ_DIRS",
+    "Confinement",
+    "ProxyBridge",
+    "SandboxedProcess",
+    "start_sandboxed",
+]
