@@ -46,6 +46,7 @@ def test_a_verification_is_a_checked_protocol_at_a_seed_of_its_own(tmp_path: Pat
     assert len(list((tmp_path / "v" / "work" / "seen").glob("learner.log"))) == 1
 
 
+@pytest.mark.slow
 def test_memory_kept_only_in_the_process_plays_the_tests_from_nothing(tmp_path: Path) -> None:
     (tmp_path / "amnesiac.py").write_text(AMNESIAC)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}

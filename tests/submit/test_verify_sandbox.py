@@ -63,6 +63,7 @@ def _skip_unless(isolation: dict[str, Any], *layers: str) -> None:
         pytest.skip(f"this kernel did not put {', '.join(missing)} in force")
 
 
+@pytest.mark.slow
 def test_a_learner_reaches_neither_the_data_the_pack_nor_another_port(tmp_path: Path) -> None:
     (tmp_path / "learners").mkdir()
     (tmp_path / "learners" / "probe.py").write_text(PROBE)
@@ -96,6 +97,7 @@ def test_a_learner_reaches_neither_the_data_the_pack_nor_another_port(tmp_path: 
         assert said[play]["tcp"].startswith("refused"), play
 
 
+@pytest.mark.slow
 def test_an_honest_learner_verifies_with_the_same_records_in_the_sandbox(tmp_path: Path) -> None:
     common: dict[str, Any] = {"learner": "continual_arc.testing:ToyRuleLearner", "config": TOY, "seed": 9,
                               "resamples": 200}  # fmt: skip
