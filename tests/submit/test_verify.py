@@ -3,6 +3,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from continual_arc.cli import main
 from continual_arc.core.config import CANONICAL_SEEDS
 from continual_arc.core.files import read_json
