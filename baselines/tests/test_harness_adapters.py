@@ -87,10 +87,10 @@ ADAPTERS = {
 
 
 def _skip_unless_chosen(harness: str, variant: str) -> None:
-    # OpenClaw takes 1 to 3 minutes an instance on a loaded machine, nine instances a variant (12 to
+    # OpenClaw takes 1 to 3 minutes an instance on a loaded machine, nine instances a variant (11 to
     # 21 minutes; baselines/README.md): CI plays as_shipped, and the others only when asked.
     if harness == "openclaw" and variant != "as_shipped" and not os.environ.get(ALL_VARIANTS_ENV):
-        pytest.skip(f"OpenClaw's {variant} takes 12 to 21 minutes; set {ALL_VARIANTS_ENV}=1 to play it")
+        pytest.skip(f"OpenClaw's {variant} takes 11 to 21 minutes; set {ALL_VARIANTS_ENV}=1 to play it")
 
 
 ALL_VARIANTS_ENV = "CONTINUAL_ARC_ALL_HARNESS_VARIANTS"
