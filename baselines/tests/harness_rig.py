@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from continual_arc.runner import run
 from continual_arc.schedule import Schedule
-from continual_arc.tracks.registry import get_source
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.tracks.registry import get_config, get_source
 from continual_arc.tracks.track import PHASE_SOURCES
 from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.harness.play import InstanceContext
@@ -104,3 +111,51 @@ def rig(script: Callable[[dict[str, Any]], Any]) -> Iterator[tuple[FakeModelServ
             yield fake, proxy
     finally:
         fake.close()
+
+
+CHILD = """
+import sys
+sys.path.insert(0, {tests!r})
+from continual_arc.runner import run
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.tracks.registry import get_config
+from {module} import {name}
+schedule = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
+run({name}({model!r}, base_url={url!r}), schedule, {out!r})
+"""
+
+
+def records(out: Path) -> list[dict[str, Any]]:
+    """The records of the run in ``out`` (none if it wrote none yet)."""
+    path = out / "records.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def killed_and_resumed(
+    learner_class: type[SystemLearner], url: str, whole: Path, cut: Path, rounds: int, seconds: float
+) -> int:
+    """Play arc1-smoke into ``whole``; then into ``cut`` in a child process SIGKILLed (its process
+    group) once ``rounds`` rounds are recorded, and resumed here. How many were recorded at the kill.
+    """
+    _play_smoke(learner_class, url, whole)
+    cut.mkdir()
+    shutil.copy(whole / "alias-salt", cut)  # the same task names as the whole run
+    where = {"module": learner_class.__module__, "name": learner_class.__qualname__}
+    code = CHILD.format(tests=str(HERE), model=MODEL, url=url, out=str(cut), **where)
+    child = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and len(records(cut)) < rounds and child.poll() is None:
+        time.sleep(0.02)
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    at_kill = len(records(cut))
+    _play_smoke(learner_class, url, cut, resume=True)
+    return at_kill
+
+
+def _play_smoke(learner_class: type[SystemLearner], url: str, out: Path, resume: bool = False) -> None:
+    learner = learner_class(MODEL, base_url=url)
+    try:
+        run(learner, build_schedule(get_config("arc1-smoke"), 0, epilogue=False), out, resume=resume)
+    finally:
+        learner.close()

@@ -1,12 +1,7 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +19,8 @@ from harness_rig import (
     MODEL,
     FakeHarnessLearner,
     answers,
+    killed_and_resumed,
+    records,
     rig,
     scripted_model,
 )
@@ -35,10 +32,6 @@ def _trajectories(out: Path) -> list[dict[str, Any]]:
     return [json.loads(p.read_text()) for p in sorted(out.glob("i/*.json"), key=lambda p: int(p.stem))]
 
 
-def _records(out: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_each_variant_plays_the_smoke_stream_through_its_tools(tmp_path: Path, variant: str) -> None:
     with rig(scripted_model(answers(SMOKE))) as (fake, proxy):
@@ -48,15 +41,15 @@ def test_each_variant_plays_the_smoke_stream_through_its_tools(tmp_path: Path, v
         finally:
             learner.close()
         served = [u for u in fake.served if u]
-    records = _records(tmp_path / "run")
-    assert [r["actions"] for r in records] == [
+    played = records(tmp_path / "run")
+    assert [r["actions"] for r in played] == [
         [
             {"action": "request_demos", "refused": False},
             {"action": "submit", "correct": False, "invalid": False},
             {"action": "submit", "correct": True, "invalid": False},
         ]
     ] * len(SMOKE.slots)
-    counted = [r["instance_resources"] for r in records]
+    counted = [r["instance_resources"] for r in played]
     assert sum(c["calls"] for c in counted) == len(fake.chat_requests) == 5 * len(SMOKE.slots)
     assert sum(c["prompt_tokens"] for c in counted) == sum(u["prompt_tokens"] for u in served)
     assert sum(c["completion_tokens"] for c in counted) == sum(u["completion_tokens"] for u in served)
@@ -69,7 +62,7 @@ def test_each_variant_plays_the_smoke_stream_through_its_tools(tmp_path: Path, v
     else:
         assert starts[0] == [] and any(any(f["path"].startswith("notes/") for f in s) for s in starts[1:])
         kept = {f["path"] for f in memory["files"]}
-        assert kept == {f"notes/{r['alias']}.md" for r in records}
+        assert kept == {f"notes/{r['alias']}.md" for r in played}
         assert memory["versions"][0]["changes"][0]["kind"] == "added"
     if variant == "asked_to_store":
         assert "save it now" in logs[0]["tool_calls"][0]["answer"]
@@ -93,50 +86,15 @@ def test_the_learner_holds_to_the_runners_contract() -> None:
                 learner.close()
 
 
-CHILD = """
-import sys
-sys.path.insert(0, {tests!r})
-from continual_arc.stream.schedule import build_schedule
-from continual_arc.tracks.registry import get_config
-from continual_arc.runner import run
-from harness_rig import MODEL, FakeHarnessLearner
-schedule = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
-run(FakeHarnessLearner(MODEL, base_url={url!r}), schedule, {out!r})
-"""
-
-
-def _same(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in r.items() if k not in (*TIMING_FIELDS, "resources")} for r in records]
+def _same(played: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in r.items() if k not in (*TIMING_FIELDS, "resources")} for r in played]
 
 
 def test_a_run_killed_mid_stream_resumes_without_losing_anything(tmp_path: Path) -> None:
+    whole, out = tmp_path / "whole", tmp_path / "cut"
     with rig(scripted_model(answers(SMOKE))) as (_, proxy):
-        whole = FakeHarnessLearner(MODEL, base_url=proxy.url)
-        try:
-            run(whole, SMOKE, tmp_path / "whole")
-        finally:
-            whole.close()
-        out = tmp_path / "cut"
-        out.mkdir()
-        shutil.copy(tmp_path / "whole" / "alias-salt", out)  # the same task names as the whole run
-        code = CHILD.format(tests=str(Path(__file__).parent), url=proxy.url, out=str(out))
-        child = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and len(_lines(out)) < 3:
-            time.sleep(0.02)
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait()
-        assert 3 <= len(_lines(out)) < len(SMOKE.slots)
-        resumed = FakeHarnessLearner(MODEL, base_url=proxy.url)
-        try:
-            run(resumed, SMOKE, out, resume=True)
-        finally:
-            resumed.close()
-    assert _same(_records(out)) == _same(_records(tmp_path / "whole"))
-    memory = [json.loads((d / "memory.json").read_text())["files"] for d in (out, tmp_path / "whole")]
+        at_kill = killed_and_resumed(FakeHarnessLearner, proxy.url, whole, out, rounds=3, seconds=120)
+    assert 3 <= at_kill < len(SMOKE.slots)
+    assert _same(records(out)) == _same(records(whole))
+    memory = [json.loads((d / "memory.json").read_text())["files"] for d in (out, whole)]
     assert memory[0] == memory[1]
-
-
-def _lines(out: Path) -> list[str]:
-    path = out / "records.jsonl"
-    return path.read_text().splitlines() if path.exists() else []

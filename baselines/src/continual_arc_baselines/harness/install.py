@@ -101,6 +101,9 @@ def _install_npm(package: HarnessPackage, home: Path) -> None:
 def install(name: str, root: Path | None = None) -> Path:
     """Install the harness ``name`` (a key of :data:`HARNESSES`) into its own folder; that folder.
 
+    OpenClaw is then run once, on a fixed local reply, to fill its compile cache
+    (:func:`~continual_arc_baselines.harness.openclaw.warm_compile_cache`).
+
     Raises:
         KeyError: no harness of that name. subprocess.CalledProcessError: an install step failed.
     """
@@ -110,6 +113,10 @@ def install(name: str, root: Path | None = None) -> Path:
         shutil.rmtree(home)
     home.mkdir(parents=True)
     (_install_pypi if package.kind == "pypi" else _install_npm)(package, home)
+    if name == "openclaw":
+        from .openclaw import warm_compile_cache  # imported here: that module imports this one
+
+        warm_compile_cache(home)
     record = {
         "name": name,
         "version": package.version,

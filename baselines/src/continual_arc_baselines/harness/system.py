@@ -13,6 +13,10 @@ later user's version of a file wins): every instance of a round meets the same w
 An adapter subclasses :class:`SystemLearner` and says how to start its harness (:meth:`launch`),
 which of the harness's files are not state (:attr:`SystemLearner.volatile`: logs, locks, caches,
 the per-launch configuration), and, if it has one, its pristine workspace (:meth:`pristine`).
+
+The learner's folders live in one folder of the temporary directory, removed by ``close()`` or at
+the interpreter's exit; a learner killed outright leaves it, and the next learner to start sweeps
+it (and kills any harness it left running): see :mod:`.folders`.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ from __future__ import annotations
 import secrets
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,6 +41,7 @@ from . import channel
 from . import workspace as ws
 from .channel import ToolChannel, write_arc_command
 from .counts import ProxyCounts
+from .folders import LearnerFolder
 from .play import InstanceContext, InstancePlay, verdict_text
 from .texts import KEEP_ONE_PROGRAM, STORE_REQUEST, task_prompt
 
@@ -106,7 +110,8 @@ class SystemLearner(BaseLearner):
         self.model, self.variant, self.base_url, self.effort = model, variant, base_url, effort
         self.instance_seconds, self.wrap_up_seconds = instance_seconds, wrap_up_seconds
         self.counts = ProxyCounts(base_url, run_id or f"{self.name}-{_token()}")
-        self._root = Path(tempfile.mkdtemp(prefix="carc-"))  # short: Unix socket paths are short
+        self._folder = LearnerFolder()  # in the temporary directory: Unix socket paths are short
+        self._root = self._folder.path
         self._pristine = self._root / "pristine"
         self._pristine.mkdir()
         self.pristine(self._pristine)
@@ -256,6 +261,7 @@ class SystemLearner(BaseLearner):
             bridge=bridge.path,
             log_dir=folder / "log",
         )
+        self._folder.harness_started(process.process.pid)
         at_start = ws.snapshot(self.state, self.volatile)
         deadline = time.monotonic() + self.instance_seconds
         play = InstancePlay(context, obs.user, obs.round, channel, process, at_start, deadline)
@@ -295,7 +301,7 @@ class SystemLearner(BaseLearner):
         if self._bridge is not None:
             self._bridge.close()
         self.counts.close()
-        shutil.rmtree(self._root, ignore_errors=True)
+        self._folder.remove()
 
 
 def _port(where: Any) -> int:
