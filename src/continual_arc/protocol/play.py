@@ -37,6 +37,7 @@ from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
 __all__ = [
     "DEFAULT_LEARNER",
+    "PARALLEL_RESETS",
     "ProtocolError",
     "ProtocolOptions",
     "default_learner",
@@ -84,6 +85,17 @@ class ProtocolOptions:
     plots: bool = True
 
 
+PARALLEL_RESETS = ("held-out-reset", "stream-reset", "seen-reset")
+"""The order in which parallel processes take up the reset plays, after the stream.
+
+A play that repeats another's searches should run after it, not beside it, so that a learner
+whose searches are cached (the program library) serves them rather than running them twice: the
+stream's reset repeats the stream's first searches of every task, so the held-out test's reset,
+which shares nothing with the stream, runs beside the stream first; the frozen tests, queued once
+the stream ends, then come after the resets that repeat them. The order changes no result.
+"""
+
+
 def protocol_job(
     options: ProtocolOptions, name: str, state: Path | None = None, salt: Path | None = None
 ) -> PlayJob:
@@ -120,8 +132,7 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         stream = pool.submit(play_job, protocol_job(options, "stream"))
         others: list[Future[dict[str, Any]]] = [
-            pool.submit(play_job, protocol_job(options, name))
-            for name in ("stream-reset", "held-out-reset", "seen-reset")
+            pool.submit(play_job, protocol_job(options, name)) for name in PARALLEL_RESETS
         ]
         stream.result()
         state = None if stateless else _final_state(options)
