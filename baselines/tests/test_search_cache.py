@@ -147,3 +147,51 @@ def test_records_are_the_same_with_and_without_the_cache(tmp_path: Path) -> None
     assert warm.search_cache_stats()["cache_hits"] == warm.search_cache_stats()["searches"] > 0
     assert cold.search_cache_stats()["cache_hits"] < cold.search_cache_stats()["searches"]
     assert ProgramLibraryLearner(search_cache=False).search_cache_stats() == {"searches": 0, "cache_hits": 0}
+
+
+def _write_when_free(directory: str, answers: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    writer = DslWriter(cache_dir=directory)
+    result = writer.write(_request())
+    answers.put(([p.text for p in result.programs], result.work, writer.cache_hits))
+
+
+def test_a_search_claimed_elsewhere_is_awaited_and_served(tmp_path: Path) -> None:
+    cache = SearchCache(tmp_path)
+    key = DslWriter(cache_dir=tmp_path)._key(_request())
+    context = multiprocessing.get_context("spawn")
+    answers = context.Queue()
+    with cache.claim(key):
+        waiter = context.Process(target=_write_when_free, args=(str(tmp_path), answers))
+        waiter.start()
+        # While this process holds the claim the waiter neither searches nor answers.
+        waiter.join(timeout=3.0)
+        assert waiter.is_alive() and answers.empty()
+        # Store a result no search would find (the task is a flip), so that serving it shows the
+        # waiter read this entry instead of searching.
+        cache.write(key, [("flip_v", ((9,),), 1.0)], 1234)
+    texts, work, hits = answers.get(timeout=120)
+    waiter.join()
+    assert (texts, work, hits) == (["flip_v"], 1234, 1)
+
+
+def _claim_and_die(directory: str, key: str) -> None:
+    with SearchCache(directory).claim(key):
+        os._exit(0)  # killed mid-search: the claim is never released by the code
+
+
+def test_a_dead_process_leaves_no_claim_behind(tmp_path: Path) -> None:
+    key = DslWriter(cache_dir=tmp_path)._key(_request())  # the very search the writer then runs
+    process = multiprocessing.get_context("spawn").Process(target=_claim_and_die, args=(str(tmp_path), key))
+    process.start()
+    process.join()
+    assert process.exitcode == 0
+    writer = DslWriter(cache_dir=tmp_path)
+    assert writer.write(_request()) == DslWriter(cache=False).write(_request())  # did not block
+
+
+def test_an_unwritable_cache_still_searches(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    writer = DslWriter(cache_dir=blocked)
+    assert writer.write(_request()) == DslWriter(cache=False).write(_request())
+    assert writer.cache_stats() == {"searches": 1, "cache_hits": 0}

@@ -16,7 +16,7 @@ from continual_arc.core.files import read_json
 from continual_arc.env import Action, GiveUp, LearnerObservation
 from continual_arc.learner import BaseLearner
 from continual_arc.play.rundir import read_records
-from continual_arc.protocol.play import ProtocolError, ProtocolOptions, play_protocol
+from continual_arc.protocol.play import PARALLEL_RESETS, ProtocolError, ProtocolOptions, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
@@ -76,6 +76,12 @@ class Notebook(BaseLearner):
 
     def end_round(self) -> None:
         self.seen.add("round")
+
+
+def test_processes_take_up_every_reset_the_held_out_one_first() -> None:
+    # The held-out reset shares no search with the stream, so it is the one that runs beside it.
+    assert PARALLEL_RESETS[0] == "held-out-reset"
+    assert sorted(PARALLEL_RESETS) == sorted(name for name in PROTOCOL_PLAYS if name.endswith("-reset"))
 
 
 def test_a_learner_that_cannot_save_is_copied_in_process(

@@ -39,6 +39,7 @@ from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
 __all__ = [
     "DEFAULT_LEARNER",
+    "PARALLEL_RESETS",
     "ProtocolError",
     "ProtocolOptions",
     "default_learner",
@@ -86,6 +87,17 @@ class ProtocolOptions:
     plots: bool = True
 
 
+PARALLEL_RESETS = ("held-out-reset", "stream-reset", "seen-reset")
+"""The order in which parallel processes take up the reset plays, after the stream.
+
+A play that repeats another's searches should run after it, not beside it, so that a learner
+whose searches are cached (the program library) serves them rather than running them twice: the
+stream's reset repeats the stream's first searches of every task, so the held-out test's reset,
+which shares nothing with the stream, runs beside the stream first; the frozen tests, queued once
+the stream ends, then come after the resets that repeat them. The order changes no result.
+"""
+
+
 def protocol_job(
     options: ProtocolOptions, name: str, state: Path | None = None, salt: Path | None = None
 ) -> PlayJob:
@@ -127,8 +139,7 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         stream = pool.submit(play_job, protocol_job(options, "stream"))
         others: list[Future[dict[str, Any]]] = [
-            pool.submit(play_job, protocol_job(options, name))
-            for name in ("stream-reset", "held-out-reset", "seen-reset")
+            pool.submit(play_job, protocol_job(options, name)) for name in PARALLEL_RESETS
         ]
         # This process only waits while the workers play (they are forked by now): it spends that
         # time on the end's work that needs no test, instead of after the last play.

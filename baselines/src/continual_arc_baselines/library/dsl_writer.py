@@ -81,23 +81,29 @@ class DslWriter:
     def write(self, request: WriteRequest) -> WriterResult:
         """Search the DSL for programs that fit every demonstration (or serve a cached search)."""
         self.searches += 1
-        key = self._key(request) if self.cache is not None else None
-        entry = self.cache.read(key) if self.cache is not None and key is not None else None
-        self.last_served = entry is not None
-        if entry is not None:
-            self.cache_hits += 1
-            result = WriterResult(
-                tuple(WrittenProgram(p["text"], p["prediction"], p["weight"]) for p in entry["programs"]),
-                entry["work"],
-            )
-        else:
-            result = self._search(request)
-            if self.cache is not None and key is not None and result.note is None:
-                self.cache.write(
-                    key, [(p.text, p.prediction, p.weight) for p in result.programs], result.work
-                )
+        result = self._search(request) if self.cache is None else self._cached(self.cache, request)
         self.applications += result.work
         return result
+
+    def _cached(self, cache: SearchCache, request: WriteRequest) -> WriterResult:
+        """Serve the search from ``cache``, or run it under a claim and store it."""
+        key = self._key(request)
+        entry = cache.read(key)
+        if entry is None:
+            with cache.claim(key):
+                # Another process may have stored it while this one waited for the claim.
+                entry = cache.read(key)
+                if entry is None:
+                    self.last_served = False
+                    result = self._search(request)
+                    if result.note is None:  # a time-capped result depends on the machine
+                        stored = [(p.text, p.prediction, p.weight) for p in result.programs]
+                        cache.write(key, stored, result.work)
+                    return result
+        self.last_served = True
+        self.cache_hits += 1
+        programs = (WrittenProgram(p["text"], p["prediction"], p["weight"]) for p in entry["programs"])
+        return WriterResult(tuple(programs), entry["work"])
 
     def run(self, text: str, grid: Grid, instance: str) -> Grid | None:
         """Run a kept DSL program on a fresh input."""

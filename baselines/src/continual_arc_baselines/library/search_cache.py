@@ -7,6 +7,13 @@ its content against what a result must hold, so a damaged, truncated or misplace
 ignored (and searched again), never believed. Writing is atomic (a temporary file in the same
 folder, then a rename), so two processes that write one entry at once leave one whole entry.
 
+A search missing from the cache is run under a claim (:meth:`SearchCache.claim`): an exclusive
+lock on the entry's folder, so that a second process that wants the same search while the first
+runs it waits and reads its result instead of running it twice. Plays run side by side (a
+protocol's ``--jobs``, a sweep) then pay for each search once however their timing falls. The
+locks are striped over the 256 folders, so an unrelated search with the same first two hex digits
+may wait too: that costs wall time, never CPU time or a result.
+
 The data directory is ``$CONTINUAL_ARC_DATA`` or ``~/.cache/continual-arc``, the benchmark's own
 rule; the cache lives under ``search-cache/`` there.
 """
@@ -14,11 +21,12 @@ rule; the cache lives under ``search-cache/`` there.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +62,32 @@ class SearchCache:
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
+
+    @contextlib.contextmanager
+    def claim(self, key: str) -> Iterator[None]:
+        """Hold the lock of ``key``'s folder while the body runs (waiting while another process holds it).
+
+        The kernel releases the lock if the holder dies, so a killed play never blocks another.
+        Where the lock cannot be taken (a read-only or odd file system) the body runs unlocked:
+        the claim only saves time.
+        """
+        folder = self._path(key).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            handle = open(folder / ".lock", "a+b")  # noqa: SIM115  # closed below, after unlocking
+        except OSError:
+            yield
+            return
+        with handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            except OSError:
+                yield
+                return
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
     def read(self, key: str) -> dict[str, Any] | None:
         """The entry stored under ``key``, or ``None`` when it is missing, damaged or not that key's."""
