@@ -150,7 +150,7 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
         salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
         others += [pool.submit(play_job, protocol_job(options, test, state, salt)) for test in TESTS]
         if options.plots:
-            others[0].result()  # the stream's reset, drawn beside the stream
+            others[PARALLEL_RESETS.index("stream-reset")].result()  # the stream's plots read it
             drawn = stream_plots(options.out)
         for future in others:
             future.result()
