@@ -31,8 +31,8 @@ class DslWriter:
     Args:
         budget: primitive applications per search.
         max_candidates: fitting programs kept per search.
-        time_cap: CPU seconds of the searching thread; a safety net only (logged in the result's note when it fires; such a
-            result, which depends on the machine, is never cached).
+        time_cap: CPU seconds of the searching thread; a safety net only (logged in the result's
+            note when it fires; such a result, which depends on the machine, is never cached).
         cache: whether to use the search cache.
         cache_dir: where it lives (default: ``search-cache/`` in the data directory).
     """
