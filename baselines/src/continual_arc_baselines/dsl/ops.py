@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from continual_arc.core.grids import MAX_SIDE
 
-from . import combining, extract, geometry, layers, motion, objectops, painting, sizing, tiling
+from . import combining, extract, geometry, layers, motion, objectops, painting, sizing, symmetry, tiling
 from .family import Family, Op, expand
 from .layout import BLOCKS_COST, CONTINUE_COST, parse_blocks, parse_continue
 from .local import KINDS, LOCAL_COST, parse_local
@@ -28,6 +28,7 @@ FAMILIES: tuple[Family, ...] = (
     *sizing.FAMILIES,
     *tiling.FAMILIES,
     *painting.FAMILIES,
+    *symmetry.FAMILIES,
     *layers.FAMILIES,
     *combining.FAMILIES,
     *objectops.FAMILIES,
