@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from .family import Family, Prim
 from .grid import SENTINEL, TRUE, Array, Context, bg_for
-from .objects import FILTERS, MODES, Objects, filter_objects, objects, shape_keys
+from .objects import FILTERS, MODES, Objects, filter_objects, label, objects, shape_keys
 
 __all__ = ["FAMILIES"]
 
@@ -45,10 +45,22 @@ def _mark(mode: str, prop: str) -> Prim:
     return prim
 
 
-RELABELS = ("rank", "size", "holes", "border", "height", "width", "shape")
+RELABELS = ("rank", "size", "holes", "border", "height", "width", "shape", "nholes")
 """What ``relabel`` names each object by: its size's dense rank (largest first), its size, whether
-it has holes, whether it touches the border, its height, its width, or how common its shape is
-(the commonest shape first)."""
+it has holes, whether it touches the border, its height, its width, how common its shape is
+(the commonest shape first), or how many holes it has."""
+
+
+def _hole_count(objs: Objects, i: int) -> int:
+    """How many separate regions of other cells object ``i`` encloses within its box."""
+    ys, xs = objs.box(i)
+    free = objs.labels[ys, xs] != i
+    if not free[1:-1, 1:-1].any():
+        return 0
+    regions = label(free.astype(np.uint8), free, False, False)
+    edge = np.concatenate([regions[0], regions[-1], regions[:, 0], regions[:, -1]])
+    inner = np.setdiff1d(regions[regions >= 0], edge)
+    return len(inner)
 
 
 def _shape_rank(arr: Array, objs: Objects) -> npt.NDArray[np.intp]:
@@ -72,6 +84,8 @@ def _property(arr: Array, objs: Objects, by: str) -> npt.NDArray[np.intp]:
         return np.asarray(objs.bottoms - objs.tops)
     if by == "width":
         return np.asarray(objs.rights - objs.lefts)
+    if by == "nholes":
+        return np.array([_hole_count(objs, i) for i in range(len(objs))], dtype=np.intp)
     return _shape_rank(arr, objs)
 
 
