@@ -157,6 +157,22 @@ def _swap(mode: str) -> Prim:
     return prim
 
 
+def _degree() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        padded = np.pad(a, 1, constant_values=255)
+        centre = padded[1:-1, 1:-1]
+        sides = (padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:])
+        count = sum((side == centre).astype(np.uint8) for side in sides)
+        # A rectangle's corners have two such neighbours, its edges three, its inside four.
+        fg = a != bg
+        if not fg.any():
+            return None
+        return np.where(fg, np.uint8(SENTINEL) + count, a).astype(np.uint8)
+
+    return prim
+
+
 FAMILIES = (
     Family(
         "keep",
@@ -175,6 +191,9 @@ FAMILIES = (
         "same",
     ),
     Family("mark", (MODES, FILTERS), 3, _mark, "label the objects with a property", "same"),
+    Family(
+        "degree", (), 2, _degree, "label each foreground cell by its four neighbours of its colour", "same"
+    ),
     Family(
         "boxfill", (MODES,), 3, _boxfill, "label the background cells inside objects' bounding boxes", "same"
     ),
