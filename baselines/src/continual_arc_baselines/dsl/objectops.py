@@ -45,10 +45,11 @@ def _mark(mode: str, prop: str) -> Prim:
     return prim
 
 
-RELABELS = ("rank", "size", "holes", "border", "height", "width", "shape", "nholes")
+RELABELS = ("rank", "size", "holes", "border", "height", "width", "shape", "nholes", "ends")
 """What ``relabel`` names each object by: its size's dense rank (largest first), its size, whether
 it has holes, whether it touches the border, its height, its width, how common its shape is
-(the commonest shape first), or how many holes it has."""
+(the commonest shape first), how many holes it has, or whether it is the largest (1), the
+smallest (2) or neither (0)."""
 
 
 def _hole_count(objs: Objects, i: int) -> int:
@@ -84,6 +85,9 @@ def _property(arr: Array, objs: Objects, by: str) -> npt.NDArray[np.intp]:
         return np.asarray(objs.bottoms - objs.tops)
     if by == "width":
         return np.asarray(objs.rights - objs.lefts)
+    if by == "ends":
+        big, small = objs.sizes == objs.sizes.max(), objs.sizes == objs.sizes.min()
+        return np.where(big, 1, np.where(small, 2, 0)).astype(np.intp)
     if by == "nholes":
         return np.array([_hole_count(objs, i) for i in range(len(objs))], dtype=np.intp)
     return _shape_rank(arr, objs)

@@ -1,4 +1,4 @@
-"""``degree`` (object ops): each foreground cell labelled by its four neighbours of its own colour."""
+"""Object ops on hand-made grids: ``degree`` and ``relabel(...,ends)``."""
 
 from __future__ import annotations
 
@@ -21,3 +21,9 @@ def test_degree_tells_corners_edges_and_inside_apart() -> None:
 def test_degree_counts_only_the_cells_own_colour() -> None:
     # The 1 touches a 2, not a 1: no neighbour of its colour (10); the 2 likewise.
     assert execute(parse("degree | map(10>5)"), g("000", "120", "000")) == g("000", "550", "000")
+
+
+def test_relabel_ends_marks_the_largest_and_the_smallest() -> None:
+    # Objects of 3, 2 and 1 cells: the largest is labelled 11, the smallest 12, the other 10.
+    grid = g("1110", "0000", "1101", "0000")
+    assert execute(parse("relabel(4,ends) | map(10>c0,11>5,12>6)"), grid) == g("5550", "0000", "0006", "0000")
