@@ -22,6 +22,7 @@ from .local import KINDS, fit_local, local_op
 from .ops import window_op
 from .program import Program, map_text
 from .shapes import Expectation, expect
+from .stacking import fit_stack
 
 __all__ = ["Candidate", "State", "Task"]
 
@@ -89,7 +90,7 @@ class Task:
         windows = (*(window_op(c, *fixed) for c in CORNERS), continue_op(*fixed)) if fixed else ()
         if scale is not None and min(scale) >= 1 and max(scale) > 1:
             windows = (*windows, scaled_continue_op(*scale))
-        rules = []
+        rules = [] if self.same else fit_stack(self.inputs[: self.n], self.outputs, self.contexts[0])
         if self.same:
             for kind in KINDS:
                 table = fit_local(self.inputs[: self.n], self.outputs, kind)

@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from .family import Family, Prim
 from .grid import SENTINEL, TRUE, Array, Context, bg_for
-from .objects import FILTERS, MODES, Objects, filter_objects, objects, shape_keys
+from .objects import FILTERS, MODES, Objects, filter_objects, label, objects, shape_keys
 
 __all__ = ["FAMILIES"]
 
@@ -45,10 +45,23 @@ def _mark(mode: str, prop: str) -> Prim:
     return prim
 
 
-RELABELS = ("rank", "size", "holes", "border", "height", "width", "shape")
+RELABELS = ("rank", "size", "holes", "border", "height", "width", "shape", "nholes", "ends")
 """What ``relabel`` names each object by: its size's dense rank (largest first), its size, whether
-it has holes, whether it touches the border, its height, its width, or how common its shape is
-(the commonest shape first)."""
+it has holes, whether it touches the border, its height, its width, how common its shape is
+(the commonest shape first), how many holes it has, or whether it is the largest (1), the
+smallest (2) or neither (0)."""
+
+
+def _hole_count(objs: Objects, i: int) -> int:
+    """How many separate regions of other cells object ``i`` encloses within its box."""
+    ys, xs = objs.box(i)
+    free = objs.labels[ys, xs] != i
+    if not free[1:-1, 1:-1].any():
+        return 0
+    regions = label(free.astype(np.uint8), free, False, False)
+    edge = np.concatenate([regions[0], regions[-1], regions[:, 0], regions[:, -1]])
+    inner = np.setdiff1d(regions[regions >= 0], edge)
+    return len(inner)
 
 
 def _shape_rank(arr: Array, objs: Objects) -> npt.NDArray[np.intp]:
@@ -72,6 +85,11 @@ def _property(arr: Array, objs: Objects, by: str) -> npt.NDArray[np.intp]:
         return np.asarray(objs.bottoms - objs.tops)
     if by == "width":
         return np.asarray(objs.rights - objs.lefts)
+    if by == "ends":
+        big, small = objs.sizes == objs.sizes.max(), objs.sizes == objs.sizes.min()
+        return np.where(big, 1, np.where(small, 2, 0)).astype(np.intp)
+    if by == "nholes":
+        return np.array([_hole_count(objs, i) for i in range(len(objs))], dtype=np.intp)
     return _shape_rank(arr, objs)
 
 
@@ -143,6 +161,22 @@ def _swap(mode: str) -> Prim:
     return prim
 
 
+def _degree() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        padded = np.pad(a, 1, constant_values=255)
+        centre = padded[1:-1, 1:-1]
+        sides = (padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:])
+        count = sum((side == centre).astype(np.uint8) for side in sides)
+        # A rectangle's corners have two such neighbours, its edges three, its inside four.
+        fg = a != bg
+        if not fg.any():
+            return None
+        return np.where(fg, np.uint8(SENTINEL) + count, a).astype(np.uint8)
+
+    return prim
+
+
 FAMILIES = (
     Family(
         "keep",
@@ -161,6 +195,9 @@ FAMILIES = (
         "same",
     ),
     Family("mark", (MODES, FILTERS), 3, _mark, "label the objects with a property", "same"),
+    Family(
+        "degree", (), 2, _degree, "label each foreground cell by its four neighbours of its colour", "same"
+    ),
     Family(
         "boxfill", (MODES,), 3, _boxfill, "label the background cells inside objects' bounding boxes", "same"
     ),

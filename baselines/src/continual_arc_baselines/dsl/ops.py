@@ -12,10 +12,12 @@ from collections.abc import Callable
 
 from continual_arc.core.grids import MAX_SIDE
 
-from . import combining, extract, geometry, layers, motion, objectops, painting, sizing, tiling
+from . import combining, extract, geometry, layers, motion, objectops, painting, sizing, symmetry, tiling
 from .family import Family, Op, expand
 from .layout import BLOCKS_COST, CONTINUE_COST, parse_blocks, parse_continue
 from .local import KINDS, LOCAL_COST, parse_local
+from .parts import SPLITS
+from .stacking import STACK_COST, parse_stack
 
 __all__ = ["BASE_COSTS", "FAMILIES", "OPS", "WINDOW_COST", "lookup", "window_op"]
 
@@ -28,6 +30,7 @@ FAMILIES: tuple[Family, ...] = (
     *sizing.FAMILIES,
     *tiling.FAMILIES,
     *painting.FAMILIES,
+    *symmetry.FAMILIES,
     *layers.FAMILIES,
     *combining.FAMILIES,
     *objectops.FAMILIES,
@@ -46,6 +49,7 @@ BASE_COSTS: dict[str, float] = {
     **{f"local({kind})": LOCAL_COST for kind in KINDS},
     **{f"blocks({r}x{c})": BLOCKS_COST for r in range(1, 6) for c in range(1, 6) if r * c > 1},
     "continue": CONTINUE_COST,
+    **{f"stack({how})": STACK_COST for how in SPLITS},
 }
 """Every step's cost under the empty prior, by its token (a fitted step without its constants)."""
 
@@ -75,6 +79,7 @@ _FITTED: dict[str, Callable[[str], Op | None]] = {
     "local(": parse_local,
     "blocks(": parse_blocks,
     "continue{": parse_continue,
+    "stack(": parse_stack,
 }
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import TRUE, Array, Context, bg_for, ranked_colours
-from .objects import label
+from .grid import SENTINEL, TRUE, Array, Context, bg_for, ranked_colours
+from .objects import Labels, label
 from .rays import ray
 
 __all__ = ["EXTENSIONS", "FAMILIES", "SYMMETRIES"]
@@ -40,15 +41,32 @@ SYMMETRIES = tuple(_SYM)
 """Symmetry completions: left-right, up-down, both, quarter turns, the main diagonal."""
 
 
+def _enclosed(a: Array, ctx: Context) -> tuple[Labels, npt.NDArray[np.bool_]]:
+    """The background regions of ``a`` (4-connected) and which cells lie in one off the border."""
+    labels = label(a, a == bg_for(a, ctx), False, True)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    return labels, (labels >= 0) & ~np.isin(labels, edge)
+
+
 def _fill() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
-        bg = bg_for(a, ctx)
-        labels = label(a, a == bg, False, True)
-        edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-        holes = (labels >= 0) & ~np.isin(labels, edge)
+        _, holes = _enclosed(a, ctx)
         if not holes.any():
             return None
         return np.where(holes, np.uint8(TRUE), a).astype(np.uint8)
+
+    return prim
+
+
+def _holesize() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        labels, holes = _enclosed(a, ctx)
+        if not holes.any():
+            return None
+        # Each enclosed region's label says its size, so a fitted map can colour holes by size.
+        sizes = np.bincount(labels[holes])
+        tags = np.minimum(SENTINEL + sizes, 255).astype(np.uint8)
+        return np.where(holes, tags[np.where(holes, labels, 0)], a).astype(np.uint8)
 
     return prim
 
@@ -299,6 +317,7 @@ def _connect(axis: str, label: bool = False) -> Prim:
 
 FAMILIES = (
     Family("fill", (), 2, _fill, "label the background cells enclosed by foreground", "same"),
+    Family("holesize", (), 2, _holesize, "label each enclosed background region by its size", "same"),
     Family(
         "emptylines", (("h", "v", "hv"),), 2, _empty_lines, "label the rows or columns left empty", "same"
     ),

@@ -25,11 +25,14 @@ class Expectation:
         scale: if set, output height and width are the input's times these factors.
         fixed: if set, every output has this shape.
         palette_within: every output's colours are among its input's.
+        always: the colours every output holds; a prediction may hold them even where its input
+            does not (a task that recolours into a fixed colour meets an input without it).
     """
 
     scale: tuple[Fraction, Fraction] | None
     fixed: tuple[int, int] | None
     palette_within: bool
+    always: frozenset[int] = frozenset()
 
     def admits(self, test_input: Array, prediction: Array) -> bool:
         """Whether a prediction for ``test_input`` obeys the rules."""
@@ -42,7 +45,7 @@ class Expectation:
                 return False
         if self.palette_within:
             extra = (colour_counts(prediction) > 0) & (colour_counts(test_input) == 0)
-            if extra.any():
+            if any(int(c) not in self.always for c in np.flatnonzero(extra)):
                 return False
         return True
 
@@ -64,4 +67,5 @@ def expect(inputs: Sequence[Array], outputs: Sequence[Array]) -> Expectation:
         if len(shapes) == 1 and len(outputs) > 1
         else None
     )
-    return Expectation(scale=scale, fixed=fixed, palette_within=within)
+    always = frozenset.intersection(*(frozenset(np.flatnonzero(colour_counts(o)).tolist()) for o in outputs))
+    return Expectation(scale=scale, fixed=fixed, palette_within=within, always=always)
