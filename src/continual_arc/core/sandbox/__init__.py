@@ -6,14 +6,9 @@ learner process in it) and the baselines (an agent harness runs in it) share one
 :meth:`SandboxedProcess.isolation` says which layers the kernel put in force.
 """
 
-from .process import PROXY_ENV, SYSTEM_READ_DIRS, Confinement, ProxyBridge, SandboxedProcess, start_sandboxed
+# The package's names are the launcher module's, re-exported whole: its __all__ is the one list.
+from . import process
+from .process import *  # noqa: F403
 
-# The package's names are the launcher module's, re-exported whole.
-__all__ = [
-    "PROXY_ENV",
-    "SYSTEM_READ_DIRS",
-    "Confinement",
-    "ProxyBridge",
-    "SandboxedProcess",
-    "start_sandboxed",
-]
+__all__: list[str] = []
+__all__ += process.__all__
