@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from continual_arc.runner import run
-from continual_arc.schedule import build_schedule
+from continual_arc.play.runner import run
+from continual_arc.stream.schedule import build_schedule
 from continual_arc.stream.users import with_users
 from continual_arc.testing import GiveUpLearner
 from continual_arc.tracks.registry import get_config

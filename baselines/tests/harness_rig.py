@@ -15,9 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from continual_arc.runner import run
-from continual_arc.schedule import Schedule
-from continual_arc.stream.schedule import build_schedule
+from continual_arc.play.runner import run
+from continual_arc.stream.schedule import Schedule, build_schedule
 from continual_arc.tracks.registry import get_config, get_source
 from continual_arc.tracks.track import PHASE_SOURCES
 from continual_arc_baselines.fake_server import FakeModelServer
@@ -116,7 +115,7 @@ def rig(script: Callable[[dict[str, Any]], Any]) -> Iterator[tuple[FakeModelServ
 CHILD = """
 import sys
 sys.path.insert(0, {tests!r})
-from continual_arc.runner import run
+from continual_arc.play.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from {module} import {name}

@@ -12,9 +12,9 @@ from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.env import Submit
 from continual_arc.measure.summary import summarize
+from continual_arc.play.runner import run
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
-from continual_arc.runner import run
-from continual_arc.schedule import Schedule
+from continual_arc.stream.schedule import Schedule
 from continual_arc.submit.check import check_submission
 from continual_arc.testing import RandomLearner
 from continual_arc.tracks.registry import get_track
