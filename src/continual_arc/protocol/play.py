@@ -138,9 +138,9 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
     drawn = None
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         stream = pool.submit(play_job, protocol_job(options, "stream"))
-        others: list[Future[dict[str, Any]]] = [
-            pool.submit(play_job, protocol_job(options, name)) for name in PARALLEL_RESETS
-        ]
+        plays: dict[str, Future[dict[str, Any]]] = {
+            name: pool.submit(play_job, protocol_job(options, name)) for name in PARALLEL_RESETS
+        }
         # This process only waits while the workers play (they are forked by now): it spends that
         # time on the end's work that needs no test, instead of after the last play.
         if options.plots:
@@ -148,11 +148,12 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
         stream.result()
         state = None if stateless else _final_state(options)
         salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
-        others += [pool.submit(play_job, protocol_job(options, test, state, salt)) for test in TESTS]
+        for test in TESTS:
+            plays[test] = pool.submit(play_job, protocol_job(options, test, state, salt))
         if options.plots:
-            others[PARALLEL_RESETS.index("stream-reset")].result()  # the stream's plots read it
+            plays["stream-reset"].result()  # the stream's plots read it
             drawn = stream_plots(options.out)
-        for future in others:
+        for future in plays.values():
             future.result()
     return drawn
 
