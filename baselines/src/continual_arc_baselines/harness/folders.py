@@ -22,6 +22,8 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from continual_arc.core.files import atomic_write_text
+
 __all__ = ["PREFIX", "LearnerFolder", "process_start", "sweep"]
 
 PREFIX = "carc-"
@@ -77,13 +79,6 @@ def _mark(pid: int) -> dict[str, Any]:
     return {"pid": pid, "start": process_start(pid)}
 
 
-def _write(path: Path, value: Any) -> None:
-    """Write ``value`` whole or not at all: a sweeper must never read half an owner."""
-    part = path.with_name(path.name + ".part")
-    part.write_text(json.dumps(value), encoding="utf-8")
-    part.replace(path)
-
-
 def sweep(parent: Path | None = None) -> list[Path]:
     """Remove every learner folder in ``parent`` (the temporary directory) whose owner has died.
 
@@ -118,12 +113,13 @@ class LearnerFolder:
         sweep()
         self.path = Path(tempfile.mkdtemp(prefix=PREFIX))
         (self.path / _HARNESSES).mkdir()
-        _write(self.path / _OWNER, _mark(os.getpid()))
+        # Whole or not at all (a sweeper must never read half an owner); a mark in /tmp need no fsync.
+        atomic_write_text(self.path / _OWNER, json.dumps(_mark(os.getpid())), fsync=False)
         self._finalizer = weakref.finalize(self, shutil.rmtree, str(self.path), ignore_errors=True)
 
     def harness_started(self, pid: int) -> None:
         """Note a harness process (the leader of its own group), for a sweep after a kill."""
-        _write(self.path / _HARNESSES / f"{pid}.json", _mark(pid))
+        atomic_write_text(self.path / _HARNESSES / f"{pid}.json", json.dumps(_mark(pid)), fsync=False)
 
     def remove(self) -> None:
         """Remove the folder now (once; later calls do nothing)."""
