@@ -18,12 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from cpu_clock import children_cpu
 
 PLAY = """
 import json, resource, sys, time
@@ -55,24 +56,19 @@ JOBS = min(4, os.cpu_count() or 1)
 
 def protocol(out: Path, learner: str, config: str, data: Path, cache: bool, jobs: int) -> dict[str, float]:
     env = {**os.environ, "CONTINUAL_ARC_DATA": str(data), "CONTINUAL_ARC_NO_CACHE": "0" if cache else "1"}
-    start, cpu = time.perf_counter(), _children_cpu()
+    start, cpu = time.perf_counter(), children_cpu()
     command = [sys.executable, "-c", PLAY, str(out), learner, config, str(jobs)]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(done.stderr[-2000:])
     times: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     times["total"] = time.perf_counter() - start
-    times["cpu"] = _children_cpu() - cpu  # wall time is inflated on a loaded machine; CPU is not
+    times["cpu"] = children_cpu() - cpu  # wall time is inflated on a loaded machine; CPU is not
     # The rest: the interpreter's start and exit, the imports, the schedules, the learner's probe.
     times["start"] = times["total"] - times["plays"] - times["end"]
     times["start_cpu"] = times["cpu"] - times["plays_cpu"] - times["end_cpu"]
     return times
 
-
-def _children_cpu() -> float:
-    """CPU seconds (user and system) of every finished child process and theirs."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def records(out: Path) -> dict[str, list[dict[str, object]]]:

@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -47,11 +46,12 @@ from pathlib import Path
 
 from continual_arc.data.directory import DATA_ENV, NO_SEARCH_CACHE_ENV
 from continual_arc.play.instance_record import TIMING_FIELDS
+from continual_arc.play.runner import run
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
-from continual_arc.runner import run
 from continual_arc.stream.schedule import Schedule, build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.library import PriorLibraryLearner, ProgramLibraryLearner
+from cpu_clock import children_cpu
 
 
 def timeless_records(out: Path) -> bytes:
@@ -86,11 +86,6 @@ OTHER = "continual_arc_baselines.library:PriorLibraryLearner"
 _CLI = "import sys; from continual_arc.cli import main; sys.exit(main())"
 
 
-def _children_cpu() -> float:
-    """CPU seconds (user and system) of every finished child process of this one, and theirs."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
 
 def protocol_cpu(
     out: Path, data: Path, config: str, seed: int, jobs: int, cache: bool, learner: str | None = None
@@ -102,11 +97,11 @@ def protocol_cpu(
         env[NO_SEARCH_CACHE_ENV] = "1"
     command = [sys.executable, "-c", _CLI, "protocol", "--config", config, "--seed", str(seed)]
     command += ["--jobs", str(jobs), "--out", str(out), *(["--learner", learner] if learner else [])]
-    before = _children_cpu()
+    before = children_cpu()
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"the protocol failed:\n{done.stderr[-2000:]}")
-    return _children_cpu() - before
+    return children_cpu() - before
 
 
 def protocol_bytes(out: Path) -> dict[str, bytes]:

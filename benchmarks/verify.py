@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -24,20 +23,20 @@ import time
 from pathlib import Path
 
 from continual_arc.core.files import read_jsonl
+from cpu_clock import children_cpu
 
 RUNS_OF_ONE_PROCESS_EACH = ("held-out", "seen", "stream-reset", "held-out-reset", "seen-reset")
 
 
 def _timed(argv: list[str]) -> tuple[float, float]:
     """Run ``continual-arc argv``; its wall seconds and CPU seconds (its own and its children's)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = children_cpu()
     start = time.perf_counter()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     command = [sys.executable, "-m", "continual_arc.cli", *argv]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, children_cpu() - before
 
 
 def _processes(out: Path) -> int:
