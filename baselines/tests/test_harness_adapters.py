@@ -20,8 +20,8 @@ from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.harness.hermes import HermesLearner
-from continual_arc_baselines.harness.install import HarnessNotInstalledError, data_dir, installed
 from continual_arc_baselines.harness.openclaw import OpenClawLearner
+from continual_arc_baselines.harness.packages import HarnessNotInstalledError, data_dir, installed
 from continual_arc_baselines.harness.system import VARIANTS, SystemLearner
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -40,8 +40,14 @@ def test_a_sandboxed_program_reaches_the_proxy_and_nothing_else(tmp_path: Path) 
             python = getattr(sys, "_base_executable", sys.executable)
             argv = [python, "-I", str(root / "probe.py"), str(port), str(tmp_path / "out.txt"), str(secret)]
             process = start_sandboxed(
-                argv, env={}, cwd=work, read_dirs=[sys.base_prefix, str(root)], write_dirs=[work],
-                port=port, bridge=bridge.path, log_dir=root / "log",
+                argv,
+                env={},
+                cwd=work,
+                read_dirs=[sys.base_prefix, str(root)],
+                write_dirs=[work],
+                port=port,
+                bridge=bridge.path,
+                log_dir=root / "log",
             )
             assert process.stop(30) == 0, (root / "log" / "stderr.txt").read_text()
     said = (root / "log" / "stdout.txt").read_text().splitlines()

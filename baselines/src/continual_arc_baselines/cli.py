@@ -237,7 +237,8 @@ def add_run_parser(subparsers: Subparsers) -> None:
 def _harness_install(args: argparse.Namespace) -> int:
     import subprocess
 
-    from continual_arc_baselines.harness.install import HARNESSES, install
+    from continual_arc_baselines.harness.install import install
+    from continual_arc_baselines.harness.packages import HARNESSES
 
     names = list(HARNESSES) if args.name == "all" else [args.name]
     for name in names:
@@ -252,7 +253,7 @@ def _harness_install(args: argparse.Namespace) -> int:
 
 def add_harness_parser(subparsers: Subparsers) -> None:
     """Declare ``harness install NAME``: install an agent harness into an environment of its own."""
-    from continual_arc_baselines.harness.install import HARNESSES
+    from continual_arc_baselines.harness.packages import HARNESSES
 
     p = subparsers.add_parser("harness", help="manage the agent harnesses the harness learners drive")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .install import HARNESSES, installed
+from .packages import HARNESSES, installed
 from .play import InstanceContext
 from .system import Launch, SystemLearner
 

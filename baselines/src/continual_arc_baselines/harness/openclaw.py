@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..fake_server import FakeModelServer
-from .install import HARNESSES, installed
+from .packages import HARNESSES, installed
 from .play import InstanceContext
 from .system import Launch, SystemLearner
 

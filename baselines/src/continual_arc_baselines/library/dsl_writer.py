@@ -6,7 +6,7 @@ from pathlib import Path
 
 from continual_arc.data.directory import search_cache_allowed
 
-from ..dsl import DEFAULT_BUDGET, Prior
+from ..dsl import DEFAULT_BUDGET, Prior, ProgramError, execute, parse, search
 from ..dsl import __version__ as DSL_VERSION
 from ..dsl.grid import Grid
 from .search_cache import SearchCache, default_cache_dir
@@ -60,8 +60,6 @@ class DslWriter:
         self.last_served = False
 
     def _search(self, request: WriteRequest) -> WriterResult:
-        from ..dsl import search
-
         result = search(
             list(request.demos),
             request.test_input,
@@ -107,8 +105,6 @@ class DslWriter:
 
     def run(self, text: str, grid: Grid, instance: str) -> Grid | None:
         """Run a kept DSL program on a fresh input."""
-        from ..dsl import ProgramError, execute, parse
-
         try:
             return execute(parse(text), grid)
         except ProgramError:
