@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -201,3 +204,19 @@ def test_faults_a_hang_answers_nothing_and_a_malformed_reply_is_not_json() -> No
         assert _chat(fake.url).status_code == 200
         assert len(fake.usage_reported) == 1  # the hang and the malformed reply reported none
         assert fake.reported("completion_tokens") == 3
+
+
+def test_a_client_that_hangs_up_mid_stream_leaves_no_traceback(capfd: pytest.CaptureFixture[str]) -> None:
+    reply = {"text": " ".join(["word"] * 40), "chunk_delay": 0.02}
+    with FakeModelServer([reply, "after"]) as fake:
+        host, port = fake.url.split("//")[1].split("/")[0].split(":")
+        body = json.dumps({"model": "m", "stream": True, "messages": [{"role": "user", "content": "hi"}]})
+        head = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        with socket.create_connection((host, int(port))) as client:
+            client.sendall(f"{head}Content-Length: {len(body)}\r\n\r\n{body}".encode())
+            assert client.recv(64).startswith(b"HTTP/1.1 200")
+            # Close with a reset, as a killed process does.
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        time.sleep(0.5)  # the server writes its next chunks into the closed connection
+        assert _chat(fake.url).json()["choices"][0]["message"]["content"] == "after"
+    assert "Traceback" not in capfd.readouterr().err

@@ -35,6 +35,7 @@ own count, to check a counter against.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -265,6 +266,11 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
 
         def log_message(self, format: str, *args: Any) -> None:
             """Stay quiet: tests and the command line print what matters themselves."""
+
+        def handle(self) -> None:
+            """Serve the connection; a client that hangs up mid-reply (a killed harness) ends it quietly."""
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                super().handle()
 
         def do_GET(self) -> None:
             self._record(None)
