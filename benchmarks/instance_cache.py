@@ -1,6 +1,6 @@
 """A trivial learner's whole protocol with the instance cache cold, then warm, and its records compared.
 
-Usage: python benchmarks/instance_cache.py [--config arc1] [--learner module:Class] [--jobs N]
+Usage: python benchmarks/instance_cache.py [--config arc1] [--learner module:Class] [--jobs N] [--no-serial]
 
 Each protocol plays in a fresh process (nothing in memory): into an empty data directory (cold:
 every pair drawn and stored), again into the same data directory (warm: every pair read), and
@@ -11,6 +11,9 @@ bootstrap, the plane's plot, the files) and of the whole command (the process an
 and whether the protocols' records are the same (timing and task names aside). With ``--jobs`` above 1
 the command's own process draws the stream's plots while the tests play: they count in the plays.
 The default learner buys every demonstration and gives up: the most drawing a learner can ask for.
+With ``--jobs`` above 1 it then measures the cold and warm protocol again at ``--jobs 1`` (one
+process plays everything, one play after another; ``--no-serial`` skips it): there the command's
+wall time follows its CPU time, cold and warm alike, where two processes shorten only the cold one's.
 """
 
 from __future__ import annotations
@@ -71,12 +74,23 @@ def protocol(out: Path, learner: str, config: str, data: Path, cache: bool, jobs
 
 
 
-def records(out: Path) -> dict[str, list[dict[str, object]]]:
-    found = {}
+def _kept(value: object) -> object:
+    """A JSON value without its timing and task names, at any depth."""
+    if isinstance(value, dict):
+        return {k: _kept(v) for k, v in value.items() if k not in DROPPED}
+    if isinstance(value, list):
+        return [_kept(v) for v in value]
+    return value
+
+
+def records(out: Path) -> dict[str, object]:
+    """Every play's records, trajectories and summary, and the protocol's files, as compared."""
+    found: dict[str, object] = {}
     for path in sorted(out.glob("*/records.jsonl")):
-        lines = [json.loads(line) for line in path.read_text().splitlines()]
-        found[path.parent.name] = [{k: v for k, v in r.items() if k not in DROPPED} for r in lines]
-    return found
+        found[str(path)] = [_kept(json.loads(line)) for line in path.read_text().splitlines()]
+    for pattern in ("*/i/*.json", "*/summary.json", "protocol.json", "submission.json"):
+        found.update({str(path): _kept(json.loads(path.read_text())) for path in sorted(out.glob(pattern))})
+    return {str(Path(name).relative_to(out)): value for name, value in found.items()}
 
 
 def measure(config: str = "arc1", learner: str = LEARNER, jobs: int = JOBS, with_off: bool = True) -> None:
@@ -107,7 +121,10 @@ def measure(config: str = "arc1", learner: str = LEARNER, jobs: int = JOBS, with
         f"warm against cold: the six plays {ratio['plays']:.1f}x faster ({ratio['plays_cpu']:.1f}x in CPU "
         f"seconds), the whole command {ratio['total']:.1f}x ({ratio['cpu']:.1f}x); the end draws nothing"
     )
-    print(f"records identical {', '.join(runs)} (timing and task names aside): {'yes' if same else 'NO'}")
+    print(
+        f"records, trajectories, summaries, protocol.json and submission.json identical {', '.join(runs)} "
+        f"(timing and task names aside): {'yes' if same else 'NO'}"
+    )
 
 
 def main() -> None:
@@ -115,8 +132,14 @@ def main() -> None:
     parser.add_argument("--config", default="arc1")
     parser.add_argument("--learner", default=LEARNER)
     parser.add_argument("--jobs", type=int, default=JOBS, help="plays at once (protocol --jobs)")
+    parser.add_argument(
+        "--no-serial", action="store_true", help="skip the second measure, cold and warm at --jobs 1"
+    )
     args = parser.parse_args()
     measure(args.config, args.learner, args.jobs)
+    if args.jobs > 1 and not args.no_serial:
+        print()
+        measure(args.config, args.learner, 1, with_off=False)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -7,6 +8,7 @@ import pytest
 
 from continual_arc.data import directory, pinned
 from continual_arc.data import fetch as data_fetch
+from continual_arc.data.pinned import Arc1Split, arc1_json_path
 from continual_arc.data.status import status
 
 
@@ -79,3 +81,13 @@ def test_versions_read_from_dist_info_match_the_installations_metadata() -> None
 
     for dist in pinned.PINNED:
         assert pinned._installed_version(dist) == importlib.metadata.version(dist)
+
+
+def test_a_split_decoded_task_by_task_is_the_whole_file_decoded() -> None:
+    whole = json.loads(arc1_json_path().read_text())
+    for split in ("train", "eval"):
+        lazy = Arc1Split(reversed(list(whole[split])))  # asked for in another order than the file's
+        assert len(lazy) == len(whole[split]) == 400
+        assert {task_id: lazy[task_id] for task_id in lazy} == whole[split]
+    with pytest.raises(KeyError):
+        Arc1Split(["007bbfb7"])["00576224"]  # a task of the file, but not of this split

@@ -41,3 +41,18 @@ def test_the_png_is_what_plain_matplotlib_draws(tmp_path: Path) -> None:
     plain.savefig(tmp_path / "plain.png", dpi=130)  # tight_layout's engine left in place
     plots._pyplot().close(plain)
     assert (tmp_path / "ours.png").read_bytes() == (tmp_path / "plain.png").read_bytes()
+
+
+def test_the_charges_bars_are_the_pixels_of_plain_bars(tmp_path: Path) -> None:
+    xs, heights = list(range(40)), [float((7 * k) % 101) for k in range(40)]
+    colours = ["#e0a030" if k % 3 else "#1f5fa8" for k in range(40)]
+    for name in ("ours", "plain"):
+        fig, ax = plots._pyplot().subplots(figsize=(6, 3))
+        if name == "ours":
+            plots._flat_bars(ax, xs, heights, colours)
+        else:
+            ax.bar(xs, heights, color=colours, width=0.85)
+        ax.set_ylim(0, 105)
+        fig.savefig(tmp_path / f"{name}.png", dpi=130)
+        plots._pyplot().close(fig)
+    assert (tmp_path / "ours.png").read_bytes() == (tmp_path / "plain.png").read_bytes()

@@ -223,4 +223,7 @@ def test_plots_show_the_reset_beside_and_every_free_answer(tmp_path: Path, monke
     free = sum(1 for r in stream if r["phase"] == "stream" and r["charge"] == 0)
     assert free > 0
     charges = drawn["charges"].axes[0]  # type: ignore[attr-defined]
-    assert sum(len(c.get_offsets()) for c in charges.collections) == free
+    marks = [c for c in charges.collections if c.get_label() == "a free answer (charge 0)"]
+    assert sum(len(c.get_offsets()) for c in marks) == free
+    bars = [c for c in charges.collections if c not in marks]  # one rectangle per stream instance
+    assert [len(c.get_paths()) for c in bars] == [sum(1 for r in stream if r["phase"] == "stream")]

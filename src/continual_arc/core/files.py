@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -56,21 +56,31 @@ def atomic_write_text(path: Path | str, text: str, *, fsync: bool = True) -> Non
     the directory itself.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # Named by process and thread, so that no two writers share one; a name a killed process left
+    # is overwritten (a run writes hundreds of trajectories a second: no random names, no mkdir
+    # unless the folder is missing).
+    tmp = path.parent / f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp"
     try:
-        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide run files from other readers
+        fd = os.open(tmp, _CREATE, 0o644)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, _CREATE, 0o644)
+    try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(fd, 0o644)  # whatever the umask: run files are read by other users' viewers
             handle.write(text)
             handle.flush()
             if fsync:
                 os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     if fsync:
         fsync_dir(path.parent)
+
+
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
 
 
 def dumps_json(value: Any) -> str:

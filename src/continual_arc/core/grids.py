@@ -58,6 +58,10 @@ def _as_rows(value: Any) -> Sequence[Any]:
     return value
 
 
+_INT = {int}
+_COLOURS = frozenset(range(10))
+
+
 def _as_colour(cell: Any, where: str) -> int:
     # bool is an Integral in Python, but True is not a colour.
     if isinstance(cell, bool) or not isinstance(cell, numbers.Integral):
@@ -99,8 +103,10 @@ def validate_grid(value: Any) -> Grid:
             width = len(row)
         elif len(row) != width:
             raise InvalidGridError(f"row has {len(row)} cells where row 0 has {width}", f"row {r}")
-        if all(type(cell) is int and 0 <= cell <= 9 for cell in row):
-            out.append(tuple(row))  # the common case, without the slow numbers.Integral check
+        if {*map(type, row)} == _INT and _COLOURS.issuperset(row):
+            # The common case, checked in C loops (every cell an int, every value a colour),
+            # without the slow numbers.Integral check.
+            out.append(tuple(row))
         else:
             out.append(tuple(_as_colour(cell, f"row {r}, column {c}") for c, cell in enumerate(row)))
     return tuple(out)

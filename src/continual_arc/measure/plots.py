@@ -114,6 +114,21 @@ def _bin_order(label: str) -> int:
     return int(label.split("-")[0].rstrip("+"))
 
 
+def _flat_bars(ax: Any, xs: Sequence[float], heights: Sequence[float], colours: Sequence[str]) -> None:
+    """Bars from 0, as ``ax.bar(xs, heights, color=colours, width=0.85)`` draws them, for less.
+
+    One collection of rectangles instead of a patch a bar (a stream has hundreds): the same pixels.
+    """
+    from matplotlib.collections import PolyCollection  # loaded with pyplot by every caller
+
+    width = 0.85
+    lefts = [x - width / 2 for x in xs]  # each corner computed as ax.bar computes it
+    corners = zip(lefts, heights, strict=True)
+    ax.add_collection(PolyCollection([[(x, 0), (x, h), (x + width, h), (x + width, 0)] for x, h in corners],
+                                     facecolors=colours))  # fmt: skip
+    ax.autoscale_view()
+
+
 def _charges(records: Sequence[Mapping[str, Any]], out: Path) -> list[Path]:
     plt = _pyplot()
     chosen = stream_records(records)
@@ -121,7 +136,7 @@ def _charges(records: Sequence[Mapping[str, Any]], out: Path) -> list[Path]:
     steps = [r["step"] for r in chosen]
     charges = [100.0 * r["charge"] / r["max_cost"] for r in chosen]
     colours = [_FIRST if r["exposure_index"] == 0 else _LEARNER for r in chosen]
-    ax.bar(steps, charges, color=colours, width=0.85)
+    _flat_bars(ax, steps, charges, colours)
     # A free answer is a bar of height 0, which no one sees: mark each with a dot on the axis.
     free = [(x, colour) for x, charge, colour in zip(steps, charges, colours, strict=True) if charge == 0]
     if free:

@@ -1,21 +1,28 @@
-"""Committing rounds: the learner's state saved at once, the round's files written behind the next round.
+"""Committing rounds: the learner's state saved at once, the rounds' files written behind the play.
 
-The state must be saved before the next round changes it, so it is saved in the caller's thread;
-the trajectories and records are written and fsynced by one committer thread while the next round
-plays. Each commit waits for the one before, so rounds reach the disk whole and in order
-(:func:`continual_arc.play.rundir.write_round` says in what order a round's files are written).
+The state must be saved before the next round changes it, so it is saved in the caller's thread.
+The trajectories and records are written by one committer thread while the next rounds play: it
+takes every round queued since its last write and commits them together, in order, with one fsync
+of the trajectories' directory and one of the records (:func:`continual_arc.play.rundir.write_rounds`
+says in what order). A crash loses only rounds not yet durable, which a resumed run replays from
+their start, as it replays an interrupted round. A learner that plays a round in a millisecond no
+longer waits for a disk flush after each one; past :data:`MAX_QUEUED` rounds the caller waits.
 """
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from .episode import LearnerError
-from .rundir import save_learner_state, write_round
+from .rundir import CommittedRound, save_learner_state, write_rounds
 
-__all__ = ["Committer"]
+__all__ = ["MAX_QUEUED", "Committer"]
+
+MAX_QUEUED = 64
+"""Rounds played but not yet written past which the caller waits for the writer to catch up."""
 
 
 class Committer:
@@ -29,30 +36,56 @@ class Committer:
     def __init__(self, out: Path, learner: Any | None) -> None:
         self.out, self.learner = out, learner
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="continual-arc-commit")
-        self._pending: Future[None] | None = None
+        self._lock = threading.Lock()
+        self._queued: list[CommittedRound] = []
+        self._last: Future[None] | None = None
+        self._failed: BaseException | None = None
 
     def commit(self, round_: int, records: list[dict[str, Any]], trajectories: list[dict[str, Any]]) -> None:
-        """Save the learner's state now, and queue the round's files behind the previous commit.
+        """Save the learner's state now, and queue the round's files behind the rounds before it.
 
         Raises:
             LearnerError: the learner raised in ``save_state``.
+            OSError: an earlier round's files could not be written.
         """
-        self.wait()
+        self._raise_failed()
         if self.learner is not None:
             try:
                 save_learner_state(self.learner, self.out, round_)
             except Exception as err:
                 raise LearnerError(f"the learner raised in save_state(): {err!r}") from err
-        self._pending = self._pool.submit(write_round, self.out, round_, records, trajectories)
+        with self._lock:
+            self._queued.append(CommittedRound(round_, records, trajectories))
+            backlog = len(self._queued)
+        self._last = self._pool.submit(self._write_queued)
+        if backlog >= MAX_QUEUED:
+            self.wait()
+
+    def _write_queued(self) -> None:
+        """Write every round queued so far (nothing once a write has failed: rounds stay in order)."""
+        with self._lock:
+            batch, self._queued = self._queued, []
+        if not batch or self._failed is not None:
+            return
+        try:
+            write_rounds(self.out, batch)
+        except BaseException as err:
+            self._failed = err
+            raise
+
+    def _raise_failed(self) -> None:
+        if self._failed is not None:
+            raise self._failed
 
     def wait(self) -> None:
         """Wait until every round committed so far is on disk (re-raising a failed write)."""
-        if self._pending is not None:
-            pending, self._pending = self._pending, None
-            pending.result()
+        if self._last is not None:
+            last, self._last = self._last, None
+            last.exception()  # the writes run in order: the last one done means all are
+        self._raise_failed()
 
     def close(self) -> None:
-        """Finish the last commit and stop the committer thread."""
+        """Finish the last commits and stop the committer thread."""
         try:
             self.wait()
         finally:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RunOptions", "RunProgress", "RunResult"]
+from ..measure.budget import instance_charge
+
+__all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult"]
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,27 @@ class RunProgress:
     instances_total: int
     budget_used: float | None
     errored: int
+
+
+class ProgressTally:
+    """The counts a progress report needs, kept up as records come instead of recounted every round."""
+
+    def __init__(self) -> None:
+        self.seen = self.instances = self.errored = 0
+        self.charges = 0.0
+
+    def update(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """Count the records added since the last update (primary ones only, as the budget does)."""
+        for record in records[self.seen :]:
+            if record.get("episode_type", "primary") == "primary":
+                self.instances += 1
+                self.charges += instance_charge(record)
+                self.errored += bool(record.get("error"))
+        self.seen = len(records)
+
+    def budget_used(self) -> float | None:
+        """``U`` over the primary records counted (:func:`~continual_arc.measure.budget.budget_used`)."""
+        return self.charges / self.instances if self.instances else None
 
 
 @dataclass(frozen=True)

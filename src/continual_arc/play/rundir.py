@@ -15,10 +15,12 @@
 
 A round is committed in this order: the learner's state is saved to ``state/round-<r>/`` (a
 marker naming the round written last), the trajectories are written, the round's records are
-appended in one write and fsynced, and the states of earlier rounds are deleted. A crash anywhere
-leaves either the old round or the new one complete: :func:`committed_rounds` drops a partial
-round from the records, and :func:`state_for_round` finds the state saved after the last
-committed round (it is deleted only once a later round's records are durable).
+appended in one write and fsynced, and the states of earlier rounds are deleted. Rounds played
+while the disk was busy are committed together (:func:`write_rounds`): all their trajectories,
+then all their records in one write and one fsync. A crash anywhere leaves whole rounds only:
+:func:`committed_rounds` drops a partial round from the records, and :func:`state_for_round` finds
+the state saved after the last committed round (it is deleted only once a later round's records
+are durable).
 
 A round's records are its slots' (``episode_type: "primary"``) followed by the auxiliary episodes
 plug-ins asked for (``episode_type: "addon"``). When there are any, every record of the round
@@ -53,6 +55,7 @@ __all__ = [
     "RECORDS",
     "SCHEDULE",
     "SUMMARY",
+    "CommittedRound",
     "Run",
     "RunDirError",
     "committed_rounds",
@@ -67,7 +70,7 @@ __all__ = [
     "setup_complete",
     "state_for_round",
     "trajectory_name",
-    "write_round",
+    "write_rounds",
     "write_trajectory",
 ]
 
@@ -254,32 +257,47 @@ def save_learner_state(learner: Any, run_dir: Path, round_: int) -> None:
     atomic_write_json(target / _MARKER, {"round": round_})
 
 
-def write_round(
-    run_dir: Path,
-    round_: int,
-    records: Sequence[dict[str, Any]],
-    trajectories: Sequence[dict[str, Any]],
-) -> None:
-    """Commit a played round: trajectories, then the records in one fsynced write, then prune states.
+@dataclass(frozen=True)
+class CommittedRound:
+    """A played round, as it is committed: its number, its records and their trajectories, in order."""
 
-    Once the records are durable, the states of earlier rounds are no longer needed.
+    round: int
+    records: Sequence[dict[str, Any]]
+    trajectories: Sequence[dict[str, Any]]
+
+
+def write_rounds(run_dir: Path, rounds: Sequence[CommittedRound]) -> None:
+    """Commit played rounds, in order: trajectories, then the records in one fsynced write, then prune states.
+
+    Once the records are durable, the states of earlier rounds are no longer needed; a state saved
+    meanwhile for a later round (the caller's thread saves it before the next round) is kept.
     """
-    for record, trajectory in zip(records, trajectories, strict=True):
-        write_trajectory(run_dir, trajectory_name(record), trajectory, fsync=False)
-    if trajectories:
-        fsync_dir(run_dir / "i")  # one flush for the round's renames, before its records
-    append_jsonl(run_dir / RECORDS, records)
-    prune_states(run_dir, keep=round_)
+    if not rounds:
+        return
+    for played in rounds:
+        for record, trajectory in zip(played.records, played.trajectories, strict=True):
+            write_trajectory(run_dir, trajectory_name(record), trajectory, fsync=False)
+    if any(played.trajectories for played in rounds):
+        fsync_dir(run_dir / "i")  # one flush for the rounds' renames, before their records
+    append_jsonl(run_dir / RECORDS, [record for played in rounds for record in played.records])
+    prune_states(run_dir, keep=rounds[-1].round, later=True)
 
 
-def prune_states(run_dir: Path, keep: int) -> None:
-    """Delete every saved state but the one after round ``keep``."""
+def prune_states(run_dir: Path, keep: int, *, later: bool = False) -> None:
+    """Delete every saved state but the one after round ``keep`` (and, with ``later``, those after it)."""
     root = run_dir / _STATE
     if not root.is_dir():
         return
     for child in root.iterdir():
-        if child.name != _state_dir(run_dir, keep).name:
+        number = _state_round(child.name)
+        if number is None or number < keep or (number > keep and not later):
             shutil.rmtree(child, ignore_errors=True)
+
+
+def _state_round(name: str) -> int | None:
+    """The round of a state directory's name (``round-000012``: 12), ``None`` for another name."""
+    head, _, digits = name.partition("-")
+    return int(digits) if head == "round" and digits.isdigit() else None
 
 
 def state_for_round(run_dir: Path, round_: int) -> Path | None:

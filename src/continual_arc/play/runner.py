@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.files import atomic_write_json, read_json
-from ..measure.budget import budget_used, primary
 from ..measure.summary import summarize
 from ..stream.schedule import Schedule
 from .episode import LearnerError
@@ -144,15 +143,16 @@ def _run_info(runner: RunSession, start: int, *, stopped_by: str | None = None) 
 def _report(runner: RunSession, options: RunOptions, total_rounds: int, done: int) -> None:
     if options.progress is None:
         return
-    records = primary(runner.records)
+    tally = runner.tally
+    tally.update(runner.records)
     options.progress(
         RunProgress(
             rounds_done=done,
             rounds_total=total_rounds,
-            instances_done=len(records),
+            instances_done=tally.instances,
             instances_total=len(runner.schedule.slots),
-            budget_used=budget_used(records),
-            errored=sum(1 for r in records if r.get("error")),
+            budget_used=tally.budget_used(),
+            errored=tally.errored,
         )
     )
 

@@ -25,6 +25,7 @@ from .commit import Committer
 from .episode import EpisodePlay, guarded
 from .instance_record import instance_record
 from .learner import Learner
+from .options import ProgressTally
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import MAX_EPISODES_PER_ROUND, Episode, PluginError
 from .rundir import RunDirError
@@ -74,6 +75,7 @@ class RunSession:
         self.aliases.check_unique(sorted({s.task_id for s in schedule.slots}))
         self.saves_state = saves_state(learner)
         self.records: list[dict[str, Any]] = []
+        self.tally = ProgressTally()  # what progress reports count, kept up round by round
         self.run_trace = PluginTrace()
         self.auxiliary = AuxiliaryLedger(schedule)
         self.width = max((len(g) for g in schedule.round_slots()), default=1)

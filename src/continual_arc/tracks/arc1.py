@@ -12,7 +12,7 @@ from collections.abc import Callable
 from ..core.config import Config
 from ..data import rearc
 from ..data.draws import one_demonstration
-from ..data.pinned import arc1_tasks, check_sources
+from ..data.pinned import Arc1Split, check_sources
 from ..data.screen_file import screened_pool
 from ..data.task_index import indexed_ids
 from .grid_env import GridEnv
@@ -36,7 +36,8 @@ def _rearc_source() -> TaskSource:
 def _arc1_split(split: str, name: str) -> Callable[[], TaskSource]:
     def build() -> TaskSource:
         ids = indexed_ids("arc1", split, check_sources()["arc1_json_sha256"])
-        return FixedSource(name, lambda: arc1_tasks()[split], versions=check_sources, ids=ids)
+        # Tasks decoded one by one as they are served, not the whole file (Arc1Split).
+        return FixedSource(name, lambda: Arc1Split(ids), versions=check_sources, ids=ids)
 
     return build
 
