@@ -73,7 +73,6 @@ def protocol(out: Path, learner: str, config: str, data: Path, cache: bool, jobs
     return times
 
 
-
 def _kept(value: object) -> object:
     """A JSON value without its timing and task names, at any depth."""
     if isinstance(value, dict):

@@ -46,9 +46,7 @@ def main() -> None:
     held = test_schedule(get_config("arc1"), 0, "held-out")
     learner, reset = _records(held, rng, 0.0), _records(held, rng, 0.0)
     start = time.perf_counter()
-    result = share_saved(
-        [learner], [reset], test="held-out", resamples=args.resamples
-    )
+    result = share_saved([learner], [reset], test="held-out", resamples=args.resamples)
     elapsed = time.perf_counter() - start
     print(
         f"share saved, 100-task test, {args.resamples} resamples: {elapsed * 1000:.0f} ms"

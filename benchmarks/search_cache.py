@@ -86,7 +86,6 @@ OTHER = "continual_arc_baselines.library:PriorLibraryLearner"
 _CLI = "import sys; from continual_arc.cli import main; sys.exit(main())"
 
 
-
 def protocol_cpu(
     out: Path, data: Path, config: str, seed: int, jobs: int, cache: bool, learner: str | None = None
 ) -> float:

@@ -576,7 +576,7 @@ def test_a_temporary_file_left_by_a_killed_write_does_not_block_a_run(tmp_path: 
     assert len(run(GiveUpLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run").records) == 2
 
 
-LEARNER_MODULE = '''
+LEARNER_MODULE = """
 from continual_arc.env import GiveUp
 from continual_arc.learner import BaseLearner
 
@@ -586,7 +586,7 @@ class Quitter(BaseLearner):
 
     def act(self, obs):
         return GiveUp()
-'''
+"""
 
 
 def test_resume_refuses_a_learner_whose_code_changed(tmp_path: Path) -> None:

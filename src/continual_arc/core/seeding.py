@@ -30,4 +30,3 @@ def stable_int(*parts: object) -> int:
 def stable_rng(*parts: object) -> random.Random:
     """A :class:`random.Random` seeded by :func:`stable_int` of the parts."""
     return random.Random(stable_int(*parts))
-

@@ -247,7 +247,6 @@ def arc1_tasks() -> dict[str, dict[str, Any]]:
     return data
 
 
-
 @cache
 def _arc1_text() -> str:
     check_sources()

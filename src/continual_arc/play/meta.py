@@ -52,4 +52,3 @@ def write_meta(session: RunSession, options: RunOptions, resumes: list[dict[str,
     }
     atomic_write_json(session.out / META, meta)
     schedule.save(session.out / SCHEDULE)
-
