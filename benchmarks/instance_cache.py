@@ -1,6 +1,7 @@
 """A trivial learner's whole protocol with the instance cache cold, then warm, and its records compared.
 
 Usage: python benchmarks/instance_cache.py [--config arc1] [--learner module:Class] [--jobs N] [--no-serial]
+       [--no-plots]
 
 Each protocol plays in a fresh process (nothing in memory): into an empty data directory (cold:
 every pair drawn and stored), again into the same data directory (warm: every pair read), and
@@ -14,6 +15,8 @@ The default learner buys every demonstration and gives up: the most drawing a le
 With ``--jobs`` above 1 it then measures the cold and warm protocol again at ``--jobs 1`` (one
 process plays everything, one play after another; ``--no-serial`` skips it): there the command's
 wall time follows its CPU time, cold and warm alike, where two processes shorten only the cold one's.
+``--no-plots`` plays the protocols as ``protocol --no-plots`` (and a sweep with ``plots = false``) does:
+matplotlib is neither imported nor run, a cost the same cold or warm.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ def timed_conclude(*args):
     return out
 play._run_all, play.conclude = timed_run_all, timed_conclude
 out, learner, config, jobs = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
-play.play_protocol(play.ProtocolOptions(out=out, learner=learner, config=config, jobs=jobs))
+plots = sys.argv[5] == "plots"
+play.play_protocol(play.ProtocolOptions(out=out, learner=learner, config=config, jobs=jobs, plots=plots))
 print(json.dumps(times))
 """
 
@@ -57,10 +61,13 @@ LEARNER = "continual_arc.testing:DemoBuyerLearner"
 JOBS = min(4, os.cpu_count() or 1)
 
 
-def protocol(out: Path, learner: str, config: str, data: Path, cache: bool, jobs: int) -> dict[str, float]:
+def protocol(
+    out: Path, learner: str, config: str, data: Path, cache: bool, jobs: int, plots: bool
+) -> dict[str, float]:
     env = {**os.environ, "CONTINUAL_ARC_DATA": str(data), "CONTINUAL_ARC_NO_CACHE": "0" if cache else "1"}
     start, cpu = time.perf_counter(), children_cpu()
-    command = [sys.executable, "-c", PLAY, str(out), learner, config, str(jobs)]
+    drawn = "plots" if plots else "no-plots"
+    command = [sys.executable, "-c", PLAY, str(out), learner, config, str(jobs), drawn]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(done.stderr[-2000:])
@@ -92,23 +99,26 @@ def records(out: Path) -> dict[str, object]:
     return {str(Path(name).relative_to(out)): value for name, value in found.items()}
 
 
-def measure(config: str = "arc1", learner: str = LEARNER, jobs: int = JOBS, with_off: bool = True) -> None:
+def measure(
+    config: str = "arc1", learner: str = LEARNER, jobs: int = JOBS, with_off: bool = True, plots: bool = True
+) -> None:
     """Print the protocol's times cold, warm (and with the cache off), and whether the records agree."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         runs = {}
         if with_off:
-            runs["cache off"] = protocol(root / "off", learner, config, root / "data-off", False, jobs)
-        runs["cold cache"] = protocol(root / "cold", learner, config, root / "data", True, jobs)
-        runs["warm cache"] = protocol(root / "warm", learner, config, root / "data", True, jobs)
+            runs["cache off"] = protocol(root / "off", learner, config, root / "data-off", False, jobs, plots)
+        runs["cold cache"] = protocol(root / "cold", learner, config, root / "data", True, jobs, plots)
+        runs["warm cache"] = protocol(root / "warm", learner, config, root / "data", True, jobs, plots)
         played = [records(root / name) for name in ("off", "cold", "warm") if (root / name).is_dir()]
         same = all(p == played[0] for p in played)
         found = (root / "data" / "instances").rglob("*")
         entries = sum(1 for p in found if p.is_file() and p.suffix != ".json")
     cold, warm = runs["cold cache"], runs["warm cache"]
+    drawn = "" if plots else " (no plots)"
     print(
-        f"{config} protocol, {learner.rsplit(':', 1)[-1]}, jobs {jobs}; instance cache entries: {entries}; "
-        f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+        f"{config} protocol{drawn}, {learner.rsplit(':', 1)[-1]}, jobs {jobs}; "
+        f"instance cache entries: {entries}; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
     heads = ("start", "(CPU)", "six plays", "(CPU)", "end", "(CPU)", "total", "(CPU)")
     keys = ("start", "start_cpu", "plays", "plays_cpu", "end", "end_cpu", "total", "cpu")
@@ -134,11 +144,12 @@ def main() -> None:
     parser.add_argument(
         "--no-serial", action="store_true", help="skip the second measure, cold and warm at --jobs 1"
     )
+    parser.add_argument("--no-plots", action="store_true", help="play the protocols without their plots")
     args = parser.parse_args()
-    measure(args.config, args.learner, args.jobs)
+    measure(args.config, args.learner, args.jobs, plots=not args.no_plots)
     if args.jobs > 1 and not args.no_serial:
         print()
-        measure(args.config, args.learner, 1, with_off=False)
+        measure(args.config, args.learner, 1, with_off=False, plots=not args.no_plots)
 
 
 if __name__ == "__main__":

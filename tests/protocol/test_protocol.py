@@ -152,3 +152,16 @@ def test_the_protocol_resumes_after_a_kill(tmp_path: Path) -> None:
     assert numbers(json.loads((out / "protocol.json").read_text())) == numbers(
         json.loads((tmp_path / "straight" / "protocol.json").read_text())
     )
+
+
+def test_no_plots_draws_nothing_and_measures_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["protocol", "--learner", TOY_RULE, "--config", "toy-smoke", "--jobs", "1", "--resamples", "300"]
+    assert main([*base, "--out", str(tmp_path / "drawn")]) == 0
+    assert "(protocol.json, submission.json, plots/)" in capsys.readouterr().out
+    assert main([*base, "--out", str(tmp_path / "bare"), "--no-plots"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("(protocol.json, submission.json)")
+    assert not (tmp_path / "bare" / "plots").exists() and (tmp_path / "drawn" / "plots" / "plane.png").exists()
+    drawn, bare = (read_json(tmp_path / side / "protocol.json") for side in ("drawn", "bare"))
+    assert bare["plane"] == drawn["plane"]

@@ -25,8 +25,8 @@ def _uses(side: dict[str, Any]) -> str:
     return f"U {used:5.1f}  P {solved:5.1f}" if used is not None else "-"
 
 
-def format_protocol(document: dict[str, Any], out: Path) -> str:
-    """The plane and the share learned, as the command prints them."""
+def format_protocol(document: dict[str, Any], out: Path, *, plots: bool = True) -> str:
+    """The plane and the share learned, as the command prints them (``plots``: whether drawn)."""
     point = document["plane"]
     protocol = document["protocol"]
     verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
@@ -53,7 +53,8 @@ def format_protocol(document: dict[str, Any], out: Path) -> str:
             f"  stream: learner {_uses(learned['learner'])}   reset U {reset_used:5.1f}   "
             f"perfect memory U {perfect:5.1f}",
         ]
-    lines += ["", f"written to {out} (protocol.json, submission.json, plots/)"]
+    files = "protocol.json, submission.json, plots/" if plots else "protocol.json, submission.json"
+    lines += ["", f"written to {out} ({files})"]
     return "\n".join(lines)
 
 
@@ -76,6 +77,7 @@ def _protocol(args: argparse.Namespace) -> int:
         max_concurrent=args.max_concurrent,
         instance_time_limit=args.instance_time_limit,
         resamples=args.resamples,
+        plots=not args.no_plots,
     )
     try:
         document = play_protocol(options)
@@ -88,7 +90,7 @@ def _protocol(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, indent=1, sort_keys=True))
     else:
-        print(format_protocol(document, out))
+        print(format_protocol(document, out, plots=not args.no_plots))
     return 0
 
 
@@ -121,4 +123,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples of the final numbers")
     p.add_argument("--json", action="store_true", help="print protocol.json instead of the summary")
+    p.add_argument(
+        "--no-plots",
+        action="store_true",
+        help="draw no plots (as a sweep with plots = false; `report --plots` draws a play's later)",
+    )
     p.set_defaults(func=_protocol)
