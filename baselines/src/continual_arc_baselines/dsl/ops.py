@@ -12,7 +12,21 @@ from collections.abc import Callable
 
 from continual_arc.core.grids import MAX_SIDE
 
-from . import combining, extract, geometry, layers, motion, objectops, painting, sizing, symmetry, tiling
+from . import (
+    choosing,
+    combining,
+    extract,
+    geometry,
+    lattice,
+    layers,
+    motion,
+    objectops,
+    painting,
+    pooling,
+    sizing,
+    symmetry,
+    tiling,
+)
 from .family import Family, Op, expand
 from .layout import BLOCKS_COST, CONTINUE_COST, parse_blocks, parse_continue
 from .local import KINDS, LOCAL_COST, parse_local
@@ -35,6 +49,11 @@ FAMILIES: tuple[Family, ...] = (
     *combining.FAMILIES,
     *objectops.FAMILIES,
     *motion.FAMILIES,
+    # Later additions go last: among steps of equal cost they are tried after every older one,
+    # so the programs the older steps found keep their place in the search.
+    *lattice.FAMILIES,
+    *choosing.FAMILIES,
+    *pooling.FAMILIES,
 )
 """Every primitive family, in the order the search tries them."""
 

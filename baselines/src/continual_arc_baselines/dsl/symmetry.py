@@ -23,7 +23,7 @@ import numpy.typing as npt
 from .family import Family, Prim
 from .grid import Array, Context, key_of
 
-__all__ = ["FAMILIES", "Reflection", "complete", "reflections"]
+__all__ = ["FAMILIES", "Reflection", "complete", "input_completion", "reflections"]
 
 _MIN_SHARE = 0.5
 """The least share of the known cells a reflection must pair with known cells: below it the
@@ -39,7 +39,7 @@ _VIEWS: dict[str, Callable[[npt.NDArray[Any]], npt.NDArray[Any]]] = {
     "a": lambda a: a[::-1, ::-1].T,
 }
 
-_CACHE: dict[bytes, Array | None] = {}
+_COMPLETED: dict[tuple[str, bytes], Array | None] = {}
 _CACHE_LIMIT = 2048
 
 
@@ -131,9 +131,6 @@ def complete(a: Array, hole: int, found: list[Reflection]) -> Array | None:
 
 
 def _first_completion(a: Array) -> Array | None:
-    key = key_of(a)
-    if key in _CACHE:
-        return _CACHE[key]
     counts = np.bincount(a.ravel(), minlength=16)
     fitting = reflections(a)
     done = None
@@ -142,19 +139,26 @@ def _first_completion(a: Array) -> Array | None:
         done = complete(a, hole, fitting[hole])
         if done is not None:
             break
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[key] = done
     return done
 
 
-def _symfill(crop: bool) -> Prim:
+def input_completion(completion: Callable[[Array], Array | None], crop: bool) -> Prim:
+    """A step that completes the program's input with ``completion``; with ``crop``, only what it filled.
+
+    Only the program's input: fitting costs milliseconds, and a masked pattern is what a task
+    shows, not what an earlier step makes.
+    """
+
     def prim(a: Array, ctx: Context) -> Array | None:
-        # Only the program's input: fitting axes costs milliseconds, and a masked pattern is
-        # what a task shows, not what an earlier step makes.
         if a.shape != ctx.original.shape or not np.array_equal(a, ctx.original):
             return None
-        done = _first_completion(a)
+        key = (f"{completion.__module__}.{completion.__qualname__}", key_of(a))
+        if key not in _COMPLETED:
+            # One fit per input grid, shared by the filling and the cropping step.
+            if len(_COMPLETED) >= _CACHE_LIMIT:
+                _COMPLETED.clear()
+            _COMPLETED[key] = completion(a)
+        done = _COMPLETED[key]
         if done is None or not crop:
             return done
         rows, cols = np.nonzero(done != a)
@@ -166,8 +170,20 @@ def _symfill(crop: bool) -> Prim:
 
 
 FAMILIES = (
-    Family("symfill", (), 2, lambda: _symfill(False), "complete a symmetry whose axes are fitted", "same"),
     Family(
-        "symcrop", (), 2, lambda: _symfill(True), "the cells under a mask, completed by symmetry", "shrink"
+        "symfill",
+        (),
+        2,
+        lambda: input_completion(_first_completion, False),
+        "complete a symmetry whose axes are fitted",
+        "same",
+    ),
+    Family(
+        "symcrop",
+        (),
+        2,
+        lambda: input_completion(_first_completion, True),
+        "the cells under a mask, completed by symmetry",
+        "shrink",
     ),
 )
