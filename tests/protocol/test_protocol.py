@@ -162,6 +162,7 @@ def test_no_plots_draws_nothing_and_measures_the_same(
     assert "(protocol.json, submission.json, plots/)" in capsys.readouterr().out
     assert main([*base, "--out", str(tmp_path / "bare"), "--no-plots"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("(protocol.json, submission.json)")
-    assert not (tmp_path / "bare" / "plots").exists() and (tmp_path / "drawn" / "plots" / "plane.png").exists()
+    assert (tmp_path / "drawn" / "plots" / "plane.png").exists()
+    assert not (tmp_path / "bare" / "plots").exists()
     drawn, bare = (read_json(tmp_path / side / "protocol.json") for side in ("drawn", "bare"))
     assert bare["plane"] == drawn["plane"]
