@@ -27,7 +27,7 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
-__version__ = f"1.0+{_fingerprint()}"
+__version__ = f"1.1+{_fingerprint()}"
 """The DSL's version; its suffix is a hash of the package's source, so any change to a primitive
 or to the search gives a new version (callers key cached search results by it)."""
 

@@ -12,7 +12,20 @@ from collections.abc import Callable
 
 from continual_arc.core.grids import MAX_SIDE
 
-from . import combining, extract, geometry, layers, motion, objectops, painting, sizing, symmetry, tiling
+from . import (
+    combining,
+    contact,
+    extract,
+    geometry,
+    layers,
+    motion,
+    objectops,
+    painting,
+    pairing,
+    sizing,
+    symmetry,
+    tiling,
+)
 from .family import Family, Op, expand
 from .layout import BLOCKS_COST, CONTINUE_COST, parse_blocks, parse_continue
 from .local import KINDS, LOCAL_COST, parse_local
@@ -33,8 +46,10 @@ FAMILIES: tuple[Family, ...] = (
     *symmetry.FAMILIES,
     *layers.FAMILIES,
     *combining.FAMILIES,
+    *pairing.FAMILIES,
     *objectops.FAMILIES,
     *motion.FAMILIES,
+    *contact.FAMILIES,
 )
 """Every primitive family, in the order the search tries them."""
 
