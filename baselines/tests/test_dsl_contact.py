@@ -52,3 +52,24 @@ def test_leap_moves_each_object_by_its_own_extent() -> None:
     assert execute(parse("leap(away)"), grid) == g("0000", "0000", "0000", "0100", "0122", "0000")
     # Moving right by its width, the bar leaves the grid.
     assert execute(parse("leap(right)"), grid) == g("0000", "0000", "0000", "0100", "0100", "0000")
+
+
+def test_settle_lets_cells_fall_toward_the_fullest_border() -> None:
+    # The right border holds three foreground cells, the left and the bottom two: cells fall right.
+    grid = g("0000", "1003", "0003", "1003")
+    assert execute(parse("settle"), grid) == g("0000", "0013", "0003", "0013")
+
+
+def test_settle_needs_one_fullest_border() -> None:
+    assert execute(parse("settle"), g("10", "01")) is None
+
+
+def test_sink_lets_cells_fall_toward_the_chosen_object_from_both_sides() -> None:
+    grid = g("0300", "0000", "2222", "0000", "0030", "0030")
+    assert execute(parse("sink(big)"), grid) == g("0000", "0300", "2222", "0030", "0030", "0000")
+
+
+def test_sink_leaves_a_cell_diagonal_to_the_anchor() -> None:
+    # The 3 faces the 22 on neither axis: it stays; the 4 below the 22 rises to it.
+    grid = g("3000", "0022", "0000", "0004")
+    assert execute(parse("sink(big)"), grid) == g("3000", "0022", "0004", "0000")

@@ -61,7 +61,7 @@ FAMILIES = (
     Family(
         "logicbg",
         (HOWS, LOGIC),
-        3,
+        2.5,
         _logic_shared,
         "a logical operation on the parts against the one colour they all hold, which stays",
         shape="shrink",
