@@ -27,3 +27,17 @@ def test_centre_keeps_the_middle_column_on_the_background() -> None:
 
 def test_centre_needs_an_odd_side() -> None:
     assert execute(parse("centre(v)"), g("1012")) is None
+
+
+def test_nearer_paints_cells_in_the_nearer_walls_colour() -> None:
+    # Walls: the first column (4) and the last (7); each 3 takes the colour of the nearer one.
+    grid = g("4007", "4307", "4037", "4007")
+    assert execute(parse("nearer"), grid) == g("4007", "4407", "4077", "4007")
+    # Rows as walls; a cell midway between them stays.
+    assert execute(parse("nearer"), g("111", "030", "300", "030", "222")) == g(
+        "111", "010", "300", "020", "222"
+    )
+
+
+def test_nearer_needs_two_walls() -> None:
+    assert execute(parse("nearer"), g("4000", "4300", "4000")) is None

@@ -1,6 +1,8 @@
-"""Whole rows and columns judged as one: the lines of a single colour, the middle line.
+"""Whole rows and columns judged as one: the lines of a single colour, the middle line, walls.
 
-``uniform`` labels the lines of a single colour; ``centre`` keeps only the middle line. A task
+``uniform`` labels the lines of a single colour; ``centre`` keeps only the middle line;
+``nearer`` paints every foreground cell between two walls (opposite border lines, each of one
+colour) in the colour of the nearer wall, leaving a cell midway as it is. A task
 that marks the rows drawn in one colour (and blanks the rest), or that keeps the middle column,
 asks for a property of a line, not of a cell or an object; no cell-wise rule and no object cut
 sees it.
@@ -41,7 +43,30 @@ def _centre(axis: str) -> Prim:
     return prim
 
 
+def _walls(b: Array, bg: int) -> bool:
+    """Whether the first and last rows of ``b`` are each of one colour, neither the background."""
+    return all(bool(np.all(line == line[0])) and int(line[0]) != bg for line in (b[0], b[-1]))
+
+
+def _nearer() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        bg = bg_for(a, ctx)
+        # The walls are the first and last rows, else the first and last columns.
+        b = a if a.shape[0] > 2 and _walls(a, bg) else a.T
+        if b.shape[0] < 3 or not _walls(b, bg):
+            return None
+        n = b.shape[0]
+        rows = np.arange(n)[:, None]
+        inside = (b != bg) & (rows > 0) & (rows < n - 1)
+        near = np.where(rows < n - 1 - rows, b[0][None, :], b[-1][None, :])
+        out = np.where(inside & (2 * rows != n - 1), near, b).astype(np.uint8)
+        return None if np.array_equal(out, b) else np.ascontiguousarray(out if b is a else out.T)
+
+    return prim
+
+
 FAMILIES = (
     Family("centre", (("h", "v"),), 2, _centre, "keep only the middle row (or column)", "same"),
+    Family("nearer", (), 2, _nearer, "paint each cell between two walls in the nearer wall's colour", "same"),
     Family("uniform", (("h", "v"),), 2, _uniform, "label the rows (or columns) of a single colour", "same"),
 )
