@@ -41,3 +41,15 @@ def test_nearer_paints_cells_in_the_nearer_walls_colour() -> None:
 
 def test_nearer_needs_two_walls() -> None:
     assert execute(parse("nearer"), g("4000", "4300", "4000")) is None
+
+
+def test_spread_repeats_the_band_of_foreground_rows_in_phase() -> None:
+    # Rows 2-3 hold the foreground: the grid becomes that band repeated, row 2 staying row 2.
+    grid = g("000", "000", "120", "300", "000")
+    assert execute(parse("spread"), grid) == g("120", "300", "120", "300", "120")
+    # A band of columns when every row holds foreground.
+    assert execute(parse("spread"), g("0100", "0200")) == g("1111", "2222")
+
+
+def test_spread_needs_a_band_narrower_than_the_grid() -> None:
+    assert execute(parse("spread"), g("12", "21")) is None

@@ -1,8 +1,9 @@
-"""Whole rows and columns judged as one: the lines of a single colour, the middle line, walls.
+"""Whole rows and columns judged as one: lines of one colour, the middle line, walls, bands.
 
 ``uniform`` labels the lines of a single colour; ``centre`` keeps only the middle line;
 ``nearer`` paints every foreground cell between two walls (opposite border lines, each of one
-colour) in the colour of the nearer wall, leaving a cell midway as it is. A task
+colour) in the colour of the nearer wall, leaving a cell midway as it is; ``spread`` repeats the
+band of rows that hold foreground (else of columns) over the whole grid, in phase. A task
 that marks the rows drawn in one colour (and blanks the rest), or that keeps the middle column,
 asks for a property of a line, not of a cell or an object; no cell-wise rule and no object cut
 sees it.
@@ -65,8 +66,23 @@ def _nearer() -> Prim:
     return prim
 
 
+def _spread() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        fg = a != bg_for(a, ctx)
+        for b, lines in ((a, fg.any(axis=1)), (a.T, fg.any(axis=0))):
+            hit = np.flatnonzero(lines)
+            if len(hit) and (hit[0] > 0 or hit[-1] < len(lines) - 1):
+                first, period = int(hit[0]), int(hit[-1] - hit[0] + 1)
+                out = b[first + (np.arange(len(lines)) - first) % period]
+                return np.ascontiguousarray(out if b is a else out.T)
+        return None
+
+    return prim
+
+
 FAMILIES = (
     Family("centre", (("h", "v"),), 2, _centre, "keep only the middle row (or column)", "same"),
     Family("nearer", (), 2, _nearer, "paint each cell between two walls in the nearer wall's colour", "same"),
+    Family("spread", (), 2, _spread, "repeat the band of foreground rows (or columns) over the grid", "same"),
     Family("uniform", (("h", "v"),), 2, _uniform, "label the rows (or columns) of a single colour", "same"),
 )
