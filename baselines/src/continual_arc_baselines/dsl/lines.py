@@ -81,8 +81,9 @@ def _spread() -> Prim:
 
 
 FAMILIES = (
-    Family("centre", (("h", "v"),), 2, _centre, "keep only the middle row (or column)", "same"),
-    Family("nearer", (), 2, _nearer, "paint each cell between two walls in the nearer wall's colour", "same"),
-    Family("spread", (), 2, _spread, "repeat the band of foreground rows (or columns) over the grid", "same"),
-    Family("uniform", (("h", "v"),), 2, _uniform, "label the rows (or columns) of a single colour", "same"),
+    # A rule over whole lines is rarer than a cell-wise or an object-wise one: priced as the object ops.
+    Family("centre", (("h", "v"),), 3, _centre, "keep only the middle row (or column)", "same"),
+    Family("nearer", (), 3, _nearer, "paint each cell between two walls in the nearer wall's colour", "same"),
+    Family("spread", (), 3, _spread, "repeat the band of foreground rows (or columns) over the grid", "same"),
+    Family("uniform", (("h", "v"),), 3, _uniform, "label the rows (or columns) of a single colour", "same"),
 )
