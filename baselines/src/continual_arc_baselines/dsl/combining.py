@@ -11,7 +11,7 @@ from .family import Family, Prim
 from .grid import FALSE, TRUE, Array, Context, bg_for
 from .parts import SPLITS, split
 
-__all__ = ["FAMILIES", "LOGIC"]
+__all__ = ["FAMILIES", "LOGIC", "combine"]
 
 Mask = npt.NDArray[np.bool_]
 
@@ -29,7 +29,8 @@ def _same_shape_parts(a: Array, ctx: Context, how: str) -> tuple[list[Array], li
     return parts, [bg_for(p, ctx) for p in parts], bg
 
 
-def _combine(op: str, masks: list[Mask]) -> Mask | None:
+def combine(op: str, masks: list[Mask]) -> Mask | None:
+    """The cell-wise operation ``op`` (one of :data:`LOGIC`) on the masks; ``None`` when it needs two."""
     if op == "and":
         return reduce(np.logical_and, masks)
     if op == "or":
@@ -50,7 +51,7 @@ def _logic(how: str, op: str) -> Prim:
         if found is None:
             return None
         parts, bgs, _ = found
-        mask = _combine(op, [p != b for p, b in zip(parts, bgs, strict=True)])
+        mask = combine(op, [p != b for p, b in zip(parts, bgs, strict=True)])
         if mask is None:
             return None
         return np.where(mask, np.uint8(TRUE), np.uint8(FALSE)).astype(np.uint8)

@@ -16,7 +16,7 @@ from .grid import SENTINEL, TRUE, Array, Context, bg_for, ranked_colours
 from .objects import Labels, label
 from .rays import ray
 
-__all__ = ["EXTENSIONS", "FAMILIES", "SYMMETRIES"]
+__all__ = ["EXTENSIONS", "FAMILIES", "SYMMETRIES", "gravity"]
 
 EXTENSIONS = {
     "down": ("down",),
@@ -228,7 +228,9 @@ def _trim() -> Prim:
     return prim
 
 
-def _gravity(direction: str) -> Prim:
+def gravity(direction: str) -> Prim:
+    """Let every foreground cell fall toward a side (``down``, ``up``, ``left``, ``right``), keeping order."""
+
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
         b = a if direction in ("down", "up") else a.T
@@ -333,7 +335,7 @@ FAMILIES = (
     Family("stamp", (("4", "8"),), 2, _stamp, "label the background beside each cell by direction", "same"),
     Family("interior", (), 3, _interior, "label the foreground cells surrounded by their own colour", "same"),
     Family("frame", (), 3, _frame, "label the grid's border cells", "same"),
-    Family("gravity", (("down", "up", "left", "right"),), 2, _gravity, "let foreground cells fall", "same"),
+    Family("gravity", (("down", "up", "left", "right"),), 2, gravity, "let foreground cells fall", "same"),
     Family("shift", (("down", "up", "left", "right"),), 2, _shift, "move everything one cell", "same"),
     Family("sym", (SYMMETRIES,), 2, _sym, "complete a symmetry by filling the cells of one colour", "same"),
     Family(
