@@ -15,7 +15,7 @@ from collections import Counter
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, colour_counts
+from .grid import Array, Context, bg_for, counts_without
 from .objects import Objects, objects
 from .parts import split
 
@@ -72,8 +72,7 @@ def choose_by_content(keys: list[bytes], off: list[int], prop: str) -> int | Non
 
 
 def _off_main(cells: Array, bg: int) -> int:
-    counts = colour_counts(cells)
-    counts[bg] = 0
+    counts = counts_without(cells, bg)
     return int(counts.sum() - counts.max())
 
 

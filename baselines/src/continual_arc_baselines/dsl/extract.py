@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, colour_counts, ranked_colours
+from .grid import Array, Context, bg_for, colour_counts, counts_without, ranked_colours
 from .objects import CHOOSERS, MODES, choose, objects
 from .parts import split
 
@@ -96,8 +96,7 @@ def window(corner: str, height: int, width: int) -> Prim:
 
 def _swatch() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
-        counts = colour_counts(a)
-        counts[bg_for(a, ctx)] = 0
+        counts = counts_without(a, bg_for(a, ctx))
         return np.full((1, 1), int(np.argmax(counts)), dtype=np.uint8) if counts.any() else None
 
     return prim

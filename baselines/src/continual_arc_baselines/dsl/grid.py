@@ -25,6 +25,7 @@ __all__ = [
     "background",
     "bg_for",
     "colour_counts",
+    "counts_without",
     "is_valid_output",
     "key_of",
     "ranked_colours",
@@ -75,6 +76,14 @@ def key_of(arr: Array) -> bytes:
 def colour_counts(arr: Array) -> npt.NDArray[np.intp]:
     """How many cells hold each value, indexed by value (at least 16 entries)."""
     return np.bincount(arr.ravel(), minlength=16)
+
+
+def counts_without(arr: Array, value: int) -> npt.NDArray[np.intp]:
+    """:func:`colour_counts` with ``value``'s count at 0 (``value`` may be a label ``arr`` lacks)."""
+    counts = colour_counts(arr)
+    if value < len(counts):
+        counts[value] = 0
+    return counts
 
 
 def ranked_colours(arr: Array) -> list[int]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, bg_for, colour_counts
+from .grid import Array, bg_for, counts_without
 from .objects import objects
 
 __all__ = ["FAMILIES", "LARGE", "layout", "pool"]
@@ -31,8 +31,7 @@ def pool(a: Array, n: int, bg: int) -> Array | None:
     out = np.full((n, n), bg, dtype=np.uint8)
     for r, band in enumerate(np.array_split(a, n, axis=0)):
         for c, part in enumerate(np.array_split(band, n, axis=1)):
-            counts = colour_counts(part)
-            counts[bg] = 0
+            counts = counts_without(part, bg)
             if counts.any():
                 out[r, c] = int(np.argmax(counts))
     return out

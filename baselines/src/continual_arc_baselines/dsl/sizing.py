@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, colour_counts
+from .grid import Array, Context, bg_for, colour_counts, counts_without
 
 __all__ = ["FAMILIES", "MIRRORS"]
 
@@ -126,8 +126,7 @@ def _upn() -> Prim:
 def _count() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
-        counts = colour_counts(a)
-        counts[bg] = 0
+        counts = counts_without(a, bg)
         n = int(counts.sum())
         if not 0 < n <= 30:
             return None

@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, colour_counts
+from .grid import Array, Context, bg_for, colour_counts, counts_without
 from .parts import runs, separator_layout, separator_lines
 
 __all__ = ["FAMILIES", "period"]
@@ -91,8 +91,7 @@ def _cells() -> Prim:
         out = np.full((len(layout), len(layout[0])), bg, dtype=np.uint8)
         for r, row in enumerate(layout):
             for c, part in enumerate(row):
-                counts = colour_counts(part)
-                counts[bg] = 0
+                counts = counts_without(part, bg)
                 if counts.any():
                     out[r, c] = int(np.argmax(counts))
         return out
@@ -109,8 +108,7 @@ def _partfill() -> Prim:
         out = a.copy()
         for r0, r1 in runs(rows):
             for c0, c1 in runs(cols):
-                counts = colour_counts(a[r0:r1, c0:c1])
-                counts[bg] = 0
+                counts = counts_without(a[r0:r1, c0:c1], bg)
                 if counts.any():
                     out[r0:r1, c0:c1] = int(np.argmax(counts))
         return None if np.array_equal(out, a) else out
