@@ -61,8 +61,8 @@ def translations(a: Array) -> dict[int, list[tuple[int, int]]]:
         codes = (np.arange(len(_SHIFTS))[:, None, None] * _VALUES + x) * _VALUES + partners
         # table[k, u, v]: pairs of shift k whose cell holds u and whose partner holds v. For a
         # candidate hole c, the known pairs avoid row and column c; the bad ones also the diagonal.
-        table = np.bincount(codes.ravel(), minlength=len(_SHIFTS) * _VALUES * _VALUES)
-        table = table.reshape(len(_SHIFTS), _VALUES, _VALUES)
+        size = len(_SHIFTS) * _VALUES * _VALUES
+        table = np.bincount(codes.ravel(), minlength=size).reshape(len(_SHIFTS), _VALUES, _VALUES)
         table[:, :, _OUTSIDE] = 0
         diagonal = table.diagonal(axis1=1, axis2=2)
         rows, cols = table.sum(axis=2), table.sum(axis=1)
