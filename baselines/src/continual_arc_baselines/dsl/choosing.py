@@ -15,9 +15,9 @@ from collections import Counter
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, counts_without
+from .grid import Array, Context, bg_for, counts_without, key_of
 from .objects import Objects, objects
-from .parts import split
+from .parts import cells_or_quarters
 
 __all__ = ["CONTENT_CHOOSERS", "FAMILIES", "PART_CHOOSERS", "choose_by_content", "content_keys"]
 
@@ -37,7 +37,7 @@ def content_keys(arr: Array, objs: Objects, bg: int) -> list[bytes]:
     for i in range(len(objs)):
         box = objs.box(i)
         shown = np.where(objs.labels[box] == i, arr[box], np.uint8(bg)).astype(np.uint8)
-        keys.append(bytes(shown.shape) + shown.tobytes())
+        keys.append(key_of(shown))
     return keys
 
 
@@ -93,11 +93,10 @@ def _pickc(mode: str, prop: str) -> Prim:
 def _partc(prop: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
-        parts = split(a, bg, "sep") or split(a, bg, "q")
+        parts = cells_or_quarters(a, bg)
         if parts is None:
             return None
-        keys = [bytes(p.shape) + p.tobytes() for p in parts]
-        i = choose_by_content(keys, [_off_main(p, bg) for p in parts], prop)
+        i = choose_by_content([key_of(p) for p in parts], [_off_main(p, bg) for p in parts], prop)
         return None if i is None else parts[i]
 
     return prim

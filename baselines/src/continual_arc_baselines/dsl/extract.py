@@ -7,7 +7,7 @@ import numpy as np
 from .family import Family, Prim
 from .grid import Array, Context, bg_for, colour_counts, counts_without, ranked_colours
 from .objects import CHOOSERS, MODES, choose, objects
-from .parts import split
+from .parts import cells_or_quarters
 
 __all__ = ["CORNERS", "FAMILIES", "PART_CHOICES", "window"]
 
@@ -52,7 +52,7 @@ def _half(side: str) -> Prim:
 def _part(which: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
-        parts = split(a, bg, "sep") or split(a, bg, "q")
+        parts = cells_or_quarters(a, bg)
         if parts is None:
             return None
         if which in ("first", "last"):

@@ -13,6 +13,7 @@ from .grid import Array
 
 __all__ = [
     "SPLITS",
+    "cells_or_quarters",
     "halves",
     "runs",
     "separator_layout",
@@ -119,3 +120,8 @@ def split(a: Array, bg: int, how: str) -> list[Array] | None:
         return [q for pair in quarters if pair is not None for q in pair] if all(quarters) else None
     pair = halves(a, 1 if how == "h" else 0)
     return list(pair) if pair is not None else None
+
+
+def cells_or_quarters(a: Array, bg: int) -> list[Array] | None:
+    """The parts between separator lines (or square blocks), else the four quarters."""
+    return split(a, bg, "sep") or split(a, bg, "q")
