@@ -19,6 +19,15 @@ Before it replaces itself with the program it:
 3. sets ``no_new_privs`` and no core dumps, caps the size of a file it writes and, when given,
    the CPU seconds it may use (a hard limit the program cannot raise).
 
+With ``isolate`` (what ``verify`` asks for every learner process) it also, before Landlock:
+
+4. forks the program into a PID namespace of its own (the launcher waits outside), so that every
+   process it starts dies with it and no process outside is visible;
+5. builds a private root (``_root.py``): only the folders it may read, its working folder at a
+   fixed path, a few device files, a private ``/tmp`` and ``/dev/shm``, its own ``/proc``;
+6. runs it as ``nobody`` with no capabilities when the launcher is root (a user not root keeps
+   its user, in a user namespace of its own).
+
 What was in force is written to the ``report`` file as JSON before the program starts. Where the
 kernel refuses namespaces or Landlock, the program runs without them and the report says so; with
 no namespace it reaches the proxy's own port directly.
@@ -29,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
+import importlib.util
 import json
 import os
 import resource
@@ -170,16 +180,71 @@ def _landlock(libc: Any, config: dict[str, Any]) -> tuple[bool, bool]:
     return done, done and bool(net)
 
 
+def _load_root_module() -> Any:
+    """``_root.py`` beside this file: the launcher runs as a file (``-I``), not as the package."""
+    spec = importlib.util.spec_from_file_location(
+        "_carc_root", os.path.join(os.path.dirname(__file__), "_root.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _wait_for(child: int) -> None:
+    """The launcher outside the PID namespace: hold no pipe of the program's, wait, exit as it did."""
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)  # the program's reader sees the end of its output when the program ends
+    os.close(null)
+    _, status = os.waitpid(child, 0)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+
+
+def _isolate(libc: Any, root: Any) -> bool:
+    """A PID namespace whose first process, the one that returns here, is the program.
+
+    When it ends, the kernel kills every process left in the namespace (a daemon it started with a
+    new session among them). The launcher waits outside; if the launcher is killed, so is it.
+    """
+    pid_namespace: bool = libc.unshare(ctypes.c_int(root.CLONE_NEWPID)) == 0
+    child = os.fork()
+    if child != 0:
+        _wait_for(child)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    return pid_namespace
+
+
+def _inside(config: dict[str, Any], path: str) -> str:
+    """Where a host folder of the program's is seen from inside its private root."""
+    return next((inside for host, inside in config["binds"] if host == path), path)
+
+
 def main() -> None:
     """Read the config, lock down, report, and become the program."""
     with open(sys.argv[1], encoding="utf-8") as file:
         config = json.load(file)
     libc = _libc()
+    isolate = bool(config.get("isolate"))
+    root = _load_root_module() if isolate else None
+    user_namespace = root.own_user(libc) if root is not None and os.geteuid() != 0 else False
     namespace = _own_network(libc)
     if namespace and config["port"] is not None:
-        _start_relay(libc, int(config["port"]), config["bridge"])
+        _start_relay(libc, int(config["port"]), config["bridge"])  # before the mounts: it reaches the bridge
     report_file = open(config["report"], "w", encoding="utf-8")  # noqa: SIM115 -- before the lockdown
-    files, tcp = _landlock(libc, config)
+    private: dict[str, Any] = {}
+    if root is not None:
+        private = {"pid_namespace": _isolate(libc, root), "user_namespace": user_namespace}
+        private.update(root.enter_private_root(libc, config))
+    moved = bool(private.get("private_root"))
+    cwd = _inside(config, config["cwd"]) if moved else config["cwd"]
+    write_dirs = [_inside(config, d) for d in config["write_dirs"]] if moved else config["write_dirs"]
+    if moved:
+        write_dirs += ["/tmp", "/dev/shm"]
+    files, tcp = _landlock(libc, {**config, "write_dirs": write_dirs})
+    if root is not None:
+        owned = [_inside(config, host) if moved else host for host, _ in config["binds"]]
+        private.update(root.drop_privileges(libc, owned))
     libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (config["file_bytes"], config["file_bytes"]))
@@ -193,11 +258,13 @@ def main() -> None:
         "proxy_port": config["port"],
         "cpu_seconds": cpu,
         "file_bytes": config["file_bytes"],
+        **private,
     }
     with report_file:
         json.dump(report, report_file)
-    os.chdir(config["cwd"])
-    os.execve(config["argv"][0], config["argv"], config["env"])
+    os.chdir(cwd)
+    env = {**config["env"], **dict.fromkeys(config.get("home_env", ()), cwd)}
+    os.execve(config["argv"][0], config["argv"], env)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from ._launch import _pipe  # the launcher's relay and the bridge carry bytes th
 __all__ = [
     "PROXY_ENV",
     "SYSTEM_READ_DIRS",
+    "WORK_INSIDE",
     "Confinement",
     "ProxyBridge",
     "SandboxedProcess",
@@ -43,6 +44,8 @@ it: the relay's ``http://127.0.0.1:<proxy port>/v1`` (a model learner's default 
 _LAUNCHER = Path(__file__).with_name("_launch.py")
 SYSTEM_READ_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/proc", "/sys", "/opt")
 """Folders every harness may read and execute from: the system's programs and libraries."""
+WORK_INSIDE = "/learner"
+"""Where an isolated program sees its working folder: one path for every play, which tells none apart."""
 _DEVICES = "/dev"  # /dev/null, /dev/urandom, /dev/tty: readable and writable, as any program needs
 
 
@@ -100,6 +103,7 @@ class Confinement:
         wall_seconds: the longest it may live, enforced by its caller (``None``: no cap).
         cpu_seconds: the CPU seconds the kernel lets it use (``None``: no cap).
         file_bytes: the largest file it may write.
+        isolate: also a PID namespace, a private root and no privileges (see ``_launch.py``).
     """
 
     read_dirs: tuple[str, ...] = ()
@@ -108,6 +112,7 @@ class Confinement:
     wall_seconds: float | None = None
     cpu_seconds: int | None = None
     file_bytes: int = 256 << 20
+    isolate: bool = False
 
 
 @dataclass
@@ -160,6 +165,7 @@ def start_sandboxed(
     cpu_seconds: int | None = None,
     pipes: bool = False,
     stderr: Path | None = None,
+    isolate: bool = False,
 ) -> SandboxedProcess:
     """Start ``argv`` confined (see the module docstring); its stdout and stderr go to ``log_dir``.
 
@@ -177,21 +183,31 @@ def start_sandboxed(
         cpu_seconds: the CPU seconds it may use (``None``: no cap).
         pipes: its standard input and output are pipes (``process.stdin``, ``process.stdout``).
         stderr: the file its standard error is appended to (default ``log_dir/stderr.txt``).
+        isolate: a PID namespace, a private root and no privileges too: the program then sees
+            ``write_dirs[0]`` at :data:`WORK_INSIDE` (its ``cwd``, when ``cwd`` is that folder), and
+            its ``TMPDIR`` and ``HOME`` name its working folder as it sees it.
     """
     # The launcher starts in ``cwd``: a relative path would be read from there, not from here.
     log_dir, cwd = log_dir.resolve(), cwd.resolve()
     log_dir.mkdir(parents=True, exist_ok=True)
+    scratch = log_dir / "root"  # the private root is built on it (an empty folder of ours)
+    scratch.mkdir(exist_ok=True)
+    writable = [str(p.resolve()) for p in write_dirs]
     config = {
         "argv": list(argv),
         "env": dict(env),
         "cwd": str(cwd),
         "read_dirs": [*SYSTEM_READ_DIRS, *(os.path.abspath(d) for d in read_dirs)],
-        "write_dirs": [_DEVICES, *(str(p.resolve()) for p in write_dirs)],
+        "write_dirs": [_DEVICES, *writable],
         "port": port,
         "bridge": None if bridge is None else str(bridge.resolve()),
         "report": str(log_dir / "isolation.json"),
         "file_bytes": file_bytes,
         "cpu_seconds": cpu_seconds,
+        "isolate": isolate,
+        "scratch": str(scratch),
+        "binds": [[host, WORK_INSIDE if i == 0 else host] for i, host in enumerate(writable)],
+        "home_env": ["TMPDIR", "HOME"] if isolate else [],
     }
     config_path = log_dir / "launch.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
