@@ -95,4 +95,4 @@ def test_a_learner_that_cannot_be_built_prints_or_raises(tmp_path: Path) -> None
         learner.close()
     assert [r["end"] for r in records] == ["gave up", "learner error", "gave up"]
     assert records[1]["error"]["message"] == "ValueError in act: no idea"
-    assert "thinking out loud" in (tmp_path / "b" / "learner.log").read_text()
+    assert "thinking out loud" in (tmp_path / "b" / "logs" / "00000" / "stderr.txt").read_text()

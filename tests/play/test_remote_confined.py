@@ -31,6 +31,7 @@ class Slow(ToyRuleLearner):
 
 def _rights(tmp_path: Path, learner: str, wall: float | None) -> Confinement:
     env = {"PYTHONPATH": str(tmp_path)}
+    tmp_path.chmod(0o755)  # its processes run as nobody when the tests run as root
     return Confinement(read_dirs=tuple(python_dirs(learner, env)), wall_seconds=wall)
 
 
@@ -47,8 +48,10 @@ def test_a_confined_learner_answers_over_the_pipes_and_reports_its_isolation(tmp
         learner.close()
     reports = learner.sandbox_reports()
     assert len(reports) == 2 and all(r["proxy_port"] is None for r in reports)
-    assert (tmp_path / "w.sandbox" / "isolation.json").exists()
-    assert not (tmp_path / "w.sandbox" / "launch.json").exists()
+    for number in ("00000", "00001"):  # each process's report, apart from its folder
+        assert (tmp_path / "w" / "logs" / number / "isolation.json").exists()
+        assert not (tmp_path / "w" / "logs" / number / "launch.json").exists()
+    assert sorted(p.name for p in (tmp_path / "w").iterdir()) == ["logs"]  # each process's folder went
 
 
 def test_a_relative_working_folder_is_found_by_the_launcher(
@@ -65,7 +68,7 @@ def test_a_relative_working_folder_is_found_by_the_launcher(
         learner.close()
     report = learner.sandbox_reports()[0]
     assert report["file_bytes"] == 256 << 20  # the launcher read its config and wrote its report
-    assert (tmp_path / "runs" / "w.sandbox" / "isolation.json").is_file()
+    assert (tmp_path / "runs" / "w" / "logs" / "00000" / "isolation.json").is_file()
 
 
 def test_each_instance_plays_in_a_process_of_its_own_and_none_is_wasted(tmp_path: Path) -> None:

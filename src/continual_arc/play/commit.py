@@ -18,6 +18,7 @@ from typing import Any
 
 from .episode import LearnerError
 from .rundir import CommittedRound, save_learner_state, write_rounds
+from .state_copy import UnsafeState
 
 __all__ = ["MAX_QUEUED", "Committer"]
 
@@ -52,6 +53,8 @@ class Committer:
         if self.learner is not None:
             try:
                 save_learner_state(self.learner, self.out, round_)
+            except UnsafeState as err:  # refused by the copy, not raised by the learner: say it plainly
+                raise LearnerError(f"round {round_} could not be saved: {err}") from err
             except Exception as err:
                 raise LearnerError(f"the learner raised in save_state(): {err!r}") from err
         with self._lock:

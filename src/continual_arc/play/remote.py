@@ -4,9 +4,10 @@
 by its import path and returns an object with the learner protocol whose every call is forwarded
 (arguments and results through :mod:`continual_arc.core.wire`). It has the optional members the
 learner has (``save_state``, ``instance_log``, ...), and no others, so the runner treats it as it
-would treat the learner itself. The child runs in a working folder of its own, in the kernel sandbox
-of :mod:`continual_arc.core.sandbox` when given a ``confinement`` (or under a ``prefix`` command);
-its state crosses the folder's edge only through ``save_state`` and ``load_state``.
+would treat the learner itself. Each process runs in a folder made for it alone (named at random,
+removed when it ends), in the kernel sandbox of :mod:`continual_arc.core.sandbox` when given a
+``confinement`` (or under a ``prefix`` command); its state crosses the folder's edge only through
+``save_state`` and ``load_state``, copied as plain files and folders (:mod:`.state_copy`).
 
 ``restart_on_reset`` makes ``reset()`` end the process and start a new one, from nothing or from a
 saved state: what verification does before every test instance, so that a learner carries to an
@@ -19,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -31,6 +33,7 @@ from typing import Any, BinaryIO
 from ..core.errors import ContinualArcError
 from ..core.sandbox import Confinement, SandboxedProcess, start_sandboxed
 from ..core.wire import from_wire, to_wire
+from .state_copy import UnsafeState, copy_state
 
 __all__ = ["RemoteLearnerError", "remote_learner"]
 
@@ -39,28 +42,53 @@ class RemoteLearnerError(ContinualArcError, RuntimeError):
     """A call the learner's process answered with an error, or could not answer (it ended)."""
 
 
+STATE_IN, STATE_OUT = "state-in", "state-out"
+"""The folders, in a process's own, that a state is loaded from and saved to (relative paths)."""
+
 _UNPLAYED = frozenset({"hello", "fingerprint", "resources", "user_resources"})
 """Calls after which a process has still played nothing: a reset need not replace it."""
 
 
+def _hand_over(folder: Path, isolation: Mapping[str, Any] | None) -> None:
+    """``folder`` and what it holds to the user a sandboxed process runs as (when that is not us)."""
+    uid = (isolation or {}).get("uid")
+    if not isinstance(uid, int) or uid == os.geteuid() or os.geteuid() != 0:
+        return
+    os.lchown(folder, uid, uid)
+    for top, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            os.lchown(Path(top) / name, uid, uid)
+
+
 class _Child:
-    """The learner's process and its pipe, started under ``prefix`` or in the kernel sandbox."""
+    """The learner's process and its pipe, started under ``prefix`` or in the kernel sandbox.
+
+    It works in ``workdir``, a folder made for it alone and removed when it ends; its standard
+    error and the sandbox's report go to ``log_dir``, out of its reach. ``start_state`` is copied
+    into ``workdir/state-in`` before it starts (so that, run as another user, it owns the copy).
+    """
 
     def __init__(
         self,
         spec: Mapping[str, Any],
         workdir: Path,
+        log_dir: Path,
         prefix: Sequence[str],
         env: Mapping[str, str],
         confinement: Confinement | None,
+        start_state: Path | None = None,
     ) -> None:
         command = [*prefix, sys.executable, "-m", "continual_arc.play.remote_child", json.dumps(dict(spec))]
-        workdir.mkdir(parents=True, exist_ok=True)
+        workdir.mkdir(parents=True)
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.workdir = workdir
+        if start_state is not None:
+            copy_state(start_state, workdir / STATE_IN)
         self.isolation: dict[str, Any] | None = None
         self.sandboxed: SandboxedProcess | None = None
         self.log: BinaryIO | None = None
         if confinement is None:
-            self.log = open(workdir / "learner.log", "ab")  # noqa: SIM115  # closed in close()
+            self.log = open(log_dir / "stderr.txt", "ab")  # noqa: SIM115  # closed in close()
             self.process = subprocess.Popen(
                 command,
                 cwd=workdir,
@@ -70,7 +98,7 @@ class _Child:
                 stderr=self.log,
             )
         else:
-            self.sandboxed = _start_confined(command, workdir, env, confinement)
+            self.sandboxed = _start_confined(command, workdir, log_dir, env, confinement)
             self.process = self.sandboxed.process
         self.timed_out = False
         self.played = False  # until a call that could tell it anything of an instance
@@ -79,7 +107,11 @@ class _Child:
         if self.timer is not None:
             self.timer.daemon = True
             self.timer.start()
-        self.read("start")  # the child says it is ready, or why it could not build the learner
+        try:
+            self.read("start")  # the child says it is ready, or why it could not build the learner
+        except RemoteLearnerError:
+            self.close()  # its folder goes, its log stays
+            raise
         if self.sandboxed is not None:
             self.isolation = self.sandboxed.isolation()
             # the launcher has read its config, which holds the whole environment: not kept in the rerun
@@ -133,28 +165,31 @@ class _Child:
             self.sandboxed.stop(0)  # the process has ended; this ends its relay and closes the log
         if self.log is not None:
             self.log.close()
+        # nothing an instance leaves in its folder reaches another: the folder goes with it
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 def _start_confined(
-    command: Sequence[str], workdir: Path, env: Mapping[str, str], confinement: Confinement
+    command: Sequence[str], workdir: Path, log_dir: Path, env: Mapping[str, str], confinement: Confinement
 ) -> SandboxedProcess:
     """The learner's process in the kernel sandbox: it writes only in ``workdir``.
 
-    The launcher's config and report go beside ``workdir``, where the learner cannot rewrite them.
+    The launcher's config and report, and the learner's standard error, go to ``log_dir``, where
+    the learner cannot rewrite them.
     """
     return start_sandboxed(
         command,
-        env={**env, "TMPDIR": str(workdir)},
+        env={**env, "TMPDIR": str(workdir), "HOME": str(workdir)},
         cwd=workdir,
         read_dirs=confinement.read_dirs,
         write_dirs=[workdir],
         port=confinement.port,
         bridge=confinement.bridge,
-        log_dir=workdir.with_name(f"{workdir.name}.sandbox"),
+        log_dir=log_dir,
         file_bytes=confinement.file_bytes,
         cpu_seconds=confinement.cpu_seconds,
         pipes=True,
-        stderr=workdir / "learner.log",
+        isolate=confinement.isolate,
     )
 
 
@@ -167,6 +202,7 @@ class _RemoteBase:
         self,
         spec: Mapping[str, Any],
         workdir: Path,
+        logs: Path,
         prefix: Sequence[str],
         env: Mapping[str, str],
         restart_on_reset: bool,
@@ -175,18 +211,29 @@ class _RemoteBase:
     ) -> None:
         self.spec, self.prefix, self.env = dict(spec), list(prefix), dict(env)
         self.workdir = workdir.resolve()  # absolute: the child starts in it, and its TMPDIR names it
+        self.logs = logs.resolve()
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
         self.confinement = confinement
         self.isolations: list[dict[str, Any]] = []
-        self.child = self._start()
+        self.child = self._start(start_state)
         self.hello: dict[str, Any] = self.child.call("hello")
         self.stateless = bool(self.hello["stateless"])
         if start_state is not None:
-            self._load(start_state)
+            self.child.call("load_state", STATE_IN)
             self.child.played = False  # the state every new process starts from: nothing played yet
 
-    def _start(self) -> _Child:
-        child = _Child(self.spec, self.workdir, self.prefix, self.env, self.confinement)
+    def _start(self, state: Path | None) -> _Child:
+        """A new process in a new folder, whose name says nothing of the play (its log's does)."""
+        number = len(list(self.logs.glob("[0-9]*"))) if self.logs.is_dir() else 0
+        child = _Child(
+            self.spec,
+            self.workdir / secrets.token_hex(8),
+            self.logs / f"{number:05d}",
+            self.prefix,
+            self.env,
+            self.confinement,
+            state,
+        )
         if child.isolation is not None:
             self.isolations.append(child.isolation)
         return child
@@ -196,10 +243,11 @@ class _RemoteBase:
         return list(self.isolations)
 
     def _load(self, directory: Path) -> None:
-        inside = self.workdir / "state-in"
+        inside = self.child.workdir / STATE_IN
         shutil.rmtree(inside, ignore_errors=True)
-        shutil.copytree(directory, inside)
-        self.child.call("load_state", "state-in")
+        copy_state(directory, inside)
+        _hand_over(inside, self.child.isolation)
+        self.child.call("load_state", STATE_IN)
 
     def reset(self) -> None:
         """Wipe the learner: its own ``reset()``, or a new process (from ``start_state``)."""
@@ -209,9 +257,9 @@ class _RemoteBase:
         if not self.child.played:  # a new process already: starting another would only cost its start-up
             return
         self.child.close()
-        self.child = self._start()
+        self.child = self._start(self.start_state)
         if self.start_state is not None:
-            self._load(self.start_state)
+            self.child.call("load_state", STATE_IN)
             self.child.played = False
 
     def act(self, obs: Any) -> Any:
@@ -252,16 +300,26 @@ class _RemoteBase:
 
 class _SavesState:
     child: _Child
-    workdir: Path
     _load: Any
 
     def save_state(self, directory: Path) -> None:
-        """Have the learner save into its folder, then copy that out to ``directory``."""
-        inside = self.workdir / "state-out"
+        """Have the learner save into its folder, then copy that out to ``directory``.
+
+        Raises:
+            UnsafeState: the learner left something other than plain files and folders (a link to
+                a path outside, say); what it left is removed, and nothing it names is copied.
+        """
+        inside = self.child.workdir / STATE_OUT
         shutil.rmtree(inside, ignore_errors=True)
         inside.mkdir(parents=True)
-        self.child.call("save_state", "state-out")
-        shutil.copytree(inside, Path(directory), dirs_exist_ok=True)
+        _hand_over(inside, self.child.isolation)
+        self.child.call("save_state", STATE_OUT)
+        try:
+            copy_state(inside, Path(directory))
+        except UnsafeState:
+            shutil.rmtree(Path(directory), ignore_errors=True)
+            shutil.rmtree(inside, ignore_errors=True)  # a link is removed, never followed
+            raise
 
     def load_state(self, directory: Path) -> None:
         """Copy ``directory`` into the learner's folder and have it load from there."""
@@ -313,6 +371,7 @@ def remote_learner(
     spec: Mapping[str, Any],
     workdir: Path,
     *,
+    logs: Path | None = None,
     prefix: Sequence[str] = (),
     env: Mapping[str, str] | None = None,
     restart_on_reset: bool = False,
@@ -323,20 +382,24 @@ def remote_learner(
 
     Args:
         spec: the learner's import path and arguments.
-        workdir: the process's working folder (created); its log is ``learner.log`` there.
+        workdir: the folder in which each process gets a folder of its own, named at random and
+            removed when the process ends.
+        logs: where each process's standard error (``<n>/stderr.txt``) and sandbox report
+            (``<n>/isolation.json``) are kept, ``n`` counting the processes (default
+            ``workdir/logs``).
         prefix: a command the learner's process is started under (a sandbox), or nothing.
         env: the process's environment (default: this one's).
         restart_on_reset: ``reset()`` starts a new process instead of calling the learner's.
         start_state: a saved state every new process loads first (the end of a stream).
         confinement: start every process in the kernel sandbox (:mod:`continual_arc.core.sandbox`)
-            with these rights; it writes only in ``workdir``, and the launcher's config and report
-            go to ``workdir``'s sibling ``<name>.sandbox``. ``None``: no sandbox.
+            with these rights; it writes only in its own folder. ``None``: no sandbox.
 
     Raises:
         RemoteLearnerError: the learner could not be built (one sentence says why).
     """
     environ = dict(os.environ) if env is None else dict(env)
-    probe = _RemoteBase(spec, workdir, prefix, environ, restart_on_reset, start_state, confinement)
+    where = workdir / "logs" if logs is None else logs
+    probe = _RemoteBase(spec, workdir, where, prefix, environ, restart_on_reset, start_state, confinement)
     members = set(probe.hello["members"])
     bases = tuple(mixin for name, mixin in _MIXINS.items() if name in members)
     kind = type("RemoteLearner", (*bases, _RemoteBase), {})
