@@ -45,6 +45,7 @@ def test_every_call_of_every_learner_process_goes_through_the_proxy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "tiny_model_learner.py").write_text(LEARNER)
+    tmp_path.chmod(0o755)  # the learner's processes run as nobody when the tests run as root
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the learner's processes import it from there
     log, out = tmp_path / "proxy-calls.jsonl", tmp_path / "verify"
     with FakeModelServer(_wrong_grid) as fake:

@@ -45,12 +45,15 @@ def test_a_verification_is_a_checked_protocol_at_a_seed_of_its_own(tmp_path: Pat
     assert marker["mode"] == "reproduced" and marker["seed"] == 7
     seen = read_records(tmp_path / "v" / "seen")
     assert all(r["charge"] == 0 for r in seen)  # its saved rules answer, in a new process each instance
-    assert len(list((tmp_path / "v" / "work" / "seen").glob("learner.log"))) == 1
+    logs = sorted((tmp_path / "v" / "work" / "logs" / "seen").glob("*/stderr.txt"))
+    assert len(logs) == len(seen)  # a process an instance, each with its log
+    assert sorted(p.name for p in (tmp_path / "v" / "work").iterdir()) == ["fresh-state", "logs", "no-data"]
 
 
 @pytest.mark.slow
 def test_memory_kept_only_in_the_process_plays_the_tests_from_nothing(tmp_path: Path) -> None:
     (tmp_path / "amnesiac.py").write_text(AMNESIAC)
+    tmp_path.chmod(0o755)  # its processes run as nobody when the tests run as root
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     options = VerifyOptions(learner="amnesiac:Amnesiac", config=TOY, out=tmp_path / "v", seed=11, env=env,
                             resamples=200)  # fmt: skip

@@ -25,7 +25,7 @@ from continual_arc.tracks.registry import get_config
 TOY = with_users(get_config("toy-smoke"), 1)
 
 PROBE = """
-import json, os, socket
+import json, os, socket, sys
 from pathlib import Path
 
 from continual_arc.testing import ToyRuleLearner
@@ -49,7 +49,7 @@ class Probe(ToyRuleLearner):
             "pack": _try(lambda: os.listdir(os.environ["PROBE_PACK"])),
             "tcp": _try(lambda: socket.create_connection(("127.0.0.1", int(os.environ["PROBE_PORT"])), 5)),
         }
-        Path("probe.json").write_text(json.dumps(said))
+        print(json.dumps(said), file=sys.stderr)
 """
 
 
@@ -80,15 +80,17 @@ def test_a_learner_reaches_neither_the_data_the_pack_nor_another_port(tmp_path: 
             "PROBE_PACK": str(pack),
             "PROBE_PORT": str(listener.getsockname()[1]),
         }
+        passed = ("PROBE_DATA", "PROBE_PACK", "PROBE_PORT")
         options = VerifyOptions(learner="probe:Probe", config=TOY, out=tmp_path / "v", seed=5, env=env,
-                                resamples=200, withheld=[pack])  # fmt: skip
+                                resamples=200, withheld=[pack], pass_env=passed)  # fmt: skip
         verify(options)
     isolation = read_json(tmp_path / "v" / VERIFICATION)["isolation"]
     assert set(isolation) == {"stream", "test", "reset"}
     assert all(kind["processes"] >= 1 and kind["proxy_port"] is None for kind in isolation.values())
     plays = [("stream", "stream"), ("seen", "test"), ("seen-reset", "reset")]
     work = tmp_path / "v" / "work"
-    said = {play: json.loads((work / play / "probe.json").read_text()) for play, _ in plays}
+    logs = {play: work / "logs" / play / "00000" / "stderr.txt" for play, _ in plays}
+    said = {play: json.loads(log.read_text()) for play, log in logs.items()}
     for play, kind in plays:
         _skip_unless(isolation[kind], "landlock_fs")
         assert said[play]["data"].startswith("refused") and said[play]["pack"].startswith("refused"), play

@@ -47,6 +47,7 @@ def _verify(args: argparse.Namespace) -> int:
         withheld=[Path(args.pack)] if args.pack else [],
         proxy=args.proxy,
         process_seconds=args.process_seconds or None,
+        pass_env=tuple(args.pass_env),
     )
     document = verify(options)
     print(format_protocol(document, options.out))
@@ -89,5 +90,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         type=float,
         default=24 * 3600.0,
         help="the wall-time (and CPU-time) cap of each learner process (default a day; 0: none)",
+    )
+    p.add_argument(
+        "--pass-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a variable of this environment the learner's processes are given too (repeatable); "
+        "by default they get only what finds their code and sets how their libraries compute",
     )
     p.set_defaults(func=_verify)

@@ -17,6 +17,7 @@ import importlib.util
 import os
 import shutil
 import site
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,6 +31,7 @@ from ..data.directory import DATA_ENV, data_dir
 
 __all__ = [
     "SandboxConflict",
+    "SandboxUnreadable",
     "confinement",
     "in_force",
     "precompile",
@@ -41,6 +43,10 @@ __all__ = [
 
 class SandboxConflict(ContinualArcError, ValueError):
     """A folder the learner must read holds the data directory or the pack: the sandbox cannot hide it."""
+
+
+class SandboxUnreadable(ContinualArcError, PermissionError):
+    """Run by root, the learner runs as ``nobody``, who cannot read a folder it must import from."""
 
 
 def _module_root(name: str) -> str | None:
@@ -110,6 +116,21 @@ def _check_withheld(read_dirs: Sequence[str], withheld: Sequence[Path]) -> None:
                 )
 
 
+def _check_readable(read_dirs: Sequence[str]) -> None:
+    """Under root, every folder the learner imports from must be open to others (it runs as nobody)."""
+    if os.geteuid() != 0:
+        return  # the learner runs as this user, who can read what it imports
+    for folder in read_dirs:
+        with contextlib.suppress(FileNotFoundError):
+            mode = os.stat(folder).st_mode
+            need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(mode) else 0)
+            if mode & need != need:
+                raise SandboxUnreadable(
+                    f"the learner runs as user nobody and must read {folder}, which only its owner "
+                    f"can: make it readable to all (chmod o+rX {folder}) or run verify as another user"
+                )
+
+
 def confinement(
     learner: str,
     env: Mapping[str, str],
@@ -129,15 +150,18 @@ def confinement(
 
     Raises:
         SandboxConflict: a folder it must read holds the data directory or a withheld folder.
+        SandboxUnreadable: run by root, a folder it must read is closed to other users.
     """
     read_dirs = python_dirs(learner, env)
     _check_withheld(read_dirs, [data_dir(), *withheld])
+    _check_readable(read_dirs)
     return Confinement(
         read_dirs=(*read_dirs, env[DATA_ENV]),
         port=None if bridge is None else bridge.port,
         bridge=None if bridge is None else bridge.path,
         wall_seconds=wall_seconds,
         cpu_seconds=None if wall_seconds is None else int(wall_seconds),
+        isolate=True,
     )
 
 
@@ -171,15 +195,22 @@ def with_proxy(env: Mapping[str, str], url: str) -> dict[str, str]:
 def in_force(
     reports: Sequence[Mapping[str, Any]], *, sandbox: bool, proxy: str | None, wall_seconds: float | None
 ) -> dict[str, Any]:
-    """What held for every process of one kind (a layer counts only if it held for all of them)."""
+    """What held for every process of one kind (a layer counts only if it held for all of them).
+
+    ``unprivileged``: every process ran as a user other than root with no effective capability.
+    """
     if not sandbox:
         return {"sandbox": False, "processes": 0}
-    layers = ("network_namespace", "landlock_fs", "landlock_tcp")
+    layers = ("network_namespace", "landlock_fs", "landlock_tcp", "pid_namespace", "private_root")
     first = reports[0] if reports else {}
+    unprivileged = bool(reports) and all(
+        r.get("uid") not in (None, 0) and r.get("capabilities") == 0 for r in reports
+    )
     return {
         "sandbox": True,
         "processes": len(reports),
         **{layer: bool(reports) and all(bool(r.get(layer)) for r in reports) for layer in layers},
+        "unprivileged": unprivileged,
         "proxy_port": first.get("proxy_port"),
         "cpu_seconds": first.get("cpu_seconds"),
         "file_bytes": first.get("file_bytes"),

@@ -36,7 +36,7 @@ from typing import Any
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
 from ..core.sandbox import ProxyBridge
-from ..data.directory import DATA_ENV
+from ..data.directory import DATA_ENV, NO_SEARCH_CACHE_ENV
 from ..play.aliases import SALT_FILE
 from ..play.options import RunProgress
 from ..play.remote import remote_learner
@@ -47,7 +47,16 @@ from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..stream.schedule import Schedule
 from .confine import confinement, in_force, precompile, proxy_bridge, with_proxy
 
-__all__ = ["VERIFICATION", "VerifyOptions", "draw_seed", "learner_env", "verify"]
+__all__ = ["KEPT_ENV", "VERIFICATION", "VerifyOptions", "draw_seed", "learner_env", "verify"]
+
+KEPT_ENV = (
+    "PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH", "PYTHONHASHSEED",
+    "PYTHONDONTWRITEBYTECODE", "PYTHONUTF8", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
+    "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS",
+    "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", NO_SEARCH_CACHE_ENV,
+)  # fmt: skip
+"""The variables of the verifying process a learner's process is given: what finds its code and
+sets how its libraries compute, nothing that names a folder, a key or the command that runs it."""
 
 VERIFICATION = "verification.json"
 """The file that marks a protocol directory as a verification's, and says how it was made."""
@@ -73,8 +82,10 @@ class VerifyOptions:
         about: what the result is about, recorded in ``verification.json`` (the pack and its
             manifest's hash, or the track).
         prefix: a command every learner process is started under (inside the sandbox), or nothing.
-        env: the learner processes' environment (default: this one's); its data directory is
-            replaced by an empty one (:func:`learner_env`).
+        env: the environment the learner processes' is taken from (default: this one's): only the
+            variables of :data:`KEPT_ENV` and ``pass_env`` are kept, and the data directory is an
+            empty one (:func:`learner_env`).
+        pass_env: more variables of ``env`` the learner's processes are given.
         student: the model the learner plays with, as the submission names it (``none``).
         resamples: bootstrap resamples of the final numbers.
         progress: where progress goes (default: prefixed lines on stderr).
@@ -92,6 +103,7 @@ class VerifyOptions:
     about: Mapping[str, Any] = field(default_factory=dict)
     prefix: Sequence[str] = ()
     env: Mapping[str, str] | None = None
+    pass_env: Sequence[str] = ()
     student: str = "none"
     resamples: int = 10_000
     progress: Callable[[RunProgress], None] | None = None
@@ -101,13 +113,17 @@ class VerifyOptions:
     process_seconds: float | None = 24 * 3600.0
 
 
-def learner_env(out: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The learner processes' environment: ``base`` (default: this one's) with an empty data directory.
+def learner_env(out: Path, base: Mapping[str, str] | None = None, keep: Sequence[str] = ()) -> dict[str, str]:
+    """The learner processes' environment: ``base``'s :data:`KEPT_ENV` and ``keep``, no data.
 
-    The data directory holds the answers of every public task fetched, so the learner is pointed
-    at an empty one under ``out/work``; what it needs to run (its packages) comes from its Python.
+    ``base`` defaults to this process's environment. Anything else in it (the verifying command's
+    folders, a model key, the real data directory) is left out, so that a learner cannot read
+    where it runs or what it is verified on. The data directory holds the answers of every public
+    task fetched, so the learner is pointed at an empty one under ``out/work``; what it needs to
+    run (its packages) comes from its Python.
     """
-    env = dict(os.environ if base is None else base)
+    source = os.environ if base is None else base
+    env = {name: source[name] for name in (*KEPT_ENV, *keep) if name in source}
     empty = out / "work" / "no-data"
     empty.mkdir(parents=True, exist_ok=True)
     env[DATA_ENV] = str(empty.resolve())
@@ -116,6 +132,58 @@ def learner_env(out: Path, base: Mapping[str, str] | None = None) -> dict[str, s
 
 def _spec(options: VerifyOptions) -> dict[str, Any]:
     return {"class": options.learner, "kwargs": {}}
+
+
+def _learner(
+    options: VerifyOptions, logs: str, *, restart: bool, start: Path | None, bridge: ProxyBridge | None
+) -> Any:
+    """The learner in processes of its own, in the sandbox, each in a new folder named at random."""
+    env = learner_env(options.out, options.env, options.pass_env)
+    if bridge is not None and options.proxy is not None:
+        env = with_proxy(env, options.proxy)
+    rights = None
+    if options.sandbox:
+        withheld = list(options.withheld)
+        rights = confinement(
+            options.learner, env, withheld=withheld, bridge=bridge, wall_seconds=options.process_seconds
+        )
+    return remote_learner(
+        _spec(options),
+        options.out / "work",
+        logs=options.out / "work" / "logs" / logs,
+        prefix=options.prefix,
+        env=env,
+        restart_on_reset=restart,
+        start_state=start,
+        confinement=rights,
+    )
+
+
+def _fresh_state(
+    options: VerifyOptions, bridge: ProxyBridge | None
+) -> tuple[Path | None, list[dict[str, Any]]]:
+    """The saved state of a freshly built learner (``None`` if it saves none), and its process's report.
+
+    Every process of the protocol starts from a saved state through ``load_state``: the stream's
+    and the resets' from this one, the tests' from the end of the stream. So a reset starts exactly
+    as a learner's process does, and cannot tell it is one by how it was started. Made once, kept
+    in ``work/fresh-state`` for a resumed verification.
+    """
+    target = options.out / "work" / "fresh-state"
+    if target.is_dir():
+        return target, []
+    learner = _learner(options, "fresh-state", restart=False, start=None, bridge=bridge)
+    try:
+        if not callable(getattr(learner, "save_state", None)):
+            return None, learner.sandbox_reports()
+        partial = target.with_name("fresh-state.partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        learner.save_state(partial)
+        partial.rename(target)  # whole or not at all: a resume finds it complete, or makes it again
+    finally:
+        learner.close()
+    reports: list[dict[str, Any]] = learner.sandbox_reports()
+    return target, reports
 
 
 def _play(
@@ -131,28 +199,11 @@ def _play(
 
     Returns what the sandbox put in force for each process it started.
     """
-    out = options.out / PROTOCOL_PLAYS[name]
-    env = learner_env(options.out, options.env)
-    if bridge is not None and options.proxy is not None:
-        env = with_proxy(env, options.proxy)
-    rights = None
-    if options.sandbox:
-        withheld = list(options.withheld)
-        rights = confinement(
-            options.learner, env, withheld=withheld, bridge=bridge, wall_seconds=options.process_seconds
-        )
-    learner = remote_learner(
-        _spec(options),
-        options.out / "work" / name,
-        prefix=options.prefix,
-        env=env,
-        restart_on_reset=restart,
-        start_state=start,
-        confinement=rights,
-    )
+    learner = _learner(options, name, restart=restart, start=start, bridge=bridge)
     progress = options.progress or ProgressLines(name)
     try:
-        run(learner, schedule, out, resume=True, learner_spec=_spec(options), progress=progress)
+        run(learner, schedule, options.out / PROTOCOL_PLAYS[name], resume=True, learner_spec=_spec(options),
+            progress=progress)  # fmt: skip
     finally:
         learner.close()
     reports: list[dict[str, Any]] = learner.sandbox_reports()
@@ -209,8 +260,9 @@ def verify(options: VerifyOptions) -> dict[str, Any]:
     reports: dict[str, list[dict[str, Any]]] = {"stream": [], "test": [], "reset": []}
     precompile(options.learner)
     with proxy_bridge(options.proxy) as bridge:
+        fresh, reports["stream"] = _fresh_state(options, bridge)
         stream = schedules["stream"]
-        reports["stream"] += _play(options, "stream", stream, restart=False, start=None, bridge=bridge)
+        reports["stream"] += _play(options, "stream", stream, restart=False, start=fresh, bridge=bridge)
         state = final_state(options.out / PROTOCOL_PLAYS["stream"])
         for test in TESTS:
             target = options.out / PROTOCOL_PLAYS[test]
@@ -219,7 +271,9 @@ def verify(options: VerifyOptions) -> dict[str, Any]:
                 shutil.copy(options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE, target / SALT_FILE)
             reports["test"] += _play(options, test, schedules[test], restart=True, start=state, bridge=bridge)
         for name in ("stream-reset", "held-out-reset", "seen-reset"):
-            reports["reset"] += _play(options, name, schedules[name], restart=True, start=None, bridge=bridge)
+            reports["reset"] += _play(
+                options, name, schedules[name], restart=True, start=fresh, bridge=bridge
+            )
     cap = options.process_seconds
     isolation = {
         kind: in_force(found, sandbox=options.sandbox, proxy=options.proxy, wall_seconds=cap)
