@@ -50,7 +50,9 @@ def copy_of(honest: Path, tmp_path: Path) -> Path:
 def test_the_honest_submission_passes(honest: Path, capsys: pytest.CaptureFixture[str]) -> None:
     result = check_submission(honest, resamples=200, allow_ablation=True)
     assert result.ok, result.problems
-    assert result.numbers is not None and set(result.numbers) == {"held-out", "seen", "learned", "protocol"}
+    numbers = result.numbers
+    assert numbers is not None and set(numbers) == {"held-out", "seen", "learned", "protocol", "flags"}
+    assert numbers["flags"]["messages"] == []  # the random learner and its reset play alike: no flag
     assert main(["check", str(honest), "--resamples", "200", "--ablation"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("place on the plane: memorization") and "every check holds" in out

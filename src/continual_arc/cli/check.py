@@ -39,6 +39,8 @@ def format_numbers(numbers: dict[str, Any]) -> str:
             f"T {format_estimate(c['saving'], POINT_DIGITS)} points; "
             f"learner {_side(c['learner'])}; reset {_side(c['reset'])}{bare}{flag}"
         )
+    # The reset reference's own flags, beside the bare-model one (a stored result may predate them).
+    lines += [f"  {message}" for message in (numbers.get("flags") or {}).get("messages", [])]
     learned = numbers.get("learned")
     if learned:
         lines.append(

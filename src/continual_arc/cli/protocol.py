@@ -26,7 +26,7 @@ def _uses(side: dict[str, Any]) -> str:
 
 
 def format_protocol(document: dict[str, Any], out: Path, *, plots: bool = True) -> str:
-    """The plane and the share learned, as the command prints them (``plots``: whether drawn)."""
+    """The plane, the flags on the reset and the share learned, as printed (``plots``: whether drawn)."""
     point = document["plane"]
     protocol = document["protocol"]
     verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
@@ -43,6 +43,8 @@ def format_protocol(document: dict[str, Any], out: Path, *, plots: bool = True) 
             f"T {format_estimate(c['saving'], POINT_DIGITS)} points",
             f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}",
         ]
+    # A protocol.json written before the flags has none to show.
+    lines += [f"  {message}" for message in (point.get("flags") or {}).get("messages", [])]
     learned = point["learned"]
     if learned:
         reset_used, perfect = learned["reset"]["budget_used"], learned["perfect_memory"]

@@ -1,6 +1,7 @@
 """A protocol directory's place on the plane.
 
-The share saved on each test against its reset, and the share learned over the stream.
+The share saved on each test against its reset, the share learned over the stream, and the flags
+on the reset reference (:mod:`continual_arc.measure.reset_flags`) shown beside them.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
+from ..measure.reset_flags import ResetFlags, reset_flags
 from ..play.rundir import load_run
 from .plays import PROTOCOL_PLAYS, ProtocolError
 
@@ -18,13 +20,17 @@ __all__ = ["PlanePoint", "plane_point"]
 
 @dataclass(frozen=True)
 class PlanePoint:
-    """A learner's place on the plane: the share saved on each test, with the stream's share learned."""
+    """A learner's place on the plane: the share saved on each test, with the stream's share learned.
+
+    ``flags`` are the flags on the reset reference, read beside the shares (``None``: not read).
+    """
 
     label: str
     seen: TestComparison
     held_out: TestComparison
     learned: LearnedResult | None
     setting: str = ""
+    flags: ResetFlags | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The point as JSON."""
@@ -34,6 +40,7 @@ class PlanePoint:
             "seen": self.seen.to_json(),
             "held_out": self.held_out.to_json(),
             "learned": None if self.learned is None else self.learned.to_json(),
+            "flags": None if self.flags is None else self.flags.to_json(),
         }
 
 
@@ -63,6 +70,17 @@ def plane_point(
         [records("held-out")], [records("held-out-reset")], seed=seed, test="held-out", resamples=resamples
     )
     learned = None
+    stream = stream_reset = None
     if (root / PROTOCOL_PLAYS["stream-reset"] / "records.jsonl").exists():
-        learned = share_learned(records("stream"), records("stream-reset"), seed=seed, resamples=resamples)
-    return PlanePoint(label or root.name, seen, held, learned, setting)
+        stream, stream_reset = records("stream"), records("stream-reset")
+        learned = share_learned(stream, stream_reset, seed=seed, resamples=resamples)
+    flags = reset_flags(
+        held_out=records("held-out"),
+        held_out_reset=records("held-out-reset"),
+        seen_reset=records("seen-reset"),
+        stream=stream,
+        stream_reset=stream_reset,
+        seed=seed,
+        resamples=resamples,
+    )
+    return PlanePoint(label or root.name, seen, held, learned, setting, flags)

@@ -14,7 +14,8 @@ its own (:mod:`continual_arc.submit.check_run`), then checks the runs against ea
 
 It then computes the numbers the leaderboard shows: the place on the plane (the share saved on
 each test, with intervals), T, the budget used and share solved of learner and reset, the
-bare-model flag, and the share learned over the stream.
+bare-model flag, the share learned over the stream, and the flags on the reset reference
+(:mod:`continual_arc.measure.reset_flags`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
 from ..measure.compare import MismatchError, share_learned, share_saved
+from ..measure.reset_flags import reset_flags
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun, check_run
@@ -102,6 +104,17 @@ def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str,
     stream, stream_reset = records("stream"), records("stream-reset")
     if stream is not None and stream_reset is not None:
         out["learned"] = share_learned(stream, stream_reset, seed=seed, resamples=resamples).to_json()
+    # Beside the shares, as the bare-model flag: a reset that gives up, or is far worse at first sight.
+    both = stream is not None and stream_reset is not None
+    out["flags"] = reset_flags(
+        held_out=records("held-out") or [],
+        held_out_reset=records("held-out-reset") or [],
+        seen_reset=records("seen-reset") or [],
+        stream=stream if both else None,
+        stream_reset=stream_reset if both else None,
+        seed=seed,
+        resamples=resamples,
+    ).to_json()
     stream_run = runs["stream"]
     out["protocol"] = stream_run.meta["protocol"] if stream_run.meta else None
     return out

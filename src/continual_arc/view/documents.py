@@ -14,6 +14,7 @@ from ..core.games import GAME_ACTIONS
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
+from ..measure.reset_flags import reset_flags
 from ..protocol.plane import PlanePoint
 from .catalog import Catalog, ProtocolEntry, RunEntry
 
@@ -202,13 +203,22 @@ def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[dict[str
             [records("held-out")], [records("held-out-reset")], test="held-out", resamples=PLANE_RESAMPLES
         )
         learned = None
-        if plays.get("stream") and plays.get("stream-reset"):
+        whole = bool(plays.get("stream") and plays.get("stream-reset"))
+        if whole:
             learned = share_learned(records("stream"), records("stream-reset"), resamples=PLANE_RESAMPLES)
+        flags = reset_flags(
+            held_out=records("held-out"),
+            held_out_reset=records("held-out-reset"),
+            seen_reset=records("seen-reset"),
+            stream=records("stream") if whole else None,
+            stream_reset=records("stream-reset") if whole else None,
+            resamples=PLANE_RESAMPLES,
+        )
     except (MismatchError, KeyError, TypeError, ValueError) as err:
         return None, f"the plane cannot be computed: {err}"
     schedule = (catalog.runs[str(plays["seen"])].data.meta or {}).get("schedule") or {}
     setting = f"{schedule.get('config')}, {schedule.get('users')} user(s)" if schedule else ""
-    point = PlanePoint(protocol.label, seen, held, learned, setting)
+    point = PlanePoint(protocol.label, seen, held, learned, setting, flags)
     return point.to_json(), None
 
 

@@ -38,6 +38,16 @@
         el("td.warn", {}, r.problems.length ? "⚠ " + r.problems.length : "")))));
   }
 
+  /* The flags on the reset reference, beside the numbers they qualify (none in an older protocol.json). */
+  function flagLines(pt) {
+    const lines = [];
+    for (const [name, t] of [["seen", pt.seen], ["held-out", pt.held_out]]) {
+      if (t.reset_below_bare) lines.push("FLAG: the " + name + " reset plays below the bare model");
+    }
+    lines.push(...((pt.flags && pt.flags.messages) || []));
+    return lines.length ? el("div.flags", { role: "note" }, lines.map((line) => el("p.flag", {}, line))) : null;
+  }
+
   async function protocolCard(p) {
     const card = el("div.protocol", { dataset: { protocol: p.id } }, el("h3", {}, p.label), el("p.muted", {}, "loading…"));
     CAV.load("protocol/" + p.id).then((doc) => {
@@ -53,6 +63,7 @@
         pt ? el("div.plane-row", {}, CAV.plane(pt), el("div", {},
           el("table.numbers", {}, el("thead", {}, el("tr", {}, ["test", "share saved [95 %]", "T, points", "learner U / P", "reset U / P"].map((h) => el("th", {}, h)))),
             el("tbody", {}, row("seen (memorization)", pt.seen), row("held-out (generalization)", pt.held_out))),
+          flagLines(pt),
           learned ? el("p.learned", {}, "Share learned over the stream: ", el("b", {}, CAV.estimate(learned.share_learned)),
             " · learnable budget " + CAV.fmt(learned.learnable_budget) + " points · learner U " + CAV.fmt(learned.learner.budget_used) + ", reset U " + CAV.fmt(learned.reset.budget_used)) : el("p.muted", {}, "No share learned: the stream's reset is missing."),
           doc.plane_note ? el("p.muted", {}, doc.plane_note) : null)) : el("p.muted", {}, doc.plane_note || "No plane."),
