@@ -4,12 +4,13 @@ Usage: python benchmarks/verify.py [--config arc1-smoke] [--learner module:Class
 
 It plays the whole protocol twice at the same seed, each in a fresh ``continual-arc`` process:
 ``continual-arc protocol`` (the learner in the runner's process) and ``continual-arc verify``
-(the learner in processes of its own: one for the stream, a new one for every test instance and
-every instance of the reset). It prints both times, their ratio, and how many learner processes the
-rerun started. CPU time is that of the command and every process it started. Aim: under 2x on
-arc1-smoke with the model-free program library. Both commands run with bytecode writing on
-(``PYTHONDONTWRITEBYTECODE`` removed from their environment), as Python runs by default: with it
-off, every sandboxed learner process compiles from source whatever has no bytecode yet.
+(the learner in processes of its own: one that saves a fresh learner's state, one for the stream,
+a new one for every test instance and every instance of the reset, each in the sandbox). It prints
+both times, their ratio, and how many learner processes the rerun started. CPU time is that of the
+command and every process it started. Aim: under 2x on arc1-smoke with the model-free program
+library. Both commands run with bytecode writing on (``PYTHONDONTWRITEBYTECODE`` removed from their
+environment), as Python runs by default: with it off, every sandboxed learner process compiles from
+source whatever has no bytecode yet.
 """
 
 from __future__ import annotations
@@ -22,10 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from continual_arc.core.files import read_jsonl
 from cpu_clock import children_cpu
-
-RUNS_OF_ONE_PROCESS_EACH = ("held-out", "seen", "stream-reset", "held-out-reset", "seen-reset")
 
 
 def _timed(argv: list[str]) -> tuple[float, float]:
@@ -40,8 +38,8 @@ def _timed(argv: list[str]) -> tuple[float, float]:
 
 
 def _processes(out: Path) -> int:
-    """Learner processes the rerun started: the stream's, and one per instance of every other play."""
-    return 1 + sum(len(read_jsonl(out / name / "records.jsonl")) for name in RUNS_OF_ONE_PROCESS_EACH)
+    """Learner processes the rerun started: each left its log folder, ``work/logs/<play>/<n>/``."""
+    return sum(1 for folder in (out / "work" / "logs").glob("*/[0-9]*") if folder.is_dir())
 
 
 def main() -> None:
