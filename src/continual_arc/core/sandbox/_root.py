@@ -28,6 +28,7 @@ _ST_RELATIME = 4096
 _MNT_DETACH = 2
 CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER = 0x00020000, 0x20000000, 0x10000000
 _PR_CAPBSET_DROP = 24
+_SYS_CAPSET = {"x86_64": 126, "aarch64": 91, "riscv64": 91, "ppc64le": 184, "s390x": 185, "i686": 185}
 NOBODY = 65534
 """The user and group a root launcher's program runs as (Debian's ``nobody`` and ``nogroup``)."""
 
@@ -158,20 +159,41 @@ def _give(folder: str, uid: int, gid: int) -> None:
             os.lchown(os.path.join(top, name), uid, gid)
 
 
-def drop_privileges(libc: Any, writable: Sequence[str]) -> dict[str, Any]:
-    """A root launcher's program becomes ``nobody`` with no capabilities, owning ``writable``.
+def _clear_capabilities(libc: Any) -> None:
+    """Empty the effective, permitted and inheritable sets (``capset`` with version 3's two words)."""
 
-    Run by a user other than root, the program keeps that user (in a user namespace mapping it to
-    itself, where it gets no capability once it runs a program): nothing is changed here.
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [
+            ("effective", ctypes.c_uint32),
+            ("permitted", ctypes.c_uint32),
+            ("inheritable", ctypes.c_uint32),
+        ]
+
+    words = (Data * 2)()
+    libc.syscall(
+        ctypes.c_long(_SYS_CAPSET.get(platform.machine(), 126)), ctypes.byref(Header(0x20080522, 0)), words
+    )
+
+
+def drop_privileges(libc: Any, writable: Sequence[str]) -> dict[str, Any]:
+    """The program runs with no capability, and as ``nobody`` (owning ``writable``) under root.
+
+    Run by a user other than root, the program keeps that user, in a user namespace mapping it to
+    itself; the capabilities the launcher held there (to mount) are dropped all the same.
     """
     if os.getuid() == 0 and os.geteuid() == 0:
         for folder in writable:
             _give(folder, NOBODY, NOBODY)
-        for cap in range(64):  # the bounding set: no later program can gain one back
-            libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+    for cap in range(64):  # the bounding set: no later program can gain one back
+        libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+    if os.getuid() == 0 and os.geteuid() == 0:
         os.setgroups([])
         os.setresgid(NOBODY, NOBODY, NOBODY)
         os.setresuid(NOBODY, NOBODY, NOBODY)
+    _clear_capabilities(libc)
     return {"uid": os.getuid(), "capabilities": _effective_capabilities()}
 
 
