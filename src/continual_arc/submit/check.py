@@ -177,4 +177,6 @@ def check_submission(
             numbers = _numbers(runs, resamples, seed)
         except MismatchError as err:
             problems.append(f"{root}: {err}")
+        if numbers is not None and "stream" in runs:
+            numbers["protocol"] = runs["stream"].protocol  # the verdict recomputed, not the one written
     return CheckResult(not problems, problems, numbers, {role: str(run.path) for role, run in runs.items()})
