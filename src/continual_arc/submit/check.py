@@ -29,6 +29,7 @@ from ..core.files import RecordsError, read_json
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
+from .bind import learner_problems, protocol_json_problems, verification_problems
 from .check_run import LoadedRun, check_run
 from .roles import BARE_LEARNER, cross_checks
 
@@ -113,7 +114,10 @@ def _pack_missing(root: Path) -> str | None:
         marker = read_json(root / "verification.json")
     except (FileNotFoundError, RecordsError):
         return None
-    about = marker.get("about", {}) if isinstance(marker, Mapping) else {}
+    if not isinstance(marker, Mapping):
+        return None  # not a verification's marker: bind.verification_problems says so
+    about = marker.get("about")
+    about = about if isinstance(about, Mapping) else {}
     if marker.get("mode") != "verified" or pack_in_use(track_name(str(about.get("pack")))) is not None:
         return None
     return (
@@ -169,8 +173,11 @@ def check_submission(
         runs[role], found = check_run(path, regenerate=regenerate)
         problems += found
     # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
-    verified = (root / "verification.json").exists()
+    # Only one tied to these runs switches the canonical check off (bind.verification_problems).
+    verified, found = verification_problems(root, runs.get("stream"))
+    problems += found
     problems += cross_checks(runs, submission, allow_ablation or verified)
+    problems += learner_problems(runs, submission, root)
     numbers = None
     if all(r.records is not None for r in runs.values()):
         try:
@@ -179,4 +186,5 @@ def check_submission(
             problems.append(f"{root}: {err}")
         if numbers is not None and "stream" in runs:
             numbers["protocol"] = runs["stream"].protocol  # the verdict recomputed, not the one written
+    problems += protocol_json_problems(root, runs, numbers)
     return CheckResult(not problems, problems, numbers, {role: str(run.path) for role, run in runs.items()})
