@@ -184,6 +184,9 @@ def check_submission(
             numbers = _numbers(runs, resamples, seed)
         except MismatchError as err:
             problems.append(f"{root}: {err}")
+        except Exception as err:  # runs that hold no instance to compare: one line, never a traceback
+            problems.append(f"{root}: the numbers cannot be computed from these runs ({err!r})")
+            numbers = None
         if numbers is not None and "stream" in runs:
             numbers["protocol"] = runs["stream"].protocol  # the verdict recomputed, not the one written
     problems += protocol_json_problems(root, runs, numbers)

@@ -179,6 +179,9 @@ def _rebuilt(run: LoadedRun, problems: list[str]) -> Schedule | None:
                 f"{where}: schedule {key} is {recorded.get(key)!r}, but the schedule its configuration "
                 f"and seed rebuild has {fresh.get(key)!r}"
             )
+    # From here on the run's schedule block is the rebuilt one: the records were checked against
+    # it, and the cross checks then read fields it always has (one a forger dropped included).
+    run.meta["schedule"] = fresh
     # Both copies of the verdict, compared in one line: one forged block is one problem.
     wrong = [
         name
@@ -323,7 +326,8 @@ def _check_summary(run: LoadedRun, schedule: Schedule, problems: list[str]) -> N
     assert run.meta is not None and run.records is not None
     if run.summary is None:
         return
-    fresh = json.loads(json.dumps(summarize(run.records, run.meta)))
+    # with the recomputed verdict: the summary repeats the protocol block
+    fresh = json.loads(json.dumps(summarize(run.records, {**run.meta, "protocol": run.protocol})))
     for key in sorted(set(fresh) | set(run.summary)):
         if fresh.get(key) != run.summary.get(key):
             problems.append(f"{run.path / 'summary.json'}: {key} is not what the records give")
@@ -337,10 +341,14 @@ def check_run(path: Path, *, regenerate: bool = True) -> tuple[LoadedRun, list[s
     """
     problems: list[str] = []
     run = load_checked_run(path, problems)
-    if run.meta is None or run.records is None:
+    if run.meta is None:
         return run, problems
+    # The schedule first, even without usable records: the cross checks read the rebuilt block.
     schedule = _rebuilt(run, problems)
     if schedule is None:
+        run.meta = None  # a schedule block that rebuilds nothing: no other check can read the run
+        return run, problems
+    if run.records is None:
         return run, problems
     checks: list[tuple[str, Callable[[], None]]] = [
         ("coverage", lambda: _check_coverage(run, schedule, problems)),

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..play.aliases import ALIAS_STYLES
+
 __all__ = ["MAX_LINES", "meta_shape", "records_shape"]
 
 MAX_LINES = 5
@@ -136,6 +138,8 @@ def meta_shape(meta: Any, path: Path) -> list[str]:
     learner = meta.get("learner")
     if isinstance(learner, dict):
         wrong += [f"learner {w}" for w in _fields(learner, {"class": (str,)}, {"kwargs": (dict, _NONE)})]
+    if isinstance(meta.get("alias_style"), str) and meta["alias_style"] not in ALIAS_STYLES:
+        wrong.append(f"alias_style {meta['alias_style']!r} is none of {', '.join(ALIAS_STYLES)}")
     versions = meta.get("versions")
     sources = versions.get("sources", {}) if isinstance(versions, dict) else {}
     if not isinstance(sources, dict) or not all(
