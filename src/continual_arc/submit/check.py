@@ -10,7 +10,10 @@ its own (:mod:`continual_arc.submit.check_run`), then checks the runs against ea
 * the tests were played under the stream's task names (the same ``alias-salt``);
 * the reset and the tests are runs of the stream's learner with the same arguments, and the bare
   runs are the bare model's, on the model the submission names;
-* every run was played by the same release on the same data, which are the ones installed here.
+* every run was played by the same release on the same data, which are the ones installed here;
+* a ``verification.json`` switches the canonical check off only when it is tied to the runs, and
+  the learner ``submission.json`` names, the runs' fingerprints and ``protocol.json`` are what the
+  runs give (:mod:`continual_arc.submit.bind`).
 
 It then computes the numbers the leaderboard shows: the place on the plane (the share saved on
 each test, with intervals), T, the budget used and share solved of learner and reset, the
