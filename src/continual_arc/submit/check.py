@@ -10,7 +10,10 @@ its own (:mod:`continual_arc.submit.check_run`), then checks the runs against ea
 * the tests were played under the stream's task names (the same ``alias-salt``);
 * the reset and the tests are runs of the stream's learner with the same arguments, and the bare
   runs are the bare model's, on the model the submission names;
-* every run was played by the same release on the same data, which are the ones installed here.
+* every run was played by the same release on the same data, which are the ones installed here;
+* a ``verification.json`` switches the canonical check off only when it is tied to the runs, and
+  the learner ``submission.json`` names, the runs' fingerprints and ``protocol.json`` are what the
+  runs give (:mod:`continual_arc.submit.bind`).
 
 It then computes the numbers the leaderboard shows: the place on the plane (the share saved on
 each test, with intervals), T, the budget used and share solved of learner and reset, the
@@ -31,6 +34,7 @@ from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.reset_flags import reset_flags
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
+from .bind import learner_problems, protocol_json_problems, verification_problems
 from .check_run import LoadedRun, check_run
 from .roles import BARE_LEARNER, cross_checks
 
@@ -126,7 +130,10 @@ def _pack_missing(root: Path) -> str | None:
         marker = read_json(root / "verification.json")
     except (FileNotFoundError, RecordsError):
         return None
-    about = marker.get("about", {}) if isinstance(marker, Mapping) else {}
+    if not isinstance(marker, Mapping):
+        return None  # not a verification's marker: bind.verification_problems says so
+    about = marker.get("about")
+    about = about if isinstance(about, Mapping) else {}
     if marker.get("mode") != "verified" or pack_in_use(track_name(str(about.get("pack")))) is not None:
         return None
     return (
@@ -182,12 +189,21 @@ def check_submission(
         runs[role], found = check_run(path, regenerate=regenerate)
         problems += found
     # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
-    verified = (root / "verification.json").exists()
+    # Only one tied to these runs switches the canonical check off (bind.verification_problems).
+    verified, found = verification_problems(root, runs.get("stream"))
+    problems += found
     problems += cross_checks(runs, submission, allow_ablation or verified)
+    problems += learner_problems(runs, submission, root)
     numbers = None
     if all(r.records is not None for r in runs.values()):
         try:
             numbers = _numbers(runs, resamples, seed)
         except MismatchError as err:
             problems.append(f"{root}: {err}")
+        except Exception as err:  # runs that hold no instance to compare: one line, never a traceback
+            problems.append(f"{root}: the numbers cannot be computed from these runs ({err!r})")
+            numbers = None
+        if numbers is not None and "stream" in runs:
+            numbers["protocol"] = runs["stream"].protocol  # the verdict recomputed, not the one written
+    problems += protocol_json_problems(root, runs, numbers)
     return CheckResult(not problems, problems, numbers, {role: str(run.path) for role, run in runs.items()})

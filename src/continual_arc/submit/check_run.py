@@ -13,43 +13,56 @@ Each check returns problems as lines ``<file>: <what does not hold, and what was
   is played again from the trajectory's actions, and every frame and attempt's end must be the
   engine's (:mod:`~continual_arc.submit.replay`);
 * every alias is the one the run's ``alias-salt`` gives;
-* ``summary.json`` is what the records give.
+* ``summary.json`` is what the records give;
+* the schedule block in ``meta.json`` is the one its configuration and seed rebuild, and the
+  protocol block (the canonical verdict) is the one :func:`~continual_arc.stream.protocol_block.protocol_of`
+  gives for it: the verdict the canonical check reads is that recomputed one (:attr:`LoadedRun.protocol`);
+* a run whose meta lists no plug-in carries no plug-in trace (:mod:`.traces`).
+
+Every malformed input is a problem line, never a traceback: the files' shape is checked first
+(:mod:`.shape`), and a run whose shape does not hold is unusable; a check that still meets
+something it cannot read says so in one line naming the run.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.config import ScheduleError
+from ..core.config import Config, ScheduleError
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
-from ..stream.schedule import rebuild
+from ..stream.schedule import Schedule, rebuild
 from ..tracks.registry import get_track
 from .replay import replay_instance
+from .shape import meta_shape, records_shape
+from .traces import TraceFinder
 
 __all__ = ["LoadedRun", "check_run", "load_checked_run", "replay_charge"]
-
-_SLOT_FIELDS = ("step", "round", "user", "phase", "task_id", "seed", "reset_before")
 
 
 @dataclass
 class LoadedRun:
-    """A run directory as the checker read it (fields are ``None`` where a file was unusable)."""
+    """A run directory as the checker read it (fields are ``None`` where a file was unusable).
+
+    ``protocol`` is not read from the run: it is the protocol block its schedule, rebuilt from the
+    configuration and seed, gives (``None`` until checked, or when the schedule does not rebuild).
+    """
 
     path: Path
     meta: dict[str, Any] | None
     records: list[dict[str, Any]] | None
     summary: dict[str, Any] | None
     salt: str | None
+    protocol: dict[str, Any] | None = None
 
 
 def _read(path: Path, problems: list[str]) -> Any:
@@ -63,9 +76,15 @@ def _read(path: Path, problems: list[str]) -> Any:
 
 
 def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
-    """Read a run's files, noting each that is missing or malformed."""
+    """Read a run's files, noting each that is missing or malformed (of the wrong shape: unusable)."""
     meta = _read(path / "meta.json", problems)
+    if meta is not None and (wrong := meta_shape(meta, path / "meta.json")):
+        problems += wrong
+        meta = None
     summary = _read(path / "summary.json", problems)
+    if summary is not None and not isinstance(summary, dict):
+        problems.append(f"{path / 'summary.json'}: not an object")
+        summary = None
     records = None
     try:
         records = read_jsonl(path / "records.jsonl")
@@ -73,6 +92,9 @@ def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
         problems.append(f"{path / 'records.jsonl'}: missing")
     except RecordsError as err:
         problems.append(str(err))
+    if records is not None and (wrong := records_shape(records, path / "records.jsonl")):
+        problems += wrong
+        records = None
     salt = None
     try:
         salt = (path / SALT_FILE).read_text().strip()
@@ -130,14 +152,57 @@ def replay_charge(
     }
 
 
-def _check_coverage(run: LoadedRun, problems: list[str]) -> None:
-    assert run.meta is not None and run.records is not None
-    name = run.path / "records.jsonl"
+def _verdict(block: Any) -> Any:
+    """A protocol block without its ``release``: the verdict is this release's, whichever release played."""
+    return {k: v for k, v in block.items() if k != "release"} if isinstance(block, Mapping) else block
+
+
+def _rebuilt(run: LoadedRun, problems: list[str]) -> Schedule | None:
+    """The schedule ``meta.json`` describes, rebuilt; its schedule and protocol blocks compared with it.
+
+    Sets :attr:`LoadedRun.protocol` to the rebuilt schedule's protocol block. ``None`` (and one
+    problem) when the schedule block does not rebuild a schedule.
+    """
+    assert run.meta is not None
+    where = run.path / "meta.json"
     try:
         schedule = rebuild(run.meta["schedule"])
     except Exception as err:  # a meta that rebuilds nothing is one problem, whatever the cause
-        problems.append(f"{run.path / 'meta.json'}: its schedule block does not rebuild a schedule ({err})")
-        return
+        problems.append(f"{where}: its schedule block does not rebuild a schedule ({err!r})")
+        return None
+    fresh: dict[str, Any] = json.loads(json.dumps(dict(schedule.meta)))  # as JSON, as it was written
+    run.protocol = fresh["protocol"]
+    recorded = run.meta["schedule"]
+    for key in sorted((set(fresh) | set(recorded)) - {"protocol"}):
+        if recorded.get(key) != fresh.get(key):
+            problems.append(
+                f"{where}: schedule {key} is {recorded.get(key)!r}, but the schedule its configuration "
+                f"and seed rebuild has {fresh.get(key)!r}"
+            )
+    # From here on the run's schedule block is the rebuilt one: the records were checked against
+    # it, and the cross checks then read fields it always has (one a forger dropped included).
+    run.meta["schedule"] = fresh
+    # Both copies of the verdict, compared in one line: one forged block is one problem.
+    wrong = [
+        name
+        for name, block in (
+            ("protocol", run.meta.get("protocol")),
+            ("schedule protocol", recorded.get("protocol")),
+        )
+        if _verdict(block) != _verdict(run.protocol)
+    ]
+    if wrong:
+        claimed = run.meta.get("protocol") if "protocol" in wrong else recorded.get("protocol")
+        problems.append(
+            f"{where}: {' and '.join(wrong)} block {_verdict(claimed)!r} is not what its schedule gives: "
+            f"canonical {run.protocol['canonical']}, deviations {run.protocol['deviations']!r}"
+        )
+    return schedule
+
+
+def _check_coverage(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
+    assert run.meta is not None and run.records is not None
+    name = run.path / "records.jsonl"
     primary = [(i, r) for i, r in enumerate(run.records, 1) if r.get("episode_type", "primary") == "primary"]
     seen: dict[Any, int] = {}
     for line, record in primary:
@@ -159,11 +224,9 @@ def _check_coverage(run: LoadedRun, problems: list[str]) -> None:
         if slot is None:
             problems.append(f"{name}, line {line}: step {record.get('step')} is not a slot of the schedule")
             continue
-        want = slot.to_json()
+        want = slot.to_json()  # every field of the slot: the exposures and gaps the measures read too
         diff = [
-            f"{k} {record.get(k)!r} (the schedule has {want[k]!r})"
-            for k in _SLOT_FIELDS
-            if record.get(k) != want[k]
+            f"{k} {record.get(k)!r} (the schedule has {v!r})" for k, v in want.items() if record.get(k) != v
         ]
         if diff:
             problems.append(f"{name}, line {line}: step {slot.step}: {', '.join(diff)}")
@@ -186,11 +249,17 @@ def _game_action_cap(run: LoadedRun, record: dict[str, Any]) -> int | None:
     return cap if isinstance(cap, int) else None
 
 
-def _check_charges(run: LoadedRun, problems: list[str]) -> None:
+def _settings(run: LoadedRun) -> EnvSettings:
+    """The run's environment rules, from the configuration the schedule was rebuilt from."""
+    assert run.meta is not None
+    return Config.from_dict(run.meta["schedule"]["configuration"]).env
+
+
+def _check_charges(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
     assert run.meta is not None and run.records is not None
-    settings = EnvSettings.from_dict(run.meta["schedule"]["configuration"]["env"])
+    settings = _settings(run)
     try:
-        games = get_track(run.meta["schedule"]["track"]).kind == "game"
+        games = get_track(schedule.meta["track"]).kind == "game"
     except ScheduleError:  # a track that cannot run here: the coverage check has said so
         games = False
     for line, record in enumerate(run.records, 1):
@@ -209,7 +278,7 @@ def _check_charges(run: LoadedRun, problems: list[str]) -> None:
             )
 
 
-def _check_aliases(run: LoadedRun, problems: list[str]) -> None:
+def _check_aliases(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
     assert run.meta is not None and run.records is not None
     if run.salt is None:
         return
@@ -224,41 +293,73 @@ def _check_aliases(run: LoadedRun, problems: list[str]) -> None:
             return
 
 
-def _check_trajectories(run: LoadedRun, problems: list[str]) -> None:
-    """Every instance replayed through its environment from its trajectory (:mod:`.replay`)."""
+def _check_trajectories(run: LoadedRun, schedule: Schedule, problems: list[str], regenerate: bool) -> None:
+    """Every trajectory read for plug-in traces (:mod:`.traces`), and replayed when ``regenerate``.
+
+    The replay (:mod:`.replay`) plays each instance again through its environment.
+    """
     assert run.meta is not None and run.records is not None
-    track = get_track(run.meta["schedule"]["track"])
-    settings = EnvSettings.from_dict(run.meta["schedule"]["configuration"]["env"])
-    for record in run.records:
+    track = get_track(schedule.meta["track"])
+    settings = _settings(run)
+    traces = TraceFinder(run.path, run.meta.get("plugins"))
+    for line, record in enumerate(run.records, 1):
+        traces.record(line, record)
         path = run.path / "i" / f"{trajectory_name(record)}.json"
         try:
             trajectory = read_json(path)
         except (FileNotFoundError, RecordsError) as err:
             problems.append(f"{path}: {'missing' if isinstance(err, FileNotFoundError) else err}")
             continue
-        problems += replay_instance(track, settings, record, trajectory, path)
+        if not isinstance(trajectory, dict):
+            problems.append(f"{path}: not an object")
+            continue
+        traces.trajectory(path, trajectory)
+        if regenerate:
+            try:
+                problems += replay_instance(track, settings, record, trajectory, path)
+            except Exception as err:  # the environment refuses what the files hold: one line, not a traceback
+                problems.append(f"{path}: cannot be replayed ({err!r})")
+    problems += traces.problems()
 
 
-def _check_summary(run: LoadedRun, problems: list[str]) -> None:
+def _check_summary(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
     assert run.meta is not None and run.records is not None
     if run.summary is None:
         return
-    fresh = json.loads(json.dumps(summarize(run.records, run.meta)))
+    # with the recomputed verdict: the summary repeats the protocol block
+    fresh = json.loads(json.dumps(summarize(run.records, {**run.meta, "protocol": run.protocol})))
     for key in sorted(set(fresh) | set(run.summary)):
         if fresh.get(key) != run.summary.get(key):
             problems.append(f"{run.path / 'summary.json'}: {key} is not what the records give")
 
 
 def check_run(path: Path, *, regenerate: bool = True) -> tuple[LoadedRun, list[str]]:
-    """Every check of one run; the run as read, and each problem as one line."""
+    """Every check of one run; the run as read, and each problem as one line.
+
+    ``regenerate`` replays every instance through its environment; without it, the trajectories
+    are still read for plug-in traces.
+    """
     problems: list[str] = []
     run = load_checked_run(path, problems)
-    if run.meta is None or run.records is None:
+    if run.meta is None:
         return run, problems
-    _check_coverage(run, problems)
-    _check_charges(run, problems)
-    _check_aliases(run, problems)
-    if regenerate:
-        _check_trajectories(run, problems)
-    _check_summary(run, problems)
+    # The schedule first, even without usable records: the cross checks read the rebuilt block.
+    schedule = _rebuilt(run, problems)
+    if schedule is None:
+        run.meta = None  # a schedule block that rebuilds nothing: no other check can read the run
+        return run, problems
+    if run.records is None:
+        return run, problems
+    checks: list[tuple[str, Callable[[], None]]] = [
+        ("coverage", lambda: _check_coverage(run, schedule, problems)),
+        ("charges", lambda: _check_charges(run, schedule, problems)),
+        ("aliases", lambda: _check_aliases(run, schedule, problems)),
+        ("trajectories", lambda: _check_trajectories(run, schedule, problems, regenerate)),
+        ("summary", lambda: _check_summary(run, schedule, problems)),
+    ]
+    for name, check in checks:
+        try:
+            check()
+        except Exception as err:  # the shape check missed something: still one line, never a traceback
+            problems.append(f"{path}: its {name} could not be checked ({err!r})")
     return run, problems

@@ -88,6 +88,9 @@ def _installed_digests(track: str) -> dict[str, str]:
 def canonical_problems(run: LoadedRun, allow_ablation: bool) -> list[str]:
     """What keeps a run from counting on the leaderboard: plug-ins, a time limit, or any deviation.
 
+    The deviations are those of :attr:`LoadedRun.protocol`, the block recomputed from the run's
+    rebuilt schedule, not the one its ``meta.json`` holds.
+
     Plug-ins and time limits are refused even in an ablation: they change what an instance costs.
     """
     assert run.meta is not None
@@ -101,9 +104,10 @@ def canonical_problems(run: LoadedRun, allow_ablation: bool) -> list[str]:
             f"{where}: played with an instance time limit of {run.meta['instance_time_limit']} s: "
             f"a result's runs are played without one"
         )
-    protocol = run.meta.get("protocol") or {}
+    # The verdict recomputed from the rebuilt schedule (check_run), never the block the run wrote.
+    protocol = run.protocol or {}
     if not allow_ablation and not protocol.get("canonical", False):
-        deviations = "; ".join(protocol.get("deviations", [])) or "no protocol block"
+        deviations = "; ".join(protocol.get("deviations", [])) or "its schedule does not rebuild"
         problems.append(f"{where}: not canonical ({deviations}); check an ablation with --ablation")
     return problems
 
