@@ -62,7 +62,9 @@ def test_a_public_task_in_disguise_is_refused_naming_it(capsys: pytest.CaptureFi
     assert all(d["output"] == _half_turn(d["input"]) for d in drawn)
 
     assert main(["pack", "check", "--json", str(DISGUISED)]) == 1
-    verdict = json.loads(capsys.readouterr().out)["rules"]["turned-look"]
+    document = json.loads(capsys.readouterr().out)
+    assert document["verifiers"] == 400  # Re-ARC's, one per ARC-AGI-1 training task
+    verdict = document["rules"]["turned-look"]
     assert not verdict["ok"]
     assert len(verdict["problems"]) == 1
     assert verdict["problems"][0].startswith(

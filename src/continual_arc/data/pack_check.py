@@ -80,11 +80,19 @@ class RuleReport:
 
 @dataclass(frozen=True)
 class PackReport:
-    """A pack's verdict: every rule's, and the public tasks it was checked against."""
+    """A pack's verdict: every rule's, the public tasks and the public verifiers it was checked against.
+
+    Attributes:
+        pack: the pack's name, version and manifest hash.
+        public: how many public tasks of each kind (``arc1``, ``arc2``).
+        rules: every rule's verdict.
+        verifiers: how many public verifiers ran over each rule's drawn pairs.
+    """
 
     pack: Mapping[str, str]
     public: Mapping[str, int]
     rules: tuple[RuleReport, ...]
+    verifiers: int = 0
 
     @property
     def ok(self) -> bool:
@@ -219,7 +227,6 @@ def check_pack(
     counts: dict[str, int] = {}
     for task_id in tasks:
         counts[task_id.split("/")[0]] = counts.get(task_id.split("/")[0], 0) + 1
-    check = partial(
-        _check_rule, pack, public=tasks, verifiers=public_verifiers() if verifiers is None else verifiers
-    )
-    return PackReport(pack.describe(), counts, tuple(check(rule) for rule in pack.rules))
+    run = public_verifiers() if verifiers is None else verifiers
+    check = partial(_check_rule, pack, public=tasks, verifiers=run)
+    return PackReport(pack.describe(), counts, tuple(check(rule) for rule in pack.rules), len(run))
