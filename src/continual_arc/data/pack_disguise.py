@@ -11,13 +11,15 @@ task, 400, as :mod:`~continual_arc.data.rearc` loads them) over the rule's first
 :data:`DISGUISE_MATCHES` of those inputs to their outputs.
 
 Why those numbers: a public task copied under a new look has its verifier reproduce 20 of 20 of
-its pairs; an honest rule meets a public verifier only by coincidence, on few pairs (the highest
-count on ``packs/demo`` is measured by ``python benchmarks/pack_disguise.py``, which runs every
-verifier on every pair; see docs/VERIFY.md). Refusing at a clear majority (11 of 20) leaves a wide
-gap on both sides, and a disguise that lets a verifier answer fewer than half of its instances gives
-a lookup learner less than half of a public task's, each only when every demonstration it bought
-agrees too. A verifier stops being run on a rule once it can no longer reach 11, so most of them
-run on 10 pairs, the smallest first.
+its pairs; an honest rule meets a public verifier by coincidence, on few pairs. On ``packs/demo``
+the most any verifier reproduces is 6 of 20 (layer-order against f8ff0b80's, which lists objects'
+colours by size where the rule lists rectangles' by layer), then 2, and 1 or none on the other 16
+rules (``python benchmarks/pack_disguise.py`` runs every verifier on every pair). Refusing at a
+clear majority, 11, stands five pairs above that coincidence and at the fewest by which a public
+verifier answers most of a rule's pairs; a disguise below it gives a lookup learner fewer than half
+of a public task's instances, each only when every demonstration it bought agrees too. A verifier
+stops being run on a rule once it can no longer reach 11, so most of them run on the 10 smallest
+pairs (a check of ``packs/demo`` takes about 5 CPU-minutes, the exhaustive benchmark 16).
 
 ARC-AGI-1's evaluation tasks and ARC-AGI-2's have no public verifier, so nothing is run for them;
 a lookup learner has nothing to run for them either. What the checker cannot see: a generator that
