@@ -62,6 +62,7 @@ disguised rule's inputs are that task's, so its twin answers within the limit; s
 spend tens of seconds on a foreign grid, which is no match anyway."""
 
 Verifier = Callable[[Any], Any]
+"""A public verifier: an input grid (a tuple of tuples) to its output, or an error on a foreign grid."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,8 @@ def match_counts(
         pairs: the rule's drawn pairs (grids as tuples of tuples, which no verifier can edit).
         verifiers: the public verifiers, by public task.
         stop_below: a verifier is no longer run once it can no longer reach this many matches, and
-            its count so far is left out (0: every verifier runs on every pair, to measure).
+            its count so far is left out (0: every verifier runs on every pair, to measure); a
+            count below it may still be given when the verifier ran to the last pair.
     """
     # Smallest inputs first: a verifier's time grows with the grid, and most verifiers miss every
     # pair, so their misses are met soonest and cheapest; the order changes no count it keeps.
