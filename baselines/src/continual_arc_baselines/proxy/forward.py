@@ -235,12 +235,12 @@ class Forwarder:
             headers={"Cache-Control": "no-cache"},
         )
 
-    def _cut_reason(self, reader: SseUsageReader, allowance: int | None) -> str | None:
-        if max(reader.text_bytes, reader.pending) > self.limits.max_reply_bytes:
-            return "size"
-        if allowance is not None and reply_tokens(reader.text_bytes) > allowance:
-            return "spend_cap"
-        return None
+    def _text_limit(self, call: Call) -> tuple[int, str]:
+        """Bytes of streamed text relayed at most, and what a cut there is called."""
+        allowance = call.budget.allowance
+        if allowance is not None and allowance * REPLY_BYTES_PER_TOKEN < self.limits.max_reply_bytes:
+            return allowance * REPLY_BYTES_PER_TOKEN, "spend_cap"
+        return self.limits.max_reply_bytes, "size"
 
     async def _relay(self, call: Call, reply: httpx.Response) -> AsyncIterator[bytes]:
         reader = SseUsageReader()
@@ -248,15 +248,17 @@ class Forwarder:
         recorded = False
         relayed = 0
         try:
+            text_limit, reason = self._text_limit(call)
             async for data in reply.aiter_bytes():
-                ready = reader.feed(data)
-                reason = self._cut_reason(reader, call.budget.allowance)
-                if reason is not None:
-                    # What crossed the line is not relayed: the learner's reply ends before it.
-                    detail = f"the reply was cut after {relayed} bytes of text ({reason})"
-                    self._record(call, 200, None, None, answered_by=reader.model, cut=reason, relayed=relayed)
+                ready, over = reader.feed(data, text_limit)
+                if over or reader.pending > self.limits.max_reply_bytes:
+                    # Relayed up to the limit, then ended by the proxy: a usable reply, marked cut.
+                    relayed = reader.text_bytes
+                    why = reason if over else "size"
+                    detail = f"the reply was cut after {relayed} bytes of text ({why})"
+                    self._record(call, 200, None, None, answered_by=reader.model, cut=why, relayed=relayed)
                     recorded = True
-                    yield cut_chunk(reader.model or call.model, reason, detail)
+                    yield ready + cut_chunk(reader.model or call.model, why, detail)
                     return
                 relayed = reader.text_bytes
                 if reader.done and not recorded:

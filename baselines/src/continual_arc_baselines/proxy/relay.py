@@ -72,12 +72,20 @@ class SseUsageReader:
         """Bytes held back: the start of a line whose end has not arrived."""
         return len(self._pending)
 
-    def feed(self, data: bytes) -> bytes:
-        """Take the next bytes of the stream; return those of the lines they complete, to relay."""
+    def feed(self, data: bytes, text_limit: int | None = None) -> tuple[bytes, bool]:
+        """Take the next bytes of the stream; return those of the lines they complete, to relay.
+
+        With ``text_limit``, lines stop at the first whose text would take the reply past that many
+        bytes: that line and the rest are dropped, and the second value is true (the reply is cut).
+        """
         *lines, self._pending = (self._pending + data).split(b"\n")
-        for line in lines:
+        for n, line in enumerate(lines):
+            before = self.text_bytes
             self._line(line.strip())
-        return b"".join(line + b"\n" for line in lines)
+            if text_limit is not None and self.text_bytes > text_limit:
+                self.text_bytes = before  # what crossed the line never reaches the learner
+                return b"".join(kept + b"\n" for kept in lines[:n]), True
+        return b"".join(line + b"\n" for line in lines), False
 
     def rest(self) -> bytes:
         """The unfinished line at the stream's end (relayed as it is), emptied."""
