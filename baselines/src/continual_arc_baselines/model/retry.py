@@ -137,6 +137,25 @@ def is_retryable(error: BaseException) -> bool:
     )
 
 
+def _refused_connection(error: BaseException) -> bool:
+    """Whether the connection itself failed: a ``ConnectError`` or a refused socket in the causes.
+
+    Matched by name as well: the SDK may be built on a fork of httpx (``httpx2``) whose classes are
+    not httpx's.
+    """
+    seen: BaseException | None = error.__cause__ or error.__context__
+    for _ in range(8):  # a short chain: the SDK's error, the transport's, the socket's
+        if seen is None:
+            return False
+        if (
+            isinstance(seen, httpx.ConnectError | ConnectionRefusedError)
+            or type(seen).__name__ == "ConnectError"
+        ):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def unreached(error: BaseException) -> bool:
     """Whether a failed attempt never reached the model: no call, and no cost.
 
@@ -144,7 +163,7 @@ def unreached(error: BaseException) -> bool:
     upstream did.
     """
     if isinstance(error, openai.APIConnectionError):
-        return isinstance(error.__cause__, httpx.ConnectError)
+        return _refused_connection(error)
     if isinstance(error, openai.APIStatusError):
         return error.response.headers.get(UNREACHED_HEADER, "").lower() == "true"
     return False
