@@ -18,6 +18,7 @@ from continual_arc_baselines.fake_server import FakeModelServer, Script
 from continual_arc_baselines.model import Backoff, ModelCallError, ModelClient, instance_mark
 from continual_arc_baselines.proxy import (
     REFUSED_FIELDS,
+    UNREACHED_HEADER,
     Price,
     ProxyConfig,
     ProxyHandle,
@@ -46,7 +47,9 @@ class Rig:
         return result
 
     def log_lines(self) -> list[dict[str, Any]]:
-        return [json.loads(line) for line in self.log.read_text().splitlines()]
+        """The ledger's lines but the ``start`` of each call (written before it is sent upstream)."""
+        lines = [json.loads(line) for line in self.log.read_text().splitlines()]
+        return [line for line in lines if line["event"] != "start"]
 
     def client(self, run: str = "r1", **kw: Any) -> ModelClient:
         kw.setdefault("backoff", Backoff(initial=0.01, maximum=0.02))
@@ -209,20 +212,20 @@ def test_function_tools_and_inline_images_are_forwarded(make_rig: Any) -> None:
 
 
 def test_the_spend_cap_answers_402_without_calling_the_upstream(make_rig: Any) -> None:
-    # Each call: 4 prompt words and 2 completion words at 100,000 USD per million each = 0.6 USD.
-    rig = make_rig(lambda request: "two words", spend_cap=1.0, prices={MODEL: Price(100_000, 100_000)})
+    # Each call: 4 prompt words and 400 completion words at 1,000 USD per million each = 0.404 USD.
+    rig = make_rig(lambda request: "w " * 400, spend_cap=1.0, prices={MODEL: Price(1000, 1000)})
     headers = {"X-Continual-ARC-Run": "capped"}
     assert rig.post(_body(messages=[{"role": "user", "content": "a b c d"}]), **headers).status_code == 200
     assert rig.post(_body(messages=[{"role": "user", "content": "a b c d"}]), **headers).status_code == 200
+    # 0.192 USD left: not enough for this prompt (about 30 tokens, estimated) and a 256-token reply.
     refused = rig.post(_body(), **headers)
     assert refused.status_code == 402
     error = refused.json()["error"]
     assert error["code"] == "spend_cap"
-    assert error["limit"] == 1.0
-    assert error["value"] == pytest.approx(1.2)
-    assert "1.200000 USD of its 1 USD cap" in error["message"]
+    assert "the 0.192000 USD left cannot pay for this prompt" in error["message"]
     assert len(rig.fake.requests) == 2
     assert rig.usage(run="capped")["refused"] == 1
+    assert rig.usage(run="capped")["cost"] == pytest.approx(0.808)
     assert rig.post(_body(), **{"X-Continual-ARC-Run": "other"}).status_code == 200  # the cap is per run
 
 
@@ -300,14 +303,15 @@ def test_upstream_errors_pass_through_and_are_counted(make_rig: Any) -> None:
     assert [line["status"] for line in rig.log_lines()] == [429, 500, 200]
 
 
-def test_an_unreachable_upstream_gives_502_and_is_counted(tmp_path: Path) -> None:
+def test_an_unreachable_upstream_gives_502_and_is_no_call(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
     with serve_proxy(ProxyConfig(upstream=dead, models=(MODEL,), timeout=5)) as proxy:
         reply = HTTP.post(proxy.url + "/chat/completions", json=_body())
-        assert reply.status_code == 502
-        assert proxy.ledger.totals().upstream_errors == 1
+        assert reply.status_code == 502 and reply.headers[UNREACHED_HEADER] == "true"
+        totals = proxy.ledger.totals()
+        assert (totals.calls, totals.upstream_errors, totals.unreached) == (0, 0, 1)
 
 
 def test_the_log_has_one_line_per_call_and_refusal(make_rig: Any) -> None:
@@ -350,7 +354,7 @@ def test_the_command_line_starts_the_proxy(tmp_path: Path) -> None:
         finally:
             process.terminate()
             process.wait(timeout=20)
-    assert json.loads(log.read_text().splitlines()[0])["cost_source"] == "price"
+    assert json.loads(log.read_text().splitlines()[1])["cost_source"] == "price"  # after its start
 
 
 def test_the_command_line_checks_its_options(monkeypatch: pytest.MonkeyPatch) -> None:

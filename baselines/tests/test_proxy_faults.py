@@ -16,7 +16,7 @@ import pytest
 
 from continual_arc_baselines.fake_server import FakeModelServer, Script
 from continual_arc_baselines.model import Backoff, ModelCallError, ModelClient
-from continual_arc_baselines.proxy import Price, ProxyConfig, ProxyHandle, serve_proxy
+from continual_arc_baselines.proxy import ProxyConfig, ProxyHandle, serve_proxy
 
 MODEL = "vendor/model-a"
 GO = [{"role": "user", "content": "go on"}]
@@ -94,23 +94,24 @@ def test_a_malformed_reply_is_a_counted_retryable_error(stream: bool) -> None:
     assert (tally["calls"], tally["upstream_errors"], tally["usage_unknown_calls"]) == (2, 1, 1)
 
 
-def test_under_a_cap_unknown_usage_is_refused_with_its_true_cause() -> None:
-    prices = {MODEL: Price(1.0, 1.0)}
-    script = [{"malformed": True}, "two words"]
+def test_under_a_cap_unknown_usage_without_a_price_is_refused_with_its_true_cause() -> None:
+    # No price: the malformed reply's worst case cannot be charged, so its cost stays unknown.
+    script = [{"malformed": True}, {"text": "two words", "cost": 0.1}]
     with (
-        upstream_and_proxy(script, spend_cap=5.0, prices=prices) as (fake, proxy),
+        upstream_and_proxy(script, spend_cap=5.0) as (fake, proxy),
         client_of(proxy) as c,
         pytest.raises(ModelCallError) as caught,
     ):
         c.chat(GO, instance="i")  # the retry of the malformed reply is refused: its cost is unknown
     assert caught.value.status == 402 and len(fake.chat_requests) == 1
     assert "1 ended with no usage known" in caught.value.detail
-    assert "--price" not in caught.value.detail  # the model has one: the cause is the lost usage
+    assert "reported usage but no cost" not in caught.value.detail  # the cause is the lost usage
 
 
 def test_an_unknown_call_cost_lets_a_capped_run_go_on_and_counts_against_the_cap() -> None:
-    script = [{"malformed": True}, "two words", "three more words", {"hang": 2.0}, "never"]
-    config = {"spend_cap": 1.0, "prices": {MODEL: Price(0.0, 0.0)}, "unknown_call_cost": 0.5}
+    free = [{"text": "two words", "cost": 0.0}, {"text": "three more words", "cost": 0.0}]
+    script = [{"malformed": True}, *free, {"hang": 2.0}, "never"]
+    config = {"spend_cap": 1.0, "unknown_call_cost": 0.5}
     with upstream_and_proxy(script, **config) as (fake, proxy), client_of(proxy, timeout=0.3) as c:
         assert c.chat(GO, instance="i").text == "two words"  # 0.5 USD charged for the malformed reply
         assert c.chat(GO, instance="j").text == "three more words"  # free

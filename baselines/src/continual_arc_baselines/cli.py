@@ -33,7 +33,7 @@ Subparsers = Any  # argparse's _SubParsersAction, which is private
 
 
 def _proxy(args: argparse.Namespace) -> int:
-    from continual_arc_baselines.proxy import Price, ProxyConfig, run_proxy
+    from continual_arc_baselines.proxy import Price, ProxyConfig, ReplyLimits, run_proxy
 
     api_key = None
     if args.api_key_env:
@@ -61,6 +61,7 @@ def _proxy(args: argparse.Namespace) -> int:
         prices=prices,
         timeout=args.timeout,
         unknown_call_cost=args.unknown_call_cost,
+        limits=ReplyLimits(args.max_reply_bytes, args.max_tokens_ceiling, args.min_reply_tokens),
     )
     run_proxy(config)
     return 0
@@ -85,7 +86,12 @@ def add_proxy_parser(subparsers: Subparsers) -> None:
     p.add_argument(
         "--port", type=int, default=8787, help="port to listen on (default: 8787; 0 for a free one)"
     )
-    p.add_argument("--log", type=Path, metavar="FILE", help="append one JSON line per call and refusal here")
+    p.add_argument(
+        "--log",
+        type=Path,
+        metavar="FILE",
+        help="the ledger: one JSON line per call and refusal, read back on start (a restart resumes)",
+    )
     p.add_argument("--spend-cap", type=float, metavar="USD", help="USD each run may spend; then HTTP 402")
     p.add_argument(
         "--price",
@@ -102,6 +108,27 @@ def add_proxy_parser(subparsers: Subparsers) -> None:
         type=float,
         metavar="USD",
         help="charge each call of unknown cost this much against the spend cap (default: refuse the run)",
+    )
+    p.add_argument(
+        "--max-reply-bytes",
+        type=int,
+        default=4 << 20,
+        metavar="N",
+        help="cut a reply whose text passes this many bytes (default: 4 MiB)",
+    )
+    p.add_argument(
+        "--max-tokens-ceiling",
+        type=int,
+        default=32768,
+        metavar="N",
+        help="set max_tokens from the spend cap only when it leaves fewer reply tokens (default: 32768)",
+    )
+    p.add_argument(
+        "--min-reply-tokens",
+        type=int,
+        default=256,
+        metavar="N",
+        help="refuse a call whose run's budget pays for fewer reply tokens (default: 256)",
     )
     p.set_defaults(func=_proxy)
 

@@ -22,15 +22,21 @@ Faults, for the tests of the model path:
 - ``hang``: seconds to hold the request, then close the connection without answering (an
   upstream that hangs past the client's time limit);
 - ``malformed``: ``True`` to answer 200 with a body that is not valid JSON (a streamed reply breaks
-  off in a malformed chunk), reporting no usage.
+  off in a malformed chunk), reporting no usage;
+- ``runaway``: bytes of reply text (``"w "`` over and over, e.g. 20 MB) sent whatever ``max_tokens``
+  says, in 1 KiB chunks or one body, with its usage at the end if the client reads that far;
+- ``die_after``: chunks sent (plain: half the body) before the connection drops, with no usage;
+- ``answer_model``: the model the reply names, instead of the one asked for.
+
+:attr:`FakeModelServer.text_sent` holds, for every reply with text, the bytes of text the server
+wrote before it finished or the client hung up: what left the server, to check a cut against.
 
 Tokens are counted simply and deterministically: whitespace-separated words of the messages' text
 (prompt) and of the reply (completion); a tool call's name and arguments count as completion words
-too. The usage of every reply served is kept in :attr:`FakeModelServer.served`. When a list
-script runs out the server answers HTTP 500 saying so, and sets
-:attr:`FakeModelServer.exhausted`. Every request is recorded in :attr:`FakeModelServer.requests`,
-and every usage object the server wrote in :attr:`FakeModelServer.usage_reported`: the server's
-own count, to check a counter against.
+too. The usage of every reply served is kept in :attr:`FakeModelServer.served`. When a list script
+runs out the server answers HTTP 500 saying so, and sets :attr:`FakeModelServer.exhausted`. Every
+request is recorded in :attr:`FakeModelServer.requests`, and every usage object the server wrote in
+:attr:`FakeModelServer.usage_reported`: the server's own count, to check a counter against.
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from continual_arc_baselines.fake_faults import FaultReplies, count_words, make_chunk, prompt_tokens
 
 __all__ = ["FakeModelServer", "RecordedRequest", "Reply", "Script", "count_words"]
 
@@ -71,22 +79,6 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: Any
-
-
-def count_words(text: str) -> int:
-    """The fake server's token count: the number of whitespace-separated words."""
-    return len(text.split())
-
-
-def _prompt_tokens(body: Mapping[str, Any]) -> int:
-    total = 0
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, Mapping) else None
-        if isinstance(content, str):
-            total += count_words(content)
-        elif isinstance(content, list):
-            total += sum(count_words(str(p.get("text", ""))) for p in content if isinstance(p, Mapping))
-    return total
 
 
 def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -121,7 +113,7 @@ def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> dict
     if "usage" in reply and reply["usage"] is None:
         return None
     reasoning = int(reply.get("reasoning_tokens", 0))
-    prompt = _prompt_tokens(body)
+    prompt = prompt_tokens(body)
     completion = _completion_words(text, _tool_calls(reply, body)) + reasoning
     usage: dict[str, Any] = {
         "prompt_tokens": prompt,
@@ -158,6 +150,7 @@ class FakeModelServer:
         self._requests: list[RecordedRequest] = []
         self._served: list[dict[str, Any] | None] = []
         self._usage_reported: list[dict[str, Any]] = []
+        self._text_sent: list[int] = []
         self.exhausted = False
         self._server = ThreadingHTTPServer((host, port), _make_handler(self))
         self._server.daemon_threads = True
@@ -196,6 +189,19 @@ class FakeModelServer:
     def reported(self, key: str) -> int:
         """The sum of one usage field (``prompt_tokens``, ``completion_tokens``) over what was written."""
         return sum(int(usage.get(key, 0)) for usage in self.usage_reported)
+
+    @property
+    def text_sent(self) -> list[int]:
+        """Bytes of reply text written for each reply, in order (a copy)."""
+        with self._lock:
+            return list(self._text_sent)
+
+    def note_text(self, size: int, new: bool = False) -> None:
+        """Count reply text written (``new``: a reply's first), called by the request handler."""
+        with self._lock:
+            if new or not self._text_sent:
+                self._text_sent.append(0)
+            self._text_sent[-1] += size
 
     def note_usage(self, usage: Mapping[str, Any]) -> None:
         """Note a usage object written to a client (called by the request handler)."""
@@ -253,16 +259,12 @@ class FakeModelServer:
         return {"text": reply} if isinstance(reply, str) else dict(reply)
 
 
-def _chunk(base: dict[str, Any], delta: dict[str, Any], finish: str | None, usage: bool) -> dict[str, Any]:
-    chunk = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-    if usage:
-        chunk["usage"] = None  # OpenAI's convention: every chunk but the last carries a null usage
-    return chunk
+def _make_handler(server_owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
+    owner = server_owner
 
-
-def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(FaultReplies):
         protocol_version = "HTTP/1.1"
+        owner = server_owner
 
         def log_message(self, format: str, *args: Any) -> None:
             """Stay quiet: tests and the command line print what matters themselves."""
@@ -304,7 +306,11 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True  # no answer at all: the connection just ends
                 return
             if reply.get("malformed"):
-                self._malformed(bool(body.get("stream")))
+                self.malformed(bool(body.get("stream")))
+                return
+            model = str(reply.get("answer_model") or body.get("model") or owner.model)
+            if reply.get("runaway"):
+                self.runaway(body, model, int(reply["runaway"]))
                 return
             status = int(reply.get("status", 200))
             if status != 200:
@@ -316,7 +322,6 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             usage = _usage(body, reply, text)
             owner.note_served(usage)
             calls = _tool_calls(reply, body)
-            model = str(body.get("model") or owner.model)
             base = {"id": f"chatcmpl-fake-{time.monotonic_ns()}", "created": int(time.time()), "model": model}
             if body.get("stream"):
                 include = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -330,7 +335,11 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             payload = {**base, "object": "chat.completion", "choices": [choice]}
             if usage is not None:
                 payload["usage"] = usage
+            if reply.get("die_after") is not None:
+                self.die_plain(payload)
+                return
             self._json(200, payload, reply.get("headers"))
+            owner.note_text(len(text.encode()), new=True)
             if usage is not None:
                 owner.note_usage(usage)
 
@@ -351,17 +360,22 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             base = {**base, "object": "chat.completion.chunk"}
             include = usage is not None
             pieces = re.findall(r"\s*\S+\s*", text) or [text]
-            chunks = [_chunk(base, {"role": "assistant", "content": ""}, None, include)]
-            chunks += [_chunk(base, {"content": piece}, None, include) for piece in pieces if piece]
+            chunks = [make_chunk(base, {"role": "assistant", "content": ""}, None, include)]
+            chunks += [make_chunk(base, {"content": piece}, None, include) for piece in pieces if piece]
             for index, call in enumerate(calls):
                 delta = {"tool_calls": [{"index": index, **call}]}
-                chunks.append(_chunk(base, delta, None, include))
-            chunks.append(_chunk(base, {}, "tool_calls" if calls else "stop", include))
+                chunks.append(make_chunk(base, delta, None, include))
+            chunks.append(make_chunk(base, {}, "tool_calls" if calls else "stop", include))
             if usage is not None:
                 chunks.append({**base, "choices": [], "usage": usage})
-            for chunk in chunks:
+            owner.note_text(0, new=True)
+            for n, chunk in enumerate(chunks):
+                if reply.get("die_after") is not None and n >= int(reply["die_after"]):
+                    return  # dropped mid-reply: no last chunk, no usage, no [DONE]
                 self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.flush()
+                for choice in chunk.get("choices") or []:
+                    owner.note_text(len(str(choice["delta"].get("content") or "").encode()))
                 if chunk.get("usage"):
                     owner.note_usage(chunk["usage"])
                 time.sleep(float(reply.get("chunk_delay", 0)))
@@ -375,20 +389,6 @@ def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(data)))
             for name, value in (headers or {}).items():
                 self.send_header(name, str(value))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def _malformed(self, stream: bool) -> None:
-            """A 200 that breaks off mid-JSON: a truncated body, or a stream with a broken chunk."""
-            broken = b'{"id": "chatcmpl-fake", "choices": [{"index": 0, "delta": {"content": "par'
-            if stream:
-                data = b"data: " + broken + b"\n\ndata: [DONE]\n\n"
-                media = "text/event-stream"
-            else:
-                data, media = broken, "application/json"
-            self.send_response(200)
-            self.send_header("Content-Type", media)
-            self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 

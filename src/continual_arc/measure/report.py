@@ -207,6 +207,13 @@ def format_run(report: Mapping[str, Any]) -> str:
         lines.append("invalid submissions: 0")
     counters = ", ".join(f"{k} {v:g}" for k, v in report["resources"].items()) or "none reported"
     lines.append(f"resources: {counters}; time in rounds {report['wall_time']:.1f} s")
+    # Counters a learner may report (the baselines' model learners do): read, never required.
+    mismatched = report["resources"].get("model_mismatch_calls", 0)
+    if mismatched:
+        lines.append(f"FLAG: {mismatched:g} call(s) answered by another model than the one asked for")
+    cut = report["resources"].get("cut_replies", 0)
+    if cut:
+        lines.append(f"note: {cut:g} repl(ies) cut short by the tracking proxy (spend cap or size limit)")
     return "\n".join(lines)
 
 

@@ -23,6 +23,8 @@ COUNT_KEYS = (
     "cost",
     "usage_unknown_calls",
     "cost_unknown_calls",
+    "cut_replies",
+    "model_mismatch_calls",
 )
 """The per-instance and cumulative counters, in this order.
 
@@ -30,7 +32,11 @@ COUNT_KEYS = (
 of them that failed, ``refused_calls`` those the proxy refused without forwarding. Tokens and cost
 sum the calls whose usage was reported; ``usage_unknown_calls`` and ``cost_unknown_calls`` count
 answered calls whose tokens or cost were not reported (the cost stays unknown behind a proxy
-started without a price for a model whose upstream reports none)."""
+started without a price for a model whose upstream reports none; with a price, the proxy charges a
+call whose usage never arrived its worst case, in ``cost``). ``cut_replies`` counts replies the proxy
+cut short (at the spend cap or its size limit), ``model_mismatch_calls`` replies that named another
+model than the one asked for. An attempt that never reached the model (a refused connection) is no
+call."""
 
 
 def zero() -> dict[str, float]:
@@ -39,10 +45,11 @@ def zero() -> dict[str, float]:
 
 
 def from_client(usage: Usage) -> dict[str, float]:
-    """The client's counts as counters (every request a call; failed ones those not answered)."""
+    """The client's counts: each request that reached the model a call, failed ones those not answered."""
+    reached = usage.attempts - usage.unreached
     return {
-        "calls": float(usage.attempts),
-        "failed_calls": float(usage.attempts - usage.calls),
+        "calls": float(reached),
+        "failed_calls": float(reached - usage.calls),
         "refused_calls": 0.0,
         "prompt_tokens": float(usage.prompt_tokens),
         "completion_tokens": float(usage.completion_tokens),
@@ -50,6 +57,8 @@ def from_client(usage: Usage) -> dict[str, float]:
         "cost": float(usage.cost),
         "usage_unknown_calls": float(usage.usage_unknown_calls),
         "cost_unknown_calls": float(usage.cost_unknown_calls),
+        "cut_replies": float(usage.cut_replies),
+        "model_mismatch_calls": float(usage.model_mismatch_calls),
     }
 
 

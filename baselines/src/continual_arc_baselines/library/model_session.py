@@ -38,9 +38,10 @@ from typing import Any
 import httpx
 
 from continual_arc.core.sandbox import PROXY_ENV
-from continual_arc_baselines.model import ChatResult, ModelCallError, ModelClient, Usage
+from continual_arc_baselines.model import ModelCallError, ModelClient, Usage
 
 from .counts import COUNT_KEYS, add_counts, from_client, from_proxy, minus, with_unseen, zero
+from .replies import kept_reply, reply_entry
 
 __all__ = [
     "COUNT_KEYS",
@@ -113,6 +114,9 @@ class ModelSettings:
             fails the instance instead of holding the run).
         program_time_limit: seconds a model-written program may take on each grid.
         program_memory_mb: the address space a model-written program may use, in MiB.
+        max_reply_chars: characters of a reply the learner reads and echoes back in a later prompt;
+            past them the reply is shortened (and marked so in the trajectory), so that a runaway
+            reply never floods the next prompt or the trajectory.
     """
 
     model: str
@@ -131,6 +135,7 @@ class ModelSettings:
     instance_time_limit: float = 1800.0
     program_time_limit: float = 5.0
     program_memory_mb: int = 512
+    max_reply_chars: int = 100_000
 
     def __post_init__(self) -> None:
         if not isinstance(self.model, str) or not self.model:
@@ -139,6 +144,8 @@ class ModelSettings:
             raise ValueError(f"tries and max_calls must be at least 1, got {self.tries} and {self.max_calls}")
         if self.instance_time_limit <= 0:
             raise ValueError(f"instance_time_limit must be positive, got {self.instance_time_limit}")
+        if self.max_reply_chars < 1:
+            raise ValueError(f"max_reply_chars must be at least 1, got {self.max_reply_chars}")
         if self.program_time_limit <= 0 or self.program_memory_mb < 64:
             raise ValueError("program_time_limit must be positive and program_memory_mb at least 64")
 
@@ -249,8 +256,9 @@ class ModelSession:
                 raise self.fatal from error
             raise
         self._calls[instance] = self._calls.get(instance, 0) + result.attempts
-        self._transcribe(instance, messages, _reply_entry(result))
-        return result.text
+        text = kept_reply(result.text, self.settings.max_reply_chars)
+        self._transcribe(instance, messages, reply_entry(result, text))
+        return text
 
     def _transcribe(
         self, instance: str, messages: Sequence[Mapping[str, str]], reply: dict[str, Any]
@@ -289,7 +297,9 @@ class ModelSession:
         counts = zero()
         if instance in self._base:
             base, client_base = self._base.pop(instance)
-            sent = self.client.usage(instance).attempts - client_base.attempts
+            now = self.client.usage(instance)
+            # Attempts that never reached the model are no calls: the proxy never saw them either.
+            sent = (now.attempts - now.unreached) - (client_base.attempts - client_base.unreached)
             counts = minus(self._read_counts(instance), base)
             deadline = time.monotonic() + _CATCH_UP
             # The proxy counts a streamed call once it has relayed the last chunk, which can be just
@@ -365,16 +375,3 @@ class ModelSession:
         self.client.close()
         if self._http is not None:
             self._http.close()
-
-
-def _reply_entry(result: ChatResult) -> dict[str, Any]:
-    return {
-        "role": "assistant",
-        "content": result.text,
-        "usage": {
-            "prompt_tokens": result.prompt_tokens,
-            "completion_tokens": result.completion_tokens,
-            "reasoning_tokens": result.reasoning_tokens,
-            "cost": result.cost,
-        },
-    }

@@ -20,6 +20,8 @@ from urllib.parse import quote
 
 import openai
 
+from continual_arc_baselines.model.naming import same_model
+from continual_arc_baselines.model.results import ChatResult, Usage
 from continual_arc_baselines.model.retry import (
     AttemptTimeout,
     Backoff,
@@ -29,6 +31,7 @@ from continual_arc_baselines.model.retry import (
     is_retryable,
     retry_after,
     status_of,
+    unreached,
     usage_lost,
 )
 
@@ -50,89 +53,6 @@ INSTANCE_HEADER = "X-Continual-ARC-Instance"
 """The header naming the instance (percent-encoded), read by the tracking proxy."""
 
 _HEADER_SAFE = "-_.:/@+=,~!*()"
-
-
-@dataclass(frozen=True)
-class ChatResult:
-    """One answered call.
-
-    Attributes:
-        text: the reply's text (the first choice), assembled from the stream.
-        prompt_tokens: input tokens as the endpoint reported them, ``None`` if it did not.
-        completion_tokens: output tokens, reasoning included, ``None`` if not reported.
-        reasoning_tokens: the reasoning part of ``completion_tokens`` (0 when the endpoint reports
-            usage without a breakdown), ``None`` if usage was not reported.
-        cost: the endpoint's own ``usage.cost`` (USD, OpenRouter reports it), else ``None``.
-        model: the model that answered, as the endpoint named it.
-        attempts: HTTP requests made for this call, retries included.
-        usage_known: whether the endpoint reported usage; if false the tokens are unknown, not zero.
-        lost_attempts: earlier attempts of this call that failed with their usage unknown (a
-            time-out, a broken connection, a malformed reply): the endpoint may have billed them.
-    """
-
-    text: str
-    prompt_tokens: int | None
-    completion_tokens: int | None
-    reasoning_tokens: int | None
-    cost: float | None
-    model: str
-    attempts: int
-    usage_known: bool
-    lost_attempts: int = 0
-
-
-@dataclass(frozen=True)
-class Usage:
-    """Cumulative counts, for one instance or in total.
-
-    Attributes:
-        calls: calls answered. failures: calls that raised :class:`ModelCallError`.
-        attempts: HTTP requests made, failed ones and retries included.
-        prompt_tokens, completion_tokens, reasoning_tokens: sums over calls whose usage was reported.
-        cost: sum of the costs the endpoint reported (USD).
-        usage_unknown_calls: attempts whose usage is unknown (their tokens are not in the sums):
-            answered calls that reported none, and failed attempts that may have been billed.
-        cost_unknown_calls: answered calls whose cost was not reported.
-    """
-
-    calls: int = 0
-    failures: int = 0
-    attempts: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float = 0.0
-    usage_unknown_calls: int = 0
-    cost_unknown_calls: int = 0
-
-    def add(self, result: ChatResult) -> Usage:
-        """These counts with one answered call added."""
-        return replace(
-            self,
-            calls=self.calls + 1,
-            attempts=self.attempts + result.attempts,
-            prompt_tokens=self.prompt_tokens + (result.prompt_tokens or 0),
-            completion_tokens=self.completion_tokens + (result.completion_tokens or 0),
-            reasoning_tokens=self.reasoning_tokens + (result.reasoning_tokens or 0),
-            cost=self.cost + (result.cost or 0.0),
-            usage_unknown_calls=self.usage_unknown_calls + (not result.usage_known) + result.lost_attempts,
-            cost_unknown_calls=self.cost_unknown_calls + (result.cost is None),
-        )
-
-    def merge(self, other: Usage) -> Usage:
-        """The sum of these counts and ``other``'s."""
-        return Usage(
-            **{name: getattr(self, name) + getattr(other, name) for name in Usage.__dataclass_fields__}
-        )
-
-    def add_failure(self, error: ModelCallError) -> Usage:
-        """These counts with one failed call added: its requests, and those whose usage is unknown."""
-        return replace(
-            self,
-            failures=self.failures + 1,
-            attempts=self.attempts + error.attempts,
-            usage_unknown_calls=self.usage_unknown_calls + error.usage_unknown,
-        )
 
 
 def instance_mark(instance: str, run_id: str | None = None) -> str:
@@ -316,15 +236,16 @@ class ModelClient:
         self.close()
 
     def _with_retries(self, call: _Call) -> ChatResult:
-        attempts = lost = 0
+        attempts = lost = missed = 0
         while True:
             attempts += 1
             try:
                 result = self._attempt(call, attempts, self._time_for_attempt(call))
-                return replace(result, lost_attempts=lost)
+                return replace(result, lost_attempts=lost, unreached_attempts=missed)
             except (openai.OpenAIError, AttemptTimeout, MalformedReply, ValueError) as raw:
                 error = MalformedReply(f"the reply is not valid JSON: {raw}") if _malformed(raw) else raw
                 lost += usage_lost(error)
+                missed += unreached(error)
                 kind, wait = self._next_step(error, attempts, call)
                 if kind is not None:
                     detail = str(error) or type(error).__name__
@@ -337,6 +258,7 @@ class ModelClient:
                         status=status_of(error),
                         detail=detail,
                         usage_unknown=lost,
+                        unreached=missed,
                     ) from raw
                 time.sleep(wait)
 
@@ -372,31 +294,50 @@ class ModelClient:
         }
         if not self.stream:
             response = create(**request, **options)
-            text = response.choices[0].message.content if response.choices else ""
-            return self._result(text or "", response.usage, response.model, attempts)
+            choice = response.choices[0] if response.choices else None
+            text = choice.message.content if choice is not None else ""
+            finish = choice.finish_reason if choice is not None else None
+            mark = (response.model_extra or {}).get("continual_arc")
+            return self._result(text or "", response.usage, response.model, attempts, finish, mark)
         deadline = time.monotonic() + timeout
         parts: list[str] = []
         usage: Any = None
-        model = self.model
+        model: str | None = None
+        finish = mark = None
         with create(**request, **options, stream=True, stream_options={"include_usage": True}) as stream:
             for chunk in stream:
                 if time.monotonic() > deadline:
                     raise AttemptTimeout(f"the reply took longer than {timeout:g} s")
                 if chunk.choices and chunk.choices[0].delta.content:
                     parts.append(chunk.choices[0].delta.content)
+                if chunk.choices and chunk.choices[0].finish_reason:
+                    finish = chunk.choices[0].finish_reason
                 usage = chunk.usage or usage
-                model = chunk.model or model
-        return self._result("".join(parts), usage, model, attempts)
+                model = model or chunk.model or None
+                mark = (chunk.model_extra or {}).get("continual_arc") or mark
+        return self._result("".join(parts), usage, model, attempts, finish, mark)
 
-    def _result(self, text: str, usage: Any, model: str, attempts: int) -> ChatResult:
+    def _result(
+        self,
+        text: str,
+        usage: Any,
+        model: str | None,
+        attempts: int,
+        finish: str | None = None,
+        mark: Any = None,
+    ) -> ChatResult:
         prompt, completion, reasoning, cost = _usage_numbers(usage)
+        cut = mark.get("cut") if isinstance(mark, Mapping) else None
         return ChatResult(
             text=text,
             prompt_tokens=prompt,
             completion_tokens=completion,
             reasoning_tokens=reasoning,
             cost=cost,
-            model=model,
+            model=model or self.model,
             attempts=attempts,
             usage_known=usage is not None,
+            finish_reason=finish,
+            cut=str(cut) if cut else None,
+            model_mismatch=not same_model(self.model, model),
         )

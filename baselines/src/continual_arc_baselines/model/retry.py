@@ -18,6 +18,7 @@ import httpx
 import openai
 
 __all__ = [
+    "UNREACHED_HEADER",
     "AttemptTimeout",
     "Backoff",
     "ErrorKind",
@@ -26,8 +27,14 @@ __all__ = [
     "is_retryable",
     "retry_after",
     "status_of",
+    "unreached",
     "usage_lost",
 ]
+
+UNREACHED_HEADER = "x-continual-arc-unreached"
+"""The tracking proxy's mark on the 502 of an attempt its upstream never received."""
+
+_BROKEN_STREAM = "upstream_broke"  # the proxy's error code for a stream its upstream broke off
 
 ErrorKind = Literal["retries_exhausted", "not_retryable", "out_of_time"]
 
@@ -43,6 +50,7 @@ class ModelCallError(RuntimeError):
         status: the last HTTP status, ``None`` for a time-out, connection error or malformed reply.
         detail: the last failure, in words.
         usage_unknown: attempts whose usage is unknown (see the module docstring).
+        unreached: attempts that never reached the model (:func:`unreached`): not calls.
     """
 
     def __init__(
@@ -54,6 +62,7 @@ class ModelCallError(RuntimeError):
         status: int | None,
         detail: str,
         usage_unknown: int = 0,
+        unreached: int = 0,
     ) -> None:
         self.kind = kind
         self.attempts = attempts
@@ -61,6 +70,7 @@ class ModelCallError(RuntimeError):
         self.status = status
         self.detail = detail
         self.usage_unknown = usage_unknown
+        self.unreached = unreached
         what = {
             "retries_exhausted": "gave up after",
             "not_retryable": "failed, not retryable, after",
@@ -109,19 +119,62 @@ class MalformedReply(Exception):
     """A reply (or a streamed chunk) that is not valid JSON."""
 
 
+def _broken_stream(error: BaseException) -> bool:
+    """A stream that ended in the proxy's error event: its upstream broke off mid-reply."""
+    return (
+        isinstance(error, openai.APIError)
+        and not isinstance(error, openai.APIStatusError | openai.APIConnectionError)
+        and getattr(error, "code", None) == _BROKEN_STREAM
+    )
+
+
 def is_retryable(error: BaseException) -> bool:
     """Whether another attempt may succeed where this one failed."""
     if isinstance(error, openai.APIStatusError):
         return error.status_code == 429 or error.status_code >= 500
-    return isinstance(error, openai.APIConnectionError | AttemptTimeout | MalformedReply)
+    return isinstance(error, openai.APIConnectionError | AttemptTimeout | MalformedReply) or _broken_stream(
+        error
+    )
+
+
+def _refused_connection(error: BaseException) -> bool:
+    """Whether the connection itself failed: a ``ConnectError`` or a refused socket in the causes.
+
+    Matched by name as well: the SDK may be built on a fork of httpx (``httpx2``) whose classes are
+    not httpx's.
+    """
+    seen: BaseException | None = error.__cause__ or error.__context__
+    for _ in range(8):  # a short chain: the SDK's error, the transport's, the socket's
+        if seen is None:
+            return False
+        if (
+            isinstance(seen, httpx.ConnectError | ConnectionRefusedError)
+            or type(seen).__name__ == "ConnectError"
+        ):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def unreached(error: BaseException) -> bool:
+    """Whether a failed attempt never reached the model: no call, and no cost.
+
+    The endpoint refused the connection (the proxy is down), or the tracking proxy says its
+    upstream did.
+    """
+    if isinstance(error, openai.APIConnectionError):
+        return _refused_connection(error)
+    if isinstance(error, openai.APIStatusError):
+        return error.response.headers.get(UNREACHED_HEADER, "").lower() == "true"
+    return False
 
 
 def usage_lost(error: BaseException) -> bool:
     """Whether a failed attempt leaves its usage unknown: it reached the endpoint, no reply was read."""
-    if isinstance(error, AttemptTimeout | MalformedReply | openai.APITimeoutError):
+    if isinstance(error, AttemptTimeout | MalformedReply | openai.APITimeoutError) or _broken_stream(error):
         return True
     if isinstance(error, openai.APIConnectionError):
-        return not isinstance(error.__cause__, httpx.ConnectError)  # refused: nothing was sent
+        return not unreached(error)  # refused: nothing was sent
     return False
 
 

@@ -3,9 +3,10 @@
 It forwards chat completions for the models it was started with (adding the upstream's key), refuses
 everything else (:data:`~continual_arc_baselines.proxy.policy.REFUSED_FIELDS` and the other rules in
 :mod:`~continual_arc_baselines.proxy.policy`), counts calls, tokens and cost per run and instance,
-logs each call as a JSON line, enforces a spend cap per run, and serves the counts at
-``GET /continual-arc/usage``. Start it with :func:`serve_proxy` (tests, in-process) or the command
-``continual-arc-baselines proxy``.
+logs each call as a JSON line in its ledger file (read back on restart), holds each call to what
+its run's spend cap leaves (``max_tokens``, and a cut of a runaway reply), enforces the cap per run,
+and serves the counts at ``GET /continual-arc/usage``. Start it with :func:`serve_proxy` (tests,
+in-process) or the command ``continual-arc-baselines proxy``.
 """
 
 from continual_arc_baselines.proxy.app import (
@@ -15,6 +16,8 @@ from continual_arc_baselines.proxy.app import (
     marked_base_url,
     usage_view,
 )
+from continual_arc_baselines.proxy.budget import ReplyLimits
+from continual_arc_baselines.proxy.forward import UNREACHED_HEADER
 from continual_arc_baselines.proxy.ledger import CallRecord, Ledger, Price, Tally, cost_of
 from continual_arc_baselines.proxy.policy import (
     ALLOWED_CONTENT_PARTS,
@@ -23,20 +26,24 @@ from continual_arc_baselines.proxy.policy import (
     Refusal,
     check_request,
 )
+from continual_arc_baselines.proxy.relay import CUT_HEADER
 from continual_arc_baselines.proxy.server import ProxyConfig, ProxyHandle, run_proxy, serve_proxy
 
 __all__ = [
     "ALLOWED_CONTENT_PARTS",
     "ALLOWED_TOOL_TYPES",
+    "CUT_HEADER",
     "DEFAULT_INSTANCE",
     "DEFAULT_RUN",
     "REFUSED_FIELDS",
+    "UNREACHED_HEADER",
     "CallRecord",
     "Ledger",
     "Price",
     "ProxyConfig",
     "ProxyHandle",
     "Refusal",
+    "ReplyLimits",
     "Tally",
     "build_app",
     "check_request",

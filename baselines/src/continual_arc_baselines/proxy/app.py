@@ -17,24 +17,33 @@ Routes:
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Mapping
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import quote, unquote
 
 import httpx
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from continual_arc_baselines.proxy.ledger import CallRecord, Ledger
+from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, ReplyLimits, plan_call
+from continual_arc_baselines.proxy.forward import UNREACHED_HEADER, Call, Forwarder
+from continual_arc_baselines.proxy.ledger import Ledger
 from continual_arc_baselines.proxy.policy import Refusal, check_request
+from continual_arc_baselines.proxy.relay import SseUsageReader
 
-__all__ = ["DEFAULT_INSTANCE", "DEFAULT_RUN", "SseUsageReader", "build_app", "marked_base_url"]
+__all__ = [
+    "DEFAULT_INSTANCE",
+    "DEFAULT_RUN",
+    "UNREACHED_HEADER",
+    "SseUsageReader",
+    "build_app",
+    "marked_base_url",
+    "usage_view",
+]
 
 DEFAULT_RUN = "default"
 """The run a call is counted under when it names none."""
@@ -45,9 +54,6 @@ DEFAULT_INSTANCE = "unassigned"
 _RUN_HEADER = "x-continual-arc-run"
 _INSTANCE_HEADER = "x-continual-arc-instance"
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
-_PASSED_ON = ("retry-after", "retry-after-ms")  # the upstream's word on when to try again
-_HUNG_UP = "the learner hung up before the upstream answered"
-_T = TypeVar("_T")
 _MARK = "/continual-arc/mark/{run}/{instance}"
 
 
@@ -63,64 +69,6 @@ def marked_base_url(proxy_base_url: str, run: str, instance: str) -> str:
     return f"{root}/continual-arc/mark/{run_part}/{instance_part}/v1"
 
 
-class SseUsageReader:
-    """Reads server-sent events as they pass, keeping the last ``usage`` object and any error."""
-
-    def __init__(self) -> None:
-        self.usage: dict[str, Any] | None = None
-        self.error: str | None = None
-        self.done = False
-        self._pending = b""
-
-    def feed(self, data: bytes) -> None:
-        """Take the next bytes of the stream."""
-        *lines, self._pending = (self._pending + data).split(b"\n")
-        for line in lines:
-            self._line(line.strip())
-
-    def _line(self, line: bytes) -> None:
-        if not line.startswith(b"data:"):
-            return  # comments (": keep-alive"), event names, blank separators
-        payload = line[5:].strip()
-        if payload == b"[DONE]":
-            self.done = True
-            return
-        try:
-            event = json.loads(payload)
-        except ValueError:
-            self.error = "a streamed chunk is not valid JSON"
-            return
-        if isinstance(event, dict):
-            if isinstance(event.get("usage"), dict):
-                self.usage = event["usage"]
-            if event.get("error"):
-                self.error = f"error in stream: {json.dumps(event['error'])[:300]}"
-        else:
-            self.error = "a streamed chunk is not a JSON object"
-
-
-def _passed_on(reply: httpx.Response) -> dict[str, str]:
-    """The upstream's headers a learner needs to see on an error (``Retry-After``)."""
-    return {name: reply.headers[name] for name in _PASSED_ON if name in reply.headers}
-
-
-async def _hang_up(request: Request) -> None:
-    """Return once the learner has closed its connection (the body has been read by then)."""
-    while (await request.receive())["type"] != "http.disconnect":
-        pass
-
-
-async def _unless_hung_up(request: Request, work: Awaitable[_T]) -> tuple[_T | None, bool]:
-    """``work``'s result, or ``(None, True)`` if the learner hangs up first (``work`` is then cancelled)."""
-    task, gone = asyncio.ensure_future(work), asyncio.ensure_future(_hang_up(request))
-    await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
-    if task.done():
-        gone.cancel()
-        return task.result(), False
-    task.cancel()
-    return None, True
-
-
 def _who(request: Request) -> tuple[str, str]:
     marked = request.path_params
     if "run" in marked and "instance" in marked:  # the path's mark wins over headers
@@ -131,26 +79,22 @@ def _who(request: Request) -> tuple[str, str]:
 
 
 class _Proxy:
-    """The handlers, sharing one upstream client and one ledger."""
+    """The handlers, sharing one forwarder (and its upstream client) and one ledger."""
 
     def __init__(
-        self, upstream: str, api_key: str | None, models: frozenset[str], ledger: Ledger, timeout: float
+        self,
+        upstream: str,
+        api_key: str | None,
+        models: frozenset[str],
+        ledger: Ledger,
+        timeout: float,
+        limits: ReplyLimits,
     ):
-        self.url = upstream.rstrip("/") + "/chat/completions"
-        self.headers = {"Content-Type": "application/json", "Accept-Encoding": "identity"}
-        if api_key:
-            self.headers["Authorization"] = f"Bearer {api_key}"
         self.models = models
         self.ledger = ledger
         self.timeout = timeout
-        self.client: httpx.AsyncClient | None = None
-
-    @property
-    def http(self) -> httpx.AsyncClient:
-        """The upstream client, open while the application runs."""
-        if self.client is None:
-            raise RuntimeError("the proxy's upstream client is not open: was the lifespan run?")
-        return self.client
+        self.limits = limits
+        self.forward = Forwarder(upstream, api_key, ledger, limits)
 
     def refuse(self, request: Request, refusal: Refusal, model: Any = None) -> JSONResponse:
         run, instance = _who(request)
@@ -168,133 +112,29 @@ class _Proxy:
             body = await request.json()
         except ValueError:
             return self.refuse(request, Refusal(400, "body", "the request body is not valid JSON"))
-        run, _ = _who(request)
+        run, instance = _who(request)
         refusal = check_request(body, self.models) or self.ledger.check_cap(run)
         if refusal is not None:
             return self.refuse(request, refusal, body.get("model") if isinstance(body, dict) else None)
-        if body.get("stream"):
+        model, stream = str(body["model"]), bool(body.get("stream"))
+        # Planned and reserved with no await in between: concurrent calls of a run each see what the
+        # others in flight hold at their worst case.
+        budget = plan_call(
+            body,
+            self.ledger.prices.get(model),
+            self.ledger.budget_left(run),
+            ceiling=self.limits.max_tokens_ceiling,
+            min_reply_tokens=self.limits.min_reply_tokens,
+        )
+        if isinstance(budget, Refusal):
+            return self.refuse(request, budget, model)
+        call_id = self.ledger.begin_call(run, instance, model, stream, budget.worst_cost)
+        call = Call(run, instance, model, stream, time.monotonic(), budget, call_id)
+        if stream:
             # Ask for the usage chunk whatever the learner asked: no streamed token goes uncounted.
             body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
-            return await self._stream(request, body)
-        return await self._plain(request, body)
-
-    def _record(self, request: Request, body: Mapping[str, Any], status: int, **kw: Any) -> None:
-        run, instance = _who(request)
-        started = request.scope.get("continual_arc_started", time.monotonic())
-        self.ledger.record_call(
-            CallRecord(
-                run, instance, str(body.get("model")), status, latency=time.monotonic() - started, **kw
-            )
-        )
-
-    def _upstream_failure(self, request: Request, body: Mapping[str, Any], error: Exception) -> JSONResponse:
-        status = 504 if isinstance(error, httpx.TimeoutException) else 502
-        detail = (
-            f"upstream {'timed out' if status == 504 else 'unreachable'}: {type(error).__name__}: {error}"
-        )
-        lost = not isinstance(error, httpx.ConnectError | httpx.ConnectTimeout)  # else nothing was sent
-        stream = bool(body.get("stream"))
-        self._record(request, body, status, stream=stream, usage=None, error=detail, usage_lost=lost)
-        return JSONResponse(Refusal(status, "upstream", detail).body(), status_code=status)
-
-    def _hung_up(self, request: Request, body: Mapping[str, Any]) -> Response:
-        """Count a call whose learner hung up while the upstream worked on it: usage unknown."""
-        stream = bool(body.get("stream"))
-        self._record(request, body, 499, stream=stream, usage=None, error=_HUNG_UP, usage_lost=True)
-        return Response(status_code=499)  # nobody is there to read it
-
-    async def _plain(self, request: Request, body: dict[str, Any]) -> Response:
-        request.scope["continual_arc_started"] = time.monotonic()
-        try:
-            reply, gone = await _unless_hung_up(
-                request, self.http.post(self.url, json=body, headers=self.headers)
-            )
-        except httpx.HTTPError as error:
-            return self._upstream_failure(request, body, error)
-        if gone or reply is None:
-            return self._hung_up(request, body)
-        if reply.status_code >= 400:
-            self._record(
-                request,
-                body,
-                reply.status_code,
-                stream=False,
-                usage=None,
-                error=f"upstream status {reply.status_code}",
-            )
-            media = reply.headers.get("content-type", "application/json")
-            return Response(
-                reply.content, status_code=reply.status_code, media_type=media, headers=_passed_on(reply)
-            )
-        try:
-            found = reply.json()
-        except ValueError:
-            detail = "the upstream's reply is not valid JSON"
-            self._record(request, body, 502, stream=False, usage=None, error=detail, usage_lost=True)
-            return JSONResponse(Refusal(502, "upstream", detail).body(), status_code=502)
-        usage = found.get("usage") if isinstance(found, dict) else None
-        usage = usage if isinstance(usage, dict) else None
-        self._record(request, body, reply.status_code, stream=False, usage=usage, error=None)
-        media = reply.headers.get("content-type", "application/json")
-        return Response(reply.content, status_code=reply.status_code, media_type=media)
-
-    async def _stream(self, request: Request, body: dict[str, Any]) -> Response:
-        request.scope["continual_arc_started"] = time.monotonic()
-        upstream = self.http.build_request("POST", self.url, json=body, headers=self.headers)
-        try:
-            reply, gone = await _unless_hung_up(request, self.http.send(upstream, stream=True))
-        except httpx.HTTPError as error:
-            return self._upstream_failure(request, body, error)
-        if gone or reply is None:
-            return self._hung_up(request, body)
-        if reply.status_code >= 400:
-            content = await reply.aread()
-            await reply.aclose()
-            status = reply.status_code
-            self._record(request, body, status, stream=True, usage=None, error=f"upstream status {status}")
-            media = reply.headers.get("content-type")
-            return Response(content, status_code=status, media_type=media, headers=_passed_on(reply))
-        return StreamingResponse(
-            self._relay(request, body, reply),
-            status_code=reply.status_code,
-            media_type=reply.headers.get("content-type", "text/event-stream"),
-            headers={"Cache-Control": "no-cache"},
-        )
-
-    async def _relay(
-        self, request: Request, body: dict[str, Any], reply: httpx.Response
-    ) -> AsyncIterator[bytes]:
-        reader = SseUsageReader()
-        error: str | None = "the learner hung up before the stream ended"
-        recorded = False
-        try:
-            async for data in reply.aiter_bytes():
-                reader.feed(data)
-                if reader.done and not recorded:
-                    # Counted before the last chunk reaches the learner: once its client returns,
-                    # the call is already in the ledger, and a hang-up after it is no failure.
-                    lost = reader.usage is None and reader.error is not None
-                    self._record(
-                        request,
-                        body,
-                        reply.status_code,
-                        stream=True,
-                        usage=reader.usage,
-                        error=reader.error,
-                        usage_lost=lost,
-                    )
-                    recorded = True
-                yield data
-            error = reader.error
-        except httpx.HTTPError as failure:
-            error = f"upstream stream broke: {type(failure).__name__}: {failure}"
-        finally:
-            if not recorded:  # counted first: closing may be interrupted when the learner has hung up
-                usage, lost = reader.usage, reader.usage is None and error is not None
-                self._record(
-                    request, body, reply.status_code, stream=True, usage=usage, error=error, usage_lost=lost
-                )
-            await reply.aclose()
+            return await self.forward.stream(request, body, call)
+        return await self.forward.plain(request, body, call)
 
     async def usage(self, request: Request) -> Response:
         return JSONResponse(
@@ -317,9 +157,9 @@ class _Proxy:
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         async with httpx.AsyncClient(timeout=self.timeout) as client:
-            self.client = client
+            self.forward.client = client
             yield
-        self.client = None
+        self.forward.client = None
 
 
 def usage_view(ledger: Ledger, run: str | None, instance: str | None) -> dict[str, Any]:
@@ -345,7 +185,12 @@ def usage_view(ledger: Ledger, run: str | None, instance: str | None) -> dict[st
 
 
 def build_app(
-    upstream: str, api_key: str | None, models: frozenset[str], ledger: Ledger, timeout: float
+    upstream: str,
+    api_key: str | None,
+    models: frozenset[str],
+    ledger: Ledger,
+    timeout: float,
+    limits: ReplyLimits = DEFAULT_LIMITS,
 ) -> Starlette:
     """The proxy as a Starlette application (served by :func:`~continual_arc_baselines.proxy.serve_proxy`).
 
@@ -355,8 +200,9 @@ def build_app(
         models: the model ids allowed, exactly.
         ledger: where calls are counted and logged.
         timeout: seconds allowed for the upstream to connect and for each read.
+        limits: how far one reply may go (its size, and when the proxy sets ``max_tokens``).
     """
-    proxy = _Proxy(upstream, api_key, models, ledger, timeout)
+    proxy = _Proxy(upstream, api_key, models, ledger, timeout, limits)
     routes = [
         Route("/v1/chat/completions", proxy.chat, methods=_METHODS),
         Route("/chat/completions", proxy.chat, methods=_METHODS),

@@ -1,4 +1,11 @@
-"""The tracking proxy's books: counts per run and instance, costs, the spend cap, and the JSONL log.
+"""The tracking proxy's books: counts per run and instance, the spend cap, and the ledger file.
+
+The ledger file is the proxy's memory: append-only JSON lines, each flushed and fsynced before the
+proxy goes on, keyed by run and instance. A proxy started on an existing file reads it back first,
+so a restart resumes every run's spend and counts where they were. Each forwarded call writes a
+``start`` line (with its worst-case cost) before it is sent upstream and its ``call`` line when it
+ends; a ``start`` with no end, found on reading the file back, is a call the proxy was killed
+during: it is settled then, charged its worst case.
 
 Recording a cost is kept apart from checking the cap: :meth:`Ledger.record_call` only adds,
 :meth:`Ledger.check_cap` only reads, and a refusal carries the amount reached and the limit.
@@ -7,146 +14,60 @@ Recording a cost is kept apart from checking the cap: :meth:`Ledger.record_call`
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
 from continual_arc_baselines.proxy.policy import Refusal
+from continual_arc_baselines.proxy.tally import (
+    CallRecord,
+    Price,
+    Tally,
+    call_entry,
+    cost_of,
+    entry_tally,
+)
 
-__all__ = ["CallRecord", "Ledger", "Price", "Tally", "cost_of"]
+__all__ = ["INTERRUPTED", "CallRecord", "Ledger", "Price", "Tally", "cost_of"]
 
-
-@dataclass(frozen=True)
-class Price:
-    """A model's price in USD per million tokens (reasoning tokens are billed as output)."""
-
-    input_per_million: float
-    output_per_million: float
-
-    @staticmethod
-    def parse(spec: str) -> tuple[str, Price]:
-        """Parse ``MODEL=IN_PER_M,OUT_PER_M`` (the ``--price`` option) into the model and its price.
-
-        Raises:
-            ValueError: the spec is not of that form.
-        """
-        model, sep, numbers = spec.rpartition("=")
-        parts = numbers.split(",")
-        if not sep or not model or len(parts) != 2:
-            raise ValueError(f"a price is MODEL=IN_PER_M,OUT_PER_M, got {spec!r}")
-        return model, Price(float(parts[0]), float(parts[1]))
-
-
-@dataclass(frozen=True)
-class CallRecord:
-    """One forwarded call, as measured by the proxy.
-
-    Attributes:
-        run, instance: from the request's headers. model: the model requested.
-        status: the HTTP status the learner received (502/504 when the upstream failed).
-        stream: whether the reply was streamed.
-        usage: the upstream's ``usage`` object, or ``None`` if it reported none.
-        latency: seconds from receiving the request to the reply's end.
-        error: the upstream's failure in words, if any.
-        usage_lost: the upstream may have worked on (and billed) the call, but its usage never
-            arrived: a time-out, a learner that hung up, a stream that broke, a malformed reply.
-    """
-
-    run: str
-    instance: str
-    model: str
-    status: int
-    stream: bool
-    usage: Mapping[str, Any] | None
-    latency: float
-    error: str | None = None
-    usage_lost: bool = False
-
-
-@dataclass
-class Tally:
-    """Counts for one instance of one run (or their sum).
-
-    Attributes:
-        calls: calls forwarded upstream, whatever their outcome. refused: calls refused by the proxy.
-        upstream_errors: forwarded calls that failed (an error status or a broken stream).
-        prompt_tokens, completion_tokens, reasoning_tokens: sums over calls whose usage was reported.
-        cost: USD, from the upstream's ``usage.cost`` or else the price table.
-        usage_unknown_calls: calls whose usage is unknown (their tokens are not counted): successful
-            ones with no usage reported, and failed ones the upstream may have billed
-            (:attr:`CallRecord.usage_lost`).
-        cost_unknown_calls: calls whose cost is unknown: those whose usage is, and successful ones
-            with usage but no ``usage.cost`` and no price.
-    """
-
-    calls: int = 0
-    refused: int = 0
-    upstream_errors: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost: float = 0.0
-    usage_unknown_calls: int = 0
-    cost_unknown_calls: int = 0
-
-    def absorb(self, other: Tally) -> None:
-        """Add another tally's counts to this one."""
-        for field in fields(self):
-            setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
-
-    def as_dict(self) -> dict[str, Any]:
-        """The counts as a JSON-ready dict."""
-        return asdict(self)
-
-
-def _int(value: Any) -> int:
-    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
-
-
-def cost_of(usage: Mapping[str, Any] | None, price: Price | None) -> tuple[float | None, str]:
-    """A call's cost in USD and where it came from: ``"upstream"``, ``"price"`` or ``"unknown"``."""
-    if usage is None:
-        return None, "unknown"
-    reported = usage.get("cost")
-    if isinstance(reported, int | float) and not isinstance(reported, bool):
-        return float(reported), "upstream"
-    if price is None:
-        return None, "unknown"
-    prompt, completion = _int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens"))
-    return (prompt * price.input_per_million + completion * price.output_per_million) / 1e6, "price"
-
-
-def _reasoning(usage: Mapping[str, Any]) -> int:
-    details = usage.get("completion_tokens_details")
-    return _int(details.get("reasoning_tokens")) if isinstance(details, Mapping) else 0
+INTERRUPTED = "the proxy stopped before the call ended"
+"""The error of a call settled on restart: its ``start`` line has no end."""
 
 
 def _unknown_reasons(total: Tally) -> str:
     """Why a run's calls have unknown costs, in words, for the spend cap's refusal."""
     reasons = []
-    if total.usage_unknown_calls:
+    lost = total.usage_unknown_calls - total.worst_case_calls
+    if lost > 0:
         reasons.append(
-            f"{total.usage_unknown_calls} ended with no usage known: a reply without usage, a time-out, "
-            f"a hang-up, a broken stream or a malformed reply"
+            f"{lost} ended with no usage known (a reply without usage, a time-out, a hang-up, a broken "
+            f"stream or a malformed reply) and the model has no --price to charge its worst case"
         )
-    unpriced = total.cost_unknown_calls - total.usage_unknown_calls
+    unpriced = total.cost_unknown_calls - max(lost, 0)
     if unpriced > 0:
         reasons.append(f"{unpriced} reported usage but no cost: give the model a --price")
     return "; ".join(reasons)
 
 
 class Ledger:
-    """Thread-safe counts per (run, instance), the spend cap per run, and the append-only JSONL log.
+    """Thread-safe counts per (run, instance), the spend cap per run, and the ledger file.
 
     Args:
-        prices: USD per million tokens by model, for upstreams that report no ``usage.cost``.
+        prices: USD per million tokens by model, for upstreams that report no ``usage.cost``, and to
+            bound a call's cost before it is sent.
         spend_cap: USD a run may spend; ``None`` for no cap.
-        log_path: the JSONL log, appended to and flushed after every line; ``None`` for no log.
+        log_path: the ledger file, read back if it exists, then appended to (each line flushed and
+            fsynced); ``None`` to keep the counts in memory only.
         unknown_call_cost: USD charged against the cap for each call whose cost is unknown; ``None``
             (the default) refuses a capped run's calls once one call's cost is unknown.
+
+    Attributes:
+        skipped_lines: lines of the file read back that were not JSON (a line cut by a kill).
     """
 
     def __init__(
@@ -159,57 +80,131 @@ class Ledger:
         self.prices = dict(prices or {})
         self.spend_cap = spend_cap
         self.unknown_call_cost = unknown_call_cost
+        self.skipped_lines = 0
         self._tallies: dict[tuple[str, str], Tally] = {}
         self._carried: dict[str, Tally] = {}
+        self._reserved: dict[str, tuple[str, float]] = {}  # call id -> (run, worst-case USD)
         self._lock = threading.Lock()
         self._log: IO[str] | None = None
+        self._prefix = secrets.token_hex(4)  # call ids stay unique across restarts on one file
+        self._next_id = 0
         if log_path is not None:
             log_path.parent.mkdir(parents=True, exist_ok=True)
+            open_starts = self._read_back(log_path) if log_path.exists() else {}
             self._log = open(log_path, "a", encoding="utf-8")  # noqa: SIM115 - open for the ledger's life
+            if self._log.tell() and not log_path.read_bytes().endswith(b"\n"):
+                self._log.write("\n")  # a line cut by a kill: the next one must not be glued to it
+            for start in open_starts.values():
+                self._settle_interrupted(start)
+
+    # -- reading the file back -----------------------------------------------------------------------
+
+    def _read_back(self, path: Path) -> dict[str, dict[str, Any]]:
+        """Count every line of an existing ledger file; return the ``start`` lines with no end."""
+        starts: dict[str, dict[str, Any]] = {}
+        with open(path, encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    self.skipped_lines += bool(line.strip())
+                    continue
+                if not isinstance(entry, dict):
+                    self.skipped_lines += 1
+                    continue
+                self._apply(entry)
+                call_id = entry.get("id")
+                if entry.get("event") == "start" and isinstance(call_id, str):
+                    starts[call_id] = entry
+                elif call_id is not None:
+                    starts.pop(str(call_id), None)
+        return starts
+
+    def _apply(self, entry: Mapping[str, Any]) -> None:
+        """Add one line's counts (the caller holds the lock, or nothing else runs yet)."""
+        run, instance = str(entry.get("run")), str(entry.get("instance"))
+        if entry.get("event") == "carry":
+            carried = self._carried.setdefault(run, Tally())
+            carried.cost = float(entry.get("carried_cost") or 0.0)
+            lost = int(entry.get("carried_cost_unknown_calls") or 0)
+            carried.cost_unknown_calls = carried.usage_unknown_calls = lost
+            return
+        tally = entry_tally(entry)
+        if tally is not None:
+            self._tally(run, instance).absorb(tally)
+
+    def _settle_interrupted(self, start: Mapping[str, Any]) -> None:
+        worst = start.get("worst_cost")
+        call = CallRecord(
+            str(start.get("run")),
+            str(start.get("instance")),
+            str(start.get("model")),
+            499,
+            bool(start.get("stream")),
+            None,
+            0.0,
+            error=INTERRUPTED,
+            usage_lost=True,
+            call_id=str(start.get("id")),
+            worst_cost=float(worst) if isinstance(worst, int | float) else None,
+        )
+        self.record_call(call)
+
+    # -- recording -----------------------------------------------------------------------------------
+
+    def begin_call(self, run: str, instance: str, model: str, stream: bool, worst_cost: float | None) -> str:
+        """Note a call about to be sent upstream, and return its id.
+
+        The id goes to :meth:`record_call` or :meth:`record_unreached` when the call ends; until then
+        its worst-case cost is held against the run's cap.
+        """
+        with self._lock:
+            self._next_id += 1
+            call_id = f"{self._prefix}-{self._next_id}"
+            if worst_cost is not None:
+                self._reserved[call_id] = (run, worst_cost)
+            entry: dict[str, Any] = {"event": "start", "id": call_id, "run": run, "instance": instance}
+            entry["model"] = model
+            entry.update({"stream": stream, "worst_cost": worst_cost})
+            self._write(entry)
+        return call_id
 
     def record_call(self, call: CallRecord) -> dict[str, Any]:
         """Count one forwarded call and log it; returns the log entry."""
-        ok = call.status < 400 and call.error is None
-        unknown = call.usage is None and (ok or call.usage_lost)
-        if call.usage is not None:
-            cost, source = cost_of(call.usage, self.prices.get(call.model))
-        else:
-            cost, source = None, "unknown" if unknown else "none"
-        usage = call.usage or {}
+        entry = call_entry(call, self.prices.get(call.model))
+        entry["id"] = entry.pop("call_id")
         with self._lock:
-            tally = self._tally(call.run, call.instance)
-            tally.calls += 1
-            tally.upstream_errors += not ok
-            tally.usage_unknown_calls += unknown
-            tally.prompt_tokens += _int(usage.get("prompt_tokens"))
-            tally.completion_tokens += _int(usage.get("completion_tokens"))
-            tally.reasoning_tokens += _reasoning(usage) if usage else 0
-            tally.cost += cost or 0.0
-            tally.cost_unknown_calls += source == "unknown"
-        known = call.usage is not None
-        entry = {
-            "event": "call",
-            **{k: v for k, v in asdict(call).items() if k != "usage"},
-            "usage_known": known,  # when false the token fields are null: unknown, not zero
-            "prompt_tokens": _int(usage.get("prompt_tokens")) if known else None,
-            "completion_tokens": _int(usage.get("completion_tokens")) if known else None,
-            "reasoning_tokens": _reasoning(usage) if known else None,
-            "cost": cost,
-            "cost_source": source,
-        }
-        self._write(entry)
+            self._apply(entry)
+            self._reserved.pop(str(call.call_id), None)
+            self._write(entry)
         return entry
+
+    def record_unreached(self, run: str, instance: str, model: str, call_id: str, detail: str) -> None:
+        """Log an attempt the upstream never received (it refused the connection): no call, no cost."""
+        entry: dict[str, Any] = {"event": "unreached", "id": call_id, "run": run, "instance": instance}
+        entry["model"] = model
+        entry["error"] = detail
+        with self._lock:
+            self._apply(entry)
+            self._reserved.pop(call_id, None)
+            self._write(entry)
 
     def record_refusal(self, run: str, instance: str, refusal: Refusal, path: str, model: Any = None) -> None:
         """Count one refused call and log it."""
-        with self._lock:
-            self._tally(run, instance).refused += 1
-        entry = {"event": "refused", "run": run, "instance": instance, "path": path, "model": model}
+        entry: dict[str, Any] = {"event": "refused", "run": run, "instance": instance, "path": path}
+        entry["model"] = model
         entry.update({"status": refusal.status, "kind": refusal.kind, "message": refusal.message})
-        self._write(entry)
+        with self._lock:
+            self._apply(entry)
+            self._write(entry)
+
+    # -- the cap -------------------------------------------------------------------------------------
 
     def check_cap(self, run: str) -> Refusal | None:
-        """A 402 refusal if ``run`` has reached the spend cap (or its spend can no longer be known)."""
+        """A 402 refusal if ``run`` has reached the spend cap (or its spend can no longer be known).
+
+        Calls in flight count at their worst case until they end.
+        """
         if self.spend_cap is None:
             return None
         total = self.spent(run)
@@ -221,7 +216,7 @@ class Ledger:
                 f"{total.cost:.6f} USD (a proxy started with --unknown-call-cost charges such calls instead)"
             )
             return Refusal(402, "spend_cap", message, value=total.cost, limit=cap)
-        spend = total.cost + total.cost_unknown_calls * (self.unknown_call_cost or 0.0)
+        spend = self._charged(run, total)
         if spend >= cap:
             charged = (
                 f", {total.cost_unknown_calls} call(s) of unknown cost included"
@@ -234,12 +229,23 @@ class Ledger:
             return Refusal(402, "spend_cap", message, value=spend, limit=cap)
         return None
 
+    def budget_left(self, run: str) -> float | None:
+        """USD the run may still spend (its calls in flight held at their worst case); ``None``: no cap."""
+        if self.spend_cap is None:
+            return None
+        return self.spend_cap - self._charged(run, self.spent(run))
+
+    def _charged(self, run: str, total: Tally) -> float:
+        with self._lock:
+            held = sum(worst for r, worst in self._reserved.values() if r == run)
+        return total.cost + total.cost_unknown_calls * (self.unknown_call_cost or 0.0) + held
+
     def carry(self, run: str, cost: float, cost_unknown_calls: int = 0) -> Tally:
         """Note that ``run`` spent at least this much before (its records say so, on resume).
 
-        Only what the ledger has not counted itself is carried (a proxy that kept running since
-        counts it already), so telling it twice, or after more calls, adds nothing. Returns what is
-        carried for the run.
+        Only what the ledger has not counted itself is carried (a proxy that kept running, or one
+        restarted on its ledger file, counts it already), so telling it twice, or after more calls,
+        adds nothing. Returns what is carried for the run.
         """
         own = self.totals(run)
         with self._lock:
@@ -247,7 +253,12 @@ class Ledger:
             carried.cost = max(carried.cost, round(cost - own.cost, 12))
             lost = max(carried.cost_unknown_calls, cost_unknown_calls - own.cost_unknown_calls)
             carried.cost_unknown_calls = carried.usage_unknown_calls = lost
+            entry = {"event": "carry", "run": run, "cost": cost, "cost_unknown_calls": cost_unknown_calls}
+            entry.update({"carried_cost": carried.cost, "carried_cost_unknown_calls": lost})
+            self._write(entry)
             return Tally(**asdict(carried))
+
+    # -- reading -------------------------------------------------------------------------------------
 
     def spent(self, run: str) -> Tally:
         """The run's totals with what was carried from before a resume: what its spend cap weighs."""
@@ -284,7 +295,7 @@ class Ledger:
             return sorted({r for r, _ in self._tallies})
 
     def close(self) -> None:
-        """Close the log."""
+        """Close the ledger file."""
         with self._lock:
             if self._log is not None:
                 self._log.close()
@@ -294,8 +305,9 @@ class Ledger:
         return self._tallies.setdefault((run, instance), Tally())
 
     def _write(self, entry: dict[str, Any]) -> None:
-        line = json.dumps({"time": round(time.time(), 3), **entry}, sort_keys=False)
-        with self._lock:
-            if self._log is not None:
-                self._log.write(line + "\n")
-                self._log.flush()
+        """Append one line and put it on disk before going on (the caller holds the lock)."""
+        if self._log is None:
+            return
+        self._log.write(json.dumps({"time": round(time.time(), 3), **entry}) + "\n")
+        self._log.flush()
+        os.fsync(self._log.fileno())

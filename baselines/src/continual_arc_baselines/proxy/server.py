@@ -12,6 +12,7 @@ from pathlib import Path
 import uvicorn
 
 from continual_arc_baselines.proxy.app import build_app
+from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, ReplyLimits
 from continual_arc_baselines.proxy.ledger import Ledger, Price
 
 __all__ = ["ProxyConfig", "ProxyHandle", "run_proxy", "serve_proxy"]
@@ -29,12 +30,15 @@ class ProxyConfig:
         models: the model ids the proxy serves, matched exactly.
         api_key: the upstream's key, added to every forwarded call; the learner never holds it.
         host: the address to listen on (keep it on loopback). port: 0 for a free one.
-        log_path: the JSONL log of calls and refusals (appended); ``None`` for none.
+        log_path: the ledger file: JSON lines of calls and refusals, read back on start (so a
+            restarted proxy resumes every run's spend and counts) and appended to; ``None`` for none.
         spend_cap: USD each run may spend; ``None`` for no cap.
         prices: USD per million tokens by model, for upstreams that report no ``usage.cost``.
         timeout: seconds allowed the upstream to connect and for each read.
         unknown_call_cost: USD charged against the spend cap for each call whose cost is unknown;
             ``None`` refuses a capped run's calls once one call's cost is unknown.
+        limits: how far one reply may go: its size, when the proxy sets ``max_tokens``, and the
+            smallest reply worth a call (:class:`~continual_arc_baselines.proxy.budget.ReplyLimits`).
     """
 
     upstream: str
@@ -47,6 +51,7 @@ class ProxyConfig:
     prices: Mapping[str, Price] = field(default_factory=dict)
     timeout: float = 600.0
     unknown_call_cost: float | None = None
+    limits: ReplyLimits = DEFAULT_LIMITS
 
     def __post_init__(self) -> None:
         if not self.models:
@@ -88,7 +93,9 @@ class ProxyHandle:
 
 def _prepare(config: ProxyConfig) -> tuple[uvicorn.Server, socket.socket, Ledger]:
     ledger = Ledger(config.prices, config.spend_cap, config.log_path, config.unknown_call_cost)
-    app = build_app(config.upstream, config.api_key, frozenset(config.models), ledger, config.timeout)
+    app = build_app(
+        config.upstream, config.api_key, frozenset(config.models), ledger, config.timeout, config.limits
+    )
     # Bind here, so that port 0 gives a known free port before the server starts.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

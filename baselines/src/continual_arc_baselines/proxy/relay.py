@@ -1,0 +1,175 @@
+"""Reading an upstream's reply as it passes: its usage, model, text size, and where to cut it.
+
+A streamed reply is relayed event by event (whole lines only, so a cut never leaves half an event),
+its text measured as it goes; once the text is past the size limit, or estimated past the reply
+tokens the run's budget pays for, the proxy stops reading it and ends the stream itself with a
+chunk whose ``finish_reason`` is ``"length"`` and whose ``continual_arc.cut`` says why. A plain
+reply's body is read up to the same limits; past them the learner gets an empty reply marked the
+same way (a cut JSON body cannot be read). Either way the learner holds a usable, if wrong,
+reply, and the call is charged its worst case.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+__all__ = [
+    "CUT_HEADER",
+    "UPSTREAM_BROKE",
+    "SseUsageReader",
+    "cut_chunk",
+    "cut_reply",
+    "read_capped",
+    "stream_error",
+    "text_bytes",
+]
+
+CUT_HEADER = "X-Continual-ARC-Cut"
+"""The header of a plain reply the proxy cut, naming why (``spend_cap`` or ``size``)."""
+
+UPSTREAM_BROKE = "upstream_broke"
+"""The error code of the event ending a stream whose upstream broke off mid-reply."""
+
+_TEXT_FIELDS = ("content", "reasoning", "reasoning_content", "refusal")
+
+
+def text_bytes(part: Mapping[str, Any]) -> int:
+    """Bytes of text in one ``delta`` or ``message``: content, reasoning, refusal, tool calls."""
+    size = sum(len(v.encode()) for k in _TEXT_FIELDS if isinstance(v := part.get(k), str))
+    for call in part.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, Mapping) else None
+        if isinstance(function, Mapping):
+            size += sum(
+                len(v.encode()) for k in ("name", "arguments") if isinstance(v := function.get(k), str)
+            )
+    return size
+
+
+class SseUsageReader:
+    """Reads server-sent events as they pass: the last ``usage``, any error, the model, the text's size.
+
+    Attributes:
+        usage: the last usage object seen. error: the stream's fault, in words. done: ``[DONE]`` seen.
+        model: the model the first chunk naming one named. text_bytes: reply text so far, in bytes.
+        pending: bytes of an unfinished line (kept until its newline arrives).
+    """
+
+    def __init__(self) -> None:
+        self.usage: dict[str, Any] | None = None
+        self.error: str | None = None
+        self.done = False
+        self.model: str | None = None
+        self.text_bytes = 0
+        self._pending = b""
+
+    @property
+    def pending(self) -> int:
+        """Bytes held back: the start of a line whose end has not arrived."""
+        return len(self._pending)
+
+    def feed(self, data: bytes, text_limit: int | None = None) -> tuple[bytes, bool]:
+        """Take the next bytes of the stream; return those of the lines they complete, to relay.
+
+        With ``text_limit``, lines stop at the first whose text would take the reply past that many
+        bytes: that line and the rest are dropped, and the second value is true (the reply is cut).
+        """
+        *lines, self._pending = (self._pending + data).split(b"\n")
+        for n, line in enumerate(lines):
+            before = self.text_bytes
+            self._line(line.strip())
+            if text_limit is not None and self.text_bytes > text_limit:
+                self.text_bytes = before  # what crossed the line never reaches the learner
+                return b"".join(kept + b"\n" for kept in lines[:n]), True
+        return b"".join(line + b"\n" for line in lines), False
+
+    def rest(self) -> bytes:
+        """The unfinished line at the stream's end (relayed as it is), emptied."""
+        rest, self._pending = self._pending, b""
+        if rest.strip():
+            self._line(rest.strip())
+        return rest
+
+    def _line(self, line: bytes) -> None:
+        if not line.startswith(b"data:"):
+            return  # comments (": keep-alive"), event names, blank separators
+        payload = line[5:].strip()
+        if payload == b"[DONE]":
+            self.done = True
+            return
+        try:
+            event = json.loads(payload)
+        except ValueError:
+            self.error = "a streamed chunk is not valid JSON"
+            return
+        if not isinstance(event, dict):
+            self.error = "a streamed chunk is not a JSON object"
+            return
+        if isinstance(event.get("usage"), dict):
+            self.usage = event["usage"]
+        if event.get("error"):
+            self.error = f"error in stream: {json.dumps(event['error'])[:300]}"
+        if self.model is None and isinstance(event.get("model"), str) and event["model"]:
+            self.model = event["model"]
+        for choice in event.get("choices") or []:
+            delta = choice.get("delta") if isinstance(choice, Mapping) else None
+            if isinstance(delta, Mapping):
+                self.text_bytes += text_bytes(delta)
+
+
+def _marker(reason: str, detail: str) -> dict[str, Any]:
+    return {"cut": reason, "detail": detail}
+
+
+def cut_chunk(model: str, reason: str, detail: str) -> bytes:
+    """The event that ends a stream the proxy cut, with ``[DONE]`` after it (on a fresh line)."""
+    chunk = {
+        "id": f"chatcmpl-cut-{time.monotonic_ns()}",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}],
+        "continual_arc": _marker(reason, detail),
+    }
+    return b"\ndata: " + json.dumps(chunk).encode() + b"\n\ndata: [DONE]\n\n"
+
+
+def stream_error(detail: str) -> bytes:
+    """The event that ends a stream whose upstream broke off: the client raises on it, and retries."""
+    error = {"message": detail, "type": "continual_arc_proxy", "code": UPSTREAM_BROKE}
+    return b"\ndata: " + json.dumps({"error": error}).encode() + b"\n\n"
+
+
+def cut_reply(model: str, reason: str, detail: str) -> dict[str, Any]:
+    """The body of a plain reply the proxy cut: no text, ``finish_reason: "length"``, and the mark."""
+    message = {"role": "assistant", "content": ""}
+    return {
+        "id": f"chatcmpl-cut-{time.monotonic_ns()}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": "length"}],
+        "continual_arc": _marker(reason, detail),
+    }
+
+
+async def read_capped(reply: httpx.Response, limit: int) -> tuple[bytes, bool]:
+    """A plain reply's body, read up to ``limit`` bytes, and whether it went past them.
+
+    Past them the rest is never read: the connection is closed.
+    """
+    parts: list[bytes] = []
+    size = 0
+    try:
+        async for data in reply.aiter_bytes():
+            size += len(data)
+            if size > limit:
+                return b"".join(parts), True
+            parts.append(data)
+    finally:
+        await reply.aclose()
+    return b"".join(parts), False
