@@ -226,3 +226,21 @@ def test_a_learner_that_pays_nothing_on_returns_learns_everything(charges: list[
         if len(charges) > 1:  # every resample that has a return to learn reads 1 too
             assert learned.share_learned.low == pytest.approx(1.0)
             assert learned.share_learned.high == pytest.approx(1.0)
+
+
+def test_a_game_test_shows_the_mean_level_score_of_each_side_and_a_grid_test_none() -> None:
+    scores = {1: 1.0, 2: 0.25, 3: 0.0}  # learner: the plan matched, twice the plan, unsolved
+    learner = [{**r, "level_score": scores[r["seed"]]} for r in TEST_LEARNER]
+    again = [{**r, "level_score": 0.5 if r["seed"] == 1 else scores[r["seed"]]} for r in TEST_LEARNER]
+    reset = [{**r, "level_score": 0.0} for r in TEST_RESET]
+    c = share_saved([learner, again], [reset], test="seen", resamples=100)
+    # Instance 1 reads (1 + 0.5) / 2 = 0.75 over the two plays; the mean over three is (0.75 + 0.25 + 0) / 3.
+    assert c.learner["level_score"] == pytest.approx(1 / 3)
+    assert c.reset["level_score"] == 0.0
+    assert (
+        c.share_saved.value
+        == share_saved([TEST_LEARNER, TEST_LEARNER], [TEST_RESET], test="seen").share_saved.value
+    )
+    assert "level_score" not in share_saved([TEST_LEARNER], [TEST_RESET], test="seen", resamples=100).learner
+    assert phase_table(learner)["seen"]["level_score"] == pytest.approx(1.25 / 3)
+    assert "level_score" not in phase_table(TEST_LEARNER)["seen"]

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..measure.report import POINT_DIGITS, format_estimate, format_points
+from ..measure.report import POINT_DIGITS, format_estimate, format_level_score, format_points
 from ..play.learner import LearnerSpecError
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
 from .common import CliError, add_search_cache_flag, honour_search_cache_flag, json_arg
@@ -22,7 +22,7 @@ COMMANDS = ("protocol",)
 
 def _uses(side: dict[str, Any]) -> str:
     used, solved = side["budget_used"], side["share_solved"]
-    return f"U {used:5.1f}  P {solved:5.1f}" if used is not None else "-"
+    return f"U {used:5.1f}  P {solved:5.1f}{format_level_score(side)}" if used is not None else "-"
 
 
 def format_protocol(document: dict[str, Any], out: Path, *, plots: bool = True) -> str:
@@ -52,7 +52,8 @@ def format_protocol(document: dict[str, Any], out: Path, *, plots: bool = True) 
             "",
             f"share learned over the stream  {format_estimate(learned['share_learned'])}   "
             f"learnable budget {format_points(learned['learnable_budget'])} points",
-            f"  stream: learner {_uses(learned['learner'])}   reset U {reset_used:5.1f}   "
+            f"  stream: learner {_uses(learned['learner'])}   reset U {reset_used:5.1f}"
+            f"{format_level_score(learned['reset'])}   "
             f"perfect memory U {perfect:5.1f}",
         ]
     files = "protocol.json, submission.json, plots/" if plots else "protocol.json, submission.json"

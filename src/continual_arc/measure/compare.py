@@ -126,6 +126,20 @@ def _side(table: Mapping[InstanceKey, tuple[float, float]]) -> dict[str, float |
     }
 
 
+def _with_level_score(
+    side: dict[str, float | None], plays: Sequence[Play], phases: Sequence[str]
+) -> dict[str, float | None]:
+    """``side`` with ARC-AGI-3's mean level score when every record carries one (a game test, arc3).
+
+    Each instance is read as its mean over the plays, as U is; a grid test's side is left as it was.
+    """
+    tables = [_instances(play, phases) for play in plays]
+    if not tables or not tables[0] or any(r.get("level_score") is None for t in tables for r in t.values()):
+        return side
+    per_instance = (sum(float(t[key]["level_score"]) for t in tables) / len(tables) for key in tables[0])
+    return {**side, "level_score": _mean(per_instance)}
+
+
 def _check_same(a: Mapping[InstanceKey, Any], b: Mapping[InstanceKey, Any], names: tuple[str, str]) -> None:
     if set(a) != set(b):
         only_a, only_b = set(a) - set(b), set(b) - set(a)
@@ -175,7 +189,8 @@ def share_saved(
     _, spent = _per_task(keys, {k: reset[k][0] for k in keys})
     _, counts = _per_task(keys, dict.fromkeys(keys, 1.0))
     nothing = "the reset spent nothing on these instances: there was nothing to save"
-    reset_side, bare_sides = _side(reset), [_side(t) for t in bare]
+    reset_side = _with_level_score(_side(reset), reset_plays, phases)
+    bare_sides = [_side(t) for t in bare]
     below = None
     if bare_sides and reset_side["budget_used"] is not None:
         bare_used = _mean(b["budget_used"] for b in bare_sides if b["budget_used"] is not None)
@@ -190,7 +205,7 @@ def share_saved(
             undefined=nothing,
         ),
         saving=ratio_estimate(saved, counts, estimate_rng(seed, f"T/{test}", keys), resamples=resamples),
-        learner=_side(learner),
+        learner=_with_level_score(_side(learner), learner_plays, phases),
         reset=reset_side,
         bare=bare_sides,
         reset_below_bare=below,
@@ -274,8 +289,12 @@ def share_learned(
             undefined=nothing,
         ),
         learnable_budget=_mean(ref[k] - perfect[k] for k in keys),
-        learner=_side(learner),
-        reset={"budget_used": _mean(ref.values()), "share_solved": _side(reset)["share_solved"]},
+        learner=_with_level_score(_side(learner), _as_plays(learner_plays), ("stream",)),
+        reset=_with_level_score(
+            {"budget_used": _mean(ref.values()), "share_solved": _side(reset)["share_solved"]},
+            _as_plays(reset_plays),
+            ("stream",),
+        ),
         perfect_memory=_mean(perfect.values()),
         instances=len(keys),
         tasks=len(tasks),

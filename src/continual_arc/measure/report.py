@@ -22,6 +22,7 @@ __all__ = [
     "SHARE_DIGITS",
     "format_estimate",
     "format_learned",
+    "format_level_score",
     "format_points",
     "format_run",
     "format_transfer",
@@ -161,6 +162,8 @@ def _count(values: Any) -> dict[str, int]:
 def format_run(report: Mapping[str, Any]) -> str:
     """The text of ``continual-arc report``."""
     s = report["summary"]
+    # A game run (arc3) shows ARC-AGI-3's mean level score beside U and P.
+    games = any("level_score" in row for row in s["phases"].values())
     lines = [
         f"run {report['run']}",
         _protocol_line(s["protocol"]),
@@ -170,12 +173,13 @@ def format_run(report: Mapping[str, Any]) -> str:
         + f"; {s['instances']} of {s['slots']} slots played"
         + ("" if s["complete"] else " (incomplete)"),
         "",
-        f"{'phase':10} {'instances':>9} {'U':>7} {'P':>7} {'errored':>8}",
+        f"{'phase':10} {'instances':>9} {'U':>7} {'P':>7} {'errored':>8}"
+        + (f" {'level score':>12}" if games else ""),
     ]
     for phase, row in s["phases"].items():
         lines.append(
             f"{phase:10} {row['instances']:>9} {_fmt(row['budget_used']):>7} {_fmt(row['share_solved']):>7} "
-            f"{row['errored']:>8}"
+            f"{row['errored']:>8}" + (f" {_fmt(row.get('level_score'), SHARE_DIGITS):>12}" if games else "")
         )
     if any(len(users) > 1 for users in s["per_user"].values()):
         lines += ["", "per user (U / P):"]
@@ -255,6 +259,12 @@ def format_estimate(e: Mapping[str, Any], digits: int = SHARE_DIGITS, *, with_no
     return text + (f" ({e['note']})" if with_note and e["note"] else "")
 
 
+def format_level_score(side: Mapping[str, Any]) -> str:
+    """``"  level score 0.42"`` for a side with ARC-AGI-3's mean level score (a game test), else ``""``."""
+    value = side.get("level_score")
+    return "" if value is None else f"  level score {value:.{SHARE_DIGITS}f}"
+
+
 def format_transfer(c: TestComparison) -> str:
     """The text of ``continual-arc transfer``."""
     j = c.to_json()
@@ -263,8 +273,10 @@ def format_transfer(c: TestComparison) -> str:
         f"(plays averaged: learner {c.plays['learner']}, reset {c.plays['reset']})",
         f"share saved  {format_estimate(j['share_saved'], with_note=True)}",
         f"T (points)   {format_estimate(j['saving'], POINT_DIGITS, with_note=True)}",
-        f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}",
-        f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}",
+        f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}"
+        + format_level_score(c.learner),
+        f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}"
+        + format_level_score(c.reset),
     ]
     for i, bare in enumerate(c.bare, 1):
         lines.append(f"bare model {i} U {_fmt(bare['budget_used'])}  P {_fmt(bare['share_solved'])}")
@@ -279,8 +291,10 @@ def format_learned(r: LearnedResult) -> str:
     lines = [
         f"share learned     {format_estimate(j['share_learned'], with_note=True)}",
         f"learnable budget  {_fmt(r.learnable_budget)} points (U(reset) - U(perfect memory))",
-        f"learner           U {_fmt(r.learner['budget_used'])}  P {_fmt(r.learner['share_solved'])}",
-        f"reset             U {_fmt(r.reset['budget_used'])}  P {_fmt(r.reset['share_solved'])}",
+        f"learner           U {_fmt(r.learner['budget_used'])}  P {_fmt(r.learner['share_solved'])}"
+        + format_level_score(r.learner),
+        f"reset             U {_fmt(r.reset['budget_used'])}  P {_fmt(r.reset['share_solved'])}"
+        + format_level_score(r.reset),
         f"perfect memory    U {_fmt(r.perfect_memory)}",
         f"{r.instances} stream instances over {r.tasks} tasks",
     ]

@@ -12,18 +12,28 @@ from typing import Any
 from .budget import PHASE_ORDER, Record, budget_used, primary, share_solved
 from .diagnostics import diagnostics
 
-__all__ = ["addons_block", "phase_table", "summarize", "user_table"]
+__all__ = ["addons_block", "mean_level_score", "phase_table", "summarize", "user_table"]
+
+
+def mean_level_score(records: Sequence[Record]) -> float | None:
+    """The mean of ARC-AGI-3's level score over the game records that carry one (``None`` if none do)."""
+    scores = [float(r["level_score"]) for r in records if r.get("level_score") is not None]
+    return sum(scores) / len(scores) if scores else None
 
 
 def _row(records: Sequence[Record]) -> dict[str, Any]:
     used = budget_used(records)
-    return {
+    row = {
         "instances": len(records),
         "budget_used": used,
         "score": None if used is None else 100.0 - used,
         "share_solved": share_solved(records),
         "errored": sum(1 for r in records if r.get("error")),
     }
+    level = mean_level_score(records)
+    if level is not None:  # game levels only (arc3): a grid run's summary stays as it was
+        row["level_score"] = level
+    return row
 
 
 def phase_table(records: Iterable[Record]) -> dict[str, dict[str, Any]]:

@@ -81,6 +81,9 @@ def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any]
         "instance_resources": _instance_resources(learner, ep.user),
         "error": inst.error,
     }
+    fields = getattr(inst.env, "record_fields", None)
+    if callable(fields):  # a game level's action efficiency (arc3): only its environment knows the baseline
+        record.update(fields(actions, result.solved))
     log = getattr(learner, "instance_log", None)
     trajectory = {
         **ep.to_json(),

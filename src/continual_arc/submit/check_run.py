@@ -37,6 +37,7 @@ from ..core.config import Config, ScheduleError
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
+from ..core.level_score import level_fields
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
@@ -240,13 +241,25 @@ def _first_disorder(steps: list[Any]) -> str | None:
     return None
 
 
-def _game_action_cap(run: LoadedRun, record: dict[str, Any]) -> int | None:
-    """A game instance's action cap, as its trajectory's opening gives it (the replay checks it)."""
+def _game_opening(run: LoadedRun, record: dict[str, Any]) -> tuple[int | None, int | None]:
+    """A game instance's action cap and baseline, as its trajectory gives them (the replay checks them)."""
     try:
-        cap = read_json(run.path / "i" / f"{trajectory_name(record)}.json").get("action_cap")
+        opening = read_json(run.path / "i" / f"{trajectory_name(record)}.json")
     except (FileNotFoundError, RecordsError):
-        return None  # the missing trajectory is reported by the trajectories' check
-    return cap if isinstance(cap, int) else None
+        return None, None  # the missing trajectory is reported by the trajectories' check
+    cap, baseline = opening.get("action_cap"), opening.get("baseline_actions")
+    return (cap if isinstance(cap, int) else None), (baseline if isinstance(baseline, int) else None)
+
+
+def _level_problems(record: dict[str, Any], baseline: int | None, replay: Mapping[str, Any]) -> list[str]:
+    """Where a game record's level score is not what its actions and its trajectory's baseline give."""
+    if baseline is None or baseline <= 0:
+        return [f"its trajectory gives no baseline for the level score ({baseline!r})"]
+    try:
+        want = level_fields(record.get("actions", []), bool(replay["solved"]), baseline)
+    except ValueError as err:
+        return [f"its level score cannot be computed ({err})"]
+    return [f"{k} {record.get(k)!r} (the actions give {v!r})" for k, v in want.items() if record.get(k) != v]
 
 
 def _settings(run: LoadedRun) -> EnvSettings:
@@ -263,7 +276,8 @@ def _check_charges(run: LoadedRun, schedule: Schedule, problems: list[str]) -> N
     except ScheduleError:  # a track that cannot run here: the coverage check has said so
         games = False
     for line, record in enumerate(run.records, 1):
-        replay = replay_charge(record, settings, _game_action_cap(run, record) if games else None)
+        cap, baseline = _game_opening(run, record) if games else (None, None)
+        replay = replay_charge(record, settings, cap)
         if "problem" in replay:
             problems.append(
                 f"{run.path / 'records.jsonl'}, line {line}: step {record.get('step')}: {replay['problem']}"
@@ -272,6 +286,8 @@ def _check_charges(run: LoadedRun, schedule: Schedule, problems: list[str]) -> N
         diff = [
             f"{k} {record.get(k)!r} (the actions give {v!r})" for k, v in replay.items() if record.get(k) != v
         ]
+        if games:
+            diff += _level_problems(record, baseline, replay)
         if diff:
             problems.append(
                 f"{run.path / 'records.jsonl'}, line {line}: step {record.get('step')}: {', '.join(diff)}"

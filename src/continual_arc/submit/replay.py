@@ -118,4 +118,11 @@ def replay_instance(
     problems += [f"{records}: step {record['step']}: {d}" for d in _differences(claimed, wanted)]
     if record.get("actions") != action_entries(events):
         problems.append(f"{records}: step {record['step']}: its actions are not those of {path}")
+    fields = getattr(env, "record_fields", None)
+    if callable(fields):  # a game level's score, from the replayed actions and the level's own baseline
+        wanted_fields = fields(action_entries(events), result["solved"])
+        problems += [
+            f"{records}: step {record['step']}: {d}"
+            for d in _differences({k: record.get(k) for k in wanted_fields}, wanted_fields)
+        ]
     return problems

@@ -7,13 +7,18 @@ opening step holds the level's opening frames. A step of a game action holds the
 with its cell), the attempt it belonged to, the frames it rendered, the level's state after it
 and how it ended the attempt (won, lost, reset, action cap). A demonstration bought holds the
 solver's actions and the frames each rendered. The cost meter counts failed attempts where a grid
-instance counts wrong answers: each costs 1, as a demonstration does.
+instance counts wrong answers: each costs 1, as a demonstration does. The last step carries
+ARC-AGI-3's level score (:mod:`continual_arc.core.level_score`): the actions spent against the
+solver's plan.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from ..core.level_score import level_fields
+from ..play.instance_record import action_entries
 
 __all__ = ["charge_last", "game_steps", "is_game_trajectory"]
 
@@ -69,7 +74,30 @@ def game_steps(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) 
             step["learner_action"] = event["learner_action"]
         step["meter"] = _meter(int(feedback.get("spent", failed + demos)), demos, failed)
         steps.append(step)
-    return charge_last(steps, trajectory, record)
+    steps = charge_last(steps, trajectory, record)
+    level = _level(trajectory, record)
+    if level is not None:
+        steps[-1]["level"] = level
+    return steps
+
+
+def _level(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The level score's fields: the record's, else computed from the trajectory (``None`` if neither can)."""
+    if record and isinstance(record.get("level_score"), int | float):
+        return {k: record.get(k) for k in ("baseline_actions", "level_actions", "level_score")}
+    baseline, result = trajectory.get("baseline_actions"), trajectory.get("result") or {}
+    events = trajectory.get("events")
+    if (
+        not isinstance(baseline, int)
+        or baseline <= 0
+        or not isinstance(events, list)
+        or "solved" not in result
+    ):
+        return None  # a trajectory written before the level score, or cut short
+    try:
+        return level_fields(action_entries(events), bool(result["solved"]), baseline)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def charge_last(

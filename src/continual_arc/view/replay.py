@@ -155,7 +155,7 @@ def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
 _PASSED_ON = ("learner_log", "plugins", "error", "frames", "alias", "task_id", "seed", "phase", "demo_cap")
 
 # What a game level's trajectory adds: its game, its caps (the page says them), its opening's frames.
-_GAME_PASSED_ON = ("game", "difficulty", "attempt_action_cap", "action_cap", "opening")
+_GAME_PASSED_ON = ("game", "difficulty", "baseline_actions", "attempt_action_cap", "action_cap", "opening")
 
 
 def replay_document(entry: RunEntry, name: str) -> dict[str, Any]:

@@ -120,3 +120,50 @@ def test_a_failed_attempt_recorded_as_a_win_is_caught(smoke: Path, tmp_path: Pat
     (run / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     _, problems = check_run(run)
     assert any("feedback ended 'won' (the replay gives" in p for p in problems), problems
+
+
+def _records(run: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (run / "records.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.slow
+def test_every_game_record_carries_its_level_score_from_its_actions_and_the_solver_plan(smoke: Path) -> None:
+    run = smoke / PROTOCOL_PLAYS["stream"]
+    for record in _records(run):
+        trajectory = read_json(run / "i" / f"{record['step']}.json")
+        # Counted here independently: every ACTIONn, and each RESET that ended an attempt.
+        actions = [a for a in record["actions"] if str(a["action"]).startswith("ACTION")]  # type: ignore[index]
+        resets = [a for a in record["actions"] if a["action"] == "RESET" and a.get("ended")]  # type: ignore[index, union-attr]
+        spent = len(actions) + len(resets)
+        plan = trajectory["baseline_actions"]
+        assert record["baseline_actions"] == plan and record["level_actions"] == spent
+        want = min(1.0, (plan / spent) ** 2) if record["solved"] else 0.0
+        assert record["level_score"] == pytest.approx(want)
+
+
+@pytest.mark.tampered
+def test_a_level_score_edited_in_a_record_is_caught(smoke: Path, tmp_path: Path) -> None:
+    run = _copy(smoke, tmp_path)
+    records = _records(run)
+    index = next(i for i, r in enumerate(records) if r["solved"] and r["level_score"] < 1)  # type: ignore[operator]
+    records[index]["level_score"] = 1.0
+    (run / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    _, problems = check_run(run, regenerate=False)  # caught from the actions alone, without the engine
+    assert any("level_score 1.0 (the actions give" in p for p in problems), problems
+
+
+@pytest.mark.tampered
+def test_a_baseline_edited_with_its_score_is_caught_by_the_replay(smoke: Path, tmp_path: Path) -> None:
+    run = _copy(smoke, tmp_path)
+    records = _records(run)
+    index = next(i for i, r in enumerate(records) if r["solved"])
+    record = records[index]
+    path = run / "i" / f"{record['step']}.json"
+    trajectory = read_json(path)
+    longer = record["baseline_actions"] + record["level_actions"]  # type: ignore[operator]
+    trajectory["baseline_actions"] = longer  # a longer plan: the play would then beat it
+    path.write_text(json.dumps(trajectory))
+    record.update(baseline_actions=longer, level_score=1.0)
+    (run / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    _, problems = check_run(run)
+    assert any("its baseline_actions is not that of instance" in p for p in problems), problems

@@ -28,7 +28,7 @@ An action the game does not offer changes nothing but counts in the attempt.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -47,6 +47,7 @@ from ...core.games import (
     game_observation_to_json,
     is_game_action,
 )
+from ...core.level_score import level_fields
 from .frames import FrameTable, FrameTexts
 from .games import Move
 from .games.session import Session
@@ -89,6 +90,9 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         self.instance = instance
         super().__init__(settings, instance.demo_cap)
         self.attempt_action_cap = attempt_action_cap(len(instance.plan))
+        # ARC-AGI-3's level score reads the actions against this; no human baseline is recorded
+        # for a served level (the viewer's human plays use seeds no schedule draws).
+        self.baseline_actions = len(instance.plan)
         self.action_cap = self.settings.attempt_cap * self.attempt_action_cap + self.settings.action_cap
         self.session = Session(instance.spec, instance.level)
         self.texts = FrameTexts()
@@ -218,12 +222,22 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         return {
             "game": inst.task_id,
             "difficulty": inst.difficulty,
+            "baseline_actions": self.baseline_actions,
             "attempt_action_cap": self.attempt_action_cap,
             "action_cap": self.action_cap,
             "demo_cap": self.demo_cap,
             "opening": [self.table.id(text) for text in self.opening_frames],
             "frames": self.table.texts(),
         }
+
+    def record_fields(self, actions: Sequence[Mapping[str, Any]], solved: bool) -> dict[str, Any]:
+        """The record's level-score fields (:func:`~continual_arc.core.level_score.level_fields`).
+
+        Args:
+            actions: the record's ``actions`` entries.
+            solved: whether the instance ended solved.
+        """
+        return level_fields(actions, solved, self.baseline_actions)
 
     def action_json(self, action: Any) -> dict[str, Any]:
         """An action as JSON (:func:`~continual_arc.core.games.game_action_to_json`)."""

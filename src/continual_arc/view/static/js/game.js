@@ -136,11 +136,19 @@
     CAV.clear(root.querySelector(".game-actions"), actionLog(doc.steps, at));
   };
 
+  /* ARC-AGI-3's level score of the instance: its actions against the solver's plan. */
+  function levelScore(level) {
+    return el("span.level-score", { dataset: { score: level.level_score } },
+      " · level score " + Number(level.level_score).toFixed(2) + " (ARC-AGI-3's min(1, (plan / actions)²): " +
+      level.level_actions + " actions against the solver's " + level.baseline_actions + "; 0 when unsolved)");
+  }
+
   /* What the page says of a game level under its title: the game and its caps. */
   CAV.gameFacts = function (doc) {
     return el("div.game-facts", {}, "A level of " + (doc.alias ? "a game seen as " + doc.alias : "the game") +
       (doc.difficulty !== undefined && doc.difficulty !== null ? " at difficulty " + doc.difficulty : "") +
       " · an attempt may take " + doc.attempt_action_cap + " actions, the instance " + doc.action_cap +
-      " · each failed attempt and each demonstration costs 1");
+      " · each failed attempt and each demonstration costs 1",
+      doc.steps.length && doc.steps[doc.steps.length - 1].level ? levelScore(doc.steps[doc.steps.length - 1].level) : null);
   };
 })(window.CAV);
