@@ -8,13 +8,14 @@ the checker :mod:`continual_arc.play.check_learner`'s.
 """
 
 from .play.check_learner import check_learner
-from .play.toy_learners import DemoBuyerLearner, GiveUpLearner, RandomLearner, ToyRuleLearner
+from .play.toy_learners import DemoBuyerLearner, GiveUpLearner, RandomLearner, RandomPlayer, ToyRuleLearner
 from .tracks.toy import apply_rule, toy_fixed_source, toy_generative_source, toy_rule
 
 __all__ = [
     "DemoBuyerLearner",
     "GiveUpLearner",
     "RandomLearner",
+    "RandomPlayer",
     "ToyRuleLearner",
     "apply_rule",
     "check_learner",

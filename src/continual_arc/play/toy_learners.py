@@ -1,6 +1,7 @@
 """Trivial learners, and a toy learner that really learns, for tests and for trying the benchmark.
 
-:class:`GiveUpLearner`, :class:`DemoBuyerLearner` and :class:`RandomLearner` keep nothing;
+:class:`GiveUpLearner`, :class:`DemoBuyerLearner`, :class:`RandomLearner` and :class:`RandomPlayer`
+(the floor of a game level, arc3) keep nothing;
 :class:`ToyRuleLearner` finds the rule of a toy task (:mod:`continual_arc.tracks.toy`) from its
 demonstrations and keeps it, so a returning toy task costs it nothing.
 """
@@ -13,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from ..core.actions import Action, Feedback, GiveUp, LearnerObservation, RequestDemos, Submit, SubmitFeedback
+from ..core.games import CLICK, FRAME_SIDE, RESET, GameAction, GameObservation
 from ..core.seeding import stable_rng
 from ..tracks.toy import apply_rule
 from .learner import BaseLearner
 
-__all__ = ["DemoBuyerLearner", "GiveUpLearner", "RandomLearner", "ToyRuleLearner"]
+__all__ = ["DemoBuyerLearner", "GiveUpLearner", "RandomLearner", "RandomPlayer", "ToyRuleLearner"]
 
 
 class GiveUpLearner(BaseLearner):
@@ -58,6 +60,39 @@ class RandomLearner(BaseLearner):
         rng = stable_rng("random-learner", self.seed, obs.task_id, obs.step, obs.attempts_used)
         colours = sorted({x for row in obs.input for x in row})
         return Submit([[rng.choice(colours) for _ in row] for row in obs.input])
+
+
+class RandomPlayer(BaseLearner):
+    """Plays a game level (arc3) at random: the floor a game's levels must stand well above.
+
+    Each action is drawn uniformly from the actions the game offers (never RESET: an attempt ends
+    by a loss or its action cap anyway), and a click (``ACTION6``) lands on a uniformly drawn cell
+    of the 64 x 64 frame. It never buys a demonstration and plays every attempt to its end.
+
+    Args:
+        seed: the seed of its draws (each draw is a function of the seed, the game's name, the
+            step, the failed attempts and the attempt's actions, so a rerun plays the same).
+    """
+
+    stateless = True
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, obs: LearnerObservation | GameObservation) -> GameAction | GiveUp:  # type: ignore[override]
+        """A random offered action (a grid instance, which it cannot play, is given up)."""
+        if not isinstance(obs, GameObservation):
+            return GiveUp()
+        rng = stable_rng(
+            "random-player", self.seed, obs.task_id, obs.step, obs.attempts_used, obs.attempt_actions
+        )
+        offered = [a for a in obs.available_actions if a != RESET]
+        if not offered:
+            return GiveUp()
+        name = rng.choice(offered)
+        if name == CLICK:
+            return GameAction(CLICK, rng.randrange(FRAME_SIDE), rng.randrange(FRAME_SIDE))
+        return GameAction(name)
 
 
 class ToyRuleLearner(BaseLearner):
