@@ -26,7 +26,6 @@ from continual_arc.tracks.arc3.env import GameEnv
 from continual_arc.tracks.arc3.games import GAMES
 from continual_arc.tracks.arc3.games.draw import draw_level
 from continual_arc.tracks.arc3.source import GameSource
-from continual_arc.tracks.arc3.track import DIFFICULTY
 
 
 def random_actions(game_id: str, count: int, seed: int) -> list[GameAction]:
@@ -45,7 +44,7 @@ def random_actions(game_id: str, count: int, seed: int) -> list[GameAction]:
 def raw_rate(game_id: str, actions: list[GameAction]) -> float:
     """Engine steps a second: ``perform_action`` with raw frames, a RESET after a win or a loss."""
     spec = GAMES[game_id]
-    game = spec.build(GameSource("benchmark", [game_id], DIFFICULTY).instance(game_id, 0).level)
+    game = spec.build(GameSource("benchmark", [game_id], 0).instance(game_id, 0).level)
     reset = ActionInput(id=EngineAction.RESET)
     game.perform_action(reset, raw=True)
     start = time.perf_counter()
@@ -61,7 +60,7 @@ def raw_rate(game_id: str, actions: list[GameAction]) -> float:
 
 def env_rate(game_id: str, actions: list[GameAction]) -> float:
     """Steps a second through GameEnv as the runner plays them: view, step, the feedback as JSON."""
-    source = GameSource("benchmark", [game_id], DIFFICULTY)
+    source = GameSource("benchmark", [game_id], 0)
     instance = source.instance(game_id, 0)  # drawn before the clock starts
     env = GameEnv(instance)
     start = time.perf_counter()
@@ -78,7 +77,7 @@ def draw_rate(game_id: str, levels: int) -> float:
     """Levels served a second: generate, solve, and replay the plan in the engine."""
     start = time.perf_counter()
     for seed in range(levels):
-        draw_level(GAMES[game_id], ("benchmark", "draw", seed), DIFFICULTY)
+        draw_level(GAMES[game_id], ("benchmark", "draw", seed), 0)
     return levels / (time.perf_counter() - start)
 
 

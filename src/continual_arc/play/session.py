@@ -107,7 +107,10 @@ class RunSession:
         self.records.extend(records)
 
     def _open(self, episode: Episode) -> EpisodePlay:
-        env: Environment = self.track.open(episode.phase, episode.task_id, episode.seed, self.settings)
+        exposure = episode.slot.user_exposure_index if episode.slot is not None else 0
+        env: Environment = self.track.open(
+            episode.phase, episode.task_id, episode.seed, self.settings, exposure
+        )
         return EpisodePlay(episode, env, self.time_limit, self.fail_fast, self.hooks)
 
     def _serve_serially(self, played: list[EpisodePlay]) -> None:

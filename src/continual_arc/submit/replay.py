@@ -97,7 +97,15 @@ def replay_instance(
     Returns:
         One line per problem (empty when the files are what the replay gives).
     """
-    env = track.open(record["phase"], record["task_id"], record["seed"], settings)
+    # The exposure a rising track's level depends on is the slot's, which the coverage check compares.
+    exposure = record.get("user_exposure_index")
+    env = track.open(
+        record["phase"],
+        record["task_id"],
+        record["seed"],
+        settings,
+        exposure if isinstance(exposure, int) else 0,
+    )
     events = trajectory.get("events")
     if not isinstance(events, list):
         return [f"{path}: it has no list of events"]

@@ -46,6 +46,8 @@ class Track:
         kind: what its instances are: ``"grid"`` (a test input to answer) or ``"game"`` (a level
             to play, arc3), which is how the checker replays them.
         default_learner: the ``module:Class`` the protocol plays when no learner is named.
+        rising: whether an instance depends on its user's exposure to the task (arc3's levels
+            rise in difficulty): its sources' ``instance`` then takes ``exposure``.
     """
 
     name: str
@@ -56,6 +58,7 @@ class Track:
     summary: str = ""
     kind: str = "grid"
     default_learner: str = "continual_arc_baselines.library:ProgramLibraryLearner"
+    rising: bool = False
     _built: dict[str, TaskSource] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -85,9 +88,20 @@ class Track:
         """The source that serves ``phase`` (:data:`PHASE_SOURCES`)."""
         return self.source(PHASE_SOURCES[phase])
 
-    def open(self, phase: str, task_id: str, seed: int, settings: EnvSettings) -> Environment:
-        """The environment of instance ``seed`` of ``task_id``, served in ``phase``, under ``settings``."""
-        return self.environment(self.source_for(phase).instance(task_id, seed), settings)
+    def open(
+        self, phase: str, task_id: str, seed: int, settings: EnvSettings, exposure: int | None = 0
+    ) -> Environment:
+        """The environment of instance ``seed`` of ``task_id``, served in ``phase``, under ``settings``.
+
+        ``exposure`` is the times its user met the task before (the slot's ``user_exposure_index``;
+        ``None`` or 0 outside a schedule); only a :attr:`rising` track reads it.
+        """
+        source = self.source_for(phase)
+        if self.rising:
+            instance = source.instance(task_id, seed, exposure=exposure or 0)  # type: ignore[call-arg]
+        else:
+            instance = source.instance(task_id, seed)
+        return self.environment(instance, settings)
 
     def describe_sources(self) -> dict[str, Any]:
         """Each role's source described (name, kind, data versions), as a run's ``meta.json`` records it."""

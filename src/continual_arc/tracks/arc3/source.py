@@ -1,12 +1,15 @@
 """The arc3 track's task source: a game id and an instance seed give a fresh level its solver solved.
 
 An instance is a level of the game drawn by :func:`~.games.draw.draw_level` from the seed parts
-``("arc3", seed, "level")`` at the track's difficulty: the draw redraws until the game's solver
-wins the level and replays the winning plan in the engine, so no level is ever served unsolved.
-Demonstration ``k`` is a further level of the same game (``("arc3", seed, "demo", j)`` for the
-first ``j`` that gives a level distinct from the instance's own and from demonstrations 0 to
-``k - 1``), played by the solver frame by frame. Demonstrations are drawn only when bought, and
-demonstration ``k`` never depends on how many are asked for.
+``("arc3", seed, "level")`` at its served difficulty (:func:`~.levels.served_difficulty`: rising
+with the user's exposure to the game on the stream, drawn from the seed on a test) and in its
+phase's half of the game's levels (:func:`~.levels.in_test_half`): the draw redraws until the
+level lies in that half and the game's solver wins it, and replays the winning plan in the engine,
+so no level is ever served unsolved. Demonstration ``k`` is a further level of the same game,
+difficulty and half (``("arc3", seed, "demo", j)`` for the first ``j`` that gives a level distinct
+from the instance's own and from demonstrations 0 to ``k - 1``), played by the solver frame by
+frame. Demonstrations are drawn only when bought, and demonstration ``k`` never depends on how many
+are asked for.
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ from .frames import FrameTexts
 from .games import GAMES, GameSpec, Level, Move
 from .games.draw import DrawError, GameModelError, draw_level
 from .games.session import Session
+from .levels import SERVED_DIFFICULTIES, in_test_half, is_test_seed, served_difficulty
 
 __all__ = ["GAME_DATA_VERSION", "GameInstance", "GameSource", "LevelDrawError", "play_plan"]
 
-GAME_DATA_VERSION = "1"
+GAME_DATA_VERSION = "2"
 """The version of how instances are drawn from seeds (seed parts, difficulty, demonstrations)."""
 
 _DEMO_DRAWS = 64
@@ -100,9 +104,17 @@ def play_plan(spec: GameSpec, level: Level, plan: Sequence[Move], texts: FrameTe
     return GameDemo(actions, tuple(groups))
 
 
-def _draw(spec: GameSpec, parts: tuple[str | int, ...], difficulty: int) -> tuple[Level, tuple[Move, ...]]:
+_SUBDRAWS = 64
+"""Sub-draws tried for a level: twice the draw's default, as half the levels lie in the other half."""
+
+
+def _draw(
+    spec: GameSpec, parts: tuple[str | int, ...], difficulty: int, test_half: bool | None = None
+) -> tuple[Level, tuple[Move, ...]]:
+    """A level and its plan; in the test half (``True``), the other (``False``) or either (``None``)."""
+    accept = None if test_half is None else (lambda level: in_test_half(level) == test_half)
     try:
-        return draw_level(spec, parts, difficulty)
+        return draw_level(spec, parts, difficulty, max_subdraws=_SUBDRAWS, accept=accept)
     except (DrawError, GameModelError) as err:
         raise LevelDrawError(str(err)) from err
 
@@ -110,8 +122,8 @@ def _draw(spec: GameSpec, parts: tuple[str | int, ...], difficulty: int) -> tupl
 class _DemoSupply:
     """The demonstrations of one instance drawn so far, and where the next draw starts."""
 
-    def __init__(self, spec: GameSpec, seed: int, level: Level) -> None:
-        self.spec, self.seed = spec, seed
+    def __init__(self, spec: GameSpec, seed: int, level: Level, test_half: bool | None) -> None:
+        self.spec, self.seed, self.test_half = spec, seed, test_half
         self.seen = {level}
         self.demos: list[GameDemo] = []
         self.draws = 0
@@ -123,7 +135,9 @@ class _DemoSupply:
                 raise LevelDrawError(
                     f"{self.spec.id}: no level distinct from the earlier ones for demonstration {index}"
                 )
-            level, plan = _draw(self.spec, ("arc3", self.seed, "demo", self.draws), difficulty)
+            level, plan = _draw(
+                self.spec, ("arc3", self.seed, "demo", self.draws), difficulty, self.test_half
+            )
             self.draws += 1
             if level not in self.seen:
                 self.seen.add(level)
@@ -137,13 +151,16 @@ class GameSource:
     Args:
         name: the registry name (``"arc3/stream"``, ...).
         game_ids: the games served.
-        difficulty: the difficulty every level is drawn at.
+        difficulty: one difficulty for every level, in either half (benchmarks, tests); by default
+            (``None``) each level's served difficulty and its phase's half (:mod:`~.levels`).
         cache_size: instances kept in memory.
     """
 
     kind = "generative"
 
-    def __init__(self, name: str, game_ids: Sequence[str], difficulty: int, cache_size: int = 1024) -> None:
+    def __init__(
+        self, name: str, game_ids: Sequence[str], difficulty: int | None = None, cache_size: int = 1024
+    ) -> None:
         unknown = sorted(set(game_ids) - set(GAMES))
         if unknown:
             raise ValueError(f"source {name}: no games {unknown}")
@@ -151,18 +168,26 @@ class GameSource:
         self.difficulty = difficulty
         self._ids = tuple(sorted(game_ids))
         self._levels = lru_cache(maxsize=cache_size)(self._draw_level)
-        self._demos: OrderedDict[tuple[str, int], _DemoSupply] = OrderedDict()
+        self._demos: OrderedDict[tuple[str, int, int], _DemoSupply] = OrderedDict()
         self._lock = threading.Lock()
 
     def task_ids(self) -> tuple[str, ...]:
         """Every game id this source serves, sorted."""
         return self._ids
 
-    def _draw_level(self, task_id: str, seed: int) -> tuple[Level, tuple[Move, ...]]:
-        return _draw(GAMES[task_id], ("arc3", seed, "level"), self.difficulty)
+    def _draw_level(
+        self, task_id: str, seed: int, difficulty: int, test_half: bool | None
+    ) -> tuple[Level, tuple[Move, ...]]:
+        return _draw(GAMES[task_id], ("arc3", seed, "level"), difficulty, test_half)
 
-    def instance(self, task_id: str, seed: int) -> GameInstance:
-        """Instance ``seed`` of a game: its level now, its demonstrations when bought.
+    def placement(self, task_id: str, seed: int, exposure: int = 0) -> tuple[int, bool | None]:
+        """The difficulty of instance ``seed`` and the half it is drawn from (``None``: either)."""
+        if self.difficulty is not None:
+            return self.difficulty, None
+        return served_difficulty(task_id, seed, exposure), is_test_seed(seed)
+
+    def instance(self, task_id: str, seed: int, exposure: int = 0) -> GameInstance:
+        """Instance ``seed`` of a game, its user having met it ``exposure`` times: level and demonstrations.
 
         Raises:
             UnknownTaskError: the source does not serve ``task_id``.
@@ -170,36 +195,41 @@ class GameSource:
         """
         if task_id not in self._ids:
             raise UnknownTaskError(f"source {self.name} does not serve game {task_id!r}")
-        level, plan = self._levels(task_id, seed)
+        difficulty, test_half = self.placement(task_id, seed, exposure)
+        level, plan = self._levels(task_id, seed, difficulty, test_half)
         return GameInstance(
             self.name,
             task_id,
             seed,
-            self.difficulty,
+            difficulty,
             level,
             plan,
             DEMO_CAP,
-            lambda index: self._demonstration(task_id, seed, level, index),
+            lambda index: self._demonstration(task_id, seed, level, difficulty, test_half, index),
         )
 
-    def _demonstration(self, task_id: str, seed: int, level: Level, index: int) -> GameDemo:
+    def _demonstration(
+        self, task_id: str, seed: int, level: Level, difficulty: int, test_half: bool | None, index: int
+    ) -> GameDemo:
         """Demonstration ``index``: drawn in order, each level unlike the instance's and the earlier ones."""
         with self._lock:
-            supply = self._demos.get((task_id, seed))
+            key = (task_id, seed, difficulty)
+            supply = self._demos.get(key)
             if supply is None:
-                supply = self._demos[(task_id, seed)] = _DemoSupply(GAMES[task_id], seed, level)
+                supply = self._demos[key] = _DemoSupply(GAMES[task_id], seed, level, test_half)
                 if len(self._demos) > _DEMO_SUPPLIES:  # pure draws: an evicted supply is drawn again alike
                     self._demos.popitem(last=False)
             # Under the lock: a demonstration is a few milliseconds, and two users never share an instance.
-            return supply.get(index, self.difficulty)
+            return supply.get(index, difficulty)
 
     def describe(self) -> dict[str, Any]:
-        """The source's name, kind and versions (the engine's and the games')."""
+        """The source's name, kind and versions (the engine's and the games'), and its difficulties."""
         return {
             "name": self.name,
             "kind": self.kind,
             "versions": game_versions(),
-            "difficulty": self.difficulty,
+            "difficulty": self.difficulty if self.difficulty is not None else "served",
+            "served_difficulties": {game: list(SERVED_DIFFICULTIES[game]) for game in self._ids},
         }
 
 

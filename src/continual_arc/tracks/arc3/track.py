@@ -17,10 +17,7 @@ from .env import GameEnv
 from .games import GAMES
 from .source import GameSource
 
-__all__ = ["ARC3", "DIFFICULTY", "HELD_OUT_GAMES", "STREAM_GAMES"]
-
-DIFFICULTY = 0
-"""The difficulty of every level served (each game's easiest: a game's rules at its first level)."""
+__all__ = ["ARC3", "HELD_OUT_GAMES", "STREAM_GAMES"]
 
 _HELD_OUT = (
     "bridge-switches",
@@ -49,11 +46,11 @@ LEVELS_PER_TEST_GAME = 4
 
 
 def _stream_source() -> GameSource:
-    return GameSource("arc3/stream", STREAM_GAMES, DIFFICULTY)
+    return GameSource("arc3/stream", STREAM_GAMES)
 
 
 def _held_out_source() -> GameSource:
-    return GameSource("arc3/held-out", HELD_OUT_GAMES, DIFFICULTY)
+    return GameSource("arc3/held-out", HELD_OUT_GAMES)
 
 
 def _smoke() -> Config:
@@ -81,6 +78,7 @@ ARC3 = Track(
     environment=GameEnv,
     summary="games written for this benchmark on ARC Prize's engine; fresh levels, each solved before served",
     kind="game",
+    rising=True,
     # The model-free program library writes grid programs; a game level needs the explorer.
     default_learner="continual_arc_baselines.explorer:GameExplorer",
 )

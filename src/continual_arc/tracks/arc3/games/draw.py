@@ -14,6 +14,7 @@ import hashlib
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from .base import GameSpec, Level, Move, RejectLevel
 from .session import replay
@@ -58,6 +59,7 @@ def draw_level(
     budget: int | None = None,
     max_subdraws: int = MAX_SUBDRAWS,
     verify: bool = True,
+    accept: Callable[[Level], bool] | None = None,
 ) -> tuple[Level, tuple[Move, ...]]:
     """A level of ``spec`` for these seed parts, and its solver's winning moves.
 
@@ -68,6 +70,8 @@ def draw_level(
         budget: solver node expansions; the game's own default when None.
         max_subdraws: how many sub-draws to try before giving up.
         verify: replay the solution in the engine before serving (a few milliseconds).
+        accept: a level it rejects is redrawn from the next sub-draw, before the solver runs (the
+            track keeps its tests' levels apart from its stream's this way).
 
     Raises:
         DrawError: every sub-draw was rejected or unsolved.
@@ -84,6 +88,9 @@ def draw_level(
             level = spec.generate(rng, difficulty)
         except RejectLevel as reason:
             reasons[f"rejected by the generator ({reason})"] += 1
+            continue
+        if accept is not None and not accept(level):
+            reasons["in the other phase's half"] += 1
             continue
         solution = spec.solve(level, limit)
         if solution is None:
