@@ -1,10 +1,15 @@
-"""Time to draw an arc3 level (generate + solve, and the engine replay that checks the plan).
+"""arc3's games at their served difficulties: the random floor, the solver's plan, the distinct levels.
 
-Usage: python benchmarks/arc3_games.py [--levels N] [--game ID ...]   (needs Python 3.12 + arcengine)
+Usage: python benchmarks/arc3_games.py [--levels N] [--draws M] [--game ID ...] [--timing]
+(needs Python 3.12 + arcengine)
 
-Prints, per game and difficulty, the mean and worst milliseconds per served level with and without
-the replay, the mean plan length and the sub-draws used. Run it before and after changing a game:
-a protocol draws about a thousand levels, so the mean should stay well under 50 ms.
+Prints, per game and served difficulty (``tracks/arc3/levels.py``), the share of ``N`` stream-half
+levels that ``RandomPlayer`` wins under the environment's rules (8 attempts, each to its action
+cap), the solver's mean plan length (the level score's baseline), and the distinct levels among
+``M`` generator draws with Chao1's estimate of how many there are. Every served difficulty must stay
+below one random win in three. ``--timing`` prints instead the mean and worst milliseconds per
+level drawn, with and without the engine replay of the plan, at every difficulty: a protocol draws
+about a thousand levels, so the mean should stay well under 50 ms.
 """
 
 from __future__ import annotations
@@ -13,8 +18,13 @@ import argparse
 import statistics
 import time
 
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.draw import draw_level
+from continual_arc.core.environment import EnvSettings
+from continual_arc.play.toy_learners import RandomPlayer
+from continual_arc.tracks.arc3.env import GameEnv
+from continual_arc.tracks.arc3.games import GAMES, RejectLevel
+from continual_arc.tracks.arc3.games.draw import draw_level, level_rng
+from continual_arc.tracks.arc3.levels import SERVED_DIFFICULTIES, in_test_half
+from continual_arc.tracks.arc3.source import GameInstance
 
 
 def measure(game_id: str, difficulty: int, levels: int, verify: bool) -> tuple[float, float, float]:
@@ -29,11 +39,66 @@ def measure(game_id: str, difficulty: int, levels: int, verify: bool) -> tuple[f
     return statistics.mean(times), max(times), statistics.mean(lengths)
 
 
+def random_wins(game_id: str, difficulty: int, levels: int) -> tuple[int, float]:
+    """Levels of ``levels`` (stream half) that RandomPlayer wins under the rules, and the mean plan."""
+    spec, player, wins, plans = GAMES[game_id], RandomPlayer(), 0, []
+    for seed in range(levels):
+        level, plan = draw_level(spec, ("benchmark", seed), difficulty, max_subdraws=64, accept=_stream_half)
+        instance = GameInstance("benchmark", game_id, seed, difficulty, level, plan, 0, _no_demos)
+        env = GameEnv(instance, EnvSettings())
+        while not env.done:
+            env.step(player.act(env.view(game_id, seed, 0, 0)))
+        wins += env.result().solved
+        plans.append(len(plan))
+    return wins, statistics.mean(plans)
+
+
+def _stream_half(level: object) -> bool:
+    return not in_test_half(level)  # type: ignore[arg-type]
+
+
+def _no_demos(index: int) -> object:
+    raise IndexError("the benchmark buys no demonstration")
+
+
+def distinct_levels(game_id: str, difficulty: int, draws: int) -> tuple[int, float]:
+    """Distinct layouts among ``draws`` generator draws, and Chao1's estimate of all there are."""
+    spec, counts = GAMES[game_id], {}
+    for seed in range(draws):
+        try:
+            level = spec.generate(level_rng(game_id, difficulty, ("distinct", seed), 0), difficulty)
+        except RejectLevel:
+            continue
+        counts[level] = counts.get(level, 0) + 1
+    once = sum(1 for n in counts.values() if n == 1)
+    twice = sum(1 for n in counts.values() if n == 2)
+    estimate = len(counts) + (once * (once - 1) / 2 if twice == 0 else once * once / (2 * twice))
+    return len(counts), estimate
+
+
+def floor_table(games: list[str], levels: int, draws: int) -> None:
+    """The random floor, the plan and the distinct levels of each game at each served difficulty."""
+    print(f"{'game':16} d  random wins      plan  distinct of {draws} (Chao1)")
+    for game_id in games:
+        for difficulty in SERVED_DIFFICULTIES[game_id]:
+            wins, plan = random_wins(game_id, difficulty, levels)
+            seen, estimate = distinct_levels(game_id, difficulty, draws)
+            share = f"{wins:3}/{levels} = {wins / levels:.2f}"
+            print(
+                f"{game_id:16} {difficulty}  {share:14}  {plan:5.1f}  {seen:5} ({estimate:.0f})", flush=True
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", type=int, default=50)
+    parser.add_argument("--levels", type=int, default=30)
+    parser.add_argument("--draws", type=int, default=400)
     parser.add_argument("--game", action="append", choices=sorted(GAMES))
+    parser.add_argument("--timing", action="store_true", help="time the draws at every difficulty instead")
     args = parser.parse_args()
+    if not args.timing:
+        floor_table(args.game or sorted(GAMES), args.levels, args.draws)
+        return
     print(f"{'game':16} d  solve ms (worst)   +replay ms (worst)   plan")
     for game_id in args.game or sorted(GAMES):
         for difficulty in range(GAMES[game_id].max_difficulty + 1):
