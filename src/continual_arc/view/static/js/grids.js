@@ -15,7 +15,7 @@
   /* ARC-AGI-3's colours 0-15, as continual_arc.tracks.arc3.games.render.PALETTE has them. */
   CAV.FRAME_PALETTE = [
     "#FFFFFF", "#CCCCCC", "#999999", "#666666", "#333333", "#000000", "#E53AA3", "#FF7BCC",
-    "#F93C31", "#1E93FF", "#88D8F1", "#FFDC00", "#FF851B", "#921231", "#4FCC30", "#A356D6",
+    "#F93C31", "#1E93FF", "#88D8F1", "#FFDC00", "#FF851B", "#921231", "#4FCC30", "#A356D0",
   ];
 
   function isGrid(value) {
