@@ -147,8 +147,8 @@ def test_a_game_known_to_lose_costs_less_when_it_returns() -> None:
     assert learner.games["c"].loses and learner.games["c"].wins >= 1
     assert sum(c for c, _ in kept[1:]) < sum(c for c, _ in fresh[1:])
     assert all(demos == 0 for _, demos in kept[2:])  # won at the second level: no more demos
-    # Pinned at GAME_DATA_VERSION 2 (levels drawn from the stream half): the reset never wins a level.
-    assert [c for c, _ in kept] == [16, 1, 4, 2] and [c for c, _ in fresh] == [16, 16, 16, 16]
+    # Pinned at GAME_DATA_VERSION 2 (difficulty 1, the stream half): the reset never wins a level.
+    assert [c for c, _ in kept] == [16, 9, 5, 3] and [c for c, _ in fresh] == [16, 16, 16, 16]
 
 
 def test_depths_count_moves_from_the_start_around_losses() -> None:
