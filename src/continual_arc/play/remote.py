@@ -31,11 +31,15 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..core.errors import ContinualArcError
-from ..core.sandbox import Confinement, SandboxedProcess, start_sandboxed
+from ..core.sandbox import Confinement, ProcessHandle, SandboxedProcess, launch_config, start_sandboxed
+from ..core.sandbox.zygote import Zygote
 from ..core.wire import from_wire, to_wire
 from .state_copy import UnsafeState, copy_state
 
-__all__ = ["RemoteLearnerError", "remote_learner"]
+__all__ = ["CHILD_MODULE", "RemoteLearnerError", "remote_learner"]
+
+CHILD_MODULE = "continual_arc.play.remote_child"
+"""The learner's side of the pipe: what every learner process runs, and what a zygote preloads."""
 
 
 class RemoteLearnerError(ContinualArcError, RuntimeError):
@@ -77,8 +81,9 @@ class _Child:
         env: Mapping[str, str],
         confinement: Confinement | None,
         start_state: Path | None = None,
+        zygote: Zygote | None = None,
     ) -> None:
-        command = [*prefix, sys.executable, "-m", "continual_arc.play.remote_child", json.dumps(dict(spec))]
+        command = [*prefix, sys.executable, "-m", CHILD_MODULE, json.dumps(dict(spec))]
         workdir.mkdir(parents=True)
         log_dir.mkdir(parents=True, exist_ok=True)
         self.workdir = workdir
@@ -87,6 +92,7 @@ class _Child:
         self.isolation: dict[str, Any] | None = None
         self.sandboxed: SandboxedProcess | None = None
         self.log: BinaryIO | None = None
+        self.process: ProcessHandle
         if confinement is None:
             self.log = open(log_dir / "stderr.txt", "ab")  # noqa: SIM115  # closed in close()
             self.process = subprocess.Popen(
@@ -98,7 +104,7 @@ class _Child:
                 stderr=self.log,
             )
         else:
-            self.sandboxed = _start_confined(command, workdir, log_dir, env, confinement)
+            self.sandboxed = _start_confined(command, workdir, log_dir, env, confinement, zygote)
             self.process = self.sandboxed.process
         self.timed_out = False
         self.played = False  # until a call that could tell it anything of an instance
@@ -170,27 +176,35 @@ class _Child:
 
 
 def _start_confined(
-    command: Sequence[str], workdir: Path, log_dir: Path, env: Mapping[str, str], confinement: Confinement
+    command: Sequence[str],
+    workdir: Path,
+    log_dir: Path,
+    env: Mapping[str, str],
+    confinement: Confinement,
+    zygote: Zygote | None,
 ) -> SandboxedProcess:
     """The learner's process in the kernel sandbox: it writes only in ``workdir``.
 
     The launcher's config and report, and the learner's standard error, go to ``log_dir``, where
-    the learner cannot rewrite them.
+    the learner cannot rewrite them. With a ``zygote`` (and no prefix command), the process is
+    forked from it, every layer put in force as the launcher would.
     """
-    return start_sandboxed(
-        command,
-        env={**env, "TMPDIR": str(workdir), "HOME": str(workdir)},
-        cwd=workdir,
-        read_dirs=confinement.read_dirs,
-        write_dirs=[workdir],
-        port=confinement.port,
-        bridge=confinement.bridge,
-        log_dir=log_dir,
-        file_bytes=confinement.file_bytes,
-        cpu_seconds=confinement.cpu_seconds,
-        pipes=True,
-        isolate=confinement.isolate,
-    )
+    where: dict[str, Any] = {
+        "env": {**env, "TMPDIR": str(workdir), "HOME": str(workdir)},
+        "cwd": workdir,
+        "read_dirs": confinement.read_dirs,
+        "write_dirs": [workdir],
+        "port": confinement.port,
+        "bridge": confinement.bridge,
+        "log_dir": log_dir,
+        "file_bytes": confinement.file_bytes,
+        "cpu_seconds": confinement.cpu_seconds,
+        "isolate": confinement.isolate,
+    }
+    if zygote is not None and command[0] == sys.executable:
+        process = zygote.spawn(launch_config(command, **where), log_dir / "stderr.txt")
+        return SandboxedProcess(process, log_dir / "isolation.json", ())
+    return start_sandboxed(command, **where, pipes=True)
 
 
 class _RemoteBase:
@@ -208,8 +222,10 @@ class _RemoteBase:
         restart_on_reset: bool,
         start_state: Path | None,
         confinement: Confinement | None,
+        zygote: Zygote | None = None,
     ) -> None:
         self.spec, self.prefix, self.env = dict(spec), list(prefix), dict(env)
+        self.zygote = zygote
         self.workdir = workdir.resolve()  # absolute: the child starts in it, and its TMPDIR names it
         self.logs = logs.resolve()
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
@@ -233,6 +249,7 @@ class _RemoteBase:
             self.env,
             self.confinement,
             state,
+            self.zygote,
         )
         if child.isolation is not None:
             self.isolations.append(child.isolation)
@@ -377,6 +394,7 @@ def remote_learner(
     restart_on_reset: bool = False,
     start_state: Path | None = None,
     confinement: Confinement | None = None,
+    zygote: Zygote | None = None,
 ) -> Any:
     """The learner ``spec`` names (``{"class": "module:Class", "kwargs": {...}}``), in a process of its own.
 
@@ -393,13 +411,17 @@ def remote_learner(
         start_state: a saved state every new process loads first (the end of a stream).
         confinement: start every process in the kernel sandbox (:mod:`continual_arc.core.sandbox`)
             with these rights; it writes only in its own folder. ``None``: no sandbox.
+        zygote: fork each sandboxed process from this fork server rather than start an interpreter
+            (:mod:`continual_arc.core.sandbox.zygote`); with a ``prefix``, it is not used.
 
     Raises:
         RemoteLearnerError: the learner could not be built (one sentence says why).
     """
     environ = dict(os.environ) if env is None else dict(env)
     where = workdir / "logs" if logs is None else logs
-    probe = _RemoteBase(spec, workdir, where, prefix, environ, restart_on_reset, start_state, confinement)
+    probe = _RemoteBase(
+        spec, workdir, where, prefix, environ, restart_on_reset, start_state, confinement, zygote
+    )
     members = set(probe.hello["members"])
     bases = tuple(mixin for name, mixin in _MIXINS.items() if name in members)
     kind = type("RemoteLearner", (*bases, _RemoteBase), {})
