@@ -121,17 +121,19 @@ def test_hermes_killed_mid_stream_resumes_to_the_uninterrupted_runs_records(tmp_
 def _comparable(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A record without what may differ between any two plays of the same run.
 
-    That is the timing fields, the learner's cumulative ``resources`` (the killed process's are
-    lost), and the prompt tokens: Hermes's system prompt carries a line on the Python toolchain
-    only when its probe of it (subprocesses with a 3 s time limit) ends within 10 s, which on a
-    loaded machine it sometimes does not, so two uninterrupted plays differ there too.
+    That is the timing fields, the workspace's size in bytes (Hermes's ``state.db`` holds session
+    ids and times), and the prompt tokens, of the instance and so of the cumulative counters:
+    Hermes's system prompt carries a line on the Python toolchain only when its probe of it
+    (subprocesses with a 3 s time limit) ends within 10 s, which on a loaded machine it sometimes
+    does not, so two uninterrupted plays differ there too.
     """
     comparable = []
     for record in records:
-        kept = {k: v for k, v in record.items() if k not in (*TIMING_FIELDS, "resources")}
-        kept["instance_resources"] = {
-            k: v for k, v in record["instance_resources"].items() if k != "prompt_tokens"
-        }
+        kept = {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+        for counters in ("instance_resources", "resources"):
+            kept[counters] = {
+                k: v for k, v in record[counters].items() if k not in ("prompt_tokens", "workspace_bytes")
+            }
         comparable.append(kept)
     return comparable
 
