@@ -28,6 +28,7 @@ from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.harness.hermes import HermesLearner
 from continual_arc_baselines.harness.openclaw import OpenClawLearner
 from continual_arc_baselines.harness.system import SystemLearner
+from continual_arc_baselines.library.carry import ProxyCountsError
 from continual_arc_baselines.proxy import ProxyConfig, ProxyHandle, serve_proxy
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -174,3 +175,17 @@ def test_a_harness_killed_and_resumed_under_a_cap_stays_within_it(
     # Up to the round after the resume the cap has not bound: every record, cumulative counters
     # included, is the straight run's (the killed round's calls are in no record).
     assert timeless(records(cut))[: at_kill + 1] == timeless(records(straight))[: at_kill + 1]
+
+
+def test_a_harness_whose_proxy_cannot_take_the_carried_spend_stops_the_resume(
+    installed: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    with server(scripted_model(answers(SMOKE), shell="terminal")) as fake, ExitStack() as stack:
+        url = proxy_on(fake, stack, HARNESS_CAP, HARNESS_MODEL).url
+        play_smoke(HermesLearner, url, out, rounds=1)
+    # The proxy is gone: resuming would start the spend cap again, so it is refused at once.
+    with pytest.raises(LearnerError, match="resume_from") as caught:
+        play_smoke(HermesLearner, url, out, resume=True)
+    assert isinstance(caught.value.__cause__, ProxyCountsError)
+    assert "spend cap would start again" in str(caught.value.__cause__)
