@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from continual_arc_baselines.harness import openclaw
 from continual_arc_baselines.harness.install import install
 from continual_arc_baselines.harness.openclaw import OpenClawLearner, _launch, verify_install
 from continual_arc_baselines.harness.packages import HARNESSES
@@ -86,7 +87,9 @@ if args and args[0].endswith("openclaw.mjs"):
     if args[1:] == ["--version"]:
         print("OpenClaw 2026.9.6 (fake)")
         sys.exit(0)
-    # One turn. OpenClaw's logger writes to logging.file, else to its preferred temporary folder.
+    # One turn. OpenClaw makes its preferred temporary folder where it may (its media roots), and
+    # its logger writes to logging.file, else into that folder.
+    os.makedirs({preferred!r}, exist_ok=True)
     config = json.load(open(os.environ["OPENCLAW_CONFIG_PATH"]))
     log = config.get("logging", {{}}).get("file") or os.path.join({preferred!r}, "openclaw.log")
     os.makedirs(os.path.dirname(log), exist_ok=True)
@@ -123,6 +126,7 @@ def _fake_npm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, skips: bool) -> P
     for tool in ("node", "npm"):
         (tools / tool).chmod(0o755)
     monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    monkeypatch.setattr(openclaw, "PREFERRED_TMP_DIR", preferred)
     return preferred
 
 
@@ -144,7 +148,7 @@ def test_a_whole_install_is_checked_and_its_warm_up_leaves_nothing_outside(
     preferred = _fake_npm(tmp_path, monkeypatch, skips=False)
     home = install("openclaw", tmp_path / "data")
     assert (home / "installed.json").is_file() and (home / "compile-cache").is_dir()
-    assert not preferred.exists()  # the warm-up's log went to its own folder, removed with it
+    assert not preferred.exists()  # made by the turn, its log elsewhere: removed again
     verify_install(home, "24.22.3", "2026.9.6")
     with pytest.raises(RuntimeError, match=re.escape("answers --version with 'v24.22.3', not 'v22.0.0'")):
         verify_install(home, "22.0.0", "2026.9.6")
@@ -161,3 +165,13 @@ def test_an_instance_logs_into_its_own_temporary_folder(tmp_path: Path) -> None:
         learner.close()
     config = json.loads(Path(launch.env["OPENCLAW_CONFIG_PATH"]).read_text())
     assert Path(config["logging"]["file"]).parent == context.tmp
+
+
+def test_the_warm_up_leaves_a_preferred_folder_it_found_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    preferred = _fake_npm(tmp_path, monkeypatch, skips=False)
+    preferred.mkdir(parents=True)
+    (preferred / "another-openclaw.log").write_text("not ours")
+    install("openclaw", tmp_path / "data")
+    assert [p.name for p in preferred.iterdir()] == ["another-openclaw.log"]  # nor our log in it

@@ -28,10 +28,10 @@ says, named per database by a hash of its path, so concurrent instances never sh
 launch creates that folder (mode 0700) and lets the sandbox write there; nothing in it is state.
 Its temporary folder is the instance's, as long as ``/tmp/openclaw`` does not exist on the machine
 (OpenClaw prefers that folder when its permissions look writable, which Landlock does not change,
-and creates it when it can). Its log, the one thing a turn writes there, goes to ``openclaw.log``
-in the instance's temporary folder instead (``logging.file`` in the launch's configuration), so
-that neither an instance nor the install's warm-up (which runs outside the sandbox, where it could
-create ``/tmp/openclaw``) leaves anything outside its own folder but those lock files.
+and creates it when it can: :data:`PREFERRED_TMP_DIR`). Its log, the one file a turn writes there,
+goes to ``openclaw.log`` in the instance's temporary folder instead (``logging.file`` in the
+launch's configuration); the install's warm-up, which runs outside the sandbox and so makes the
+folder, removes it again when it made it (:func:`warm_compile_cache`).
 
 **Its install is checked** (:func:`verify_install`): npm 11 may skip a package's install scripts
 (those not approved in ``allowScripts``) and still report success, leaving an OpenClaw that has
@@ -55,13 +55,25 @@ from .packages import HARNESSES, installed
 from .play import InstanceContext
 from .system import Launch, SystemLearner
 
-__all__ = ["COMPILE_CACHE", "LIFECYCLE_PENDING", "OpenClawLearner", "verify_install", "warm_compile_cache"]
+__all__ = [
+    "COMPILE_CACHE",
+    "LIFECYCLE_PENDING",
+    "PREFERRED_TMP_DIR",
+    "OpenClawLearner",
+    "verify_install",
+    "warm_compile_cache",
+]
 
 COMPILE_CACHE = "compile-cache"
 """The installation's folder of Node's compiled code for OpenClaw (see :func:`warm_compile_cache`)."""
 
 PROVIDER = "continual-arc-proxy"
 """The custom provider's name in the launch's configuration."""
+
+PREFERRED_TMP_DIR = Path("/tmp/openclaw")
+"""OpenClaw's preferred temporary folder, fixed in its code (no setting or variable moves it): it
+makes it wherever it may, to list it among the folders media may be read from, even when its log
+goes elsewhere; in the sandbox it may not, and takes a folder under ``TMPDIR`` instead."""
 
 LIFECYCLE_PENDING = ".openclaw-lifecycle-pending"
 """A file the ``openclaw`` package ships and its postinstall script removes: there, the script never ran."""
@@ -209,7 +221,10 @@ def warm_compile_cache(home: Path) -> Path:
     The turn runs at install time, outside any instance, against a local server whose every reply
     is "Done." (no model, no tool call): what it leaves is V8's compiled code for OpenClaw's modules,
     keyed by their sources, and nothing an instance wrote. Instances read it and cannot write it.
+    It leaves nothing else: its files are in a temporary folder removed with it, its log too
+    (``logging.file``), and :data:`PREFERRED_TMP_DIR` is removed again if the turn made it.
     """
+    existed = PREFERRED_TMP_DIR.exists()
     cache, part = home / COMPILE_CACHE, home / f"{COMPILE_CACHE}.part"
     shutil.rmtree(part, ignore_errors=True)
     part.mkdir()
@@ -233,6 +248,11 @@ def warm_compile_cache(home: Path) -> Path:
         env = {**launch.env, "NODE_COMPILE_CACHE": str(part)}
         quiet = subprocess.DEVNULL
         subprocess.run(launch.argv, env=env, cwd=folder, stdout=quiet, stderr=quiet, timeout=900, check=False)
+    if not existed:
+        # Outside the sandbox nothing stops OpenClaw making it; empty, it is the turn's, and only
+        # then removed (rmdir refuses a folder that another OpenClaw has since put files in).
+        with contextlib.suppress(OSError):
+            PREFERRED_TMP_DIR.rmdir()
     shutil.rmtree(cache, ignore_errors=True)
     part.replace(cache)
     return cache
