@@ -26,6 +26,7 @@ from continual_arc_baselines.harness.system import VARIANTS, SystemLearner
 
 sys.path.insert(0, str(Path(__file__).parent))
 from harness_rig import MODEL, answers, killed_and_resumed, records, rig, scripted_model
+from test_resume_caps import COST, HARNESS_CAP, stopped_and_resumed
 
 SMOKE = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
 
@@ -105,6 +106,20 @@ def test_a_real_harness_through_the_smoke_stream(tmp_path: Path, harness: str, v
     learner_class, shell, note, note_path = ADAPTERS[harness]
     requests, served = _play(learner_class, tmp_path / "run", variant, shell, lambda alias: note)
     _check(tmp_path / "run", variant, requests, served, note_path)
+
+
+@pytest.mark.harness
+@pytest.mark.parametrize("harness", sorted(ADAPTERS))
+def test_a_real_harness_stopped_and_resumed_under_a_cap_stays_within_it(tmp_path: Path, harness: str) -> None:
+    _skip_unless_installed(harness)
+    if harness == "openclaw" and not os.environ.get(ALL_VARIANTS_ENV):
+        pytest.skip(f"OpenClaw's capped resume plays 18 instances; set {ALL_VARIANTS_ENV}=1 to play it")
+    learner_class, shell, note, _ = ADAPTERS[harness]
+    script = scripted_model(answers(SMOKE), shell=shell, note=lambda alias: note)
+    straight_spend, resumed_spend, at_cut = stopped_and_resumed(learner_class, script, tmp_path)
+    assert at_cut < HARNESS_CAP <= straight_spend <= HARNESS_CAP + COST
+    assert resumed_spend == straight_spend
+    assert _comparable(records(tmp_path / "cut")) == _comparable(records(tmp_path / "straight"))
 
 
 @pytest.mark.harness

@@ -134,7 +134,19 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_harness_stopped_and_resumed_under_a_cap_spends_and_counts_as_a_straight_run(
     harness: str, installed: Path, tmp_path: Path
 ) -> None:
-    cls, script = HARNESSES[harness], scripted_model(answers(SMOKE), shell="terminal")
+    spent = stopped_and_resumed(HARNESSES[harness], scripted_model(answers(SMOKE)), tmp_path)
+    assert spent == (HARNESS_CAP, HARNESS_CAP, 2 * 5 * COST)  # two instances of five calls at the cut
+    played = records(tmp_path / "cut")
+    assert timeless(played) == timeless(records(tmp_path / "straight"))
+    assert played[-1]["resources"]["refused_calls"] > 0  # the cap refused the later instances' calls
+
+
+def stopped_and_resumed(
+    cls: type[SystemLearner], script: Callable[[dict[str, Any]], Any], tmp_path: Path
+) -> tuple[float, float, float]:
+    """Play arc1-smoke under ``HARNESS_CAP`` straight into ``tmp_path/straight``, and into
+    ``tmp_path/cut`` stopped after two rounds and resumed on a new proxy (only the records carry
+    the run's spend); what the fake server billed: straight, in all when resumed, at the cut."""
     straight, cut = tmp_path / "straight", tmp_path / "cut"
     with server(script) as fake, ExitStack() as stack:
         play_smoke(cls, proxy_on(fake, stack, HARNESS_CAP, HARNESS_MODEL).url, straight)
@@ -143,16 +155,12 @@ def test_a_harness_stopped_and_resumed_under_a_cap_spends_and_counts_as_a_straig
     shutil.copy(straight / "alias-salt", cut)
     with server(script) as fake, ExitStack() as stack:
         play_smoke(cls, proxy_on(fake, stack, HARNESS_CAP, HARNESS_MODEL).url, cut, rounds=2)
-        assert billed(fake) == 2 * 5 * COST  # two instances of five calls, below the cap
-        # A new proxy knows nothing of the run: only the records carry its spend and counters.
+        at_cut = billed(fake)
         play_smoke(cls, proxy_on(fake, stack, HARNESS_CAP, HARNESS_MODEL).url, cut, resume=True)
         resumed_spend = billed(fake)
-    assert straight_spend == HARNESS_CAP
+    # The resumed run spends what the straight one did, within the cap and one call.
     assert resumed_spend <= HARNESS_CAP + COST
-    assert resumed_spend == straight_spend
-    played = records(cut)
-    assert timeless(played) == timeless(records(straight))
-    assert played[-1]["resources"]["refused_calls"] > 0  # the cap refused the later instances' calls
+    return straight_spend, resumed_spend, at_cut
 
 
 @pytest.mark.parametrize("harness", sorted(HARNESSES))
