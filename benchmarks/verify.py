@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,23 +43,35 @@ def _processes(out: Path) -> int:
     return sum(1 for folder in (out / "work" / "logs").glob("*/[0-9]*") if folder.is_dir())
 
 
+def _pair(common: list[str]) -> tuple[tuple[float, float], tuple[float, float], int]:
+    """One plain run and one rerun, each from scratch: their (wall, CPU) and the rerun's processes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = _timed(["protocol", *common, "--out", f"{tmp}/plain"])
+        rerun = _timed(["verify", *common, "--out", f"{tmp}/verify"])
+        return plain, rerun, _processes(Path(tmp, "verify"))
+
+
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--config", default="arc1-smoke")
     parser.add_argument("--learner", default="continual_arc_baselines.library:ProgramLibraryLearner")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3, help="pairs of runs; the medians are printed")
     args = parser.parse_args()
     common = ["--learner", args.learner, "--config", args.config, "--seed", str(args.seed)]
     common += ["--resamples", "200"]
-    with tempfile.TemporaryDirectory() as tmp:
-        plain = _timed(["protocol", *common, "--out", f"{tmp}/plain"])
-        rerun = _timed(["verify", *common, "--out", f"{tmp}/verify"])
-        processes = _processes(Path(tmp, "verify"))
-    print(f"{args.config}, {args.learner}, seed {args.seed}")
+    pairs = [_pair(common) for _ in range(args.repeat)]
+    plain = [statistics.median(p[0][i] for p in pairs) for i in (0, 1)]
+    rerun = [statistics.median(p[1][i] for p in pairs) for i in (0, 1)]
+    ratios = [statistics.median(p[1][i] / p[0][i] for p in pairs) for i in (0, 1)]
+    print(f"{args.config}, {args.learner}, seed {args.seed}, median of {args.repeat} pairs")
     print(f"plain protocol run: {plain[0]:.1f} s wall, {plain[1]:.1f} s CPU")
-    print(f"verify rerun:       {rerun[0]:.1f} s wall, {rerun[1]:.1f} s CPU ({processes} learner processes)")
-    print(f"overhead: {rerun[0] / plain[0]:.2f}x wall, {rerun[1] / plain[1]:.2f}x CPU")
+    print(
+        f"verify rerun:       {rerun[0]:.1f} s wall, {rerun[1]:.1f} s CPU ({pairs[0][2]} learner processes)"
+    )
+    print(f"overhead: {ratios[0]:.2f}x wall, {ratios[1]:.2f}x CPU (each the median of the pairs' ratios)")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

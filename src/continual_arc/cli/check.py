@@ -6,9 +6,11 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import ContinualArcError
+from ..measure.ledger import format_outside
 from ..measure.report import POINT_DIGITS, format_estimate, format_points
 from ..submit.check import check_submission
 from ..tracks.registry import use_pack
@@ -52,6 +54,8 @@ def format_numbers(numbers: dict[str, Any]) -> str:
         "canonical" if protocol.get("canonical") else "ablation: " + "; ".join(protocol.get("deviations", []))
     )
     lines.append(f"protocol: {protocol.get('track')}, {verdict}")
+    if numbers.get("outside_spend"):
+        lines.append(format_outside(numbers["outside_spend"]))
     return "\n".join(lines)
 
 
@@ -64,6 +68,7 @@ def _check(args: argparse.Namespace) -> int:
         resamples=args.resamples,
         seed=args.bootstrap_seed,
         allow_ablation=args.ablation,
+        ledger=Path(args.ledger) if args.ledger else None,
     )
     if args.json:
         print(json.dumps(result.to_json(), indent=1, sort_keys=True))
@@ -97,6 +102,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
     p.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.add_argument(
+        "--ledger",
+        metavar="FILE",
+        help="the tracking proxy's ledger the runs were played through: show the spend outside any "
+        "committed instance",
+    )
     p.set_defaults(func=_check)
 
 

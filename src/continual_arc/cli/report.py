@@ -9,16 +9,27 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
+from ..measure.ledger import format_outside, ledger_calls, outside_spend, read_ledger
 from ..measure.plots import run_plots
 from ..measure.report import format_run, recompute_summary, run_report
 from ..play.rundir import invalid_reasons, load_run
-from .common import print_json
+from .common import CliError, print_json
 
 __all__ = ["COMMANDS", "add_commands"]
 
 COMMANDS = ("report",)
 """The top-level commands this module adds."""
+
+
+def _outside(path: Path, runs: list[str] | None, resources: dict[str, float]) -> dict[str, Any]:
+    """The ledger at ``path`` against the records' counters (``runs``: only these proxy runs)."""
+    try:
+        entries, skipped = read_ledger(path)
+    except OSError as err:
+        raise CliError(f"cannot read the proxy's ledger {path}: {err.strerror}") from err
+    return outside_spend(ledger_calls(entries, runs or None, skipped), resources).to_json()
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -34,6 +45,9 @@ def _report(args: argparse.Namespace) -> int:
         elif not args.json:
             print("summary.json is exactly what records.jsonl gives\n")
     report = run_report(run.path, run.meta, run.records, invalid_reasons(run.path, run.records))
+    if args.ledger:
+        report["outside_spend"] = _outside(Path(args.ledger), args.ledger_run, report["resources"])
+        status = 1 if report["outside_spend"]["over_recorded"] else status
     if args.plots:
         reset = load_run(args.reset).records if args.reset else None
         report["plots"] = [str(p) for p in run_plots(run.records, Path(args.run) / "plots", reset)]
@@ -41,6 +55,8 @@ def _report(args: argparse.Namespace) -> int:
         print_json(report)
     else:
         print(format_run(report))
+        if "outside_spend" in report:
+            print(format_outside(report["outside_spend"]))
         for path in report.get("plots", []):
             print(f"plot: {path}")
     return status
@@ -56,4 +72,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--recompute", action="store_true", help="check that summary.json is what the records give"
     )
     report.add_argument("--json", action="store_true", help="print JSON")
+    report.add_argument(
+        "--ledger",
+        metavar="FILE",
+        help="the tracking proxy's ledger (its --log): show the spend outside any committed instance",
+    )
+    report.add_argument(
+        "--ledger-run",
+        action="append",
+        metavar="NAME",
+        help="count only the ledger's calls under this proxy run name (repeatable; default: every run)",
+    )
     report.set_defaults(func=_report)

@@ -31,6 +31,8 @@ from typing import Any
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
 from ..measure.compare import MismatchError, share_learned, share_saved
+from ..measure.ledger import ledger_calls, outside_spend, read_ledger
+from ..measure.report import run_resources
 from ..measure.reset_flags import reset_flags
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
@@ -143,6 +145,22 @@ def _pack_missing(root: Path) -> str | None:
     )
 
 
+def _outside(ledger: Path, runs: Mapping[str, LoadedRun]) -> tuple[dict[str, Any] | None, list[str]]:
+    """The ledger against every run's counters: the spend outside any committed instance."""
+    try:
+        entries, skipped = read_ledger(ledger)
+    except OSError as err:
+        return None, [f"{ledger}: cannot be read ({err.strerror})"]
+    counted: dict[str, float] = {}
+    for run in runs.values():
+        concurrent = bool((run.meta or {}).get("concurrent_users"))
+        for key, value in run_resources(run.records or [], concurrent).items():
+            counted[key] = counted.get(key, 0.0) + value
+    outside = outside_spend(ledger_calls(entries, None, skipped), counted).to_json()
+    problem = f"{ledger}: the runs' records count more calls or cost than the proxy's ledger holds"
+    return outside, [problem] if outside["over_recorded"] else []
+
+
 def check_submission(
     root: Path | str,
     *,
@@ -150,6 +168,7 @@ def check_submission(
     resamples: int = 10_000,
     seed: int = 0,
     allow_ablation: bool = False,
+    ledger: Path | None = None,
 ) -> CheckResult:
     """Check a result directory holding ``submission.json``.
 
@@ -160,6 +179,9 @@ def check_submission(
         seed: the bootstrap's seed.
         allow_ablation: accept runs that are not canonical (another configuration, seed, number
             of users or rules); plug-ins and time limits are refused regardless.
+        ledger: the tracking proxy's ledger the runs were played through: its calls beyond what
+            the records count (rounds that never committed) are shown as ``outside_spend``, and
+            records counting more than it holds are a problem.
     """
     root = Path(root)
     try:
@@ -206,4 +228,7 @@ def check_submission(
         if numbers is not None and "stream" in runs:
             numbers["protocol"] = runs["stream"].protocol  # the verdict recomputed, not the one written
     problems += protocol_json_problems(root, runs, numbers)
+    if ledger is not None and numbers is not None:
+        numbers["outside_spend"], found = _outside(ledger, runs)
+        problems += found
     return CheckResult(not problems, problems, numbers, {role: str(run.path) for role, run in runs.items()})

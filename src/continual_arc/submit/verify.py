@@ -25,10 +25,11 @@ verifier has seen, *verified*. The directory written is a protocol directory (``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,10 +37,11 @@ from typing import Any
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
 from ..core.sandbox import ProxyBridge
+from ..core.sandbox.zygote import Zygote
 from ..data.directory import DATA_ENV, NO_SEARCH_CACHE_ENV
 from ..play.aliases import SALT_FILE
 from ..play.options import RunProgress
-from ..play.remote import remote_learner
+from ..play.remote import CHILD_MODULE, remote_learner
 from ..play.runner import run
 from ..protocol.conclude import PlayedProtocol, conclude
 from ..protocol.jobs import ProgressLines, final_state
@@ -134,13 +136,33 @@ def _spec(options: VerifyOptions) -> dict[str, Any]:
     return {"class": options.learner, "kwargs": {}}
 
 
+def _env(options: VerifyOptions, bridge: ProxyBridge | None) -> dict[str, str]:
+    env = learner_env(options.out, options.env, options.pass_env)
+    return with_proxy(env, options.proxy) if bridge is not None and options.proxy is not None else env
+
+
+@contextlib.contextmanager
+def _zygote(options: VerifyOptions, bridge: ProxyBridge | None) -> Iterator[Zygote | None]:
+    """The fork server every sandboxed learner process is forked from (none unsandboxed or prefixed)."""
+    if not options.sandbox or options.prefix:
+        yield None
+        return
+    log = options.out / "work" / "logs" / "zygote.txt"
+    with Zygote(_env(options, bridge), log, preload=(CHILD_MODULE,)) as zygote:
+        yield zygote
+
+
 def _learner(
-    options: VerifyOptions, logs: str, *, restart: bool, start: Path | None, bridge: ProxyBridge | None
+    options: VerifyOptions,
+    logs: str,
+    *,
+    restart: bool,
+    start: Path | None,
+    bridge: ProxyBridge | None,
+    zygote: Zygote | None,
 ) -> Any:
     """The learner in processes of its own, in the sandbox, each in a new folder named at random."""
-    env = learner_env(options.out, options.env, options.pass_env)
-    if bridge is not None and options.proxy is not None:
-        env = with_proxy(env, options.proxy)
+    env = _env(options, bridge)
     rights = None
     if options.sandbox:
         withheld = list(options.withheld)
@@ -156,11 +178,12 @@ def _learner(
         restart_on_reset=restart,
         start_state=start,
         confinement=rights,
+        zygote=zygote,
     )
 
 
 def _fresh_state(
-    options: VerifyOptions, bridge: ProxyBridge | None
+    options: VerifyOptions, bridge: ProxyBridge | None, zygote: Zygote | None
 ) -> tuple[Path | None, list[dict[str, Any]]]:
     """The saved state of a freshly built learner (``None`` if it saves none), and its process's report.
 
@@ -172,7 +195,7 @@ def _fresh_state(
     target = options.out / "work" / "fresh-state"
     if target.is_dir():
         return target, []
-    learner = _learner(options, "fresh-state", restart=False, start=None, bridge=bridge)
+    learner = _learner(options, "fresh-state", restart=False, start=None, bridge=bridge, zygote=zygote)
     try:
         if not callable(getattr(learner, "save_state", None)):
             return None, learner.sandbox_reports()
@@ -194,12 +217,13 @@ def _play(
     restart: bool,
     start: Path | None,
     bridge: ProxyBridge | None,
+    zygote: Zygote | None,
 ) -> list[dict[str, Any]]:
     """One play: the learner in processes of its own, resumed where a previous call stopped.
 
     Returns what the sandbox put in force for each process it started.
     """
-    learner = _learner(options, name, restart=restart, start=start, bridge=bridge)
+    learner = _learner(options, name, restart=restart, start=start, bridge=bridge, zygote=zygote)
     progress = options.progress or ProgressLines(name)
     try:
         run(learner, schedule, options.out / PROTOCOL_PLAYS[name], resume=True, learner_spec=_spec(options),
@@ -207,6 +231,34 @@ def _play(
     finally:
         learner.close()
     reports: list[dict[str, Any]] = learner.sandbox_reports()
+    return reports
+
+
+def _play_all(
+    options: VerifyOptions,
+    schedules: Mapping[str, Schedule],
+    bridge: ProxyBridge | None,
+    zygote: Zygote | None,
+) -> dict[str, list[dict[str, Any]]]:
+    """Every play, in order: the stream, its tests, then the resets; the sandbox's reports by kind."""
+
+    def play(name: str, restart: bool, start: Path | None) -> list[dict[str, Any]]:
+        return _play(
+            options, name, schedules[name], restart=restart, start=start, bridge=bridge, zygote=zygote
+        )
+
+    reports: dict[str, list[dict[str, Any]]] = {"stream": [], "test": [], "reset": []}
+    fresh, reports["stream"] = _fresh_state(options, bridge, zygote)
+    reports["stream"] += play("stream", False, fresh)
+    state = final_state(options.out / PROTOCOL_PLAYS["stream"])
+    for test in TESTS:
+        target = options.out / PROTOCOL_PLAYS[test]
+        target.mkdir(parents=True, exist_ok=True)
+        if not (target / SALT_FILE).exists():
+            shutil.copy(options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE, target / SALT_FILE)
+        reports["test"] += play(test, True, state)
+    for name in ("stream-reset", "held-out-reset", "seen-reset"):
+        reports["reset"] += play(name, True, fresh)
     return reports
 
 
@@ -257,23 +309,9 @@ def verify(options: VerifyOptions) -> dict[str, Any]:
     schedules = schedules_for(options.config, seed, test_width=1)
     for name, schedule in schedules.items():
         schedule.save(options.out / "schedules" / f"{name}.json")
-    reports: dict[str, list[dict[str, Any]]] = {"stream": [], "test": [], "reset": []}
     precompile(options.learner)
-    with proxy_bridge(options.proxy) as bridge:
-        fresh, reports["stream"] = _fresh_state(options, bridge)
-        stream = schedules["stream"]
-        reports["stream"] += _play(options, "stream", stream, restart=False, start=fresh, bridge=bridge)
-        state = final_state(options.out / PROTOCOL_PLAYS["stream"])
-        for test in TESTS:
-            target = options.out / PROTOCOL_PLAYS[test]
-            target.mkdir(parents=True, exist_ok=True)
-            if not (target / SALT_FILE).exists():
-                shutil.copy(options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE, target / SALT_FILE)
-            reports["test"] += _play(options, test, schedules[test], restart=True, start=state, bridge=bridge)
-        for name in ("stream-reset", "held-out-reset", "seen-reset"):
-            reports["reset"] += _play(
-                options, name, schedules[name], restart=True, start=fresh, bridge=bridge
-            )
+    with proxy_bridge(options.proxy) as bridge, _zygote(options, bridge) as zygote:
+        reports = _play_all(options, schedules, bridge, zygote)
     cap = options.process_seconds
     isolation = {
         kind: in_force(found, sandbox=options.sandbox, proxy=options.proxy, wall_seconds=cap)

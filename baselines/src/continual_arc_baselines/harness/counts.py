@@ -2,26 +2,20 @@
 
 A harness's calls never pass through our client, so the proxy's counts are the only ones: the
 learner reads the instance's counts before its harness starts and after it has stopped, and keeps
-the difference (exact when a resumed round plays an instance again under the same key).
+the difference (exact when a resumed round plays an instance again under the same key). A resumed
+run's totals and spend cap continue from its records as a model learner's do (:mod:`..library.carry`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import httpx
 
-from ..library.counts import COUNT_KEYS, add_counts
-from ..library.model_session import ProxyCountsError, usage_url
+from ..library.carry import ProxyCountsError, carry_spend, usage_url
+from ..library.counts import add_counts, from_proxy, minus, zero
 
 __all__ = ["ProxyCounts"]
-
-_RENAMED = {"failed_calls": "upstream_errors", "refused_calls": "refused"}
-
-
-def _from_proxy(tally: Mapping[str, Any]) -> dict[str, float]:
-    return {key: float(tally.get(_RENAMED.get(key, key)) or 0.0) for key in COUNT_KEYS}
 
 
 class ProxyCounts:
@@ -32,11 +26,12 @@ class ProxyCounts:
     """
 
     def __init__(self, base_url: str, run_id: str) -> None:
+        self.base_url = base_url
         self.url = usage_url(base_url)
         self.run_id = run_id
         self._http = httpx.Client(timeout=30.0)
         self._base: dict[str, dict[str, float]] = {}
-        self._total = dict.fromkeys(COUNT_KEYS, 0.0)
+        self._total = zero()
 
     def read(self, instance: str) -> dict[str, float]:
         """The proxy's counts of ``instance`` now.
@@ -47,7 +42,7 @@ class ProxyCounts:
         try:
             reply = self._http.get(self.url, params={"run": self.run_id, "instance": instance})
             reply.raise_for_status()
-            return _from_proxy(reply.json())
+            return from_proxy(reply.json())
         except (httpx.HTTPError, ValueError) as error:
             raise ProxyCountsError(
                 f"cannot read the tracking proxy's counts at {self.url} ({type(error).__name__}: {error}); "
@@ -62,11 +57,22 @@ class ProxyCounts:
         """The instance's counts since :meth:`begin`, added to the totals (zeros if never begun)."""
         base = self._base.pop(instance, None)
         if base is None:
-            return dict.fromkeys(COUNT_KEYS, 0.0)
-        now = self.read(instance)
-        counts = {key: round(now[key] - base[key], 12) for key in COUNT_KEYS}
+            return zero()
+        counts = minus(self.read(instance), base)
         self._total = add_counts(self._total, counts)
         return counts
+
+    def resume(self, counts: Mapping[str, float]) -> None:
+        """Continue a resumed run from ``counts``, the cumulative counters its records end with.
+
+        The totals start from them and the proxy is told the run's spend so far, which its spend
+        cap then weighs with every later call of this run id.
+
+        Raises:
+            ProxyCountsError: the proxy could not be told: the run would otherwise start its cap again.
+        """
+        self._total = add_counts(zero(), counts)
+        carry_spend(self._http, self.base_url, self.run_id, self._total)
 
     def totals(self) -> dict[str, float]:
         """The counts of every settled instance, summed."""

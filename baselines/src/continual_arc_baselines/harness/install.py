@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .openclaw import warm_compile_cache
+from .openclaw import verify_install, warm_compile_cache
 from .packages import HARNESSES, HarnessPackage
 
 __all__ = ["install"]
@@ -46,11 +46,15 @@ def _install_npm(package: HarnessPackage, home: Path) -> None:
 def install(name: str, root: Path | None = None) -> Path:
     """Install the harness ``name`` (a key of :data:`HARNESSES`) into its own folder; that folder.
 
-    OpenClaw is then run once, on a fixed local reply, to fill its compile cache
-    (:func:`~continual_arc_baselines.harness.openclaw.warm_compile_cache`).
+    OpenClaw's install is then checked (:func:`~continual_arc_baselines.harness.openclaw.verify_install`:
+    npm may have skipped its install scripts and still reported success) and it is run once, on a
+    fixed local reply, to fill its compile cache
+    (:func:`~continual_arc_baselines.harness.openclaw.warm_compile_cache`). Only a checked install
+    is recorded as installed (``installed.json``).
 
     Raises:
         KeyError: no harness of that name. subprocess.CalledProcessError: an install step failed.
+        RuntimeError: the install did not complete (the message says what is missing).
     """
     package = HARNESSES[name]
     home = package.home(root)
@@ -58,7 +62,8 @@ def install(name: str, root: Path | None = None) -> Path:
         shutil.rmtree(home)
     home.mkdir(parents=True)
     (_install_pypi if package.kind == "pypi" else _install_npm)(package, home)
-    if name == "openclaw":
+    if name == "openclaw" and package.runtime is not None:
+        verify_install(home, package.runtime.split("@")[1], package.version)
         warm_compile_cache(home)
     record = {
         "name": name,

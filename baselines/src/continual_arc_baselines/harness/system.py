@@ -14,6 +14,9 @@ An adapter subclasses :class:`SystemLearner` and says how to start its harness (
 which of the harness's files are not state (:attr:`SystemLearner.volatile`: logs, locks, caches,
 the per-launch configuration), and, if it has one, its pristine workspace (:meth:`pristine`).
 
+A resumed run (``--resume``) continues its counters and its spend cap from its records
+(:meth:`SystemLearner.resume_from`), as the model learners do.
+
 The learner's folders live in one folder of the temporary directory, removed by ``close()`` or at
 the interpreter's exit; a learner killed outright leaves it, and the next learner to start sweeps
 it (and kills any harness it left running): see :mod:`.folders`.
@@ -25,7 +28,7 @@ import secrets
 import shutil
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,6 +38,7 @@ from continual_arc.core.sandbox import ProxyBridge, start_sandboxed
 from continual_arc.env import Action, Feedback, LearnerObservation
 from continual_arc.learner import BaseLearner
 
+from ..library.carry import last_resources
 from ..library.model_session import DEFAULT_BASE_URL
 from ..proxy.app import marked_base_url
 from . import channel
@@ -215,6 +219,16 @@ class SystemLearner(BaseLearner):
         """Take the workspace and its versions from ``directory``."""
         ws.copy_state(Path(directory) / "workspace", self.state, self.volatile)
         self.history = ws.read_json(Path(directory) / "versions.json")
+
+    def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """Continue a resumed run: its counters from the last committed record, its spend told to the proxy.
+
+        Raises:
+            ProxyCountsError: the proxy could not be told the run's spend so far (the run stops
+                rather than start its spend cap again).
+        """
+        if records:
+            self.counts.resume(last_resources(records))
 
     # -- inside ----------------------------------------------------------------------------------
 

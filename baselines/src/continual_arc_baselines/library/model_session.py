@@ -40,6 +40,7 @@ import httpx
 from continual_arc.core.sandbox import PROXY_ENV
 from continual_arc_baselines.model import ModelCallError, ModelClient, Usage
 
+from .carry import ProxyCountsError, carry_spend, carry_url, usage_url
 from .counts import COUNT_KEYS, add_counts, from_client, from_proxy, minus, with_unseen, zero
 from .replies import kept_reply, reply_entry
 
@@ -52,6 +53,7 @@ __all__ = [
     "ProxyCountsError",
     "carry_url",
     "default_base_url",
+    "usage_url",
 ]
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8787/v1"
@@ -80,10 +82,6 @@ _FATAL = {
 
 class ModelRefusedError(RuntimeError):
     """The endpoint refused the learner's calls in a way no retry or later call can change."""
-
-
-class ProxyCountsError(RuntimeError):
-    """The tracking proxy's counts could not be read."""
 
 
 @dataclass(frozen=True)
@@ -152,17 +150,6 @@ class ModelSettings:
     def public(self) -> dict[str, Any]:
         """The settings as JSON, as a trajectory shows them (the drawn run id left out)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run_id"}
-
-
-def usage_url(base_url: str) -> str:
-    """The proxy's counts endpoint for a proxy whose OpenAI base is ``base_url``."""
-    root = base_url.rstrip("/")
-    return root.removesuffix("/v1") + "/continual-arc/usage"
-
-
-def carry_url(base_url: str) -> str:
-    """The proxy's endpoint that takes a resumed run's earlier spend (``base_url``: its OpenAI base)."""
-    return usage_url(base_url).removesuffix("/usage") + "/carry"
 
 
 def _same_turns(logged: Sequence[Mapping[str, Any]], sent: Sequence[Mapping[str, Any]]) -> bool:
@@ -325,21 +312,9 @@ class ModelSession:
         self._total = add_counts(zero(), counts)
         if self.counted_by == "client":
             return  # no proxy, so no cap to tell
-        url = carry_url(self.settings.base_url)
-        body = {
-            "run": self.run_id,
-            "cost": self._total["cost"],
-            "cost_unknown_calls": int(self._total["cost_unknown_calls"]),
-        }
-        try:
-            if self._http is None:
-                self._http = httpx.Client(timeout=30.0)
-            self._http.post(url, json=body).raise_for_status()
-        except httpx.HTTPError as error:
-            raise ProxyCountsError(
-                f"cannot tell the tracking proxy at {url} what the resumed run spent before "
-                f"({type(error).__name__}: {error}); without it the run's spend cap would start again"
-            ) from error
+        if self._http is None:
+            self._http = httpx.Client(timeout=30.0)
+        carry_spend(self._http, self.settings.base_url, self.run_id, self._total)
 
     def totals(self) -> dict[str, float]:
         """The counts of every settled instance, summed (cumulative over the learner's life)."""

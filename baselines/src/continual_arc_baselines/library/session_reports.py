@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .carry import last_resources
 from .counts import COUNT_KEYS
 from .model_session import ModelSession, ModelSettings
 
@@ -53,8 +54,3 @@ class SessionReports:
             "resources": self.instance_resources(user),
             "messages": self.session.transcript(key),
         }
-
-
-def last_resources(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    """The cumulative counters of the last record: every instance of its round has settled by then."""
-    return {str(k): float(v) for k, v in (records[-1].get("resources") or {}).items()}

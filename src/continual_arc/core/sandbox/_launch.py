@@ -220,10 +220,13 @@ def _inside(config: dict[str, Any], path: str) -> str:
     return next((inside for host, inside in config["binds"] if host == path), path)
 
 
-def main() -> None:
-    """Read the config, lock down, report, and become the program."""
-    with open(sys.argv[1], encoding="utf-8") as file:
-        config = json.load(file)
+def lockdown(config: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """Put every layer of ``config`` in force on this process and write the report.
+
+    Returns the working folder and environment the program is to start with (as it sees them).
+    With ``isolate``, the caller is the first process of a new PID namespace (the process that
+    called this waits outside for it, and never returns).
+    """
     libc = _libc()
     isolate = bool(config.get("isolate"))
     root = _load_root_module() if isolate else None
@@ -263,7 +266,14 @@ def main() -> None:
     with report_file:
         json.dump(report, report_file)
     os.chdir(cwd)
-    env = {**config["env"], **dict.fromkeys(config.get("home_env", ()), cwd)}
+    return cwd, {**config["env"], **dict.fromkeys(config.get("home_env", ()), cwd)}
+
+
+def main() -> None:
+    """Read the config, lock down, report, and become the program."""
+    with open(sys.argv[1], encoding="utf-8") as file:
+        config = json.load(file)
+    _, env = lockdown(config)
     os.execve(config["argv"][0], config["argv"], env)
 
 

@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO, Protocol
 
 from ._launch import _pipe  # the launcher's relay and the bridge carry bytes the same way
 
@@ -32,8 +32,10 @@ __all__ = [
     "SYSTEM_READ_DIRS",
     "WORK_INSIDE",
     "Confinement",
+    "ProcessHandle",
     "ProxyBridge",
     "SandboxedProcess",
+    "launch_config",
     "start_sandboxed",
 ]
 
@@ -115,11 +117,28 @@ class Confinement:
     isolate: bool = False
 
 
+class ProcessHandle(Protocol):
+    """A started program as its owner drives it: :class:`subprocess.Popen`, or a zygote's fork."""
+
+    pid: int
+    stdin: IO[bytes] | None
+    stdout: IO[bytes] | None
+
+    def poll(self) -> int | None:
+        """Its exit code once it has ended, else ``None``."""
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for it to end (raising :class:`subprocess.TimeoutExpired` past ``timeout``)."""
+
+    def kill(self) -> None:
+        """Kill it."""
+
+
 @dataclass
 class SandboxedProcess:
     """A started program: its process and the report of what isolation it got."""
 
-    process: subprocess.Popen[bytes]
+    process: ProcessHandle
     report_path: Path
     outputs: tuple[BinaryIO, ...]
 
@@ -149,6 +168,48 @@ class SandboxedProcess:
         for output in self.outputs:
             output.close()
         return code
+
+
+def launch_config(
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    cwd: Path,
+    read_dirs: Sequence[str],
+    write_dirs: Sequence[Path],
+    port: int | None,
+    bridge: Path | None,
+    log_dir: Path,
+    file_bytes: int = 256 << 20,
+    cpu_seconds: int | None = None,
+    isolate: bool = False,
+) -> dict[str, Any]:
+    """The launcher's config for a program (the arguments as :func:`start_sandboxed` takes them).
+
+    It makes ``log_dir`` and, in it, the empty folder the private root is built on.
+    """
+    # The launcher starts in ``cwd``: a relative path would be read from there, not from here.
+    log_dir, cwd = log_dir.resolve(), cwd.resolve()
+    log_dir.mkdir(parents=True, exist_ok=True)
+    scratch = log_dir / "root"  # the private root is built on it (an empty folder of ours)
+    scratch.mkdir(exist_ok=True)
+    writable = [str(p.resolve()) for p in write_dirs]
+    return {
+        "argv": list(argv),
+        "env": dict(env),
+        "cwd": str(cwd),
+        "read_dirs": [*SYSTEM_READ_DIRS, *(os.path.abspath(d) for d in read_dirs)],
+        "write_dirs": [_DEVICES, *writable],
+        "port": port,
+        "bridge": None if bridge is None else str(bridge.resolve()),
+        "report": str(log_dir / "isolation.json"),
+        "file_bytes": file_bytes,
+        "cpu_seconds": cpu_seconds,
+        "isolate": isolate,
+        "scratch": str(scratch),
+        "binds": [[host, WORK_INSIDE if i == 0 else host] for i, host in enumerate(writable)],
+        "home_env": ["TMPDIR", "HOME"] if isolate else [],
+    }
 
 
 def start_sandboxed(
@@ -187,28 +248,11 @@ def start_sandboxed(
             ``write_dirs[0]`` at :data:`WORK_INSIDE` (its ``cwd``, when ``cwd`` is that folder), and
             its ``TMPDIR`` and ``HOME`` name its working folder as it sees it.
     """
-    # The launcher starts in ``cwd``: a relative path would be read from there, not from here.
+    config = launch_config(
+        argv, env=env, cwd=cwd, read_dirs=read_dirs, write_dirs=write_dirs, port=port, bridge=bridge,
+        log_dir=log_dir, file_bytes=file_bytes, cpu_seconds=cpu_seconds, isolate=isolate,
+    )  # fmt: skip
     log_dir, cwd = log_dir.resolve(), cwd.resolve()
-    log_dir.mkdir(parents=True, exist_ok=True)
-    scratch = log_dir / "root"  # the private root is built on it (an empty folder of ours)
-    scratch.mkdir(exist_ok=True)
-    writable = [str(p.resolve()) for p in write_dirs]
-    config = {
-        "argv": list(argv),
-        "env": dict(env),
-        "cwd": str(cwd),
-        "read_dirs": [*SYSTEM_READ_DIRS, *(os.path.abspath(d) for d in read_dirs)],
-        "write_dirs": [_DEVICES, *writable],
-        "port": port,
-        "bridge": None if bridge is None else str(bridge.resolve()),
-        "report": str(log_dir / "isolation.json"),
-        "file_bytes": file_bytes,
-        "cpu_seconds": cpu_seconds,
-        "isolate": isolate,
-        "scratch": str(scratch),
-        "binds": [[host, WORK_INSIDE if i == 0 else host] for i, host in enumerate(writable)],
-        "home_env": ["TMPDIR", "HOME"] if isolate else [],
-    }
     config_path = log_dir / "launch.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
     err = open(stderr or log_dir / "stderr.txt", "ab" if stderr else "wb")  # noqa: SIM115  # closed in stop()

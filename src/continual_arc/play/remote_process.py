@@ -1,0 +1,203 @@
+"""The process behind a remote learner: started in its own folder, driven over a pipe, then gone.
+
+:class:`Child` is one learner process (:mod:`continual_arc.play.remote` starts a new one whenever a
+reset must start from nothing): started under a prefix command, in the kernel sandbox through the
+launcher, or forked from a zygote; it says it is ready, or why it could not build the learner,
+before any call. Its folder is made for it and removed when it ends; its log is kept apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from ..core.errors import ContinualArcError
+from ..core.sandbox import Confinement, ProcessHandle, SandboxedProcess, launch_config, start_sandboxed
+from ..core.sandbox.zygote import Zygote
+from .state_copy import copy_state
+
+__all__ = ["CHILD_MODULE", "STATE_IN", "STATE_OUT", "UNPLAYED", "Child", "RemoteLearnerError", "hand_over"]
+
+CHILD_MODULE = "continual_arc.play.remote_child"
+"""The learner's side of the pipe: what every learner process runs, and what a zygote preloads."""
+
+
+class RemoteLearnerError(ContinualArcError, RuntimeError):
+    """A call the learner's process answered with an error, or could not answer (it ended)."""
+
+
+STATE_IN, STATE_OUT = "state-in", "state-out"
+"""The folders, in a process's own, that a state is loaded from and saved to (relative paths)."""
+
+UNPLAYED = frozenset({"hello", "fingerprint", "resources", "user_resources"})
+"""Calls after which a process has still played nothing: a reset need not replace it."""
+
+
+def hand_over(folder: Path, isolation: Mapping[str, Any] | None) -> None:
+    """``folder`` and what it holds to the user a sandboxed process runs as (when that is not us)."""
+    uid = (isolation or {}).get("uid")
+    if not isinstance(uid, int) or uid == os.geteuid() or os.geteuid() != 0:
+        return
+    os.lchown(folder, uid, uid)
+    for top, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            os.lchown(Path(top) / name, uid, uid)
+
+
+class Child:
+    """The learner's process and its pipe, started under ``prefix`` or in the kernel sandbox.
+
+    It works in ``workdir``, a folder made for it alone and removed when it ends; its standard
+    error and the sandbox's report go to ``log_dir``, out of its reach. ``start_state`` is copied
+    into ``workdir/state-in`` before it starts (so that, run as another user, it owns the copy).
+    """
+
+    def __init__(
+        self,
+        spec: Mapping[str, Any],
+        workdir: Path,
+        log_dir: Path,
+        prefix: Sequence[str],
+        env: Mapping[str, str],
+        confinement: Confinement | None,
+        start_state: Path | None = None,
+        zygote: Zygote | None = None,
+    ) -> None:
+        command = [*prefix, sys.executable, "-m", CHILD_MODULE, json.dumps(dict(spec))]
+        workdir.mkdir(parents=True)
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.workdir = workdir
+        if start_state is not None:
+            copy_state(start_state, workdir / STATE_IN)
+        self.isolation: dict[str, Any] | None = None
+        self.sandboxed: SandboxedProcess | None = None
+        self.log: BinaryIO | None = None
+        self.process: ProcessHandle
+        if confinement is None:
+            self.log = open(log_dir / "stderr.txt", "ab")  # noqa: SIM115  # closed in close()
+            self.process = subprocess.Popen(
+                command,
+                cwd=workdir,
+                env=dict(env),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.log,
+            )
+        else:
+            self.sandboxed = _start_confined(command, workdir, log_dir, env, confinement, zygote)
+            self.process = self.sandboxed.process
+        self.timed_out = False
+        self.played = False  # until a call that could tell it anything of an instance
+        wall = confinement.wall_seconds if confinement else None
+        self.timer = threading.Timer(wall, self._time_out) if wall is not None else None
+        if self.timer is not None:
+            self.timer.daemon = True
+            self.timer.start()
+        try:
+            self.read("start")  # the child says it is ready, or why it could not build the learner
+        except RemoteLearnerError:
+            self.close()  # its folder goes, its log stays
+            raise
+        if self.sandboxed is not None:
+            self.isolation = self.sandboxed.isolation()
+            # the launcher has read its config, which holds the whole environment: not kept in the rerun
+            (self.sandboxed.report_path.parent / "launch.json").unlink(missing_ok=True)
+
+    def _time_out(self) -> None:
+        """The wall cap: end the process (and, sandboxed, its whole group)."""
+        self.timed_out = True
+        with contextlib.suppress(ProcessLookupError):
+            if self.sandboxed is not None:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            else:
+                self.process.kill()
+
+    def read(self, call: str) -> Any:
+        """The next reply, for ``call``: its value, or the error it carries raised.
+
+        Raises:
+            RemoteLearnerError: the reply is an error, or the process ended before it.
+        """
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            code = self.process.wait()
+            why = " (its wall-time cap)" if self.timed_out else ""
+            raise RemoteLearnerError(f"the learner's process ended (exit status {code}{why}) during {call}")
+        reply = json.loads(line)
+        if "error" in reply:
+            error = reply["error"]
+            raise RemoteLearnerError(f"{error.get('type')} in {call}: {error.get('message')}")
+        return reply["ok"]
+
+    def call(self, name: str, *args: Any) -> Any:
+        """Send the call ``name`` with ``args`` and return the reply's value (see :meth:`read`)."""
+        assert self.process.stdin is not None
+        self.played = self.played or name not in UNPLAYED
+        try:
+            self.process.stdin.write(json.dumps({"call": name, "args": list(args)}).encode() + b"\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise RemoteLearnerError(f"the learner's process ended before {name}") from None
+        return self.read(name)
+
+    def close(self) -> None:
+        """End the process (asked to quit, killed after five seconds) and remove its folder."""
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.process.poll() is None:
+            try:
+                assert self.process.stdin is not None
+                self.process.stdin.write(json.dumps({"call": "quit"}).encode() + b"\n")
+                self.process.stdin.close()
+                self.process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+        if self.sandboxed is not None:
+            self.sandboxed.stop(0)  # the process has ended; this ends its relay and closes the log
+        if self.log is not None:
+            self.log.close()
+        # nothing an instance leaves in its folder reaches another: the folder goes with it
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _start_confined(
+    command: Sequence[str],
+    workdir: Path,
+    log_dir: Path,
+    env: Mapping[str, str],
+    confinement: Confinement,
+    zygote: Zygote | None,
+) -> SandboxedProcess:
+    """The learner's process in the kernel sandbox: it writes only in ``workdir``.
+
+    The launcher's config and report, and the learner's standard error, go to ``log_dir``, where
+    the learner cannot rewrite them. With a ``zygote`` (and no prefix command), the process is
+    forked from it, every layer put in force as the launcher would.
+    """
+    where: dict[str, Any] = {
+        "env": {**env, "TMPDIR": str(workdir), "HOME": str(workdir)},
+        "cwd": workdir,
+        "read_dirs": confinement.read_dirs,
+        "write_dirs": [workdir],
+        "port": confinement.port,
+        "bridge": confinement.bridge,
+        "log_dir": log_dir,
+        "file_bytes": confinement.file_bytes,
+        "cpu_seconds": confinement.cpu_seconds,
+        "isolate": confinement.isolate,
+    }
+    if zygote is not None and command[0] == sys.executable:
+        process = zygote.spawn(launch_config(command, **where), log_dir / "stderr.txt")
+        return SandboxedProcess(process, log_dir / "isolation.json", ())
+    return start_sandboxed(command, **where, pipes=True)

@@ -1,0 +1,86 @@
+"""The fork server: a program forked from it runs in the sandbox, alone, and ends as it says."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from continual_arc.core.sandbox import launch_config
+from continual_arc.core.sandbox.zygote import Zygote
+
+PROBE = r"""
+import json, os, sys
+
+carried = getattr(json, "carried", None)  # left on a module the zygote had imported, by an earlier fork
+json.carried = "by an earlier program"
+said = {"pid": os.getpid(), "uid": os.getuid(), "carried": carried, "argv": sys.argv[1:]}
+print(json.dumps(said), flush=True)
+for line in sys.stdin:
+    if line.strip() == "sleep":
+        import time
+        time.sleep(120)
+    sys.exit(int(line))
+"""
+
+
+@pytest.fixture
+def folder() -> Iterator[Path]:
+    """A folder every user may read, holding the probe module, outside pytest's (only root's)."""
+    root = Path(tempfile.mkdtemp(prefix="carc-zygote-"))
+    root.chmod(0o755)
+    (root / "zygote_probe.py").write_text(PROBE)
+    yield root
+    for path in sorted(root.rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    root.rmdir()
+
+
+def _config(folder: Path, name: str) -> dict[str, object]:
+    work = folder / name
+    work.mkdir()
+    argv = [sys.executable, "-m", "zygote_probe", "an argument"]
+    return launch_config(argv, env={"PYTHONPATH": str(folder)}, cwd=work,
+                         read_dirs=[sys.prefix, sys.base_prefix, str(folder)], write_dirs=[work],
+                         port=None, bridge=None, log_dir=folder / f"{name}.log", isolate=True)  # fmt: skip
+
+
+def test_each_program_starts_from_the_zygote_not_from_the_last_program(folder: Path) -> None:
+    with Zygote({"PYTHONPATH": str(folder)}, folder / "zygote.txt", preload=("json",)) as zygote:
+        said = []
+        for number, code in enumerate((3, 0)):
+            process = zygote.spawn(_config(folder, f"p{number}"), folder / f"p{number}.err")
+            assert process.stdout is not None and process.stdin is not None
+            said.append(json.loads(process.stdout.readline()))
+            process.stdin.write(f"{code}\n".encode())
+            process.stdin.flush()
+            assert process.wait(timeout=30) == code, (folder / f"p{number}.err").read_text()
+        report = json.loads((folder / "p0.log" / "isolation.json").read_text())
+    assert [s["carried"] for s in said] == [None, None]  # nothing one program did reached the next
+    assert all(s["argv"] == ["an argument"] for s in said)
+    if report.get("pid_namespace"):
+        assert [s["pid"] for s in said] == [1, 1]
+    if os.geteuid() == 0 and report.get("private_root"):
+        assert [s["uid"] for s in said] == [65534, 65534] and report["capabilities"] == 0
+
+
+def test_a_killed_program_is_reported_ended_and_the_zygote_goes_on(folder: Path) -> None:
+    with Zygote({"PYTHONPATH": str(folder)}, folder / "zygote.txt", preload=()) as zygote:
+        process = zygote.spawn(_config(folder, "sleeper"), folder / "sleeper.err")
+        assert process.stdout is not None and process.stdin is not None
+        process.stdout.readline()
+        process.stdin.write(b"sleep\n")
+        process.stdin.flush()
+        assert process.poll() is None
+        process.kill()
+        assert process.wait(timeout=30) != 0
+        after = zygote.spawn(_config(folder, "after"), folder / "after.err")
+        assert after.stdin is not None
+        after.stdin.write(b"0\n")
+        after.stdin.flush()
+        assert after.wait(timeout=30) == 0
