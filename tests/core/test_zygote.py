@@ -17,24 +17,32 @@ from continual_arc.core.sandbox.zygote import Zygote
 PROBE = r"""
 import json, os, sys
 
-carried = getattr(json, "carried", None)  # left on a module the zygote had imported, by an earlier fork
-json.carried = "by an earlier program"
-said = {"pid": os.getpid(), "uid": os.getuid(), "carried": carried, "argv": sys.argv[1:]}
-print(json.dumps(said), flush=True)
-for line in sys.stdin:
-    if line.strip() == "sleep":
-        import time
-        time.sleep(120)
-    sys.exit(int(line))
+
+def main():
+    carried = getattr(json, "carried", None)  # left on a module the zygote imported, by an earlier fork
+    json.carried = "by an earlier program"
+    said = {"pid": os.getpid(), "uid": os.getuid(), "carried": carried, "argv": sys.argv[1:]}
+    print(json.dumps(said), flush=True)
+    for line in sys.stdin:
+        if line.strip() == "sleep":
+            import time
+            time.sleep(120)
+        sys.exit(int(line))
+
+
+if __name__ == "__main__":
+    main()
 """
 
 
 @pytest.fixture
 def folder() -> Iterator[Path]:
-    """A folder every user may read, holding the probe module, outside pytest's (only root's)."""
+    """A folder every user may read, holding the probe package, outside pytest's (only root's)."""
     root = Path(tempfile.mkdtemp(prefix="carc-zygote-"))
     root.chmod(0o755)
-    (root / "zygote_probe.py").write_text(PROBE)
+    (root / "zprobe").mkdir()
+    (root / "zprobe" / "__init__.py").write_text("")
+    (root / "zprobe" / "main.py").write_text(PROBE)  # in a package, as the learner side is
     yield root
     for path in sorted(root.rglob("*"), reverse=True):
         path.unlink() if path.is_file() else path.rmdir()
@@ -44,14 +52,16 @@ def folder() -> Iterator[Path]:
 def _config(folder: Path, name: str) -> dict[str, object]:
     work = folder / name
     work.mkdir()
-    argv = [sys.executable, "-m", "zygote_probe", "an argument"]
+    argv = [sys.executable, "-m", "zprobe.main", "an argument"]
     return launch_config(argv, env={"PYTHONPATH": str(folder)}, cwd=work,
                          read_dirs=[sys.prefix, sys.base_prefix, str(folder)], write_dirs=[work],
                          port=None, bridge=None, log_dir=folder / f"{name}.log", isolate=True)  # fmt: skip
 
 
 def test_each_program_starts_from_the_zygote_not_from_the_last_program(folder: Path) -> None:
-    with Zygote({"PYTHONPATH": str(folder)}, folder / "zygote.txt", preload=("json",)) as zygote:
+    with Zygote(
+        {"PYTHONPATH": str(folder)}, folder / "zygote.txt", preload=("json", "zprobe.main")
+    ) as zygote:
         said = []
         for number, code in enumerate((3, 0)):
             process = zygote.spawn(_config(folder, f"p{number}"), folder / f"p{number}.err")
@@ -62,6 +72,7 @@ def test_each_program_starts_from_the_zygote_not_from_the_last_program(folder: P
             assert process.wait(timeout=30) == code, (folder / f"p{number}.err").read_text()
         report = json.loads((folder / "p0.log" / "isolation.json").read_text())
     assert [s["carried"] for s in said] == [None, None]  # nothing one program did reached the next
+    assert (folder / "p0.err").read_text() == ""  # a preloaded module run as __main__ says nothing of it
     assert all(s["argv"] == ["an argument"] for s in said)
     if report.get("pid_namespace"):
         assert [s["pid"] for s in said] == [1, 1]

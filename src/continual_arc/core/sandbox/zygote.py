@@ -32,6 +32,7 @@ import subprocess
 import sys
 import threading
 import traceback
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -222,7 +223,10 @@ def _run(sock: socket.socket, config: dict[str, Any], fds: Sequence[int]) -> Non
         sys.argv = [module, *args]
         sys.path[0] = cwd  # as ``python -m`` puts its working folder first
         try:
-            runpy.run_module(module, run_name="__main__", alter_sys=True)
+            with warnings.catch_warnings():
+                # The module was preloaded on purpose: running it as __main__ again is what is meant.
+                warnings.filterwarnings("ignore", "'.*' found in sys.modules", RuntimeWarning)
+                runpy.run_module(module, run_name="__main__", alter_sys=True)
             code = 0
         except SystemExit as done:
             code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
