@@ -54,6 +54,8 @@ class _RemoteBase:
         self.zygote = zygote
         self.workdir = workdir.resolve()  # absolute: the child starts in it, and its TMPDIR names it
         self.logs = logs.resolve()
+        # processes are numbered on from those a resumed run's earlier calls left
+        self._started = len(list(self.logs.glob("[0-9]*"))) if self.logs.is_dir() else 0
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
         self.confinement = confinement
         self.isolations: list[dict[str, Any]] = []
@@ -66,7 +68,7 @@ class _RemoteBase:
 
     def _start(self, state: Path | None) -> Child:
         """A new process in a new folder, whose name says nothing of the play (its log's does)."""
-        number = len(list(self.logs.glob("[0-9]*"))) if self.logs.is_dir() else 0
+        number, self._started = self._started, self._started + 1
         child = Child(
             self.spec,
             self.workdir / secrets.token_hex(8),

@@ -22,6 +22,7 @@ from typing import Any, BinaryIO
 
 from ..core.errors import ContinualArcError
 from ..core.sandbox import Confinement, ProcessHandle, SandboxedProcess, launch_config, start_sandboxed
+from ..core.sandbox._root import give
 from ..core.sandbox.zygote import Zygote
 from .state_copy import copy_state
 
@@ -47,10 +48,7 @@ def hand_over(folder: Path, isolation: Mapping[str, Any] | None) -> None:
     uid = (isolation or {}).get("uid")
     if not isinstance(uid, int) or uid == os.geteuid() or os.geteuid() != 0:
         return
-    os.lchown(folder, uid, uid)
-    for top, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            os.lchown(Path(top) / name, uid, uid)
+    give(str(folder), uid, uid)  # the launcher's own walk, which follows no link
 
 
 class Child:

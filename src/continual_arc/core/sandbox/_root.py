@@ -1,13 +1,14 @@
 """The launcher's private root and unprivileged user (standard library only).
 
-``_launch.py`` runs as a file (``python -I -S``), so it loads this module by path. In a mount
-namespace of the program's own, :func:`enter_private_root` builds a new root on a tmpfs that holds
-only what the program may use: the folders it may read (bound read-only), its working folder
-(bound read-write at a fixed path, so that nothing in the path tells one play from another), a
-``/dev`` with the few devices a program needs, a private ``/tmp`` and ``/dev/shm``, and a
-``/proc`` of its own PID namespace (where no parent is visible). Then it pivots into that root.
-A pathname Unix socket outside is not in the tree, so it cannot be reached; an abstract one belongs
-to the host's network namespace, which the program has left.
+``_launch.py`` runs as a file (``python -I -S``), so it loads this module by path; the remote
+learner imports :func:`give` from it as a module. In a mount namespace of the program's own,
+:func:`enter_private_root` builds a new root on a tmpfs that holds only what the program may use:
+the folders it may read (bound read-only), its working folder (bound read-write at a fixed path, so
+that nothing in the path tells one play from another), a ``/dev`` with the few devices a program
+needs, a private ``/tmp`` and ``/dev/shm``, and a ``/proc`` of its own PID namespace (where no
+parent is visible). Then it pivots into that root. A pathname Unix socket outside is not in the
+tree, so it cannot be reached; an abstract one belongs to the host's network namespace, which the
+program has left.
 
 :func:`drop_privileges` makes a root launcher's program ``nobody`` with no capabilities.
 """
@@ -151,7 +152,7 @@ def enter_private_root(libc: Any, config: dict[str, Any]) -> dict[str, Any]:
     return {"private_root": True, "proc": proc}
 
 
-def _give(folder: str, uid: int, gid: int) -> None:
+def give(folder: str, uid: int, gid: int) -> None:
     """``folder`` and everything in it to ``uid``:``gid`` (links themselves, never what they name)."""
     os.lchown(folder, uid, gid)
     for top, dirs, files in os.walk(folder):
@@ -186,7 +187,7 @@ def drop_privileges(libc: Any, writable: Sequence[str]) -> dict[str, Any]:
     """
     if os.getuid() == 0 and os.geteuid() == 0:
         for folder in writable:
-            _give(folder, NOBODY, NOBODY)
+            give(folder, NOBODY, NOBODY)
     for cap in range(64):  # the bounding set: no later program can gain one back
         libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
     if os.getuid() == 0 and os.geteuid() == 0:
