@@ -8,15 +8,17 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.errors import ContinualArcError
 from ..data.directory import NO_SEARCH_CACHE_ENV
+from ..play.options import RunOptions
 
 __all__ = [
     "CliError",
     "ProgressBar",
+    "add_run_options",
     "add_search_cache_flag",
     "count",
     "counter",
@@ -24,6 +26,7 @@ __all__ = [
     "honour_search_cache_flag",
     "json_arg",
     "print_json",
+    "run_options",
 ]
 
 
@@ -61,6 +64,42 @@ def honour_search_cache_flag(args: argparse.Namespace) -> None:
     if args.no_search_cache:
         # An environment variable, so that the protocol's worker processes inherit it.
         os.environ[NO_SEARCH_CACHE_ENV] = "1"
+
+
+def add_run_options(parser: argparse.ArgumentParser, *, only: Sequence[str] | None = None) -> None:
+    """Add the options of how a learner plays (:class:`~continual_arc.play.options.RunOptions`).
+
+    Args:
+        parser: the command's parser.
+        only: the flags to add, by destination (``alias_style``, ``max_concurrent``,
+            ``fail_fast``, ``instance_time_limit``); default all.
+    """
+    flags: dict[str, Callable[[], object]] = {
+        "alias_style": lambda: parser.add_argument(
+            "--alias-style", default="hash", choices=["hash", "names"], help="task names the learner sees"
+        ),
+        "max_concurrent": lambda: parser.add_argument(
+            "--max-concurrent", type=int, help="a concurrent learner's users served at once"
+        ),
+        "fail_fast": lambda: parser.add_argument(
+            "--fail-fast", action="store_true", help="stop at the first learner fault"
+        ),
+        "instance_time_limit": lambda: parser.add_argument(
+            "--instance-time-limit", type=float, help="seconds an instance may take"
+        ),
+    }
+    for name in only if only is not None else flags:
+        flags[name]()
+
+
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """The :class:`~continual_arc.play.options.RunOptions` the flags of :func:`add_run_options` name."""
+    return RunOptions(
+        alias_style=getattr(args, "alias_style", "hash"),
+        max_concurrent=getattr(args, "max_concurrent", None),
+        fail_fast=getattr(args, "fail_fast", False),
+        instance_time_limit=getattr(args, "instance_time_limit", None),
+    )
 
 
 def print_json(value: Any) -> None:
