@@ -103,6 +103,14 @@ def test_a_learner_that_cannot_save_cannot_resume_a_test(
         play_protocol(options)
 
 
+def test_a_folder_that_holds_no_protocol_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("mine\n")
+    with pytest.raises(ProtocolError, match="is not empty and holds no protocol"):
+        play_protocol(ProtocolOptions(out=tmp_path / "notes", learner=TOY_RULE, config="toy-smoke"))
+    assert [p.name for p in (tmp_path / "notes").iterdir()] == ["todo.txt"]
+
+
 def test_another_protocol_in_the_same_directory_is_refused(tmp_path: Path) -> None:
     play_protocol(ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=1))
     with pytest.raises(ProtocolError, match="holds another protocol"):

@@ -192,9 +192,12 @@ def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:
     """Write the six plays' schedules into the protocol directory; the schedules, by play.
 
     Raises:
-        ProtocolError: the directory holds another protocol's schedules.
+        ProtocolError: the directory holds another protocol's schedules, or is not empty and holds
+            no protocol (anything but a protocol being resumed is left alone).
     """
     out = options.out
+    if out.is_dir() and any(out.iterdir()) and not (out / "schedules").is_dir():
+        raise ProtocolError(f"{out} is not empty and holds no protocol: give the protocol an empty --out")
     out.mkdir(parents=True, exist_ok=True)
     schedules = protocol_schedules(options.config, options.seed, options.users)
     for name, schedule in schedules.items():
