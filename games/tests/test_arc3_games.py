@@ -13,19 +13,19 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from continual_arc.tracks.arc3.games import GAMES, GameSpec
-from continual_arc.tracks.arc3.games.base import Level, Move, RejectLevel
-from continual_arc.tracks.arc3.games.draw import level_rng
-from continual_arc.tracks.arc3.games.session import Session
+from continual_arc_games import GAMES, GameSpec
+from continual_arc_games.base import Level, Move, RejectLevel
+from continual_arc_games.draw import level_rng
+from continual_arc_games.session import Session
 
 IDS = sorted(GAMES)
 
 # Prints, for every game, the JSON of levels for a few seeds at every difficulty.
 _DUMP = """
 import json
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import RejectLevel
-from continual_arc.tracks.arc3.games.draw import level_rng
+from continual_arc_games import GAMES
+from continual_arc_games.base import RejectLevel
+from continual_arc_games.draw import level_rng
 
 out = {}
 for game_id, spec in sorted(GAMES.items()):

@@ -10,11 +10,10 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move
+from continual_arc_games.session import Session, replay
 from test_arc3_players import Cell, _board, _session
-
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Level, Move
-from continual_arc.tracks.arc3.games.session import Session, replay
 
 RIGHT = Move("ACTION4")
 

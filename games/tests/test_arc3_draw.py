@@ -12,9 +12,9 @@ pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the eng
 
 from arcengine import ARCBaseGame
 
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Level, Move, RejectLevel
-from continual_arc.tracks.arc3.games.draw import (
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move, RejectLevel
+from continual_arc_games.draw import (
     DrawError,
     GameModelError,
     draw_level,

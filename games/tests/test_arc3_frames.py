@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.render import frame_to_rgb, save_level_png
-from continual_arc.tracks.arc3.games.session import Session, decode_frame, encode_frame
+from continual_arc_games import GAMES
+from continual_arc_games.render import frame_to_rgb, save_level_png
+from continual_arc_games.session import Session, decode_frame, encode_frame
 
 
 def test_known_encodings() -> None:

@@ -16,10 +16,10 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Move
-from continual_arc.tracks.arc3.games.draw import draw_level
-from continual_arc.tracks.arc3.games.session import Session
+from continual_arc_games import GAMES
+from continual_arc_games.base import Move
+from continual_arc_games.draw import draw_level
+from continual_arc_games.session import Session
 
 Cell = tuple[int, int]
 STEPS = {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)}

@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from continual_arc.tracks.arc3.games.strokes import SIDE_STEPS, arms, band, odd_cell
-from continual_arc.tracks.arc3.games.symmetry import (
+from continual_arc_games.strokes import SIDE_STEPS, arms, band, odd_cell
+from continual_arc_games.symmetry import (
     SYMMETRIES,
     swaps_diagonals,
     turned_cell,

@@ -9,13 +9,12 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move
+from continual_arc_games.session import Session, replay
+from continual_arc_games.symmetry_draw import cost_to_go
 from frame_blobs import find_blobs, middle_of
 from test_arc3_players import Cell, _pixels, _session
-
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Level, Move
-from continual_arc.tracks.arc3.games.session import Session, replay
-from continual_arc.tracks.arc3.games.symmetry_draw import cost_to_go
 
 
 def _blob_at(blobs: list[list[Cell]], pixel: Cell) -> list[Cell] | None:

@@ -11,12 +11,11 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move
+from continual_arc_games.draw import draw_level
+from continual_arc_games.session import Session, replay
 from frame_reading import Cell
-
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Level, Move
-from continual_arc.tracks.arc3.games.draw import draw_level
-from continual_arc.tracks.arc3.games.session import Session, replay
 
 SPEC = GAMES["pipe-connect"]
 

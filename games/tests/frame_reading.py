@@ -13,8 +13,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from continual_arc.tracks.arc3.games.base import Move
-from continual_arc.tracks.arc3.games.session import Session
+from continual_arc_games.base import Move
+from continual_arc_games.session import Session
 
 Cell = tuple[int, int]
 S = TypeVar("S", bound=Hashable)

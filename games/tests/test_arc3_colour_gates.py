@@ -11,12 +11,11 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move
+from continual_arc_games.draw import draw_level
+from continual_arc_games.session import Session
 from frame_reading import STEPS, Cell, Grid, explore, keys_to
-
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Level, Move
-from continual_arc.tracks.arc3.games.draw import draw_level
-from continual_arc.tracks.arc3.games.session import Session
 
 SPEC = GAMES["colour-gates"]
 UP, DOWN, LEFT, RIGHT = (Move(f"ACTION{i}") for i in range(1, 5))

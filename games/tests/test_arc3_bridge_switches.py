@@ -10,11 +10,10 @@ import pytest
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
 from arc3_frame_reading import STEPS, Cell, cells, lattice
-
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Level, Move
-from continual_arc.tracks.arc3.games.draw import draw_level
-from continual_arc.tracks.arc3.games.session import Session
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move
+from continual_arc_games.draw import draw_level
+from continual_arc_games.session import Session
 
 SPEC = GAMES["bridge-switches"]
 UP, DOWN, LEFT, RIGHT = (Move(a) for a in STEPS)

@@ -12,11 +12,11 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
-from continual_arc.tracks.arc3 import games
-from continual_arc.tracks.arc3.games import GAMES, GameSpec
-from continual_arc.tracks.arc3.games.base import Level, Move, RejectLevel, retry
-from continual_arc.tracks.arc3.games.search import astar, bfs
-from continual_arc.tracks.arc3.games.session import Session
+import continual_arc_games as games
+from continual_arc_games import GAMES, GameSpec
+from continual_arc_games.base import Level, Move, RejectLevel, retry
+from continual_arc_games.search import astar, bfs
+from continual_arc_games.session import Session
 
 
 def test_moves_validate_their_coordinates() -> None:

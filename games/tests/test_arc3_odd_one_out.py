@@ -7,12 +7,11 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move
+from continual_arc_games.session import Session
 from frame_blobs import find_blobs, middle_of
 from test_arc3_players import Cell, _cell_size, _session
-
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Level, Move
-from continual_arc.tracks.arc3.games.session import Session
 
 
 def _looks(blob: list[Cell], frame: np.ndarray) -> dict[str, object]:

@@ -9,12 +9,11 @@ import pytest
 
 pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
 
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move
+from continual_arc_games.session import Session
 from frame_blobs import find_blobs
 from test_arc3_players import STEPS, Cell, _session
-
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.base import Level, Move
-from continual_arc.tracks.arc3.games.session import Session
 
 UP, DOWN, RIGHT = Move("ACTION1"), Move("ACTION2"), Move("ACTION4")
 
