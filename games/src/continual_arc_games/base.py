@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from arcengine import ARCBaseGame
 
 __all__ = [
     "ACTIONS",
+    "ARROWS",
     "CLICK",
     "DOWN",
     "LEFT",
@@ -32,6 +34,7 @@ __all__ = [
     "Level",
     "Move",
     "RejectLevel",
+    "knobs_at",
     "retry",
 ]
 
@@ -79,6 +82,20 @@ def retry(attempt: Callable[[], Level], attempts: int) -> Level:
     return attempt()
 
 
+Knobs = TypeVar("Knobs")
+
+
+def knobs_at(game_id: str, table: Sequence[Knobs], difficulty: int) -> Knobs:
+    """A game's knobs at ``difficulty``, from its table of one row a difficulty (0 first).
+
+    Raises:
+        ValueError: the difficulty is outside the table (the game's ``max_difficulty`` is its last row).
+    """
+    if not 0 <= difficulty <= len(table) - 1:
+        raise ValueError(f"{game_id}: difficulty {difficulty} outside 0..{len(table) - 1}")
+    return table[difficulty]
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One action of a play: its name, and for ACTION6 the frame cell (x, y) it clicks.
@@ -121,6 +138,11 @@ class Move:
 
     def __str__(self) -> str:
         return f"{self.action}({self.x},{self.y})" if self.action == CLICK else self.action
+
+
+#: The arrow keys' moves by engine action number (1-4: up, down, left, right), in the order the
+#: solvers try them.
+ARROWS: Mapping[int, Move] = MappingProxyType({1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)})
 
 
 @dataclass(frozen=True, slots=True)

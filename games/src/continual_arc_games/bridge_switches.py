@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_rooms, maze_way, open_loops
@@ -29,8 +29,7 @@ HUES = (8, 11, 6)
 PLAYER, GOAL, STONE, GROUND, EDGE = 9, 14, 2, 5, 4
 CELL = 3  # pixels per cell: a raised gate is solid, a lowered one four corner dots, a switch a plus
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
-_STEP = {move: DELTAS[action] for action, move in _MOVES.items()}
+_STEP = {move: DELTAS[action] for action, move in ARROWS.items()}
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ class _Layout:
                     continue
                 hue = self.switches.get(cell)
                 after = toggled ^ (1 << hue) if hue is not None and not inert else toggled
-                yield _MOVES[action], (cell[0], cell[1], after)
+                yield ARROWS[action], (cell[0], cell[1], after)
 
         return bfs((*self.start, 0), successors, lambda s: (s[0], s[1]) == self.exit, budget)
 
@@ -111,9 +110,8 @@ class BridgeSwitches:
         its gate; the other gates go anywhere, raised or lowered. A served level cannot be won
         without pressing switches, needs 8 to 20 moves, and its shortest plan presses 1 to 3 times.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)

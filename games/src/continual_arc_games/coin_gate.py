@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, carve_maze, distances, neighbours, ordered, passable
 from .search import astar
@@ -24,7 +24,6 @@ FLOOR, WALL, START, EXIT, COIN, GATE = range(6)
 PLAYER, GOAL, GOLD, AMBER, OVER, STONE, GROUND, EDGE = 9, 14, 11, 12, 8, 2, 5, 4
 CELL = 2  # pixels per cell, so that an open gate can show as a checker
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 _OPEN = [[AMBER, -1], [-1, AMBER]]
 
 
@@ -86,9 +85,8 @@ class CoinGate:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A maze of 4 to 6 rooms a side with 3 to 6 coins, 2 to 6 loops and a 2- to 6-step detour."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
@@ -142,7 +140,7 @@ class CoinGate:
                 coin = coin_at.get(cell)
                 now = taken | (1 << coin) if coin is not None else taken
                 if now.bit_count() <= maze.need:
-                    yield _MOVES[action], (cell[0], cell[1], now)
+                    yield ARROWS[action], (cell[0], cell[1], now)
 
         return astar(
             (*maze.start, 0),

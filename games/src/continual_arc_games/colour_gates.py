@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .search import bfs
@@ -26,8 +26,6 @@ FLOOR, WALL, START, EXIT, PADS, GATES = 0, 1, 2, 3, 4, 8
 HUES = (8, 11, 15, 12)  # red, yellow, purple, orange
 PLAIN, GOAL, STONE, GROUND, EDGE = 0, 14, 2, 5, 4
 NONE = len(HUES)  # the colour index of a player that has stepped on no pad yet
-
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 
 @dataclass(frozen=True)
@@ -87,9 +85,8 @@ class ColourGates:
         about. A served level needs at least 8, 14, 18 or 24 moves, and more than walking would
         take with the gates open.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
@@ -157,7 +154,7 @@ class ColourGates:
                 cell = (x + dx, y + dy)
                 if cell in maze.walls or maze.gates.get(cell, colour) != colour:
                     continue
-                yield _MOVES[action], (cell, maze.pads.get(cell, colour))
+                yield ARROWS[action], (cell, maze.pads.get(cell, colour))
 
         return bfs((maze.start, NONE), successors, lambda state: state[0] == maze.exit, budget)
 

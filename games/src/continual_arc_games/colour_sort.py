@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, layer_sprite, patch
 from .layouts import Cell, bordered_room, distances, ordered, passable
 
@@ -27,7 +27,6 @@ HUES = (8, 14, 15)
 PLAYER, STONE, GROUND, EDGE = 9, 3, 0, 4
 CELL = 3  # pixels per cell: a token is a plus, a bin a ring, the token carried the player's middle
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 _DROP = Move(USE)
 
 
@@ -74,7 +73,7 @@ class _Board:
                 cell = (x + dx, y + dy)
                 if cell in came or cell in self.walls or cell in blocked:
                     continue
-                came[cell] = ((x, y), _MOVES[action])
+                came[cell] = ((x, y), ARROWS[action])
                 if cell not in goals:
                     queue.append(cell)
         walks = {}
@@ -111,9 +110,8 @@ class ColourSort:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A room of 6 or 7 cells a side, 2 or 3 colours, 2 to 5 tokens, 1 to 5 walls, 8 to 24 moves."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = bordered_room(knobs.side, knobs.side, WALL, FLOOR)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import bfs
@@ -25,7 +25,7 @@ __all__ = ["Conveyor"]
 FLOOR, WALL, START, EXIT, BELTS = range(5)
 PLAYER, GOAL, STONE, TRACK, MARK, GROUND, EDGE = 9, 14, 2, 3, 12, 5, 4
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT), 5: Move(USE)}
+_MOVES = {**ARROWS, 5: Move(USE)}
 _STAY = {**DELTAS, 5: (0, 0)}  # ACTION5 waits where the player stands
 
 
@@ -104,9 +104,8 @@ class Conveyor:
         moves than walking would take were the belts bare floor. The room is then turned or
         mirrored at random.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         side = knobs.side

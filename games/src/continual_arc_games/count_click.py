@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel, retry
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, frame_point
 from .layouts import Cell, ordered
 from .search import bfs
@@ -105,9 +105,8 @@ class CountClick:
 
         From difficulty 2 on, one wrong tile counts the coloured cells rather than the objects.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         width, rows = knobs.size

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, carve_maze, ordered
 from .mazes import open_loops
@@ -24,8 +24,6 @@ __all__ = ["CrumbleFloor"]
 TILE, WALL, START, EXIT, GEM, STONE, HOLE = range(7)
 PLAYER, CRACKED, SOLID, GOLD, GOAL, ROCK, VOID, EDGE = 9, 13, 1, 11, 14, 3, 5, 4
 CELL = 3  # pixels per cell: a gem is a plus on its tile, the exit a ring until every gem is taken
-
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 
 @dataclass(frozen=True)
@@ -121,9 +119,8 @@ class CrumbleFloor:
         to 14 moves, and its shortest plan would be shorter if tiles did not crumble: the crumbling
         is what the player has to plan around.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, HOLE, TILE)
@@ -176,7 +173,7 @@ class CrumbleFloor:
                 nxt = at + offset
                 if (floor.floor & ~after) >> nxt & 1 and (h := estimate(nxt, after)) is not None:
                     bound[(nxt, after)] = h
-                    yield _MOVES[action], (nxt, after)
+                    yield ARROWS[action], (nxt, after)
 
         start = (floor.start, 0)
         bound[start] = estimate(*start) or 0
@@ -195,7 +192,7 @@ def _relaxed(floor: _Floor, budget: int) -> tuple[Move, ...] | None:
         at, left = state
         for action, offset in offsets.items():
             if floor.floor >> (at + offset) & 1:
-                yield _MOVES[action], (at + offset, left & ~(1 << (at + offset)))
+                yield ARROWS[action], (at + offset, left & ~(1 << (at + offset)))
 
     return bfs((floor.start, floor.gems), successors, lambda s: s == (floor.exit, 0), budget)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel, retry
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, retry
 from .engine import GridGame, block, frame_point, layer_sprite
 from .layouts import Cell
 
@@ -98,9 +98,8 @@ class DropStack:
         the leftmost column that fits, one the rightmost, and one that takes the fitting columns in
         turn.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 40)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 40)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         n, depth = knobs.columns, knobs.height

@@ -15,7 +15,7 @@ from math import lcm
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import bfs
@@ -26,7 +26,7 @@ __all__ = ["GuardPatrol", "patrol"]
 FLOOR, WALL, START, EXIT, ROUND, GUARD = 0, 1, 2, 3, 10, 20
 PLAYER, GOAL, STONE, TRAIL, RED, GROUND, EDGE = 9, 14, 2, 13, 8, 5, 4
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT), 5: Move(USE)}
+_MOVES = {**ARROWS, 5: Move(USE)}
 _STAY = {**DELTAS, 5: (0, 0)}  # ACTION5 waits a turn
 
 
@@ -108,9 +108,8 @@ class GuardPatrol:
         would take without the guards: the player must wait or go round. The room is then turned
         or mirrored at random, so the start may be on any side.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         side = knobs.side

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
@@ -21,8 +21,6 @@ __all__ = ["IceSlide"]
 
 ICE, WALL, START, EXIT, SNOW = range(5)
 PLAYER, GOAL, WHITE, FROST, STONE, EDGE = 9, 14, 0, 10, 3, 4
-
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 
 @dataclass(frozen=True)
@@ -85,9 +83,8 @@ class IceSlide:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A rink of 8 to 12 cells a side, 6 to 16 rocks, 3 to 8 snow cells, at least 5 to 9 moves."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = bordered_room(knobs.side, knobs.side, WALL, ICE)
@@ -120,7 +117,7 @@ class IceSlide:
             for action, (dx, dy) in DELTAS.items():
                 end = rink.slide(cell, dx, dy)
                 if end != cell:
-                    yield _MOVES[action], end
+                    yield ARROWS[action], end
 
         return bfs(rink.start, successors, lambda cell: cell == rink.exit, budget)
 

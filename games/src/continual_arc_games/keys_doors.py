@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .search import bfs
@@ -25,8 +25,6 @@ KEYS, DOORS = (4, 5, 6), (7, 8, 9)
 HUES = (11, 8, 15)
 PLAYER, GOAL, STONE, GROUND, EDGE = 9, 14, 2, 5, 4
 CELL = 2  # pixels per cell, so a key (two dots) and a door (solid) look different
-
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 
 @dataclass(frozen=True)
@@ -76,9 +74,7 @@ class KeysDoors:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A maze of 4 + difficulty rooms a side with 1, 1, 2 or 3 doors and 0, 2, 3 or 5 loops."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        knobs = _KNOBS[difficulty]
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
         side = len(grid)
         rooms = ordered((x, y) for y in range(1, side, 2) for x in range(1, side, 2))
@@ -132,7 +128,7 @@ class KeysDoors:
                     now_opened |= 1 << door
                 key = key_at.get(cell)
                 now_taken = taken | (1 << key) if key is not None else taken
-                yield _MOVES[action], (cell[0], cell[1], now_taken, now_opened)
+                yield ARROWS[action], (cell[0], cell[1], now_taken, now_opened)
 
         start: _State = (layout.start[0], layout.start[1], 0, 0)
         return bfs(start, successors, lambda s: (s[0], s[1]) == layout.exit, budget)

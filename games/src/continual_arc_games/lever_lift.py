@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import LEFT, RIGHT, USE, Level, Move, RejectLevel, retry
+from .base import LEFT, RIGHT, USE, Level, Move, RejectLevel, knobs_at, retry
 from .engine import GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, new_grid
 from .search import bfs
@@ -127,9 +127,8 @@ class LeverLift:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """Ground of 10x8 to 16x10 cells, 1 or 2 lifts with 2 or 3 levers each, 1 or 2 pulls needed."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 60)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 60)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         width, _ = knobs.size

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, bordered_room, distances, ordered
 from .search import astar
@@ -24,7 +24,6 @@ FLOOR, WALL, START, BLOCK, TARGET, BLOCK_ON_TARGET, START_ON_TARGET = range(7)
 PLAYER, METAL, MARK, STONE, GROUND, EDGE = 9, 1, 14, 3, 5, 4
 CELL = 3  # pixels per cell: a target is a ring, so it shows under a block
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 _PULL = Move(USE)
 
 
@@ -108,9 +107,8 @@ class Magnet:
         can walk to, so every level can be won; a served level needs at least 4, 6, 8 or 10 moves.
         The room is then turned or mirrored at random.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         width, height = knobs.size
@@ -155,7 +153,7 @@ class Magnet:
             for action, (dx, dy) in DELTAS.items():
                 ahead = (x + dx, y + dy)
                 if ahead not in room.walls and ahead not in blocks:
-                    yield _MOVES[action], (ahead, blocks)
+                    yield ARROWS[action], (ahead, blocks)
             after = pull(room.walls, (x, y), blocks)
             if after != blocks:
                 yield _PULL, ((x, y), after)

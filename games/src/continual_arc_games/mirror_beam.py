@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel, retry
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, retry
 from .engine import GridGame, layer_sprite, patch
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
@@ -128,9 +128,8 @@ class MirrorBeam:
         and 0 to 6 inner walls, and serves only levels needing at least 2, 2, 3 or 4 clicks. The
         room is then turned or mirrored at random.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         side = knobs.side

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel
+from .base import CLICK, Level, Move, RejectLevel, knobs_at
 from .engine import GridGame, frame_point, layer_sprite
 from .layouts import Cell
 from .search import bfs
@@ -119,9 +119,7 @@ class OddOneOut:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """Three to five rounds of 4 to 9 shapes, breaking form or colour at 0, any likeness at 2 and 3."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        knobs = _KNOBS[difficulty]
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
         rows: list[Item] = []
         for number in range(knobs.rounds):
             rows += _round(rng, knobs, number)

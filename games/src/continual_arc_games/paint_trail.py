@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 
@@ -20,8 +20,6 @@ __all__ = ["PaintTrail"]
 FLOOR, WALL, START, SHAPE = range(4)
 PLAYER, PAINT, STONE, GROUND, EDGE = 9, 11, 3, 5, 4
 CELL = 2  # pixels per board cell; the silhouette panel beside the board uses one pixel per cell
-
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 
 @dataclass(frozen=True)
@@ -58,9 +56,8 @@ class PaintTrail:
         The silhouette is a coiled random walk from the start, so a trail covering it exists; its
         cells touch each other in 1 to 4 more places than a plain path's would, so it has forks.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         side = knobs.side
@@ -104,7 +101,7 @@ class PaintTrail:
         masks = [sum(1 << j for _, j in options) for options in near]
         start = index[level.cells(START)[0]]
         actions = _trail(near, masks, start, ((1 << len(cells)) - 1) & ~(1 << start), budget)
-        return None if actions is None else tuple(_MOVES[a] for a in actions)
+        return None if actions is None else tuple(ARROWS[a] for a in actions)
 
 
 def _coil(rng: random.Random, grid: list[list[int]], start: Cell, length: int) -> list[Cell]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel, retry
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, retry
 from .engine import GridGame, layer_sprite
 from .layouts import Cell, new_grid, ordered
 from .strokes import SIDE_STEPS as STEP
@@ -109,9 +109,8 @@ class PipeConnect:
         empty (0.4 to 0.1), more of its tiles are tees (0 to 0.3), and a served level needs at
         least 2, 4, 6 or 8 clicks. The board is then turned or mirrored at random.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         n = knobs.side

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_rooms, open_loops
@@ -27,7 +27,6 @@ HUES = (8, 11, 15, 12, 6, 10)
 PLAYER, GOAL, STONE, GROUND, EDGE = 9, 14, 3, 0, 4
 CELL = 3  # pixels per cell: a portal is a ring the player can stand in
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 Box = tuple[int, int, int, int]  # a chamber's inner cells: x0, y0, x1, y1 (inclusive)
 
@@ -88,9 +87,8 @@ class Portals:
         from the start's along it; the extra pairs and the tree's other branches lead elsewhere.
         A few openings inside each chamber (1 to 4 in all) give its maze loops.
         """
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
@@ -129,7 +127,7 @@ class Portals:
             for action, (dx, dy) in DELTAS.items():
                 step = (cell[0] + dx, cell[1] + dy)
                 if step not in layout.walls:
-                    yield _MOVES[action], layout.twin.get(step, step)
+                    yield ARROWS[action], layout.twin.get(step, step)
 
         return bfs(layout.start, successors, lambda cell: cell == layout.exit, budget)
 

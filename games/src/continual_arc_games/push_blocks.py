@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import astar
@@ -22,8 +22,6 @@ __all__ = ["PushBlocks"]
 FLOOR, WALL, START, BLOCK, TARGET, BLOCK_ON_TARGET, START_ON_TARGET = range(7)
 PLAYER, CRATE, MARK, STONE, GROUND, EDGE = 9, 12, 14, 3, 0, 4
 CELL = 3  # pixels per cell: a target is drawn as a ring, a block as a solid square
-
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 
 @dataclass(frozen=True)
@@ -79,9 +77,8 @@ class PushBlocks:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A room of 6x6 to 8x7 cells with 1-2 blocks, drawn by pulling blocks off their targets."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         width, height = knobs.size
@@ -141,9 +138,9 @@ class PushBlocks:
                     beyond = (ahead[0] + dx, ahead[1] + dy)
                     if beyond in walls or beyond in blocks or beyond in dead:
                         continue
-                    yield _MOVES[action], (ahead, tuple(sorted(beyond if b == ahead else b for b in blocks)))
+                    yield ARROWS[action], (ahead, tuple(sorted(beyond if b == ahead else b for b in blocks)))
                 else:
-                    yield _MOVES[action], (ahead, blocks)
+                    yield ARROWS[action], (ahead, blocks)
 
         def heuristic(state: _State) -> int:
             # Each push moves one block by one cell, so this never overestimates the moves left.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, GameAction, Sprite
 
-from .base import CLICK, Level, Move
+from .base import CLICK, Level, Move, knobs_at
 from .engine import GridGame, frame_point, layer_sprite
 from .layouts import Cell
 from .search import bfs
@@ -88,9 +88,7 @@ class SequenceTiles:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A board of 2x3 to 4x4 tiles and a show of 3 to 8 lights, repeats allowed from difficulty 2."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        knobs = _KNOBS[difficulty]
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
         rows, cols = rng.choice(knobs.shapes)
         order: list[int] = []
         for _ in range(knobs.length):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
@@ -23,7 +23,6 @@ __all__ = ["ShapeFit"]
 FLOOR, WALL, PIECE, HOLE, DECOY = range(5)
 MAGENTA, SHADE, STONE, GROUND, EDGE = 6, 1, 3, 5, 4
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 _TURN = Move(USE)
 
 Shape = tuple[Cell, ...]
@@ -93,9 +92,8 @@ class ShapeFit:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A room of 8 to 16 cells a side, a piece of 3 to 5 cells, 1 to 3 decoys, 0 to 34 walls."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         piece = _grow(rng, knobs.cells)
@@ -146,7 +144,7 @@ class ShapeFit:
             x, y, k = state
             for action, (dx, dy) in DELTAS.items():
                 if fits(x + dx, y + dy, k):
-                    yield _MOVES[action], (x + dx, y + dy, k)
+                    yield ARROWS[action], (x + dx, y + dy, k)
             if fits(x, y, (k + 1) % 4):
                 yield _TURN, (x, y, (k + 1) % 4)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell
 from .search import astar
@@ -26,7 +26,6 @@ RIM, GROUND, EDGE = 2, 5, 4
 TILE, STEP = 4, 5  # board tiles: 4x4 pixels, one apart, inside a one-pixel rim
 MINI, MINI_STEP = 2, 3  # the target picture's tiles
 
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 Board = tuple[int, ...]  # row-major tile colours, HOLE for the hole
 
@@ -84,9 +83,8 @@ class SlidePuzzle:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A 2x4, 4x2 or 3x3 board, scrambled so that the fewest slides are 4-8 up to 14-18."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         rows, cols = rng.choice(knobs.shapes)
@@ -127,7 +125,7 @@ class SlidePuzzle:
         }
         slides = {
             hole: [
-                (a, m, t) for a, m in _MOVES.items() if (t := _source(hole, cols, len(codes), a)) is not None
+                (a, m, t) for a, m in ARROWS.items() if (t := _source(hole, cols, len(codes), a)) is not None
             ]
             for hole in cells
         }

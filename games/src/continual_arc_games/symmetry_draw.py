@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel, retry
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, retry
 from .engine import GridGame, frame_point, layer_sprite
 from .layouts import Cell
 from .search import astar
@@ -150,9 +150,8 @@ class SymmetryDraw:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A board of 6x4 to 8x8 cells with 2 to 4 colours, 3 to 8 cells missing and 0 to 4 wrong."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         width, height = knobs.size

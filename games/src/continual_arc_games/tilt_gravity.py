@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
@@ -20,8 +20,6 @@ __all__ = ["TiltGravity"]
 
 FLOOR, WALL, BALL, GOAL, PIT = range(5)
 RED, GREEN, HOLE, STONE, GROUND, EDGE = 8, 14, 5, 3, 0, 4
-
-_MOVES = {1: Move(UP), 2: Move(DOWN), 3: Move(LEFT), 4: Move(RIGHT)}
 
 
 @dataclass(frozen=True)
@@ -90,9 +88,8 @@ class TiltGravity:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A room of 7 to 10 cells a side with 1-2 balls, 0-4 pits and 4-12 inner walls."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 30)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = bordered_room(knobs.side, knobs.side, WALL, FLOOR)
@@ -121,7 +118,7 @@ class TiltGravity:
             for action, (dx, dy) in DELTAS.items():
                 after = board.tilt(balls, dx, dy)
                 if after is not None and after != balls:
-                    yield _MOVES[action], after
+                    yield ARROWS[action], after
 
         return bfs(board.balls, successors, lambda balls: not balls, budget)
 

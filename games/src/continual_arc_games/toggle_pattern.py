@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel, retry
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, retry
 from .engine import GridGame, frame_point, layer_sprite
 from .layouts import Cell
 
@@ -71,9 +71,8 @@ class TogglePattern:
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A 3x3 to 5x5 board: a random pattern, scrambled by 2 to 6 distinct clicks."""
-        if not 0 <= difficulty <= self.max_difficulty:
-            raise ValueError(f"{self.id}: difficulty {difficulty} outside 0..{self.max_difficulty}")
-        return retry(lambda: self._attempt(rng, _KNOBS[difficulty]), 20)
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         n = knobs.side
