@@ -17,7 +17,7 @@ from arcengine import ARCBaseGame, InteractionMode, Sprite
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
-from .mazes import maze_rooms, maze_way, open_loops
+from .mazes import maze_way, open_loops, start_and_exit
 from .search import bfs
 
 __all__ = ["BridgeSwitches"]
@@ -116,11 +116,7 @@ class BridgeSwitches:
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
         side = len(grid)
-        rooms = maze_rooms(grid)
-        start = rng.choice(rooms)
-        from_start = distances(start, passable(grid, WALL), side, side)
-        far = sorted(from_start[r] for r in rooms)[(3 * len(rooms)) // 4]
-        exit_ = rng.choice([r for r in rooms if from_start[r] >= far])
+        start, exit_ = start_and_exit(rng, grid, WALL)
         way = maze_way(grid, WALL, start, exit_)
         # Raised gates in the passages of the way (never right beside the start), in order along it.
         passages = [i for i, (x, y) in enumerate(way) if x % 2 != y % 2 and i >= 3]

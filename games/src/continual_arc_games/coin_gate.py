@@ -16,6 +16,7 @@ from arcengine import ARCBaseGame, Sprite
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, carve_maze, distances, neighbours, ordered, passable
+from .mazes import maze_way
 from .search import astar
 
 __all__ = ["CoinGate"]
@@ -105,7 +106,7 @@ class CoinGate:
             if c not in (start, exit_, gate)
         ]
         coins = rng.sample(free, knobs.coins)
-        walk = _walk(grid, start, exit_)
+        walk = maze_way(grid, WALL, start, exit_)
         on_walk = sum(1 for c in walk if c in coins)
         grid[start[1]][start[0]], grid[exit_[1]][exit_[0]], grid[gate[1]][gate[0]] = START, EXIT, GATE
         for x, y in coins:
@@ -155,17 +156,6 @@ def _ways(grid: Grid, room: Cell) -> list[Cell]:
     """The open passages out of a room."""
     side = len(grid)
     return [c for c in neighbours(room, side, side) if grid[c[1]][c[0]] != WALL]
-
-
-def _walk(grid: Grid, start: Cell, goal: Cell) -> list[Cell]:
-    """The cells of one shortest walk from start to goal, both included, ignoring coins and gate."""
-    side = len(grid)
-    to_goal = distances(goal, passable(grid, WALL), side, side)
-    path = [start]
-    while path[-1] != goal:
-        here = to_goal[path[-1]]
-        path.append(next(c for c in neighbours(path[-1], side, side) if to_goal.get(c) == here - 1))
-    return path
 
 
 def _open_loops(rng: random.Random, grid: Grid, exit_: Cell, loops: int) -> None:

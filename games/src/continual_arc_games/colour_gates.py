@@ -17,6 +17,7 @@ from arcengine import ARCBaseGame, InteractionMode, Sprite
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
+from .mazes import maze_way, open_loops, start_and_exit
 from .search import bfs
 from .strokes import odd_cell, paste
 
@@ -91,12 +92,8 @@ class ColourGates:
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
         side = len(grid)
-        rooms = ordered((x, y) for y in range(1, side, 2) for x in range(1, side, 2))
-        start = rng.choice(rooms)
-        from_start = distances(start, passable(grid, WALL), side, side)
-        far = sorted(from_start[r] for r in rooms)[(3 * len(rooms)) // 4]
-        exit_ = rng.choice([r for r in rooms if from_start[r] >= far])
-        path = _route(grid, start, exit_)
+        start, exit_ = start_and_exit(rng, grid, WALL)
+        path = maze_way(grid, WALL, start, exit_)
         passages = [c for i, c in enumerate(path) if c[0] % 2 != c[1] % 2 and i >= 2]
         if len(passages) < knobs.gates:
             raise RejectLevel("the way out is too short for its gates")
@@ -117,7 +114,7 @@ class ColourGates:
             grid[pad[1]][pad[0]] = PADS + hue
             taken.add(pad)
             before = set(near)
-        _open_loops(rng, grid, gates, knobs.loops)
+        open_loops(rng, grid, WALL, FLOOR, gates, knobs.loops)
         free = [
             c for c in ordered((x, y) for y in range(side) for x in range(side)) if grid[c[1]][c[0]] == FLOOR
         ]
@@ -157,45 +154,6 @@ class ColourGates:
                 yield ARROWS[action], (cell, maze.pads.get(cell, colour))
 
         return bfs((maze.start, NONE), successors, lambda state: state[0] == maze.exit, budget)
-
-
-def _route(grid: Grid, start: Cell, goal: Cell) -> list[Cell]:
-    """The cells of a shortest path from start to goal, both included."""
-    side = len(grid)
-    to_goal = distances(goal, passable(grid, WALL), side, side)
-    path = [start]
-    while path[-1] != goal:
-        x, y = path[-1]
-        path.append(
-            next(
-                c
-                for c in ((x + dx, y + dy) for dx, dy in DELTAS.values())
-                if to_goal.get(c) == to_goal[(x, y)] - 1
-            )
-        )
-    return path
-
-
-def _open_loops(rng: random.Random, grid: Grid, gates: list[Cell], loops: int) -> None:
-    """Knock out ``loops`` walls between two rooms that the gates do not keep apart.
-
-    A loop round a gate would make the gate pointless, so both rooms must lie in one part of the
-    maze cut by the gates.
-    """
-    side = len(grid)
-    part: dict[Cell, int] = {}
-    for label, room in enumerate(ordered((x, y) for y in range(1, side, 2) for x in range(1, side, 2))):
-        if room not in part:
-            part.update(dict.fromkeys(distances(room, passable(grid, WALL, gates), side, side), label))
-    between = []
-    for y in range(1, side - 1):
-        for x in range(1, side - 1):
-            if grid[y][x] == WALL and x % 2 != y % 2:
-                a, b = ((x - 1, y), (x + 1, y)) if x % 2 == 0 else ((x, y - 1), (x, y + 1))
-                if part[a] == part[b]:
-                    between.append((x, y))
-    for x, y in rng.sample(between, min(loops, len(between))):
-        grid[y][x] = FLOOR
 
 
 def _dot(colour: int, size: int) -> np.ndarray:

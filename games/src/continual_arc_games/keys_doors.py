@@ -15,6 +15,7 @@ from arcengine import ARCBaseGame, Sprite
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
+from .mazes import maze_way, open_loops, start_and_exit
 from .search import bfs
 
 __all__ = ["KeysDoors"]
@@ -76,13 +77,8 @@ class KeysDoors:
         """A maze of 4 + difficulty rooms a side with 1, 1, 2 or 3 doors and 0, 2, 3 or 5 loops."""
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
-        side = len(grid)
-        rooms = ordered((x, y) for y in range(1, side, 2) for x in range(1, side, 2))
-        start = rng.choice(rooms)
-        from_start = distances(start, passable(grid, WALL), side, side)
-        far = sorted(from_start[r] for r in rooms)[(3 * len(rooms)) // 4]
-        exit_ = rng.choice([r for r in rooms if from_start[r] >= far])
-        path = _path(grid, start, exit_)
+        start, exit_ = start_and_exit(rng, grid, WALL)
+        path = maze_way(grid, WALL, start, exit_)
         # Doors go in the passages between rooms, so a door always blocks a corridor.
         # Not right beside the start: the first key needs somewhere to be.
         passages = [i for i, (x, y) in enumerate(path) if (x % 2) != (y % 2) and i >= 3]
@@ -91,7 +87,7 @@ class KeysDoors:
         door_cells = [path[i] for i in sorted(rng.sample(passages, knobs.doors))]
         hues = rng.sample(range(len(HUES)), knobs.doors)
         key_cells = _place_keys(rng, grid, start, exit_, door_cells)
-        _open_loops(rng, grid, door_cells, knobs.loops)
+        open_loops(rng, grid, WALL, FLOOR, door_cells, knobs.loops)
         grid[start[1]][start[0]] = START
         grid[exit_[1]][exit_[0]] = EXIT
         for (dx, dy), (kx, ky), hue in zip(door_cells, key_cells, hues, strict=True):
@@ -134,18 +130,6 @@ class KeysDoors:
         return bfs(start, successors, lambda s: (s[0], s[1]) == layout.exit, budget)
 
 
-def _path(grid: Grid, start: Cell, goal: Cell) -> list[Cell]:
-    """The cells of the (unique, in a perfect maze) path from start to goal, both included."""
-    side = len(grid)
-    to_goal = distances(goal, passable(grid, WALL), side, side)
-    path = [start]
-    while path[-1] != goal:
-        x, y = path[-1]
-        steps = [(x + dx, y + dy) for dx, dy in DELTAS.values()]
-        path.append(next(c for c in steps if to_goal.get(c) == to_goal[(x, y)] - 1))
-    return path
-
-
 def _place_keys(rng: random.Random, grid: Grid, start: Cell, exit_: Cell, doors: list[Cell]) -> list[Cell]:
     """One key per door, the i-th in the part of the maze that the (i-1)-th door opens up.
 
@@ -163,28 +147,6 @@ def _place_keys(rng: random.Random, grid: Grid, start: Cell, exit_: Cell, doors:
         keys.append(rng.choice(fresh or free))
         before = set(region)
     return keys
-
-
-def _open_loops(rng: random.Random, grid: Grid, doors: list[Cell], loops: int) -> None:
-    """Knock out up to ``loops`` walls between rooms that the doors do not separate."""
-    side = len(grid)
-    shut = set(doors)
-    part: dict[Cell, int] = {}
-    for room in ordered((x, y) for y in range(1, side, 2) for x in range(1, side, 2)):
-        if room not in part:
-            label = len(part)  # any number no earlier part has used
-            for cell in distances(room, passable(grid, WALL, shut), side, side):
-                part[cell] = label
-    candidates = []
-    for y in range(1, side - 1):
-        for x in range(1, side - 1):
-            if grid[y][x] != WALL or x % 2 == y % 2:
-                continue
-            a, b = ((x - 1, y), (x + 1, y)) if x % 2 == 0 else ((x, y - 1), (x, y + 1))
-            if part[a] == part[b]:
-                candidates.append((x, y))
-    for x, y in rng.sample(candidates, min(loops, len(candidates))):
-        grid[y][x] = FLOOR
 
 
 class _KeysDoorsGame(GridGame):

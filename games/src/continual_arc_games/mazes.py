@@ -13,12 +13,24 @@ from collections.abc import Iterable
 from .engine import DELTAS
 from .layouts import Cell, Grid, distances, ordered, passable
 
-__all__ = ["maze_rooms", "maze_way", "open_loops"]
+__all__ = ["maze_rooms", "maze_way", "open_loops", "start_and_exit"]
 
 
 def maze_rooms(grid: Grid) -> list[Cell]:
     """The rooms of a maze (its cells at odd x and y), in row-major order."""
     return ordered((x, y) for y in range(1, len(grid), 2) for x in range(1, len(grid[0]), 2))
+
+
+def start_and_exit(rng: random.Random, grid: Grid, wall: int) -> tuple[Cell, Cell]:
+    """A start drawn among the rooms, and an exit drawn among the quarter of them farthest from it.
+
+    "Farthest" counts steps through non-``wall`` cells; ties at the quarter's bound are all in.
+    """
+    rooms = maze_rooms(grid)
+    start = rng.choice(rooms)
+    from_start = distances(start, passable(grid, wall), len(grid[0]), len(grid))
+    far = sorted(from_start[r] for r in rooms)[(3 * len(rooms)) // 4]
+    return start, rng.choice([r for r in rooms if from_start[r] >= far])
 
 
 def maze_way(grid: Grid, wall: int, start: Cell, goal: Cell) -> list[Cell]:
