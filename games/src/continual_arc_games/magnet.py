@@ -1,7 +1,6 @@
 """magnet: pull metal blocks onto their targets with a magnet that draws along rows and columns.
 
-Legend of the level grid: 0 floor, 1 wall, 2 the player's start, 3 a block, 4 a target, 5 a block
-already on a target, 6 the player's start on a target.
+The level grid's legend is :mod:`.blocks`'s, shared with the other game of blocks and targets.
 """
 
 from __future__ import annotations
@@ -10,19 +9,18 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from arcengine import ARCBaseGame, InteractionMode, Sprite
+from arcengine import ARCBaseGame, Sprite
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
-from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .blocks import CELL, FLOOR, WALL, BlockRoom, place_pieces, room_sprites
+from .engine import DELTAS, GridGame
 from .layouts import Cell, bordered_room, distances, ordered
 from .search import astar
 from .symmetry import SYMMETRIES, turned_grid
 
 __all__ = ["Magnet", "pull"]
 
-FLOOR, WALL, START, BLOCK, TARGET, BLOCK_ON_TARGET, START_ON_TARGET = range(7)
-PLAYER, METAL, MARK, STONE, GROUND, EDGE = 9, 1, 14, 3, 5, 4
-CELL = 3  # pixels per cell: a target is a ring, so it shows under a block
+METAL, GROUND, EDGE = 1, 5, 4  # light grey blocks on black, grey letterbox
 
 _PULL = Move(USE)
 
@@ -63,21 +61,6 @@ def pull(walls: frozenset[Cell], player: Cell, blocks: tuple[Cell, ...]) -> tupl
             x, y = x + dx, y + dy
         settled.append((x, y))
     return tuple(sorted(settled))
-
-
-@dataclass(frozen=True)
-class _Room:
-    walls: frozenset[Cell]
-    targets: frozenset[Cell]
-    blocks: tuple[Cell, ...]
-    start: Cell
-
-    @classmethod
-    def read(cls, level: Level) -> _Room:
-        targets = level.cells(TARGET) + level.cells(BLOCK_ON_TARGET) + level.cells(START_ON_TARGET)
-        blocks = tuple(sorted(level.cells(BLOCK) + level.cells(BLOCK_ON_TARGET)))
-        start = (level.cells(START) + level.cells(START_ON_TARGET))[0]
-        return cls(frozenset(level.cells(WALL)), frozenset(targets), blocks, start)
 
 
 # The abstract state: the player's cell and the sorted cells of the blocks.
@@ -123,11 +106,7 @@ class Magnet:
         targets = _random_play(rng, walls, player, blocks, knobs.pulls, knobs.size)
         for x, y in picks[: knobs.walls]:
             grid[y][x] = WALL
-        for x, y in targets:
-            grid[y][x] = TARGET
-        for x, y in blocks:
-            grid[y][x] = BLOCK_ON_TARGET if grid[y][x] == TARGET else BLOCK
-        grid[player[1]][player[0]] = START_ON_TARGET if grid[player[1]][player[0]] == TARGET else START
+        place_pieces(grid, targets, blocks, player)
         # Served in any of the eight orientations, so that no two layouts are alike by habit.
         level = Level.make(self.id, turned_grid(grid, rng.randrange(SYMMETRIES)))
         plan = self.solve(level, self.budget)
@@ -146,7 +125,7 @@ class Magnet:
         level not yet won needs at least one pull, and first a walk to the row or column of some
         block off target: that never overestimates.
         """
-        room = _Room.read(level)
+        room = BlockRoom.read(level)
 
         def successors(state: _State) -> Iterator[tuple[Move, _State]]:
             (x, y), blocks = state
@@ -203,17 +182,9 @@ class _MagnetGame(GridGame):
     """The engine side of magnet: the blocks slide by collisions with walls, blocks and the player."""
 
     def __init__(self, level: Level) -> None:
-        room = _Room.read(level)
+        room = BlockRoom.read(level)
         size = (level.width, level.height)
-        ring = [[MARK, MARK, MARK], [MARK, -1, MARK], [MARK, MARK, MARK]]
-        sprites = [layer_sprite([(x, y, STONE) for x, y in room.walls], "walls", size, cell=CELL)]
-        for i, (x, y) in enumerate(ordered(room.targets)):
-            # Rings sit above everything, so a target stays visible under a block or the player.
-            mark = patch(ring, f"target{i}", x, y, cell=CELL, layer=4)
-            sprites.append(mark.set_interaction(InteractionMode.INTANGIBLE))
-        for i, (x, y) in enumerate(room.blocks):
-            sprites.append(block(METAL, f"block{i}", x, y, cell=CELL, layer=2, tags=["block"]))
-        sprites.append(block(PLAYER, "player", *room.start, cell=CELL, layer=3))
+        sprites = room_sprites(room, size, METAL)
         self.targets = room.targets
         super().__init__(
             Magnet.id, sprites, size, actions=(1, 2, 3, 4, 5), cell=CELL, background=GROUND, letterbox=EDGE

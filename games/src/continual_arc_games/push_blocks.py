@@ -1,7 +1,6 @@
 """push-blocks: push every block onto a target square (the mechanics of Sokoban).
 
-Legend of the level grid: 0 floor, 1 wall, 2 the player's start, 3 a block, 4 a target, 5 a block
-already on a target, 6 the player's start on a target.
+The level grid's legend is :mod:`.blocks`'s, shared with the other game of blocks and targets.
 """
 
 from __future__ import annotations
@@ -10,18 +9,17 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from arcengine import ARCBaseGame, InteractionMode
+from arcengine import ARCBaseGame
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
-from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .blocks import CELL, FLOOR, WALL, BlockRoom, place_pieces, room_sprites
+from .engine import DELTAS, GridGame
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import astar
 
 __all__ = ["PushBlocks"]
 
-FLOOR, WALL, START, BLOCK, TARGET, BLOCK_ON_TARGET, START_ON_TARGET = range(7)
-PLAYER, CRATE, MARK, STONE, GROUND, EDGE = 9, 12, 14, 3, 0, 4
-CELL = 3  # pixels per cell: a target is drawn as a ring, a block as a solid square
+CRATE, GROUND, EDGE = 12, 0, 4  # orange blocks on white, grey letterbox
 
 
 @dataclass(frozen=True)
@@ -39,21 +37,6 @@ _KNOBS = (
     _Knobs((7, 7), 2, 3, 8, 10),
     _Knobs((8, 7), 2, 5, 12, 14),
 )
-
-
-@dataclass(frozen=True)
-class _Layout:
-    walls: frozenset[Cell]
-    targets: frozenset[Cell]
-    blocks: tuple[Cell, ...]
-    start: Cell
-
-    @classmethod
-    def read(cls, level: Level) -> _Layout:
-        targets = level.cells(TARGET) + level.cells(BLOCK_ON_TARGET) + level.cells(START_ON_TARGET)
-        blocks = tuple(sorted(level.cells(BLOCK) + level.cells(BLOCK_ON_TARGET)))
-        start = (level.cells(START) + level.cells(START_ON_TARGET))[0]
-        return cls(frozenset(level.cells(WALL)), frozenset(targets), blocks, start)
 
 
 # The abstract state: the player's cell and the sorted cells of the blocks.
@@ -96,12 +79,7 @@ class PushBlocks:
         )
         if set(blocks[1]) == set(targets):
             raise RejectLevel("the scramble left every block on its target")
-        for x, y in targets:
-            grid[y][x] = TARGET
-        for x, y in blocks[1]:
-            grid[y][x] = BLOCK_ON_TARGET if grid[y][x] == TARGET else BLOCK
-        px, py = blocks[0]
-        grid[py][px] = START_ON_TARGET if grid[py][px] == TARGET else START
+        place_pieces(grid, targets, blocks[1], blocks[0])
         level = Level.make(self.id, grid)
         plan = self.solve(level, self.budget)
         if plan is not None and len(plan) < knobs.shortest:
@@ -117,7 +95,7 @@ class PushBlocks:
 
         Blocks pushed into a corner that is not a target can never leave it, so such states are cut.
         """
-        layout = _Layout.read(level)
+        layout = BlockRoom.read(level)
         walls, targets = layout.walls, layout.targets
         dead = frozenset(
             (x, y)
@@ -189,17 +167,9 @@ class _PushBlocksGame(GridGame):
     """The engine side of push-blocks."""
 
     def __init__(self, level: Level) -> None:
-        layout = _Layout.read(level)
+        layout = BlockRoom.read(level)
         size = (level.width, level.height)
-        ring = [[MARK, MARK, MARK], [MARK, -1, MARK], [MARK, MARK, MARK]]
-        sprites = [layer_sprite(((x, y, STONE) for x, y in layout.walls), "walls", size, cell=CELL)]
-        for i, (x, y) in enumerate(ordered(layout.targets)):
-            # Rings sit above everything, so a target stays visible under a block or the player.
-            target = patch(ring, f"target{i}", x, y, cell=CELL, layer=4, tags=["target"])
-            sprites.append(target.set_interaction(InteractionMode.INTANGIBLE))
-        for i, (x, y) in enumerate(layout.blocks):
-            sprites.append(block(CRATE, f"block{i}", x, y, cell=CELL, layer=2, tags=["block"]))
-        sprites.append(block(PLAYER, "player", *layout.start, cell=CELL, layer=3))
+        sprites = room_sprites(layout, size, CRATE, target_tags=["target"])
         self.targets = layout.targets
         super().__init__(
             PushBlocks.id, sprites, size, actions=(1, 2, 3, 4), cell=CELL, background=GROUND, letterbox=EDGE
