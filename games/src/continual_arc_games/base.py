@@ -35,6 +35,7 @@ __all__ = [
     "Move",
     "RejectLevel",
     "knobs_at",
+    "long_plan",
     "retry",
 ]
 
@@ -94,6 +95,19 @@ def knobs_at(game_id: str, table: Sequence[Knobs], difficulty: int) -> Knobs:
     if not 0 <= difficulty <= len(table) - 1:
         raise ValueError(f"{game_id}: difficulty {difficulty} outside 0..{len(table) - 1}")
     return table[difficulty]
+
+
+def long_plan(spec: GameSpec, level: Level, shortest: int, unit: str = "moves") -> tuple[Move, ...]:
+    """The solver's plan for a level just drawn, which must take at least ``shortest`` moves.
+
+    Raises:
+        RejectLevel: the solver found no plan within the game's budget, or a shorter one (``unit``
+            names the moves in its message).
+    """
+    plan = spec.solve(level, spec.budget)
+    if plan is None or len(plan) < shortest:
+        raise RejectLevel(f"unsolved, or solved in fewer than {shortest} {unit}")
+    return plan
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ __all__ = [
     "TARGET",
     "WALL",
     "BlockRoom",
+    "BlockState",
     "place_pieces",
     "room_sprites",
 ]
@@ -51,6 +52,10 @@ class BlockRoom:
         blocks = tuple(sorted(level.cells(BLOCK) + level.cells(BLOCK_ON_TARGET)))
         start = (level.cells(START) + level.cells(START_ON_TARGET))[0]
         return cls(frozenset(level.cells(WALL)), frozenset(targets), blocks, start)
+
+
+#: A solver's state of a room: the player's cell and the sorted cells of the blocks.
+BlockState = tuple[Cell, tuple[Cell, ...]]
 
 
 def place_pieces(grid: Grid, targets: Sequence[Cell], blocks: Sequence[Cell], player: Cell) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_way, open_loops, start_and_exit
@@ -128,9 +128,7 @@ class ColourGates:
 
     def _vetted(self, level: Level, knobs: _Knobs, grid: Grid) -> Level:
         """The level, unless it is unsolvable, too short, or no longer than a walk with open gates."""
-        plan = self.solve(level, self.budget)
-        if plan is None or len(plan) < knobs.shortest:
-            raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")
+        plan = long_plan(self, level, knobs.shortest)
         maze = _Maze.read(level)
         walk = distances(maze.start, passable(grid, WALL), level.width, level.height).get(maze.exit)
         if walk == len(plan):

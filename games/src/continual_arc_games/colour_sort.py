@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, layer_sprite, patch
 from .layouts import Cell, bordered_room, distances, ordered, passable
 
@@ -125,9 +125,7 @@ class ColourSort:
         if len(distances(floor[0], passable(grid, WALL), knobs.side, knobs.side)) != len(floor):
             raise RejectLevel("the inner walls cut the room in two")
         level = Level.make(self.id, grid)
-        plan = self.solve(level, self.budget)
-        if plan is None or len(plan) < knobs.shortest:
-            raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")
+        long_plan(self, level, knobs.shortest)
         return level
 
     def build(self, level: Level) -> ARCBaseGame:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import bfs
@@ -126,9 +126,7 @@ class Conveyor:
         ex, ey = rng.choice(ordered(far))
         grid[sy][sx], grid[ey][ex] = START, EXIT
         level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
-        plan = self.solve(level, self.budget)
-        if plan is None or len(plan) < knobs.shortest:
-            raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")
+        plan = long_plan(self, level, knobs.shortest)
         if walk.get((ex, ey)) == len(plan):
             raise RejectLevel("the belts change nothing: walking takes as many moves")
         return level

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, carve_maze, ordered
 from .mazes import open_loops
@@ -134,9 +134,7 @@ class CrumbleFloor:
         for (x, y), code in zip(picks, codes, strict=True):
             grid[y][x] = code
         level = Level.make(self.id, grid)
-        plan = self.solve(level, self.budget)
-        if plan is None or len(plan) < knobs.shortest:
-            raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")
+        plan = long_plan(self, level, knobs.shortest)
         relaxed = _relaxed(_Floor.read(level), self.budget)
         if relaxed is not None and len(relaxed) == len(plan):
             raise RejectLevel("the crumbling never gets in the way")

@@ -15,7 +15,7 @@ from math import lcm
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import bfs
@@ -133,9 +133,7 @@ class GuardPatrol:
             grid[y][x] = WALL
         symmetry = rng.randrange(SYMMETRIES)  # any orientation, not always left to right
         level = Level.make(self.id, turned_grid(grid, symmetry), **_turned_ways(grid, ways, symmetry))
-        plan = self.solve(level, self.budget)
-        if plan is None or len(plan) < knobs.shortest:
-            raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")
+        plan = long_plan(self, level, knobs.shortest)
         walk = distances((sx, sy), passable(grid, WALL), side, side).get((ex, ey))
         if walk == len(plan):
             raise RejectLevel("the guards never get in the way")

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, Sprite
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
-from .blocks import CELL, FLOOR, WALL, BlockRoom, place_pieces, room_sprites
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
+from .blocks import CELL, FLOOR, WALL, BlockRoom, BlockState, place_pieces, room_sprites
 from .engine import DELTAS, GridGame
 from .layouts import Cell, bordered_room, distances, ordered
 from .search import astar
@@ -63,10 +63,6 @@ def pull(walls: frozenset[Cell], player: Cell, blocks: tuple[Cell, ...]) -> tupl
     return tuple(sorted(settled))
 
 
-# The abstract state: the player's cell and the sorted cells of the blocks.
-_State = tuple[Cell, tuple[Cell, ...]]
-
-
 class Magnet:
     """The magnet game (see the module docstring for its level legend)."""
 
@@ -109,9 +105,7 @@ class Magnet:
         place_pieces(grid, targets, blocks, player)
         # Served in any of the eight orientations, so that no two layouts are alike by habit.
         level = Level.make(self.id, turned_grid(grid, rng.randrange(SYMMETRIES)))
-        plan = self.solve(level, self.budget)
-        if plan is None or len(plan) < knobs.shortest:
-            raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} moves")
+        long_plan(self, level, knobs.shortest)
         return level
 
     def build(self, level: Level) -> ARCBaseGame:
@@ -127,7 +121,7 @@ class Magnet:
         """
         room = BlockRoom.read(level)
 
-        def successors(state: _State) -> Iterator[tuple[Move, _State]]:
+        def successors(state: BlockState) -> Iterator[tuple[Move, BlockState]]:
             (x, y), blocks = state
             for action, (dx, dy) in DELTAS.items():
                 ahead = (x + dx, y + dy)
@@ -137,7 +131,7 @@ class Magnet:
             if after != blocks:
                 yield _PULL, ((x, y), after)
 
-        def heuristic(state: _State) -> int:
+        def heuristic(state: BlockState) -> int:
             (x, y), blocks = state
             away = [min(abs(x - bx), abs(y - by)) for bx, by in blocks if (bx, by) not in room.targets]
             return 1 + min(away) if away else 0

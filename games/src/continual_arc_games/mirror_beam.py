@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel, knobs_at, retry
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import GridGame, layer_sprite, patch
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
@@ -147,9 +147,7 @@ class MirrorBeam:
         for i, (x, y) in enumerate(picks):
             grid[y][x] = rng.choice((SLASH, BACKSLASH)) if i < knobs.decoys else WALL
         level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
-        plan = self.solve(level, self.budget)
-        if plan is None or len(plan) < knobs.shortest:
-            raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} clicks")
+        long_plan(self, level, knobs.shortest, "clicks")
         return level
 
     def build(self, level: Level) -> ARCBaseGame:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import CLICK, Level, Move, RejectLevel, knobs_at, retry
+from .base import CLICK, Level, Move, knobs_at, long_plan, retry
 from .engine import GridGame, layer_sprite
 from .layouts import Cell, new_grid, ordered
 from .strokes import SIDE_STEPS as STEP
@@ -134,9 +134,7 @@ class PipeConnect:
                 grid[y][x] = EMPTY if empty else PIPES + 4 * rng.randrange(3) + rng.randrange(4)
         grid[source[1]][source[0]], grid[drain[1]][drain[0]] = SOURCE, DRAIN
         level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
-        plan = self.solve(level, self.budget)
-        if plan is None or len(plan) < knobs.shortest:
-            raise RejectLevel(f"unsolved, or solved in fewer than {knobs.shortest} clicks")
+        long_plan(self, level, knobs.shortest, "clicks")
         return level
 
     def build(self, level: Level) -> ARCBaseGame:

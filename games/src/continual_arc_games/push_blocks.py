@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from arcengine import ARCBaseGame
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
-from .blocks import CELL, FLOOR, WALL, BlockRoom, place_pieces, room_sprites
+from .blocks import CELL, FLOOR, WALL, BlockRoom, BlockState, place_pieces, room_sprites
 from .engine import DELTAS, GridGame
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import astar
@@ -37,10 +37,6 @@ _KNOBS = (
     _Knobs((7, 7), 2, 3, 8, 10),
     _Knobs((8, 7), 2, 5, 12, 14),
 )
-
-
-# The abstract state: the player's cell and the sorted cells of the blocks.
-_State = tuple[Cell, tuple[Cell, ...]]
 
 
 class PushBlocks:
@@ -106,7 +102,7 @@ class PushBlocks:
             and ((x, y - 1) in walls or (x, y + 1) in walls)
         )
 
-        def successors(state: _State) -> Iterator[tuple[Move, _State]]:
+        def successors(state: BlockState) -> Iterator[tuple[Move, BlockState]]:
             (x, y), blocks = state
             for action, (dx, dy) in DELTAS.items():
                 ahead = (x + dx, y + dy)
@@ -120,7 +116,7 @@ class PushBlocks:
                 else:
                     yield ARROWS[action], (ahead, blocks)
 
-        def heuristic(state: _State) -> int:
+        def heuristic(state: BlockState) -> int:
             # Each push moves one block by one cell, so this never overestimates the moves left.
             return sum(min(abs(bx - tx) + abs(by - ty) for tx, ty in targets) for bx, by in state[1])
 
