@@ -234,9 +234,8 @@ class _BridgeGame(GridGame):
 
     def on_action(self, action: int, cell: Cell | None) -> bool:
         """Step the player; on entering a switch, flip every gate of its colour."""
-        dx, dy = DELTAS[action]
-        player = self.sprite("player")
-        if self.try_move_sprite(player, dx * CELL, dy * CELL):
+        player, stopped = self.step_player(action)
+        if stopped:
             return True  # a wall or a raised gate
         here = self.cell_of(player)
         if here == self.cell_of(self.sprite("exit")):

@@ -146,6 +146,17 @@ class GridGame(ARCBaseGame):
         """The logical cell of a sprite's top-left pixel."""
         return sprite.x // self.cell, sprite.y // self.cell
 
+    def step_player(self, action: int, pixels: int | None = None) -> tuple[Sprite, list[Sprite]]:
+        """Try to move the sprite named "player" one step the way arrow ``action`` (1-4) points.
+
+        A step is a cell, or ``pixels`` when the game draws at scale 1. Returns the player and the
+        sprites that stopped it (none when it moved; the engine put it back when any did).
+        """
+        dx, dy = DELTAS[action]
+        step = self.cell if pixels is None else pixels
+        player = self.sprite("player")
+        return player, self.try_move_sprite(player, dx * step, dy * step)
+
     def move_to(self, sprite: Sprite, x: int, y: int) -> None:
         """Place a sprite's top-left pixel at logical cell (x, y), ignoring collisions."""
         sprite.set_position(x * self.cell, y * self.cell)

@@ -226,9 +226,8 @@ class _PaintGame(GridGame):
 
     def on_action(self, action: int, cell: Cell | None) -> bool:
         """Step into a free floor cell and paint it; wet paint and walls stop the player."""
-        dx, dy = DELTAS[action]
-        player = self.sprite("player")
-        if self.try_move_sprite(player, dx * CELL, dy * CELL):
+        player, stopped = self.step_player(action, CELL)
+        if stopped:
             return True
         x, y = player.x // CELL, player.y // CELL
         paint = self.sprite("paint")
