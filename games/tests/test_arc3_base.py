@@ -94,8 +94,8 @@ def test_retry_returns_the_first_accepted_attempt_and_reraises_the_last_rejectio
 
 # The package's modules that are not games.
 _FRAMEWORK = {
-    *("base", "blocks", "draw", "engine", "layouts", "mazes", "render", "search", "session", "strokes"),
-    "symmetry",
+    *("base", "blocks", "draw", "engine", "exits", "layouts", "mazes", "render", "search", "session"),
+    *("strokes", "symmetry"),
 }
 
 

@@ -16,13 +16,13 @@ from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_way, open_loops, start_and_exit
 from .search import bfs
 
 __all__ = ["BridgeSwitches"]
 
-FLOOR, WALL, START, EXIT = range(4)
 SWITCHES, RAISED, LOWERED = (4, 5, 6), (7, 8, 9), (10, 11, 12)
 # Frame colours: red, yellow and magenta switches and gates; blue player, green exit, grey walls.
 HUES = (8, 11, 6)
@@ -51,10 +51,7 @@ _KNOBS = (
 
 
 @dataclass(frozen=True)
-class _Layout:
-    walls: frozenset[Cell]
-    start: Cell
-    exit: Cell
+class _Layout(Walk):
     switches: dict[Cell, int]  # cell to colour
     gates: dict[Cell, tuple[int, bool]]  # cell to (colour, raised at the start)
 
@@ -63,7 +60,7 @@ class _Layout:
         switches = {cell: c for c, code in enumerate(SWITCHES) for cell in level.cells(code)}
         gates = {cell: (c, True) for c, code in enumerate(RAISED) for cell in level.cells(code)}
         gates |= {cell: (c, False) for c, code in enumerate(LOWERED) for cell in level.cells(code)}
-        return cls(frozenset(level.cells(WALL)), level.cells(START)[0], level.cells(EXIT)[0], switches, gates)
+        return cls(*walk_ends(level), switches, gates)
 
     def plan(self, budget: int, inert: bool = False) -> tuple[Move, ...] | None:
         """A shortest plan over (x, y, colours toggled); with ``inert``, switches do nothing."""

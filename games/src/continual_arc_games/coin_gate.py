@@ -15,13 +15,14 @@ from arcengine import ARCBaseGame, Sprite
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
 from .layouts import Cell, Grid, carve_maze, distances, neighbours, ordered, passable
 from .mazes import maze_way
 from .search import astar
 
 __all__ = ["CoinGate"]
 
-FLOOR, WALL, START, EXIT, COIN, GATE = range(6)
+COIN, GATE = 4, 5
 PLAYER, GOAL, GOLD, AMBER, OVER, STONE, GROUND, EDGE = 9, 14, 11, 12, 8, 2, 5, 4
 CELL = 2  # pixels per cell, so that an open gate can show as a checker
 
@@ -40,10 +41,7 @@ _KNOBS = (_Knobs(4, 3, 2, 2), _Knobs(5, 4, 3, 2), _Knobs(5, 5, 4, 4), _Knobs(6, 
 
 
 @dataclass(frozen=True)
-class _Maze:
-    walls: frozenset[Cell]
-    start: Cell
-    exit: Cell
+class _Maze(Walk):
     gate: Cell
     coins: tuple[Cell, ...]
     need: int
@@ -52,9 +50,7 @@ class _Maze:
     @classmethod
     def read(cls, level: Level) -> _Maze:
         return cls(
-            frozenset(level.cells(WALL)),
-            level.cells(START)[0],
-            level.cells(EXIT)[0],
+            *walk_ends(level),
             level.cells(GATE)[0],
             level.cells(COIN),
             level.param("need"),

@@ -16,6 +16,7 @@ from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
+from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_way, open_loops, start_and_exit
 from .search import bfs
@@ -23,7 +24,7 @@ from .strokes import odd_cell, paste
 
 __all__ = ["ColourGates"]
 
-FLOOR, WALL, START, EXIT, PADS, GATES = 0, 1, 2, 3, 4, 8
+PADS, GATES = 4, 8
 HUES = (8, 11, 15, 12)  # red, yellow, purple, orange
 PLAIN, GOAL, STONE, GROUND, EDGE = 0, 14, 2, 5, 4
 NONE = len(HUES)  # the colour index of a player that has stepped on no pad yet
@@ -48,10 +49,7 @@ _KNOBS = (
 
 
 @dataclass(frozen=True)
-class _Maze:
-    walls: frozenset[Cell]
-    start: Cell
-    exit: Cell
+class _Maze(Walk):
     pads: dict[Cell, int]  # colour by cell
     gates: dict[Cell, int]
 
@@ -59,7 +57,7 @@ class _Maze:
     def read(cls, level: Level) -> _Maze:
         pads = {cell: c for c in range(len(HUES)) for cell in level.cells(PADS + c)}
         gates = {cell: c for c in range(len(HUES)) for cell in level.cells(GATES + c)}
-        return cls(frozenset(level.cells(WALL)), level.cells(START)[0], level.cells(EXIT)[0], pads, gates)
+        return cls(*walk_ends(level), pads, gates)
 
 
 class ColourGates:

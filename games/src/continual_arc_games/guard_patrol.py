@@ -17,13 +17,14 @@ from arcengine import ARCBaseGame, InteractionMode
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
+from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
 from .layouts import Cell, bordered_room, distances, ordered, passable
 from .search import bfs
 from .symmetry import SYMMETRIES, turned_cell, turned_grid
 
 __all__ = ["GuardPatrol", "patrol"]
 
-FLOOR, WALL, START, EXIT, ROUND, GUARD = 0, 1, 2, 3, 10, 20
+ROUND, GUARD = 10, 20
 PLAYER, GOAL, STONE, TRAIL, RED, GROUND, EDGE = 9, 14, 2, 13, 8, 5, 4
 
 _MOVES = {**ARROWS, 5: Move(USE)}
@@ -62,10 +63,7 @@ def patrol(cells: list[Cell], start: Cell, way: int) -> tuple[Cell, ...]:
 
 
 @dataclass(frozen=True)
-class _Yard:
-    walls: frozenset[Cell]
-    start: Cell
-    exit: Cell
+class _Yard(Walk):
     rounds: tuple[tuple[Cell, ...], ...]  # each guard's cells turn by turn
 
     @classmethod
@@ -76,7 +74,7 @@ class _Yard:
             if posts:
                 cells = sorted(level.cells(ROUND + g) + posts)
                 rounds.append(patrol(cells, posts[0], level.param(f"way{g}", 0)))
-        return cls(frozenset(level.cells(WALL)), level.cells(START)[0], level.cells(EXIT)[0], tuple(rounds))
+        return cls(*walk_ends(level), tuple(rounds))
 
     def guards(self, turn: int) -> set[Cell]:
         """The guards' cells after ``turn`` actions."""

@@ -14,13 +14,13 @@ from arcengine import ARCBaseGame, Sprite
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_way, open_loops, start_and_exit
 from .search import bfs
 
 __all__ = ["KeysDoors"]
 
-FLOOR, WALL, START, EXIT = 0, 1, 2, 3
 KEYS, DOORS = (4, 5, 6), (7, 8, 9)
 # Frame colours: yellow, red and purple keys and doors; blue player, green exit, grey walls.
 HUES = (11, 8, 15)
@@ -39,10 +39,7 @@ _KNOBS = (_Knobs(4, 1, 0), _Knobs(5, 1, 2), _Knobs(6, 2, 3), _Knobs(7, 3, 5))
 
 
 @dataclass(frozen=True)
-class _Layout:
-    walls: frozenset[Cell]
-    start: Cell
-    exit: Cell
+class _Layout(Walk):
     keys: tuple[tuple[Cell, int], ...]  # (cell, colour)
     doors: tuple[tuple[Cell, int], ...]
 
@@ -50,7 +47,7 @@ class _Layout:
     def read(cls, level: Level) -> _Layout:
         keys = tuple((cell, c) for c, code in enumerate(KEYS) for cell in level.cells(code))
         doors = tuple((cell, c) for c, code in enumerate(DOORS) for cell in level.cells(code))
-        return cls(frozenset(level.cells(WALL)), level.cells(START)[0], level.cells(EXIT)[0], keys, doors)
+        return cls(*walk_ends(level), keys, doors)
 
 
 # The abstract state: (x, y, bitmask of keys taken, bitmask of doors opened).

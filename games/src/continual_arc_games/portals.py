@@ -14,13 +14,13 @@ from arcengine import ARCBaseGame, InteractionMode
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_rooms, open_loops
 from .search import bfs
 
 __all__ = ["Portals"]
 
-FLOOR, WALL, START, EXIT = range(4)
 PAIRS = tuple(range(4, 10))
 # Frame colours: red, yellow, purple, orange, magenta and light blue portal rings.
 HUES = (8, 11, 15, 12, 6, 10)
@@ -49,10 +49,7 @@ _KNOBS = (
 
 
 @dataclass(frozen=True)
-class _Layout:
-    walls: frozenset[Cell]
-    start: Cell
-    exit: Cell
+class _Layout(Walk):
     twin: dict[Cell, Cell]  # each portal cell to the other cell of its pair
     pairs: tuple[tuple[Cell, Cell, int], ...]  # (cell, cell, pair number)
 
@@ -61,7 +58,7 @@ class _Layout:
         ends = [(level.cells(code), p) for p, code in enumerate(PAIRS)]
         pairs = tuple((cells[0], cells[1], p) for cells, p in ends if cells)
         twin = {a: b for a, b, _ in pairs} | {b: a for a, b, _ in pairs}
-        return cls(frozenset(level.cells(WALL)), level.cells(START)[0], level.cells(EXIT)[0], twin, pairs)
+        return cls(*walk_ends(level), twin, pairs)
 
 
 class Portals:
