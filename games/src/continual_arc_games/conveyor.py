@@ -15,7 +15,7 @@ from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
-from .layouts import Cell, bordered_room, distances, ordered, passable
+from .layouts import Cell, bordered_room, distances, inner_cells, ordered, passable
 from .search import bfs
 from .strokes import SIDE_STEPS, odd_cell, paste
 from .symmetry import SYMMETRIES, turned_grid, turned_side
@@ -114,7 +114,7 @@ class Conveyor:
             _river(rng, grid)
         for _ in range(knobs.lanes):
             _lane(rng, grid)
-        inside = ordered((x, y) for y in range(1, side - 1) for x in range(1, side - 1))
+        inside = inner_cells(side, side)
         floor = [c for c in inside if grid[c[1]][c[0]] == FLOOR]
         for x, y in rng.sample(floor, knobs.walls):
             grid[y][x] = WALL

@@ -18,7 +18,7 @@ from arcengine import ARCBaseGame, InteractionMode
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
 from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
-from .layouts import Cell, bordered_room, distances, ordered, passable
+from .layouts import Cell, bordered_room, distances, inner_cells, passable
 from .search import bfs
 from .symmetry import SYMMETRIES, turned_cell, turned_grid
 
@@ -126,7 +126,7 @@ class GuardPatrol:
         left = [(x, y) for y in range(1, side - 1) for x in (1, 2) if grid[y][x] == FLOOR]
         (sx, sy), (ex, ey) = rng.choice(left), (side - 2, rng.randrange(1, side - 1))
         grid[sy][sx], grid[ey][ex] = START, EXIT
-        inside = ordered((x, y) for y in range(1, side - 1) for x in range(1, side - 1))
+        inside = inner_cells(side, side)
         for x, y in rng.sample([c for c in inside if grid[c[1]][c[0]] == FLOOR], knobs.walls):
             grid[y][x] = WALL
         symmetry = rng.randrange(SYMMETRIES)  # any orientation, not always left to right

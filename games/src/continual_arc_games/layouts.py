@@ -16,6 +16,7 @@ __all__ = [
     "bordered_room",
     "carve_maze",
     "distances",
+    "inner_cells",
     "neighbours",
     "new_grid",
     "ordered",
@@ -40,6 +41,11 @@ def bordered_room(width: int, height: int, wall: int, floor: int) -> Grid:
         for x in range(1, width - 1):
             grid[y][x] = floor
     return grid
+
+
+def inner_cells(width: int, height: int) -> list[Cell]:
+    """The cells inside a ``width`` x ``height`` room's ring of walls, in row-major order."""
+    return [(x, y) for y in range(1, height - 1) for x in range(1, width - 1)]
 
 
 def neighbours(cell: Cell, width: int, height: int) -> list[Cell]:

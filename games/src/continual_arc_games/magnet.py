@@ -14,7 +14,7 @@ from arcengine import ARCBaseGame, Sprite
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .blocks import CELL, FLOOR, WALL, BlockRoom, BlockState, place_pieces, room_sprites
 from .engine import DELTAS, GridGame
-from .layouts import Cell, bordered_room, distances, ordered
+from .layouts import Cell, bordered_room, distances, inner_cells, ordered
 from .search import astar
 from .symmetry import SYMMETRIES, turned_grid
 
@@ -92,7 +92,7 @@ class Magnet:
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         width, height = knobs.size
         grid = bordered_room(width, height, WALL, FLOOR)
-        inside = ordered((x, y) for y in range(1, height - 1) for x in range(1, width - 1))
+        inside = inner_cells(width, height)
         picks = rng.sample(inside, knobs.walls + knobs.blocks + 1)
         walls = frozenset(picks[: knobs.walls]) | {
             (x, y) for y in range(height) for x in range(width) if grid[y][x] == WALL

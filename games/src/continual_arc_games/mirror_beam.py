@@ -15,7 +15,7 @@ from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import CLICK, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import GridGame, layer_sprite, patch
-from .layouts import Cell, bordered_room, ordered
+from .layouts import Cell, bordered_room, inner_cells
 from .search import bfs
 from .strokes import SIDE_STEPS, arms, band, middle_of, odd_cell, paste
 from .symmetry import SYMMETRIES, swaps_diagonals, turned_grid
@@ -141,7 +141,7 @@ class MirrorBeam:
         wrong = set(rng.sample(range(len(corners)), knobs.scramble))
         for i, ((x, y), kind) in enumerate(corners):
             grid[y][x] = kind ^ 1 if i in wrong else kind
-        inside = ordered((x, y) for y in range(1, side - 1) for x in range(1, side - 1))
+        inside = inner_cells(side, side)
         free = [c for c in inside if c not in path]
         picks = rng.sample(free, knobs.decoys + knobs.walls)
         for i, (x, y) in enumerate(picks):

@@ -13,7 +13,7 @@ from arcengine import ARCBaseGame
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite
-from .layouts import Cell, bordered_room, ordered
+from .layouts import Cell, bordered_room, inner_cells, ordered
 
 __all__ = ["PaintTrail"]
 
@@ -62,7 +62,7 @@ class PaintTrail:
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         side = knobs.side
         grid = bordered_room(side, side, WALL, FLOOR)
-        inside = ordered((x, y) for y in range(1, side - 1) for x in range(1, side - 1))
+        inside = inner_cells(side, side)
         for x, y in rng.sample(inside, knobs.walls):
             grid[y][x] = WALL
         start = rng.choice([c for c in inside if grid[c[1]][c[0]] == FLOOR])

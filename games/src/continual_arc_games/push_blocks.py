@@ -14,7 +14,7 @@ from arcengine import ARCBaseGame
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .blocks import CELL, FLOOR, WALL, BlockRoom, BlockState, place_pieces, room_sprites
 from .engine import DELTAS, GridGame
-from .layouts import Cell, bordered_room, distances, ordered, passable
+from .layouts import Cell, bordered_room, distances, inner_cells, ordered, passable
 from .search import astar
 
 __all__ = ["PushBlocks"]
@@ -62,7 +62,7 @@ class PushBlocks:
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         width, height = knobs.size
         grid = bordered_room(width, height, WALL, FLOOR)
-        inside = ordered((x, y) for y in range(1, height - 1) for x in range(1, width - 1))
+        inside = inner_cells(width, height)
         for x, y in rng.sample(inside, knobs.walls):
             grid[y][x] = WALL
         floor = [c for c in inside if grid[c[1]][c[0]] == FLOOR]
