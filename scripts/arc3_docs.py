@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from continual_arc.tracks.arc3.env import attempt_action_cap
-from continual_arc.tracks.arc3.track import DIFFICULTY, HELD_OUT_GAMES
+from continual_arc.tracks.arc3.track import HELD_OUT_GAMES
 from continual_arc_games import GAMES
 from continual_arc_games.draw import draw_level
 from continual_arc_games.render import save_level_png
@@ -30,6 +30,8 @@ PICTURES = ROOT / "docs" / "img" / "arc3"
 TABLE = ROOT / "games" / "README.md"
 BEGIN, END = "<!-- games: begin (scripts/arc3_docs.py) -->", "<!-- games: end -->"
 PIXEL = 2
+# The pictured levels' difficulty (the track's DIFFICULTY when it served one difficulty, since gone).
+DIFFICULTY = 0
 
 
 def knobs() -> dict[str, tuple[str, str]]:
