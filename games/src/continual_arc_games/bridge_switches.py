@@ -17,8 +17,8 @@ from arcengine import ARCBaseGame, InteractionMode, Sprite
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
-from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
-from .mazes import maze_way, open_loops, start_and_exit
+from .layouts import Cell, carve_maze
+from .mazes import maze_way, open_loops, place_in_turn, start_and_exit
 from .search import bfs
 
 __all__ = ["BridgeSwitches"]
@@ -120,7 +120,16 @@ class BridgeSwitches:
         if len(passages) < knobs.hues:
             raise RejectLevel("the way to the exit is too short for its gates")
         gates = [way[i] for i in sorted(rng.sample(passages, knobs.hues))]
-        switches = _place_switches(rng, grid, start, exit_, gates)
+        # A switch per gate, in a room the gate before it opens up, so they are pressed in turn.
+        switches = place_in_turn(
+            rng,
+            grid,
+            WALL,
+            start,
+            gates,
+            lambda c, placed: c[0] % 2 == 1 and c[1] % 2 == 1 and c not in (start, exit_, *placed),
+            "no room for a switch before its gate",
+        )
         open_loops(rng, grid, WALL, FLOOR, gates, knobs.loops)
         others = [
             (x, y)
@@ -144,32 +153,6 @@ class BridgeSwitches:
     def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
         """A shortest plan, by breadth-first search over (cell, colours toggled an odd number of times)."""
         return _Layout.read(level).plan(budget)
-
-
-def _place_switches(
-    rng: random.Random, grid: Grid, start: Cell, exit_: Cell, gates: list[Cell]
-) -> list[Cell]:
-    """One switch per gate, in a room reached before that gate, off the way where it can be.
-
-    The i-th switch goes where the (i-1)-th gate has just opened up, when there is room, so the
-    switches are pressed in turn, each after crossing the gate before it.
-    """
-    side = len(grid)
-    switches: list[Cell] = []
-    before: set[Cell] = set()
-    for i in range(len(gates)):
-        region = distances(start, passable(grid, WALL, gates[i:]), side, side)
-        rooms = [
-            c
-            for c in ordered(region)
-            if c[0] % 2 == 1 and c[1] % 2 == 1 and c not in (start, exit_, *switches)
-        ]
-        fresh = [c for c in rooms if c not in before]
-        if not rooms:
-            raise RejectLevel("no room for a switch before its gate")
-        switches.append(rng.choice(fresh or rooms))
-        before = set(region)
-    return switches
 
 
 def _check(level: Level, knobs: _Knobs, budget: int) -> Level:

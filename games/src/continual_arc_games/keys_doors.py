@@ -15,8 +15,8 @@ from arcengine import ARCBaseGame, Sprite
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
-from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
-from .mazes import maze_way, open_loops, start_and_exit
+from .layouts import Cell, carve_maze
+from .mazes import maze_way, open_loops, place_in_turn, start_and_exit
 from .search import bfs
 
 __all__ = ["KeysDoors"]
@@ -83,7 +83,16 @@ class KeysDoors:
             raise RejectLevel("the path to the exit is too short for its doors")
         door_cells = [path[i] for i in sorted(rng.sample(passages, knobs.doors))]
         hues = rng.sample(range(len(HUES)), knobs.doors)
-        key_cells = _place_keys(rng, grid, start, exit_, door_cells)
+        # A key per door, the i-th behind the (i-1)-th door, so the keys are fetched in order.
+        key_cells = place_in_turn(
+            rng,
+            grid,
+            WALL,
+            start,
+            door_cells,
+            lambda c, keys: c not in (start, exit_, *keys, *door_cells),
+            "no room for a key before its door",
+        )
         open_loops(rng, grid, WALL, FLOOR, door_cells, knobs.loops)
         grid[start[1]][start[0]] = START
         grid[exit_[1]][exit_[0]] = EXIT
@@ -125,25 +134,6 @@ class KeysDoors:
 
         start: _State = (layout.start[0], layout.start[1], 0, 0)
         return bfs(start, successors, lambda s: (s[0], s[1]) == layout.exit, budget)
-
-
-def _place_keys(rng: random.Random, grid: Grid, start: Cell, exit_: Cell, doors: list[Cell]) -> list[Cell]:
-    """One key per door, the i-th in the part of the maze that the (i-1)-th door opens up.
-
-    So the keys must be fetched in order, each from behind the door before it.
-    """
-    side = len(grid)
-    keys: list[Cell] = []
-    before: set[Cell] = set()
-    for i in range(len(doors)):
-        region = distances(start, passable(grid, WALL, doors[i:]), side, side)
-        free = [c for c in ordered(region) if c not in (start, exit_, *keys, *doors)]
-        fresh = [c for c in free if c not in before]
-        if not free:
-            raise RejectLevel("no room for a key before its door")
-        keys.append(rng.choice(fresh or free))
-        before = set(region)
-    return keys
 
 
 class _KeysDoorsGame(GridGame):

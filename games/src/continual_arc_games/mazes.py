@@ -8,12 +8,13 @@ iterate in row-major order only, so generators built on them stay pure functions
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from .base import RejectLevel
 from .engine import DELTAS
 from .layouts import Cell, Grid, distances, ordered, passable
 
-__all__ = ["maze_rooms", "maze_way", "open_loops", "start_and_exit"]
+__all__ = ["maze_rooms", "maze_way", "open_loops", "place_in_turn", "start_and_exit"]
 
 
 def maze_rooms(grid: Grid) -> list[Cell]:
@@ -72,3 +73,34 @@ def open_loops(
                     candidates.append((x, y))
     for x, y in rng.sample(candidates, min(loops, len(candidates))):
         grid[y][x] = floor
+
+
+def place_in_turn(
+    rng: random.Random,
+    grid: Grid,
+    wall: int,
+    start: Cell,
+    gates: list[Cell],
+    fits: Callable[[Cell, list[Cell]], bool],
+    reason: str,
+) -> list[Cell]:
+    """One cell per gate (a key per door, a switch per gate), the i-th where the (i-1)-th gate opens up.
+
+    The i-th is drawn among the cells that ``fits`` (given those placed so far) reachable from the
+    start with the i-th gate and those after it shut, preferring the ones the gate before it kept
+    shut, so that they are met in turn, each after crossing the gate before it.
+
+    Raises:
+        RejectLevel: with ``reason``, when no reachable cell fits.
+    """
+    placed: list[Cell] = []
+    before: set[Cell] = set()
+    for i in range(len(gates)):
+        region = distances(start, passable(grid, wall, gates[i:]), len(grid[0]), len(grid))
+        spots = [c for c in ordered(region) if fits(c, placed)]
+        fresh = [c for c in spots if c not in before]
+        if not spots:
+            raise RejectLevel(reason)
+        placed.append(rng.choice(fresh or spots))
+        before = set(region)
+    return placed
