@@ -243,3 +243,31 @@ def test_the_transfer_explorer_passes_check_learner_on_arc3() -> None:
     from continual_arc.testing import check_learner
 
     assert check_learner(TransferExplorer, config="arc3-smoke", users=1) == []
+
+
+@needs_engine
+@pytest.mark.slow
+def test_the_arc3_smoke_protocol_plays_and_checks_with_every_game_filed_by_its_actions(tmp_path: Path) -> None:
+    from continual_arc.core.files import atomic_write_json, read_json
+    from continual_arc.protocol.play import ProtocolOptions, play_protocol
+    from continual_arc.submit.check import check_submission
+    from continual_arc.tracks.arc3.games import GAMES
+
+    out = tmp_path / "transfer"
+    learner = "continual_arc_baselines.transfer:TransferExplorer"
+    play_protocol(ProtocolOptions(out=out, learner=learner, config="arc3-smoke", jobs=2, resamples=200))
+    submission = read_json(out / "submission.json")
+    submission.update(student="none", code="https://example.org/transfer@abc123", contact="a@example.org")
+    atomic_write_json(out / "submission.json", submission)
+    result = check_submission(out, resamples=200, allow_ablation=True)
+    assert result.ok, result.problems
+    # Every streamed game is filed under its alias with the actions its spec says it offers.
+    records = [json.loads(line) for line in (out / "stream" / "records.jsonl").read_text().splitlines()]
+    offered = {r["alias"]: ",".join(sorted(GAMES[r["task_id"]].actions)) for r in records}
+    memory = read_json(out / "stream" / "memory.json")
+    assert memory["signatures"] == offered
+    # Each held-out level started from the pool of its signature: the instance log says which.
+    held = [json.loads(line) for line in (out / "held-out" / "records.jsonl").read_text().splitlines()]
+    for record in held:
+        log = read_json(out / "held-out" / "i" / f"{record['step']}.json")["learner_log"]
+        assert log["pool"]["signature"] == ",".join(sorted(GAMES[record["task_id"]].actions))
