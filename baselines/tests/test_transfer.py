@@ -156,6 +156,8 @@ def test_a_pool_counts_each_game_as_one_level_and_takes_the_mean() -> None:
     assert pool.notes.mover == {"9": 1.0, "2": 0.5}  # (4 / 2) / 2 and (1 / 1) / 2
     assert pool.notes.keys["ACTION1"] == [0.0, 0.0, 0.25, 0.0]  # (1 / 2) / 2
     assert (pool.games, pool.losing, pool.notes.plays, pool.notes.wins) == (2, 0.5, 0, 0)
+    once.count("c4s4", 0)
+    assert "c4s4" not in Pool.of([often, once]).notes.keys  # a click's meaning is its game's own
     games = {"a": often, "b": once, "c": GameNotes(plays=1)}
     assert pool_for(games, {"a": "x", "b": "y", "c": "y"}, "x").games == 1
     assert pool_for(games, {"a": "x", "b": "y", "c": "y"}, "z").games == 3  # no game of it: every game
@@ -177,20 +179,21 @@ def test_what_a_walk_taught_on_game_a_steers_the_first_move_on_game_b() -> None:
     assert [a.action for a in taken] == ["ACTION3"] * 3  # straight there: the shortest walk
 
 
-def test_a_click_that_lost_on_game_a_is_tried_last_on_game_b() -> None:
-    # Both games are clicked, with a red and a yellow square of the same size. A learner that has
-    # met no game clicks the top square first (its candidates go by size, then row). On game A the
-    # red square is on top, so that click lost and the yellow one won; on game B, red on top again,
-    # the fresh learner's first click loses and the taught learner's wins.
+def test_a_click_game_that_lost_makes_the_next_new_click_game_search_deep_first() -> None:
+    # Game A is clicked, and its red square (on top, so clicked first) lost. A new click game B is
+    # then searched deep first with the explorer's full depth weight (every click game met so far
+    # loses), where a learner that has met no game searches it breadth first. What a red square
+    # does is A's own rule: B's first click is the fresh learner's (the top square), and it loses.
     learner = TransferExplorer()
     _play(learner, _Pick("a", red=(10, 10), yellow=(40, 40), step=0))
     assert learner.games["a"].loses and learner.pool("ACTION6").losing == 1.0
     level_b = _Pick("b", red=(20, 5), yellow=(20, 30), step=1)
-    fresh = _first(TransferExplorer(), level_b)
-    assert level_b.move(fresh) == "lost"
-    taught = _first(learner, level_b)
-    assert level_b.move(taught) == "won"
-    assert learner.depth("b", "ACTION6") == learner.settings.depth_weight  # every click game seen loses
+    fresh = TransferExplorer()
+    assert _first(fresh, level_b) == _first(learner, level_b)
+    assert level_b.move(_first(learner, level_b)) == "lost"
+    assert learner._open[0][1].deep == learner.settings.depth_weight == 2.0
+    assert fresh._open[0][1].deep == 0.0
+    assert learner.pool("ACTION6").notes.keys == {}  # clicks are never pooled
 
 
 def test_a_returning_game_and_a_new_one_both_start_from_the_pool() -> None:
@@ -199,7 +202,8 @@ def test_a_returning_game_and_a_new_one_both_start_from_the_pool() -> None:
     pooled = learner.pool(",".join(ARROWS)).notes
     assert learner.prior("new", ",".join(ARROWS)).mover == pooled.mover  # nothing of its own
     own = learner.prior("a", ",".join(ARROWS))
-    assert own.mover[str(BLUE)] == pooled.mover[str(BLUE)] + learner.games["a"].mover[str(BLUE)]
+    # Played once, game A's prior holds the pool at half weight (1 / (1 + 1 play)) under its own notes.
+    assert own.mover[str(BLUE)] == pooled.mover[str(BLUE)] / 2 + learner.games["a"].mover[str(BLUE)]
     assert own.wins == 1 and learner.prior("new", ",".join(ARROWS)).wins == 0
 
 

@@ -4,11 +4,12 @@
 does (:mod:`~continual_arc_baselines.explorer.episode`), and keeps the same per-game notes, but
 each level starts from more than its own game's notes: under them lies the pool of every game of
 the same signature (the actions offered; :mod:`.pool`), so that a game never met is played from
-the first action with what its kind of game taught: which way each arrow moves the mover, which
-colour moves and which colour a win covers (so the mover is steered toward the goal), which
-clicked colours change the frame or lose, and how likely a wrong move is to lose (so a kind of
-game that loses is searched deep first, in proportion). A returning game's own notes soon
-outweigh the pool. Demonstrations are still bought by the game's own record: another game's wins
+the first action with what its kind of game taught: which way each arrow moves the mover and how
+often each changes the frame, loses or wins; which colour moves and which colour a win covers (so
+the mover is steered toward the goal); and how likely a wrong move is to lose (so a kind of game
+that loses is searched deep first, in proportion). Clicks are counted per game only (a blob's
+meaning is the game's own rule; :mod:`.pool` says why). A returning game's own levels outweigh
+the pool. Demonstrations are still bought by the game's own record: another game's wins
 say nothing of whether this one's demonstrations would teach something.
 
 What an instance teaches is folded in at ``end_round`` only; ``reset`` forgets every game and so
@@ -37,7 +38,8 @@ class TransferExplorer(GameExplorer):
     """The explorer with memory pooled across games by signature, used first on every game.
 
     Args:
-        pool_weight: how many levels' worth of evidence the pool counts for under a game's notes.
+        pool_weight: how many levels' worth of evidence the pool counts for under a new game's
+            notes (divided by one plus the levels the game was played).
         keep: whether to keep notes between instances (``False``: its own reset, kept nothing).
         **explorer: the explorer's knobs (``max_clicks``, ``stuck_attempts``, ``max_demos``,
             ``goal_weight``, ``depth_weight``).

@@ -3,16 +3,23 @@
 A game is known by the alias a run gives it, which says nothing of the game; what does carry over
 is its **signature**, the actions it offers (``ACTION1,ACTION2,ACTION3,ACTION4`` for a maze walked
 with four arrows, ``ACTION6`` for a game played by clicking). Games of one signature tend to share
-what :class:`~continual_arc_baselines.explorer.notes.GameNotes` counts: which way each arrow moves
-the mover, which colour moves (the player), which colour a win covers (the exit), which clicked
-colours change the frame, and whether a wrong move loses.
+what :class:`~continual_arc_baselines.explorer.notes.GameNotes` counts of their simple actions:
+which way each arrow moves the mover, how often it changes the frame, loses or wins; which colour
+moves (the player) and which colour a win covers (the exit); and whether a wrong move loses.
+
+Clicks are counted per game only (:func:`transferable` drops them): the explorer names a click by
+the colour and size of the blob clicked, and what such a blob is (a tile that loses in count-click,
+a pipe to turn in pipe-connect) is the game's own rule. Pooled, those counts reordered a new click
+game's candidates for the worse (pipe-connect at seed 1: 64 charged against its reset's 38). What
+a click game passes on is whether wrong moves lose (:attr:`Pool.losing`), which sets how deep first
+a new game is searched.
 
 :class:`Pool` keeps nothing of its own: it is computed from the per-game notes and signatures the
 learner keeps, so it cannot drift from them. Each game counts as one level's worth of evidence
 (its counts divided by the levels it was played), so a game met often does not drown the others,
 and the pool of a signature is the mean over its games. :func:`prior_for` lays that pool, scaled
-by a weight, under a game's own notes: on a new game the pool decides; on a returning game its
-own levels soon outweigh it.
+by a weight that shrinks with the levels the game itself was played, under a game's own notes: on
+a new game the pool decides; on a returning game its own levels do.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from dataclasses import dataclass
 
 from ..explorer.notes import GameNotes
 
-__all__ = ["Pool", "pool_for", "prior_for", "scaled", "signature"]
+__all__ = ["Pool", "pool_for", "prior_for", "scaled", "signature", "transferable"]
 
 
 def signature(actions: Sequence[str]) -> str:
@@ -44,12 +51,23 @@ def scaled(notes: GameNotes, factor: float) -> GameNotes:
     )
 
 
+def transferable(notes: GameNotes) -> GameNotes:
+    """The part of a game's notes that is pooled: every count but those of clicks (keys ``c...``)."""
+    return GameNotes(
+        keys={k: list(v) for k, v in notes.keys.items() if not k.startswith("c")},
+        moves=dict(notes.moves),
+        mover=dict(notes.mover),
+        goal=dict(notes.goal),
+        plays=notes.plays,
+    )
+
+
 @dataclass(frozen=True)
 class Pool:
     """The notes of several games pooled, one level's worth each.
 
     Attributes:
-        notes: the mean of the games' notes, each divided by the levels it was played.
+        notes: the mean of the games' transferable notes, each divided by the levels it was played.
         games: how many games were pooled.
         losing: the share of them on which some action has lost a level.
     """
@@ -63,7 +81,7 @@ class Pool:
         """The pool of ``games`` (in the order given: counts are added, so the order cannot matter)."""
         pooled = GameNotes()
         for notes in games:
-            pooled.merge(scaled(notes, 1.0 / (max(1, notes.plays) * len(games))))
+            pooled.merge(scaled(transferable(notes), 1.0 / (max(1, notes.plays) * len(games))))
         losing = sum(1 for notes in games if notes.loses) / len(games) if games else 0.0
         return cls(pooled, len(games), losing)
 
@@ -77,8 +95,13 @@ def pool_for(games: Mapping[str, GameNotes], signatures: Mapping[str, str], want
 
 
 def prior_for(own: GameNotes | None, pool: Pool, weight: float) -> GameNotes:
-    """What an episode starts from: the pool scaled by ``weight``, under the game's own notes."""
-    prior = scaled(pool.notes, weight)
+    """What an episode starts from: the pool under the game's own notes.
+
+    The pool counts ``weight`` levels' worth on a new game and ``weight / (1 + plays)`` on one
+    played before, so that a game's own levels take over from what other games suggested.
+    """
+    plays = own.plays if own is not None else 0
+    prior = scaled(pool.notes, weight / (1 + plays))
     if own is not None:
         prior.merge(own)
     return prior
