@@ -1,4 +1,4 @@
-"""The transfer explorer: what it pools across games, that a new game is played with it first, its contract."""
+"""The transfer explorer: what it pools across games, its use on a new game first, and its contract."""
 
 from __future__ import annotations
 
@@ -69,7 +69,9 @@ class _Level:
         if ended is not None and ended != "won":
             self.restart()
             self.attempt_actions = 0
-        return GameFeedback((frame,), state, ended, self.attempt_actions, self.attempts, self.attempts, self.done)
+        return GameFeedback(
+            (frame,), state, ended, self.attempt_actions, self.attempts, self.attempts, self.done
+        )
 
 
 class _Walk(_Level):
@@ -80,7 +82,12 @@ class _Walk(_Level):
     """
 
     def __init__(
-        self, game: str, start: tuple[int, int], goal: tuple[int, int], step: int, corridor: tuple[int, int] | None = None
+        self,
+        game: str,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        step: int,
+        corridor: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(game, ARROWS, step)
         self.start, self.at, self.goal = start, start, goal
@@ -109,7 +116,12 @@ class _Pick(_Level):
         self.red, self.yellow = red, yellow
 
     def frame(self) -> str:
-        cells = {(x + i, y + j): c for (x, y), c in ((self.red, RED), (self.yellow, YELLOW)) for i in (0, 1) for j in (0, 1)}
+        cells = {
+            (x + i, y + j): c
+            for (x, y), c in ((self.red, RED), (self.yellow, YELLOW))
+            for i in (0, 1)
+            for j in (0, 1)
+        }
         return _text(cells)
 
     def move(self, action: GameAction) -> str | None:
@@ -231,7 +243,10 @@ def test_state_round_trips_and_plays_the_same(tmp_path: Path) -> None:
     other = TransferExplorer(pool_weight=2.0)
     other.load_state(tmp_path)
     assert (other.games, other.signatures) == (learner.games, learner.signatures)
-    assert json.loads((tmp_path / "transfer.json").read_text())["signatures"] == {"a": ",".join(ARROWS), "c": "ACTION6"}
+    assert json.loads((tmp_path / "transfer.json").read_text())["signatures"] == {
+        "a": ",".join(ARROWS),
+        "c": "ACTION6",
+    }
     level_b = _Walk("b", (30, 20), (27, 20), step=2)
     assert _first(other, level_b) == _first(learner, level_b) == GameAction("ACTION3")
 
@@ -251,7 +266,9 @@ def test_the_transfer_explorer_passes_check_learner_on_arc3() -> None:
 
 @needs_engine
 @pytest.mark.slow
-def test_the_arc3_smoke_protocol_plays_and_checks_with_every_game_filed_by_its_actions(tmp_path: Path) -> None:
+def test_the_arc3_smoke_protocol_plays_and_checks_with_every_game_filed_by_its_actions(
+    tmp_path: Path,
+) -> None:
     from continual_arc.core.files import atomic_write_json, read_json
     from continual_arc.protocol.play import ProtocolOptions, play_protocol
     from continual_arc.submit.check import check_submission
