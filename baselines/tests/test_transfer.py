@@ -79,6 +79,7 @@ class _Walk(_Level):
 
     With ``corridor`` (the first and last column it may stand on) it walks a row: ACTION1 and
     ACTION2 change nothing, so a learner that has met nothing finds the goal in a few dozen moves.
+    With ``down_loses``, ACTION2 loses the level.
     """
 
     def __init__(
@@ -88,15 +89,18 @@ class _Walk(_Level):
         goal: tuple[int, int],
         step: int,
         corridor: tuple[int, int] | None = None,
+        down_loses: bool = False,
     ) -> None:
         super().__init__(game, ARROWS, step)
         self.start, self.at, self.goal = start, start, goal
-        self.corridor = corridor
+        self.corridor, self.down_loses = corridor, down_loses
 
     def frame(self) -> str:
         return _text({self.goal: GREEN, self.at: BLUE})
 
     def move(self, action: GameAction) -> str | None:
+        if self.down_loses and action.action == "ACTION2":
+            return "lost"  # a pit below the walk
         dx, dy = STEP[action.action]
         low, high = self.corridor or (0, 63)
         if self.corridor is not None:
@@ -191,21 +195,38 @@ def test_what_a_walk_taught_on_game_a_steers_the_first_move_on_game_b() -> None:
     assert [a.action for a in taken] == ["ACTION3"] * 3  # straight there: the shortest walk
 
 
-def test_a_click_game_that_lost_makes_the_next_new_click_game_search_deep_first() -> None:
-    # Game A is clicked, and its red square (on top, so clicked first) lost. A new click game B is
-    # then searched deep first with the explorer's full depth weight (every click game met so far
-    # loses), where a learner that has met no game searches it breadth first. What a red square
-    # does is A's own rule: B's first click is the fresh learner's (the top square), and it loses.
+def test_a_move_that_lost_on_game_a_is_shunned_on_game_b_and_b_is_searched_deep_first() -> None:
+    # On game A, ACTION2 (down) falls into a pit and loses. Game B offers the same four arrows:
+    # the learner starts it with A's loss counted against ACTION2 (its candidate score is the
+    # lowest of the four, where a fresh learner scores all four alike) and searches it deep first
+    # with the explorer's full depth weight, since every game of its kind met so far loses.
+    learner = TransferExplorer()
+    _play(learner, _Walk("a", (10, 10), (13, 10), step=0, corridor=(8, 13), down_loses=True))
+    assert learner.games["a"].loses and learner.pool(",".join(ARROWS)).losing == 1.0
+    level_b = _Walk("b", (30, 20), (27, 20), step=1)
+    fresh = TransferExplorer()
+    for player in (learner, fresh):
+        _first(player, level_b)
+    episode, blank = learner._open[0][1], fresh._open[0][1]
+    frame = level_b.frame()
+    scores = {a: episode._score((a, -1, -1), frame) for a in ARROWS}
+    assert min(scores, key=lambda a: scores[a]) == "ACTION2"
+    assert len({blank._score((a, -1, -1), frame) for a in ARROWS}) == 1
+    assert (episode.deep, blank.deep) == (learner.settings.depth_weight, 0.0)
+
+
+def test_a_game_played_by_clicks_alone_is_played_as_the_explorer_plays_it() -> None:
+    # Click game A's red square (on top, so clicked first) lost. A new click game B gets no pool:
+    # B's first click is the fresh learner's (the top square, which loses there too), B is searched
+    # breadth first, and A's counts are not pooled.
     learner = TransferExplorer()
     _play(learner, _Pick("a", red=(10, 10), yellow=(40, 40), step=0))
-    assert learner.games["a"].loses and learner.pool("ACTION6").losing == 1.0
+    assert learner.games["a"].loses
     level_b = _Pick("b", red=(20, 5), yellow=(20, 30), step=1)
-    fresh = TransferExplorer()
-    assert _first(fresh, level_b) == _first(learner, level_b)
+    assert _first(TransferExplorer(), level_b) == _first(learner, level_b)
     assert level_b.move(_first(learner, level_b)) == "lost"
-    assert learner._open[0][1].deep == learner.settings.depth_weight == 2.0
-    assert fresh._open[0][1].deep == 0.0
-    assert learner.pool("ACTION6").notes.keys == {}  # clicks are never pooled
+    assert learner._open[0][1].deep == 0.0
+    assert learner.pool("ACTION6").games == 0 and learner.pool("ACTION6").notes.keys == {}
 
 
 def test_a_returning_game_and_a_new_one_both_start_from_the_pool() -> None:

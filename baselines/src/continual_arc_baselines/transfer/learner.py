@@ -8,8 +8,9 @@ the first action with what its kind of game taught: which way each arrow moves t
 often each changes the frame, loses or wins; which colour moves and which colour a win covers (so
 the mover is steered toward the goal); and how likely a wrong move is to lose (so a kind of game
 that loses is searched deep first, in proportion). Clicks are counted per game only (a blob's
-meaning is the game's own rule; :mod:`.pool` says why). A returning game's own levels outweigh
-the pool. Demonstrations are still bought by the game's own record: another game's wins
+meaning is the game's own rule; :mod:`.pool` says why), and a game played by clicks alone is
+played from its own notes, as the explorer plays it. A returning game's own levels outweigh the
+pool. Demonstrations are still bought by the game's own record: another game's wins
 say nothing of whether this one's demonstrations would teach something.
 
 What an instance teaches is folded in at ``end_round`` only; ``reset`` forgets every game and so
@@ -32,6 +33,7 @@ from .pool import Pool, pool_for, prior_for, signature
 __all__ = ["TransferExplorer"]
 
 _STATE_FILE = "transfer.json"
+_CLICK = "ACTION6"  # the one action that takes a frame cell
 
 
 class TransferExplorer(GameExplorer):
@@ -88,9 +90,15 @@ class TransferExplorer(GameExplorer):
     # -- pooled knowledge -----------------------------------------------------------------------
 
     def pool(self, sig: str) -> Pool:
-        """The pool of the kept games of signature ``sig`` (of every kept game if none has it)."""
+        """The pool of the kept games of signature ``sig`` (of every kept game if none has it).
+
+        A game played by clicks alone gets an empty pool, and so is played as the explorer plays
+        it: what a click game taught (which blob to click, whether a wrong one loses) pooled by
+        colour and size reordered other click games' searches for the worse (docs/arc3.md).
+        """
         if sig not in self._pools:
-            self._pools[sig] = pool_for(self.games, self.signatures, sig)
+            simple = any(action != _CLICK for action in sig.split(",") if action)
+            self._pools[sig] = pool_for(self.games, self.signatures, sig) if simple else Pool.of([])
         return self._pools[sig]
 
     def prior(self, game: str, sig: str) -> GameNotes:

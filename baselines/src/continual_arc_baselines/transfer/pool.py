@@ -11,8 +11,8 @@ Clicks are counted per game only (:func:`transferable` drops them): the explorer
 the colour and size of the blob clicked, and what such a blob is (a tile that loses in count-click,
 a pipe to turn in pipe-connect) is the game's own rule. Pooled, those counts reordered a new click
 game's candidates for the worse (pipe-connect at seed 1: 64 charged against its reset's 38). What
-a click game passes on is whether wrong moves lose (:attr:`Pool.losing`), which sets how deep first
-a new game is searched.
+a game passes on is whether wrong moves lose (:attr:`Pool.losing`), which sets how deep first a
+new game is searched. (A game played by clicks alone is given no pool at all by the learner.)
 
 :class:`Pool` keeps nothing of its own: it is computed from the per-game notes and signatures the
 learner keeps, so it cannot drift from them. Each game counts as one level's worth of evidence
