@@ -172,6 +172,9 @@ def test_a_pool_counts_each_game_as_one_level_and_takes_the_mean() -> None:
     assert pool.notes.mover == {"9": 1.0, "2": 0.5}  # (4 / 2) / 2 and (1 / 1) / 2
     assert pool.notes.keys["ACTION1"] == [0.0, 0.0, 0.25, 0.0]  # (1 / 2) / 2
     assert (pool.games, pool.losing, pool.notes.plays, pool.notes.wins) == (2, 0.5, 0, 0)
+    assert pool.winning == 0.0  # neither was won
+    once.wins = 1
+    assert Pool.of([often, once]).winning == 0.5
     once.count("c4s4", 0)
     assert "c4s4" not in Pool.of([often, once]).notes.keys  # a click's meaning is its game's own
     games = {"a": often, "b": once, "c": GameNotes(plays=1)}
@@ -237,7 +240,9 @@ def test_a_returning_game_and_a_new_one_both_start_from_the_pool() -> None:
     own = learner.prior("a", ",".join(ARROWS))
     # Played once, game A's prior holds the pool at half weight (1 / (1 + 1 play)) under its own notes.
     assert own.mover[str(BLUE)] == pooled.mover[str(BLUE)] / 2 + learner.games["a"].mover[str(BLUE)]
-    assert own.wins == 1 and learner.prior("new", ",".join(ARROWS)).wins == 0
+    # A new game of a kind that has been won counts one win: like a won game, it buys no demonstration.
+    assert own.wins == 1 and learner.prior("new", ",".join(ARROWS)).wins == 1
+    assert learner.pool(",".join(ARROWS)).winning == 1.0
 
 
 def test_learning_waits_for_end_round_and_reset_forgets_everything() -> None:

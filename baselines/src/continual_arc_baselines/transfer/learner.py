@@ -10,8 +10,9 @@ the mover is steered toward the goal); and how likely a wrong move is to lose (s
 that loses is searched deep first, in proportion). Clicks are counted per game only (a blob's
 meaning is the game's own rule; :mod:`.pool` says why), and a game played by clicks alone is
 played from its own notes, as the explorer plays it. A returning game's own levels outweigh the
-pool. Demonstrations are still bought by the game's own record: another game's wins
-say nothing of whether this one's demonstrations would teach something.
+pool. As the explorer buys no demonstration for a game it has won, this learner buys none for a
+game of a kind it has won: what a demonstration would teach (the mover, the goal, the arrows'
+moves), the kind already taught.
 
 What an instance teaches is folded in at ``end_round`` only; ``reset`` forgets every game and so
 the pool; ``save_state`` writes the games' notes and signatures, from which the pool is rebuilt.
@@ -102,8 +103,16 @@ class TransferExplorer(GameExplorer):
         return self._pools[sig]
 
     def prior(self, game: str, sig: str) -> GameNotes:
-        """What a level of ``game`` (of signature ``sig``) starts from: the pool under its own notes."""
-        return prior_for(self.games.get(game), self.pool(sig), self.pool_weight)
+        """What a level of ``game`` (of signature ``sig``) starts from: the pool under its own notes.
+
+        A game never won whose kind has been won counts one win, so that, as on a game it has won,
+        no demonstration is bought: what one would teach (the mover, the goal, the arrows' moves)
+        the kind already taught.
+        """
+        prior = prior_for(self.games.get(game), self.pool(sig), self.pool_weight)
+        if not prior.wins and self.pool(sig).winning:
+            prior.wins = 1
+        return prior
 
     def depth(self, game: str, sig: str) -> float:
         """How strongly a level of ``game`` is searched deep first.

@@ -70,11 +70,13 @@ class Pool:
         notes: the mean of the games' transferable notes, each divided by the levels it was played.
         games: how many games were pooled.
         losing: the share of them on which some action has lost a level.
+        winning: the share of them won at least once.
     """
 
     notes: GameNotes
     games: int
     losing: float
+    winning: float = 0.0
 
     @classmethod
     def of(cls, games: Sequence[GameNotes]) -> Pool:
@@ -82,8 +84,11 @@ class Pool:
         pooled = GameNotes()
         for notes in games:
             pooled.merge(scaled(transferable(notes), 1.0 / (max(1, notes.plays) * len(games))))
-        losing = sum(1 for notes in games if notes.loses) / len(games) if games else 0.0
-        return cls(pooled, len(games), losing)
+        if not games:
+            return cls(pooled, 0, 0.0, 0.0)
+        losing = sum(1 for notes in games if notes.loses) / len(games)
+        winning = sum(1 for notes in games if notes.wins) / len(games)
+        return cls(pooled, len(games), losing, winning)
 
 
 def pool_for(games: Mapping[str, GameNotes], signatures: Mapping[str, str], wanted: str) -> Pool:
