@@ -318,3 +318,49 @@ def test_the_arc3_smoke_protocol_plays_and_checks_with_every_game_filed_by_its_a
     for record in held:
         log = read_json(out / "held-out" / "i" / f"{record['step']}.json")["learner_log"]
         assert log["pool"]["signature"] == ",".join(sorted(GAMES[record["task_id"]].actions))
+
+
+_PLAY_TWO_GAMES = """
+import json
+from continual_arc.core.environment import EnvSettings
+from continual_arc.tracks.registry import get_track
+from continual_arc_baselines.transfer import TransferExplorer
+
+learner, track, out = TransferExplorer(), get_track("arc3"), []
+levels = [("stream", "keys-doors", 10**15), ("stream", "coin-gate", 10**15 + 1)]
+for step, (phase, game, seed) in enumerate(levels + [("held-out", "portals", 3 * 10**15)]):
+    env = track.open(phase, game, seed, EnvSettings())
+    learner.begin_round()
+    actions = []
+    while not env.done:
+        obs = env.view(game[:4], step, step, 0)
+        action = learner.act(obs)
+        actions.append(repr(action))
+        learner.observe(obs, action, env.step(action))
+    learner.end_round()
+    out.append([env.result().charge, actions])
+print(json.dumps({"plays": out, "memory": learner.memory()}, sort_keys=True))
+"""
+
+
+@needs_engine
+@pytest.mark.slow
+def test_two_processes_with_different_hash_seeds_play_the_same_actions_and_keep_the_same_pool() -> None:
+    # Two stream games walked with arrows, then a held-out one played from their pool: every
+    # action, charge and kept note must be the same whatever the process's hash seed.
+    import os
+    import subprocess
+    import sys
+
+    def play(hash_seed: str) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", _PLAY_TWO_GAMES], env=env, capture_output=True, text=True, check=True
+        )
+        return done.stdout
+
+    first, second = play("0"), play("4242")
+    assert first == second
+    plays = json.loads(first)["plays"]
+    assert len(plays) == 3 and all(0 <= charge <= 16 and actions for charge, actions in plays)
+    assert set(json.loads(first)["memory"]["signatures"].values()) == {",".join(ARROWS)}
