@@ -6,10 +6,12 @@ Run from the repository root, in the Python 3.12 environment (the games need ``a
 
 Each game gets its rules (the paragraph the game itself carries), its generator's knobs (the
 games' README table, the one place they are listed), whether it is streamed or held out, the
-length of its solver's plan on the pictured level, and the picture: the level's first frame in the
-engine's 16-colour palette, two pixels a cell. The level is drawn at difficulty 0 (every level
-served is) from the seed parts ``("docs",)``, which no schedule uses. The section replaces the
-text between the two marker lines of docs/arc3.md, so the rest of that page stays hand-written.
+difficulties the track serves (``SERVED_DIFFICULTIES``), the length of its solver's plan on the
+pictured level, and the picture: the level's first frame in ARC-AGI-3's 16-colour palette (listed
+at the section's head), two pixels a cell. The level is drawn at the game's lowest served
+difficulty, the one a stream's first levels of it are at, from the seed parts ``("docs",)``, which
+no schedule uses. The section replaces the text between the two marker lines of docs/arc3.md, so
+the rest of that page stays hand-written.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ import sys
 from pathlib import Path
 
 from continual_arc.tracks.arc3.env import attempt_action_cap
+from continual_arc.tracks.arc3.levels import LEVELS_PER_DIFFICULTY, SERVED_DIFFICULTIES
 from continual_arc.tracks.arc3.track import HELD_OUT_GAMES
 from continual_arc_games import GAMES
 from continual_arc_games.draw import draw_level
-from continual_arc_games.render import save_level_png
+from continual_arc_games.render import PALETTE, save_level_png
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "arc3.md"
@@ -44,13 +47,32 @@ def knobs() -> dict[str, tuple[str, str]]:
     return found
 
 
+def palette() -> str:
+    """The palette the pictures are drawn in: each colour's number and hexadecimal RGB."""
+    cells = " · ".join(f"{i} `{r:02X}{g:02X}{b:02X}`" for i, (r, g, b) in enumerate(PALETTE))
+    return f"The pictures' colours, 0 to 15 (ARC-AGI-3's palette): {cells}.\n"
+
+
+def served(game: str) -> str:
+    """The game's served difficulties, said in a sentence."""
+    levels = SERVED_DIFFICULTIES[game]
+    if len(levels) == 1:
+        return f"Served at difficulty {levels[0]} only"
+    rising = ", ".join(str(d) for d in levels)
+    return (
+        f"Served at difficulties {rising} (on the stream {LEVELS_PER_DIFFICULTY} levels at each in "
+        "turn, the last thereafter; a test level at any of them)"
+    )
+
+
 def section() -> str:
-    """The games' section: one subsection per game, in id order, each with its picture."""
+    """The games' section: the palette, then one subsection per game, in id order, with its picture."""
     table = knobs()
-    parts = []
+    parts = [palette()]
     for game in sorted(GAMES):
         spec = GAMES[game]
-        level, plan = draw_level(spec, ("docs",), DIFFICULTY)
+        lowest = SERVED_DIFFICULTIES[game][0]
+        level, plan = draw_level(spec, ("docs",), lowest)
         save_level_png(spec, level, PICTURES / f"{game}.png", pixel=PIXEL)
         actions, knob = table[game]
         role = "held out" if game in HELD_OUT_GAMES else "streamed"
@@ -59,8 +81,8 @@ def section() -> str:
             f"![a level of {game}](img/arc3/{game}.png)\n\n"
             f"{' '.join(spec.rules.split())}\n\n"
             f"Actions: ACTION{actions}. Knobs (difficulty 0 → {spec.max_difficulty}): {knob}. "
-            f"The pictured level's plan is {len(plan)} actions; an attempt's cap is "
-            f"{attempt_action_cap(len(plan))}.\n"
+            f"{served(game)}. The pictured level (difficulty {lowest}) has a plan of {len(plan)} "
+            f"actions; an attempt's cap is {attempt_action_cap(len(plan))}.\n"
         )
     return "\n".join(parts)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from continual_arc.core.games import GameObservation, encode_frame
+from continual_arc.core.games import GameAction, GameObservation, encode_frame
 from continual_arc_baselines.explorer import GameExplorer
 from continual_arc_baselines.explorer.frames import blobs, changed_before, decode, moved_colour
 from continual_arc_baselines.explorer.graph import LOSS, LevelGraph
@@ -168,3 +168,27 @@ def test_the_model_free_library_refuses_a_game_level_in_one_sentence() -> None:
     obs = GameObservation("t", flat, (flat,), ("ACTION1",), 0, 16, 0, 8, 0, 8, (), 0, 0, 0)
     with pytest.raises(NotImplementedError, match="GameExplorer"):
         ProgramLibraryLearner().act(obs)  # type: ignore[arg-type]
+
+
+def test_a_frame_reached_by_an_attempt_s_last_action_is_a_frontier_for_the_next() -> None:
+    # The attempt's cap (2) ends it on the frame two moves in; the next observation opens the
+    # level again, so that frame is never observed. It still has untried moves, and a route from
+    # the start must lead to it (two known moves, then a third within a fresh attempt's cap).
+    from continual_arc.core.games import GameFeedback
+    from continual_arc_baselines.explorer.episode import Episode, ExplorerSettings
+
+    start, one, two = (encode_frame(_frame({(x, 0): 9}).tolist()) for x in range(3))
+    up = ("ACTION1", -1, -1)
+
+    def obs(frame: str, taken: int, failed: int) -> GameObservation:
+        return GameObservation("t", frame, (frame,), ("ACTION1",), taken, 3, failed, 8, 0, 8, (), 0, 0, 0)
+
+    episode = Episode(GameNotes(), ExplorerSettings())
+    for frame, after, taken, ended in ((start, one, 0, None), (one, two, 1, "action cap")):
+        seen = obs(frame, taken, 0)
+        action = episode.act(seen)
+        assert action == GameAction("ACTION1")
+        feedback = GameFeedback((after,), "playing", ended, taken + 1, int(ended is not None), 0, False)
+        episode.observe(seen, action, feedback)
+    assert episode.graph.knows(two) and episode.graph.untried(two) == [up]
+    assert episode.graph.route(start, 2) == ([up, up], two)

@@ -110,7 +110,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument(
         "--learner",
-        help="module:Class (default: the track's: the model-free program library, or on arc3 the explorer)",
+        help="module:Class (default: the track's: the model-free program library; on arc3 TransferExplorer)",
     )
     add_search_cache_flag(p)
     p.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")

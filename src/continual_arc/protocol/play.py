@@ -56,7 +56,7 @@ DEFAULT_LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
 
 
 def default_learner(config: str) -> str:
-    """The learner the protocol plays on ``config`` when none is named: its track's (arc3: the explorer)."""
+    """The learner played on ``config`` when none is named: its track's (arc3: the transfer explorer)."""
     return get_track(get_config(config).track).default_learner
 
 

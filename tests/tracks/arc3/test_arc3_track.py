@@ -23,12 +23,13 @@ from continual_arc.tracks.registry import CONFIGS, TRACKS, UNAVAILABLE, get_conf
 from continual_arc_games import GAMES
 
 EXPLORER = "continual_arc_baselines.explorer:GameExplorer"
+TRANSFER = "continual_arc_baselines.transfer:TransferExplorer"
 
 
 def test_the_track_is_registered_with_its_two_configurations() -> None:
     assert "arc3" in TRACKS and "arc3" not in UNAVAILABLE
     assert {"arc3", "arc3-smoke"} <= set(CONFIGS)
-    assert default_learner("arc3") == EXPLORER and default_learner("arc3-smoke") == EXPLORER
+    assert default_learner("arc3") == TRANSFER and default_learner("arc3-smoke") == TRANSFER
 
 
 def test_the_split_covers_every_game_once() -> None:

@@ -261,6 +261,10 @@ class Episode:
         if self.expect is not None and self.expect != outcome:
             self.plan = []
         self.graph.record(state, key, outcome)
+        if feedback.ended is not None and outcome != LOSS and not self.graph.knows(after):
+            # A frame the attempt ended on (its action cap) is never shown in an observation, as
+            # the next one opens the level again: list it here, or no later attempt goes past it.
+            self.graph.add_state(after, self._candidates(after, obs))
         self._learn_step(state, key, after, lost=feedback.ended == "lost")
         self.path.append((state, key))
         if feedback.ended == "won":
