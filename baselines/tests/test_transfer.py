@@ -298,7 +298,7 @@ def test_the_arc3_smoke_protocol_plays_and_checks_with_every_game_filed_by_its_a
     from continual_arc.core.files import atomic_write_json, read_json
     from continual_arc.protocol.play import ProtocolOptions, play_protocol
     from continual_arc.submit.check import check_submission
-    from continual_arc.tracks.arc3.games import GAMES
+    from continual_arc_games import GAMES
 
     out = tmp_path / "transfer"
     learner = "continual_arc_baselines.transfer:TransferExplorer"
