@@ -29,6 +29,7 @@ from typing import Any
 from ..core.config import TESTS
 from ..measure.plots import load_matplotlib
 from ..play.aliases import SALT_FILE
+from ..play.declared import track_default_learner
 from ..play.learner import load_learner
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
@@ -38,7 +39,6 @@ from .jobs import PlayJob, final_state, play_job
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
 __all__ = [
-    "DEFAULT_LEARNER",
     "PARALLEL_RESETS",
     "ProtocolError",
     "ProtocolOptions",
@@ -49,13 +49,15 @@ __all__ = [
     "write_schedules",
 ]
 
-DEFAULT_LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
-"""The learner the protocol plays when none is named: the model-free program library."""
-
 
 def default_learner(config: str) -> str:
-    """The learner the protocol plays on ``config`` when none is named: its track's (arc3: the explorer)."""
-    return get_track(get_config(config).track).default_learner
+    """The learner the protocol plays on ``config`` when none is named: the one declared for its track.
+
+    Raises:
+        LearnerSpecError: no installed package declares one
+            (:func:`~continual_arc.play.declared.track_default_learner`).
+    """
+    return track_default_learner(get_track(get_config(config).track))
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class ProtocolOptions:
     """
 
     out: Path
-    learner: str = DEFAULT_LEARNER
+    learner: str
     learner_kwargs: Mapping[str, Any] = field(default_factory=dict)
     config: str = "arc1"
     seed: int = 0

@@ -1,1 +1,36 @@
-"""The arc3 track: games on ARC Prize's engine, written for this benchmark."""
+"""The arc3 track: games on ARC Prize's engine, written for this benchmark.
+
+The core's ``continual_arc.tracks`` entry point ``arc3`` names :func:`track`, which imports the
+track (and the engine) only when the engine is installed, and otherwise says in one sentence what
+to install. The track's configuration names are :data:`CONFIG_NAMES`, here and in :mod:`~.track`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from ..track import Track, TrackUnavailableError
+
+__all__ = ["CONFIG_NAMES", "MISSING", "track"]
+
+CONFIG_NAMES = ("arc3", "arc3-smoke")
+"""The track's configurations: its canonical one and its smoke one."""
+
+MISSING = (
+    "the arc3 track needs ARC Prize's game engine, which runs on Python 3.12 or later: "
+    "install continual-arc[arc3] in a Python 3.12 environment"
+)
+"""What to install, said when the engine is missing."""
+
+
+def track() -> Track:
+    """The arc3 track (:data:`~.track.ARC3`).
+
+    Raises:
+        TrackUnavailableError: the engine (``arcengine``, the arc3 extra) is not installed.
+    """
+    if importlib.util.find_spec("arcengine") is None:
+        raise TrackUnavailableError(MISSING, configs=CONFIG_NAMES)
+    from .track import ARC3
+
+    return ARC3
