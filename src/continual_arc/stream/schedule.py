@@ -18,11 +18,11 @@ from typing import Any
 
 from ..core.config import TESTS, Config, ScheduleError
 from ..core.files import RecordsError, atomic_write_text, read_json
-from ..tracks.registry import get_track
 from .process import ORDERS
 from .protocol_block import protocol_of
 from .rows import epilogue_rows, fresh_rows, meta_block, stream_rows, test_rows
 from .slots import Slot, annotate, check_history, check_numbering
+from .users import track_of
 
 __all__ = [
     "FORMAT",
@@ -155,7 +155,7 @@ def build_schedule(
     """
     if order not in ORDERS:
         raise ScheduleError(f"unknown order {order!r}; known: {', '.join(ORDERS)}")
-    track = get_track(config.track)  # once, here at the edge, then passed down
+    track = track_of(config)  # once, here at the edge, then passed down
     if order == "fresh":
         if config.users != 1:
             raise ScheduleError("--order fresh serves the held-out test's instances to one user")
@@ -183,7 +183,7 @@ def test_schedule(config: Config, seed: int, test: str, *, width: int | None = N
         raise ScheduleError(f"unknown test {test!r}; known: {', '.join(TESTS)}")
     if width is not None and width < 1:
         raise ScheduleError("--width must be at least 1")
-    track = get_track(config.track)  # once, here at the edge, then passed down
+    track = track_of(config)  # once, here at the edge, then passed down
     meta = meta_block(track, config, seed, test=test, width=width, order=None)
     return Schedule(annotate(test_rows(track, config, seed, test, width)), meta)
 

@@ -17,11 +17,14 @@ from ..core.seeding import stable_rng
 from ..tracks.registry import get_track
 from ..tracks.track import Track
 
-__all__ = ["held_out_tasks", "max_users", "task_order", "user_tasks", "with_users"]
+__all__ = ["held_out_tasks", "max_users", "task_order", "track_of", "user_tasks", "with_users"]
 
 
-def _resolved(config: Config, track: Track | None) -> Track:
-    """``track`` when the caller resolved it, else ``config``'s, looked up here (a public call's edge)."""
+def track_of(config: Config, track: Track | None = None) -> Track:
+    """``track`` when the caller resolved it, else ``config``'s, looked up by name (a public call's edge).
+
+    The stream's builders resolve the track once, here, and pass it down.
+    """
     return track if track is not None else get_track(config.track)
 
 
@@ -35,7 +38,7 @@ def max_users(config: Config, *, track: Track | None = None) -> int:
 
     ``track`` is ``config``'s track when the caller has it (else it is looked up by name).
     """
-    return len(_pool(_resolved(config, track))) // config.stream_tasks
+    return len(_pool(track_of(config, track))) // config.stream_tasks
 
 
 def with_users(config: Config, users: int, *, track: Track | None = None) -> Config:
@@ -44,7 +47,7 @@ def with_users(config: Config, users: int, *, track: Track | None = None) -> Con
     Raises:
         ScheduleError: ``users`` is below 1 or more than the track's pool can serve.
     """
-    track = _resolved(config, track)
+    track = track_of(config, track)
     most = max_users(config, track=track)
     if not 1 <= users <= most:
         raise ScheduleError(
@@ -67,12 +70,12 @@ def _task_order(track: Track, task_seed: int, block: int) -> tuple[str, ...]:
 
 def task_order(config: Config, *, track: Track | None = None) -> tuple[str, ...]:
     """The track's nested task order: the stream's tasks, three more blocks drawn, then the rest."""
-    return _task_order(_resolved(config, track), config.task_seed, config.stream_tasks)
+    return _task_order(track_of(config, track), config.task_seed, config.stream_tasks)
 
 
 def user_tasks(config: Config, user: int, *, track: Track | None = None) -> tuple[str, ...]:
     """The tasks user ``user`` brings: block ``user`` of :func:`task_order`, sorted."""
-    track = _resolved(config, track)
+    track = track_of(config, track)
     most = max_users(config, track=track)
     if not 0 <= user < most:
         raise ScheduleError(f"{config.name} has no user {user}: it serves at most {most}")
@@ -90,4 +93,4 @@ def _held_out(track: Track, task_seed: int, count: int) -> tuple[str, ...]:
 
 def held_out_tasks(config: Config, *, track: Track | None = None) -> tuple[str, ...]:
     """The configuration's held-out tasks, sorted (the same at every number of users)."""
-    return _held_out(_resolved(config, track), config.task_seed, config.held_out)
+    return _held_out(track_of(config, track), config.task_seed, config.held_out)

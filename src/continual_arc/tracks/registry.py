@@ -202,7 +202,7 @@ def use_pack(root: Path | str) -> tuple[RulePack, Track]:
             raise PackError(
                 f"a pack named {pack.name} with another manifest is already in use in this process"
             )
-        return pack, get_track(name)
+        return pack, _REGISTRY.tracks(packs=True)[name]
     return pack, register_track(pack_track(pack), pack=pack)
 
 
