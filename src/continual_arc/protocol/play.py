@@ -30,7 +30,7 @@ from ..core.config import TESTS
 from ..measure.plots import load_matplotlib
 from ..play.aliases import SALT_FILE
 from ..play.declared import track_default_learner
-from ..play.learner import load_learner
+from ..play.learner import is_stateless, load_learner
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
 from ..tracks.registry import get_config, get_track
@@ -121,7 +121,7 @@ def protocol_job(
 def learner_keeps(learner: str, kwargs: Mapping[str, Any]) -> tuple[bool, bool]:
     """Whether the learner saves its state, and whether it is stateless (built once to see)."""
     probe = load_learner(learner, kwargs)
-    return saves_state(probe), bool(getattr(probe, "stateless", False))
+    return saves_state(probe), is_stateless(probe)
 
 
 def _final_state(options: ProtocolOptions) -> Path | None:

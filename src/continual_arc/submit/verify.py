@@ -41,6 +41,7 @@ from ..core.sandbox.zygote import Zygote
 from ..data.directory import DATA_ENV
 from ..play.aliases import SALT_FILE
 from ..play.declared import run_option_env
+from ..play.learner import SavesState
 from ..play.options import RunProgress
 from ..play.remote import CHILD_MODULE, remote_learner
 from ..play.runner import run
@@ -199,7 +200,8 @@ def _fresh_state(
         return target, []
     learner = _learner(options, "fresh-state", restart=False, start=None, bridge=bridge, zygote=zygote)
     try:
-        if not callable(getattr(learner, "save_state", None)):
+        saves = isinstance(learner, SavesState)  # the remote learner has the member if its learner has
+        if not saves:
             return None, learner.sandbox_reports()
         partial = target.with_name("fresh-state.partial")
         shutil.rmtree(partial, ignore_errors=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.config import Config, ProcessParams, ScheduleError
-from ..core.environment import Environment, EnvSettings
+from ..core.environment import AnyEnvironment, EnvSettings
 from .sources import TaskSource, UnknownTaskError
 
 __all__ = ["PHASE_SOURCES", "ROLES", "Track", "TrackUnavailableError", "smoke_config"]
@@ -53,7 +53,7 @@ class Track:
     roles: Mapping[str, str]
     factories: Mapping[str, Callable[[], TaskSource]]
     configs: tuple[Config, ...]
-    environment: Callable[[Any, EnvSettings], Environment]
+    environment: Callable[[Any, EnvSettings], AnyEnvironment]
     summary: str = ""
     kind: str = "grid"
     rising: bool = False
@@ -88,7 +88,7 @@ class Track:
 
     def open(
         self, phase: str, task_id: str, seed: int, settings: EnvSettings, exposure: int | None = 0
-    ) -> Environment:
+    ) -> AnyEnvironment:
         """The environment of instance ``seed`` of ``task_id``, served in ``phase``, under ``settings``.
 
         ``exposure`` is the times its user met the task before (the slot's ``user_exposure_index``;
