@@ -54,6 +54,7 @@ def declared(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     entries.append(EntryPoint("widget", "fake_tracks:WIDGET", GROUP))
     entries.append(EntryPoint("gizmo", "fake_tracks:unavailable", GROUP))
     entries.append(EntryPoint("broken", "no_such_module_anywhere:TRACK", GROUP))
+    entries.append(EntryPoint("odd", "fake_tracks", GROUP))  # a module, not a track
     yield reads
 
 
@@ -101,4 +102,4 @@ def test_the_installed_arc3_entry_point_names_the_track_function() -> None:
     from importlib.metadata import entry_points
 
     (arc3,) = [e for e in entry_points(group=GROUP) if e.name == "arc3"]
-    assert arc3.value == "continual_arc.tracks.arc3:track"
+    assert arc3.value == "continual_arc.tracks.arc3:load_track"

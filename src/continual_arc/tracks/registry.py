@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TypeVar
 
@@ -95,17 +95,9 @@ class _Registry:
                 if entry.name in self._tracks:
                     continue
                 try:
-                    declared = entry.load()
-                    track = declared if isinstance(declared, Track) else declared()
+                    self.register(_load(entry), None)
                 except TrackUnavailableError as why:
                     self._unavailable[entry.name] = why
-                    continue
-                except ImportError as err:
-                    self._unavailable[entry.name] = TrackUnavailableError(
-                        f"the track {entry.name} cannot be loaded here ({err})"
-                    )
-                    continue
-                self.register(track, None)
 
     def tracks(self, *, packs: bool) -> dict[str, Track]:
         """Every track registered (the packs' too, if ``packs``), after reading the entry points."""
@@ -136,6 +128,22 @@ class _Registry:
     def pack(self, name: str) -> RulePack | None:
         """The pack behind the track ``name`` (None: not a pack's track, or none given)."""
         return self._packs.get(name)
+
+
+def _load(entry: EntryPoint) -> Track:
+    """The track an entry point declares (a track, or a function returning one).
+
+    Raises:
+        TrackUnavailableError: it cannot run here, cannot be imported, or names no track.
+    """
+    try:
+        declared = entry.load()
+    except ImportError as err:
+        raise TrackUnavailableError(f"the track {entry.name} cannot be loaded here ({err})") from None
+    track = declared() if callable(declared) and not isinstance(declared, Track) else declared
+    if not isinstance(track, Track):
+        raise TrackUnavailableError(f"the entry point {entry.name} ({entry.value}) declares no track")
+    return track
 
 
 _REGISTRY = _Registry()

@@ -1,8 +1,9 @@
 """The arc3 track: games on ARC Prize's engine, written for this benchmark.
 
-The core's ``continual_arc.tracks`` entry point ``arc3`` names :func:`track`, which imports the
-track (and the engine) only when the engine is installed, and otherwise says in one sentence what
-to install. The track's configuration names are :data:`CONFIG_NAMES`, here and in :mod:`~.track`.
+The core's ``continual_arc.tracks`` entry point ``arc3`` names :func:`load_track` (not ``track``:
+that is the submodule :mod:`~.track`), which imports the track (and the engine) only when the
+engine is installed, and otherwise says in one sentence what to install. The track's
+configuration names are :data:`CONFIG_NAMES`, here and in :mod:`~.track`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import importlib.util
 
 from ..track import Track, TrackUnavailableError
 
-__all__ = ["CONFIG_NAMES", "MISSING", "track"]
+__all__ = ["CONFIG_NAMES", "MISSING", "load_track"]
 
 CONFIG_NAMES = ("arc3", "arc3-smoke")
 """The track's configurations: its canonical one and its smoke one."""
@@ -23,7 +24,7 @@ MISSING = (
 """What to install, said when the engine is missing."""
 
 
-def track() -> Track:
+def load_track() -> Track:
     """The arc3 track (:data:`~.track.ARC3`).
 
     Raises:
