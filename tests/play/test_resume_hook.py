@@ -66,9 +66,6 @@ def test_resume_from_is_not_called_before_a_frozen_test(tmp_path: Path) -> None:
             {},
             final_state(tmp_path / "stream"),
             tmp_path / "stream" / "alias-salt",
-            "hash",
-            None,
-            None,
         )
 
     cut = prepare(job("seen-cut.json"))

@@ -16,7 +16,7 @@ from continual_arc.core.files import read_json
 from continual_arc.env import Action, GiveUp, LearnerObservation
 from continual_arc.learner import BaseLearner
 from continual_arc.play.rundir import read_records
-from continual_arc.protocol.play import PARALLEL_RESETS, ProtocolError, ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolError, ProtocolOptions, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
@@ -78,12 +78,6 @@ class Notebook(BaseLearner):
         self.seen.add("round")
 
 
-def test_processes_take_up_every_reset_the_held_out_one_first() -> None:
-    # The held-out reset shares no search with the stream, so it is the one that runs beside it.
-    assert PARALLEL_RESETS[0] == "held-out-reset"
-    assert sorted(PARALLEL_RESETS) == sorted(name for name in PROTOCOL_PLAYS if name.endswith("-reset"))
-
-
 def test_a_learner_that_cannot_save_is_copied_in_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -94,6 +88,27 @@ def test_a_learner_that_cannot_save_is_copied_in_process(
     document = play_protocol(options)
     held = document["plane"]["held_out"]
     assert held["learner"]["budget_used"] == 100.0 and held["share_saved"]["value"] == 0.0
+
+
+def test_a_learner_that_cannot_save_cannot_resume_a_test(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its stream's end lived in the process that played it: a test cut short after the stream
+    # finished would start from nothing, so the resume is refused rather than played.
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    options = ProtocolOptions(out=tmp_path / "p", learner="test_protocol:Notebook", config="toy-smoke")
+    play_protocol(options)
+    (tmp_path / "p" / "seen" / "summary.json").unlink()
+    with pytest.raises(ProtocolError, match="cannot save its state, so an unfinished protocol cannot resume"):
+        play_protocol(options)
+
+
+def test_a_folder_that_holds_no_protocol_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.txt").write_text("mine\n")
+    with pytest.raises(ProtocolError, match="is not empty and holds no protocol"):
+        play_protocol(ProtocolOptions(out=tmp_path / "notes", learner=TOY_RULE, config="toy-smoke"))
+    assert [p.name for p in (tmp_path / "notes").iterdir()] == ["todo.txt"]
 
 
 def test_another_protocol_in_the_same_directory_is_refused(tmp_path: Path) -> None:

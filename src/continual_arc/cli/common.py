@@ -7,22 +7,25 @@ import importlib
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.errors import ContinualArcError
-from ..play.declared import run_options
+from ..play import declared
+from ..play.options import RunOptions
 
 __all__ = [
     "CliError",
     "ProgressBar",
     "add_declared_options",
+    "add_run_options",
     "apply_declared_options",
     "count",
     "counter",
     "deferred",
     "json_arg",
     "print_json",
+    "run_options",
 ]
 
 
@@ -47,14 +50,50 @@ def deferred(module: str, function: str = "run") -> Callable[[argparse.Namespace
 
 def add_declared_options(parser: argparse.ArgumentParser) -> None:
     """Add the switches installed packages declare for ``run`` and ``protocol`` (``--no-search-cache``)."""
-    for option in run_options():
+    for option in declared.run_options():
         option.add_to(parser)
 
 
 def apply_declared_options(args: argparse.Namespace) -> None:
     """Act on the declared switches before a run starts (each sets what its processes inherit)."""
-    for option in run_options():
+    for option in declared.run_options():
         option.apply(args)
+
+
+def add_run_options(parser: argparse.ArgumentParser, *, only: Sequence[str] | None = None) -> None:
+    """Add the options of how a learner plays (:class:`~continual_arc.play.options.RunOptions`).
+
+    Args:
+        parser: the command's parser.
+        only: the flags to add, by destination (``alias_style``, ``max_concurrent``,
+            ``fail_fast``, ``instance_time_limit``); default all.
+    """
+    flags: dict[str, Callable[[], object]] = {
+        "alias_style": lambda: parser.add_argument(
+            "--alias-style", default="hash", choices=["hash", "names"], help="task names the learner sees"
+        ),
+        "max_concurrent": lambda: parser.add_argument(
+            "--max-concurrent", type=int, help="a concurrent learner's users served at once"
+        ),
+        "fail_fast": lambda: parser.add_argument(
+            "--fail-fast", action="store_true", help="stop at the first learner fault"
+        ),
+        "instance_time_limit": lambda: parser.add_argument(
+            "--instance-time-limit", type=float, help="seconds an instance may take"
+        ),
+    }
+    for name in only if only is not None else flags:
+        flags[name]()
+
+
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """The :class:`~continual_arc.play.options.RunOptions` the flags of :func:`add_run_options` name."""
+    return RunOptions(
+        alias_style=getattr(args, "alias_style", "hash"),
+        max_concurrent=getattr(args, "max_concurrent", None),
+        fail_fast=getattr(args, "fail_fast", False),
+        instance_time_limit=getattr(args, "instance_time_limit", None),
+    )
 
 
 def print_json(value: Any) -> None:

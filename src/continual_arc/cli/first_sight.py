@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..protocol.first_sight import play_first_sight
 from ..protocol.play import default_learner
-from .common import ProgressBar, json_arg, print_json
+from .common import ProgressBar, add_run_options, json_arg, print_json, run_options
 from .configs import config_name
 
 __all__ = ["COMMANDS", "add_commands"]
@@ -27,7 +27,7 @@ def _first_sight(args: argparse.Namespace) -> int:
         out,
         learner_kwargs=json_arg(args.learner_kwargs, "--learner-kwargs"),
         seed=args.seed,
-        instance_time_limit=args.instance_time_limit,
+        options=run_options(args),
         progress=ProgressBar("first sight"),
     )
     if args.json:
@@ -53,6 +53,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
     p.add_argument("--seed", type=int, default=0, help="the seed of the instances drawn (default 0)")
     p.add_argument("--out", help="the run directory (default runs/first-sight-LEARNER-CONFIG-seedS)")
-    p.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
+    add_run_options(p, only=("instance_time_limit",))
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_first_sight)

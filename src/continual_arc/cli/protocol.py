@@ -11,7 +11,14 @@ from typing import Any
 from ..measure.report import POINT_DIGITS, format_estimate, format_level_score, format_points
 from ..play.learner import LearnerSpecError
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
-from .common import CliError, add_declared_options, apply_declared_options, json_arg
+from .common import (
+    CliError,
+    add_declared_options,
+    add_run_options,
+    apply_declared_options,
+    json_arg,
+    run_options,
+)
 from .configs import config_name
 
 __all__ = ["COMMANDS", "add_commands", "format_protocol"]
@@ -76,9 +83,7 @@ def _protocol(args: argparse.Namespace) -> int:
         seed=args.seed,
         users=args.users,
         jobs=args.jobs,
-        alias_style=args.alias_style,
-        max_concurrent=args.max_concurrent,
-        instance_time_limit=args.instance_time_limit,
+        run=run_options(args),
         resamples=args.resamples,
         plots=not args.no_plots,
     )
@@ -121,9 +126,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         default=min(4, os.cpu_count() or 1),
         help="plays at once, in processes of their own",
     )
-    p.add_argument("--alias-style", default="hash", choices=["hash", "names"])
-    p.add_argument("--max-concurrent", type=int, help="a concurrent learner's users served at once")
-    p.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
+    add_run_options(p)
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples of the final numbers")
     p.add_argument("--json", action="store_true", help="print protocol.json instead of the summary")
     p.add_argument(

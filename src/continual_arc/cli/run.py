@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,15 @@ from ..play.learner import load_learner
 from ..play.plugins import load_plugin
 from ..play.runner import run
 from ..stream.schedule import Schedule
-from .common import CliError, ProgressBar, add_declared_options, apply_declared_options, json_arg
+from .common import (
+    CliError,
+    ProgressBar,
+    add_declared_options,
+    add_run_options,
+    apply_declared_options,
+    json_arg,
+    run_options,
+)
 
 __all__ = ["COMMANDS", "add_commands"]
 
@@ -40,19 +49,14 @@ def _run(args: argparse.Namespace) -> int:
     learner = load_learner(args.learner, kwargs)
     plugins = _load_plugins(args.plugin or [], args.plugin_kwargs or [])
     schedule = Schedule.load(args.schedule)
-    result = run(
-        learner,
-        schedule,
-        args.out,
+    options = replace(
+        run_options(args),
         resume=args.resume,
-        alias_style=args.alias_style,
-        max_concurrent=args.max_concurrent,
-        fail_fast=args.fail_fast,
-        instance_time_limit=args.instance_time_limit,
         learner_spec={"class": args.learner, "kwargs": kwargs},
         plugins=plugins,
         progress=ProgressBar(Path(args.out).name),
     )
+    result = run(learner, schedule, args.out, options)
     summary = result.summary
     for phase, row in summary["phases"].items():
         used, solved = row["budget_used"], row["share_solved"]
@@ -77,12 +81,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     run.add_argument(
         "--resume", action="store_true", help="continue the run in --out, replaying an unfinished round"
     )
-    run.add_argument(
-        "--alias-style", default="hash", choices=["hash", "names"], help="task names the learner sees"
-    )
-    run.add_argument("--max-concurrent", type=int, help="a concurrent learner's users served at once")
-    run.add_argument("--fail-fast", action="store_true", help="stop at the first learner fault")
-    run.add_argument("--instance-time-limit", type=float, help="seconds an instance may take")
+    add_run_options(run)
     run.add_argument("--plugin", action="append", help="a plug-in, as module:Class (repeatable, in order)")
     run.add_argument(
         "--plugin-kwargs",

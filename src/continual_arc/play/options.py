@@ -9,7 +9,7 @@ from typing import Any
 
 from ..measure.budget import instance_charge
 
-__all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult"]
+__all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult", "played_with"]
 
 
 @dataclass(frozen=True)
@@ -84,3 +84,12 @@ class RunResult:
     records: list[dict[str, Any]]
     summary: dict[str, Any]
     stopped_by: str | None = None
+
+
+def played_with(meta: Mapping[str, Any]) -> RunOptions:
+    """The options a run was played with, as its ``meta.json`` records them (a run's tests play the same)."""
+    return RunOptions(
+        alias_style=meta.get("alias_style", "hash"),
+        max_concurrent=meta.get("max_concurrent"),
+        instance_time_limit=meta.get("instance_time_limit"),
+    )

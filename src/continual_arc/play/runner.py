@@ -117,15 +117,7 @@ def _open(learner: AnyLearner, schedule: Schedule, out: Path, options: RunOption
             raise RunDirError(f"{out} is not empty: pass resume=True (--resume) to continue the run there")
         raise RunDirError(f"{out} is not empty and holds no run: give the run an empty directory")
     out.mkdir(parents=True, exist_ok=True)
-    session = RunSession(
-        learner,
-        schedule,
-        out,
-        hooks,
-        time_limit=options.instance_time_limit,
-        fail_fast=options.fail_fast,
-        alias_style=options.alias_style,
-    )
+    session = RunSession(learner, schedule, out, hooks, options)
     start = resume(session, options) if resuming else 0
     if not resuming:
         write_meta(session, options, [])

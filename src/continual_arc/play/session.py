@@ -25,7 +25,7 @@ from .commit import Committer
 from .episode import AnyEpisode, EpisodePlay, guarded
 from .instance_record import instance_record
 from .learner import AnyLearner, saves_state
-from .options import ProgressTally
+from .options import ProgressTally, RunOptions
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import MAX_EPISODES_PER_ROUND, Episode, PluginError
 from .rundir import RunDirError
@@ -41,9 +41,7 @@ class RunSession:
         schedule: the schedule played.
         out: the run directory.
         hooks: the plug-ins, composed.
-        time_limit: seconds an instance may take (``None``: no limit).
-        fail_fast: stop the run at the first learner fault.
-        alias_style: the names the learner sees.
+        options: how to run (the time limit, fail-fast and the names the learner sees are read here).
     """
 
     def __init__(
@@ -52,13 +50,10 @@ class RunSession:
         schedule: Schedule,
         out: Path,
         hooks: PluginManager,
-        *,
-        time_limit: float | None,
-        fail_fast: bool,
-        alias_style: str,
+        options: RunOptions,
     ) -> None:
         self.learner, self.schedule, self.out, self.hooks = learner, schedule, out, hooks
-        self.time_limit, self.fail_fast = time_limit, fail_fast
+        self.time_limit, self.fail_fast = options.instance_time_limit, options.fail_fast
         self.track = get_track(schedule.meta["track"])
         if dict(schedule.meta["sources"]) != dict(self.track.roles):
             raise RunDirError(
@@ -66,7 +61,7 @@ class RunSession:
                 f"{self.track.name} serves {dict(self.track.roles)}"
             )
         self.settings = EnvSettings.from_dict(schedule.meta["configuration"]["env"])
-        self.aliases = Aliases(read_or_create_salt(out), alias_style)
+        self.aliases = Aliases(read_or_create_salt(out), options.alias_style)
         self.aliases.check_unique(sorted({s.task_id for s in schedule.slots}))
         self.saves_state = saves_state(learner)
         self.records: list[dict[str, Any]] = []

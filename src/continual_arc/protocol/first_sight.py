@@ -8,13 +8,13 @@ killed run stopped. The share solved is the tracks table's "at first sight" colu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..measure.budget import budget_used, primary, share_solved
 from ..play.learner import load_learner
-from ..play.options import RunProgress
+from ..play.options import RunOptions, RunProgress
 from ..play.runner import run
 from ..stream.first_sight import first_sight_schedule
 from ..tracks.registry import get_config
@@ -59,10 +59,12 @@ def play_first_sight(
     *,
     learner_kwargs: Mapping[str, Any] | None = None,
     seed: int = 0,
-    instance_time_limit: float | None = None,
+    options: RunOptions | None = None,
     progress: Callable[[RunProgress], None] | None = None,
 ) -> FirstSight:
     """Play (or resume) first sight of ``config``'s public tasks with ``learner``.
+
+    ``options`` says how to play (a time limit, the names the learner sees); the run always resumes.
 
     Raises:
         LearnerSpecError: the learner cannot be imported or built.
@@ -70,15 +72,13 @@ def play_first_sight(
     """
     kwargs = dict(learner_kwargs or {})
     schedule = first_sight_schedule(get_config(config), seed)
-    result = run(
-        load_learner(learner, kwargs),
-        schedule,
-        out,
+    options = replace(
+        options or RunOptions(),
         resume=True,
-        instance_time_limit=instance_time_limit,
         learner_spec={"class": learner, "kwargs": kwargs},
         progress=progress,
     )
+    result = run(load_learner(learner, kwargs), schedule, out, options)
     records = primary(result.records)
     parts = {name: _part([r for r in records if r["phase"] == phase]) for phase, name in _PARTS.items()}
     parts["all"] = _part(records)

@@ -12,13 +12,13 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..play.aliases import SALT_FILE
 from ..play.learner import load_learner
-from ..play.options import RunProgress
+from ..play.options import RunOptions, RunProgress
 from ..play.runner import run
 from ..stream.schedule import Schedule
 
@@ -36,7 +36,8 @@ class PlayJob:
         learner, learner_kwargs: the learner's import path and arguments.
         state: the saved state to start from (the stream's end), or ``None``.
         salt: the ``alias-salt`` to play under (the stream's), or ``None``.
-        alias_style, max_concurrent, instance_time_limit: passed to the runner.
+        options: how to play (the runner's options; the job sets ``resume``, the learner's spec and
+            progress itself).
     """
 
     name: str
@@ -46,9 +47,7 @@ class PlayJob:
     learner_kwargs: dict[str, Any]
     state: Path | None
     salt: Path | None
-    alias_style: str
-    max_concurrent: int | None
-    instance_time_limit: float | None
+    options: RunOptions = field(default_factory=RunOptions)
 
 
 class ProgressLines:
@@ -102,17 +101,13 @@ def play_job(
         progress: where progress goes (default: prefixed lines on stderr).
     """
     learner = learner if learner is not None else prepare(job)
-    result = run(
-        learner,
-        Schedule.load(job.schedule),
-        job.out,
+    options = replace(
+        job.options,
         resume=True,
-        alias_style=job.alias_style,
-        max_concurrent=job.max_concurrent,
-        instance_time_limit=job.instance_time_limit,
         learner_spec={"class": job.learner, "kwargs": job.learner_kwargs},
         progress=progress or ProgressLines(job.name),
     )
+    result = run(learner, Schedule.load(job.schedule), job.out, options)
     return result.summary
 
 

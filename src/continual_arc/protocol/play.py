@@ -10,6 +10,7 @@
 * ``stream-reset``, ``held-out-reset``, ``seen-reset``: the same learner, built anew with the same
   arguments, reset before every instance (``--reset-each`` and width 1).
 
+The plays, their order and what each waits for are :data:`~continual_arc.protocol.plan.PLAN`'s.
 Independent plays run in parallel processes (``jobs``); the tests wait for the stream, and this
 process draws the stream's plots while they play. Every play resumes where it stopped, so the
 whole call does too. At the end it writes ``protocol.json`` (the plane, the share learned, what was
@@ -21,29 +22,30 @@ from __future__ import annotations
 import copy
 import shutil
 from collections.abc import Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.config import TESTS
 from ..measure.plots import load_matplotlib
 from ..play.aliases import SALT_FILE
 from ..play.declared import track_default_learner
 from ..play.learner import is_stateless, load_learner
+from ..play.options import RunOptions
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
 from ..tracks.registry import get_config, get_track
 from .conclude import conclude, stream_plots
 from .jobs import PlayJob, final_state, play_job
+from .plan import PLAN, PlannedPlay, stream_start
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
 __all__ = [
-    "PARALLEL_RESETS",
     "ProtocolError",
     "ProtocolOptions",
     "default_learner",
     "learner_keeps",
+    "planned_job",
     "play_protocol",
     "protocol_job",
     "write_schedules",
@@ -70,7 +72,9 @@ class ProtocolOptions:
         learner_kwargs: its keyword arguments (the reset gets the same).
         config, seed, users: the configuration, the run seed, the number of users.
         jobs: plays run at once, each in a process of its own (1: all in this process).
-        alias_style, max_concurrent, instance_time_limit: passed to every run.
+        run: how every play is played (alias style, users served at once, time limit, fail-fast);
+            each play sets ``resume``, the learner's spec and progress itself, and a protocol
+            takes no plug-ins.
         resamples: bootstrap resamples of the final numbers.
         plots: draw the plane and the stream's plots into ``plots/``.
     """
@@ -82,22 +86,13 @@ class ProtocolOptions:
     seed: int = 0
     users: int = 1
     jobs: int = 1
-    alias_style: str = "hash"
-    max_concurrent: int | None = None
-    instance_time_limit: float | None = None
+    run: RunOptions = field(default_factory=RunOptions)
     resamples: int = 10_000
     plots: bool = True
 
-
-PARALLEL_RESETS = ("held-out-reset", "stream-reset", "seen-reset")
-"""The order in which parallel processes take up the reset plays, after the stream.
-
-A play that repeats another's searches should run after it, not beside it, so that a learner
-whose searches are cached (the program library) serves them rather than running them twice: the
-stream's reset repeats the stream's first searches of every task, so the held-out test's reset,
-which shares nothing with the stream, runs beside the stream first; the frozen tests, queued once
-the stream ends, then come after the resets that repeat them. The order changes no result.
-"""
+    def __post_init__(self) -> None:
+        if self.run.plugins:
+            raise ProtocolError("a protocol plays no plug-ins: play them with continual-arc run")
 
 
 def protocol_job(
@@ -112,10 +107,14 @@ def protocol_job(
         learner_kwargs=dict(options.learner_kwargs),
         state=state,
         salt=salt,
-        alias_style=options.alias_style,
-        max_concurrent=options.max_concurrent,
-        instance_time_limit=options.instance_time_limit,
+        options=options.run,
     )
+
+
+def planned_job(options: ProtocolOptions, play: PlannedPlay, stateless: bool) -> PlayJob:
+    """The job of a planned play, a test starting from the stream's end as the plan says."""
+    state = None if stateless or not play.from_stream else _final_state(options)
+    return protocol_job(options, play.name, *stream_start(options.out, play, state))
 
 
 def learner_keeps(learner: str, kwargs: Mapping[str, Any]) -> tuple[bool, bool]:
@@ -131,6 +130,8 @@ def _final_state(options: ProtocolOptions) -> Path | None:
 def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Path] | None:
     """Play the six runs: in parallel processes where the learner can carry its state across.
 
+    Every play is started, in the plan's order, as soon as the plays it waits for have finished.
+
     Returns:
         The stream's plots when they were drawn here while the tests played (``None``: not drawn).
     """
@@ -138,57 +139,67 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
         _run_here(options, saves, stateless)
         return None
     drawn = None
+    finished: set[str] = set()
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-        stream = pool.submit(play_job, protocol_job(options, "stream"))
-        plays: dict[str, Future[dict[str, Any]]] = {
-            name: pool.submit(play_job, protocol_job(options, name)) for name in PARALLEL_RESETS
-        }
+        running: dict[Future[dict[str, Any]], str] = {}
+
+        def start_ready() -> None:
+            for play in PLAN.ready(finished):
+                if play.name not in running.values():
+                    running[pool.submit(play_job, planned_job(options, play, stateless))] = play.name
+
+        start_ready()
         # This process only waits while the workers play (they are forked by now): it spends that
         # time on the end's work that needs no test, instead of after the last play.
         if options.plots:
             load_matplotlib()
-        stream.result()
-        state = None if stateless else _final_state(options)
-        salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
-        for test in TESTS:
-            plays[test] = pool.submit(play_job, protocol_job(options, test, state, salt))
-        if options.plots:
-            plays["stream-reset"].result()  # the stream's plots read it
-            drawn = stream_plots(options.out)
-        for future in plays.values():
-            future.result()
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                future.result()
+                finished.add(running.pop(future))
+            start_ready()
+            if options.plots and drawn is None and {"stream", "stream-reset"} <= finished:
+                drawn = stream_plots(options.out)  # they read the stream and its reset
     return drawn
 
 
 def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
-    stream_job = protocol_job(options, "stream")
-    learner = load_learner(options.learner, options.learner_kwargs)
-    play_job(stream_job, learner)
-    salt = options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE
-    for test in TESTS:
-        if saves or stateless:
-            play_job(protocol_job(options, test, None if stateless else _final_state(options), salt))
+    """Every play in this process, one by one.
+
+    A test of a learner that cannot save its state plays a deep copy of the learner the stream left.
+    """
+    stream = load_learner(options.learner, options.learner_kwargs)
+    for play in PLAN.one_by_one():
+        job = planned_job(options, play, stateless)
+        if (job.out / "summary.json").exists():
+            continue  # finished (a resumed run's summary is removed first and written last)
+        if play.name == "stream":
+            play_job(job, stream)
+        elif not play.from_stream or saves or stateless:
+            play_job(job)
         else:
-            test_job = protocol_job(options, test, None, salt)
-            if (test_job.out / "meta.json").exists():
+            if (job.out / "meta.json").exists():
                 raise ProtocolError(
-                    f"{test_job.out} was left unfinished, and the learner cannot save its state: "
+                    f"{job.out} was left unfinished, and the learner cannot save its state: "
                     f"delete that directory and run again to replay the test from the stream's end"
                 )
-            test_job.out.mkdir(parents=True, exist_ok=True)
-            shutil.copy(salt, test_job.out / SALT_FILE)
-            play_job(test_job, copy.deepcopy(learner))
-    for name in ("stream-reset", "held-out-reset", "seen-reset"):
-        play_job(protocol_job(options, name))
+            assert job.salt is not None  # a test plays under the stream's names
+            job.out.mkdir(parents=True, exist_ok=True)
+            shutil.copy(job.salt, job.out / SALT_FILE)
+            play_job(job, copy.deepcopy(stream))
 
 
 def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:
     """Write the six plays' schedules into the protocol directory; the schedules, by play.
 
     Raises:
-        ProtocolError: the directory holds another protocol's schedules.
+        ProtocolError: the directory holds another protocol's schedules, or is not empty and holds
+            no protocol (anything but a protocol being resumed is left alone).
     """
     out = options.out
+    if out.is_dir() and any(out.iterdir()) and not (out / "schedules").is_dir():
+        raise ProtocolError(f"{out} is not empty and holds no protocol: give the protocol an empty --out")
     out.mkdir(parents=True, exist_ok=True)
     schedules = protocol_schedules(options.config, options.seed, options.users)
     for name, schedule in schedules.items():
@@ -210,8 +221,10 @@ def play_protocol(options: ProtocolOptions) -> dict[str, Any]:
     write_schedules(options)
     saves, stateless = learner_keeps(options.learner, options.learner_kwargs)
     if (out / PROTOCOL_PLAYS["stream"] / "meta.json").exists() and not (saves or stateless):
-        stream_summary = out / PROTOCOL_PLAYS["stream"] / "summary.json"
-        if not stream_summary.exists():
+        # The stream's end lived in the process that played it: a resume can finish the resets,
+        # never a test that still needs that end.
+        needs_end = [p.name for p in PLAN if p.name == "stream" or p.from_stream]
+        if not all((out / PROTOCOL_PLAYS[name] / "summary.json").exists() for name in needs_end):
             raise ProtocolError(
                 f"{options.learner} cannot save its state, so an unfinished protocol cannot resume"
             )

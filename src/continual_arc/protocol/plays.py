@@ -9,23 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.config import TESTS, Config
+from ..core.config import Config
 from ..core.errors import ContinualArcError
-from ..stream.schedule import Schedule, build_schedule, test_schedule
+from ..stream.schedule import Schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
+from .plan import PLAN
 
 __all__ = ["PROTOCOL_PLAYS", "ProtocolError", "protocol_schedules", "reset_problem", "schedules_for"]
 
-PROTOCOL_PLAYS = {
-    "stream": "stream",
-    "stream-reset": "stream-reset",
-    "held-out": "held-out",
-    "held-out-reset": "held-out-reset",
-    "seen": "seen",
-    "seen-reset": "seen-reset",
-}
-"""The plays of a protocol directory: the learner's stream and tests, and its reset on each."""
+PROTOCOL_PLAYS = {play.name: play.name for play in PLAN}
+"""The directory of each play of a protocol (:data:`~continual_arc.protocol.plan.PLAN`), by name."""
 
 
 class ProtocolError(ContinualArcError, RuntimeError):
@@ -46,14 +40,7 @@ def schedules_for(config: Config, seed: int, *, test_width: int | None = None) -
         test_width: play the learner's tests this many instances a round (every one after a reset
             that restores the end of the stream), instead of one round.
     """
-    out = {
-        "stream": build_schedule(config, seed, epilogue=False),
-        "stream-reset": build_schedule(config, seed, epilogue=False, reset_each=True),
-    }
-    for test in TESTS:
-        out[test] = test_schedule(config, seed, test, width=test_width)
-        out[f"{test}-reset"] = test_schedule(config, seed, test, width=1)
-    return out
+    return PLAN.schedules(config, seed, test_width=test_width)
 
 
 def reset_problem(run: Mapping[str, Any], reset: Mapping[str, Any], test: str | None) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any
 from ..core.config import TESTS, Config
 from ..play.aliases import SALT_FILE
 from ..play.learner import is_stateless, load_learner
-from ..play.options import RunProgress
+from ..play.options import RunProgress, played_with
 from ..play.rundir import read_meta
 from ..play.session import saves_state
 from ..stream.schedule import test_schedule
@@ -79,8 +79,6 @@ def play_test_from(
             learner_kwargs=kwargs,
             state=state,
             salt=stream_dir / SALT_FILE,
-            alias_style=meta.get("alias_style", "hash"),
-            max_concurrent=meta.get("max_concurrent"),
-            instance_time_limit=meta.get("instance_time_limit"),
+            options=played_with(meta),
         )
         return target, play_job(job, progress=progress)

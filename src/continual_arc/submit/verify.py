@@ -47,6 +47,7 @@ from ..play.remote import CHILD_MODULE, remote_learner
 from ..play.runner import run
 from ..protocol.conclude import PlayedProtocol, conclude
 from ..protocol.jobs import ProgressLines, final_state
+from ..protocol.plan import PLAN, stream_start
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..stream.schedule import Schedule
 from .confine import confinement, in_force, precompile, proxy_bridge, with_proxy
@@ -244,7 +245,7 @@ def _play_all(
     bridge: ProxyBridge | None,
     zygote: Zygote | None,
 ) -> dict[str, list[dict[str, Any]]]:
-    """Every play, in order: the stream, its tests, then the resets; the sandbox's reports by kind."""
+    """Every play, one by one (the stream, its tests, the resets); the sandbox's reports by kind."""
 
     def play(name: str, restart: bool, start: Path | None) -> list[dict[str, Any]]:
         return _play(
@@ -253,16 +254,16 @@ def _play_all(
 
     reports: dict[str, list[dict[str, Any]]] = {"stream": [], "test": [], "reset": []}
     fresh, reports["stream"] = _fresh_state(options, bridge, zygote)
-    reports["stream"] += play("stream", False, fresh)
-    state = final_state(options.out / PROTOCOL_PLAYS["stream"])
-    for test in TESTS:
-        target = options.out / PROTOCOL_PLAYS[test]
-        target.mkdir(parents=True, exist_ok=True)
-        if not (target / SALT_FILE).exists():
-            shutil.copy(options.out / PROTOCOL_PLAYS["stream"] / SALT_FILE, target / SALT_FILE)
-        reports["test"] += play(test, True, state)
-    for name in ("stream-reset", "held-out-reset", "seen-reset"):
-        reports["reset"] += play(name, True, fresh)
+    for planned in PLAN.one_by_one():
+        # Every process starts from saved files: a test from the stream's end, any other from fresh.
+        state = final_state(options.out / PROTOCOL_PLAYS["stream"]) if planned.from_stream else fresh
+        _, salt = stream_start(options.out, planned, state)
+        target = options.out / PROTOCOL_PLAYS[planned.name]
+        if salt is not None and not (target / SALT_FILE).exists():
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.copy(salt, target / SALT_FILE)
+        kind = "reset" if planned.reset else "test" if planned.from_stream else "stream"
+        reports[kind] += play(planned.name, planned.name != "stream", state)
     return reports
 
 

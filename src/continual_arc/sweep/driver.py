@@ -101,9 +101,7 @@ def _options(spec: SweepSpec, out: Path, run: ProtocolRun) -> ProtocolOptions:
         seed=run.seed,
         users=run.users,
         jobs=1,
-        alias_style=settings.alias_style,
-        max_concurrent=settings.max_concurrent,
-        instance_time_limit=settings.instance_time_limit,
+        run=settings.run_options(),
         resamples=settings.resamples,
         plots=settings.plots,
     )

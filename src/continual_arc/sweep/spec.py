@@ -39,6 +39,7 @@ from typing import Any
 
 from ..core.config import CANONICAL_SEEDS
 from ..core.errors import ContinualArcError
+from ..play.options import RunOptions
 from ..tracks.registry import CONFIG_ALIASES, get_config
 
 __all__ = [
@@ -95,6 +96,14 @@ class RunSettings:
     bootstrap_seed: int = 0
     retries: int = 3
     plots: bool = True
+
+    def run_options(self) -> RunOptions:
+        """How every play is played: the runner's options these settings name."""
+        return RunOptions(
+            alias_style=self.alias_style,
+            max_concurrent=self.max_concurrent,
+            instance_time_limit=self.instance_time_limit,
+        )
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """The units of a sweep: each play of each protocol, what it waits for, and how a worker runs it.
 
 A protocol of a learner that can carry its state across processes (it saves it, or keeps none) is
-seven units: its stream, the reset's stream and each test's reset (which wait for nothing), the two
-tests (which wait for the stream, whose end state and task names they start from), and ``conclude``
-(which waits for the six and writes ``protocol.json``, the plots and ``submission.json``). A
+seven units: one per play of :data:`~continual_arc.protocol.plan.PLAN`, waiting for what the play
+waits for (the tests for the stream, whose end state and task names they start from), and
+``conclude`` (which waits for the six and writes ``protocol.json``, the plots and ``submission.json``). A
 learner that keeps state it cannot save plays its whole protocol as one unit, in one process.
 
 A worker runs a unit with :func:`run_unit`. It holds an exclusive lock on the play
@@ -28,19 +28,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..core.config import TESTS
 from ..core.files import atomic_write_text, read_json
 from ..data.cache import NO_CACHE_ENV
 from ..data.directory import DATA_ENV
-from ..play.aliases import SALT_FILE
 from ..play.options import RunProgress
 from ..protocol.conclude import conclude
-from ..protocol.jobs import final_state, play_job
-from ..protocol.play import ProtocolOptions, play_protocol, protocol_job
+from ..protocol.jobs import play_job
+from ..protocol.plan import PLAN
+from ..protocol.play import ProtocolOptions, planned_job, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
 
 __all__ = [
-    "INDEPENDENT_PLAYS",
     "Unit",
     "UnitResult",
     "bookkeeping",
@@ -50,9 +48,6 @@ __all__ = [
     "read_progress",
     "run_unit",
 ]
-
-INDEPENDENT_PLAYS = ("stream", "stream-reset", "held-out-reset", "seen-reset")
-"""The plays that wait for nothing; the tests wait for the stream."""
 
 _ENV_KEYS = (DATA_ENV, NO_CACHE_ENV)
 
@@ -149,9 +144,10 @@ def protocol_units(
     saves, stateless = keeps
     if not (saves or stateless):
         return [unit("protocol", "protocol", slots=sum(slots.values()))]
-    units = [unit(play, slots=slots[play], stateless=stateless) for play in INDEPENDENT_PLAYS]
-    after = (f"{key}/stream",)
-    units += [unit(test, slots=slots[test], stateless=stateless, after=after) for test in TESTS]
+    units = [
+        unit(p.name, slots=slots[p.name], stateless=stateless, after=tuple(f"{key}/{a}" for a in p.after))
+        for p in PLAN
+    ]
     plays = tuple(u.id for u in units)
     return [*units, unit("conclude", "conclude", after=plays, cpus=min(base.cpus, 1.0), gpus=0.0)]
 
@@ -217,12 +213,7 @@ def _play(unit: Unit, progress: _Progress) -> None:
     if unit.kind == "protocol":
         play_protocol(replace(options, jobs=1))
         return
-    state = salt = None
-    if unit.play in TESTS:
-        stream = options.out / PROTOCOL_PLAYS["stream"]
-        state = None if unit.stateless else final_state(stream)
-        salt = stream / SALT_FILE
-    play_job(protocol_job(options, unit.play, state, salt), progress=progress)
+    play_job(planned_job(options, PLAN[unit.play], unit.stateless), progress=progress)
 
 
 def run_unit(unit: Unit) -> UnitResult:
