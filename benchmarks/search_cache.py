@@ -44,13 +44,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from continual_arc.data.directory import DATA_ENV, NO_SEARCH_CACHE_ENV
+from continual_arc.data.directory import DATA_ENV
 from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.runner import run
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.schedule import Schedule, build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.library import PriorLibraryLearner, ProgramLibraryLearner
+from continual_arc_baselines.options import NO_SEARCH_CACHE_ENV
 from cpu_clock import children_cpu
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from continual_arc.cli import main
-from continual_arc.data.directory import NO_SEARCH_CACHE_ENV, data_dir
+from continual_arc.data.directory import data_dir
 from continual_arc.play.instance_record import TIMING_FIELDS
+from continual_arc_baselines.options import NO_SEARCH_CACHE_ENV
 
 LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
 

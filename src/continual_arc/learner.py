@@ -1,9 +1,58 @@
 """The learner protocol, as a learner author meets it (a stable import path).
 
-Defined in :mod:`continual_arc.play.learner`: :class:`Learner`, :class:`BaseLearner`, and
-:func:`load_learner` (a learner built from ``module:Class``).
+Defined in :mod:`continual_arc.play.learner`: :class:`Learner` (generic over what the learner is
+shown, answers and is told: :data:`GridLearner`, :data:`GameLearner`), :class:`BaseLearner`,
+:func:`load_learner` (a learner built from ``module:Class``), and the optional members as small
+runtime-checkable protocols (:class:`SavesState`, :class:`LoadsState`, :class:`Stateless`,
+:class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`ShowsMemory`,
+:class:`Fingerprinted`). A learner that keeps files beyond its state (a cache of searches) keeps
+them under :func:`data_dir` and writes them whole with :func:`atomic_write_text`.
 """
 
-from .play.learner import MEMBERS, BaseLearner, Learner, LearnerSpecError, load_learner, load_object
+from .core.files import atomic_write_text
+from .data.directory import data_dir
+from .play.learner import (
+    MEMBERS,
+    AnyLearner,
+    BaseLearner,
+    CountsInstances,
+    Fingerprinted,
+    GameLearner,
+    GridLearner,
+    Learner,
+    LearnerSpecError,
+    LoadsState,
+    LogsInstances,
+    ResumesFrom,
+    SavesState,
+    ShowsMemory,
+    Stateless,
+    is_stateless,
+    load_learner,
+    load_object,
+    saves_state,
+)
 
-__all__ = ["MEMBERS", "BaseLearner", "Learner", "LearnerSpecError", "load_learner", "load_object"]
+__all__ = [
+    "MEMBERS",
+    "AnyLearner",
+    "BaseLearner",
+    "CountsInstances",
+    "Fingerprinted",
+    "GameLearner",
+    "GridLearner",
+    "Learner",
+    "LearnerSpecError",
+    "LoadsState",
+    "LogsInstances",
+    "ResumesFrom",
+    "SavesState",
+    "ShowsMemory",
+    "Stateless",
+    "atomic_write_text",
+    "data_dir",
+    "is_stateless",
+    "load_learner",
+    "load_object",
+    "saves_state",
+]

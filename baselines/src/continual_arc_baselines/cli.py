@@ -190,7 +190,7 @@ def bare_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 def _run(args: argparse.Namespace) -> int:
     from continual_arc.runner import LearnerError, RunDirError, run
-    from continual_arc.stream.schedule import Schedule
+    from continual_arc.schedule import Schedule
     from continual_arc_baselines.systems.bare import BareModelLearner
 
     kwargs = bare_kwargs(args)

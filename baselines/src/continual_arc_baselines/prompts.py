@@ -30,7 +30,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from continual_arc.core.grids import Grid, InvalidGridError, Pair, validate_grid
+from continual_arc.grids import Grid, InvalidGridError, Pair, validate_grid
 
 __all__ = [
     "Message",

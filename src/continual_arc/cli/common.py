@@ -5,25 +5,24 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.errors import ContinualArcError
-from ..data.directory import NO_SEARCH_CACHE_ENV
+from ..play import declared
 from ..play.options import RunOptions
 
 __all__ = [
     "CliError",
     "ProgressBar",
+    "add_declared_options",
     "add_run_options",
-    "add_search_cache_flag",
+    "apply_declared_options",
     "count",
     "counter",
     "deferred",
-    "honour_search_cache_flag",
     "json_arg",
     "print_json",
     "run_options",
@@ -49,21 +48,16 @@ def deferred(module: str, function: str = "run") -> Callable[[argparse.Namespace
     return handler
 
 
-def add_search_cache_flag(parser: argparse.ArgumentParser) -> None:
-    """Add ``--no-search-cache`` (see :data:`continual_arc.data.directory.NO_SEARCH_CACHE_ENV`)."""
-    parser.add_argument(
-        "--no-search-cache",
-        action="store_true",
-        help="learners search afresh instead of serving repeated searches from the data directory "
-        "(the records are the same either way)",
-    )
+def add_declared_options(parser: argparse.ArgumentParser) -> None:
+    """Add the switches installed packages declare for ``run`` and ``protocol`` (``--no-search-cache``)."""
+    for option in declared.run_options():
+        option.add_to(parser)
 
 
-def honour_search_cache_flag(args: argparse.Namespace) -> None:
-    """Forbid the search cache to this process and every process it starts, when asked."""
-    if args.no_search_cache:
-        # An environment variable, so that the protocol's worker processes inherit it.
-        os.environ[NO_SEARCH_CACHE_ENV] = "1"
+def apply_declared_options(args: argparse.Namespace) -> None:
+    """Act on the declared switches before a run starts (each sets what its processes inherit)."""
+    for option in declared.run_options():
+        option.apply(args)
 
 
 def add_run_options(parser: argparse.ArgumentParser, *, only: Sequence[str] | None = None) -> None:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..protocol.first_sight import play_first_sight
-from ..protocol.play import DEFAULT_LEARNER
+from ..protocol.play import default_learner
 from .common import ProgressBar, add_run_options, json_arg, print_json, run_options
 from .configs import config_name
 
@@ -18,7 +18,7 @@ COMMANDS = ("first-sight",)
 
 def _first_sight(args: argparse.Namespace) -> int:
     config = config_name(args.config)
-    learner = args.learner or DEFAULT_LEARNER
+    learner = args.learner or default_learner(config)
     name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
     out = Path(args.out or f"runs/first-sight-{name}-{config}-seed{args.seed}")
     result = play_first_sight(

@@ -13,9 +13,9 @@ from ..play.learner import LearnerSpecError
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
 from .common import (
     CliError,
+    add_declared_options,
     add_run_options,
-    add_search_cache_flag,
-    honour_search_cache_flag,
+    apply_declared_options,
     json_arg,
     run_options,
 )
@@ -69,7 +69,7 @@ def format_protocol(document: dict[str, Any], out: Path, *, plots: bool = True) 
 
 
 def _protocol(args: argparse.Namespace) -> int:
-    honour_search_cache_flag(args)
+    apply_declared_options(args)
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
     args.config = config_name(args.config)
     learner = args.learner or default_learner(args.config)
@@ -112,7 +112,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--learner",
         help="module:Class (default: the track's: the model-free program library; on arc3 TransferExplorer)",
     )
-    add_search_cache_flag(p)
+    add_declared_options(p)
     p.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
     p.add_argument(
         "--config", default="arc1", help="configuration (default arc1; arc1-smoke for a quick try)"

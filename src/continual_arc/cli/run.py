@@ -15,9 +15,9 @@ from ..stream.schedule import Schedule
 from .common import (
     CliError,
     ProgressBar,
+    add_declared_options,
     add_run_options,
-    add_search_cache_flag,
-    honour_search_cache_flag,
+    apply_declared_options,
     json_arg,
     run_options,
 )
@@ -44,7 +44,7 @@ def _load_plugins(paths: Sequence[str], kwargs_texts: Sequence[str]) -> list[Any
 
 
 def _run(args: argparse.Namespace) -> int:
-    honour_search_cache_flag(args)
+    apply_declared_options(args)
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
     learner = load_learner(args.learner, kwargs)
     plugins = _load_plugins(args.plugin or [], args.plugin_kwargs or [])
@@ -75,7 +75,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     run = sub.add_parser("run", help="play a learner over a schedule into a run directory")
     run.add_argument("--learner", required=True, help="the learner, as module:Class")
     run.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
-    add_search_cache_flag(run)
+    add_declared_options(run)
     run.add_argument("--schedule", required=True, help="the schedule file (schedule make)")
     run.add_argument("--out", required=True, help="the run directory (empty, or a run to --resume)")
     run.add_argument(

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 __all__ = [
+    "AnyEnvironment",
     "BaseEnvironment",
     "EnvSettings",
     "Environment",
@@ -110,9 +111,22 @@ class InstanceClosedError(RuntimeError):
     """An action on an instance that has already ended, or a result asked of one still open."""
 
 
+ObsT = TypeVar("ObsT")
+"""What a learner is shown: a :class:`~.actions.LearnerObservation`, a :class:`~.games.GameObservation`."""
+
+ActionT = TypeVar("ActionT")
+"""Every action a learner may take on the kind: :data:`~.actions.Action`, :data:`~.games.GameMove`."""
+
+ReplyT = TypeVar("ReplyT")
+"""Every feedback the kind gives: :data:`~.actions.Feedback`, :data:`~.games.GameReply`."""
+
+
 @runtime_checkable
-class Environment(Protocol):
-    """One instance being played, whatever its kind (a grid, a game level).
+class Environment(Protocol[ObsT, ActionT, ReplyT]):
+    """One instance being played, whatever its kind (a grid, a game level), typed by what it shows and takes.
+
+    ``Environment[LearnerObservation, Action, Feedback]`` is a grid instance's,
+    ``Environment[GameObservation, GameMove, GameReply]`` a game level's.
 
     Attributes:
         settings: the rules it is played under.
@@ -129,7 +143,7 @@ class Environment(Protocol):
 
     def view(
         self, alias: str, step: int, round: int, user: int, extra: Mapping[str, Any] | None = None
-    ) -> Any:
+    ) -> ObsT:
         """The learner's observation of the instance as it stands, under the task's alias."""
         ...
 
@@ -137,7 +151,7 @@ class Environment(Protocol):
         """Whether ``value`` is one of this environment's actions."""
         ...
 
-    def step(self, action: Any) -> Any:
+    def step(self, action: ActionT) -> ReplyT:
         """Apply one action and return its feedback.
 
         Raises:
@@ -166,7 +180,7 @@ class Environment(Protocol):
         """An action (or anything the learner returned instead) as JSON for the trajectory."""
         ...
 
-    def action_from_json(self, value: Mapping[str, Any]) -> Any:
+    def action_from_json(self, value: Mapping[str, Any]) -> ActionT:
         """The action :meth:`action_json` wrote, for replaying a trajectory.
 
         Raises:
@@ -174,13 +188,17 @@ class Environment(Protocol):
         """
         ...
 
-    def feedback_json(self, feedback: Any) -> dict[str, Any]:
+    def feedback_json(self, feedback: ReplyT) -> dict[str, Any]:
         """A feedback as JSON for the trajectory."""
         ...
 
-    def observation_json(self, obs: Any) -> dict[str, Any]:
+    def observation_json(self, obs: ObsT) -> dict[str, Any]:
         """The counters of an observation as JSON for the trajectory (not the grids it repeats)."""
         ...
+
+
+AnyEnvironment = Environment[Any, Any, Any]
+"""An environment of either kind, where the kind is chosen at run time by the track (a session, a replay)."""
 
 
 ActT = TypeVar("ActT")

@@ -35,7 +35,9 @@ __all__ = [
     "GameDemo",
     "GameDemosFeedback",
     "GameFeedback",
+    "GameMove",
     "GameObservation",
+    "GameReply",
     "decode_frame",
     "demo_to_json",
     "encode_frame",
@@ -215,6 +217,13 @@ class GameDemosFeedback:
     done: bool = False
 
 
+GameMove = GameAction | RequestDemos | GiveUp
+"""Every action a learner may take on a game level."""
+
+GameReply = GameFeedback | GameDemosFeedback | GiveUpFeedback
+"""Every feedback a game level gives."""
+
+
 def is_game_action(value: Any) -> bool:
     """Whether ``value`` is an action a game instance accepts (a game action, a demo request, give up)."""
     return isinstance(value, GameAction | RequestDemos | GiveUp)
@@ -233,7 +242,7 @@ def game_action_to_json(action: Any) -> dict[str, Any]:
     return {"action": "invalid", "repr": repr(action)[:2000]}
 
 
-def game_action_from_json(value: Mapping[str, Any]) -> GameAction | RequestDemos | GiveUp:
+def game_action_from_json(value: Mapping[str, Any]) -> GameMove:
     """The action :func:`game_action_to_json` wrote.
 
     Raises:

@@ -13,7 +13,7 @@ from ..stream.schedule import build_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
 from .instance_record import TIMING_FIELDS
-from .learner import BaseLearner, missing_members
+from .learner import BaseLearner, SavesState, is_stateless, missing_members
 from .runner import run
 
 __all__ = ["check_learner"]
@@ -21,7 +21,7 @@ __all__ = ["check_learner"]
 
 def _snapshot(learner: Any) -> bytes | None:
     """The learner's saved state as bytes (every file, in name order), or ``None`` if it cannot save."""
-    if not callable(getattr(learner, "save_state", None)):
+    if not isinstance(learner, SavesState):
         return None
     with tempfile.TemporaryDirectory() as tmp:
         learner.save_state(tmp)
@@ -109,11 +109,7 @@ def _check_saving(played: Any, factory: Any) -> list[str]:
     problems = []
     state = _snapshot(played)
     if state is None:
-        return (
-            []
-            if getattr(played, "stateless", False)
-            else ["it keeps state but has no save_state: runs cannot resume"]
-        )
+        return [] if is_stateless(played) else ["it keeps state but has no save_state: runs cannot resume"]
     other = factory()
     with tempfile.TemporaryDirectory() as tmp:
         played.save_state(tmp)

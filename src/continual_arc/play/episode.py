@@ -14,15 +14,15 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..core.environment import Environment
 from ..core.errors import ContinualArcError, HarnessFault
-from .learner import Learner
+from .learner import AnyLearner, Learner
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import Episode
 
-__all__ = ["OVERRUN_GRACE", "EpisodePlay", "LearnerError", "guarded"]
+__all__ = ["OVERRUN_GRACE", "AnyEpisode", "EpisodePlay", "LearnerError", "guarded"]
 
 
 class LearnerError(ContinualArcError, RuntimeError):
@@ -31,6 +31,16 @@ class LearnerError(ContinualArcError, RuntimeError):
 
 OVERRUN_GRACE = 30.0
 """Seconds (at least the instance's time limit) a call past its limit is waited for before the run stops."""
+
+
+ObsT = TypeVar("ObsT")
+"""What the instance shows the learner (a grid instance's observation, a game level's)."""
+
+ActionT = TypeVar("ActionT")
+"""The actions the instance takes."""
+
+ReplyT = TypeVar("ReplyT")
+"""The feedback the instance gives."""
 
 
 class _TimeLimit(Exception):
@@ -73,11 +83,15 @@ def _timed_call(fn: Callable[..., Any], args: tuple[Any, ...], remaining: float,
 
 
 @dataclass
-class EpisodePlay:
-    """One episode being played: its environment, its trajectory, and how it ended."""
+class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
+    """One episode being played: its environment, its trajectory, and how it ended.
+
+    Typed by the instance's kind: the learner it is played with sees the environment's observations
+    and answers with its actions (``EpisodePlay[GameObservation, GameMove, GameReply]`` on arc3).
+    """
 
     episode: Episode
-    env: Environment
+    env: Environment[ObsT, ActionT, ReplyT]
     time_limit: float | None
     fail_fast: bool
     hooks: PluginManager
@@ -109,11 +123,12 @@ class EpisodePlay:
         finally:
             self.learner_time += time.monotonic() - start
 
-    def view(self) -> Any:
+    def view(self) -> ObsT:
         """What the learner is shown now, after the plug-ins' observation hooks."""
         ep = self.episode
         obs = self.env.view(ep.alias, ep.step, ep.round, ep.user)
-        return self.hooks.observation(ep, obs, self.trace, len(self.events))
+        shown: ObsT = self.hooks.observation(ep, obs, self.trace, len(self.events))
+        return shown
 
     def _fault(self, err: BaseException, during: str) -> None:
         if self.fail_fast:
@@ -126,11 +141,11 @@ class EpisodePlay:
         }
         self.env.fail("learner error")
 
-    def advance(self, learner: Learner) -> None:
+    def advance(self, learner: Learner[ObsT, ActionT, ReplyT]) -> None:
         """One action: ``act``, the environment's step, ``observe``; faults end the instance."""
         obs, at = self.view(), len(self.events)
         try:
-            chosen = self._call(learner.act, obs)
+            chosen: ActionT = self._call(learner.act, obs)
             # Plug-ins see real actions only: anything else is the learner's fault, as without them.
             action = self._hooked_action(obs, chosen, at)
             feedback = self.env.step(action)
@@ -143,7 +158,7 @@ class EpisodePlay:
             self.events.append(self._unanswered(obs))
             self._fault(err, "act")
         else:
-            shown = self.hooks.feedback(self.episode, obs, action, feedback, self.trace, at)
+            shown: ReplyT = self.hooks.feedback(self.episode, obs, action, feedback, self.trace, at)
             event = {
                 "observation": self.env.observation_json(obs),
                 "action": self.env.action_json(action),
@@ -171,23 +186,28 @@ class EpisodePlay:
             self.finished = time.monotonic()
             self.hooks.episode_end(self.episode, self.env.result(), self.trace)
 
-    def _unanswered(self, obs: Any) -> dict[str, Any]:
+    def _unanswered(self, obs: ObsT) -> dict[str, Any]:
         """The trajectory event of an observation the learner gave no action for."""
         return {"observation": self.env.observation_json(obs), "action": None, "feedback": None}
 
-    def _hooked_action(self, obs: Any, chosen: Any, at: int) -> Any:
+    def _hooked_action(self, obs: ObsT, chosen: ActionT, at: int) -> ActionT:
         if not self.env.accepts(chosen):
             return chosen
-        return self.hooks.action(self.episode, obs, chosen, self.trace, at, self.env)
+        hooked: ActionT = self.hooks.action(self.episode, obs, chosen, self.trace, at, self.env)
+        return hooked
 
-    def play(self, learner: Learner) -> None:
+    def play(self, learner: Learner[ObsT, ActionT, ReplyT]) -> None:
         """Play the instance to its end (the concurrent path)."""
         self.open()
         while not self.env.done:
             self.advance(learner)
 
 
-def guarded(learner: Learner, name: str, *args: Any) -> Any:
+AnyEpisode = EpisodePlay[Any, Any, Any]
+"""An episode of either kind, where the kind is the track's, known only at run time (the session)."""
+
+
+def guarded(learner: AnyLearner, name: str, *args: Any) -> Any:
     """Call a round hook of the learner; a fault there stops the run as a :class:`LearnerError`."""
     try:
         return getattr(learner, name)(*args)

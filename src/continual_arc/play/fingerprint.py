@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .learner import Fingerprinted
+
 __all__ = ["learner_fingerprint"]
 
 
@@ -44,10 +46,8 @@ def learner_fingerprint(learner: Any) -> dict[str, Any]:
     its records would mix two learners. ``sources_sha256`` is ``None`` for a learner with no source
     file (defined in an interactive session).
     """
-    own = getattr(learner, "code_fingerprint", None)
-    if callable(own):  # a learner in another process: its code is that process's
-        fingerprint: dict[str, Any] = own()
-        return fingerprint
+    if isinstance(learner, Fingerprinted):  # a learner in another process: its code is that process's
+        return learner.code_fingerprint()
     top = type(learner).__module__.split(".")[0]
     module = sys.modules.get(top)
     root, files = _sources(module) if module is not None else (Path("."), [])

@@ -11,8 +11,8 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .episode import EpisodePlay
-from .learner import Learner
+from .episode import AnyEpisode
+from .learner import AnyLearner, CountsInstances, LogsInstances
 
 __all__ = ["TIMING_FIELDS", "action_entries", "instance_record"]
 
@@ -20,17 +20,18 @@ TIMING_FIELDS = ("wall_time", "learner_time", "round_time")
 """The fields of a record that measure time: the only ones two plays of the same run may differ in."""
 
 
-def _resources(learner: Learner, user: int) -> dict[str, float]:
+def _resources(learner: AnyLearner, user: int) -> dict[str, float]:
     """The learner's cumulative counters (a concurrent learner's, of this user)."""
     if learner.concurrent_users:
         return _counters(lambda: learner.user_resources(user))
     return _counters(learner.resources)
 
 
-def _instance_resources(learner: Learner, user: int) -> dict[str, float] | None:
+def _instance_resources(learner: AnyLearner, user: int) -> dict[str, float] | None:
     """The counters of the user's instance that just ended, if the learner reports them."""
-    hook = getattr(learner, "instance_resources", None)
-    return _counters(lambda: hook(user)) if callable(hook) else None
+    if not isinstance(learner, CountsInstances):
+        return None
+    return _counters(lambda: learner.instance_resources(user))
 
 
 def _counters(fetch: Callable[[], Any]) -> dict[str, float]:
@@ -58,7 +59,7 @@ def action_entries(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return actions
 
 
-def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any], dict[str, Any]]:
+def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[dict[str, Any], dict[str, Any]]:
     """The record (a line of ``records.jsonl``) and trajectory (``i/<step>.json``) of an ended instance."""
     ep, result, settings = inst.episode, inst.env.result(), inst.env.settings
     actions = action_entries(inst.events)
@@ -84,7 +85,6 @@ def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any]
     fields = getattr(inst.env, "record_fields", None)
     if callable(fields):  # a game level's action efficiency (arc3): only its environment knows the baseline
         record.update(fields(actions, result.solved))
-    log = getattr(learner, "instance_log", None)
     trajectory = {
         **ep.to_json(),
         "alias": ep.alias,
@@ -92,7 +92,7 @@ def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any]
         **inst.env.opening(),
         "events": inst.events,
         "result": dataclasses.asdict(result),
-        "learner_log": log(ep.user) if callable(log) else None,
+        "learner_log": learner.instance_log(ep.user) if isinstance(learner, LogsInstances) else None,
         "error": inst.error,
     }
     said = inst.trace.summary()

@@ -1,6 +1,9 @@
 """The learner protocol: what the runner calls, and when.
 
-A learner is anything with these methods. The runner plays a schedule round by round:
+A learner is anything with these methods, typed by what it is shown and what it answers:
+``Learner[LearnerObservation, Action, Feedback]`` (:data:`GridLearner`) plays grid instances,
+``Learner[GameObservation, GameMove, GameReply]`` (:data:`GameLearner`) game levels. The runner
+plays a schedule round by round:
 
 1. ``reset()``, if the round's slots are marked ``reset_before`` (one reset serves them all);
 2. ``begin_round()``;
@@ -9,7 +12,10 @@ A learner is anything with these methods. The runner plays a schedule round by r
 4. ``end_round()``, where, and only where, the learner may change what it carries from one
    instance to the next. All the instances of a round start from the state it opened with.
 
-Besides the protocol, the runner uses these optional members when present:
+Besides the protocol, the runner uses these optional members when present, each a small
+runtime-checkable protocol of its own (:class:`SavesState`, :class:`LoadsState`, :class:`Stateless`,
+:class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`ShowsMemory`,
+:class:`Fingerprinted`), which the runner asks with ``isinstance``:
 
 * ``save_state(directory)`` / ``load_state(directory)``: write and read everything the learner
   carries between instances. Called after every committed round, they let a killed run resume and
@@ -25,31 +31,58 @@ Besides the protocol, the runner uses these optional members when present:
 * ``instance_resources(user)``: the counters (tokens, calls, cost) of the user's instance that
   just ended, stored in its record as ``instance_resources`` beside the cumulative ``resources``.
 * ``memory()``: a JSON-ready view of what it keeps, written to ``memory.json`` at the end of a run.
+* ``code_fingerprint()``: what identifies its code, for a learner whose code is elsewhere (another
+  process); otherwise the runner fingerprints the learner's package itself.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.errors import ContinualArcError
+from ..core.games import GameMove, GameObservation, GameReply
 
 __all__ = [
     "MEMBERS",
+    "OPTIONAL_PROTOCOLS",
+    "AnyLearner",
     "BaseLearner",
+    "CountsInstances",
+    "Fingerprinted",
+    "GameLearner",
+    "GridLearner",
     "Learner",
     "LearnerSpecError",
+    "LoadsState",
+    "LogsInstances",
+    "ResumesFrom",
+    "SavesState",
+    "ShowsMemory",
+    "Stateless",
+    "is_stateless",
     "load_learner",
     "load_object",
     "missing_members",
+    "saves_state",
 ]
+
+ObsT = TypeVar("ObsT", contravariant=True)
+"""What the learner is shown (a grid instance's observation, a game level's)."""
+
+ActionT = TypeVar("ActionT")
+"""What it answers with (and is told back in ``observe``)."""
+
+ReplyT = TypeVar("ReplyT", contravariant=True)
+"""The feedback it is given."""
 
 
 @runtime_checkable
-class Learner(Protocol):
-    """The interface every learner implements.
+class Learner(Protocol[ObsT, ActionT, ReplyT]):
+    """The interface every learner implements, generic over its observation, action and feedback.
 
     Attributes:
         concurrent_users: ``True`` if the learner can play the users of a round at the same time,
@@ -62,11 +95,11 @@ class Learner(Protocol):
         """Wipe everything carried between instances (the reset reference calls it before each)."""
         ...
 
-    def act(self, obs: LearnerObservation) -> Action:
-        """Choose the next action on the instance ``obs`` shows: Submit, RequestDemos or GiveUp."""
+    def act(self, obs: ObsT) -> ActionT:
+        """Choose the next action on the instance ``obs`` shows (grid: Submit, RequestDemos or GiveUp)."""
         ...
 
-    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+    def observe(self, obs: ObsT, action: ActionT, feedback: ReplyT) -> None:
         """Take the feedback to ``action``, chosen on ``obs``.
 
         Keep it for the instance, or for ``end_round``; do not change what the next instance meets.
@@ -88,6 +121,107 @@ class Learner(Protocol):
     def user_resources(self, user: int) -> Mapping[str, float]:
         """Cumulative counters of one user's instances (for a concurrent learner)."""
         ...
+
+
+GridLearner = Learner[LearnerObservation, Action, Feedback]
+"""A learner of grid instances (arc1, arc2, the toy track, rule packs)."""
+
+GameLearner = Learner[GameObservation, GameMove, GameReply]
+"""A learner of game levels (arc3)."""
+
+AnyLearner = GridLearner | GameLearner
+"""A learner of either kind, where the kind is the track's, known only at run time."""
+
+
+@runtime_checkable
+class SavesState(Protocol):
+    """A learner that writes what it carries between instances (with :class:`LoadsState`, a run resumes)."""
+
+    def save_state(self, directory: Path | str) -> None:
+        """Write everything carried between instances into ``directory``."""
+        ...
+
+
+@runtime_checkable
+class LoadsState(Protocol):
+    """A learner that reads back what :meth:`SavesState.save_state` wrote."""
+
+    def load_state(self, directory: Path | str) -> None:
+        """Replace what it carries with what ``directory`` holds."""
+        ...
+
+
+@runtime_checkable
+class Stateless(Protocol):
+    """A learner that says whether it carries nothing between instances (it resumes without saving)."""
+
+    stateless: bool
+
+
+@runtime_checkable
+class ResumesFrom(Protocol):
+    """A learner that continues its run-wide counters from the committed records when a run resumes."""
+
+    def resume_from(self, records: list[dict[str, Any]]) -> None:
+        """Take the run's committed records (copies, possibly none), after ``load_state``."""
+        ...
+
+
+@runtime_checkable
+class LogsInstances(Protocol):
+    """A learner that reports its reasoning on each instance, kept in the instance's trajectory."""
+
+    def instance_log(self, user: int) -> Any:
+        """A JSON-ready account of ``user``'s instance that just ended."""
+        ...
+
+
+@runtime_checkable
+class CountsInstances(Protocol):
+    """A learner that counts each instance's own resources, kept in its record beside the cumulative ones."""
+
+    def instance_resources(self, user: int) -> Mapping[str, float]:
+        """The counters (tokens, calls, cost) of ``user``'s instance that just ended."""
+        ...
+
+
+@runtime_checkable
+class ShowsMemory(Protocol):
+    """A learner that shows what it keeps, written to ``memory.json`` at the end of a run."""
+
+    def memory(self) -> Any:
+        """A JSON-ready view of what it keeps."""
+        ...
+
+
+@runtime_checkable
+class Fingerprinted(Protocol):
+    """A learner whose code lies elsewhere (another process) and says itself what identifies it."""
+
+    def code_fingerprint(self) -> dict[str, Any]:
+        """Its package, version and the SHA-256 of its sources."""
+        ...
+
+
+OPTIONAL_PROTOCOLS: Mapping[str, type] = {
+    "save_state": SavesState,
+    "load_state": LoadsState,
+    "resume_from": ResumesFrom,
+    "instance_log": LogsInstances,
+    "instance_resources": CountsInstances,
+    "memory": ShowsMemory,
+}
+"""The optional methods a learner in another process may have, each with its protocol (named on the wire)."""
+
+
+def saves_state(learner: object) -> bool:
+    """Whether ``learner`` can save and load its state (so that a killed run resumes)."""
+    return isinstance(learner, SavesState) and isinstance(learner, LoadsState)
+
+
+def is_stateless(learner: object) -> bool:
+    """Whether ``learner`` says it carries nothing between instances."""
+    return isinstance(learner, Stateless) and bool(learner.stateless)
 
 
 class BaseLearner:
@@ -151,7 +285,7 @@ def load_object(path: str, kwargs: Mapping[str, Any] | None = None, *, what: str
         raise LearnerSpecError(f"{path}({arguments}): {err}") from None
 
 
-def load_learner(path: str, kwargs: Mapping[str, Any] | None = None) -> Learner:
+def load_learner(path: str, kwargs: Mapping[str, Any] | None = None) -> AnyLearner:
     """Build the learner ``module:Class`` with ``kwargs``, checking that it has the protocol's members.
 
     Raises:

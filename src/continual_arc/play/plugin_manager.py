@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.environment import Environment, InstanceResult
+from ..core.environment import AnyEnvironment, InstanceResult
 from .plugins import (
     AuxiliaryEpisode,
     Episode,
@@ -42,7 +42,7 @@ def _check_observation(where: str, given: Any, value: Any) -> Any:
     return value
 
 
-def _action_check(env: Environment) -> Callable[[str, Any, Any], Any]:
+def _action_check(env: AnyEnvironment) -> Callable[[str, Any, Any], Any]:
     """The check of an action a plug-in returns: one the instance's environment accepts."""
 
     def check(where: str, given: Any, value: Any) -> Any:
@@ -213,7 +213,7 @@ class PluginManager:
         action: Any,
         trace: PluginTrace,
         at: int,
-        env: Environment,
+        env: AnyEnvironment,
     ) -> Any:
         """The action ``env`` applies, after every plug-in's ``on_action``.
 

@@ -18,18 +18,18 @@ from typing import Any, TextIO
 
 from ..core.wire import from_wire, to_wire
 from .fingerprint import learner_fingerprint
-from .learner import load_learner
+from .learner import OPTIONAL_PROTOCOLS, is_stateless, load_learner
 
 __all__ = ["OPTIONAL", "main", "serve"]
 
-OPTIONAL = ("save_state", "load_state", "resume_from", "instance_log", "instance_resources", "memory")
+OPTIONAL: tuple[str, ...] = tuple(OPTIONAL_PROTOCOLS)
 """The optional members of a learner the child reports having, so the parent offers the same."""
 
 
 def _hello(learner: Any) -> dict[str, Any]:
     return {
-        "members": [name for name in OPTIONAL if callable(getattr(learner, name, None))],
-        "stateless": bool(getattr(learner, "stateless", False)),
+        "members": [name for name, protocol in OPTIONAL_PROTOCOLS.items() if isinstance(learner, protocol)],
+        "stateless": is_stateless(learner),
         "concurrent_users": bool(getattr(learner, "concurrent_users", False)),
     }
 

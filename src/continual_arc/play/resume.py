@@ -17,6 +17,7 @@ from ..measure.budget import primary
 from ..stream.schedule import Schedule
 from .episode import guarded
 from .fingerprint import learner_fingerprint
+from .learner import ResumesFrom, is_stateless
 from .meta import learner_spec, write_meta
 from .options import RunOptions
 from .rundir import SCHEDULE, RunDirError, committed_rounds, prune_states, read_meta, state_for_round
@@ -116,7 +117,7 @@ def _restore_state(session: RunSession, last_round: int) -> None:
         if state is None:
             raise RunDirError(f"{session.out}: no saved learner state for round {last_round}")
         guarded(learner, "load_state", state)
-    elif not getattr(learner, "stateless", False):
+    elif not is_stateless(learner):
         raise RunDirError(
             f"{type(learner).__name__} keeps state between instances but has no save_state/load_state, "
             f"so its run cannot resume; give it both methods, set stateless = True if it keeps nothing, "
@@ -147,7 +148,7 @@ def resume(session: RunSession, options: RunOptions) -> int:
     rounds = records[-1]["round"] + 1 if records else 0
     if rounds:
         _restore_state(session, rounds - 1)
-    if callable(getattr(session.learner, "resume_from", None)):
+    if isinstance(session.learner, ResumesFrom):
         # Copies: what the learner does with them changes nothing of the run's records.
         guarded(session.learner, "resume_from", copy.deepcopy(records))
     prune_states(out, keep=rounds - 1)  # a state saved for a round that never committed

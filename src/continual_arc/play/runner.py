@@ -38,7 +38,7 @@ from ..core.files import atomic_write_json, read_json
 from ..measure.summary import summarize
 from ..stream.schedule import Schedule
 from .episode import LearnerError
-from .learner import Learner, missing_members
+from .learner import AnyLearner, ShowsMemory, missing_members
 from .meta import write_meta
 from .options import RunOptions, RunProgress, RunResult
 from .plugin_manager import PluginManager, plugin_totals
@@ -51,7 +51,7 @@ __all__ = ["LearnerError", "PluginError", "RunDirError", "RunOptions", "RunProgr
 
 
 def run(
-    learner: Learner,
+    learner: AnyLearner,
     schedule: Schedule,
     out_dir: Path | str,
     options: RunOptions | None = None,
@@ -100,7 +100,7 @@ def run(
     return _close(runner, start)
 
 
-def _open(learner: Learner, schedule: Schedule, out: Path, options: RunOptions) -> tuple[RunSession, int]:
+def _open(learner: AnyLearner, schedule: Schedule, out: Path, options: RunOptions) -> tuple[RunSession, int]:
     """Check the learner and the directory, set the run up or resume it; the session and its first round."""
     missing = missing_members(learner)
     if missing:
@@ -150,9 +150,8 @@ def _report(runner: RunSession, options: RunOptions, total_rounds: int, done: in
 
 
 def _close(runner: RunSession, start: int) -> RunResult:
-    memory = getattr(runner.learner, "memory", None)
-    if callable(memory):
-        atomic_write_json(runner.out / "memory.json", memory())
+    if isinstance(runner.learner, ShowsMemory):
+        atomic_write_json(runner.out / "memory.json", runner.learner.memory())
     stopped_by = runner.hooks.stop_by
     if runner.hooks:
         runner.hooks.run_end(_run_info(runner, start, stopped_by=stopped_by), runner.run_trace)

@@ -15,27 +15,22 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..core.environment import Environment, EnvSettings
+from ..core.environment import AnyEnvironment, EnvSettings
 from ..stream.schedule import Schedule
 from ..stream.slots import Slot
 from ..tracks.registry import get_track
 from .aliases import Aliases, read_or_create_salt
 from .auxiliary import AuxiliaryLedger
 from .commit import Committer
-from .episode import EpisodePlay, guarded
+from .episode import AnyEpisode, EpisodePlay, guarded
 from .instance_record import instance_record
-from .learner import Learner
+from .learner import AnyLearner, saves_state
 from .options import ProgressTally, RunOptions
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import MAX_EPISODES_PER_ROUND, Episode, PluginError
 from .rundir import RunDirError
 
 __all__ = ["RunSession", "saves_state"]
-
-
-def saves_state(learner: Any) -> bool:
-    """Whether the learner has both ``save_state`` and ``load_state``."""
-    return callable(getattr(learner, "save_state", None)) and callable(getattr(learner, "load_state", None))
 
 
 class RunSession:
@@ -51,7 +46,7 @@ class RunSession:
 
     def __init__(
         self,
-        learner: Learner,
+        learner: AnyLearner,
         schedule: Schedule,
         out: Path,
         hooks: PluginManager,
@@ -101,14 +96,14 @@ class RunSession:
         self.committer.commit(slots[0].round, records, [trajectory for _, trajectory in finished])
         self.records.extend(records)
 
-    def _open(self, episode: Episode) -> EpisodePlay:
+    def _open(self, episode: Episode) -> AnyEpisode:
         exposure = episode.slot.user_exposure_index if episode.slot is not None else 0
-        env: Environment = self.track.open(
+        env: AnyEnvironment = self.track.open(
             episode.phase, episode.task_id, episode.seed, self.settings, exposure
         )
         return EpisodePlay(episode, env, self.time_limit, self.fail_fast, self.hooks)
 
-    def _serve_serially(self, played: list[EpisodePlay]) -> None:
+    def _serve_serially(self, played: list[AnyEpisode]) -> None:
         """Each instance still open gets its next action before any of them gets a further one."""
         for play in played:
             play.open()
@@ -119,14 +114,14 @@ class RunSession:
                 if play.env.done:
                     still_open.remove(play)
 
-    def _serve_concurrently(self, played: list[EpisodePlay], pool: ThreadPoolExecutor) -> None:
+    def _serve_concurrently(self, played: list[AnyEpisode], pool: ThreadPoolExecutor) -> None:
         futures = [pool.submit(play.play, self.learner) for play in played]
         for future in futures:
             future.result()  # re-raises a fatal fault (fail-fast, the harness's) in this thread
 
-    def _play_auxiliary(self, round_: int) -> list[EpisodePlay]:
+    def _play_auxiliary(self, round_: int) -> list[AnyEpisode]:
         """Play the auxiliary episodes asked for, one at a time, until none is left or a plug-in stops."""
-        played: list[EpisodePlay] = []
+        played: list[AnyEpisode] = []
         while self.hooks.stop_by is None and (request := self.hooks.take_pending()) is not None:
             if self.width > 1:
                 raise PluginError(

@@ -86,7 +86,7 @@ def prepare(job: PlayJob) -> Any:
     if job.state is not None:
         # The stream's end state; once the test has committed its round, the runner's own resume
         # replaces it with the test's saved state.
-        learner.load_state(job.state)  # type: ignore[attr-defined]  # checked by _saves_state
+        learner.load_state(job.state)  # type: ignore[union-attr]  # checked by _saves_state
     return learner
 
 

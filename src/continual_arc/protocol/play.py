@@ -29,7 +29,8 @@ from typing import Any
 
 from ..measure.plots import load_matplotlib
 from ..play.aliases import SALT_FILE
-from ..play.learner import load_learner
+from ..play.declared import track_default_learner
+from ..play.learner import is_stateless, load_learner
 from ..play.options import RunOptions
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
@@ -40,7 +41,6 @@ from .plan import PLAN, PlannedPlay, stream_start
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
 __all__ = [
-    "DEFAULT_LEARNER",
     "ProtocolError",
     "ProtocolOptions",
     "default_learner",
@@ -51,13 +51,15 @@ __all__ = [
     "write_schedules",
 ]
 
-DEFAULT_LEARNER = "continual_arc_baselines.library:ProgramLibraryLearner"
-"""The learner the protocol plays when none is named: the model-free program library."""
-
 
 def default_learner(config: str) -> str:
-    """The learner played on ``config`` when none is named: its track's (arc3: the transfer explorer)."""
-    return get_track(get_config(config).track).default_learner
+    """The learner the protocol plays on ``config`` when none is named: the one declared for its track.
+
+    Raises:
+        LearnerSpecError: no installed package declares one
+            (:func:`~continual_arc.play.declared.track_default_learner`).
+    """
+    return track_default_learner(get_track(get_config(config).track))
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class ProtocolOptions:
     """
 
     out: Path
-    learner: str = DEFAULT_LEARNER
+    learner: str
     learner_kwargs: Mapping[str, Any] = field(default_factory=dict)
     config: str = "arc1"
     seed: int = 0
@@ -118,7 +120,7 @@ def planned_job(options: ProtocolOptions, play: PlannedPlay, stateless: bool) ->
 def learner_keeps(learner: str, kwargs: Mapping[str, Any]) -> tuple[bool, bool]:
     """Whether the learner saves its state, and whether it is stateless (built once to see)."""
     probe = load_learner(learner, kwargs)
-    return saves_state(probe), bool(getattr(probe, "stateless", False))
+    return saves_state(probe), is_stateless(probe)
 
 
 def _final_state(options: ProtocolOptions) -> Path | None:

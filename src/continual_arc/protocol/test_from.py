@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.config import TESTS, Config
 from ..play.aliases import SALT_FILE
-from ..play.learner import load_learner
+from ..play.learner import is_stateless, load_learner
 from ..play.options import RunProgress, played_with
 from ..play.rundir import read_meta
 from ..play.session import saves_state
@@ -61,7 +61,7 @@ def play_test_from(
     kwargs = dict(spec.get("kwargs") or {})
     probe = load_learner(spec["class"], kwargs)
     state = final_state(stream_dir) if saves_state(probe) else None
-    if state is None and not getattr(probe, "stateless", False):
+    if state is None and not is_stateless(probe):
         raise ProtocolError(
             f"{spec['class']} left no saved state in {stream_dir}/state, so the stream's end cannot be "
             f"restored; play the whole protocol in one process with continual-arc protocol"

@@ -14,29 +14,30 @@ The schedule is written with ``order: "custom"`` (it is no stream the configurat
 from __future__ import annotations
 
 from ..core.config import Config
-from ..tracks.registry import get_track
+from ..tracks.track import Track
 from .rows import meta_block
 from .schedule import Schedule
 from .seeds import first_sight_seed
 from .slots import Row, annotate
-from .users import held_out_tasks, user_tasks
+from .users import held_out_tasks, track_of, user_tasks
 
 __all__ = ["first_sight_schedule", "first_sight_tasks"]
 
 
-def first_sight_tasks(config: Config) -> dict[str, tuple[str, ...]]:
+def first_sight_tasks(config: Config, *, track: Track | None = None) -> dict[str, tuple[str, ...]]:
     """The tasks first sight serves, by phase: the pool's (``stream``) and the held-out ones."""
+    track = track_of(config, track)
     if config.smoke:
-        return {"stream": user_tasks(config, 0), "held-out": held_out_tasks(config)}
-    track = get_track(config.track)
+        return {"stream": user_tasks(config, 0, track=track), "held-out": held_out_tasks(config, track=track)}
     return {"stream": track.source("stream").task_ids(), "held-out": track.source("held-out").task_ids()}
 
 
 def first_sight_schedule(config: Config, seed: int = 0) -> Schedule:
     """One instance of each public task of ``config``'s track, one a round, each after a reset."""
+    track = track_of(config)  # once, here at the edge, then passed down
     rows: list[Row] = []
-    for phase, tasks in first_sight_tasks(config).items():
+    for phase, tasks in first_sight_tasks(config, track=track).items():
         for task in tasks:
             rows.append((len(rows), 0, phase, task, first_sight_seed(config.track, seed, task), True))
-    meta = meta_block(config, seed, order="custom", reset_each=True, first_sight=True)
+    meta = meta_block(track, config, seed, order="custom", reset_each=True, first_sight=True)
     return Schedule(annotate(rows), meta)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.config import Config
 from ..core.seeding import stable_rng
-from ..tracks.registry import get_track
+from ..tracks.track import Track
 from .process import ProcessTrace, reorder, stream_process
 from .protocol_block import protocol_of
 from .seeds import instance_seed
@@ -21,17 +21,17 @@ from .users import held_out_tasks, user_tasks
 __all__ = ["epilogue_rows", "fresh_rows", "meta_block", "stream_rows", "stream_trace", "test_rows"]
 
 
-def stream_trace(config: Config, seed: int, user: int = 0) -> ProcessTrace:
+def stream_trace(config: Config, seed: int, user: int = 0, *, track: Track | None = None) -> ProcessTrace:
     """The stream process's run for one user at a seed (what :func:`build_schedule` serves)."""
     rng = stable_rng("stream", config.name, seed, user)
-    return stream_process(user_tasks(config, user), config.supply, config.process, rng)
+    return stream_process(user_tasks(config, user, track=track), config.supply, config.process, rng)
 
 
-def stream_rows(config: Config, seed: int, order: str, reset_each: bool) -> list[Row]:
+def stream_rows(track: Track, config: Config, seed: int, order: str, reset_each: bool) -> list[Row]:
     """Every user's stream at ``seed`` in ``order``, round by round, users in order within a round."""
     per_user = []
     for user in range(config.users):
-        trace = stream_trace(config, seed, user)
+        trace = stream_trace(config, seed, user, track=track)
         visits = reorder(trace.visits, order, stable_rng("order", config.name, seed, user, order))
         counts: dict[str, int] = {}
         row = []
@@ -48,11 +48,11 @@ def stream_rows(config: Config, seed: int, order: str, reset_each: bool) -> list
     ]
 
 
-def epilogue_rows(config: Config, seed: int, first_round: int, reset_each: bool) -> list[Row]:
+def epilogue_rows(track: Track, config: Config, seed: int, first_round: int, reset_each: bool) -> list[Row]:
     """The held-out tasks once each, in an order of each user's own, from ``first_round`` on."""
     orders = []
     for user in range(config.users):
-        tasks = list(held_out_tasks(config))
+        tasks = list(held_out_tasks(config, track=track))
         stable_rng("epilogue", config.name, seed, user).shuffle(tasks)
         orders.append(tasks)
     return [
@@ -70,7 +70,7 @@ def epilogue_rows(config: Config, seed: int, first_round: int, reset_each: bool)
     ]
 
 
-def meta_block(config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
+def meta_block(track: Track, config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
     """The meta of a schedule of ``config`` at ``seed`` (a workstreams stream unless told otherwise)."""
     meta: dict[str, Any] = {
         "config": config.name,
@@ -84,19 +84,19 @@ def meta_block(config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
         "test": None,
         "width": None,
         "rounds_cut": None,
-        "sources": dict(get_track(config.track).roles),
+        "sources": dict(track.roles),
     }
     meta.update(fields_)
     meta["protocol"] = protocol_of(meta)
     return meta
 
 
-def _test_tasks(config: Config, seed: int, test: str) -> list[tuple[str, int]]:
+def _test_tasks(track: Track, config: Config, seed: int, test: str) -> list[tuple[str, int]]:
     """The (task, instance seed) of each instance of a test, in order."""
     if test == "held-out":
-        return _held_out_instances(config, seed)
+        return _held_out_instances(track, config, seed)
     users = config.users
-    blocks = [user_tasks(config, u) for u in range(users)]
+    blocks = [user_tasks(config, u, track=track) for u in range(users)]
     size = max(config.seen_size, config.stream_tasks * users)
     out = []
     for i in range(size):
@@ -106,27 +106,27 @@ def _test_tasks(config: Config, seed: int, test: str) -> list[tuple[str, int]]:
     return out
 
 
-def test_rows(config: Config, seed: int, test: str, width: int | None) -> list[Row]:
+def test_rows(track: Track, config: Config, seed: int, test: str, width: int | None) -> list[Row]:
     """A frozen test's rows: one round, each instance its own user, or ``width`` users a round, each reset."""
-    pairs = _test_tasks(config, seed, test)
+    pairs = _test_tasks(track, config, seed, test)
     per_round = len(pairs) if width is None else width
     return [
         (i // per_round, i % per_round, test, task, s, width is not None) for i, (task, s) in enumerate(pairs)
     ]
 
 
-def _held_out_instances(config: Config, seed: int) -> list[tuple[str, int]]:
+def _held_out_instances(track: Track, config: Config, seed: int) -> list[tuple[str, int]]:
     """The held-out test's (task, instance seed): each task's ``held_out_instances`` in turn."""
     return [
         (task, instance_seed(config, seed, "held-out", None, task, k))
-        for task in held_out_tasks(config)
+        for task in held_out_tasks(config, track=track)
         for k in range(config.held_out_instances)
     ]
 
 
-def fresh_rows(config: Config, seed: int) -> list[Row]:
+def fresh_rows(track: Track, config: Config, seed: int) -> list[Row]:
     """``--order fresh``: the held-out test's instances alone, one a round, each after a reset."""
-    pairs = _held_out_instances(config, seed)
+    pairs = _held_out_instances(track, config, seed)
     return [(r, 0, "held-out", task, s, True) for r, (task, s) in enumerate(pairs)]
 
 

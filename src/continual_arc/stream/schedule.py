@@ -22,6 +22,7 @@ from .process import ORDERS
 from .protocol_block import protocol_of
 from .rows import epilogue_rows, fresh_rows, meta_block, stream_rows, test_rows
 from .slots import Slot, annotate, check_history, check_numbering
+from .users import track_of
 
 __all__ = [
     "FORMAT",
@@ -154,16 +155,17 @@ def build_schedule(
     """
     if order not in ORDERS:
         raise ScheduleError(f"unknown order {order!r}; known: {', '.join(ORDERS)}")
+    track = track_of(config)  # once, here at the edge, then passed down
     if order == "fresh":
         if config.users != 1:
             raise ScheduleError("--order fresh serves the held-out test's instances to one user")
-        rows = fresh_rows(config, seed)
-        meta = meta_block(config, seed, order="fresh", reset_each=True)
+        rows = fresh_rows(track, config, seed)
+        meta = meta_block(track, config, seed, order="fresh", reset_each=True)
     else:
-        rows = stream_rows(config, seed, order, reset_each)
+        rows = stream_rows(track, config, seed, order, reset_each)
         if epilogue:
-            rows += epilogue_rows(config, seed, config.stream_tasks * config.supply, reset_each)
-        meta = meta_block(config, seed, order=order, epilogue=epilogue, reset_each=reset_each)
+            rows += epilogue_rows(track, config, seed, config.stream_tasks * config.supply, reset_each)
+        meta = meta_block(track, config, seed, order=order, epilogue=epilogue, reset_each=reset_each)
     schedule = Schedule(annotate(rows), meta)
     return schedule.first_rounds(rounds) if rounds is not None else schedule
 
@@ -181,8 +183,9 @@ def test_schedule(config: Config, seed: int, test: str, *, width: int | None = N
         raise ScheduleError(f"unknown test {test!r}; known: {', '.join(TESTS)}")
     if width is not None and width < 1:
         raise ScheduleError("--width must be at least 1")
-    meta = meta_block(config, seed, test=test, width=width, order=None)
-    return Schedule(annotate(test_rows(config, seed, test, width)), meta)
+    track = track_of(config)  # once, here at the edge, then passed down
+    meta = meta_block(track, config, seed, test=test, width=width, order=None)
+    return Schedule(annotate(test_rows(track, config, seed, test, width)), meta)
 
 
 test_schedule.__test__ = False  # type: ignore[attr-defined]  # a contract name, not a pytest test

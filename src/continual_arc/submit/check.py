@@ -38,9 +38,9 @@ from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .bind import learner_problems, protocol_json_problems, verification_problems
 from .check_run import LoadedRun, check_run
-from .roles import BARE_LEARNER, cross_checks
+from .roles import cross_checks
 
-__all__ = ["BARE_LEARNER", "CheckResult", "check_submission"]
+__all__ = ["CheckResult", "check_submission"]
 
 
 @dataclass

@@ -43,6 +43,7 @@ from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
 from ..stream.schedule import Schedule, rebuild
 from ..tracks.registry import get_track
+from ..tracks.track import Track
 from .replay import replay_instance
 from .shape import meta_shape, records_shape
 from .traces import TraceFinder
@@ -268,13 +269,11 @@ def _settings(run: LoadedRun) -> EnvSettings:
     return Config.from_dict(run.meta["schedule"]["configuration"]).env
 
 
-def _check_charges(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
+def _check_charges(run: LoadedRun, track: Track | ScheduleError, problems: list[str]) -> None:
     assert run.meta is not None and run.records is not None
     settings = _settings(run)
-    try:
-        games = get_track(schedule.meta["track"]).kind == "game"
-    except ScheduleError:  # a track that cannot run here: the coverage check has said so
-        games = False
+    # A track that cannot run here (an error): the coverage check has said so.
+    games = isinstance(track, Track) and track.kind == "game"
     for line, record in enumerate(run.records, 1):
         cap, baseline = _game_opening(run, record) if games else (None, None)
         replay = replay_charge(record, settings, cap)
@@ -309,13 +308,16 @@ def _check_aliases(run: LoadedRun, schedule: Schedule, problems: list[str]) -> N
             return
 
 
-def _check_trajectories(run: LoadedRun, schedule: Schedule, problems: list[str], regenerate: bool) -> None:
+def _check_trajectories(
+    run: LoadedRun, track: Track | ScheduleError, problems: list[str], regenerate: bool
+) -> None:
     """Every trajectory read for plug-in traces (:mod:`.traces`), and replayed when ``regenerate``.
 
     The replay (:mod:`.replay`) plays each instance again through its environment.
     """
     assert run.meta is not None and run.records is not None
-    track = get_track(schedule.meta["track"])
+    if isinstance(track, ScheduleError):
+        raise track
     settings = _settings(run)
     traces = TraceFinder(run.path, run.meta.get("plugins"))
     for line, record in enumerate(run.records, 1):
@@ -366,11 +368,16 @@ def check_run(path: Path, *, regenerate: bool = True) -> tuple[LoadedRun, list[s
         return run, problems
     if run.records is None:
         return run, problems
+    track: Track | ScheduleError
+    try:
+        track = get_track(schedule.meta["track"])  # once for the checks that need it
+    except ScheduleError as err:
+        track = err
     checks: list[tuple[str, Callable[[], None]]] = [
         ("coverage", lambda: _check_coverage(run, schedule, problems)),
-        ("charges", lambda: _check_charges(run, schedule, problems)),
+        ("charges", lambda: _check_charges(run, track, problems)),
         ("aliases", lambda: _check_aliases(run, schedule, problems)),
-        ("trajectories", lambda: _check_trajectories(run, schedule, problems, regenerate)),
+        ("trajectories", lambda: _check_trajectories(run, track, problems, regenerate)),
         ("summary", lambda: _check_summary(run, schedule, problems)),
     ]
     for name, check in checks:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..core.environment import Environment, EnvSettings
+from ..core.environment import AnyEnvironment, EnvSettings
 from ..play.instance_record import action_entries
 from ..tracks.track import Track
 
@@ -51,7 +51,9 @@ def _observation_problems(path: Path, at: int, got: Any, want: dict[str, Any]) -
     return [f"{path}: event {at}: observation {', '.join(diff)}"] if diff else []
 
 
-def _play_events(env: Environment, record: Mapping[str, Any], events: Sequence[Any], path: Path) -> list[str]:
+def _play_events(
+    env: AnyEnvironment, record: Mapping[str, Any], events: Sequence[Any], path: Path
+) -> list[str]:
     """Apply the trajectory's actions to ``env``; the problems met on the way."""
     problems: list[str] = []
     for at, event in enumerate(events):

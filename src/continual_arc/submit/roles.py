@@ -11,13 +11,14 @@ from typing import Any
 
 from ..core.config import TESTS
 from ..data.status import source_digests
+from ..play.declared import reference_learner
 from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun
 
-__all__ = ["BARE_LEARNER", "canonical_problems", "cross_checks"]
+__all__ = ["canonical_problems", "cross_checks"]
 
-BARE_LEARNER = "continual_arc_baselines.systems.bare:BareModelLearner"
-"""The import path of the bare model's learner."""
+_BARE = "bare"
+"""The role (``continual_arc.reference_learners``) of the learner a ``-bare`` run must play."""
 
 
 def _expect(run: LoadedRun, role: str, stream: Mapping[str, Any]) -> list[str]:
@@ -52,11 +53,8 @@ def _same_learner(run: LoadedRun, role: str, stream: LoadedRun, submission: Mapp
     assert run.meta is not None and stream.meta is not None
     learner, where = run.meta.get("learner", {}), run.path / "meta.json"
     if role.endswith("-bare"):
-        problems = (
-            []
-            if learner.get("class") == BARE_LEARNER
-            else [f"{where}: {learner.get('class')} is not {BARE_LEARNER}"]
-        )
+        bare = reference_learner(_BARE) or "a bare model (no installed package declares one)"
+        problems = [] if learner.get("class") == bare else [f"{where}: {learner.get('class')} is not {bare}"]
         model = (learner.get("kwargs") or {}).get("model")
         if submission.get("student") and model != submission["student"]:
             problems.append(

@@ -38,8 +38,10 @@ from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
 from ..core.sandbox import ProxyBridge
 from ..core.sandbox.zygote import Zygote
-from ..data.directory import DATA_ENV, NO_SEARCH_CACHE_ENV
+from ..data.directory import DATA_ENV
 from ..play.aliases import SALT_FILE
+from ..play.declared import run_option_env
+from ..play.learner import SavesState
 from ..play.options import RunProgress
 from ..play.remote import CHILD_MODULE, remote_learner
 from ..play.runner import run
@@ -56,10 +58,11 @@ KEPT_ENV = (
     "PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH", "PYTHONHASHSEED",
     "PYTHONDONTWRITEBYTECODE", "PYTHONUTF8", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
     "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS",
-    "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", NO_SEARCH_CACHE_ENV,
+    "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", *run_option_env(),
 )  # fmt: skip
 """The variables of the verifying process a learner's process is given: what finds its code and
-sets how its libraries compute, nothing that names a folder, a key or the command that runs it."""
+sets how its libraries compute (and what the installed run options set, such as the baselines'
+``--no-search-cache``), nothing that names a folder, a key or the command that runs it."""
 
 VERIFICATION = "verification.json"
 """The file that marks a protocol directory as a verification's, and says how it was made."""
@@ -198,7 +201,8 @@ def _fresh_state(
         return target, []
     learner = _learner(options, "fresh-state", restart=False, start=None, bridge=bridge, zygote=zygote)
     try:
-        if not callable(getattr(learner, "save_state", None)):
+        saves = isinstance(learner, SavesState)  # the remote learner has the member if its learner has
+        if not saves:
             return None, learner.sandbox_reports()
         partial = target.with_name("fresh-state.partial")
         shutil.rmtree(partial, ignore_errors=True)

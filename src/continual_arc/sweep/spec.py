@@ -17,7 +17,7 @@ shares::
 
     [[learners]]
     name = "library"
-    class = "continual_arc_baselines.library:ProgramLibraryLearner"
+    class = "my_learners.library:LibraryLearner"     # module:Class, as --learner takes it
     kwargs = {keep = "programs"}
     cpus = 1
     axes = {keep = ["programs", "demos"]}   # one variant per value (several axes: every combination)

@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.config import Config, ProcessParams
-from ..core.environment import Environment, EnvSettings
+from ..core.config import Config, ProcessParams, ScheduleError
+from ..core.environment import AnyEnvironment, EnvSettings
 from .sources import TaskSource, UnknownTaskError
 
-__all__ = ["PHASE_SOURCES", "ROLES", "Track", "smoke_config"]
+__all__ = ["PHASE_SOURCES", "ROLES", "Track", "TrackUnavailableError", "smoke_config"]
 
 ROLES = ("stream", "held-out")
 """The two roles of a track's sources."""
@@ -32,9 +32,9 @@ PHASE_SOURCES: Mapping[str, str] = {
 """Which of a track's two sources serves each phase."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Track:
-    """A track of the benchmark.
+    """A track of the benchmark (one object per name in a process, compared and hashed by identity).
 
     Attributes:
         name: the track's name (``arc1``, ...), also the name of its canonical configuration.
@@ -45,7 +45,6 @@ class Track:
         summary: one line about the track, for listings.
         kind: what its instances are: ``"grid"`` (a test input to answer) or ``"game"`` (a level
             to play, arc3), which is how the checker replays them.
-        default_learner: the ``module:Class`` the protocol plays when no learner is named.
         rising: whether an instance depends on its user's exposure to the task (arc3's levels
             rise in difficulty): its sources' ``instance`` then takes ``exposure``.
     """
@@ -54,10 +53,9 @@ class Track:
     roles: Mapping[str, str]
     factories: Mapping[str, Callable[[], TaskSource]]
     configs: tuple[Config, ...]
-    environment: Callable[[Any, EnvSettings], Environment]
+    environment: Callable[[Any, EnvSettings], AnyEnvironment]
     summary: str = ""
     kind: str = "grid"
-    default_learner: str = "continual_arc_baselines.library:ProgramLibraryLearner"
     rising: bool = False
     _built: dict[str, TaskSource] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -90,7 +88,7 @@ class Track:
 
     def open(
         self, phase: str, task_id: str, seed: int, settings: EnvSettings, exposure: int | None = 0
-    ) -> Environment:
+    ) -> AnyEnvironment:
         """The environment of instance ``seed`` of ``task_id``, served in ``phase``, under ``settings``.
 
         ``exposure`` is the times its user met the task before (the slot's ``user_exposure_index``;
@@ -106,6 +104,21 @@ class Track:
     def describe_sources(self) -> dict[str, Any]:
         """Each role's source described (name, kind, data versions), as a run's ``meta.json`` records it."""
         return {role: self.source(role).describe() for role in ROLES}
+
+
+class TrackUnavailableError(ScheduleError):
+    """A declared track that cannot run here: its one sentence says what to install.
+
+    Raised by the function an entry point of ``continual_arc.tracks`` names, instead of returning
+    the track, when what the track needs is missing.
+
+    Attributes:
+        configs: the names of the track's configurations, so that asking for one says the same.
+    """
+
+    def __init__(self, message: str, configs: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.configs = configs
 
 
 def smoke_config(name: str, track: str, task_seed: int) -> Config:

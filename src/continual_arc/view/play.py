@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..core.actions import GiveUp, RequestDemos, Submit
-from ..core.environment import Environment, EnvSettings, InstanceClosedError
+from ..core.environment import AnyEnvironment, EnvSettings, InstanceClosedError
 from ..core.errors import ContinualArcError
 from ..stream.seeds import SEED_SPAN
 from ..tracks.registry import get_track
@@ -53,7 +53,7 @@ class _Session:
     task: str
     phase: str
     seed: int
-    env: Environment
+    env: AnyEnvironment
     started: float
 
 

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from continual_arc.core.grids import MAX_SIDE
+from continual_arc.grids import MAX_SIDE
 
 from .grid import Array, Context
 

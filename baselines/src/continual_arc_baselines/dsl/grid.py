@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 # The core's grid types, named here once for the whole DSL (the core's modules are moving).
-from continual_arc.core.grids import MAX_SIDE, Grid, Pair
+from continual_arc.grids import MAX_SIDE, Grid, Pair
 
 __all__ = [
     "FALSE",

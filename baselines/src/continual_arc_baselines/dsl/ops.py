@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from continual_arc.core.grids import MAX_SIDE
+from continual_arc.grids import MAX_SIDE
 
 from . import (
     choosing,

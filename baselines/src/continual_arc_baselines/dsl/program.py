@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from continual_arc.core.grids import Grid
+from continual_arc.grids import Grid
 
 from .colours import ROLES, Entry, apply_map, entry_cost
 from .family import Prim

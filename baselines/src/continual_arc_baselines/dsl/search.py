@@ -33,7 +33,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from continual_arc.core.grids import Grid, Pair
+from continual_arc.grids import Grid, Pair
 
 from .family import Op
 from .fitting import Candidate, State, Task

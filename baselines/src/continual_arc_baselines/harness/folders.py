@@ -22,7 +22,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from continual_arc.core.files import atomic_write_text
+from continual_arc.learner import atomic_write_text
 
 __all__ = ["PREFIX", "LearnerFolder", "process_start", "sweep"]
 

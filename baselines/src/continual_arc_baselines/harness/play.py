@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from continual_arc.core.sandbox import SandboxedProcess
 from continual_arc.env import (
     Action,
     DemosFeedback,
@@ -24,6 +23,7 @@ from continual_arc.env import (
     Submit,
     SubmitFeedback,
 )
+from continual_arc.sandbox import SandboxedProcess
 
 from ..prompts import grid_text
 from .channel import ToolChannel

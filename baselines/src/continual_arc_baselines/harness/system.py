@@ -34,9 +34,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
-from continual_arc.core.sandbox import ProxyBridge, start_sandboxed
 from continual_arc.env import Action, Feedback, LearnerObservation
 from continual_arc.learner import BaseLearner
+from continual_arc.sandbox import ProxyBridge, start_sandboxed
 
 from ..library.carry import last_resources
 from ..library.model_session import DEFAULT_BASE_URL

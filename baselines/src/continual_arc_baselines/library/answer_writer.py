@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from continual_arc.core.grids import Grid, to_json
+from continual_arc.grids import Grid, to_json
 
 from .. import prompts
 from .model_session import ModelSession

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from continual_arc.data.directory import search_cache_allowed
-
 from ..dsl import DEFAULT_BUDGET, Prior, ProgramError, execute, parse, search
 from ..dsl import __version__ as DSL_VERSION
 from ..dsl.grid import Grid
+from ..options import search_cache_allowed
 from .search_cache import SearchCache, default_cache_dir
 from .writer import WriteRequest, WriterResult, WrittenProgram
 

@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from continual_arc.core.grids import Grid, Pair, from_json
 from continual_arc.env import (
     Action,
     DemosFeedback,
@@ -43,6 +42,7 @@ from continual_arc.env import (
     Submit,
     SubmitFeedback,
 )
+from continual_arc.grids import Grid, Pair, from_json
 from continual_arc.learner import BaseLearner
 
 from ..dsl import Prior

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from continual_arc.core.grids import Grid, Pair, from_json, to_json
+from continual_arc.grids import Grid, Pair, from_json, to_json
 
 from .writer import WrittenProgram
 

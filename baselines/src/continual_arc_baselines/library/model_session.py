@@ -37,7 +37,7 @@ from typing import Any
 
 import httpx
 
-from continual_arc.core.sandbox import PROXY_ENV
+from continual_arc.sandbox import PROXY_ENV
 from continual_arc_baselines.model import ModelCallError, ModelClient, Usage
 
 from .carry import ProxyCountsError, carry_spend, carry_url, usage_url

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from continual_arc.core.grids import Grid
+from continual_arc.grids import Grid
 
 from .. import prompts
 from ..sandbox import run_program

@@ -30,8 +30,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from continual_arc.core.grids import Grid, Pair, to_json, validate_grid
-from continual_arc.data.directory import data_dir
+from continual_arc.grids import Grid, Pair, to_json, validate_grid
+from continual_arc.learner import data_dir
 
 __all__ = ["FORMAT", "SearchCache", "default_cache_dir"]
 

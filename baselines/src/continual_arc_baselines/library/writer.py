@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from continual_arc.core.grids import Grid, Pair
+from continual_arc.grids import Grid, Pair
 
 __all__ = ["ProgramWriter", "WriteRequest", "WriterResult", "WrittenProgram", "group_by_prediction"]
 

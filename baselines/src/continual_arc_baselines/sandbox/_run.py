@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from continual_arc.core.grids import Grid, InvalidGridError, to_json, validate_grid
+from continual_arc.grids import Grid, InvalidGridError, to_json, validate_grid
 
 __all__ = ["DEFAULT_PACKAGES", "SandboxResult", "run_program"]
 

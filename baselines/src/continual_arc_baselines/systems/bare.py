@@ -34,7 +34,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from continual_arc.core.grids import to_json
 from continual_arc.env import (
     Action,
     Feedback,
@@ -44,6 +43,7 @@ from continual_arc.env import (
     Submit,
     SubmitFeedback,
 )
+from continual_arc.grids import to_json
 from continual_arc.learner import BaseLearner
 
 from .. import prompts

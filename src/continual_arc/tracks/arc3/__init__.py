@@ -1,1 +1,38 @@
-"""The arc3 track: games on ARC Prize's engine, written for this benchmark."""
+"""The arc3 track: games on ARC Prize's engine, written for this benchmark.
+
+The core's ``continual_arc.tracks`` entry point ``arc3`` names :func:`load_track` (not ``track``:
+that is the submodule :mod:`~.track`), which imports the track (and the engine) only when the
+engine is installed, and otherwise says in one sentence what to install. The track's
+configuration names are :data:`CONFIG_NAMES`, here and in :mod:`~.track`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from ..track import Track, TrackUnavailableError
+
+__all__ = ["CONFIG_NAMES", "MISSING", "load_track"]
+
+CONFIG_NAMES = ("arc3", "arc3-smoke")
+"""The track's configurations: its canonical one and its smoke one."""
+
+MISSING = (
+    "the arc3 track needs ARC Prize's game engine and the games on it, which run on Python 3.12 or "
+    'later: pip install -e ./games -e ".[arc3]" in a Python 3.12 environment'
+)
+"""What to install, said when the engine or the games are missing."""
+
+
+def load_track() -> Track:
+    """The arc3 track (:data:`~.track.ARC3`).
+
+    Raises:
+        TrackUnavailableError: the engine (``arcengine``, the arc3 extra) or the games package
+            (``continual_arc_games``, from ``games/``) is not installed.
+    """
+    if any(importlib.util.find_spec(name) is None for name in ("arcengine", "continual_arc_games")):
+        raise TrackUnavailableError(MISSING, configs=CONFIG_NAMES)
+    from .track import ARC3
+
+    return ARC3

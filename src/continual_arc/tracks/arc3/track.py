@@ -15,6 +15,7 @@ from continual_arc_games import GAMES
 
 from ...core.config import Config
 from ..track import Track, smoke_config
+from . import CONFIG_NAMES
 from .env import GameEnv
 from .source import GameSource
 
@@ -56,7 +57,7 @@ def _held_out_source() -> GameSource:
 
 def _smoke() -> Config:
     """Three stream games of three levels, six seen levels, and two held-out games of two levels each."""
-    config = smoke_config("arc3-smoke", "arc3", task_seed=0)
+    config = smoke_config(CONFIG_NAMES[1], "arc3", task_seed=0)
     return dataclasses.replace(config, held_out=min(2, len(HELD_OUT_GAMES)), held_out_instances=2)
 
 
@@ -66,7 +67,7 @@ ARC3 = Track(
     factories={"arc3/stream": _stream_source, "arc3/held-out": _held_out_source},
     configs=(
         Config(
-            name="arc3",
+            name=CONFIG_NAMES[0],
             track="arc3",
             stream_tasks=len(STREAM_GAMES),
             supply=LEVELS_PER_STREAM_GAME,
@@ -80,9 +81,5 @@ ARC3 = Track(
     summary="games written for this benchmark on ARC Prize's engine; fresh levels, each solved before served",
     kind="game",
     rising=True,
-    # The model-free program library writes grid programs; a game level needs an explorer. The one
-    # that pools what it learns across games saves on held-out games, where the explorer cannot,
-    # and as much as the explorer on the seen test (docs/arc3.md, "Canonical results").
-    default_learner="continual_arc_baselines.transfer:TransferExplorer",
 )
 """The arc3 track."""
