@@ -15,12 +15,12 @@ HAS_ENGINE = importlib.util.find_spec("arcengine") is not None
 
 @pytest.mark.skipif(HAS_ENGINE, reason="arcengine is installed here: the arc3 track is available")
 def test_arc3_is_unavailable_in_one_sentence_never_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "arc3" not in TRACKS and "continual-arc[arc3]" in UNAVAILABLE["arc3"]
+    assert "arc3" not in TRACKS and "pip install -e ./games -e \".[arc3]\"" in UNAVAILABLE["arc3"]
     for ask in (lambda: get_track("arc3"), lambda: get_config("arc3"), lambda: get_config("arc3-smoke")):
         with pytest.raises(ScheduleError, match=r"Python 3\.12"):
             ask()
     assert main(["schedule", "make", "--config", "arc3", "--out", "never.json"]) == 2
-    assert "continual-arc[arc3]" in capsys.readouterr().err
+    assert "pip install -e ./games" in capsys.readouterr().err
 
 
 def test_held_out_instances_is_left_out_of_a_configuration_at_its_default() -> None:
