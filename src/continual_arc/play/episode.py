@@ -18,6 +18,7 @@ from typing import Any
 
 from ..core.environment import Environment
 from ..core.errors import ContinualArcError, HarnessFault
+from ..core.records import End
 from .learner import Learner
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import Episode
@@ -124,7 +125,7 @@ class EpisodePlay:
             "message": str(err),
             "traceback": "".join(traceback.format_exception(err)),
         }
-        self.env.fail("learner error")
+        self.env.fail(End.LEARNER_ERROR)
 
     def advance(self, learner: Learner) -> None:
         """One action: ``act``, the environment's step, ``observe``; faults end the instance."""
@@ -135,7 +136,7 @@ class EpisodePlay:
             action = self._hooked_action(obs, chosen, at)
             feedback = self.env.step(action)
         except _TimeLimit:
-            self.env.fail("time limit")
+            self.env.fail(End.TIME_LIMIT)
             self.events.append(self._unanswered(obs))
         except (HarnessFault, LearnerError):
             raise  # the benchmark's fault (a generator, a plug-in), or a call that never returned
@@ -155,7 +156,7 @@ class EpisodePlay:
             try:
                 self._call(learner.observe, obs, action, shown)
             except _TimeLimit:
-                self.env.fail("time limit")
+                self.env.fail(End.TIME_LIMIT)
             except LearnerError:
                 raise
             except Exception as err:

@@ -38,6 +38,8 @@ from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
 from ..core.level_score import level_fields
+from ..core.records import End
+from ..core.rules import Tally
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
@@ -109,48 +111,44 @@ def replay_charge(
 ) -> dict[str, Any]:
     """What the environment's rules make of a record's actions: its end, counts and charge.
 
-    A game action's entry says how it ended its attempt (``ended``): a win solves the instance,
-    any other end is a failed attempt. ``action_cap`` is the instance's (a game level's depends on
-    its solver's plan, and its trajectory gives it); by default the settings' own.
+    The actions are counted through the environment's own rules (:class:`~continual_arc.core.rules.Tally`),
+    as the instance was played. A game action's entry says how it ended its attempt (``ended``):
+    a win solves the instance, any other end is a failed attempt. ``action_cap`` is the instance's
+    (a game level's depends on its solver's plan, and its trajectory gives it); by default the
+    settings' own. An instance the actions leave open ended outside the rules (its recorded fault),
+    or never ended (``unfinished``).
     """
-    wrong = demos = refused = 0
-    end: str | None = None
-    cap = settings.action_cap if action_cap is None else action_cap
+    tally = Tally(settings, action_cap)
     for action in record.get("actions", []):
-        if end is not None:
+        if tally.done:
             return {"problem": "an action after the instance ended"}
-        kind = action.get("action")
-        if kind in GAME_ACTIONS and action.get("ended") is not None:
-            if action["ended"] == "won":
-                end = "solved"
-            else:
-                wrong += 1
-                end = "attempt cap" if wrong >= settings.attempt_cap else None
-        elif kind == "submit":
-            if action.get("correct"):
-                end = "solved"
-            else:
-                wrong += 1
-                end = "attempt cap" if wrong >= settings.attempt_cap else None
-        elif kind == "request_demos":
-            refused, demos = (refused + 1, demos) if action.get("refused") else (refused, demos + 1)
-        elif kind == "give_up":
-            end = "gave up"
-        if end is None and len(record["actions"]) >= cap and action is record["actions"][-1]:
-            end = "action cap"
-    if end is None:  # a fault or a time limit ends an instance outside the rules
-        end = record.get("end") if record.get("end") in ("learner error", "time limit") else "unfinished"
-    charge = wrong + settings.demo_cost * demos if end == "solved" else settings.max_cost
+        _apply_entry(tally, action)
+        tally.count_action()
+    tally.fail(End.fault(record.get("end")) or End.UNFINISHED)
+    result = tally.result()
     return {
-        "end": end,
-        "solved": end == "solved",
-        "wrong_attempts": wrong,
-        "demos_bought": demos,
-        "demos_refused": refused,
-        "charge": charge,
+        "end": result.end,
+        "solved": result.solved,
+        "wrong_attempts": result.wrong_attempts,
+        "demos_bought": result.demos_bought,
+        "demos_refused": result.demos_refused,
+        "charge": result.charge,
         "max_cost": settings.max_cost,
-        "budget_share": charge / settings.max_cost,
+        "budget_share": result.charge / settings.max_cost,
     }
+
+
+def _apply_entry(tally: Tally, action: Mapping[str, Any]) -> None:
+    """One recorded action's outcome, as the environment counted it when it was played."""
+    kind = action.get("action")
+    if kind in GAME_ACTIONS and action.get("ended") is not None:
+        tally.solve() if action["ended"] == "won" else tally.fail_attempt()
+    elif kind == "submit":
+        tally.solve() if action.get("correct") else tally.fail_attempt()
+    elif kind == "request_demos":
+        tally.demo(refused=bool(action.get("refused")))
+    elif kind == "give_up":
+        tally.give_up()
 
 
 def _verdict(block: Any) -> Any:
