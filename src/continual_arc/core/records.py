@@ -38,6 +38,7 @@ __all__ = [
     "Event",
     "JSONObject",
     "JSONValue",
+    "LearnerFault",
     "LearnerSpec",
     "Phase",
     "ProtocolBlock",
@@ -107,13 +108,22 @@ class EpisodeType(StrEnum):
 class ActionEntry(TypedDict):
     """One action of a record: its kind and outcome (what the checker replays the rules from)."""
 
-    action: str | None
+    action: JSONValue
     correct: NotRequired[bool]
     invalid: NotRequired[bool]
     refused: NotRequired[bool]
     ended: NotRequired[str]
-    x: NotRequired[int]
-    y: NotRequired[int]
+    x: NotRequired[JSONValue]
+    y: NotRequired[JSONValue]
+
+
+class LearnerFault(TypedDict):
+    """What a learner's fault left in its record: where it raised, the exception and its traceback."""
+
+    during: str
+    type: str
+    message: str
+    traceback: str
 
 
 class Record(TypedDict):
@@ -146,10 +156,11 @@ class Record(TypedDict):
     round_time: NotRequired[float]
     resources: dict[str, float]
     instance_resources: dict[str, float] | None
-    error: str | None
+    error: LearnerFault | None
     addon_index: NotRequired[int | None]
     round_addons: NotRequired[int]
-    plugins: NotRequired[JSONObject]
+    plugin: NotRequired[str]
+    plugins: NotRequired[dict[str, JSONObject]]
     baseline_actions: NotRequired[int]
     level_actions: NotRequired[int]
     level_score: NotRequired[float]
@@ -161,6 +172,7 @@ class Event(TypedDict):
     observation: JSONObject
     action: JSONObject | None
     feedback: JSONObject | None
+    learner_action: NotRequired[JSONObject]
 
 
 class Trajectory(TypedDict):
@@ -177,7 +189,7 @@ class Trajectory(TypedDict):
     events: list[Event]
     result: JSONObject
     learner_log: JSONValue
-    error: str | None
+    error: LearnerFault | None
     action_cap: NotRequired[int]
     baseline_actions: NotRequired[int]
     plugins: NotRequired[list[JSONObject]]
@@ -225,6 +237,14 @@ class RunMeta(TypedDict):
     plugins: NotRequired[list[JSONValue]]
     slots: NotRequired[int]
     versions: NotRequired[JSONObject]
+    learner_fingerprint: NotRequired[JSONObject]
+    concurrent_users: NotRequired[bool]
+    max_concurrent: NotRequired[int | None]
+    instance_time_limit: NotRequired[float | None]
+    resumes: NotRequired[list[JSONObject]]
+    platform: NotRequired[str]
+    python: NotRequired[str]
+    started: NotRequired[str]
 
 
 class RecordShapeError(ValueError):

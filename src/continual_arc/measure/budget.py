@@ -13,15 +13,15 @@ measure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 __all__ = ["PHASE_ORDER", "Record", "budget_used", "instance_charge", "primary", "share_solved"]
 
 PHASE_ORDER = ("stream", "epilogue", "held-out", "seen")
 """The phases, in the order reports list them."""
 
-Record = Mapping[str, Any]
+from ..core.records import Record  # noqa: E402
+
 """One line of ``records.jsonl``."""
 
 

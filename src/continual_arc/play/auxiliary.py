@@ -8,9 +8,9 @@ committed records draws the same instances.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
+from ..core.records import Record
 from ..stream.schedule import Schedule
 from ..stream.seeds import addon_seed
 from ..tracks.track import PHASE_SOURCES
@@ -35,11 +35,11 @@ class AuxiliaryLedger:
         self.played = 0
         self.of_task: dict[str, int] = {}
 
-    def recount(self, records: Iterable[Mapping[str, Any]]) -> None:
+    def recount(self, records: Iterable[Record]) -> None:
         """Take up the numbering where the committed records leave it."""
         for record in records:
             if record.get("episode_type", "primary") != "primary":
-                self.played = max(self.played, int(record["addon_index"]))
+                self.played = max(self.played, record.get("addon_index") or 0)
                 task = str(record["task_id"])
                 self.of_task[task] = self.of_task.get(task, 0) + 1
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import __version__
 from ..core.files import atomic_write_json
+from ..core.records import JSONObject
 from .fingerprint import learner_fingerprint
 from .options import RunOptions
 from .rundir import META, SCHEDULE
@@ -29,7 +30,7 @@ def learner_spec(learner: Any, options: RunOptions) -> dict[str, Any]:
     return spec
 
 
-def write_meta(session: RunSession, options: RunOptions, resumes: list[dict[str, Any]]) -> None:
+def write_meta(session: RunSession, options: RunOptions, resumes: list[JSONObject]) -> None:
     """Write ``meta.json`` (and ``schedule.json``) for the run ``session`` plays."""
     schedule = session.schedule
     meta = {

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
 from ..measure.reset_flags import ResetFlags, reset_flags
 from ..play.rundir import load_run
@@ -57,7 +58,7 @@ def plane_point(
             f"it lacks {', '.join(missing)}"
         )
 
-    def records(play: str) -> list[dict[str, Any]]:
+    def records(play: str) -> list[Record]:
         return load_run(root / PROTOCOL_PLAYS[play]).records
 
     played = load_run(root / PROTOCOL_PLAYS["seen"]).meta["schedule"]

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
+from ..core.records import Record
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.ledger import ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
@@ -94,7 +95,7 @@ def _resolve(root: Path, name: str) -> Path | None:
 
 
 def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str, Any] | None:
-    def records(role: str) -> list[dict[str, Any]] | None:
+    def records(role: str) -> list[Record] | None:
         run = runs.get(role)
         return run.records if run is not None else None
 

@@ -38,7 +38,7 @@ from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
 from ..core.level_score import level_fields
-from ..core.records import End
+from ..core.records import End, Record
 from ..core.rules import Tally
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
@@ -62,7 +62,7 @@ class LoadedRun:
 
     path: Path
     meta: dict[str, Any] | None
-    records: list[dict[str, Any]] | None
+    records: list[Record] | None
     summary: dict[str, Any] | None
     salt: str | None
     protocol: dict[str, Any] | None = None
@@ -106,9 +106,7 @@ def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
     return LoadedRun(path, meta, records, summary, salt)
 
 
-def replay_charge(
-    record: Mapping[str, Any], settings: EnvSettings, action_cap: int | None = None
-) -> dict[str, Any]:
+def replay_charge(record: Record, settings: EnvSettings, action_cap: int | None = None) -> dict[str, Any]:
     """What the environment's rules make of a record's actions: its end, counts and charge.
 
     The actions are counted through the environment's own rules (:class:`~continual_arc.core.rules.Tally`),
@@ -239,7 +237,7 @@ def _first_disorder(steps: list[Any]) -> str | None:
     return None
 
 
-def _game_opening(run: LoadedRun, record: dict[str, Any]) -> tuple[int | None, int | None]:
+def _game_opening(run: LoadedRun, record: Record) -> tuple[int | None, int | None]:
     """A game instance's action cap and baseline, as its trajectory gives them (the replay checks them)."""
     try:
         opening = read_json(run.path / "i" / f"{trajectory_name(record)}.json")
@@ -249,7 +247,7 @@ def _game_opening(run: LoadedRun, record: dict[str, Any]) -> tuple[int | None, i
     return (cap if isinstance(cap, int) else None), (baseline if isinstance(baseline, int) else None)
 
 
-def _level_problems(record: dict[str, Any], baseline: int | None, replay: Mapping[str, Any]) -> list[str]:
+def _level_problems(record: Record, baseline: int | None, replay: Mapping[str, Any]) -> list[str]:
     """Where a game record's level score is not what its actions and its trajectory's baseline give."""
     if baseline is None or baseline <= 0:
         return [f"its trajectory gives no baseline for the level score ({baseline!r})"]

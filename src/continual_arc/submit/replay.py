@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.environment import Environment, EnvSettings
-from ..core.records import End
+from ..core.records import End, Record
 from ..play.instance_record import action_entries
 from ..tracks.track import Track
 
@@ -51,7 +51,7 @@ def _observation_problems(path: Path, at: int, got: Any, want: dict[str, Any]) -
     return [f"{path}: event {at}: observation {', '.join(diff)}"] if diff else []
 
 
-def _play_events(env: Environment, record: Mapping[str, Any], events: Sequence[Any], path: Path) -> list[str]:
+def _play_events(env: Environment, record: Record, events: Sequence[Any], path: Path) -> list[str]:
     """Apply the trajectory's actions to ``env``; the problems met on the way."""
     problems: list[str] = []
     for at, event in enumerate(events):
@@ -84,7 +84,7 @@ def _play_events(env: Environment, record: Mapping[str, Any], events: Sequence[A
 
 
 def replay_instance(
-    track: Track, settings: EnvSettings, record: Mapping[str, Any], trajectory: Mapping[str, Any], path: Path
+    track: Track, settings: EnvSettings, record: Record, trajectory: Mapping[str, Any], path: Path
 ) -> list[str]:
     """Play one instance again from its trajectory's actions and compare everything written about it.
 

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record
+
 __all__ = ["TraceFinder"]
 
 
@@ -35,7 +37,7 @@ class TraceFinder:
     def _note(self, kind: str, line: str) -> None:
         self.found.setdefault(kind, line)  # the first of each kind names the place; the rest add nothing
 
-    def record(self, line: int, record: Mapping[str, Any]) -> None:
+    def record(self, line: int, record: Record) -> None:
         """Look at one record (``line`` counts from 1)."""
         if not self.active:
             return

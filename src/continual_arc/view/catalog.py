@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record
 from ..protocol.plays import PROTOCOL_PLAYS
 from .loading import RunData, is_run_dir, read_json_file, read_run
 
@@ -65,7 +66,7 @@ class Catalog:
     roots: tuple[Path, ...]
 
 
-def instance_keys(records: Iterable[dict[str, Any]]) -> frozenset[tuple[str, int | None]]:
+def instance_keys(records: Iterable[Record]) -> frozenset[tuple[str, int | None]]:
     """The primary instances of some records, by real task id and instance seed."""
     return frozenset(
         (str(r["task_id"]), r.get("seed")) for r in records if r.get("episode_type") == "primary"
@@ -172,7 +173,8 @@ def _pair(runs: dict[str, RunEntry], protocols: dict[str, ProtocolEntry]) -> Non
 
 def _same_learner(a: RunEntry, b: RunEntry) -> bool:
     """Whether two runs name the same learner with the same arguments (both known)."""
-    first, second = (a.data.meta or {}).get("learner"), (b.data.meta or {}).get("learner")
+    first = a.data.meta.get("learner") if a.data.meta else None
+    second = b.data.meta.get("learner") if b.data.meta else None
     return first is not None and first == second
 
 

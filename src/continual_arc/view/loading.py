@@ -13,9 +13,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..core.files import RecordsError, read_json
+from ..core.records import JSONObject, Record
 from ..play.rundir import META, PLUGINS, RECORDS, SCHEDULE, SUMMARY
 
 __all__ = ["MEMORY", "REQUIRED", "RunData", "is_run_dir", "read_json_file", "read_run"]
@@ -55,8 +56,8 @@ class RunData:
 
     path: Path
     meta: dict[str, Any] | None
-    records: list[dict[str, Any]]
-    summary: dict[str, Any] | None
+    records: list[Record]
+    summary: JSONObject | None
     problems: list[str] = field(default_factory=list)
     files: dict[str, bool] = field(default_factory=dict)
 
@@ -105,7 +106,7 @@ def _parse_lines(path: Path, problems: list[str]) -> list[Any]:
     return out
 
 
-def _usable(raw: list[Any], problems: list[str]) -> list[dict[str, Any]]:
+def _usable(raw: list[Any], problems: list[str]) -> list[Record]:
     """The records that can be drawn, older formats' missing fields filled in (and named once)."""
     records, dropped, filled = [], 0, set()
     for value in raw:
@@ -116,7 +117,7 @@ def _usable(raw: list[Any], problems: list[str]) -> list[dict[str, Any]]:
             if name not in value:
                 filled.add(name)
                 value[name] = default
-        records.append(value)
+        records.append(cast(Record, value))  # its required fields are there, the rest filled in
     if dropped:
         problems.append(f"{dropped} record(s) lack {', '.join(REQUIRED)}: left out")
     if filled:

@@ -23,6 +23,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from ..core.records import Record
 from ..play.rundir import PLUGINS
 from .catalog import Catalog, RunEntry
 from .documents import diagnostics_document, index_document, protocol_document, run_document
@@ -108,7 +109,7 @@ class Site:
                     yield f"run/{run_id}/i/{name}"
 
 
-def _trajectory_name(record: dict[str, Any]) -> str | None:
+def _trajectory_name(record: Record) -> str | None:
     if record.get("episode_type") == "primary":
         return str(record["step"])
     index = record.get("addon_index")
