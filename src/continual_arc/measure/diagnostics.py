@@ -27,7 +27,7 @@ __all__ = [
     "stream_records",
 ]
 
-from ..core.records import Record
+from ..core.records import Phase, Record, is_primary
 
 GAP_BINS = ((1, 1), (2, 3), (4, 7), (8, 15), (16, 31), (32, 63), (64, None))
 """The gap bins of retention, in rounds: (low, high), ``None`` meaning no upper bound."""
@@ -35,7 +35,7 @@ GAP_BINS = ((1, 1), (2, 3), (4, 7), (8, 15), (16, 31), (32, 63), (64, None))
 
 def stream_records(records: Iterable[Record]) -> list[Record]:
     """The primary stream records, in order of step."""
-    chosen = [r for r in records if r.get("episode_type", "primary") == "primary" and r["phase"] == "stream"]
+    chosen = [r for r in records if is_primary(r) and r["phase"] == Phase.STREAM]
     return sorted(chosen, key=lambda r: r["step"])
 
 

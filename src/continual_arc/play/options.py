@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.records import Record
+from ..core.records import Record, is_primary
 from ..measure.budget import instance_charge
 
 __all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult"]
@@ -35,7 +35,7 @@ class ProgressTally:
     def update(self, records: Sequence[Record]) -> None:
         """Count the records added since the last update (primary ones only, as the budget does)."""
         for record in records[self.seen :]:
-            if record.get("episode_type", "primary") == "primary":
+            if is_primary(record):
                 self.instances += 1
                 self.charges += instance_charge(record)
                 self.errored += bool(record.get("error"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.config import Config
+from ..core.records import Phase
 from ..core.seeding import stable_rng
 from ..tracks.registry import get_track
 from .process import ProcessTrace, reorder, stream_process
@@ -38,11 +39,11 @@ def stream_rows(config: Config, seed: int, order: str, reset_each: bool) -> list
         for task in visits:
             k = counts.get(task, 0)
             counts[task] = k + 1
-            row.append((task, instance_seed(config, seed, "stream", user, task, k)))
+            row.append((task, instance_seed(config, seed, Phase.STREAM, user, task, k)))
         per_user.append(row)
     length = config.stream_tasks * config.supply
     return [
-        (r, user, "stream", *per_user[user][r], reset_each)
+        (r, user, Phase.STREAM, *per_user[user][r], reset_each)
         for r in range(length)
         for user in range(config.users)
     ]
@@ -59,9 +60,9 @@ def epilogue_rows(config: Config, seed: int, first_round: int, reset_each: bool)
         (
             first_round + r,
             user,
-            "epilogue",
+            Phase.EPILOGUE,
             task,
-            instance_seed(config, seed, "epilogue", user, task, 0),
+            instance_seed(config, seed, Phase.EPILOGUE, user, task, 0),
             reset_each,
         )
         for r in range(config.held_out)
@@ -93,7 +94,7 @@ def meta_block(config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
 
 def _test_tasks(config: Config, seed: int, test: str) -> list[tuple[str, int]]:
     """The (task, instance seed) of each instance of a test, in order."""
-    if test == "held-out":
+    if test == Phase.HELD_OUT:
         return _held_out_instances(config, seed)
     users = config.users
     blocks = [user_tasks(config, u) for u in range(users)]
@@ -102,7 +103,7 @@ def _test_tasks(config: Config, seed: int, test: str) -> list[tuple[str, int]]:
     for i in range(size):
         user, j = i % users, i // users
         task = blocks[user][j % config.stream_tasks]
-        out.append((task, instance_seed(config, seed, "seen", user, task, j // config.stream_tasks)))
+        out.append((task, instance_seed(config, seed, Phase.SEEN, user, task, j // config.stream_tasks)))
     return out
 
 
@@ -118,7 +119,7 @@ def test_rows(config: Config, seed: int, test: str, width: int | None) -> list[R
 def _held_out_instances(config: Config, seed: int) -> list[tuple[str, int]]:
     """The held-out test's (task, instance seed): each task's ``held_out_instances`` in turn."""
     return [
-        (task, instance_seed(config, seed, "held-out", None, task, k))
+        (task, instance_seed(config, seed, Phase.HELD_OUT, None, task, k))
         for task in held_out_tasks(config)
         for k in range(config.held_out_instances)
     ]
@@ -127,7 +128,7 @@ def _held_out_instances(config: Config, seed: int) -> list[tuple[str, int]]:
 def fresh_rows(config: Config, seed: int) -> list[Row]:
     """``--order fresh``: the held-out test's instances alone, one a round, each after a reset."""
     pairs = _held_out_instances(config, seed)
-    return [(r, 0, "held-out", task, s, True) for r, (task, s) in enumerate(pairs)]
+    return [(r, 0, Phase.HELD_OUT, task, s, True) for r, (task, s) in enumerate(pairs)]
 
 
 test_rows.__test__ = False  # type: ignore[attr-defined]  # a builder, not a pytest test

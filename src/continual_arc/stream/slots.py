@@ -12,10 +12,11 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..core.config import ScheduleError
+from ..core.records import Phase
 
 __all__ = ["PHASES", "Row", "Slot", "annotate", "check_history", "check_numbering"]
 
-PHASES = ("stream", "epilogue", "held-out", "seen")
+PHASES = tuple(Phase)
 """The phases a slot may belong to; ``held-out`` and ``seen`` are the frozen tests."""
 
 Row = tuple[int, int, str, str, int, bool]

@@ -38,7 +38,7 @@ from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
 from ..core.level_score import level_fields
-from ..core.records import End, Record
+from ..core.records import End, Record, is_primary
 from ..core.rules import Tally
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
@@ -200,7 +200,7 @@ def _rebuilt(run: LoadedRun, problems: list[str]) -> Schedule | None:
 def _check_coverage(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
     assert run.meta is not None and run.records is not None
     name = run.path / "records.jsonl"
-    primary = [(i, r) for i, r in enumerate(run.records, 1) if r.get("episode_type", "primary") == "primary"]
+    primary = [(i, r) for i, r in enumerate(run.records, 1) if is_primary(r)]
     seen: dict[Any, int] = {}
     for line, record in primary:
         step = record.get("step")

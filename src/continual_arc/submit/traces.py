@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..core.records import Record
+from ..core.records import EpisodeType, Record, is_primary
 
 __all__ = ["TraceFinder"]
 
@@ -46,8 +46,8 @@ class TraceFinder:
             self._note(
                 "plugins", f"{where}: plugins {_short(record['plugins'])}, but {self.meta} lists no plug-in"
             )
-        episode = record.get("episode_type", "primary")
-        if episode != "primary":
+        episode = record.get("episode_type", EpisodeType.PRIMARY)
+        if not is_primary(record):
             self._note(
                 "episode",
                 f"{where}: episode_type {episode!r} (an auxiliary episode a plug-in asks for), "

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.records import Record
+from ..core.records import Record, is_primary
 from ..protocol.plays import PROTOCOL_PLAYS
 from .loading import RunData, is_run_dir, read_json_file, read_run
 
@@ -69,7 +69,7 @@ class Catalog:
 def instance_keys(records: Iterable[Record]) -> frozenset[tuple[str, int | None]]:
     """The primary instances of some records, by real task id and instance seed."""
     return frozenset(
-        (str(r["task_id"]), r.get("seed")) for r in records if r.get("episode_type") == "primary"
+        (str(r["task_id"]), r.get("seed")) for r in records if is_primary(r)
     )
 
 
@@ -185,7 +185,7 @@ def _is_reset(entry: RunEntry) -> bool:
     schedule = (entry.data.meta or {}).get("schedule", {})
     if schedule.get("reset_each") or schedule.get("width") == 1:
         return True
-    primary = [r for r in entry.data.records if r.get("episode_type") == "primary"]
+    primary = [r for r in entry.data.records if is_primary(r)]
     return bool(primary) and all(r.get("reset_before") for r in primary)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.games import GAME_ACTIONS
-from ..core.records import Record
+from ..core.records import Record, is_primary
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
@@ -163,7 +163,7 @@ def _addons(records: Sequence[Record]) -> list[dict[str, Any]]:
             "solved": r["solved"],
         }
         for r in records
-        if r.get("episode_type") != "primary" and r.get("addon_index") is not None
+        if not is_primary(r) and r.get("addon_index") is not None
     ]
 
 

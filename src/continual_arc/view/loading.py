@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..core.files import RecordsError, read_json
-from ..core.records import JSONObject, Record
+from ..core.records import EpisodeType, JSONObject, Phase, Record, is_primary
 from ..play.rundir import META, PLUGINS, RECORDS, SCHEDULE, SUMMARY
 
 __all__ = ["MEMORY", "REQUIRED", "RunData", "is_run_dir", "read_json_file", "read_run"]
@@ -27,7 +27,7 @@ REQUIRED = ("step", "task_id", "charge")
 """The record fields without which an instance cannot be drawn."""
 
 _DEFAULTS: Mapping[str, Any] = {
-    "phase": "stream",
+    "phase": Phase.STREAM,
     "user": 0,
     "round": None,
     "seed": None,
@@ -36,7 +36,7 @@ _DEFAULTS: Mapping[str, Any] = {
     "solved": False,
     "end": None,
     "max_cost": 16,
-    "episode_type": "primary",
+    "episode_type": EpisodeType.PRIMARY,
 }
 """Fields a record of an older format may lack, and what is assumed in their place."""
 
@@ -130,7 +130,7 @@ def _usable(raw: list[Any], problems: list[str]) -> list[Record]:
 
 def _finished(data: RunData) -> None:
     """Say how far the run got when ``summary.json`` is missing or says it is incomplete."""
-    primary = [r for r in data.records if r.get("episode_type") == "primary"]
+    primary = [r for r in data.records if is_primary(r)]
     slots = data.meta.get("slots") if data.meta else None
     of = f" of {slots}" if isinstance(slots, int) else ""
     if data.summary is None:

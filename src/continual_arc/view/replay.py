@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from ..core.records import Record
+from ..core.records import Record, is_primary
 from .catalog import RunEntry
 from .game_replay import charge_last, game_steps, is_game_trajectory
 
@@ -125,9 +125,9 @@ def _from_record(record: Record) -> dict[str, Any]:
 def _record_of(entry: RunEntry, name: str) -> Record | None:
     for record in entry.data.records:
         if name.startswith("addon-"):
-            if record.get("episode_type") != "primary" and f"addon-{record.get('addon_index')}" == name:
+            if not is_primary(record) and f"addon-{record.get('addon_index')}" == name:
                 return record
-        elif record.get("episode_type") == "primary" and str(record.get("step")) == name:
+        elif is_primary(record) and str(record.get("step")) == name:
             return record
     return None
 
