@@ -212,7 +212,7 @@ class ScheduleMeta(TypedDict):
     """A schedule's meta block: what rebuilds it (configuration, seed, order or test, users, width)."""
 
     config: str
-    configuration: JSONObject
+    configuration: dict[str, Any]  # Config.to_dict()'s form: Config.from_dict reads it
     track: str
     seed: int
     users: int

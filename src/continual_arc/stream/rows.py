@@ -7,10 +7,10 @@ from which the same rows are rebuilt (:func:`continual_arc.stream.schedule.rebui
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..core.config import Config
-from ..core.records import Phase
+from ..core.records import Phase, ScheduleMeta
 from ..core.seeding import stable_rng
 from ..tracks.registry import get_track
 from .process import ProcessTrace, reorder, stream_process
@@ -71,7 +71,7 @@ def epilogue_rows(config: Config, seed: int, first_round: int, reset_each: bool)
     ]
 
 
-def meta_block(config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
+def meta_block(config: Config, seed: int, **fields_: Any) -> ScheduleMeta:
     """The meta of a schedule of ``config`` at ``seed`` (a workstreams stream unless told otherwise)."""
     meta: dict[str, Any] = {
         "config": config.name,
@@ -89,7 +89,7 @@ def meta_block(config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
     }
     meta.update(fields_)
     meta["protocol"] = protocol_of(meta)
-    return meta
+    return cast(ScheduleMeta, meta)  # the one writer of a schedule's meta block
 
 
 def _test_tasks(config: Config, seed: int, test: str) -> list[tuple[str, int]]:
