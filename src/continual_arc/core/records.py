@@ -236,7 +236,7 @@ class RunMeta(TypedDict):
     alias_style: NotRequired[str]
     plugins: NotRequired[list[JSONValue]]
     slots: NotRequired[int]
-    versions: NotRequired[JSONObject]
+    versions: NotRequired[dict[str, Any]]  # the release and every source's versions and digests
     learner_fingerprint: NotRequired[JSONObject]
     concurrent_users: NotRequired[bool]
     max_concurrent: NotRequired[int | None]

@@ -154,7 +154,7 @@ def _outside(ledger: Path, runs: Mapping[str, LoadedRun]) -> tuple[dict[str, Any
         return None, [f"{ledger}: cannot be read ({err.strerror})"]
     counted: dict[str, float] = {}
     for run in runs.values():
-        concurrent = bool((run.meta or {}).get("concurrent_users"))
+        concurrent = bool(run.meta.get("concurrent_users")) if run.meta else False
         for key, value in run_resources(run.records or [], concurrent).items():
             counted[key] = counted.get(key, 0.0) + value
     outside = outside_spend(ledger_calls(entries, None, skipped), counted).to_json()

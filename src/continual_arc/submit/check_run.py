@@ -31,14 +31,14 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..core.config import Config, ScheduleError
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
 from ..core.level_score import level_fields
-from ..core.records import End, Record, is_primary
+from ..core.records import End, Record, RunMeta, is_primary, parse_schedule_meta
 from ..core.rules import Tally
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
@@ -61,7 +61,7 @@ class LoadedRun:
     """
 
     path: Path
-    meta: dict[str, Any] | None
+    meta: RunMeta | None
     records: list[Record] | None
     summary: dict[str, Any] | None
     salt: str | None
@@ -80,10 +80,14 @@ def _read(path: Path, problems: list[str]) -> Any:
 
 def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
     """Read a run's files, noting each that is missing or malformed (of the wrong shape: unusable)."""
-    meta = _read(path / "meta.json", problems)
-    if meta is not None and (wrong := meta_shape(meta, path / "meta.json")):
+    raw = _read(path / "meta.json", problems)
+    meta: RunMeta | None = None
+    if raw is not None and (wrong := meta_shape(raw, path / "meta.json")):
         problems += wrong
-        meta = None
+    elif raw is not None:
+        # The checker's own shape check (.shape) has passed: a schedule block it cannot rebuild is
+        # a problem line of its own (_rebuilt), never an exception here.
+        meta = cast(RunMeta, raw)
     summary = _read(path / "summary.json", problems)
     if summary is not None and not isinstance(summary, dict):
         problems.append(f"{path / 'summary.json'}: not an object")
@@ -178,7 +182,7 @@ def _rebuilt(run: LoadedRun, problems: list[str]) -> Schedule | None:
             )
     # From here on the run's schedule block is the rebuilt one: the records were checked against
     # it, and the cross checks then read fields it always has (one a forger dropped included).
-    run.meta["schedule"] = fresh
+    run.meta["schedule"] = parse_schedule_meta(fresh)
     # Both copies of the verdict, compared in one line: one forged block is one problem.
     wrong = [
         name
