@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -91,15 +93,24 @@ def _toy_stream(tmp_path: Path) -> Path:
     return tmp_path / "toy-run"
 
 
+def _edit_first_record(run: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Apply ``edit`` to the run's first record, in place in ``records.jsonl``."""
+    lines = (run / "records.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    edit(first)
+    lines[0] = json.dumps(first, sort_keys=True, separators=(",", ":"))
+    (run / "records.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def _lower_charge(record: dict[str, Any]) -> None:
+    assert record["charge"] > 0  # the golden run's first instance bought demonstrations
+    record["charge"] = 0
+
+
 @pytest.mark.tampered
 def test_a_record_whose_charge_was_lowered_is_caught(tmp_path: Path) -> None:
     run = _toy_stream(tmp_path)
-    lines = (run / "records.jsonl").read_text().splitlines()
-    first = json.loads(lines[0])
-    assert first["charge"] > 0  # the golden run's first instance bought demonstrations
-    first["charge"] = 0
-    lines[0] = json.dumps(first, sort_keys=True, separators=(",", ":"))
-    (run / "records.jsonl").write_text("\n".join(lines) + "\n")
+    _edit_first_record(run, _lower_charge)
     _, problems = check_run(run)
     assert any("line 1: step 0: charge 0 (the actions give" in p for p in problems), problems
 
@@ -107,11 +118,7 @@ def test_a_record_whose_charge_was_lowered_is_caught(tmp_path: Path) -> None:
 @pytest.mark.tampered
 def test_a_record_with_an_action_after_its_end_is_caught(tmp_path: Path) -> None:
     run = _toy_stream(tmp_path)
-    lines = (run / "records.jsonl").read_text().splitlines()
-    first = json.loads(lines[0])
-    first["actions"].append({"action": "give_up"})
-    lines[0] = json.dumps(first, sort_keys=True, separators=(",", ":"))
-    (run / "records.jsonl").write_text("\n".join(lines) + "\n")
+    _edit_first_record(run, lambda record: record["actions"].append({"action": "give_up"}))
     _, problems = check_run(run)
     assert any("line 1: step 0: an action after the instance ended" in p for p in problems), problems
 

@@ -46,6 +46,7 @@ __all__ = [
     "RecordShapeError",
     "RunMeta",
     "ScheduleMeta",
+    "SlotFields",
     "Trajectory",
     "is_primary",
     "parse_records",
@@ -126,8 +127,8 @@ class LearnerFault(TypedDict):
     traceback: str
 
 
-class Record(TypedDict):
-    """One line of ``records.jsonl``: an ended instance, its slot, its charge and its counters."""
+class SlotFields(TypedDict):
+    """A slot's fields, which a record and a trajectory both open with (``Slot.to_json``)."""
 
     step: int
     round: int
@@ -140,6 +141,15 @@ class Record(TypedDict):
     gap: int | None
     user_exposure_index: int
     user_gap: int | None
+
+
+class Record(SlotFields):
+    """One line of ``records.jsonl``: an ended instance, its slot, its charge and its counters.
+
+    An auxiliary episode's record (``episode_type`` ``addon``) is in no schedule: its exposure
+    fields are ``null``, and the measures read primary records only (:func:`is_primary`).
+    """
+
     alias: str
     episode_type: NotRequired[str]
     actions: list[ActionEntry]
@@ -175,15 +185,9 @@ class Event(TypedDict):
     learner_action: NotRequired[JSONObject]
 
 
-class Trajectory(TypedDict):
+class Trajectory(SlotFields):
     """``i/<name>.json``: an instance's slot, its opening (the kind's own fields), events and result."""
 
-    step: int
-    round: int
-    user: int
-    phase: str
-    task_id: str
-    seed: int
     alias: str
     episode_type: str
     events: list[Event]

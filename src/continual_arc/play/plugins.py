@@ -127,7 +127,7 @@ class Episode:
         schedule's, and it is not in the schedule.
         """
         if self.slot is not None:
-            return self.slot.to_json()
+            return dict(self.slot.to_json())
         return {
             "step": self.step,
             "round": self.round,

@@ -68,9 +68,7 @@ class Catalog:
 
 def instance_keys(records: Iterable[Record]) -> frozenset[tuple[str, int | None]]:
     """The primary instances of some records, by real task id and instance seed."""
-    return frozenset(
-        (str(r["task_id"]), r.get("seed")) for r in records if is_primary(r)
-    )
+    return frozenset((str(r["task_id"]), r.get("seed")) for r in records if is_primary(r))
 
 
 def is_protocol_dir(path: Path) -> bool:
