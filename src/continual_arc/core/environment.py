@@ -173,8 +173,9 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
     actions, refuses the closed instance and what is not an action, answers a give-up and a
     demonstration request (bought below ``demo_cap``, refused at no cost at it), ends the instance
     at its ``action_cap``-th action, and charges it: what it spent if solved, else ``max_cost``.
-    A subclass plays its own actions (:meth:`_act`), ending the instance by setting ``end``
-    (``"solved"``, ``"attempt cap"``), and serves its demonstrations.
+    A subclass plays its own actions (:meth:`_act`), ending the instance through its ``tally``
+    (:meth:`~.rules.Tally.solve`, :meth:`~.rules.Tally.fail_attempt`; setting ``end`` and
+    ``attempts_used`` still works), and serves its demonstrations.
 
     Args:
         settings: the rules (the benchmark's when ``None``).
@@ -266,7 +267,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
     def step(self, action: Any) -> FeedbackT | GiveUpFeedback:
         """Apply one action and return its feedback (each subclass states its whole contract).
 
-        The instance's ``action_cap``-th action that leaves it open ends it (``"action cap"``),
+        The instance's ``action_cap``-th action that leaves it open ends it (``End.ACTION_CAP``),
         and its feedback then says ``done``.
 
         Raises:
