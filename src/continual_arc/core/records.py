@@ -241,7 +241,7 @@ class RunMeta(TypedDict):
     plugins: NotRequired[list[JSONValue]]
     slots: NotRequired[int]
     versions: NotRequired[dict[str, Any]]  # the release and every source's versions and digests
-    learner_fingerprint: NotRequired[JSONObject]
+    learner_fingerprint: NotRequired[JSONObject | None]
     concurrent_users: NotRequired[bool]
     max_concurrent: NotRequired[int | None]
     instance_time_limit: NotRequired[float | None]
