@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..core.records import Phase
 from ..measure.report import format_points
 from ..protocol.test_from import play_test_from
 from .common import ProgressBar
@@ -33,7 +34,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     """Add ``test`` to the root parser."""
     p = sub.add_parser("test", help="play a frozen test from the end of a stream run, as the protocol does")
     p.add_argument("--from", dest="source", required=True, help="the stream's run directory")
-    p.add_argument("--test", required=True, choices=["seen", "held-out"], help="which frozen test")
+    p.add_argument("--test", required=True, choices=[Phase.SEEN, Phase.HELD_OUT], help="which frozen test")
     p.add_argument("--width", type=int, help="N users a round, each instance reset to the stream's end first")
     p.add_argument("--out", help="the test's run directory (default: beside the stream, named after it)")
     p.set_defaults(func=_test)

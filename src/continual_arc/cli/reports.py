@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..core.records import Phase
 from ..measure.budget import primary
 from ..measure.compare import share_learned, share_saved
 from ..measure.plots import plane_plot
@@ -110,7 +111,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     transfer = sub.add_parser("transfer", help="the share saved and T on a frozen test, against the reset")
     transfer.add_argument("run", help="the learner's test run")
     transfer.add_argument("reset", help="the reset's run of the same test (--width 1)")
-    transfer.add_argument("--test", default="held-out", choices=["held-out", "seen"])
+    transfer.add_argument("--test", default=Phase.HELD_OUT, choices=[Phase.HELD_OUT, Phase.SEEN])
     transfer.add_argument("--also-run", action="append", help="another play of the learner (averaged)")
     transfer.add_argument("--also-reset", action="append", help="another play of the reset (averaged)")
     transfer.add_argument("--bare", action="append", help="a bare-model run on the same instances")

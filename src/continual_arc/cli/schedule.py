@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.config import TESTS
+from ..core.records import Phase
 from ..stream.schedule import Schedule, build_schedule, test_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
@@ -69,8 +71,8 @@ def _schedule_show(args: argparse.Namespace) -> int:
 
 def phase_lines(schedule: Schedule) -> list[tuple[str, str]]:
     """One summary line per phase: slots, rounds, tasks, users, resets."""
-    out = []
-    for phase in ("stream", "epilogue", "held-out", "seen"):
+    out: list[tuple[str, str]] = []
+    for phase in Phase:
         slots = [s for s in schedule.slots if s.phase == phase]
         if not slots:
             continue
@@ -109,7 +111,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--no-epilogue", action="store_true", help="leave out the held-out tasks after the stream"
     )
     make.add_argument("--reset-each", action="store_true", help="reset the learner before every slot")
-    make.add_argument("--test", choices=["held-out", "seen"], help="build a frozen test instead of a stream")
+    make.add_argument("--test", choices=list(TESTS), help="build a frozen test instead of a stream")
     make.add_argument("--width", type=int, help="play the test N users a round, each slot reset_before")
     make.add_argument("--out", required=True, help="the schedule file to write")
     make.set_defaults(func=_schedule_make)

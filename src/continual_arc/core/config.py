@@ -13,6 +13,7 @@ from typing import Any
 
 from .environment import EnvSettings
 from .errors import ContinualArcError
+from .records import Phase
 
 __all__ = [
     "CANONICAL_SEEDS",
@@ -29,7 +30,7 @@ CANONICAL_USERS = (1, 2, 4, 8, 16)
 CANONICAL_SEEDS = (0, 1, 2)
 """The canonical seeds (the leaderboard compares seed 0)."""
 
-TESTS = ("held-out", "seen")
+TESTS = (Phase.HELD_OUT, Phase.SEEN)
 """The two frozen tests."""
 
 

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from .actions import GiveUp, GiveUpFeedback, RequestDemos
+from .rules import InstanceClosedError, InstanceResult, Tally
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -29,6 +30,7 @@ __all__ = [
     "InstanceClosedError",
     "InstanceResult",
     "InvalidActionError",
+    "Tally",
 ]
 
 
@@ -78,37 +80,8 @@ class EnvSettings:
         ]
 
 
-@dataclass(frozen=True)
-class InstanceResult:
-    """How an instance ended.
-
-    Attributes:
-        solved: whether the instance was solved.
-        charge: the cost charged: what it spent if solved, else ``max_cost``.
-        spent: wrong attempts plus demonstrations bought, in cost units.
-        wrong_attempts: failed attempts (invalid submissions included).
-        demos_bought: demonstrations bought.
-        demos_refused: demonstration requests refused at no cost.
-        actions: actions taken.
-        end: why it ended: ``solved``, ``attempt cap``, ``gave up``, ``action cap``, or a fault.
-    """
-
-    solved: bool
-    charge: int
-    spent: int
-    wrong_attempts: int
-    demos_bought: int
-    demos_refused: int
-    actions: int
-    end: str
-
-
 class InvalidActionError(TypeError):
     """The learner returned something that is not one of the environment's actions."""
-
-
-class InstanceClosedError(RuntimeError):
-    """An action on an instance that has already ended, or a result asked of one still open."""
 
 
 ObsT = TypeVar("ObsT")
@@ -218,8 +191,9 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
     actions, refuses the closed instance and what is not an action, answers a give-up and a
     demonstration request (bought below ``demo_cap``, refused at no cost at it), ends the instance
     at its ``action_cap``-th action, and charges it: what it spent if solved, else ``max_cost``.
-    A subclass plays its own actions (:meth:`_act`), ending the instance by setting ``end``
-    (``"solved"``, ``"attempt cap"``), and serves its demonstrations.
+    A subclass plays its own actions (:meth:`_act`), ending the instance through its ``tally``
+    (:meth:`~.rules.Tally.solve`, :meth:`~.rules.Tally.fail_attempt`; setting ``end`` and
+    ``attempts_used`` still works), and serves its demonstrations.
 
     Args:
         settings: the rules (the benchmark's when ``None``).
@@ -242,22 +216,55 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
     def __init__(self, settings: EnvSettings | None, demo_cap: int) -> None:
         self.settings = settings or EnvSettings()
         self.demo_cap = min(demo_cap, self.settings.demo_cap)
-        self.action_cap = self.settings.action_cap
-        self.attempts_used = 0
+        self.tally = Tally(self.settings)
         self.demos: list[DemoT] = []
-        self.demos_refused = 0
-        self.actions = 0
-        self.end: str | None = None
+
+    @property
+    def action_cap(self) -> int:
+        """The most actions on the instance (the settings' unless a subclass widens it)."""
+        return self.tally.action_cap
+
+    @action_cap.setter
+    def action_cap(self, value: int) -> None:
+        self.tally.action_cap = value
+
+    @property
+    def attempts_used(self) -> int:
+        """Failed attempts so far (a subclass may count them itself, as before the tally)."""
+        return self.tally.attempts_used
+
+    @attempts_used.setter
+    def attempts_used(self, value: int) -> None:
+        self.tally.attempts_used = value
+
+    @property
+    def demos_refused(self) -> int:
+        """Demonstration requests refused so far."""
+        return self.tally.demos_refused
+
+    @property
+    def actions(self) -> int:
+        """Actions taken so far."""
+        return self.tally.actions
+
+    @property
+    def end(self) -> str | None:
+        """Why the instance ended (an :class:`~.records.End`), or ``None`` while it is open."""
+        return self.tally.end
+
+    @end.setter
+    def end(self, value: str | None) -> None:
+        self.tally.end = value
 
     @property
     def done(self) -> bool:
         """Whether the instance has ended."""
-        return self.end is not None
+        return self.tally.done
 
     @property
     def spent(self) -> int:
         """Failed attempts plus demonstrations bought so far, in cost units."""
-        return self.attempts_used + self.settings.demo_cost * len(self.demos)
+        return self.tally.spent
 
     @abstractmethod
     def accepts(self, value: Any) -> bool:
@@ -278,7 +285,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
     def step(self, action: Any) -> FeedbackT | GiveUpFeedback:
         """Apply one action and return its feedback (each subclass states its whole contract).
 
-        The instance's ``action_cap``-th action that leaves it open ends it (``"action cap"``),
+        The instance's ``action_cap``-th action that leaves it open ends it (``End.ACTION_CAP``),
         and its feedback then says ``done``.
 
         Raises:
@@ -289,21 +296,20 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
             raise InstanceClosedError("the instance has already ended")
         if not self.accepts(action):
             raise InvalidActionError(f"expected {self.action_names}, got {type(action).__name__}")
-        self.actions += 1
         feedback = self._apply(action)
-        if not self.done and self.actions >= self.action_cap:
-            self.end = "action cap"
+        if self.tally.count_action():
             # A give-up has ended the instance already, so only the kind's own feedback gets here.
             feedback = replace(feedback, done=True)
         return feedback
 
     def _apply(self, action: Any) -> FeedbackT | GiveUpFeedback:
         if isinstance(action, GiveUp):
-            self.end = "gave up"
+            self.tally.give_up()
             return GiveUpFeedback()
         if isinstance(action, RequestDemos):
-            if len(self.demos) >= self.demo_cap:
-                self.demos_refused += 1
+            refused = len(self.demos) >= self.demo_cap
+            self.tally.demo(refused=refused)
+            if refused:
                 return self._demos_feedback(None, refused=True)
             self.demos.append(self._demonstration(len(self.demos)))
             return self._demos_feedback(self.demos[-1], refused=False)
@@ -311,8 +317,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
 
     def fail(self, reason: str) -> None:
         """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""
-        if not self.done:
-            self.end = reason
+        self.tally.fail(reason)
 
     def result(self) -> InstanceResult:
         """How the instance ended.
@@ -320,16 +325,4 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
         Raises:
             InstanceClosedError: the instance has not ended yet.
         """
-        if self.end is None:
-            raise InstanceClosedError("the instance has not ended")
-        solved = self.end == "solved"
-        return InstanceResult(
-            solved=solved,
-            charge=self.spent if solved else self.settings.max_cost,
-            spent=self.spent,
-            wrong_attempts=self.attempts_used,
-            demos_bought=len(self.demos),
-            demos_refused=self.demos_refused,
-            actions=self.actions,
-            end=self.end,
-        )
+        return self.tally.result()

@@ -13,21 +13,19 @@ measure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 __all__ = ["PHASE_ORDER", "Record", "budget_used", "instance_charge", "primary", "share_solved"]
 
-PHASE_ORDER = ("stream", "epilogue", "held-out", "seen")
-"""The phases, in the order reports list them."""
+from ..core.records import Phase, Record, is_primary
 
-Record = Mapping[str, Any]
-"""One line of ``records.jsonl``."""
+PHASE_ORDER = tuple(Phase)
+"""The phases, in the order reports list them."""
 
 
 def primary(records: Iterable[Record]) -> list[Record]:
     """The records that count: primary episodes, never auxiliary ones added by plug-ins."""
-    return [r for r in records if r.get("episode_type", "primary") == "primary"]
+    return [r for r in records if is_primary(r)]
 
 
 def instance_charge(record: Record) -> float:

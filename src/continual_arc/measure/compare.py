@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import ContinualArcError
+from ..core.records import Phase
 from .bootstrap import RESAMPLES, Estimate, estimate_rng, ratio_estimate
 from .budget import PHASE_ORDER, Record, instance_charge, primary
 
@@ -261,10 +262,10 @@ def share_learned(
     Raises:
         MismatchError: the reset never met a task the learner met.
     """
-    learner = _mean_table(_as_plays(learner_plays), ("stream",), "learner")
-    reset = _mean_table(_as_plays(reset_plays), ("stream",), "reset")
+    learner = _mean_table(_as_plays(learner_plays), (Phase.STREAM,), "learner")
+    reset = _mean_table(_as_plays(reset_plays), (Phase.STREAM,), "reset")
     exposure = {
-        k: r["exposure_index"] for k, r in _instances(_as_plays(learner_plays)[0], ("stream",)).items()
+        k: r["exposure_index"] for k, r in _instances(_as_plays(learner_plays)[0], (Phase.STREAM,)).items()
     }
     by_task: dict[str, list[float]] = {}
     for (task, _), (charge, _) in reset.items():
@@ -289,11 +290,11 @@ def share_learned(
             undefined=nothing,
         ),
         learnable_budget=_mean(ref[k] - perfect[k] for k in keys),
-        learner=_with_level_score(_side(learner), _as_plays(learner_plays), ("stream",)),
+        learner=_with_level_score(_side(learner), _as_plays(learner_plays), (Phase.STREAM,)),
         reset=_with_level_score(
             {"budget_used": _mean(ref.values()), "share_solved": _side(reset)["share_solved"]},
             _as_plays(reset_plays),
-            ("stream",),
+            (Phase.STREAM,),
         ),
         perfect_memory=_mean(perfect.values()),
         instances=len(keys),

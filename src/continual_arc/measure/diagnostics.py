@@ -14,7 +14,7 @@ All are read over the primary stream instances of a run, in points of the budget
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = [
@@ -27,7 +27,7 @@ __all__ = [
     "stream_records",
 ]
 
-Record = Mapping[str, Any]
+from ..core.records import Phase, Record, is_primary
 
 GAP_BINS = ((1, 1), (2, 3), (4, 7), (8, 15), (16, 31), (32, 63), (64, None))
 """The gap bins of retention, in rounds: (low, high), ``None`` meaning no upper bound."""
@@ -35,7 +35,7 @@ GAP_BINS = ((1, 1), (2, 3), (4, 7), (8, 15), (16, 31), (32, 63), (64, None))
 
 def stream_records(records: Iterable[Record]) -> list[Record]:
     """The primary stream records, in order of step."""
-    chosen = [r for r in records if r.get("episode_type", "primary") == "primary" and r["phase"] == "stream"]
+    chosen = [r for r in records if is_primary(r) and r["phase"] == Phase.STREAM]
     return sorted(chosen, key=lambda r: r["step"])
 
 
@@ -69,12 +69,17 @@ def _bin_label(low: int, high: int | None) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
+def _within(gap: int | None, low: int, high: int | None) -> bool:
+    """Whether a return's gap falls in the bin ``[low, high]`` (``high`` ``None``: no upper end)."""
+    return gap is not None and gap >= low and (high is None or gap <= high)
+
+
 def retention_by_gap(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
     """``{bin: group}`` over the stream's returns, for every gap bin that holds one."""
     returns = [r for r in stream_records(records) if r["exposure_index"] >= 1 and r["gap"] is not None]
     out = {}
     for low, high in GAP_BINS:
-        chosen = [r for r in returns if r["gap"] >= low and (high is None or r["gap"] <= high)]
+        chosen = [r for r in returns if _within(r["gap"], low, high)]
         if chosen:
             out[_bin_label(low, high)] = _group(chosen)
     return out

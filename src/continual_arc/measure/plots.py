@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record
 from .diagnostics import cost_by_exposure, learning_curve, retention_by_gap, stream_records
 
 __all__ = ["load_matplotlib", "plane_plot", "run_plots"]
@@ -45,9 +46,7 @@ def _save(fig: Any, out_dir: Path, name: str) -> list[Path]:
     return paths
 
 
-def _curve(
-    records: Sequence[Mapping[str, Any]], reset: Sequence[Mapping[str, Any]] | None, out: Path
-) -> list[Path]:
+def _curve(records: Sequence[Record], reset: Sequence[Record] | None, out: Path) -> list[Path]:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.2))
     top = 0.0
@@ -129,7 +128,7 @@ def _flat_bars(ax: Any, xs: Sequence[float], heights: Sequence[float], colours: 
     ax.autoscale_view()
 
 
-def _charges(records: Sequence[Mapping[str, Any]], out: Path) -> list[Path]:
+def _charges(records: Sequence[Record], out: Path) -> list[Path]:
     plt = _pyplot()
     chosen = stream_records(records)
     fig, ax = plt.subplots(figsize=(10, 3.8))
@@ -155,9 +154,9 @@ def _charges(records: Sequence[Mapping[str, Any]], out: Path) -> list[Path]:
 
 
 def run_plots(
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[Record],
     out_dir: Path | str,
-    reset: Sequence[Mapping[str, Any]] | None = None,
+    reset: Sequence[Record] | None = None,
 ) -> list[Path]:
     """Write the stream's plots (learning curve, cost by exposure, retention by gap, charges).
 

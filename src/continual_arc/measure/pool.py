@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..core.errors import ContinualArcError
+from ..core.records import Phase
 from .budget import Record, instance_charge, primary, share_solved
 
 __all__ = ["BudgetEstimate", "PoolError", "budget_estimate", "pool_plays"]
@@ -73,7 +74,7 @@ class BudgetEstimate:
         return asdict(self)
 
 
-def budget_estimate(records: Sequence[Record], phase: str | None = "stream") -> BudgetEstimate:
+def budget_estimate(records: Sequence[Record], phase: str | None = Phase.STREAM) -> BudgetEstimate:
     """``U`` and its standard error over tasks, and ``P``, over the primary records of ``phase``.
 
     ``U = sum_t C_t / sum_t n_t``, where task ``t`` holds ``n_t`` instances (from every pooled

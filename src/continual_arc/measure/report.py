@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.records import Record
 from .budget import primary
 from .summary import summarize
 
@@ -34,7 +35,7 @@ __all__ = [
 
 
 def recompute_summary(
-    records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any], summary: Mapping[str, Any] | None
+    records: Sequence[Record], meta: Mapping[str, Any], summary: Mapping[str, Any] | None
 ) -> tuple[dict[str, Any], list[str]]:
     """The summary the records give, and each top-level field where ``summary`` (as written) differs."""
     fresh = json.loads(json.dumps(summarize(records, meta)))
@@ -84,7 +85,7 @@ def _add(totals: dict[str, float], counters: Mapping[str, Any] | None) -> None:
             totals[key] = totals.get(key, 0.0) + float(value)
 
 
-def run_resources(records: Sequence[Mapping[str, Any]], concurrent_users: bool) -> dict[str, float]:
+def run_resources(records: Sequence[Record], concurrent_users: bool) -> dict[str, float]:
     """What the learner spent over the run, each instance counted once.
 
     Where the learner reports each instance's own counters (``instance_resources``), they are summed
@@ -107,7 +108,7 @@ def run_resources(records: Sequence[Mapping[str, Any]], concurrent_users: bool) 
     return totals
 
 
-def run_time(records: Sequence[Mapping[str, Any]]) -> float:
+def run_time(records: Sequence[Record]) -> float:
     """The run's time in its rounds: each round's elapsed time once (instances of a round overlap).
 
     Records written before rounds were timed give each round's longest instance instead.
@@ -122,7 +123,7 @@ def run_time(records: Sequence[Mapping[str, Any]]) -> float:
 def run_report(
     path: Path | str,
     meta: Mapping[str, Any],
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[Record],
     invalid_reasons: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Everything ``continual-arc report`` shows of the run in ``path``, as JSON.
@@ -135,14 +136,14 @@ def run_report(
     """
     summary = json.loads(json.dumps(summarize(records, meta)))
     chosen = primary(records)
-    errored = [r for r in chosen if r.get("error")]
+    errored = [(r["step"], r["error"]) for r in chosen if r["error"]]
     invalid = [a for r in chosen for a in r.get("actions", []) if a.get("invalid")]
     return {
         "run": str(path),
         "learner": meta.get("learner"),
         "summary": summary,
-        "errored_steps": [r["step"] for r in errored],
-        "errors_by_type": _count(f"{r['error'].get('type')} in {r['error'].get('during')}" for r in errored),
+        "errored_steps": [step for step, _ in errored],
+        "errors_by_type": _count(f"{e.get('type')} in {e.get('during')}" for _, e in errored),
         "ends": _count(r["end"] for r in chosen),
         "invalid_submissions": len(invalid),
         "invalid_steps": sorted({r["step"] for r in chosen if any(a.get("invalid") for a in r["actions"])}),

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.records import Phase
 from .bootstrap import RESAMPLES, Estimate, estimate_rng, ratio_estimate
 from .budget import Record, instance_charge, primary
 from .compare import MismatchError
@@ -161,7 +162,7 @@ def _by_key(play: Play, phase: str) -> dict[Key, Record]:
 
 
 def _first_exposures(stream: Play) -> dict[Key, Record]:
-    return {k: r for k, r in _by_key(stream, "stream").items() if r.get("exposure_index") == 0}
+    return {k: r for k, r in _by_key(stream, Phase.STREAM).items() if r.get("exposure_index") == 0}
 
 
 def _gave_up(play: str, reset: Mapping[Key, Record], learner: Mapping[Key, Record]) -> GaveUp:
@@ -198,7 +199,7 @@ def _first_saved(stream: Play, stream_reset: Play) -> dict[Key, float]:
     An exposure the reset never met (another user's) is read against the reset's mean on the task,
     as the share learned reads it.
     """
-    reset = _by_key(stream_reset, "stream")
+    reset = _by_key(stream_reset, Phase.STREAM)
     by_task: dict[str, list[float]] = {}
     for (task, _), r in reset.items():
         by_task.setdefault(task, []).append(instance_charge(r))
@@ -215,7 +216,7 @@ def _first_saved(stream: Play, stream_reset: Play) -> dict[Key, float]:
 
 
 def _held_saved(held_out: Play, held_out_reset: Play) -> dict[Key, float]:
-    learner, reset = _by_key(held_out, "held-out"), _by_key(held_out_reset, "held-out")
+    learner, reset = _by_key(held_out, Phase.HELD_OUT), _by_key(held_out_reset, Phase.HELD_OUT)
     if set(learner) != set(reset):
         raise MismatchError(
             "the learner's and the reset's held-out tests were not played on the same instances"
@@ -295,11 +296,12 @@ def reset_flags(
     firsts = _first_exposures(stream) if stream is not None else {}
     gave_up: list[GaveUp] = []
     if stream is not None and stream_reset is not None:
-        reset = _by_key(stream_reset, "stream")
-        gave_up.append(_gave_up("stream", reset, _of_tasks(firsts, {k[0] for k in reset})))
-    gave_up.append(_gave_up("held-out", _by_key(held_out_reset, "held-out"), _by_key(held_out, "held-out")))
-    seen = _by_key(seen_reset, "seen")
-    gave_up.append(_gave_up("seen", seen, _of_tasks(firsts, {k[0] for k in seen})))
+        reset = _by_key(stream_reset, Phase.STREAM)
+        gave_up.append(_gave_up(Phase.STREAM, reset, _of_tasks(firsts, {k[0] for k in reset})))
+    held_reset, held = _by_key(held_out_reset, Phase.HELD_OUT), _by_key(held_out, Phase.HELD_OUT)
+    gave_up.append(_gave_up(Phase.HELD_OUT, held_reset, held))
+    seen = _by_key(seen_reset, Phase.SEEN)
+    gave_up.append(_gave_up(Phase.SEEN, seen, _of_tasks(firsts, {k[0] for k in seen})))
     gap = None
     if stream is not None and stream_reset is not None:
         gap = first_sight_gap(

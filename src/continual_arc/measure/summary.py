@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..core.records import is_primary
 from .budget import PHASE_ORDER, Record, budget_used, primary, share_solved
 from .diagnostics import diagnostics
 
@@ -64,7 +65,7 @@ def addons_block(records: Iterable[Record]) -> dict[str, Any] | None:
     Returns:
         ``None`` when there are none; else their count, U and P, and counts by plug-in.
     """
-    extra = [r for r in records if r.get("episode_type", "primary") != "primary"]
+    extra = [r for r in records if not is_primary(r)]
     if not extra:
         return None
     by_plugin: dict[str, int] = {}

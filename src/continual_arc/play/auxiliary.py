@@ -8,9 +8,9 @@ committed records draws the same instances.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
+from ..core.records import EpisodeType, Record, is_primary
 from ..stream.schedule import Schedule
 from ..stream.seeds import addon_seed
 from ..tracks.track import PHASE_SOURCES
@@ -35,11 +35,11 @@ class AuxiliaryLedger:
         self.played = 0
         self.of_task: dict[str, int] = {}
 
-    def recount(self, records: Iterable[Mapping[str, Any]]) -> None:
+    def recount(self, records: Iterable[Record]) -> None:
         """Take up the numbering where the committed records leave it."""
         for record in records:
-            if record.get("episode_type", "primary") != "primary":
-                self.played = max(self.played, int(record["addon_index"]))
+            if not is_primary(record):
+                self.played = max(self.played, record.get("addon_index") or 0)
                 task = str(record["task_id"])
                 self.of_task[task] = self.of_task.get(task, 0) + 1
 
@@ -67,7 +67,7 @@ class AuxiliaryLedger:
             task_id=task,
             seed=addon_seed(self.config, self.seed, task, index),
             alias=alias,
-            episode_type="addon",
+            episode_type=EpisodeType.ADDON,
             plugin=request.plugin,
             reason=request.reason,
             addon_index=self.played,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.actions import Action, Feedback, LearnerObservation
+from ..core.records import Record
 from ..stream.schedule import build_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
@@ -101,7 +102,7 @@ def check_learner(factory: Any, *, config: str = "toy-smoke", users: int = 3, se
     return problems
 
 
-def _strip(record: Mapping[str, Any]) -> dict[str, Any]:
+def _strip(record: Record) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k not in (*TIMING_FIELDS, "alias")}
 
 

@@ -16,6 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record, Trajectory
 from .episode import LearnerError
 from .rundir import CommittedRound, save_learner_state, write_rounds
 from .state_copy import UnsafeState
@@ -42,7 +43,7 @@ class Committer:
         self._last: Future[None] | None = None
         self._failed: BaseException | None = None
 
-    def commit(self, round_: int, records: list[dict[str, Any]], trajectories: list[dict[str, Any]]) -> None:
+    def commit(self, round_: int, records: list[Record], trajectories: list[Trajectory]) -> None:
         """Save the learner's state now, and queue the round's files behind the rounds before it.
 
         Raises:

@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from ..core.environment import Environment
 from ..core.errors import ContinualArcError, HarnessFault
+from ..core.records import End
 from .learner import AnyLearner, Learner
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import Episode
@@ -139,7 +140,7 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
             "message": str(err),
             "traceback": "".join(traceback.format_exception(err)),
         }
-        self.env.fail("learner error")
+        self.env.fail(End.LEARNER_ERROR)
 
     def advance(self, learner: Learner[ObsT, ActionT, ReplyT]) -> None:
         """One action: ``act``, the environment's step, ``observe``; faults end the instance."""
@@ -150,7 +151,7 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
             action = self._hooked_action(obs, chosen, at)
             feedback = self.env.step(action)
         except _TimeLimit:
-            self.env.fail("time limit")
+            self.env.fail(End.TIME_LIMIT)
             self.events.append(self._unanswered(obs))
         except (HarnessFault, LearnerError):
             raise  # the benchmark's fault (a generator, a plug-in), or a call that never returned
@@ -170,7 +171,7 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
             try:
                 self._call(learner.observe, obs, action, shown)
             except _TimeLimit:
-                self.env.fail("time limit")
+                self.env.fail(End.TIME_LIMIT)
             except LearnerError:
                 raise
             except Exception as err:

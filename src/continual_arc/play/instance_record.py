@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
+from ..core.records import ActionEntry, Record, Trajectory
 from .episode import AnyEpisode
 from .learner import AnyLearner, CountsInstances, LogsInstances
 
@@ -41,29 +42,29 @@ def _counters(fetch: Callable[[], Any]) -> dict[str, float]:
         return {"resources_error": 1.0}
 
 
-def action_entries(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def action_entries(events: Sequence[Mapping[str, Any]]) -> list[ActionEntry]:
     """A record's ``actions``: each event's action kind and outcome (correct, invalid, refused)."""
     actions = []
     for event in events:
         action, feedback = event["action"], event["feedback"]
-        entry: dict[str, Any] = {"action": action["action"] if action else None}
+        entry: ActionEntry = {"action": action["action"] if action else None}
         if action and "x" in action:  # a game's click keeps its cell
-            entry.update(x=action["x"], y=action["y"])
+            entry["x"], entry["y"] = action["x"], action["y"]
         if feedback and feedback["feedback"] == "game" and feedback["ended"] is not None:
             entry["ended"] = feedback["ended"]  # how a game action ended its attempt
         if feedback and feedback["feedback"] == "submit":
-            entry.update(correct=feedback["correct"], invalid=feedback["invalid"] is not None)
+            entry["correct"], entry["invalid"] = feedback["correct"], feedback["invalid"] is not None
         if feedback and feedback["feedback"] == "demos":
             entry["refused"] = feedback["refused"]
         actions.append(entry)
     return actions
 
 
-def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[dict[str, Any], dict[str, Any]]:
+def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Trajectory]:
     """The record (a line of ``records.jsonl``) and trajectory (``i/<step>.json``) of an ended instance."""
     ep, result, settings = inst.episode, inst.env.result(), inst.env.settings
     actions = action_entries(inst.events)
-    record = {
+    record: dict[str, Any] = {
         **ep.to_json(),
         "alias": ep.alias,
         "episode_type": ep.episode_type,
@@ -85,7 +86,7 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[dict[str, An
     fields = getattr(inst.env, "record_fields", None)
     if callable(fields):  # a game level's action efficiency (arc3): only its environment knows the baseline
         record.update(fields(actions, result.solved))
-    trajectory = {
+    trajectory: dict[str, Any] = {
         **ep.to_json(),
         "alias": ep.alias,
         "episode_type": ep.episode_type,
@@ -99,4 +100,5 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[dict[str, An
     if said is not None:  # only when a plug-in said something: runs without them are unchanged
         record["plugins"] = said
         trajectory["plugins"] = inst.trace.entries
-    return record, trajectory
+    # Built here, the one writer of both: the types say what their readers may rely on.
+    return cast(Record, record), cast(Trajectory, trajectory)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import platform
 import time
-from typing import Any
+from typing import Any, cast
 
 from .. import __version__
-from ..core.files import atomic_write_json
+from ..core.files import atomic_write_text
+from ..core.records import JSONObject, LearnerSpec, RunMeta, run_meta_text, schedule_meta_json
 from .fingerprint import learner_fingerprint
 from .options import RunOptions
 from .rundir import META, SCHEDULE
@@ -16,7 +17,7 @@ from .session import RunSession
 __all__ = ["learner_spec", "write_meta"]
 
 
-def learner_spec(learner: Any, options: RunOptions) -> dict[str, Any]:
+def learner_spec(learner: Any, options: RunOptions) -> LearnerSpec:
     """The learner as ``meta.json`` names it: ``{"class": "module:Class", "kwargs": {...}}``.
 
     A learner passed from Python without ``learner_spec`` is recorded by its class with no
@@ -26,15 +27,15 @@ def learner_spec(learner: Any, options: RunOptions) -> dict[str, Any]:
     cls = type(learner)
     spec.setdefault("class", f"{cls.__module__}:{cls.__qualname__}")
     spec["kwargs"] = dict(spec.get("kwargs") or {})
-    return spec
+    return cast(LearnerSpec, spec)  # "class" set above, "kwargs" an object
 
 
-def write_meta(session: RunSession, options: RunOptions, resumes: list[dict[str, Any]]) -> None:
+def write_meta(session: RunSession, options: RunOptions, resumes: list[JSONObject]) -> None:
     """Write ``meta.json`` (and ``schedule.json``) for the run ``session`` plays."""
     schedule = session.schedule
-    meta = {
+    meta: RunMeta = {
         "format": 1,
-        "schedule": dict(schedule.meta),
+        "schedule": schedule_meta_json(schedule.meta),
         "protocol": schedule.meta["protocol"],
         "slots": len(schedule.slots),
         "learner": learner_spec(session.learner, options),
@@ -50,5 +51,5 @@ def write_meta(session: RunSession, options: RunOptions, resumes: list[dict[str,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "resumes": resumes,
     }
-    atomic_write_json(session.out / META, meta)
+    atomic_write_text(session.out / META, run_meta_text(meta))
     schedule.save(session.out / SCHEDULE)

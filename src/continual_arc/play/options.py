@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record, is_primary
 from ..measure.budget import instance_charge
 
 __all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult", "played_with"]
@@ -31,10 +32,10 @@ class ProgressTally:
         self.seen = self.instances = self.errored = 0
         self.charges = 0.0
 
-    def update(self, records: Sequence[Mapping[str, Any]]) -> None:
+    def update(self, records: Sequence[Record]) -> None:
         """Count the records added since the last update (primary ones only, as the budget does)."""
         for record in records[self.seen :]:
-            if record.get("episode_type", "primary") == "primary":
+            if is_primary(record):
                 self.instances += 1
                 self.charges += instance_charge(record)
                 self.errored += bool(record.get("error"))
@@ -81,7 +82,7 @@ class RunResult:
     """
 
     out_dir: Path
-    records: list[dict[str, Any]]
+    records: list[Record]
     summary: dict[str, Any]
     stopped_by: str | None = None
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core.actions import LearnerObservation
 from ..core.environment import InstanceResult
+from ..core.records import EpisodeType
 from .plugins import AuxiliaryEpisode, BasePlugin, Episode, PluginResponse
 
 __all__ = ["HintPlugin", "PracticeAfterFailure", "with_extra"]
@@ -41,7 +42,7 @@ class PracticeAfterFailure(BasePlugin):
 
     def on_episode_end(self, episode: Episode, result: InstanceResult) -> PluginResponse | None:
         """Ask for a practice instance if a primary episode ended unsolved."""
-        if episode.episode_type != "primary" or result.solved:
+        if episode.episode_type != EpisodeType.PRIMARY or result.solved:
             return None
         return PluginResponse(
             enqueue=(AuxiliaryEpisode(episode.task_id, self.reason),), metrics={"practice": 1}

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.environment import AnyEnvironment, InstanceResult
+from ..core.records import is_primary
 from .plugins import (
     AuxiliaryEpisode,
     Episode,
@@ -286,7 +287,7 @@ def plugin_totals(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, A
     """Per plug-in over a run's records: auxiliary episodes played, metrics summed, events counted."""
     out: dict[str, dict[str, Any]] = {}
     for record in records:
-        if record.get("episode_type", "primary") != "primary":
+        if not is_primary(record):
             block = out.setdefault(str(record.get("plugin")), {})
             block["episodes"] = block.get("episodes", 0) + 1
         for name, said in (record.get("plugins") or {}).items():

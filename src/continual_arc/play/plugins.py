@@ -36,6 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.environment import InstanceResult
 from ..core.errors import ContinualArcError, HarnessFault
+from ..core.records import EpisodeType
 from ..stream.schedule import Schedule
 from ..stream.slots import Slot
 from .learner import LearnerSpecError, load_object
@@ -108,7 +109,7 @@ class Episode:
     task_id: str
     seed: int
     alias: str
-    episode_type: str = "primary"
+    episode_type: str = EpisodeType.PRIMARY
     slot: Slot | None = None
     plugin: str | None = None
     reason: str | None = None
@@ -126,7 +127,7 @@ class Episode:
         schedule's, and it is not in the schedule.
         """
         if self.slot is not None:
-            return self.slot.to_json()
+            return dict(self.slot.to_json())
         return {
             "step": self.step,
             "round": self.round,

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record
 from ..core.sandbox import Confinement
 from ..core.sandbox.zygote import Zygote
 from ..core.wire import from_wire, to_wire
@@ -174,7 +175,7 @@ class _SavesState:
 class _ResumeFrom:
     child: Child
 
-    def resume_from(self, records: list[dict[str, Any]]) -> None:
+    def resume_from(self, records: list[Record]) -> None:
         """Hand the learner the committed records of the run it resumes (they are JSON already)."""
         self.child.call("resume_from", records)
 

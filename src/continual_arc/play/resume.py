@@ -13,6 +13,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.records import JSONObject
 from ..measure.budget import primary
 from ..stream.schedule import Schedule
 from .episode import guarded
@@ -154,6 +155,9 @@ def resume(session: RunSession, options: RunOptions) -> int:
     prune_states(out, keep=rounds - 1)  # a state saved for a round that never committed
     session.records = records
     session.auxiliary.recount(records)
-    resumes = [*meta.get("resumes", []), {"at_round": rounds, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ")}]
+    resumes: list[JSONObject] = [
+        *meta.get("resumes", []),
+        {"at_round": rounds, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ")},
+    ]
     write_meta(session, options, resumes)
     return rounds

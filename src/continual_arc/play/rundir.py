@@ -30,7 +30,6 @@ to be partial.
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +46,19 @@ from ..core.files import (
     read_json,
     read_jsonl,
     truncate_partial_line,
+)
+from ..core.records import (
+    JSONObject,
+    Record,
+    RecordShapeError,
+    RunMeta,
+    Trajectory,
+    is_primary,
+    parse_records,
+    parse_run_meta,
+    parse_trajectory,
+    records_text,
+    trajectory_text,
 )
 
 __all__ = [
@@ -88,9 +100,9 @@ class Run:
     """A run directory read back: its meta, records and summary (``None`` if not written yet)."""
 
     path: Path
-    meta: dict[str, Any]
-    records: list[dict[str, Any]]
-    summary: dict[str, Any] | None
+    meta: RunMeta
+    records: list[Record]
+    summary: JSONObject | None
 
 
 def load_run(path: Path | str) -> Run:
@@ -132,43 +144,41 @@ def setup_complete(path: Path) -> bool:
     return (path / META).exists() and (path / SCHEDULE).exists()
 
 
-def read_meta(run_dir: Path) -> dict[str, Any]:
+def read_meta(run_dir: Path) -> RunMeta:
     """The run's ``meta.json``."""
     try:
-        meta: dict[str, Any] = read_json(run_dir / META)
+        return parse_run_meta(read_json(run_dir / META), str(run_dir / META))
     except FileNotFoundError:
         raise RunDirError(f"{run_dir} has no {META}: not a run directory") from None
-    except RecordsError as err:
+    except (RecordsError, RecordShapeError) as err:
         raise RunDirError(str(err)) from None
-    return meta
 
 
-def read_records(run_dir: Path, *, allow_partial_tail: bool = False) -> list[dict[str, Any]]:
+def read_records(run_dir: Path, *, allow_partial_tail: bool = False) -> list[Record]:
     """The run's records (empty when there are none yet).
 
     Raises:
-        RecordsError: a line is not valid JSON (naming the line).
+        RecordsError: a line is not valid JSON, or not a record (naming the line).
     """
     path = run_dir / RECORDS
     if not path.exists():
         return []
-    return read_jsonl(path, allow_partial_tail=allow_partial_tail)
+    try:
+        return parse_records(read_jsonl(path, allow_partial_tail=allow_partial_tail), str(path))
+    except RecordShapeError as err:
+        raise RecordsError(str(err)) from None
 
 
-def _is_primary(record: dict[str, Any]) -> bool:
-    return bool(record.get("episode_type", "primary") == "primary")
-
-
-def _round_is_whole(path: Path, round_: int, group: Sequence[dict[str, Any]], size: int) -> bool:
+def _round_is_whole(path: Path, round_: int, group: Sequence[Record], size: int) -> bool:
     """Whether a round's records are whole (``size`` primary ones and every auxiliary one)."""
-    primaries = sum(1 for r in group if _is_primary(r))
+    primaries = sum(1 for r in group if is_primary(r))
     addons = max((int(r.get("round_addons", 0)) for r in group), default=0)
     if primaries > size or len(group) - primaries > addons:
         raise RunDirError(f"{path}: round {round_} holds more than its {size} records")
     return primaries == size and len(group) - primaries == addons
 
 
-def committed_rounds(run_dir: Path, round_sizes: Sequence[int]) -> list[dict[str, Any]]:
+def committed_rounds(run_dir: Path, round_sizes: Sequence[int]) -> list[Record]:
     """Repair ``records.jsonl`` to whole rounds and return its records.
 
     Cuts a trailing line left incomplete by a crash, then any records of a round that is not
@@ -197,48 +207,45 @@ def committed_rounds(run_dir: Path, round_sizes: Sequence[int]) -> list[dict[str
         index = end
         whole += 1
     if index < len(records):
-        kept = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in records[:index])
+        kept = records_text(records[:index])
         # Rewritten atomically: a crash here leaves the old file, which the next resume cuts again.
         atomic_write_text(path, kept)
     return records[:index]
 
 
-def trajectory_name(record: dict[str, Any]) -> str:
+def trajectory_name(record: Record) -> str:
     """The name of a record's trajectory in ``i/``: its step, or ``addon-<n>`` for an auxiliary episode."""
-    if _is_primary(record):
+    if is_primary(record):
         return str(record["step"])
     return f"addon-{record['addon_index']}"
 
 
-def write_trajectory(
-    run_dir: Path, step: int | str, trajectory: dict[str, Any], *, fsync: bool = True
-) -> None:
-    """Write ``i/<step>.json`` atomically, as compact JSON (the C encoder: pretty JSON is 10x slower).
+def write_trajectory(run_dir: Path, step: int | str, trajectory: Trajectory, *, fsync: bool = True) -> None:
+    """Write ``i/<step>.json`` atomically (:func:`~continual_arc.core.records.trajectory_text`).
 
     ``step`` is the slot's step, or the name :func:`trajectory_name` gives.
     """
-    text = json.dumps(trajectory, sort_keys=True, separators=(",", ":")) + "\n"
-    atomic_write_text(run_dir / "i" / f"{step}.json", text, fsync=fsync)
+    atomic_write_text(run_dir / "i" / f"{step}.json", trajectory_text(trajectory), fsync=fsync)
 
 
-def read_trajectory(run_dir: Path, record: dict[str, Any]) -> dict[str, Any] | None:
+def read_trajectory(run_dir: Path, record: Record) -> Trajectory | None:
     """A record's trajectory (``i/<step>.json``), or ``None`` when it is missing or unreadable."""
+    path = run_dir / "i" / f"{trajectory_name(record)}.json"
     try:
-        trajectory: dict[str, Any] = read_json(run_dir / "i" / f"{trajectory_name(record)}.json")
-    except (FileNotFoundError, RecordsError):
+        return parse_trajectory(read_json(path), str(path))
+    except (FileNotFoundError, RecordsError, RecordShapeError):
         return None
-    return trajectory
 
 
-def invalid_reasons(run_dir: Path, records: Sequence[dict[str, Any]]) -> list[str]:
+def invalid_reasons(run_dir: Path, records: Sequence[Record]) -> list[str]:
     """Why each invalid submission of the run was refused, from the trajectories (without the place)."""
     reasons: list[str] = []
     for record in records:
         if not any(action.get("invalid") for action in record.get("actions", [])):
             continue
-        trajectory = read_trajectory(run_dir, record) or {}
-        for event in trajectory.get("events", []):
-            why = (event.get("feedback") or {}).get("invalid")
+        trajectory = read_trajectory(run_dir, record)
+        for event in trajectory["events"] if trajectory else []:
+            why = (event["feedback"] or {}).get("invalid")
             if why:
                 reasons.append(str(why).split(" at row")[0])
     return reasons
@@ -262,8 +269,8 @@ class CommittedRound:
     """A played round, as it is committed: its number, its records and their trajectories, in order."""
 
     round: int
-    records: Sequence[dict[str, Any]]
-    trajectories: Sequence[dict[str, Any]]
+    records: Sequence[Record]
+    trajectories: Sequence[Trajectory]
 
 
 def write_rounds(run_dir: Path, rounds: Sequence[CommittedRound]) -> None:
@@ -279,6 +286,7 @@ def write_rounds(run_dir: Path, rounds: Sequence[CommittedRound]) -> None:
             write_trajectory(run_dir, trajectory_name(record), trajectory, fsync=False)
     if any(played.trajectories for played in rounds):
         fsync_dir(run_dir / "i")  # one flush for the rounds' renames, before their records
+    # append_jsonl writes each line as records_text does (one fsynced write); tests cut it to crash.
     append_jsonl(run_dir / RECORDS, [record for played in rounds for record in played.records])
     prune_states(run_dir, keep=rounds[-1].round, later=True)
 

@@ -13,9 +13,9 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from ..core.environment import AnyEnvironment, EnvSettings
+from ..core.records import Record
 from ..stream.schedule import Schedule
 from ..stream.slots import Slot
 from ..tracks.registry import get_track
@@ -64,7 +64,7 @@ class RunSession:
         self.aliases = Aliases(read_or_create_salt(out), options.alias_style)
         self.aliases.check_unique(sorted({s.task_id for s in schedule.slots}))
         self.saves_state = saves_state(learner)
-        self.records: list[dict[str, Any]] = []
+        self.records: list[Record] = []
         self.tally = ProgressTally()  # what progress reports count, kept up round by round
         self.run_trace = PluginTrace()
         self.auxiliary = AuxiliaryLedger(schedule)

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..core.config import TESTS
-from ..core.files import atomic_write_json, read_json
+from ..core.files import atomic_write_json
 from ..measure.plots import plane_plot, run_plots
-from ..play.rundir import read_records
+from ..play.rundir import read_meta, read_records
 from .plane import plane_point
 from .plays import PROTOCOL_PLAYS
 
@@ -97,7 +97,7 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> dict[str, 
     """
     out: Path = options.out
     point = plane_point(out, label=options.learner.rsplit(":", 1)[-1], resamples=options.resamples).to_json()
-    stream = read_json(out / PROTOCOL_PLAYS["stream"] / "meta.json")
+    stream = read_meta(out / PROTOCOL_PLAYS["stream"])
     document = {
         "format": 1,
         "learner": {"class": options.learner, "kwargs": dict(options.learner_kwargs)},

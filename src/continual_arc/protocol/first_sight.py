@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record
 from ..measure.budget import budget_used, primary, share_solved
 from ..play.learner import load_learner
 from ..play.options import RunOptions, RunProgress
@@ -43,7 +44,7 @@ class FirstSight:
         return {"config": self.config, "learner": self.learner, "parts": self.parts, "out": str(self.out)}
 
 
-def _part(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _part(records: Sequence[Record]) -> dict[str, Any]:
     return {
         "tasks": len(records),
         "solved": sum(1 for r in records if r["solved"]),

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.config import TESTS, Config
+from ..core.records import Phase
 from ..play.aliases import SALT_FILE
 from ..stream.schedule import Schedule, build_schedule, test_schedule
 
@@ -40,7 +41,7 @@ class PlannedPlay:
     """
 
     name: str
-    test: str | None
+    test: Phase | None
     reset: bool
     after: tuple[str, ...] = ()
 
@@ -124,9 +125,9 @@ def _protocol_plan() -> ProtocolPlan:
     return ProtocolPlan(
         (
             PlannedPlay(STREAM, None, reset=False),
-            resets["held-out"],
+            resets[Phase.HELD_OUT],
             PlannedPlay(f"{STREAM}-reset", None, reset=True),
-            *(play for test, play in resets.items() if test != "held-out"),
+            *(play for test, play in resets.items() if test != Phase.HELD_OUT),
             *(PlannedPlay(test, test, reset=False, after=(STREAM,)) for test in TESTS),
         )
     )

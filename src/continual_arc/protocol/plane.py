@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Phase, Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
 from ..measure.reset_flags import ResetFlags, reset_flags
 from ..play.rundir import load_run
@@ -57,17 +58,21 @@ def plane_point(
             f"it lacks {', '.join(missing)}"
         )
 
-    def records(play: str) -> list[dict[str, Any]]:
+    def records(play: str) -> list[Record]:
         return load_run(root / PROTOCOL_PLAYS[play]).records
 
     played = load_run(root / PROTOCOL_PLAYS["seen"]).meta["schedule"]
     setting = f"{played['config']}, {played['users']} user(s)"
 
     seen = share_saved(
-        [records("seen")], [records("seen-reset")], seed=seed, test="seen", resamples=resamples
+        [records("seen")], [records("seen-reset")], seed=seed, test=Phase.SEEN, resamples=resamples
     )
     held = share_saved(
-        [records("held-out")], [records("held-out-reset")], seed=seed, test="held-out", resamples=resamples
+        [records("held-out")],
+        [records("held-out-reset")],
+        seed=seed,
+        test=Phase.HELD_OUT,
+        resamples=resamples,
     )
     learned = None
     stream = stream_reset = None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.config import TESTS, Config
+from ..core.records import RunMeta
 from ..play.aliases import SALT_FILE
 from ..play.learner import is_stateless, load_learner
 from ..play.options import RunProgress, played_with
@@ -32,7 +33,7 @@ def default_test_dir(stream_dir: Path, test: str, width: int | None) -> Path:
     return stream_dir.parent / f"{stream_dir.name}{suffix}"
 
 
-def _stream_meta(stream_dir: Path) -> dict[str, Any]:
+def _stream_meta(stream_dir: Path) -> RunMeta:
     meta = read_meta(stream_dir)
     schedule = meta["schedule"]
     if schedule.get("test") is not None or schedule.get("reset_each") or schedule.get("order") == "fresh":

@@ -7,9 +7,10 @@ from which the same rows are rebuilt (:func:`continual_arc.stream.schedule.rebui
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..core.config import Config
+from ..core.records import Phase, ScheduleMeta
 from ..core.seeding import stable_rng
 from ..tracks.track import Track
 from .process import ProcessTrace, reorder, stream_process
@@ -38,11 +39,11 @@ def stream_rows(track: Track, config: Config, seed: int, order: str, reset_each:
         for task in visits:
             k = counts.get(task, 0)
             counts[task] = k + 1
-            row.append((task, instance_seed(config, seed, "stream", user, task, k)))
+            row.append((task, instance_seed(config, seed, Phase.STREAM, user, task, k)))
         per_user.append(row)
     length = config.stream_tasks * config.supply
     return [
-        (r, user, "stream", *per_user[user][r], reset_each)
+        (r, user, Phase.STREAM, *per_user[user][r], reset_each)
         for r in range(length)
         for user in range(config.users)
     ]
@@ -59,9 +60,9 @@ def epilogue_rows(track: Track, config: Config, seed: int, first_round: int, res
         (
             first_round + r,
             user,
-            "epilogue",
+            Phase.EPILOGUE,
             task,
-            instance_seed(config, seed, "epilogue", user, task, 0),
+            instance_seed(config, seed, Phase.EPILOGUE, user, task, 0),
             reset_each,
         )
         for r in range(config.held_out)
@@ -70,7 +71,7 @@ def epilogue_rows(track: Track, config: Config, seed: int, first_round: int, res
     ]
 
 
-def meta_block(track: Track, config: Config, seed: int, **fields_: Any) -> dict[str, Any]:
+def meta_block(track: Track, config: Config, seed: int, **fields_: Any) -> ScheduleMeta:
     """The meta of a schedule of ``config`` at ``seed`` (a workstreams stream unless told otherwise)."""
     meta: dict[str, Any] = {
         "config": config.name,
@@ -88,12 +89,12 @@ def meta_block(track: Track, config: Config, seed: int, **fields_: Any) -> dict[
     }
     meta.update(fields_)
     meta["protocol"] = protocol_of(meta)
-    return meta
+    return cast(ScheduleMeta, meta)  # the one writer of a schedule's meta block
 
 
 def _test_tasks(track: Track, config: Config, seed: int, test: str) -> list[tuple[str, int]]:
     """The (task, instance seed) of each instance of a test, in order."""
-    if test == "held-out":
+    if test == Phase.HELD_OUT:
         return _held_out_instances(track, config, seed)
     users = config.users
     blocks = [user_tasks(config, u, track=track) for u in range(users)]
@@ -102,7 +103,7 @@ def _test_tasks(track: Track, config: Config, seed: int, test: str) -> list[tupl
     for i in range(size):
         user, j = i % users, i // users
         task = blocks[user][j % config.stream_tasks]
-        out.append((task, instance_seed(config, seed, "seen", user, task, j // config.stream_tasks)))
+        out.append((task, instance_seed(config, seed, Phase.SEEN, user, task, j // config.stream_tasks)))
     return out
 
 
@@ -118,7 +119,7 @@ def test_rows(track: Track, config: Config, seed: int, test: str, width: int | N
 def _held_out_instances(track: Track, config: Config, seed: int) -> list[tuple[str, int]]:
     """The held-out test's (task, instance seed): each task's ``held_out_instances`` in turn."""
     return [
-        (task, instance_seed(config, seed, "held-out", None, task, k))
+        (task, instance_seed(config, seed, Phase.HELD_OUT, None, task, k))
         for task in held_out_tasks(config, track=track)
         for k in range(config.held_out_instances)
     ]
@@ -127,7 +128,7 @@ def _held_out_instances(track: Track, config: Config, seed: int) -> list[tuple[s
 def fresh_rows(track: Track, config: Config, seed: int) -> list[Row]:
     """``--order fresh``: the held-out test's instances alone, one a round, each after a reset."""
     pairs = _held_out_instances(track, config, seed)
-    return [(r, 0, "held-out", task, s, True) for r, (task, s) in enumerate(pairs)]
+    return [(r, 0, Phase.HELD_OUT, task, s, True) for r, (task, s) in enumerate(pairs)]
 
 
 test_rows.__test__ = False  # type: ignore[attr-defined]  # a builder, not a pytest test

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..core.config import TESTS, Config, ScheduleError
 from ..core.files import RecordsError, atomic_write_text, read_json
+from ..core.records import RecordShapeError, ScheduleMeta, parse_schedule_meta
 from .process import ORDERS
 from .protocol_block import protocol_of
 from .rows import epilogue_rows, fresh_rows, meta_block, stream_rows, test_rows
@@ -49,7 +50,7 @@ class Schedule:
     """
 
     slots: tuple[Slot, ...]
-    meta: Mapping[str, Any]
+    meta: ScheduleMeta
 
     @property
     def rounds(self) -> int:
@@ -72,7 +73,7 @@ class Schedule:
             raise ScheduleError("a cut schedule needs at least one round")
         if rounds >= self.rounds:
             return self
-        meta = {**self.meta, "rounds_cut": rounds}
+        meta: ScheduleMeta = {**self.meta, "rounds_cut": rounds}
         meta["protocol"] = protocol_of(meta)
         return Schedule(tuple(s for s in self.slots if s.round < rounds), meta)
 
@@ -123,7 +124,11 @@ class Schedule:
         if not isinstance(document["meta"], Mapping) or not isinstance(document["slots"], list):
             raise ScheduleError(f"{name}: meta must be an object and slots a list")
         slots = tuple(Slot.from_json(value, i) for i, value in enumerate(document["slots"]))
-        schedule = cls(slots, dict(document["meta"]))
+        try:
+            meta = parse_schedule_meta(dict(document["meta"]), f"{name}: its meta")
+        except RecordShapeError as err:
+            raise ScheduleError(str(err)) from None
+        schedule = cls(slots, meta)
         check_numbering(schedule.slots, name)
         if verify and schedule.meta.get("order") != "custom":
             verify_schedule(schedule, name)  # the strongest check: every slot as its meta builds it
@@ -191,13 +196,14 @@ def test_schedule(config: Config, seed: int, test: str, *, width: int | None = N
 test_schedule.__test__ = False  # type: ignore[attr-defined]  # a contract name, not a pytest test
 
 
-def rebuild(meta: Mapping[str, Any]) -> Schedule:
+def rebuild(meta: ScheduleMeta) -> Schedule:
     """The schedule a meta block describes, built afresh."""
     config = Config.from_dict(meta["configuration"])
     if config.users != meta["users"]:
         raise ScheduleError(f"meta says {meta['users']} users but its configuration {config.users}")
-    if meta.get("test") is not None:
-        return test_schedule(config, meta["seed"], meta["test"], width=meta.get("width"))
+    test = meta.get("test")
+    if test is not None:
+        return test_schedule(config, meta["seed"], test, width=meta.get("width"))
     return build_schedule(
         config,
         meta["seed"],
@@ -231,7 +237,8 @@ def verify_schedule(schedule: Schedule, name: str = "schedule") -> None:
             raise ScheduleError(f"{name}: slot {got.step} does not match its meta: {diff}")
     for key, wanted in expected.meta.items():
         found = meta.get(key)
-        if key == "protocol" and isinstance(found, Mapping):  # a file from another release keeps its verdict
+        if key == "protocol" and isinstance(found, Mapping) and isinstance(wanted, Mapping):
+            # a file from another release keeps its verdict
             found, wanted = {**found, "release": None}, {**wanted, "release": None}
         if found != wanted:
             raise ScheduleError(f"{name}: meta {key} is {meta.get(key)!r}, but its schedule has {wanted!r}")

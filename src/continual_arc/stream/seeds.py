@@ -9,6 +9,7 @@ seed stays below 2**53 (exact in JavaScript).
 from __future__ import annotations
 
 from ..core.config import Config
+from ..core.records import Phase
 from ..core.seeding import stable_int
 
 __all__ = [
@@ -20,7 +21,7 @@ __all__ = [
     "instance_seed",
 ]
 
-_PHASE_BASE = {"stream": 1, "epilogue": 2, "held-out": 3, "seen": 4}
+_PHASE_BASE: dict[str, int] = {Phase.STREAM: 1, Phase.EPILOGUE: 2, Phase.HELD_OUT: 3, Phase.SEEN: 4}
 
 SEED_SPAN = 10**15
 """The width of every phase's range of seeds."""

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, cast
 
 from ..core.config import ScheduleError
+from ..core.records import Phase, SlotFields
 
 __all__ = ["PHASES", "Row", "Slot", "annotate", "check_history", "check_numbering"]
 
-PHASES = ("stream", "epilogue", "held-out", "seen")
+PHASES = tuple(Phase)
 """The phases a slot may belong to; ``held-out`` and ``seen`` are the frozen tests."""
 
 Row = tuple[int, int, str, str, int, bool]
@@ -52,11 +53,11 @@ class Slot:
     user_exposure_index: int = 0
     user_gap: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The slot as a JSON object (its fields in declaration order)."""
+    def to_json(self) -> SlotFields:
+        """The slot as a JSON object (its fields in declaration order), as records open with it."""
         # Every field is a scalar, so a shallow copy is the whole object; asdict's recursive deep
         # copy took half of ``schedule make``'s time.
-        return dict(vars(self))
+        return cast(SlotFields, dict(vars(self)))
 
     @classmethod
     def from_json(cls, value: Any, index: int) -> Slot:

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
+from ..core.records import Record
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.ledger import ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
@@ -94,7 +95,7 @@ def _resolve(root: Path, name: str) -> Path | None:
 
 
 def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str, Any] | None:
-    def records(role: str) -> list[dict[str, Any]] | None:
+    def records(role: str) -> list[Record] | None:
         run = runs.get(role)
         return run.records if run is not None else None
 
@@ -153,7 +154,7 @@ def _outside(ledger: Path, runs: Mapping[str, LoadedRun]) -> tuple[dict[str, Any
         return None, [f"{ledger}: cannot be read ({err.strerror})"]
     counted: dict[str, float] = {}
     for run in runs.values():
-        concurrent = bool((run.meta or {}).get("concurrent_users"))
+        concurrent = bool(run.meta.get("concurrent_users")) if run.meta else False
         for key, value in run_resources(run.records or [], concurrent).items():
             counted[key] = counted.get(key, 0.0) + value
     outside = outside_spend(ledger_calls(entries, None, skipped), counted).to_json()

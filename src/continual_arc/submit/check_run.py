@@ -31,13 +31,15 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..core.config import Config, ScheduleError
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
 from ..core.level_score import level_fields
+from ..core.records import End, Record, RunMeta, is_primary, parse_schedule_meta
+from ..core.rules import Tally
 from ..measure.summary import summarize
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
@@ -60,8 +62,8 @@ class LoadedRun:
     """
 
     path: Path
-    meta: dict[str, Any] | None
-    records: list[dict[str, Any]] | None
+    meta: RunMeta | None
+    records: list[Record] | None
     summary: dict[str, Any] | None
     salt: str | None
     protocol: dict[str, Any] | None = None
@@ -79,10 +81,14 @@ def _read(path: Path, problems: list[str]) -> Any:
 
 def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
     """Read a run's files, noting each that is missing or malformed (of the wrong shape: unusable)."""
-    meta = _read(path / "meta.json", problems)
-    if meta is not None and (wrong := meta_shape(meta, path / "meta.json")):
+    raw = _read(path / "meta.json", problems)
+    meta: RunMeta | None = None
+    if raw is not None and (wrong := meta_shape(raw, path / "meta.json")):
         problems += wrong
-        meta = None
+    elif raw is not None:
+        # The checker's own shape check (.shape) has passed: a schedule block it cannot rebuild is
+        # a problem line of its own (_rebuilt), never an exception here.
+        meta = cast(RunMeta, raw)
     summary = _read(path / "summary.json", problems)
     if summary is not None and not isinstance(summary, dict):
         problems.append(f"{path / 'summary.json'}: not an object")
@@ -105,53 +111,47 @@ def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
     return LoadedRun(path, meta, records, summary, salt)
 
 
-def replay_charge(
-    record: Mapping[str, Any], settings: EnvSettings, action_cap: int | None = None
-) -> dict[str, Any]:
+def replay_charge(record: Record, settings: EnvSettings, action_cap: int | None = None) -> dict[str, Any]:
     """What the environment's rules make of a record's actions: its end, counts and charge.
 
-    A game action's entry says how it ended its attempt (``ended``): a win solves the instance,
-    any other end is a failed attempt. ``action_cap`` is the instance's (a game level's depends on
-    its solver's plan, and its trajectory gives it); by default the settings' own.
+    The actions are counted through the environment's own rules (:class:`~continual_arc.core.rules.Tally`),
+    as the instance was played. A game action's entry says how it ended its attempt (``ended``):
+    a win solves the instance, any other end is a failed attempt. ``action_cap`` is the instance's
+    (a game level's depends on its solver's plan, and its trajectory gives it); by default the
+    settings' own. An instance the actions leave open ended outside the rules (its recorded fault),
+    or never ended (``unfinished``).
     """
-    wrong = demos = refused = 0
-    end: str | None = None
-    cap = settings.action_cap if action_cap is None else action_cap
+    tally = Tally(settings, action_cap)
     for action in record.get("actions", []):
-        if end is not None:
+        if tally.done:
             return {"problem": "an action after the instance ended"}
-        kind = action.get("action")
-        if kind in GAME_ACTIONS and action.get("ended") is not None:
-            if action["ended"] == "won":
-                end = "solved"
-            else:
-                wrong += 1
-                end = "attempt cap" if wrong >= settings.attempt_cap else None
-        elif kind == "submit":
-            if action.get("correct"):
-                end = "solved"
-            else:
-                wrong += 1
-                end = "attempt cap" if wrong >= settings.attempt_cap else None
-        elif kind == "request_demos":
-            refused, demos = (refused + 1, demos) if action.get("refused") else (refused, demos + 1)
-        elif kind == "give_up":
-            end = "gave up"
-        if end is None and len(record["actions"]) >= cap and action is record["actions"][-1]:
-            end = "action cap"
-    if end is None:  # a fault or a time limit ends an instance outside the rules
-        end = record.get("end") if record.get("end") in ("learner error", "time limit") else "unfinished"
-    charge = wrong + settings.demo_cost * demos if end == "solved" else settings.max_cost
+        _apply_entry(tally, action)
+        tally.count_action()
+    tally.fail(End.fault(record.get("end")) or End.UNFINISHED)
+    result = tally.result()
     return {
-        "end": end,
-        "solved": end == "solved",
-        "wrong_attempts": wrong,
-        "demos_bought": demos,
-        "demos_refused": refused,
-        "charge": charge,
+        "end": result.end,
+        "solved": result.solved,
+        "wrong_attempts": result.wrong_attempts,
+        "demos_bought": result.demos_bought,
+        "demos_refused": result.demos_refused,
+        "charge": result.charge,
         "max_cost": settings.max_cost,
-        "budget_share": charge / settings.max_cost,
+        "budget_share": result.charge / settings.max_cost,
     }
+
+
+def _apply_entry(tally: Tally, action: Mapping[str, Any]) -> None:
+    """One recorded action's outcome, as the environment counted it when it was played."""
+    kind = action.get("action")
+    if kind in GAME_ACTIONS and action.get("ended") is not None:
+        tally.solve() if action["ended"] == "won" else tally.fail_attempt()
+    elif kind == "submit":
+        tally.solve() if action.get("correct") else tally.fail_attempt()
+    elif kind == "request_demos":
+        tally.demo(refused=bool(action.get("refused")))
+    elif kind == "give_up":
+        tally.give_up()
 
 
 def _verdict(block: Any) -> Any:
@@ -183,7 +183,7 @@ def _rebuilt(run: LoadedRun, problems: list[str]) -> Schedule | None:
             )
     # From here on the run's schedule block is the rebuilt one: the records were checked against
     # it, and the cross checks then read fields it always has (one a forger dropped included).
-    run.meta["schedule"] = fresh
+    run.meta["schedule"] = parse_schedule_meta(fresh)
     # Both copies of the verdict, compared in one line: one forged block is one problem.
     wrong = [
         name
@@ -205,7 +205,7 @@ def _rebuilt(run: LoadedRun, problems: list[str]) -> Schedule | None:
 def _check_coverage(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
     assert run.meta is not None and run.records is not None
     name = run.path / "records.jsonl"
-    primary = [(i, r) for i, r in enumerate(run.records, 1) if r.get("episode_type", "primary") == "primary"]
+    primary = [(i, r) for i, r in enumerate(run.records, 1) if is_primary(r)]
     seen: dict[Any, int] = {}
     for line, record in primary:
         step = record.get("step")
@@ -242,7 +242,7 @@ def _first_disorder(steps: list[Any]) -> str | None:
     return None
 
 
-def _game_opening(run: LoadedRun, record: dict[str, Any]) -> tuple[int | None, int | None]:
+def _game_opening(run: LoadedRun, record: Record) -> tuple[int | None, int | None]:
     """A game instance's action cap and baseline, as its trajectory gives them (the replay checks them)."""
     try:
         opening = read_json(run.path / "i" / f"{trajectory_name(record)}.json")
@@ -252,7 +252,7 @@ def _game_opening(run: LoadedRun, record: dict[str, Any]) -> tuple[int | None, i
     return (cap if isinstance(cap, int) else None), (baseline if isinstance(baseline, int) else None)
 
 
-def _level_problems(record: dict[str, Any], baseline: int | None, replay: Mapping[str, Any]) -> list[str]:
+def _level_problems(record: Record, baseline: int | None, replay: Mapping[str, Any]) -> list[str]:
     """Where a game record's level score is not what its actions and its trajectory's baseline give."""
     if baseline is None or baseline <= 0:
         return [f"its trajectory gives no baseline for the level score ({baseline!r})"]

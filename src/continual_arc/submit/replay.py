@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.environment import AnyEnvironment, EnvSettings
+from ..core.records import End, Record
 from ..play.instance_record import action_entries
 from ..tracks.track import Track
 
 __all__ = ["replay_instance"]
 
 _RESULT_FIELDS = ("solved", "charge", "wrong_attempts", "demos_bought", "demos_refused", "end")
-_FAULTS = ("learner error", "time limit")
 
 
 def _differences(got: Mapping[str, Any], want: Mapping[str, Any], skip: Sequence[str] = ()) -> list[str]:
@@ -51,9 +51,7 @@ def _observation_problems(path: Path, at: int, got: Any, want: dict[str, Any]) -
     return [f"{path}: event {at}: observation {', '.join(diff)}"] if diff else []
 
 
-def _play_events(
-    env: AnyEnvironment, record: Mapping[str, Any], events: Sequence[Any], path: Path
-) -> list[str]:
+def _play_events(env: AnyEnvironment, record: Record, events: Sequence[Any], path: Path) -> list[str]:
     """Apply the trajectory's actions to ``env``; the problems met on the way."""
     problems: list[str] = []
     for at, event in enumerate(events):
@@ -64,9 +62,10 @@ def _play_events(
         obs = env.view(str(record.get("alias")), record["step"], record["round"], record["user"])
         problems += _observation_problems(path, at, event.get("observation"), env.observation_json(obs))
         if event.get("action") is None:  # the learner failed or ran out of time: the last event
-            if at != len(events) - 1 or record.get("end") not in _FAULTS:
+            end = End.fault(record.get("end"))
+            if at != len(events) - 1 or end is None:
                 problems.append(f"{path}: event {at} has no action, but the instance did not end in a fault")
-            env.fail(str(record.get("end")))
+            env.fail(end or End.LEARNER_ERROR)
             break
         try:
             action = env.action_from_json(event["action"])
@@ -85,7 +84,7 @@ def _play_events(
 
 
 def replay_instance(
-    track: Track, settings: EnvSettings, record: Mapping[str, Any], trajectory: Mapping[str, Any], path: Path
+    track: Track, settings: EnvSettings, record: Record, trajectory: Mapping[str, Any], path: Path
 ) -> list[str]:
     """Play one instance again from its trajectory's actions and compare everything written about it.
 

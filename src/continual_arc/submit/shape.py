@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..core.records import is_primary
 from ..play.aliases import ALIAS_STYLES
 
 __all__ = ["MAX_LINES", "meta_shape", "records_shape"]
@@ -104,7 +105,7 @@ def _record(record: Any) -> list[str]:
     if not isinstance(record, dict):
         return [f"the record is {type(record).__name__}, not an object"]
     wrong = _fields(record, _RECORD, _RECORD_OPTIONAL)
-    primary = record.get("episode_type", "primary") == "primary"
+    primary = is_primary(record)
     if not primary and not _typed(record.get("addon_index"), (int,)):
         # an auxiliary episode's trajectory is named by its index (i/addon-<n>.json)
         wrong.append(f"episode_type {record.get('episode_type')!r} without an integer addon_index")

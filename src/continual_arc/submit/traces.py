@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..core.records import EpisodeType, Record, is_primary
+
 __all__ = ["TraceFinder"]
 
 
@@ -35,7 +37,7 @@ class TraceFinder:
     def _note(self, kind: str, line: str) -> None:
         self.found.setdefault(kind, line)  # the first of each kind names the place; the rest add nothing
 
-    def record(self, line: int, record: Mapping[str, Any]) -> None:
+    def record(self, line: int, record: Record) -> None:
         """Look at one record (``line`` counts from 1)."""
         if not self.active:
             return
@@ -44,8 +46,8 @@ class TraceFinder:
             self._note(
                 "plugins", f"{where}: plugins {_short(record['plugins'])}, but {self.meta} lists no plug-in"
             )
-        episode = record.get("episode_type", "primary")
-        if episode != "primary":
+        episode = record.get("episode_type", EpisodeType.PRIMARY)
+        if not is_primary(record):
             self._note(
                 "episode",
                 f"{where}: episode_type {episode!r} (an auxiliary episode a plug-in asks for), "

@@ -85,7 +85,7 @@ class _Groups:
         if not _finished(run_dir):
             return
         meta = read_meta(run_dir)
-        schedule, learner = meta["schedule"], meta.get("learner") or {}
+        schedule, learner = meta["schedule"], meta["learner"]
         kwargs = json.dumps(learner.get("kwargs"), sort_keys=True)
         key = ("runs", learner.get("class"), kwargs, schedule["config"], schedule["users"])
         group = self.group(key, _label(learner), schedule["config"], int(schedule["users"]))

@@ -125,11 +125,9 @@ class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
         except InvalidGridError as err:
             invalid, correct = str(err), False
         if correct:
-            self.end = "solved"
+            self.tally.solve()
         else:
-            self.attempts_used += 1
-            if self.attempts_used >= self.settings.attempt_cap:
-                self.end = "attempt cap"
+            self.tally.fail_attempt()
         return SubmitFeedback(correct, self.attempts_used, self.spent, self.done, invalid)
 
     def accepts(self, value: Any) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core.config import Config, ProcessParams, ScheduleError
 from ..core.environment import AnyEnvironment, EnvSettings
+from ..core.records import Phase
 from .sources import TaskSource, UnknownTaskError
 
 __all__ = ["PHASE_SOURCES", "ROLES", "Track", "TrackUnavailableError", "smoke_config"]
@@ -24,10 +25,10 @@ ROLES = ("stream", "held-out")
 """The two roles of a track's sources."""
 
 PHASE_SOURCES: Mapping[str, str] = {
-    "stream": "stream",
-    "seen": "stream",
-    "epilogue": "held-out",
-    "held-out": "held-out",
+    Phase.STREAM: "stream",
+    Phase.SEEN: "stream",
+    Phase.EPILOGUE: "held-out",
+    Phase.HELD_OUT: "held-out",
 }
 """Which of a track's two sources serves each phase."""
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.records import Record, is_primary
 from ..protocol.plays import PROTOCOL_PLAYS
 from .loading import RunData, is_run_dir, read_json_file, read_run
 
@@ -65,11 +66,9 @@ class Catalog:
     roots: tuple[Path, ...]
 
 
-def instance_keys(records: Iterable[dict[str, Any]]) -> frozenset[tuple[str, int | None]]:
+def instance_keys(records: Iterable[Record]) -> frozenset[tuple[str, int | None]]:
     """The primary instances of some records, by real task id and instance seed."""
-    return frozenset(
-        (str(r["task_id"]), r.get("seed")) for r in records if r.get("episode_type") == "primary"
-    )
+    return frozenset((str(r["task_id"]), r.get("seed")) for r in records if is_primary(r))
 
 
 def is_protocol_dir(path: Path) -> bool:
@@ -172,7 +171,8 @@ def _pair(runs: dict[str, RunEntry], protocols: dict[str, ProtocolEntry]) -> Non
 
 def _same_learner(a: RunEntry, b: RunEntry) -> bool:
     """Whether two runs name the same learner with the same arguments (both known)."""
-    first, second = (a.data.meta or {}).get("learner"), (b.data.meta or {}).get("learner")
+    first = a.data.meta.get("learner") if a.data.meta else None
+    second = b.data.meta.get("learner") if b.data.meta else None
     return first is not None and first == second
 
 
@@ -183,7 +183,7 @@ def _is_reset(entry: RunEntry) -> bool:
     schedule = (entry.data.meta or {}).get("schedule", {})
     if schedule.get("reset_each") or schedule.get("width") == 1:
         return True
-    primary = [r for r in entry.data.records if r.get("episode_type") == "primary"]
+    primary = [r for r in entry.data.records if is_primary(r)]
     return bool(primary) and all(r.get("reset_before") for r in primary)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.games import GAME_ACTIONS
+from ..core.records import Record, is_primary
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
@@ -31,7 +32,7 @@ PLANE_RESAMPLES = 2_000
 """Bootstrap resamples when the viewer computes a plane itself (a protocol without ``protocol.json``)."""
 
 
-def _phases(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+def _phases(records: Sequence[Record]) -> dict[str, dict[str, Any]]:
     chosen = primary(records)
     return {
         phase: {
@@ -44,7 +45,7 @@ def _phases(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     }
 
 
-def _kind(records: Sequence[Mapping[str, Any]]) -> str:
+def _kind(records: Sequence[Record]) -> str:
     """``"game"`` when the run's records act on game levels (the arc3 track), else ``"grid"``.
 
     Read from the records, not the track, so a viewer without the game engine knows a game run too.
@@ -115,7 +116,7 @@ def index_document(catalog: Catalog, *, live: bool) -> dict[str, Any]:
     }
 
 
-def _strip(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _strip(records: Sequence[Record]) -> dict[str, Any]:
     """The stream strip's columns, one per primary instance in order of step, as parallel arrays."""
     chosen = sorted(primary(records), key=lambda r: int(r["step"]))
     tasks: list[str] = []
@@ -145,7 +146,7 @@ def _strip(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {"tasks": tasks, "max_cost": max_cost, "columns": columns}
 
 
-def _addons(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _addons(records: Sequence[Record]) -> list[dict[str, Any]]:
     """The auxiliary episodes plug-ins asked for (never in a measure), for their replays."""
     return [
         {
@@ -162,7 +163,7 @@ def _addons(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "solved": r["solved"],
         }
         for r in records
-        if r.get("episode_type") != "primary" and r.get("addon_index") is not None
+        if not is_primary(r) and r.get("addon_index") is not None
     ]
 
 
@@ -193,7 +194,7 @@ def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[dict[str
     if missing:
         return None, f"the plane needs the {', '.join(missing)} play(s)"
 
-    def records(play: str) -> list[dict[str, Any]]:
+    def records(play: str) -> list[Record]:
         run_id = plays[play]
         return [] if run_id is None else catalog.runs[run_id].data.records
 

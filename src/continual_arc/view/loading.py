@@ -13,9 +13,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..core.files import RecordsError, read_json
+from ..core.records import EpisodeType, JSONObject, Phase, Record, is_primary
 from ..play.rundir import META, PLUGINS, RECORDS, SCHEDULE, SUMMARY
 
 __all__ = ["MEMORY", "REQUIRED", "RunData", "is_run_dir", "read_json_file", "read_run"]
@@ -26,7 +27,7 @@ REQUIRED = ("step", "task_id", "charge")
 """The record fields without which an instance cannot be drawn."""
 
 _DEFAULTS: Mapping[str, Any] = {
-    "phase": "stream",
+    "phase": Phase.STREAM,
     "user": 0,
     "round": None,
     "seed": None,
@@ -35,7 +36,7 @@ _DEFAULTS: Mapping[str, Any] = {
     "solved": False,
     "end": None,
     "max_cost": 16,
-    "episode_type": "primary",
+    "episode_type": EpisodeType.PRIMARY,
 }
 """Fields a record of an older format may lack, and what is assumed in their place."""
 
@@ -55,8 +56,8 @@ class RunData:
 
     path: Path
     meta: dict[str, Any] | None
-    records: list[dict[str, Any]]
-    summary: dict[str, Any] | None
+    records: list[Record]
+    summary: JSONObject | None
     problems: list[str] = field(default_factory=list)
     files: dict[str, bool] = field(default_factory=dict)
 
@@ -105,7 +106,7 @@ def _parse_lines(path: Path, problems: list[str]) -> list[Any]:
     return out
 
 
-def _usable(raw: list[Any], problems: list[str]) -> list[dict[str, Any]]:
+def _usable(raw: list[Any], problems: list[str]) -> list[Record]:
     """The records that can be drawn, older formats' missing fields filled in (and named once)."""
     records, dropped, filled = [], 0, set()
     for value in raw:
@@ -116,7 +117,7 @@ def _usable(raw: list[Any], problems: list[str]) -> list[dict[str, Any]]:
             if name not in value:
                 filled.add(name)
                 value[name] = default
-        records.append(value)
+        records.append(cast(Record, value))  # its required fields are there, the rest filled in
     if dropped:
         problems.append(f"{dropped} record(s) lack {', '.join(REQUIRED)}: left out")
     if filled:
@@ -129,7 +130,7 @@ def _usable(raw: list[Any], problems: list[str]) -> list[dict[str, Any]]:
 
 def _finished(data: RunData) -> None:
     """Say how far the run got when ``summary.json`` is missing or says it is incomplete."""
-    primary = [r for r in data.records if r.get("episode_type") == "primary"]
+    primary = [r for r in data.records if is_primary(r)]
     slots = data.meta.get("slots") if data.meta else None
     of = f" of {slots}" if isinstance(slots, int) else ""
     if data.summary is None:

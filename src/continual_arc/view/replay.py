@@ -19,8 +19,9 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from ..core.records import Record, is_primary
 from .catalog import RunEntry
 from .game_replay import charge_last, game_steps, is_game_trajectory
 
@@ -98,7 +99,7 @@ def replay_steps(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None
     return charge_last(steps, trajectory, record)
 
 
-def _from_record(record: Mapping[str, Any]) -> dict[str, Any]:
+def _from_record(record: Record) -> dict[str, Any]:
     """A trajectory rebuilt from a record's actions alone (no grids), when the file is missing."""
     events = []
     demos = wrong = 0
@@ -121,12 +122,12 @@ def _from_record(record: Mapping[str, Any]) -> dict[str, Any]:
     return {"events": events, "result": {"charge": record.get("charge"), "end": record.get("end")}}
 
 
-def _record_of(entry: RunEntry, name: str) -> dict[str, Any] | None:
+def _record_of(entry: RunEntry, name: str) -> Record | None:
     for record in entry.data.records:
         if name.startswith("addon-"):
-            if record.get("episode_type") != "primary" and f"addon-{record.get('addon_index')}" == name:
+            if not is_primary(record) and f"addon-{record.get('addon_index')}" == name:
                 return record
-        elif record.get("episode_type") == "primary" and str(record.get("step")) == name:
+        elif is_primary(record) and str(record.get("step")) == name:
             return record
     return None
 
@@ -171,7 +172,7 @@ def replay_document(entry: RunEntry, name: str) -> dict[str, Any]:
     if trajectory is None:
         if record is None:
             problems.append(f"no record names instance {name} either")
-        trajectory = _from_record(record or {})
+        trajectory = _from_record(record or cast(Record, {}))
     elif record is None:
         problems.append(f"records.jsonl has no record of instance {name} (its round was not committed?)")
     game = is_game_trajectory(trajectory)

@@ -181,7 +181,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         else:
             frames = (self.shown[-1],)
         if self.session.won:
-            self.end = "solved"
+            self.tally.solve()
             self.shown = frames
             return self._feedback(frames, "won", offered)
         if self.session.lost:
@@ -193,11 +193,9 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
 
     def _fail_attempt(self, how: str, frames: tuple[str, ...], offered: bool = True) -> GameFeedback:
         """End the attempt as failed; restart the level unless that was the last attempt."""
-        self.attempts_used += 1
+        self.tally.fail_attempt()
         state = "lost" if self.session.lost else "playing"
-        if self.attempts_used >= self.settings.attempt_cap:
-            self.end = "attempt cap"
-        else:
+        if not self.done:
             self.session.reset()
             self.shown = self._rendered()
         self.attempt_actions = 0

@@ -1,0 +1,330 @@
+"""What one stage hands the next on disk: records, trajectories, run and schedule meta, as types.
+
+Every run directory holds the same four kinds of JSON, and every stage after the one that wrote
+them (the measures, the checker, the viewer, the protocol, the sweep) reads them back. They are
+declared here once, at the lowest stage, so that each reader sees the same fields under strict
+typing, and each has one reader and one writer:
+
+=================  ======================  =================================================
+file               type                    reader / writer
+=================  ======================  =================================================
+``records.jsonl``  :class:`Record`         :func:`parse_records` / :func:`records_text`
+``i/<n>.json``     :class:`Trajectory`     :func:`parse_trajectory` / :func:`trajectory_text`
+``meta.json``      :class:`RunMeta`        :func:`parse_run_meta` / :func:`run_meta_text`
+schedule block     :class:`ScheduleMeta`   :func:`parse_schedule_meta` / :func:`schedule_meta_json`
+=================  ======================  =================================================
+
+They are TypedDicts, not dataclasses, on purpose: the files are the contract, written byte
+for byte as before (keys sorted, the same separators), and a record read back is the very mapping
+that was written, extra fields (a game's level score, a plug-in's summary) included. The readers
+check the shape a reader relies on and raise :class:`RecordShapeError` naming what is wrong; the
+checker's finer checks (:mod:`continual_arc.submit.shape`) run before them on untrusted runs.
+
+The closed vocabularies are string enumerations (:class:`~enum.StrEnum`): a member is its
+string, so it is written and compared as the plain string the files hold.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
+from typing import Any, NotRequired, TypeAlias, TypedDict, cast
+
+__all__ = [
+    "ActionEntry",
+    "End",
+    "EpisodeType",
+    "Event",
+    "JSONObject",
+    "JSONValue",
+    "LearnerFault",
+    "LearnerSpec",
+    "Phase",
+    "ProtocolBlock",
+    "Record",
+    "RecordShapeError",
+    "RunMeta",
+    "ScheduleMeta",
+    "SlotFields",
+    "Trajectory",
+    "is_primary",
+    "parse_records",
+    "parse_run_meta",
+    "parse_schedule_meta",
+    "parse_trajectory",
+    "record_line",
+    "records_text",
+    "run_meta_text",
+    "schedule_meta_json",
+    "trajectory_text",
+]
+
+JSONValue: TypeAlias = "str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None"
+"""Any JSON value, as :func:`json.loads` returns it."""
+
+JSONObject: TypeAlias = "dict[str, JSONValue]"
+"""A JSON object whose fields are not declared (a plug-in's, a learner's log, a game's state)."""
+
+
+class Phase(StrEnum):
+    """The part of a schedule a slot belongs to; ``held-out`` and ``seen`` are the frozen tests."""
+
+    STREAM = "stream"
+    EPILOGUE = "epilogue"
+    HELD_OUT = "held-out"
+    SEEN = "seen"
+
+
+class End(StrEnum):
+    """Why an instance ended: by the rules (the first four), or outside them (a fault, a time limit)."""
+
+    SOLVED = "solved"
+    ATTEMPT_CAP = "attempt cap"
+    GAVE_UP = "gave up"
+    ACTION_CAP = "action cap"
+    LEARNER_ERROR = "learner error"
+    TIME_LIMIT = "time limit"
+    UNFINISHED = "unfinished"
+    """Not an end a run writes: what the checker's replay says of actions that never ended it."""
+
+    @property
+    def is_fault(self) -> bool:
+        """Whether the instance was ended outside the rules (a learner fault or a time limit)."""
+        return self in (End.LEARNER_ERROR, End.TIME_LIMIT)
+
+    @classmethod
+    def fault(cls, value: object) -> End | None:
+        """The fault a recorded ``end`` names (``None`` when it names none, or is not an end at all)."""
+        return cls(value) if isinstance(value, str) and value in (cls.LEARNER_ERROR, cls.TIME_LIMIT) else None
+
+
+class EpisodeType(StrEnum):
+    """A slot of the schedule (``primary``), or an auxiliary episode a plug-in asked for (``addon``)."""
+
+    PRIMARY = "primary"
+    ADDON = "addon"
+
+
+class ActionEntry(TypedDict):
+    """One action of a record: its kind and outcome (what the checker replays the rules from)."""
+
+    action: JSONValue
+    correct: NotRequired[bool]
+    invalid: NotRequired[bool]
+    refused: NotRequired[bool]
+    ended: NotRequired[str]
+    x: NotRequired[JSONValue]
+    y: NotRequired[JSONValue]
+
+
+class LearnerFault(TypedDict):
+    """What a learner's fault left in its record: where it raised, the exception and its traceback."""
+
+    during: str
+    type: str
+    message: str
+    traceback: str
+
+
+class SlotFields(TypedDict):
+    """A slot's fields, which a record and a trajectory both open with (``Slot.to_json``)."""
+
+    step: int
+    round: int
+    user: int
+    phase: str
+    task_id: str
+    seed: int
+    reset_before: bool
+    exposure_index: int
+    gap: int | None
+    user_exposure_index: int
+    user_gap: int | None
+
+
+class Record(SlotFields):
+    """One line of ``records.jsonl``: an ended instance, its slot, its charge and its counters.
+
+    An auxiliary episode's record (``episode_type`` ``addon``) is in no schedule: its exposure
+    fields are ``null``, and the measures read primary records only (:func:`is_primary`).
+    """
+
+    alias: str
+    episode_type: NotRequired[str]
+    actions: list[ActionEntry]
+    demos_bought: int
+    demos_refused: int
+    wrong_attempts: int
+    solved: bool
+    end: str
+    charge: int
+    max_cost: int
+    budget_share: float
+    wall_time: float
+    learner_time: float
+    round_time: NotRequired[float]
+    resources: dict[str, float]
+    instance_resources: dict[str, float] | None
+    error: LearnerFault | None
+    addon_index: NotRequired[int | None]
+    round_addons: NotRequired[int]
+    plugin: NotRequired[str]
+    plugins: NotRequired[dict[str, JSONObject]]
+    baseline_actions: NotRequired[int]
+    level_actions: NotRequired[int]
+    level_score: NotRequired[float]
+
+
+class Event(TypedDict):
+    """One step of a trajectory: the observation's counters, the action and its feedback (as JSON)."""
+
+    observation: JSONObject
+    action: JSONObject | None
+    feedback: JSONObject | None
+    learner_action: NotRequired[JSONObject]
+
+
+class Trajectory(SlotFields):
+    """``i/<name>.json``: an instance's slot, its opening (the kind's own fields), events and result."""
+
+    alias: str
+    episode_type: str
+    events: list[Event]
+    result: JSONObject
+    learner_log: JSONValue
+    error: LearnerFault | None
+    action_cap: NotRequired[int]
+    baseline_actions: NotRequired[int]
+    plugins: NotRequired[list[JSONObject]]
+
+
+LearnerSpec = TypedDict("LearnerSpec", {"class": str, "kwargs": JSONObject})
+"""The learner a run played: ``module:Class`` (``class``, a keyword, hence this form) and its arguments."""
+
+
+class ProtocolBlock(TypedDict):
+    """The verdict on a schedule: canonical or not, and each deviation, for a track and release."""
+
+    canonical: bool
+    deviations: list[str]
+    track: str
+    release: NotRequired[str]
+
+
+class ScheduleMeta(TypedDict):
+    """A schedule's meta block: what rebuilds it (configuration, seed, order or test, users, width)."""
+
+    config: str
+    configuration: dict[str, Any]  # Config.to_dict()'s form: Config.from_dict reads it
+    track: str
+    seed: int
+    users: int
+    order: str
+    test: str | None
+    width: int | None
+    reset_each: bool
+    epilogue: bool
+    rounds_cut: int | None
+    sources: dict[str, str]
+    protocol: ProtocolBlock
+
+
+class RunMeta(TypedDict):
+    """``meta.json``: the schedule played, its verdict, the learner, versions, the run's own options."""
+
+    format: int
+    schedule: ScheduleMeta
+    protocol: ProtocolBlock
+    learner: LearnerSpec
+    alias_style: NotRequired[str]
+    plugins: NotRequired[list[JSONValue]]
+    slots: NotRequired[int]
+    versions: NotRequired[dict[str, Any]]  # the release and every source's versions and digests
+    learner_fingerprint: NotRequired[JSONObject | None]
+    concurrent_users: NotRequired[bool]
+    max_concurrent: NotRequired[int | None]
+    instance_time_limit: NotRequired[float | None]
+    resumes: NotRequired[list[JSONObject]]
+    platform: NotRequired[str]
+    python: NotRequired[str]
+    started: NotRequired[str]
+
+
+class RecordShapeError(ValueError):
+    """A record, trajectory or meta that lacks a field its readers rely on (the message names it)."""
+
+
+_RECORD_NEEDS = ("step", "round", "user", "phase", "task_id", "actions", "solved", "end", "charge")
+_META_NEEDS = ("schedule", "learner")
+_SCHEDULE_NEEDS = ("config", "seed", "users")
+
+
+def _object(value: object, what: str, needs: Sequence[str]) -> dict[str, Any]:
+    """``value`` as a JSON object holding every field in ``needs``, else one sentence naming the first gap."""
+    if not isinstance(value, dict):
+        raise RecordShapeError(f"{what} is not a JSON object")
+    missing = [name for name in needs if name not in value]
+    if missing:
+        raise RecordShapeError(f"{what} lacks {', '.join(missing)}")
+    return value
+
+
+def _dumps_compact(value: object) -> str:
+    """One line of compact JSON, keys sorted (the C encoder: the indented form is 10x slower)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def is_primary(record: Mapping[str, object]) -> bool:
+    """Whether a record (or trajectory) is a slot of the schedule, not an auxiliary episode.
+
+    Records written before auxiliary episodes existed carry no ``episode_type``: they are primary.
+    """
+    return record.get("episode_type", EpisodeType.PRIMARY) == EpisodeType.PRIMARY
+
+
+def parse_records(values: Iterable[object], where: str = "records.jsonl") -> list[Record]:
+    """Records from the parsed lines of ``records.jsonl`` (``where`` names the file in errors)."""
+    return [cast(Record, _object(v, f"{where}, line {n}", _RECORD_NEEDS)) for n, v in enumerate(values, 1)]
+
+
+def record_line(record: Record) -> str:
+    """One record as its line of ``records.jsonl``."""
+    return _dumps_compact(record)
+
+
+def records_text(records: Iterable[Record]) -> str:
+    """Records as the text of ``records.jsonl``, one line each."""
+    return "".join(record_line(r) for r in records)
+
+
+def parse_trajectory(value: object, where: str = "trajectory") -> Trajectory:
+    """A trajectory from its parsed JSON."""
+    return cast(Trajectory, _object(value, where, ("events",)))
+
+
+def trajectory_text(trajectory: Trajectory | Mapping[str, object]) -> str:
+    """A trajectory as the text of its ``i/<name>.json`` (compact: trajectories are large)."""
+    return _dumps_compact(trajectory)
+
+
+def parse_run_meta(value: object, where: str = "meta.json") -> RunMeta:
+    """A run's meta from its parsed ``meta.json``."""
+    meta = _object(value, where, _META_NEEDS)
+    parse_schedule_meta(meta["schedule"], f"{where}: its schedule block")
+    return cast(RunMeta, meta)
+
+
+def run_meta_text(meta: RunMeta | Mapping[str, object]) -> str:
+    """A run's meta as the text of ``meta.json`` (indented, keys sorted)."""
+    return json.dumps(meta, indent=1, sort_keys=True) + "\n"
+
+
+def parse_schedule_meta(value: object, where: str = "schedule meta") -> ScheduleMeta:
+    """A schedule's meta block from its parsed JSON."""
+    return cast(ScheduleMeta, _object(value, where, _SCHEDULE_NEEDS))
+
+
+def schedule_meta_json(meta: Mapping[str, object]) -> ScheduleMeta:
+    """A schedule's meta block exactly as it reads back from JSON (tuples as lists, keys as strings)."""
+    return parse_schedule_meta(json.loads(json.dumps(dict(meta))))
