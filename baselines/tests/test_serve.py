@@ -22,7 +22,10 @@ from continual_arc_baselines.proxy import ProxyConfig, serve_proxy
 from continual_arc_baselines.serve import ModelNotFound, ServeHandle, load_engine, resolve_model
 from continual_arc_baselines.systems.bare import BareModelLearner
 
-MESSAGES = [{"role": "system", "content": "Answer with a grid."}, {"role": "user", "content": "input:\n1 2\n3 4"}]
+MESSAGES = [
+    {"role": "system", "content": "Answer with a grid."},
+    {"role": "user", "content": "input:\n1 2\n3 4"},
+]
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +36,9 @@ def server(tiny_model: Path) -> Iterator[ServeHandle]:
 
 
 def chat(url: str, **body: Any) -> dict[str, Any]:
-    reply = httpx.post(f"{url}/chat/completions", json={"messages": MESSAGES, "max_tokens": 12, **body}, timeout=60)
+    reply = httpx.post(
+        f"{url}/chat/completions", json={"messages": MESSAGES, "max_tokens": 12, **body}, timeout=60
+    )
     reply.raise_for_status()
     payload: dict[str, Any] = reply.json()
     return payload
@@ -53,7 +58,8 @@ def test_a_folder_is_named_by_the_hash_of_its_files(tiny_model: Path, tmp_path: 
     lines = ""
     for path in sorted(tiny_model.rglob("*"), key=lambda p: p.relative_to(tiny_model).as_posix()):
         if path.is_file():
-            lines += f"{path.relative_to(tiny_model).as_posix()}\t{hashlib.sha256(path.read_bytes()).hexdigest()}\n"
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            lines += f"{path.relative_to(tiny_model).as_posix()}\t{digest}\n"
     digest = hashlib.sha256(lines.encode()).hexdigest()
     assert resolve_model(str(tiny_model)).name == f"local/tiny-qwen2@sha256:{digest}"
     copy = shutil.copytree(tiny_model, tmp_path / "renamed")
@@ -132,7 +138,9 @@ def test_concurrent_requests_share_one_batch_and_answer_as_alone(server: ServeHa
 
 
 @pytest.mark.parametrize("cls", [BareModelLearner, StatelessFloor], ids=lambda c: c.__name__)
-def test_a_model_learner_plays_open_weights_through_the_proxy(cls: Any, tiny_model: Path, tmp_path: Path) -> None:
+def test_a_model_learner_plays_open_weights_through_the_proxy(
+    cls: Any, tiny_model: Path, tmp_path: Path
+) -> None:
     engine = load_engine(resolve_model(str(tiny_model)))
     with (
         ServeHandle(engine) as served,

@@ -1,7 +1,8 @@
 """The ``continual-arc-baselines`` (alias ``arc-baselines``) command line.
 
-Subcommands: ``proxy`` (the tracking proxy), ``fake-server`` (scripted replies for offline tries),
-``run`` (the bare model over a schedule), ``harness`` and ``serve`` (open weights as an endpoint). Each is one ``add_<name>_parser(subparsers)``
+Subcommands: ``proxy`` (the tracking proxy), ``fake-server`` (scripted replies for offline
+tries), ``run`` (the bare model over a schedule), ``harness`` (install an agent harness) and
+``serve`` (open weights as an endpoint). Each is one ``add_<name>_parser(subparsers)``
 function that declares its options and sets ``func`` to a thin handler over a public function;
 :data:`SUBCOMMANDS` lists them in help order. To add a subcommand, write its ``add_..._parser`` and
 append it to :data:`SUBCOMMANDS`.
@@ -213,7 +214,9 @@ def add_serve_parser(subparsers: Subparsers) -> None:
     )
     p.add_argument("model", metavar="MODEL", help="a model folder, or org/name@commit already in the cache")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000; 0 for a free one)")
+    p.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default: 8000; 0 for a free one)"
+    )
     p.add_argument(
         "--batch-window-ms", type=float, default=10.0, metavar="MS", help="wait for requests to batch (10)"
     )

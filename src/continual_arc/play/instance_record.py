@@ -16,8 +16,11 @@ from .learner import Learner
 
 __all__ = ["TIMING_FIELDS", "action_entries", "instance_record"]
 
-TIMING_FIELDS = ("wall_time", "learner_time", "round_time")
-"""The fields of a record that measure time: the only ones two plays of the same run may differ in."""
+TIMING_FIELDS = ("wall_time", "learner_time", "round_time", "training_resources")
+"""The fields of a record that measure time: the only ones two plays of the same run may differ in.
+
+``training_resources`` (a learner training its weights) holds device-seconds and peak memory.
+"""
 
 
 def _resources(learner: Learner, user: int) -> dict[str, float]:
@@ -31,6 +34,12 @@ def _instance_resources(learner: Learner, user: int) -> dict[str, float] | None:
     """The counters of the user's instance that just ended, if the learner reports them."""
     hook = getattr(learner, "instance_resources", None)
     return _counters(lambda: hook(user)) if callable(hook) else None
+
+
+def _training_resources(learner: Learner) -> dict[str, float] | None:
+    """The learner's cumulative training compute, if it trains weights (``training_resources``)."""
+    hook = getattr(learner, "training_resources", None)
+    return _counters(hook) if callable(hook) else None
 
 
 def _counters(fetch: Callable[[], Any]) -> dict[str, float]:
@@ -81,6 +90,9 @@ def instance_record(inst: EpisodePlay, learner: Learner) -> tuple[dict[str, Any]
         "instance_resources": _instance_resources(learner, ep.user),
         "error": inst.error,
     }
+    training = _training_resources(learner)
+    if training is not None:  # only a learner that trains weights: other runs' records are unchanged
+        record["training_resources"] = training
     fields = getattr(inst.env, "record_fields", None)
     if callable(fields):  # a game level's action efficiency (arc3): only its environment knows the baseline
         record.update(fields(actions, result.solved))

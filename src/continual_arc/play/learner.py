@@ -24,6 +24,9 @@ Besides the protocol, the runner uses these optional members when present:
   user's instance that just ended, stored in the instance's trajectory ``i/<step>.json``.
 * ``instance_resources(user)``: the counters (tokens, calls, cost) of the user's instance that
   just ended, stored in its record as ``instance_resources`` beside the cumulative ``resources``.
+* ``training_resources()``: counters of the compute the learner spends training its own weights
+  (device-seconds, tokens trained, peak memory), cumulative; stored in every record as
+  ``training_resources`` apart from ``resources`` (serving), shown by ``report``, never scored.
 * ``memory()``: a JSON-ready view of what it keeps, written to ``memory.json`` at the end of a run.
 """
 

@@ -168,13 +168,21 @@ def _handler(owner: ServeHandle) -> type[BaseHTTPRequestHandler]:
                 self._error(error.status, str(error))
                 return
             except Exception as error:  # a malformed body or a failed decode
-                self._error(500 if not isinstance(error, ValueError) else 400, f"{type(error).__name__}: {error}")
+                self._error(
+                    500 if not isinstance(error, ValueError) else 400, f"{type(error).__name__}: {error}"
+                )
                 return
             usage = _usage(done)
             owner.note({**usage, "batch": done.batch, "batch_size": done.batch_size})
-            base = {"id": f"chatcmpl-{time.monotonic_ns()}", "created": int(time.time()), "model": owner.engine.name}
+            base = {
+                "id": f"chatcmpl-{time.monotonic_ns()}",
+                "created": int(time.time()),
+                "model": owner.engine.name,
+            }
             if body.get("stream"):
-                self._stream(base, done, usage if (body.get("stream_options") or {}).get("include_usage") else None)
+                self._stream(
+                    base, done, usage if (body.get("stream_options") or {}).get("include_usage") else None
+                )
                 return
             message = {"role": "assistant", "content": done.completion.text}
             choice = {"index": 0, "message": message, "finish_reason": done.completion.finish_reason}
@@ -192,7 +200,10 @@ def _handler(owner: ServeHandle) -> type[BaseHTTPRequestHandler]:
             deltas += [({"content": piece}, None) for piece in done.completion.pieces]
             deltas.append(({}, done.completion.finish_reason))
             for delta, finish in deltas:
-                chunk: dict[str, Any] = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+                chunk: dict[str, Any] = {
+                    **base,
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+                }
                 if usage is not None:
                     chunk["usage"] = None  # OpenAI's convention: only the last chunk carries usage
                 self._send(chunk)

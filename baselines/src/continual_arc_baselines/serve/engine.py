@@ -105,7 +105,10 @@ class Engine:
         with self.lock, torch.no_grad():
             self.model.eval()
             out = self.model.generate(
-                input_ids=ids, attention_mask=mask, max_new_tokens=max(p.max_tokens for p in prompts), **options
+                input_ids=ids,
+                attention_mask=mask,
+                max_new_tokens=max(p.max_tokens for p in prompts),
+                **options,
             )
         return [self._completion(p, out[row, width:].tolist()) for row, p in enumerate(prompts)]
 
@@ -149,7 +152,9 @@ def load_engine(ref: ModelRef, device: str | None = None) -> Engine:
         raise ModelNotFound(why)
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers.utils import logging
 
+    logging.disable_progress_bar()  # a bar per load: the learner loads once per play
     where = device or ("cuda" if torch.cuda.is_available() else "cpu")
     options: dict[str, Any] = {"local_files_only": True, "revision": ref.revision}
     try:

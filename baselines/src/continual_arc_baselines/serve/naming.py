@@ -1,4 +1,4 @@
-"""Which open weights a name means, and the name records show for them.
+r"""Which open weights a name means, and the name records show for them.
 
 A model is given as a local folder (``config.json``, weights and tokenizer files, as
 ``save_pretrained`` writes them) or as ``org/name@commit``, a repository at one commit already in
@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ModelRef", "ModelNotFound", "folder_digest", "resolve_model"]
+__all__ = ["ModelNotFound", "ModelRef", "folder_digest", "resolve_model"]
 
 _REPO_AT_COMMIT = re.compile(r"^([\w.-]+/[\w.-]+)@([0-9a-fA-F]{7,40}|[\w.-]+)$")
 _CHUNK = 1 << 20

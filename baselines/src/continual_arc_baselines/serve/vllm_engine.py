@@ -29,10 +29,12 @@ def vllm_usable() -> bool:
 
 class _VllmEngine(Engine):
     def generate(self, prompts: Sequence[Prompt], key: GenerationKey) -> list[Completion]:
-        from vllm import SamplingParams  # type: ignore[import-not-found]
+        from vllm import SamplingParams
 
         params = [
-            SamplingParams(max_tokens=p.max_tokens, temperature=key.temperature, top_p=key.top_p, seed=key.seed)
+            SamplingParams(
+                max_tokens=p.max_tokens, temperature=key.temperature, top_p=key.top_p, seed=key.seed
+            )
             for p in prompts
         ]
         inputs = [{"prompt_token_ids": list(p.ids)} for p in prompts]

@@ -19,7 +19,25 @@ CHAT_TEMPLATE = (
 """ChatML, as Qwen's models use it."""
 
 _SPECIAL = ["<pad>", "<unk>", "<|im_start|>", "<|im_end|>"]
-_WORDS = "the a an of to is and input output test grid wrong answer reply with you rule".split()
+_WORDS = [
+    "the",
+    "a",
+    "an",
+    "of",
+    "to",
+    "is",
+    "and",
+    "input",
+    "output",
+    "test",
+    "grid",
+    "wrong",
+    "answer",
+    "reply",
+    "with",
+    "you",
+    "rule",
+]
 
 
 def _tokenizer() -> object:
@@ -56,6 +74,9 @@ def build_tiny_model(
     """Write a random tiny Qwen2 model and its tokenizer to ``folder``; returns the folder."""
     import torch
     from transformers import Qwen2Config, Qwen2ForCausalLM
+    from transformers.utils import logging
+
+    logging.disable_progress_bar()
 
     tokenizer = _tokenizer()
     vocab = len(tokenizer)  # type: ignore[arg-type]
