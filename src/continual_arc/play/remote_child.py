@@ -22,7 +22,15 @@ from .learner import load_learner
 
 __all__ = ["OPTIONAL", "main", "serve"]
 
-OPTIONAL = ("save_state", "load_state", "resume_from", "instance_log", "instance_resources", "memory")
+OPTIONAL = (
+    "save_state",
+    "load_state",
+    "resume_from",
+    "instance_log",
+    "instance_resources",
+    "training_resources",
+    "memory",
+)
 """The optional members of a learner the child reports having, so the parent offers the same."""
 
 
@@ -48,6 +56,7 @@ def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
         "resources": lambda: dict(learner.resources()),
         "user_resources": lambda user: dict(learner.user_resources(user)),
         "instance_resources": lambda user: learner.instance_resources(user),
+        "training_resources": lambda: dict(learner.training_resources()),
         "instance_log": lambda user: learner.instance_log(user),
         "memory": lambda: learner.memory(),
         "fingerprint": lambda: learner_fingerprint(learner),
