@@ -73,6 +73,7 @@ def test_a_folder_is_named_by_the_hash_of_its_files(tiny_model: Path, tmp_path: 
 def test_a_model_not_on_this_machine_is_one_clear_sentence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
+    pytest.importorskip("transformers", reason="open weights need the baselines' [train] extra")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "empty-cache"))
     with pytest.raises(ModelNotFound, match="not in the local Hugging Face cache"):
         load_engine(resolve_model("nobody/nothing@0123abcd"))
