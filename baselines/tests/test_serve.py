@@ -101,6 +101,15 @@ def test_usage_is_the_tokenizers_count_streamed_or_not(server: ServeHandle, tiny
     assert chat(server.url)["choices"][0]["message"]["content"] == reply
 
 
+def test_tools_reach_the_template_and_content_parts_are_read(server: ServeHandle) -> None:
+    tool = {"type": "function", "function": {"name": "arc", "parameters": {"type": "object"}}}
+    parts = [{"role": MESSAGES[0]["role"], "content": [{"type": "text", "text": MESSAGES[0]["content"]}]}]
+    with_tools = chat(server.url, messages=[*parts, MESSAGES[1]], tools=[tool])
+    # the tiny model's template writes no tools, so the prompt is the plain one, token for token
+    assert with_tools["usage"] == chat(server.url)["usage"]
+    assert with_tools["choices"][0]["finish_reason"] == "length"  # a random model calls nothing
+
+
 def test_a_seeded_temperature_is_honoured(server: ServeHandle) -> None:
     def text(**sampling: Any) -> str:
         return str(chat(server.url, **sampling)["choices"][0]["message"]["content"])

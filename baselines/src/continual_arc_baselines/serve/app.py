@@ -2,7 +2,9 @@
 
 ``POST /v1/chat/completions`` answers plainly or, with ``stream: true``, as server-sent events
 (the reply sent once its batch is decoded, a chunk per token, and a last chunk with ``usage`` when
-``stream_options.include_usage`` is set); ``GET /v1/models`` lists the one model. ``usage`` counts
+``stream_options.include_usage`` is set); ``GET /v1/models`` lists the one model. A request's
+``tools`` go to the chat template and the reply's calls come back as ``tool_calls``
+(:mod:`.tools`). ``usage`` counts
 the prompt's tokens as the chat template makes them and the reply's tokens as decoded (its stop
 token included). The HTTP stack is the standard library's threading server, as the fake server's:
 each connection is a thread, and the :class:`Batcher` groups their requests.
@@ -24,6 +26,7 @@ from typing import Any
 
 from .batcher import Batched, Batcher
 from .engine import Engine, GenerationKey, Prompt
+from .tools import read_tool_calls
 
 __all__ = ["RequestError", "ServeHandle", "parse_request"]
 
@@ -50,14 +53,12 @@ def parse_request(engine: Engine, body: Any, default_max_tokens: int) -> tuple[P
         raise RequestError(404, f"this server serves only the model {engine.name}, not {body.get('model')!r}")
     if int(body.get("n") or 1) != 1:
         raise RequestError(400, "this server answers one choice per request (n = 1)")
-    if body.get("tools"):
-        raise RequestError(400, "this server does not do tool calls")
     limit = body.get("max_completion_tokens") or body.get("max_tokens") or default_max_tokens
     temperature = float(body["temperature"]) if body.get("temperature") is not None else 0.0
     top_p = float(body["top_p"]) if body.get("top_p") is not None else 1.0
     key = GenerationKey(temperature, top_p, int(body.get("seed") or 0))
     try:
-        ids = engine.encode(body["messages"])
+        ids = engine.encode(body["messages"], body.get("tools"))
     except Exception as error:  # a message the chat template cannot take
         raise RequestError(400, f"the messages do not fit the model's chat template: {error}") from error
     return Prompt(ids, max(1, int(limit))), key
@@ -179,16 +180,29 @@ def _handler(owner: ServeHandle) -> type[BaseHTTPRequestHandler]:
                 "created": int(time.time()),
                 "model": owner.engine.name,
             }
+            text, calls = (
+                read_tool_calls(done.completion.text) if body.get("tools") else (done.completion.text, [])
+            )
             if body.get("stream"):
-                self._stream(
-                    base, done, usage if (body.get("stream_options") or {}).get("include_usage") else None
-                )
+                include = (body.get("stream_options") or {}).get("include_usage")
+                self._stream(base, done, text if calls else None, calls, usage if include else None)
                 return
-            message = {"role": "assistant", "content": done.completion.text}
-            choice = {"index": 0, "message": message, "finish_reason": done.completion.finish_reason}
+            message: dict[str, Any] = {"role": "assistant", "content": text}
+            if calls:
+                message["tool_calls"] = calls
+            finish = "tool_calls" if calls else done.completion.finish_reason
+            choice = {"index": 0, "message": message, "finish_reason": finish}
             self._json(200, {**base, "object": "chat.completion", "choices": [choice], "usage": usage})
 
-        def _stream(self, base: dict[str, Any], done: Batched, usage: Mapping[str, int] | None) -> None:
+        def _stream(
+            self,
+            base: dict[str, Any],
+            done: Batched,
+            text: str | None,
+            calls: list[dict[str, Any]],
+            usage: Mapping[str, int] | None,
+        ) -> None:
+            """Send the reply as events: its pieces (or, with calls, its other text and the calls)."""
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
@@ -196,9 +210,11 @@ def _handler(owner: ServeHandle) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.close_connection = True
             base = {**base, "object": "chat.completion.chunk"}
-            deltas: list[tuple[dict[str, str], str | None]] = [({"role": "assistant", "content": ""}, None)]
-            deltas += [({"content": piece}, None) for piece in done.completion.pieces]
-            deltas.append(({}, done.completion.finish_reason))
+            pieces = done.completion.pieces if text is None else ([text] if text else [])
+            deltas: list[tuple[dict[str, Any], str | None]] = [({"role": "assistant", "content": ""}, None)]
+            deltas += [({"content": piece}, None) for piece in pieces]
+            deltas += [({"tool_calls": [{"index": n, **call}]}, None) for n, call in enumerate(calls)]
+            deltas.append(({}, "tool_calls" if calls else done.completion.finish_reason))
             for delta, finish in deltas:
                 chunk: dict[str, Any] = {
                     **base,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .naming import ModelNotFound, ModelRef
+from .tools import plain_messages
 
 __all__ = ["Completion", "Engine", "GenerationKey", "Prompt", "load_engine", "missing_extra"]
 
@@ -83,9 +84,16 @@ class Engine:
         """The model's name, as requests and records give it."""
         return self.ref.name
 
-    def encode(self, messages: Sequence[Mapping[str, Any]]) -> tuple[int, ...]:
-        """The prompt's token ids: the chat template applied, the assistant's turn opened."""
-        text = self.tokenizer.apply_chat_template(list(messages), tokenize=False, add_generation_prompt=True)
+    def encode(
+        self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> tuple[int, ...]:
+        """The prompt's token ids: the chat template applied (with any tools), the assistant's turn opened."""
+        text = self.tokenizer.apply_chat_template(
+            plain_messages(messages),
+            tools=list(tools) if tools else None,
+            tokenize=False,
+            add_generation_prompt=True,
+        )
         return tuple(int(i) for i in self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def generate(self, prompts: Sequence[Prompt], key: GenerationKey) -> list[Completion]:
