@@ -1,7 +1,8 @@
 """The ``continual-arc-baselines`` (alias ``arc-baselines``) command line.
 
-Subcommands: ``proxy`` (the tracking proxy), ``fake-server`` (scripted replies for offline tries)
-and ``run`` (the bare model over a schedule). Each is one ``add_<name>_parser(subparsers)``
+Subcommands: ``proxy`` (the tracking proxy), ``fake-server`` (scripted replies for offline
+tries), ``run`` (the bare model over a schedule), ``harness`` (install an agent harness) and
+``serve`` (open weights as an endpoint). Each is one ``add_<name>_parser(subparsers)``
 function that declares its options and sets ``func`` to a thin handler over a public function;
 :data:`SUBCOMMANDS` lists them in help order. To add a subcommand, write its ``add_..._parser`` and
 append it to :data:`SUBCOMMANDS`.
@@ -24,6 +25,7 @@ __all__ = [
     "add_harness_parser",
     "add_proxy_parser",
     "add_run_parser",
+    "add_serve_parser",
     "bare_kwargs",
     "build_parser",
     "main",
@@ -171,6 +173,63 @@ def add_fake_server_parser(subparsers: Subparsers) -> None:
     p.set_defaults(func=_fake_server)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from continual_arc_baselines.serve import ModelNotFound, ServeHandle, load_engine, resolve_model
+    from continual_arc_baselines.serve.vllm_engine import load_vllm, vllm_usable
+
+    try:
+        ref = resolve_model(args.model)
+        engine = load_vllm(ref) if vllm_usable() and not args.transformers else load_engine(ref, args.device)
+        server = ServeHandle(
+            engine,
+            host=args.host,
+            port=args.port,
+            window=args.batch_window_ms / 1000,
+            max_batch=args.max_batch,
+            default_max_tokens=args.max_tokens,
+            log_path=args.log,
+        )
+    except (ModelNotFound, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"serving {ref.name} at {server.url}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    return 0
+
+
+def add_serve_parser(subparsers: Subparsers) -> None:
+    """Declare ``serve``: open weights as an OpenAI-compatible endpoint (the ``[train]`` extra)."""
+    p = subparsers.add_parser(
+        "serve",
+        help="serve local open weights as an OpenAI-compatible endpoint (nothing downloaded)",
+        description="Answer chat completions (plain and streamed, with exact usage) from a local "
+        "transformers model folder or an org/name@commit in the local Hugging Face cache, batching "
+        "concurrent requests; vLLM when it is installed and a GPU is present. Put the tracking proxy "
+        "in front of it with --model set to the name it prints.",
+    )
+    p.add_argument("model", metavar="MODEL", help="a model folder, or org/name@commit already in the cache")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    p.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default: 8000; 0 for a free one)"
+    )
+    p.add_argument(
+        "--batch-window-ms", type=float, default=10.0, metavar="MS", help="wait for requests to batch (10)"
+    )
+    p.add_argument("--max-batch", type=int, default=16, metavar="N", help="requests decoded at once (16)")
+    p.add_argument(
+        "--max-tokens", type=int, default=1024, metavar="N", help="a reply's limit when a request sets none"
+    )
+    p.add_argument("--device", metavar="D", help="torch device (default: cuda when present, else cpu)")
+    p.add_argument("--transformers", action="store_true", help="use transformers even where vLLM would run")
+    p.add_argument("--log", type=Path, metavar="FILE", help="append a JSON line per reply served")
+    p.set_defaults(func=_serve)
+
+
 BARE_LEARNER = "continual_arc_baselines.systems.bare:BareModelLearner"
 """The learner ``run`` plays, as the run's ``meta.json`` names it."""
 
@@ -305,6 +364,7 @@ SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
     add_fake_server_parser,
     add_run_parser,
     add_harness_parser,
+    add_serve_parser,
 ]
 """The subcommands' declaring functions, in help order."""
 

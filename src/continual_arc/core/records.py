@@ -166,6 +166,7 @@ class Record(SlotFields):
     round_time: NotRequired[float]
     resources: dict[str, float]
     instance_resources: dict[str, float] | None
+    training_resources: NotRequired[dict[str, float]]
     error: LearnerFault | None
     addon_index: NotRequired[int | None]
     round_addons: NotRequired[int]

@@ -31,6 +31,7 @@ __all__ = [
     "run_report",
     "run_resources",
     "run_time",
+    "run_training",
 ]
 
 
@@ -108,6 +109,25 @@ def run_resources(records: Sequence[Record], concurrent_users: bool) -> dict[str
     return totals
 
 
+def run_training(records: Sequence[Record]) -> dict[str, float] | None:
+    """The training compute of a learner that trains weights: its cumulative counters at the run's end.
+
+    ``None`` when no record carries ``training_resources``. Shown beside the score, never in it.
+    """
+    trained = [r for r in records if isinstance(r.get("training_resources"), Mapping)]
+    if not trained:
+        return None
+    last = max(trained, key=lambda r: r["step"])["training_resources"]
+    return {str(k): float(v) for k, v in last.items()}
+
+
+def _training_line(training: Mapping[str, float] | None) -> list[str]:
+    if training is None:
+        return []
+    counters = ", ".join(f"{k} {v:g}" for k, v in training.items())
+    return [f"training compute (weights updated between rounds; apart from resources, unscored): {counters}"]
+
+
 def run_time(records: Sequence[Record]) -> float:
     """The run's time in its rounds: each round's elapsed time once (instances of a round overlap).
 
@@ -138,7 +158,7 @@ def run_report(
     chosen = primary(records)
     errored = [(r["step"], r["error"]) for r in chosen if r["error"]]
     invalid = [a for r in chosen for a in r.get("actions", []) if a.get("invalid")]
-    return {
+    report: dict[str, Any] = {
         "run": str(path),
         "learner": meta.get("learner"),
         "summary": summary,
@@ -151,6 +171,10 @@ def run_report(
         "resources": run_resources(records, bool(meta.get("concurrent_users"))),
         "wall_time": run_time(records),
     }
+    training = run_training(records)
+    if training is not None:  # a learner that trains weights: its compute, beside the score
+        report["training"] = training
+    return report
 
 
 def _count(values: Any) -> dict[str, int]:
@@ -212,6 +236,7 @@ def format_run(report: Mapping[str, Any]) -> str:
         lines.append("invalid submissions: 0")
     counters = ", ".join(f"{k} {v:g}" for k, v in report["resources"].items()) or "none reported"
     lines.append(f"resources: {counters}; time in rounds {report['wall_time']:.1f} s")
+    lines += _training_line(report.get("training"))
     # Counters a learner may report (the baselines' model learners do): read, never required.
     mismatched = report["resources"].get("model_mismatch_calls", 0)
     if mismatched:

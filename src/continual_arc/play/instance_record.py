@@ -13,12 +13,15 @@ from typing import Any, cast
 
 from ..core.records import ActionEntry, Record, Trajectory
 from .episode import AnyEpisode
-from .learner import AnyLearner, CountsInstances, LogsInstances
+from .learner import AnyLearner, CountsInstances, LogsInstances, TrainsWeights
 
 __all__ = ["TIMING_FIELDS", "action_entries", "instance_record"]
 
-TIMING_FIELDS = ("wall_time", "learner_time", "round_time")
-"""The fields of a record that measure time: the only ones two plays of the same run may differ in."""
+TIMING_FIELDS = ("wall_time", "learner_time", "round_time", "training_resources")
+"""The fields of a record that measure time: the only ones two plays of the same run may differ in.
+
+``training_resources`` (a learner training its weights) holds device-seconds and peak memory.
+"""
 
 
 def _resources(learner: AnyLearner, user: int) -> dict[str, float]:
@@ -33,6 +36,11 @@ def _instance_resources(learner: AnyLearner, user: int) -> dict[str, float] | No
     if not isinstance(learner, CountsInstances):
         return None
     return _counters(lambda: learner.instance_resources(user))
+
+
+def _training_resources(learner: AnyLearner) -> dict[str, float] | None:
+    """The learner's cumulative training compute, if it trains weights (``training_resources``)."""
+    return _counters(learner.training_resources) if isinstance(learner, TrainsWeights) else None
 
 
 def _counters(fetch: Callable[[], Any]) -> dict[str, float]:
@@ -83,6 +91,9 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Traj
         "instance_resources": _instance_resources(learner, ep.user),
         "error": inst.error,
     }
+    training = _training_resources(learner)
+    if training is not None:  # only a learner that trains weights: other runs' records are unchanged
+        record["training_resources"] = training
     fields = getattr(inst.env, "record_fields", None)
     if callable(fields):  # a game level's action efficiency (arc3): only its environment knows the baseline
         record.update(fields(actions, result.solved))

@@ -30,6 +30,9 @@ runtime-checkable protocol of its own (:class:`SavesState`, :class:`LoadsState`,
   user's instance that just ended, stored in the instance's trajectory ``i/<step>.json``.
 * ``instance_resources(user)``: the counters (tokens, calls, cost) of the user's instance that
   just ended, stored in its record as ``instance_resources`` beside the cumulative ``resources``.
+* ``training_resources()``: counters of the compute the learner spends training its own weights
+  (device-seconds, tokens trained, peak memory), cumulative; stored in every record as
+  ``training_resources`` apart from ``resources`` (serving), shown by ``report``, never scored.
 * ``memory()``: a JSON-ready view of what it keeps, written to ``memory.json`` at the end of a run.
 * ``code_fingerprint()``: what identifies its code, for a learner whose code is elsewhere (another
   process); otherwise the runner fingerprints the learner's package itself.
@@ -63,6 +66,7 @@ __all__ = [
     "SavesState",
     "ShowsMemory",
     "Stateless",
+    "TrainsWeights",
     "is_stateless",
     "load_learner",
     "load_object",
@@ -186,6 +190,15 @@ class CountsInstances(Protocol):
 
 
 @runtime_checkable
+class TrainsWeights(Protocol):
+    """A learner that trains its own weights, whose training compute is kept apart from its serving."""
+
+    def training_resources(self) -> Mapping[str, float]:
+        """Its cumulative training counters (device-seconds, tokens trained, peak memory), never scored."""
+        ...
+
+
+@runtime_checkable
 class ShowsMemory(Protocol):
     """A learner that shows what it keeps, written to ``memory.json`` at the end of a run."""
 
@@ -209,6 +222,7 @@ OPTIONAL_PROTOCOLS: Mapping[str, type] = {
     "resume_from": ResumesFrom,
     "instance_log": LogsInstances,
     "instance_resources": CountsInstances,
+    "training_resources": TrainsWeights,
     "memory": ShowsMemory,
 }
 """The optional methods a learner in another process may have, each with its protocol (named on the wire)."""

@@ -196,6 +196,14 @@ class _InstanceResources:
         return self.child.call("instance_resources", user)
 
 
+class _TrainingResources:
+    child: Child
+
+    def training_resources(self) -> Any:
+        """The compute the learner has spent training its weights so far."""
+        return self.child.call("training_resources")
+
+
 class _Memory:
     child: Child
 
@@ -209,6 +217,7 @@ _MIXINS = {
     "resume_from": _ResumeFrom,
     "instance_log": _InstanceLog,
     "instance_resources": _InstanceResources,
+    "training_resources": _TrainingResources,
     "memory": _Memory,
 }
 

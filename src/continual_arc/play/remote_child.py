@@ -48,6 +48,7 @@ def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
         "resources": lambda: dict(learner.resources()),
         "user_resources": lambda user: dict(learner.user_resources(user)),
         "instance_resources": lambda user: learner.instance_resources(user),
+        "training_resources": lambda: dict(learner.training_resources()),
         "instance_log": lambda user: learner.instance_log(user),
         "memory": lambda: learner.memory(),
         "fingerprint": lambda: learner_fingerprint(learner),

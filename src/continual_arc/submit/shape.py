@@ -58,6 +58,7 @@ _RECORD_OPTIONAL: Mapping[str, tuple[type, ...]] = {
     "addon_index": (int, _NONE),
     "resources": (dict, _NONE),
     "instance_resources": (dict, _NONE),
+    "training_resources": (dict, _NONE),
     "wall_time": (*_NUMBER, _NONE),
     "learner_time": (*_NUMBER, _NONE),
     "round_time": (*_NUMBER, _NONE),

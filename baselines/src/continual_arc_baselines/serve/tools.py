@@ -1,0 +1,56 @@
+"""Tool calls on open weights, for the agent harnesses: tools into the chat template, calls out of the reply.
+
+The request's ``tools`` are handed to the model's chat template (``apply_chat_template(...,
+tools=...)``), which writes them as the model was trained to read them; messages whose content is
+a list of text parts are joined into one string first. A reply's calls are read in the format of
+Qwen's and Hermes' templates, ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``: each
+well-formed block becomes an OpenAI ``tool_calls`` entry (with an id made from the reply and its
+index), and the text outside the blocks stays the content. A model that writes calls otherwise is
+answered with its text only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["plain_messages", "read_tool_calls"]
+
+_CALL = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
+
+
+def plain_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with every list of content parts joined into its text (templates read strings)."""
+    plain = []
+    for message in messages:
+        copy = dict(message)
+        if isinstance(copy.get("content"), list):
+            texts = [str(p.get("text", "")) for p in copy["content"] if isinstance(p, Mapping)]
+            copy["content"] = "\n".join(texts)
+        plain.append(copy)
+    return plain
+
+
+def read_tool_calls(text: str) -> tuple[str, list[dict[str, Any]]]:
+    """The reply's text outside its well-formed ``<tool_call>`` blocks, and those calls (OpenAI's shape)."""
+    calls: list[dict[str, Any]] = []
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def take(match: re.Match[str]) -> str:
+        try:
+            call = json.loads(match[1])
+        except ValueError:
+            return match[0]
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            return match[0]
+        arguments = call.get("arguments", {})
+        arguments = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        function = {"name": call["name"], "arguments": arguments}
+        calls.append({"id": f"call_{digest}_{len(calls)}", "type": "function", "function": function})
+        return ""
+
+    rest = _CALL.sub(take, text)
+    return (rest.strip() if calls else text), calls

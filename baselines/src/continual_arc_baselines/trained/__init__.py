@@ -1,0 +1,25 @@
+r"""The trained learner: open weights whose LoRA adapters learn between rounds (the ``[train]`` extra).
+
+Importing this package needs neither torch nor transformers; building a
+:class:`~continual_arc_baselines.trained.learner.TrainedLearner` does. Play it with the core's
+command, e.g.::
+
+    continual-arc protocol --config arc1-smoke --out run \
+      --learner continual_arc_baselines.trained:TrainedLearner \
+      --learner-kwargs '{"model": "local/tiny@sha256:...", "weights": "/models/tiny", "max_tokens": 64}'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["TrainedLearner"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazily, so that the learner's spec resolves here while torch loads only when one is built.
+    if name == "TrainedLearner":
+        from .learner import TrainedLearner
+
+        return TrainedLearner
+    raise AttributeError(name)

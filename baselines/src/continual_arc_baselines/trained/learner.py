@@ -1,0 +1,171 @@
+"""The trained learner: the bare model on open weights, whose LoRA adapters learn between rounds.
+
+:class:`TrainedLearner` plays exactly as :class:`~continual_arc_baselines.systems.bare.BareModelLearner`
+does (the same prompts, calls and counts), against weights it holds in its own process:
+
+* it loads the weights (:func:`~continual_arc_baselines.serve.load_engine`), wraps them in LoRA
+  adapters, and serves them with the ``serve`` command's own server on ``serve_port``;
+* its calls go through the tracking proxy like any model learner's: the proxy at ``base_url``
+  when one is given (start it with ``--upstream http://127.0.0.1:<serve_port>/v1``), else a
+  proxy it starts in its own process in front of its server, whose counts the records then hold;
+* in ``end_round`` it trains the adapters on what the round taught it, in one fixed format
+  (:func:`round_examples`): every demonstration bought, each as the test of a bare prompt showing
+  the instance's other demonstrations, and every answer verified right, as the test of a prompt
+  showing all of them; the reply learned is the grid in a fenced block.
+
+The model's name (``model``) is what records, submissions and ``check`` show: ``org/name@commit``
+for a repository in the local Hugging Face cache, or ``local/<folder>@sha256:<hex>`` for the folder
+given as ``weights`` (checked against it). ``save_state``/``load_state`` write and read the
+adapters (safetensors) and the optimizer's state; ``reset()`` returns to the base weights.
+``training_resources()`` gives the training compute, counted apart from the calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from continual_arc.core.grids import Grid
+from continual_arc.env import Action, Feedback, LearnerObservation, Submit, SubmitFeedback
+
+from .. import prompts
+from ..game_play import game_level
+from ..proxy import ProxyConfig, ProxyHandle, serve_proxy
+from ..serve import Engine, ModelNotFound, ServeHandle, load_engine, resolve_model
+from ..systems.bare import BareModelLearner
+from .lora import Adapter, Example, LoraSettings
+
+__all__ = ["Taught", "TrainedLearner", "round_examples"]
+
+_LORA_FIELDS = ("rank", "alpha", "learning_rate", "epochs", "max_train_tokens", "seed")
+
+
+@dataclass(frozen=True)
+class Taught:
+    """What one instance taught: the demonstrations bought, and the test answered right if it was."""
+
+    demos: tuple[tuple[Grid, Grid], ...]
+    solved: tuple[Grid, Grid] | None
+    attempts: int
+
+
+def _reply(grid: Grid) -> str:
+    return f"```\n{prompts.grid_text(grid)}\n```"
+
+
+def round_examples(taught: Sequence[Taught]) -> list[Example]:
+    """The round's examples in the fixed format (see the module docstring), in the order played."""
+    examples = []
+    for t in taught:
+        for n, (given, wanted) in enumerate(t.demos):
+            others = t.demos[:n] + t.demos[n + 1 :]
+            messages = prompts.bare_messages(others, given, t.attempts)
+            examples.append(Example(tuple(messages), _reply(wanted)))
+        if t.solved is not None:
+            messages = prompts.bare_messages(t.demos, t.solved[0], t.attempts)
+            examples.append(Example(tuple(messages), _reply(t.solved[1])))
+    return examples
+
+
+def _engine(model: str, weights: str | None) -> Engine:
+    """The weights ``model`` names, loaded; a folder's name checked against its files."""
+    ref = resolve_model(weights if weights is not None else model)
+    if ref.name != model:
+        raise ModelNotFound(f"the folder {weights} is {ref.name}, not the model named {model}")
+    return load_engine(ref)
+
+
+class TrainedLearner(BareModelLearner):
+    """The bare model whose adapters train between rounds (see the module docstring).
+
+    Args:
+        model: the model's name (``org/name@commit`` or ``local/<folder>@sha256:<hex>``).
+        weights: the folder of a ``local/`` model.
+        demos: demonstrations bought before the first answer.
+        serve_port: the port its server listens on (0: a free one; give one with ``base_url``).
+        batch_window: seconds the server waits to batch concurrent requests.
+        rank, alpha, learning_rate, epochs, max_train_tokens, seed: see
+            :class:`~continual_arc_baselines.trained.lora.LoraSettings`.
+        **options: the bare model's (``base_url``, ``max_tokens``, ``max_calls``, ...).
+
+    Raises:
+        ModelNotFound: the weights are not on this machine, or do not match ``model``.
+    """
+
+    stateless = False
+
+    def __init__(
+        self,
+        model: str,
+        weights: str | None = None,
+        demos: int = 3,
+        serve_port: int = 0,
+        batch_window: float = 0.01,
+        **options: Any,
+    ) -> None:
+        lora = LoraSettings(**{k: options.pop(k) for k in _LORA_FIELDS if k in options})
+        self.engine = _engine(model, weights)
+        self.adapter = Adapter(self.engine, lora)
+        self.server = ServeHandle(self.engine, port=serve_port, window=batch_window)
+        self.proxy: ProxyHandle | None = None
+        if options.get("base_url") is None:
+            self.proxy = serve_proxy(ProxyConfig(upstream=self.server.url, models=(model,)))
+            options["base_url"] = self.proxy.url
+        super().__init__(model, demos, **options)
+        self._taught: list[Taught] = []
+
+    def begin_round(self) -> None:
+        """Start a round with nothing taught yet."""
+        super().begin_round()
+        self._taught.clear()
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        """The bare model's notes; at an instance's end, what it taught is kept for the round's training."""
+        super().observe(obs, action, feedback)
+        if not feedback.done or game_level(obs) is not None:
+            return  # a game level teaches nothing in this format
+        right = isinstance(feedback, SubmitFeedback) and feedback.correct and isinstance(action, Submit)
+        solved = (obs.input, action.grid) if right and isinstance(action, Submit) else None
+        self._taught.append(Taught(tuple(obs.demos), solved, obs.attempt_cap))
+
+    def end_round(self) -> None:
+        """Settle the round's counts, then train the adapters on what it taught."""
+        super().end_round()
+        examples = round_examples(self._taught)
+        if examples:
+            self.adapter.train(examples)
+        self._taught.clear()
+
+    def reset(self) -> None:
+        """Back to the base weights, with a fresh optimizer."""
+        super().reset()
+        self.adapter.reset()
+
+    def save_state(self, directory: Path) -> None:
+        """Write the adapters, the optimizer's state and the training counters."""
+        self.adapter.save(Path(directory))
+
+    def load_state(self, directory: Path) -> None:
+        """Read what :meth:`save_state` wrote."""
+        self.adapter.load(Path(directory))
+
+    def training_resources(self) -> Mapping[str, float]:
+        """The training compute so far (device-seconds, tokens trained, peak memory), never the score's."""
+        return dict(self.adapter.compute)
+
+    def memory(self) -> dict[str, Any]:
+        """What it keeps, as JSON: the adapters' shape and the training counters."""
+        return {
+            "model": self.settings.model,
+            "lora": asdict(self.adapter.settings),
+            **self.training_resources(),
+        }
+
+    def close(self) -> None:
+        """Stop its proxy and server and release the connections."""
+        self.session.close()
+        if self.proxy is not None:
+            self.proxy.close()
+        self.server.close()
