@@ -19,6 +19,7 @@ the :class:`Checked` results it is given.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -136,6 +137,18 @@ def check_result(
     )
 
 
+def _results_under(root: Path) -> list[Path]:
+    """The result directories under ``root``, sorted; a result's own folders are not searched."""
+    found: list[Path] = []
+    for current, dirs, files in os.walk(root, followlinks=False):
+        if SUBMISSION in files:
+            found.append(Path(current))
+            dirs.clear()  # its runs are its own, not other results
+        else:
+            dirs.sort()
+    return sorted(found)
+
+
 def find_results(paths: Iterable[Path | str]) -> list[Path]:
     """The result directories given: each path that holds ``submission.json``, or every one under it.
 
@@ -151,7 +164,7 @@ def find_results(paths: Iterable[Path | str]) -> list[Path]:
         if (given / SUBMISSION).is_file():
             found.append(given)
             continue
-        under = sorted(p.parent for p in given.rglob(SUBMISSION) if p.is_file())
+        under = _results_under(given)
         if not under:
             raise LeaderboardError(
                 f"{given} is not a result: neither it nor any folder under it holds {SUBMISSION} "
