@@ -23,9 +23,9 @@ from arcengine import GameAction as EngineAction
 from continual_arc.core.environment import EnvSettings
 from continual_arc.core.games import GameAction
 from continual_arc.tracks.arc3.env import GameEnv
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.draw import draw_level
 from continual_arc.tracks.arc3.source import GameSource
+from continual_arc_games import GAMES
+from continual_arc_games.draw import draw_level
 
 
 def random_actions(game_id: str, count: int, seed: int) -> list[GameAction]:

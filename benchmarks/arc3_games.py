@@ -21,10 +21,10 @@ import time
 from continual_arc.core.environment import EnvSettings
 from continual_arc.play.toy_learners import RandomPlayer
 from continual_arc.tracks.arc3.env import GameEnv
-from continual_arc.tracks.arc3.games import GAMES, RejectLevel
-from continual_arc.tracks.arc3.games.draw import draw_level, level_rng
 from continual_arc.tracks.arc3.levels import SERVED_DIFFICULTIES, in_test_half
 from continual_arc.tracks.arc3.source import GameInstance
+from continual_arc_games import GAMES, RejectLevel
+from continual_arc_games.draw import draw_level, level_rng
 
 
 def measure(game_id: str, difficulty: int, levels: int, verify: bool) -> tuple[float, float, float]:

@@ -19,17 +19,19 @@ import sys
 from pathlib import Path
 
 from continual_arc.tracks.arc3.env import attempt_action_cap
-from continual_arc.tracks.arc3.games import GAMES
-from continual_arc.tracks.arc3.games.draw import draw_level
-from continual_arc.tracks.arc3.games.render import save_level_png
-from continual_arc.tracks.arc3.track import DIFFICULTY, HELD_OUT_GAMES
+from continual_arc.tracks.arc3.track import HELD_OUT_GAMES
+from continual_arc_games import GAMES
+from continual_arc_games.draw import draw_level
+from continual_arc_games.render import save_level_png
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "arc3.md"
 PICTURES = ROOT / "docs" / "img" / "arc3"
-TABLE = ROOT / "src" / "continual_arc" / "tracks" / "arc3" / "games" / "README.md"
+TABLE = ROOT / "games" / "README.md"
 BEGIN, END = "<!-- games: begin (scripts/arc3_docs.py) -->", "<!-- games: end -->"
 PIXEL = 2
+# The pictured levels' difficulty (the track's DIFFICULTY when it served one difficulty, since gone).
+DIFFICULTY = 0
 
 
 def knobs() -> dict[str, tuple[str, str]]:

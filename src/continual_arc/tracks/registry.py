@@ -28,10 +28,10 @@ from .toy import TOY
 from .track import Track
 
 ARC3: Track | None = None
-# arc3 runs on ARC Prize's engine, an optional extra that installs only on Python 3.12+. Where the
-# engine is not installed, the track's modules (NumPy among them) are not imported at all, so the
-# other tracks' commands start without paying for them.
-if importlib.util.find_spec("arcengine") is not None:
+# arc3 runs on ARC Prize's engine and the games package on it (games/), an optional extra that
+# installs only on Python 3.12+. Where either is not installed, the track's modules (NumPy among them)
+# are not imported at all, so the other tracks' commands start without paying for them.
+if all(importlib.util.find_spec(name) is not None for name in ("arcengine", "continual_arc_games")):
     from .arc3.track import ARC3
 
 __all__ = [

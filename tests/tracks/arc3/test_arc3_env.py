@@ -19,11 +19,11 @@ from continual_arc.core.games import (
 )
 from continual_arc.tracks.arc3.env import GameEnv, attempt_action_cap
 from continual_arc.tracks.arc3.frames import FrameTexts, frame_text
-from continual_arc.tracks.arc3.games import GAMES, Level
-from continual_arc.tracks.arc3.games.session import Session
-from continual_arc.tracks.arc3.games.session import encode_frame as games_encode_frame
 from continual_arc.tracks.arc3.source import GameInstance, play_plan
 from continual_arc.tracks.registry import get_track
+from continual_arc_games import GAMES, Level
+from continual_arc_games.session import Session
+from continual_arc_games.session import encode_frame as games_encode_frame
 
 UP, DOWN, LEFT, RIGHT = (GameAction(f"ACTION{i}") for i in range(1, 5))
 RESET = GameAction("RESET")

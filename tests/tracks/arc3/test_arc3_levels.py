@@ -8,11 +8,11 @@ pytest.importorskip("arcengine", reason="the arc3 track needs Python 3.12 and co
 
 from continual_arc.stream.schedule import build_schedule, test_schedule
 from continual_arc.stream.seeds import SEED_SPAN, instance_seed
-from continual_arc.tracks.arc3.games import GAMES
 from continual_arc.tracks.arc3.levels import SEED_SPAN as ARC3_SPAN
 from continual_arc.tracks.arc3.levels import SERVED_DIFFICULTIES, TEST_SEED_BASES, in_test_half
 from continual_arc.tracks.arc3.source import GameSource
 from continual_arc.tracks.registry import get_config, get_track
+from continual_arc_games import GAMES
 
 
 def test_the_test_seed_ranges_are_the_schedule_s_held_out_and_seen_ranges() -> None:

@@ -18,9 +18,9 @@ from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.schedule import build_schedule, test_schedule
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.check_run import check_run
-from continual_arc.tracks.arc3.games import GAMES
 from continual_arc.tracks.arc3.track import HELD_OUT_GAMES, STREAM_GAMES
 from continual_arc.tracks.registry import CONFIGS, TRACKS, UNAVAILABLE, get_config
+from continual_arc_games import GAMES
 
 EXPLORER = "continual_arc_baselines.explorer:GameExplorer"
 

@@ -32,6 +32,9 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from continual_arc_games import Move
+from continual_arc_games.session import Session
+
 from ...core.actions import GiveUp, GiveUpFeedback, RequestDemos
 from ...core.environment import BaseEnvironment, EnvSettings
 from ...core.games import (
@@ -49,8 +52,6 @@ from ...core.games import (
 )
 from ...core.level_score import level_fields
 from .frames import FrameTable, FrameTexts
-from .games import Move
-from .games.session import Session
 from .source import GameInstance
 
 __all__ = ["ATTEMPT_CAP_EXTRA", "ATTEMPT_CAP_FACTOR", "ATTEMPT_CAP_ROUNDING", "GameEnv", "attempt_action_cap"]

@@ -23,8 +23,9 @@ import hashlib
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from continual_arc_games import GAMES, Level
+
 from ...core.seeding import stable_int
-from .games import GAMES, Level
 
 __all__ = [
     "LEVELS_PER_DIFFICULTY",

@@ -22,13 +22,14 @@ from functools import lru_cache
 from importlib.metadata import version
 from typing import Any
 
+from continual_arc_games import GAMES, GameSpec, Level, Move
+from continual_arc_games.draw import DrawError, GameModelError, draw_level
+from continual_arc_games.session import Session
+
 from ...core.errors import HarnessFault
 from ...core.games import GameAction, GameDemo
 from ..sources import DEMO_CAP, UnknownTaskError
 from .frames import FrameTexts
-from .games import GAMES, GameSpec, Level, Move
-from .games.draw import DrawError, GameModelError, draw_level
-from .games.session import Session
 from .levels import SERVED_DIFFICULTIES, in_test_half, is_test_seed, served_difficulty
 
 __all__ = ["GAME_DATA_VERSION", "GameInstance", "GameSource", "LevelDrawError", "play_plan"]

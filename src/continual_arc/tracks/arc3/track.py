@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 
+from continual_arc_games import GAMES
+
 from ...core.config import Config
 from ..track import Track, smoke_config
 from .env import GameEnv
-from .games import GAMES
 from .source import GameSource
 
 __all__ = ["ARC3", "HELD_OUT_GAMES", "STREAM_GAMES"]

@@ -1,0 +1,162 @@
+"""A thin base for one-level grid games on ``arcengine``, and helpers to draw their sprites.
+
+Every game of this package is a board of logical cells. A cell is ``cell`` x ``cell`` pixels of the
+engine's own grid (the camera's viewport), and the camera scales that viewport up to the 64x64 frame,
+letterboxing what is left. :class:`GridGame` takes care of the engine's habits a game author would
+otherwise trip over (see the package README): it ignores RESET and unoffered actions in ``step``,
+turns ACTION6's frame coordinates into a logical cell, and completes the action for the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from arcengine import ARCBaseGame, Camera, GameAction, Level, Sprite
+
+__all__ = ["DELTAS", "GridGame", "block", "frame_point", "layer_sprite", "patch"]
+
+#: ACTION1-4 as (dx, dy) steps, by ARC-AGI-3's convention: up, down, left, right.
+DELTAS: dict[int, tuple[int, int]] = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
+
+# The engine treats any negative pixel as transparent.
+_CLEAR = -1
+
+
+def frame_point(viewport: tuple[int, int], x: int, y: int) -> tuple[int, int]:
+    """The frame pixel at the middle of viewport pixel (x, y), for a solver's ACTION6 moves.
+
+    The camera scales a ``viewport`` of (width, height) pixels by the largest whole factor that fits
+    in 64x64 and centres it; this repeats that arithmetic (``Camera._calculate_scale_and_offset``).
+    """
+    width, height = viewport
+    scale = min(64 // width, 64 // height)
+    x_offset, y_offset = (64 - width * scale) // 2, (64 - height * scale) // 2
+    return x * scale + x_offset + scale // 2, y * scale + y_offset + scale // 2
+
+
+def block(
+    colour: int, name: str, x: int, y: int, *, cell: int = 1, layer: int = 1, tags: Sequence[str] = ()
+) -> Sprite:
+    """A solid one-cell sprite at logical cell (x, y), collidable pixel by pixel."""
+    return patch([[colour]], name, x, y, cell=cell, layer=layer, tags=tags)
+
+
+def patch(
+    pattern: Sequence[Sequence[int]],
+    name: str,
+    x: int,
+    y: int,
+    *,
+    cell: int = 1,
+    layer: int = 1,
+    tags: Sequence[str] = (),
+) -> Sprite:
+    """A sprite drawn from a small pattern (``-1`` clear), placed at logical cell (x, y).
+
+    The pattern is given in logical cells when it is 1x1 (filled out to ``cell`` pixels), or in
+    pixels otherwise, so a game can give a one-cell object an inner shape (a key's dots, a ring).
+    """
+    pixels = np.array(pattern, dtype=np.int8)
+    if pixels.shape == (1, 1):
+        # Filled out here rather than with the sprite's own scale: the engine would re-scale the
+        # pixels on every render, and it renders both sprites of every collision test.
+        pixels = np.full((cell, cell), pixels[0, 0], dtype=np.int8)
+    # A fresh tag list every time: the engine's default is one list shared by every sprite.
+    return Sprite(pixels, name=name, x=x * cell, y=y * cell, layer=layer, tags=list(tags))
+
+
+def layer_sprite(
+    cells: Iterable[tuple[int, int, int]], name: str, size: tuple[int, int], *, cell: int = 1, layer: int = 0
+) -> Sprite:
+    """One sprite covering the whole board, painted at the given (x, y, colour) cells, clear elsewhere.
+
+    Walls and floors go in one such sprite each: the engine renders and collides sprite by sprite,
+    so a wall per cell would make every step scan hundreds of sprites.
+    """
+    width, height = size
+    pixels = np.full((height * cell, width * cell), _CLEAR, dtype=np.int8)
+    for x, y, colour in cells:
+        pixels[y * cell : (y + 1) * cell, x * cell : (x + 1) * cell] = colour
+    return Sprite(pixels, name=name, x=0, y=0, layer=layer, tags=[])
+
+
+class GridGame(ARCBaseGame):
+    """An engine game with one level, a board of ``size`` logical cells of ``cell`` pixels each.
+
+    Subclasses override :meth:`on_action` and keep all state that RESET must restore either in the
+    level's sprites (the engine clones them back) or in fields they reinitialise in
+    :meth:`on_set_level`, which the engine calls on every reset, and once from its own constructor
+    before the subclass's ``__init__`` has run on.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        sprites: list[Sprite],
+        size: tuple[int, int],
+        *,
+        actions: Sequence[int],
+        cell: int = 1,
+        background: int = 5,
+        letterbox: int = 4,
+    ) -> None:
+        self.cell = cell
+        width, height = size
+        level = Level(sprites=sprites, grid_size=(width * cell, height * cell), name=game_id)
+        camera = Camera(
+            0, 0, width * cell, height * cell, background=background, letter_box=letterbox, interfaces=[]
+        )
+        super().__init__(game_id, [level], camera=camera, available_actions=list(actions))
+
+    def step(self) -> None:
+        """Route the current action to :meth:`on_action`; complete it once that says it is done."""
+        action = self.action.id
+        done = True
+        # The engine calls step for RESET too, and never checks the offered actions itself.
+        if action is not GameAction.RESET and action.value in self._available_actions:
+            cell = None
+            if action is GameAction.ACTION6:
+                cell = self.clicked_cell(int(self.action.data.get("x", 0)), int(self.action.data.get("y", 0)))
+            done = self.on_action(action.value, cell)
+        if done:
+            self.complete_action()
+
+    def on_action(self, action: int, cell: tuple[int, int] | None) -> bool:
+        """Apply one frame of ``action`` (1-7); ``cell`` is ACTION6's logical cell, or None.
+
+        Returns:
+            True once the action is fully resolved; False to be called again after the engine has
+            rendered another frame (an animation, such as a sliding piece).
+        """
+        return True
+
+    def clicked_cell(self, x: int, y: int) -> tuple[int, int] | None:
+        """The logical cell under frame pixel (x, y), or None in the letterbox."""
+        spot = self.camera.display_to_grid(x, y)
+        if spot is None:
+            return None
+        return spot[0] // self.cell, spot[1] // self.cell
+
+    def sprite(self, name: str) -> Sprite:
+        """The current level's sprite of that name (the first one, if several share it)."""
+        return self.current_level.get_sprites_by_name(name)[0]
+
+    def cell_of(self, sprite: Sprite) -> tuple[int, int]:
+        """The logical cell of a sprite's top-left pixel."""
+        return sprite.x // self.cell, sprite.y // self.cell
+
+    def step_player(self, action: int, pixels: int | None = None) -> tuple[Sprite, list[Sprite]]:
+        """Try to move the sprite named "player" one step the way arrow ``action`` (1-4) points.
+
+        A step is a cell, or ``pixels`` when the game draws at scale 1. Returns the player and the
+        sprites that stopped it (none when it moved; the engine put it back when any did).
+        """
+        dx, dy = DELTAS[action]
+        step = self.cell if pixels is None else pixels
+        player = self.sprite("player")
+        return player, self.try_move_sprite(player, dx * step, dy * step)
+
+    def move_to(self, sprite: Sprite, x: int, y: int) -> None:
+        """Place a sprite's top-left pixel at logical cell (x, y), ignoring collisions."""
+        sprite.set_position(x * self.cell, y * self.cell)

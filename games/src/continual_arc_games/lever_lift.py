@@ -1,0 +1,305 @@
+"""lever-lift: a side view with gravity; work levers that raise and lower lifts to reach the exit.
+
+Legend of the level grid: 0 air, 1 rock, 2 the player's start, 3 the exit, 4 and 5 a lever that
+raises or lowers lift A, 6 and 7 the same for lift B, 8 lift A's platform where it starts, 9 the
+rest of lift A's shaft (air the platform can move through), 10 and 11 the same for lift B. A lift's
+shaft is one column; its top and bottom cells bound the platform's travel.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from arcengine import ARCBaseGame, InteractionMode, Sprite
+
+from .base import LEFT, RIGHT, USE, Level, Move, RejectLevel, knobs_at, retry
+from .engine import GridGame, block, layer_sprite, patch
+from .layouts import Cell, Grid, new_grid
+from .search import bfs
+
+__all__ = ["LeverLift"]
+
+AIR, ROCK, START, EXIT = range(4)
+LEVERS = {4: (0, -1), 5: (0, 1), 6: (1, -1), 7: (1, 1)}  # code: (lift, rows moved: -1 up, 1 down)
+PLATFORMS, SHAFTS = (8, 10), (9, 11)
+HUES = (12, 15)  # lift A orange, lift B purple, and their levers
+PLAYER, DOOR, STONE, RAIL, SKY, EDGE = 9, 14, 3, 4, 5, 4
+CELL = 4  # pixels per cell, so that a lever can show an arrow
+
+_MOVES = {3: Move(LEFT), 4: Move(RIGHT), 5: Move(USE)}
+
+
+@dataclass(frozen=True)
+class _Knobs:
+    size: tuple[int, int]  # columns and rows, rock ring included
+    lifts: int
+    levers: int  # levers per lift, half raising and half lowering (raising first)
+    steps: tuple[int, ...]  # the rises and drops the ground may take from one column to the next
+    pulls: int  # lever pulls the fewest-move win needs, at least
+    shortest: int  # moves the fewest-move win needs, at least
+
+
+_KNOBS = (
+    _Knobs((10, 8), 1, 2, (-1, 0, 0, 1), 1, 6),
+    _Knobs((12, 8), 1, 2, (-1, 0, 1), 2, 9),
+    _Knobs((14, 9), 1, 3, (-1, 0, 1), 2, 11),
+    _Knobs((16, 10), 2, 2, (-2, -1, 0, 1, 1), 2, 15),
+)
+
+
+@dataclass(frozen=True)
+class _World:
+    rock: frozenset[Cell]
+    start: Cell
+    exit: Cell
+    levers: dict[Cell, tuple[int, int]]  # cell: (lift, rows moved)
+    shafts: tuple[tuple[int, int, int], ...]  # per lift: column, top row, bottom row
+    platforms: tuple[int, ...]  # per lift: the row its platform starts on
+
+    @classmethod
+    def read(cls, level: Level) -> _World:
+        shafts, platforms = [], []
+        for platform, shaft in zip(PLATFORMS, SHAFTS, strict=True):
+            cells = level.cells(platform) + level.cells(shaft)
+            if cells:
+                rows = [y for _, y in cells]
+                shafts.append((cells[0][0], min(rows), max(rows)))
+                platforms.append(level.cells(platform)[0][1])
+        levers = {cell: move for code, move in LEVERS.items() for cell in level.cells(code)}
+        start, exit_ = level.cells(START)[0], level.cells(EXIT)[0]
+        return cls(frozenset(level.cells(ROCK)), start, exit_, levers, tuple(shafts), tuple(platforms))
+
+    def solid(self, cell: Cell, platforms: tuple[int, ...]) -> bool:
+        """Whether a cell is rock or a lift's platform where it is now."""
+        return cell in self.rock or any(
+            cell == (s[0], row) for s, row in zip(self.shafts, platforms, strict=True)
+        )
+
+    def fall(self, x: int, y: int, platforms: tuple[int, ...]) -> int:
+        """The row the player comes to rest on, falling from (x, y)."""
+        while not self.solid((x, y + 1), platforms):
+            y += 1
+        return y
+
+    def act(self, state: _State, action: int) -> _State:
+        """The state after one action by the rules: walk, climb a one-cell step, fall; or pull a lever."""
+        x, y, platforms = state
+        if action == 5:
+            lever = self.levers.get((x, y))
+            if lever is None:
+                return state
+            lift, rows = lever
+            _, top, bottom = self.shafts[lift]
+            row = min(bottom, max(top, platforms[lift] + rows))
+            return x, y, (*platforms[:lift], row, *platforms[lift + 1 :])
+        dx = -1 if action == 3 else 1
+        if not self.solid((x + dx, y), platforms):
+            return x + dx, self.fall(x + dx, y, platforms), platforms
+        if not self.solid((x, y - 1), platforms) and not self.solid((x + dx, y - 1), platforms):
+            return x + dx, y - 1, platforms
+        return state
+
+
+# The solver's state: the player's cell and each lift's platform row.
+_State = tuple[int, int, tuple[int, ...]]
+
+
+class LeverLift:
+    """The lever-lift game (see the module docstring for its level legend)."""
+
+    id = "lever-lift"
+    title = "Levers and lifts"
+    rules = (
+        "A side view: grey rock, a blue player, a green door, and one or two lifts, each a coloured "
+        "platform in a dark shaft, with levers of its colour, small triangles pointing up or down. "
+        "ACTION3 and ACTION4 walk the player one cell left or right; walking into a one-cell step "
+        "climbs it if there is headroom, a higher wall stops the player, and with nothing below the "
+        "player falls until it lands (one frame per cell). ACTION5 while standing on a lever moves "
+        "that lever's lift one cell the way its triangle points, unless the platform is at the end "
+        "of its shaft. The level is won when the player stands in the door. A fall the player cannot "
+        "climb out of leaves the level unwinnable until RESET."
+    )
+    actions = (LEFT, RIGHT, USE)
+    max_difficulty = len(_KNOBS) - 1
+    budget = 20_000
+
+    def generate(self, rng: random.Random, difficulty: int) -> Level:
+        """Ground of 10x8 to 16x10 cells, 1 or 2 lifts with 2 or 3 levers each, 1 or 2 pulls needed."""
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 60)
+
+    def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
+        width, _ = knobs.size
+        grid, stand, shafts = _ground(rng, knobs)
+        # The start lies before the first shaft and the door beyond the last, so a lift is in the way.
+        before = [x for x in range(1, shafts[0]) if stand[x] >= 0]
+        beyond = [x for x in range(shafts[-1] + 1, width - 1) if stand[x] >= 0]
+        start, door = rng.choice(before), rng.choice(beyond)
+        grid[stand[start]][start] = START
+        grid[stand[door]][door] = EXIT
+        free = [x for x in range(1, width - 1) if stand[x] >= 0 and x not in (start, door)]
+        for lift, shaft in enumerate(shafts):
+            platform = next(y for y, row in enumerate(grid) if row[shaft] == PLATFORMS[lift])
+            # One lever that moves the platform the way it must go lies before its shaft, within
+            # reach; the others point either way and lie anywhere.
+            need = 0 if platform > stand[shaft - 1] else 1
+            codes = [need] + [(need + 1 + k) % 2 for k in range(knobs.levers - 1)]
+            for k, code in enumerate(codes):
+                spots = [x for x in free if x < shaft] if k == 0 else free
+                if not spots:
+                    raise RejectLevel("no room for a lever before its shaft")
+                x = rng.choice(spots)
+                free.remove(x)
+                grid[stand[x]][x] = 4 + 2 * lift + code
+        if rng.random() < 0.5:  # the mirror image, so that the door is as often on the left
+            grid = [row[::-1] for row in grid]
+        level = Level.make(self.id, grid)
+        plan = self.solve(level, self.budget)
+        if plan is None:
+            raise RejectLevel("no way to the door")
+        if len(plan) < knobs.shortest:
+            raise RejectLevel(f"{len(plan)} moves reach the door, fewer than {knobs.shortest}")
+        if sum(1 for move in plan if move.action == USE) < knobs.pulls:
+            raise RejectLevel("the way to the door hardly needs the levers")
+        return level
+
+    def build(self, level: Level) -> ARCBaseGame:
+        """The engine game: falls are animations, one frame per cell fallen."""
+        return _LiftGame(level)
+
+    def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
+        """The fewest moves, by breadth-first search over (player cell, platform rows)."""
+        world = _World.read(level)
+
+        def successors(state: _State) -> Iterator[tuple[Move, _State]]:
+            for action, move in _MOVES.items():
+                after = world.act(state, action)
+                if after != state:
+                    yield move, after
+
+        start: _State = (*world.start, world.platforms)
+        return bfs(start, successors, lambda s: (s[0], s[1]) == world.exit, budget)
+
+
+def _ground(rng: random.Random, knobs: _Knobs) -> tuple[Grid, list[int], list[int]]:
+    """Rock below a random skyline, rising two cells across each lift's shaft, spread over the middle.
+
+    Two cells is too high to climb, so only a platform set level with the ground before the shaft
+    makes the step between; any other height leaves a gap to fall into. Returns the grid, per column
+    the row a player stands on there (-1 for the ring and shafts), and the shafts' columns.
+    """
+    width, height = knobs.size
+    grid = new_grid(width, height, AIR)
+    for x in range(width):
+        grid[0][x] = grid[height - 1][x] = ROCK
+    for y in range(height):
+        grid[y][0] = grid[y][width - 1] = ROCK
+    # Shaft i lies in the i-th of as many equal stretches of the middle, clear of the ends.
+    low = width // (2 + knobs.lifts)
+    stretch = (width - 2 * low) // knobs.lifts
+    shafts = [low + i * stretch + rng.randrange(max(1, stretch - 1)) for i in range(knobs.lifts)]
+    level = rng.randint(0, 2)
+    stand = [-1] * width
+    for x in range(1, width - 1):
+        if x in shafts:
+            level += 2
+            continue
+        # Leave room under the ring for the rises still to come; a step that would not fit goes back.
+        ceiling = height - 4 - 2 * sum(1 for s in shafts if s > x)
+        if x - 1 not in shafts:  # right after a shaft the ground stays two cells up
+            step = rng.choice(knobs.steps)
+            level = level + step if 0 <= level + step <= ceiling else level - step
+            level = min(ceiling, max(0, level))
+        for y in range(height - 1 - level, height - 1):
+            grid[y][x] = ROCK
+        stand[x] = height - 2 - level
+    for lift, x in enumerate(shafts):
+        top = max(1, stand[x - 1] - 3)
+        for y in range(top, height - 1):
+            grid[y][x] = SHAFTS[lift]
+        rows = [y for y in range(top, height - 1) if abs(y - stand[x - 1]) >= knobs.pulls]
+        if not rows:
+            raise RejectLevel("no room for the platform to start out of place")
+        grid[rng.choice(rows)][x] = PLATFORMS[lift]
+    return grid, stand, shafts
+
+
+def _arrow(colour: int, up: bool) -> list[list[int]]:
+    """A lever: a small triangle of its lift's colour, pointing the way it moves the platform."""
+    point, base = [-1, colour, colour, -1], [colour] * 4
+    rows = [point, base] if up else [base, point]
+    return [[-1] * 4, *rows, [-1] * 4]
+
+
+class _LiftGame(GridGame):
+    """The engine side of lever-lift: the player's moves are worked out by sprite collisions."""
+
+    def __init__(self, level: Level) -> None:
+        world = _World.read(level)
+        size = (level.width, level.height)
+        self.shafts = world.shafts
+        rails = [(x, y, RAIL) for x, top, bottom in world.shafts for y in range(top, bottom + 1)]
+        door = [[DOOR] * 4, [DOOR, -1, -1, DOOR], [DOOR, -1, -1, DOOR], [DOOR, -1, -1, DOOR]]
+        sprites = [
+            layer_sprite(((x, y, STONE) for x, y in world.rock), "rock", size, cell=CELL),
+            layer_sprite(rails, "rails", size, cell=CELL).set_interaction(InteractionMode.INTANGIBLE),
+            patch(door, "exit", *world.exit, cell=CELL, layer=1).set_interaction(InteractionMode.INTANGIBLE),
+            block(PLAYER, "player", *world.start, cell=CELL, layer=3),
+        ]
+        for (x, _, _), row, hue, i in zip(world.shafts, world.platforms, HUES, range(2), strict=False):
+            sprites.append(block(hue, f"lift{i}", x, row, cell=CELL, layer=2))
+        for (x, y), (lift, rows) in sorted(world.levers.items()):
+            lever = patch(_arrow(HUES[lift], rows < 0), f"lever{x}", x, y, cell=CELL, layer=1, tags=["lever"])
+            sprites.append(lever.set_interaction(InteractionMode.INTANGIBLE))
+        self.levers = dict(world.levers)
+        self.exit = world.exit
+        super().__init__(
+            LeverLift.id, sprites, size, actions=(3, 4, 5), cell=CELL, background=SKY, letterbox=EDGE
+        )
+
+    def on_set_level(self, level: object) -> None:
+        """Every (re)start has the player standing, not falling."""
+        self.falling = False
+
+    def on_action(self, action: int, cell: Cell | None) -> bool:
+        """One frame of a move: a walk, a climb or a pull, then a frame per cell of any fall."""
+        player = self.sprite("player")
+        if self.falling:
+            self.try_move_sprite(player, 0, CELL)
+        elif action == 5:
+            self._pull(self.cell_of(player))
+        else:
+            self._walk(player, -CELL if action == 3 else CELL)
+        self.falling = self._can_fall(player)
+        if self.falling:
+            return False
+        if self.cell_of(player) == self.exit:
+            self.next_level()
+        return True
+
+    def _walk(self, player: Sprite, dx: int) -> None:
+        if not self.try_move_sprite(player, dx, 0):
+            return
+        # Blocked: climb the step if there is room above the player and above the step.
+        if self.try_move_sprite(player, 0, -CELL):
+            return
+        if self.try_move_sprite(player, dx, 0):
+            player.move(0, CELL)
+
+    def _pull(self, spot: Cell) -> None:
+        lever = self.levers.get(spot)
+        if lever is None:
+            return
+        lift, rows = lever
+        platform = self.sprite(f"lift{lift}")
+        _, top, bottom = self.shafts[lift]
+        if top <= platform.y // CELL + rows <= bottom:
+            platform.move(0, rows * CELL)
+
+    def _can_fall(self, player: Sprite) -> bool:
+        blocked = self.try_move_sprite(player, 0, CELL)
+        if not blocked:
+            player.move(0, -CELL)  # only a probe: put it back
+        return not blocked

@@ -1,0 +1,281 @@
+r"""mirror-beam: turn mirrors, by clicking them, until the light's beam reaches the target.
+
+Legend of the level grid (the outer ring is wall, save the source and the target set into it):
+0 floor, 1 wall, 2 the light source (it fires into the room, away from the ring), 3 the target,
+4 a mirror ``/``, 5 a mirror ``\``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+from arcengine import ARCBaseGame, InteractionMode, Sprite
+
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, long_plan, retry
+from .engine import GridGame, layer_sprite, patch
+from .layouts import Cell, bordered_room, inner_cells
+from .search import bfs
+from .strokes import SIDE_STEPS, arms, band, middle_of, odd_cell, paste
+from .symmetry import SYMMETRIES, swaps_diagonals, turned_grid
+
+__all__ = ["MirrorBeam"]
+
+FLOOR, WALL, SOURCE, TARGET, SLASH, BACKSLASH = range(6)
+STONE, LAMP, GOAL, GLASS, LIGHT, GROUND, EDGE = 2, 12, 14, 0, 11, 5, 4
+
+Direction = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class _Knobs:
+    side: int  # the square room, ring included
+    turns: int  # mirrors on the beam's path from the source to the target
+    scramble: int  # of those, how many start turned the wrong way
+    decoys: int  # mirrors off that path
+    walls: int  # inner wall cells
+    shortest: int  # fewest clicks a served level needs
+
+
+_KNOBS = (
+    _Knobs(7, 2, 2, 2, 0, 2),
+    _Knobs(8, 3, 2, 3, 2, 2),
+    _Knobs(10, 4, 3, 5, 4, 3),
+    _Knobs(12, 5, 4, 8, 6, 4),
+)
+
+
+def _reflect(kind: int, direction: Direction) -> Direction:
+    """The direction a beam leaves a mirror of ``kind`` (SLASH or BACKSLASH) it met going ``direction``."""
+    dx, dy = direction
+    return (-dy, -dx) if kind == SLASH else (dy, dx)
+
+
+def _mirror(kind: int, size: int) -> np.ndarray:
+    """The pixels of a mirror: a diagonal band across a ``size`` square, clear elsewhere."""
+    half = band(size)[1] - size // 2  # as thick as the beam
+    ys, xs = np.indices((size, size))
+    off = np.abs(xs + ys - (size - 1)) if kind == SLASH else np.abs(xs - ys)
+    return np.where(off < half, GLASS, -1).astype(np.int8)
+
+
+@dataclass(frozen=True)
+class _Room:
+    width: int
+    height: int
+    walls: frozenset[Cell]  # the ring (but the source and target) and the inner walls
+    source: Cell
+    heading: Direction  # the direction the source fires
+    target: Cell
+    mirrors: tuple[tuple[Cell, int], ...]  # (cell, kind) in row-major order
+    index: dict[Cell, int]  # a mirror's place in ``mirrors``, by its cell
+
+    @classmethod
+    def read(cls, level: Level) -> _Room:
+        (sx, sy), width, height = level.cells(SOURCE)[0], level.width, level.height
+        heading = (int(sx == 0) - int(sx == width - 1), int(sy == 0) - int(sy == height - 1))
+        mirrors = tuple(
+            sorted(((c, k) for k in (SLASH, BACKSLASH) for c in level.cells(k)), key=lambda m: m[0][::-1])
+        )
+        index = {cell: i for i, (cell, _) in enumerate(mirrors)}
+        walls = frozenset(level.cells(WALL))
+        return cls(width, height, walls, (sx, sy), heading, level.cells(TARGET)[0], mirrors, index)
+
+    def trace(self, turned: int) -> tuple[bool, tuple[int, ...]]:
+        """Where the beam goes when the mirrors in the bitmask ``turned`` are turned from the start.
+
+        Returns:
+            Whether it reaches the target, and the mirrors it meets (indices, in the order first met).
+        """
+        (x, y), (dx, dy) = self.source, self.heading
+        met: list[int] = []
+        for _ in range(4 * self.width * self.height):  # a beam from the ring cannot loop; a guard
+            x, y = x + dx, y + dy
+            if (x, y) == self.target:
+                return True, tuple(met)
+            if (x, y) in self.walls or (x, y) == self.source:
+                break
+            i = self.index.get((x, y))
+            if i is not None:
+                if i not in met:
+                    met.append(i)
+                kind = self.mirrors[i][1] ^ (turned >> i & 1)  # SLASH ^ 1 == BACKSLASH
+                dx, dy = _reflect(kind, (dx, dy))
+        return False, tuple(met)
+
+
+class MirrorBeam:
+    """The mirror-beam game (see the module docstring for its level legend)."""
+
+    id = "mirror-beam"
+    title = "Bend the beam"
+    rules = (
+        "An orange lamp set in the grey wall shines a yellow beam straight into the room; the beam "
+        "runs until it meets a wall. White diagonal mirrors bounce it through a right angle. Clicking "
+        "a mirror (ACTION6) turns it a quarter, so a / becomes a \\ and back; clicks anywhere else do "
+        "nothing. The beam is redrawn after every click. The level is won as soon as the beam "
+        "reaches the green target in the wall."
+    )
+    actions = (CLICK,)
+    max_difficulty = len(_KNOBS) - 1
+    budget = 2_000
+
+    def generate(self, rng: random.Random, difficulty: int) -> Level:
+        """A room of 7 to 12 cells a side holding a beam's path through 2 to 5 mirrors.
+
+        Difficulty 0 to 3 turns 2 to 4 of the path's mirrors the wrong way, adds 2 to 8 decoy mirrors
+        and 0 to 6 inner walls, and serves only levels needing at least 2, 2, 3 or 4 clicks. The
+        room is then turned or mirrored at random.
+        """
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
+
+    def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
+        side = knobs.side
+        grid = bordered_room(side, side, WALL, FLOOR)
+        path, corners, target = _beam_path(rng, side, knobs.turns)
+        source = path[0]
+        grid[source[1]][source[0]] = SOURCE
+        grid[target[1]][target[0]] = TARGET
+        wrong = set(rng.sample(range(len(corners)), knobs.scramble))
+        for i, ((x, y), kind) in enumerate(corners):
+            grid[y][x] = kind ^ 1 if i in wrong else kind
+        inside = inner_cells(side, side)
+        free = [c for c in inside if c not in path]
+        picks = rng.sample(free, knobs.decoys + knobs.walls)
+        for i, (x, y) in enumerate(picks):
+            grid[y][x] = rng.choice((SLASH, BACKSLASH)) if i < knobs.decoys else WALL
+        level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
+        long_plan(self, level, knobs.shortest, "clicks")
+        return level
+
+    def build(self, level: Level) -> ARCBaseGame:
+        """The engine game: mirrors are sprites the engine turns; the beam is one repainted sprite."""
+        return _MirrorGame(level)
+
+    def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
+        """The fewest clicks, by breadth-first search over the set of mirrors turned.
+
+        Only mirrors the beam meets now are clicked: the mirrors of a fewest-click plan all lie on
+        the final beam, and clicking them in the order that beam meets them, each is on the beam
+        when its turn comes, so nothing shorter is lost.
+        """
+        room = _Room.read(level)
+        clicks = [Move.click(*middle_of(cell, room.width, room.height)) for cell, _ in room.mirrors]
+
+        def successors(turned: int) -> list[tuple[Move, int]]:
+            return [(clicks[i], turned ^ (1 << i)) for i in room.trace(turned)[1]]
+
+        return bfs(0, successors, lambda turned: room.trace(turned)[0], budget)
+
+
+def _beam_path(rng: random.Random, side: int, turns: int) -> tuple[list[Cell], list[tuple[Cell, int]], Cell]:
+    """A self-avoiding beam from a ring cell through ``turns`` mirrors to another ring cell.
+
+    Returns the cells from the source on (the target excluded), the mirrors as (cell, kind), and
+    the target.
+    """
+    inside = range(1, side - 1)
+    starts = [(0, y) for y in inside] + [(side - 1, y) for y in inside]
+    starts += [(x, 0) for x in inside] + [(x, side - 1) for x in inside]
+    x, y = rng.choice(starts)
+    heading = (int(x == 0) - int(x == side - 1), int(y == 0) - int(y == side - 1))
+    path, corners = [(x, y)], []
+    for _ in range(turns):
+        dx, dy = heading
+        run = []
+        while 0 < x + dx < side - 1 and 0 < y + dy < side - 1 and (x + dx, y + dy) not in path:
+            x, y = x + dx, y + dy
+            run.append((x, y))
+        if not run:
+            raise RejectLevel("the beam walked into itself")
+        stop = rng.randrange(len(run))
+        path += run[: stop + 1]
+        x, y = run[stop]
+        turn = rng.choice(((dy, dx), (-dy, -dx)))
+        corners.append(((x, y), SLASH if turn == _reflect(SLASH, heading) else BACKSLASH))
+        heading = turn
+    dx, dy = heading
+    while 0 < x + dx < side - 1 and 0 < y + dy < side - 1:
+        x, y = x + dx, y + dy
+        if (x, y) in path:
+            raise RejectLevel("the last leg crosses the beam")
+        path.append((x, y))
+    return path, corners, (x + dx, y + dy)
+
+
+def _turned(grid: list[list[int]], symmetry: int) -> list[list[int]]:
+    """The room under a symmetry (see symmetry.py), its mirrors turned to bounce the same way."""
+    swap = swaps_diagonals(symmetry)
+    out = turned_grid(grid, symmetry)
+    return [[code ^ 1 if swap and code in (SLASH, BACKSLASH) else code for code in row] for row in out]
+
+
+class _MirrorGame(GridGame):
+    """The engine side of mirror-beam: it traces the beam itself from the mirror sprites' turns."""
+
+    def __init__(self, level: Level) -> None:
+        room = _Room.read(level)
+        self.size = size = odd_cell(level.width, level.height)
+        box = (room.width, room.height)
+        sprites = [
+            layer_sprite([(x, y, STONE) for x, y in room.walls], "walls", box, cell=size),
+            patch([[LAMP]], "source", *room.source, cell=size, layer=3),
+            patch([[GOAL]], "target", *room.target, cell=size, layer=3),
+            Sprite(np.full((1, 1), -1, dtype=np.int8), name="beam", layer=1, tags=[]),
+        ]
+        for i, ((x, y), kind) in enumerate(room.mirrors):
+            pixels = _mirror(SLASH, size)
+            mirror = Sprite(pixels, name=f"mirror{i}", x=x * size, y=y * size, layer=2, tags=[])
+            # Every mirror starts as a /, turned a quarter when the level's mirror is a \ .
+            sprites.append(mirror.set_rotation(90 * (kind == BACKSLASH)))
+        for sprite in sprites:
+            sprite.set_interaction(InteractionMode.INTANGIBLE)  # nothing moves, so nothing collides
+        self.room = room
+        self.mirror_at = {cell: f"mirror{i}" for i, (cell, _) in enumerate(room.mirrors)}
+        super().__init__(
+            MirrorBeam.id, sprites, box, actions=(6,), cell=size, background=GROUND, letterbox=EDGE
+        )
+
+    def on_set_level(self, level: object) -> None:
+        """Every (re)start shows the beam of the mirrors as they start."""
+        self._shine()
+
+    def on_action(self, action: int, cell: Cell | None) -> bool:
+        """Turn the clicked mirror a quarter and redraw the beam; win when it reaches the target."""
+        name = self.mirror_at.get(cell) if cell is not None else None
+        if name is not None:
+            self.sprite(name).rotate(90)
+            if self._shine():
+                self.next_level()
+        return True
+
+    def _shine(self) -> bool:
+        """Repaint the beam from the source; whether it reached the target."""
+        room, size = self.room, self.size
+        lit: dict[Cell, int] = {}  # the sides of each cell the beam runs out to, as bits
+
+        def light(cell: Cell, heading: Direction) -> None:
+            lit[cell] = lit.get(cell, 0) | 1 << SIDE_STEPS.index(heading)
+
+        (x, y), (dx, dy) = room.source, room.heading
+        reached = False
+        for _ in range(4 * room.width * room.height):  # a beam from the ring cannot loop; a guard
+            light((x, y), (dx, dy))
+            x, y = x + dx, y + dy
+            if (x, y) in room.walls or (x, y) == room.source:
+                break
+            light((x, y), (-dx, -dy))
+            if (x, y) == room.target:
+                reached = True
+                break
+            name = self.mirror_at.get((x, y))
+            if name is not None:
+                turns = self.sprite(name).rotation // 90
+                dx, dy = _reflect(SLASH if turns % 2 == 0 else BACKSLASH, (dx, dy))
+        pixels = np.full((room.height * size, room.width * size), -1, dtype=np.int8)
+        for (cx, cy), sides in lit.items():
+            paste(pixels, arms(sides, size, LIGHT), cx, cy)
+        self.sprite("beam").pixels = pixels
+        return reached

@@ -1,0 +1,189 @@
+"""push-blocks: push every block onto a target square (the mechanics of Sokoban).
+
+The level grid's legend is :mod:`.blocks`'s, shared with the other game of blocks and targets.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from arcengine import ARCBaseGame
+
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
+from .blocks import CELL, FLOOR, WALL, BlockRoom, BlockState, place_pieces, room_sprites
+from .engine import DELTAS, GridGame
+from .layouts import Cell, bordered_room, distances, inner_cells, ordered, passable
+from .search import astar
+
+__all__ = ["PushBlocks"]
+
+CRATE, GROUND, EDGE = 12, 0, 4  # orange blocks on white, grey letterbox
+
+
+@dataclass(frozen=True)
+class _Knobs:
+    size: tuple[int, int]  # the room with its wall ring
+    blocks: int
+    walls: int  # inner wall cells
+    scramble: int  # pulls made backwards from the solved position
+    shortest: int  # fewest moves a served level needs
+
+
+_KNOBS = (
+    _Knobs((6, 6), 1, 0, 4, 4),
+    _Knobs((7, 7), 1, 3, 6, 6),
+    _Knobs((7, 7), 2, 3, 8, 10),
+    _Knobs((8, 7), 2, 5, 12, 14),
+)
+
+
+class PushBlocks:
+    """The push-blocks game (see the module docstring for its level legend)."""
+
+    id = "push-blocks"
+    title = "Push the blocks home"
+    rules = (
+        "The player is the blue square, moved one cell at a time by ACTION1-4 (up, down, left, "
+        "right); walls stop it. Walking into an orange block pushes it one cell ahead, unless a wall "
+        "or another block is behind it, in which case nothing moves; blocks can be pushed but never "
+        "pulled. The level is won when every green target ring is covered by a block."
+    )
+    actions = (UP, DOWN, LEFT, RIGHT)
+    max_difficulty = len(_KNOBS) - 1
+    budget = 30_000
+
+    def generate(self, rng: random.Random, difficulty: int) -> Level:
+        """A room of 6x6 to 8x7 cells with 1-2 blocks, drawn by pulling blocks off their targets."""
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
+
+    def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
+        width, height = knobs.size
+        grid = bordered_room(width, height, WALL, FLOOR)
+        inside = inner_cells(width, height)
+        for x, y in rng.sample(inside, knobs.walls):
+            grid[y][x] = WALL
+        floor = [c for c in inside if grid[c[1]][c[0]] == FLOOR]
+        if len(distances(floor[0], passable(grid, WALL), width, height)) != len(floor):
+            raise RejectLevel("the inner walls cut the room in two")
+        targets = rng.sample(floor, knobs.blocks)
+        player = rng.choice([c for c in floor if c not in targets])
+        blocks = _scramble(
+            rng, frozenset(c for c in inside if grid[c[1]][c[0]] == WALL), targets, player, knobs
+        )
+        if set(blocks[1]) == set(targets):
+            raise RejectLevel("the scramble left every block on its target")
+        place_pieces(grid, targets, blocks[1], blocks[0])
+        level = Level.make(self.id, grid)
+        plan = self.solve(level, self.budget)
+        if plan is not None and len(plan) < knobs.shortest:
+            raise RejectLevel(f"solved in {len(plan)} moves, fewer than {knobs.shortest}")
+        return level
+
+    def build(self, level: Level) -> ARCBaseGame:
+        """The engine game: walls, blocks, the player, and the target rings drawn over them."""
+        return _PushBlocksGame(level)
+
+    def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
+        """A shortest plan, by A* over (player, blocks) with the blocks' distances to targets.
+
+        Blocks pushed into a corner that is not a target can never leave it, so such states are cut.
+        """
+        layout = BlockRoom.read(level)
+        walls, targets = layout.walls, layout.targets
+        dead = frozenset(
+            (x, y)
+            for y in range(level.height)
+            for x in range(level.width)
+            if (x, y) not in targets
+            and ((x - 1, y) in walls or (x + 1, y) in walls)
+            and ((x, y - 1) in walls or (x, y + 1) in walls)
+        )
+
+        def successors(state: BlockState) -> Iterator[tuple[Move, BlockState]]:
+            (x, y), blocks = state
+            for action, (dx, dy) in DELTAS.items():
+                ahead = (x + dx, y + dy)
+                if ahead in walls:
+                    continue
+                if ahead in blocks:
+                    beyond = (ahead[0] + dx, ahead[1] + dy)
+                    if beyond in walls or beyond in blocks or beyond in dead:
+                        continue
+                    yield ARROWS[action], (ahead, tuple(sorted(beyond if b == ahead else b for b in blocks)))
+                else:
+                    yield ARROWS[action], (ahead, blocks)
+
+        def heuristic(state: BlockState) -> int:
+            # Each push moves one block by one cell, so this never overestimates the moves left.
+            return sum(min(abs(bx - tx) + abs(by - ty) for tx, ty in targets) for bx, by in state[1])
+
+        return astar(
+            (layout.start, layout.blocks), successors, lambda s: targets.issuperset(s[1]), heuristic, budget
+        )
+
+
+def _scramble(
+    rng: random.Random, walls: frozenset[Cell], targets: list[Cell], player: Cell, knobs: _Knobs
+) -> tuple[Cell, tuple[Cell, ...]]:
+    """Play backwards from the solved position: walk to a block and pull it, ``scramble`` times.
+
+    A pull (the player steps back from a block, which follows it) undoes a push, and walking undoes
+    walking, so the position reached can always be pushed back to the solved one.
+    """
+    width, height = knobs.size
+    blocks = list(targets)
+
+    def free(cell: Cell) -> bool:
+        return (
+            0 < cell[0] < width - 1 and 0 < cell[1] < height - 1 and cell not in walls and cell not in blocks
+        )
+
+    for _ in range(knobs.scramble):
+        reach = distances(player, free, width, height)
+        pulls = [
+            (i, (dx, dy))
+            for i, (bx, by) in enumerate(blocks)
+            for dx, dy in DELTAS.values()
+            if (bx + dx, by + dy) in reach and free((bx + 2 * dx, by + 2 * dy))
+        ]
+        if not pulls:
+            break
+        i, (dx, dy) = rng.choice(pulls)
+        bx, by = blocks[i]
+        blocks[i] = (bx + dx, by + dy)
+        player = (bx + 2 * dx, by + 2 * dy)
+    player = rng.choice(ordered(distances(player, free, width, height)))
+    return player, tuple(sorted(blocks))
+
+
+class _PushBlocksGame(GridGame):
+    """The engine side of push-blocks."""
+
+    def __init__(self, level: Level) -> None:
+        layout = BlockRoom.read(level)
+        size = (level.width, level.height)
+        sprites = room_sprites(layout, size, CRATE, target_tags=["target"])
+        self.targets = layout.targets
+        super().__init__(
+            PushBlocks.id, sprites, size, actions=(1, 2, 3, 4), cell=CELL, background=GROUND, letterbox=EDGE
+        )
+
+    def on_action(self, action: int, cell: Cell | None) -> bool:
+        """Step the player, pushing a block ahead of it when the cell beyond is free."""
+        dx, dy = DELTAS[action]
+        player = self.sprite("player")
+        hits = self.try_move_sprite(player, dx * CELL, dy * CELL)
+        if not hits:
+            return True
+        if len(hits) != 1 or "block" not in hits[0].tags:
+            return True
+        if self.try_move_sprite(hits[0], dx * CELL, dy * CELL):
+            return True  # the block is stuck, so the player stays too
+        player.move(dx * CELL, dy * CELL)
+        covered = {self.cell_of(s) for s in self.current_level.get_sprites_by_tag("block")}
+        if covered >= self.targets:
+            self.next_level()
+        return True

@@ -1,0 +1,168 @@
+"""tilt-gravity: tilt the board so the balls roll into the goal hole, steering clear of the pits.
+
+Legend of the level grid: 0 floor, 1 wall, 2 a ball, 3 the goal hole, 4 a pit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from arcengine import ARCBaseGame, InteractionMode, Sprite
+
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
+from .engine import DELTAS, GridGame, block, layer_sprite
+from .layouts import Cell, bordered_room, ordered
+from .search import bfs
+
+__all__ = ["TiltGravity"]
+
+FLOOR, WALL, BALL, GOAL, PIT = range(5)
+RED, GREEN, HOLE, STONE, GROUND, EDGE = 8, 14, 5, 3, 0, 4
+
+
+@dataclass(frozen=True)
+class _Knobs:
+    side: int  # the square room, wall ring included
+    balls: int
+    pits: int
+    walls: int  # inner wall cells
+    shortest: int  # fewest tilts a served level needs
+
+
+_KNOBS = (
+    _Knobs(7, 1, 0, 4, 2),
+    _Knobs(8, 1, 2, 6, 3),
+    _Knobs(9, 2, 2, 8, 4),
+    _Knobs(10, 2, 4, 12, 5),
+)
+
+
+@dataclass(frozen=True)
+class _Board:
+    walls: frozenset[Cell]
+    goal: Cell
+    pits: frozenset[Cell]
+    balls: tuple[Cell, ...]
+
+    @classmethod
+    def read(cls, level: Level) -> _Board:
+        return cls(
+            frozenset(level.cells(WALL)), level.cells(GOAL)[0], frozenset(level.cells(PIT)), level.cells(BALL)
+        )
+
+    def tilt(self, balls: tuple[Cell, ...], dx: int, dy: int) -> tuple[Cell, ...] | None:
+        """The balls left after a tilt, sorted; None when one falls into a pit.
+
+        Balls roll front first, each until a wall or a ball that has stopped; one that reaches the
+        goal drops in and leaves the board, so the balls behind it may follow it in.
+        """
+        stopped: list[Cell] = []
+        for x, y in sorted(balls, key=lambda b: -(b[0] * dx + b[1] * dy)):
+            while (x + dx, y + dy) not in self.walls and (x + dx, y + dy) not in stopped:
+                x, y = x + dx, y + dy
+                if (x, y) in self.pits:
+                    return None
+                if (x, y) == self.goal:
+                    break
+            if (x, y) != self.goal:
+                stopped.append((x, y))
+        return tuple(sorted(stopped))
+
+
+class TiltGravity:
+    """The tilt-gravity game (see the module docstring for its level legend)."""
+
+    id = "tilt-gravity"
+    title = "Tilt the board"
+    rules = (
+        "ACTION1-4 tilt the whole board up, down, left or right, and every red ball rolls that way "
+        "until a wall or another ball stops it. A ball that rolls onto the green hole drops into it "
+        "and is gone. A ball that rolls onto a black pit is lost, and so is the level: only RESET "
+        "continues. The level is won when every ball has dropped into the green hole."
+    )
+    actions = (UP, DOWN, LEFT, RIGHT)
+    max_difficulty = len(_KNOBS) - 1
+    budget = 5_000
+
+    def generate(self, rng: random.Random, difficulty: int) -> Level:
+        """A room of 7 to 10 cells a side with 1-2 balls, 0-4 pits and 4-12 inner walls."""
+        knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 30)
+
+    def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
+        grid = bordered_room(knobs.side, knobs.side, WALL, FLOOR)
+        inside = ordered((x, y) for y in range(1, knobs.side - 1) for x in range(1, knobs.side - 1))
+        picks = rng.sample(inside, knobs.walls + 1 + knobs.pits + knobs.balls)
+        codes = [WALL] * knobs.walls + [GOAL] + [PIT] * knobs.pits + [BALL] * knobs.balls
+        for (x, y), code in zip(picks, codes, strict=True):
+            grid[y][x] = code
+        level = Level.make(self.id, grid)
+        plan = self.solve(level, self.budget)
+        if plan is None:
+            raise RejectLevel("no tilts bring every ball home")
+        if len(plan) < knobs.shortest:
+            raise RejectLevel(f"solved in {len(plan)} tilts, fewer than {knobs.shortest}")
+        return level
+
+    def build(self, level: Level) -> ARCBaseGame:
+        """The engine game: balls roll one cell per frame, so a tilt is a short animation."""
+        return _TiltGame(level)
+
+    def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
+        """The fewest tilts, by breadth-first search over the balls still on the board."""
+        board = _Board.read(level)
+
+        def successors(balls: tuple[Cell, ...]) -> Iterator[tuple[Move, tuple[Cell, ...]]]:
+            for action, (dx, dy) in DELTAS.items():
+                after = board.tilt(balls, dx, dy)
+                if after is not None and after != balls:
+                    yield ARROWS[action], after
+
+        return bfs(board.balls, successors, lambda balls: not balls, budget)
+
+
+class _TiltGame(GridGame):
+    """The engine side of tilt-gravity: each frame moves every free ball one cell."""
+
+    def __init__(self, level: Level) -> None:
+        board = _Board.read(level)
+        size = (level.width, level.height)
+        sprites = [
+            layer_sprite(((x, y, STONE) for x, y in board.walls), "walls", size),
+            layer_sprite(
+                [(*board.goal, GREEN)] + [(x, y, HOLE) for x, y in ordered(board.pits)], "holes", size
+            ),
+        ]
+        sprites[1].set_interaction(InteractionMode.INTANGIBLE)
+        for i, (x, y) in enumerate(board.balls):
+            sprites.append(block(RED, f"ball{i}", x, y, layer=2, tags=["ball"]))
+        self.goal, self.pits = board.goal, board.pits
+        super().__init__(
+            TiltGravity.id, sprites, size, actions=(1, 2, 3, 4), background=GROUND, letterbox=EDGE
+        )
+
+    def on_action(self, action: int, cell: Cell | None) -> bool:
+        """Roll every ball that can roll by one cell, front first; done when none can roll on."""
+        dx, dy = DELTAS[action]
+        balls = sorted(self.current_level.get_sprites_by_tag("ball"), key=lambda b: -(b.x * dx + b.y * dy))
+        for ball in balls:
+            if self.try_move_sprite(ball, dx, dy):
+                continue  # blocked by a wall or a ball
+            if self.cell_of(ball) in self.pits:
+                self.lose()
+                return True
+            if self.cell_of(ball) == self.goal:
+                self.current_level.remove_sprite(ball)
+        left = self.current_level.get_sprites_by_tag("ball")
+        if not left:
+            self.next_level()
+            return True
+        return not any(self._can_roll(ball, dx, dy) for ball in left)
+
+    def _can_roll(self, ball: Sprite, dx: int, dy: int) -> bool:
+        blocked = self.try_move_sprite(ball, dx, dy)
+        if not blocked:
+            ball.move(-dx, -dy)  # only a probe: put it back
+        return not blocked

@@ -1,0 +1,139 @@
+"""paint-trail: a hand-made level's frames worked out by hand, its losses, and a human-style player."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the engine
+
+from arc3_frame_reading import STEPS, Cell, blobs, box, cells, lattice, pixels
+from continual_arc_games import GAMES
+from continual_arc_games.base import Level, Move
+from continual_arc_games.draw import draw_level, level_rng
+from continual_arc_games.session import Session
+
+SPEC = GAMES["paint-trail"]
+UP, DOWN, LEFT, RIGHT = (Move(a) for a in STEPS)
+
+# Codes: 1 wall, 2 start, 3 silhouette, 0 floor. The silhouette is the 2x2 block at the left.
+SQUARE = Level.make("paint-trail", [[1] * 5, [1, 2, 3, 0, 1], [1, 3, 3, 0, 1], [1] * 5])
+
+# By hand: board cells are 2 pixels, so the board is 10x8 pixels; the panel starts one pixel to its
+# right, at x = 11, one pixel per cell, so the viewport is 16x8. The camera scales it by
+# min(64 // 16, 64 // 8) = 4 and centres it: x offset 0, y offset (64 - 32) // 2 = 16.
+# Board cell (cx, cy) is frame columns 8 cx .. 8 cx + 7 and rows 16 + 8 cy .. 16 + 8 cy + 7;
+# panel cell (cx, cy) is columns 44 + 4 cx .. 44 + 4 cx + 3 and rows 16 + 4 cy .. 16 + 4 cy + 3.
+
+
+def _board(frame: np.ndarray, cx: int, cy: int) -> np.ndarray:
+    return frame[16 + 8 * cy : 24 + 8 * cy, 8 * cx : 8 * cx + 8]
+
+
+def _panel(frame: np.ndarray, cx: int, cy: int) -> np.ndarray:
+    return frame[16 + 4 * cy : 20 + 4 * cy, 44 + 4 * cx : 48 + 4 * cx]
+
+
+def test_first_frame_matches_the_layout_worked_out_by_hand() -> None:
+    frame = Session(SPEC, SQUARE).frame
+    assert (frame[:16] == 4).all() and (frame[48:] == 4).all()  # the letterbox above and below
+    assert (_board(frame, 0, 0) == 3).all() and (_board(frame, 4, 3) == 3).all()  # walls
+    assert (_board(frame, 1, 1) == 9).all()  # the player, over the start's paint
+    assert (_board(frame, 2, 1) == 5).all() and (_board(frame, 3, 2) == 5).all()  # unpainted floor
+    assert (frame[16:48, 40:44] == 5).all()  # the gap between board and panel
+    assert (_panel(frame, 0, 0) == 3).all() and (_panel(frame, 4, 3) == 3).all()  # the panel's ring
+    for cx, cy in [(1, 1), (2, 1), (1, 2), (2, 2)]:
+        assert (_panel(frame, cx, cy) == 11).all()  # the silhouette
+    assert (_panel(frame, 3, 1) == 5).all()
+    assert (frame[32:48, 44:64] == 5).all()  # below the panel: ground
+
+
+def test_the_trail_paints_blocks_and_wins_on_the_last_cell() -> None:
+    session = Session(SPEC, SQUARE)
+    session.step(RIGHT)
+    assert (_board(session.frame, 1, 1) == 11).all() and (_board(session.frame, 2, 1) == 9).all()
+    before = session.frame.copy()
+    session.step(LEFT)  # back onto wet paint: nothing moves
+    assert np.array_equal(session.frame, before) and not session.over
+    session.step(DOWN)
+    session.step(LEFT)
+    assert session.won and (_board(session.frame, 2, 2) == 11).all()
+
+
+def test_leaving_the_silhouette_or_boxing_yourself_in_loses() -> None:
+    session = Session(SPEC, SQUARE)
+    session.step(RIGHT)
+    session.step(RIGHT)  # (3, 1) is floor but not silhouette
+    assert session.lost and (_board(session.frame, 3, 1) == 9).all()
+    corridor = Level.make("paint-trail", [[1] * 5, [1, 3, 2, 3, 1], [1] * 5])
+    session = Session(SPEC, corridor)
+    session.step(LEFT)  # walls and paint all round, one silhouette cell still blank
+    assert session.lost
+
+
+def _strands_and_covers(shape: set[Cell], start: Cell) -> tuple[bool, bool]:
+    """By brute force over every walk inside the shape: can one get stuck, can one cover it all?"""
+    stuck = covered = False
+    stack = [(start, frozenset([start]))]
+    while stack:
+        (x, y), seen = stack.pop()
+        options = [(x + dx, y + dy) for dx, dy in STEPS.values() if (x + dx, y + dy) in shape - seen]
+        if not options:
+            stuck |= len(seen) < len(shape)
+            covered |= len(seen) == len(shape)
+        stack += [(c, seen | {c}) for c in options]
+    return stuck, covered
+
+
+def test_easy_levels_can_be_lost_inside_the_silhouette_and_won() -> None:
+    for seed in range(10):
+        level = SPEC.generate(level_rng(SPEC.id, 0, ("brute", seed), 0), 0)
+        shape = set(level.cells(2) + level.cells(3))
+        assert _strands_and_covers(shape, level.cells(2)[0]) == (True, True)
+
+
+def _read(frame: np.ndarray) -> tuple[Cell, set[Cell]]:
+    """The player's cell and the silhouette's cells, in board cells, from a frame."""
+    size, origin = lattice(frame)
+    board = cells(frame, size, origin)
+    player = next(c for c, block in board.items() if (block == 9).all())
+    rings = sorted(blobs(pixels(frame, 3)), key=len)  # the board's ring is the largest grey blob
+    bx0, by0, bx1, _ = box(rings[-1])
+    width = (bx1 - bx0 + 1) // size
+    # The panel's ring is the largest grey blob right of the board; it has as many cells a side.
+    px0, py0, px1, _ = box(max((r for r in rings if box(r)[0] > bx1), key=len))
+    step = (px1 - px0 + 1) // width
+    shape = {
+        ((x - px0) // step, (y - py0) // step)
+        for x, y in pixels(frame, 11)
+        if x > bx1 and (x - px0) % step == 0
+    }
+    # The panel's cells line up with the board's from the ring's corner on.
+    offset = ((bx0 - origin[0]) // size, (by0 - origin[1]) // size)
+    return player, {(x + offset[0], y + offset[1]) for x, y in shape}
+
+
+def _trail(at: Cell, left: set[Cell]) -> list[str] | None:
+    """Arrow keys of a walk from ``at`` through every cell of ``left`` once, thought through first."""
+    if not left:
+        return []
+    for action, (dx, dy) in STEPS.items():
+        nxt = (at[0] + dx, at[1] + dy)
+        if nxt in left:
+            rest = _trail(nxt, left - {nxt})
+            if rest is not None:
+                return [action, *rest]
+    return None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_paint_trail_by_planning_a_trail_over_the_silhouette(seed: int) -> None:
+    level, plan = draw_level(SPEC, ("players", seed), 1)
+    session = Session(SPEC, level)
+    player, shape = _read(session.frame)
+    assert player in shape
+    keys = _trail(player, shape - {player})
+    assert keys is not None and len(keys) == len(plan)
+    for key in keys:
+        session.step(Move(key))
+    assert session.won

@@ -1,0 +1,32 @@
+"""The games serve exactly what they served before they became a package of their own.
+
+``fingerprints.json`` was computed on main at 54adeb5, with the games still at
+``continual_arc.tracks.arc3.games`` (``python games/tests/fingerprints.py --package
+continual_arc.tracks.arc3.games``): every game's generated and served levels at every difficulty and
+three seeds, the solver's plans, and every frame of a fixed play. Any change to a game's behaviour,
+however small, changes a digest; a change meant to alter a game must say so by bumping the track's
+``GAME_DATA_VERSION`` and writing the file again.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("arcengine")  # the games need Python 3.12 and the engine
+
+from fingerprints import DIGESTS, fingerprints
+
+
+def test_every_level_plan_and_frame_is_as_it_was_before_the_move() -> None:
+    expected = json.loads(DIGESTS.read_text(encoding="utf-8"))
+    actual = fingerprints("continual_arc_games")
+    assert sorted(actual) == sorted(expected)
+    changed = sorted(
+        f"{key} {kind}"
+        for key, kinds in expected.items()
+        for kind in kinds
+        if actual[key][kind] != kinds[kind]
+    )
+    assert not changed, f"{len(changed)} fingerprints changed, the first: {changed[:5]}"
