@@ -1,9 +1,9 @@
 """The ``continual-arc`` command line: thin commands over the packages' public functions.
 
 One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.report`,
-:mod:`~.reports`, :mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.pack`,
-:mod:`~.verify`, :mod:`~.view`, :mod:`~.sweep`, :mod:`~.first_sight`), each adding its commands to
-the root parser. Only the group of the command being run is imported, so that ``continual-arc
+:mod:`~.reports`, :mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.leaderboard`,
+:mod:`~.pack`, :mod:`~.verify`, :mod:`~.view`, :mod:`~.sweep`, :mod:`~.first_sight`), each adding its
+commands to the root parser. Only the group of the command being run is imported, so that ``continual-arc
 schedule make`` does not pay for NumPy or the plotting library, and ``--help`` for nothing at all.
 Every error meant for a person
 (:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one line, exit status 2.
@@ -33,6 +33,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "test": ("frozen_test", "play a frozen test from the end of a stream run, as the protocol does"),
     "protocol": ("protocol", "play the whole protocol: the stream, both frozen tests, the reset on each"),
     "check": ("check", "check a submitted result: recompute everything it claims"),
+    "leaderboard": ("leaderboard", "check result directories and rank them, a table per track and users"),
     "pack": ("pack", "rule packs: check a pack against the public tasks, write its manifest"),
     "verify": ("verify", "rerun a learner from its code at a seed of its own, as verification does"),
     "view": ("view", "a local replay viewer of runs, protocols and results (--export: static files)"),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..view.catalog import Catalog, build_catalog
 from ..view.export import export_site
+from ..view.leaderboard import leaderboard_paths, read_leaderboard
 from .common import CliError, counter
 
 # The server needs the ``view`` extra; the export does not, so a missing extra is reported only
@@ -35,12 +36,16 @@ def _describe(catalog: Catalog) -> None:
 
 
 def _view(args: argparse.Namespace) -> int:
-    catalog = build_catalog([Path(p) for p in args.paths])
+    board = read_leaderboard(args.leaderboard) if args.leaderboard else None
+    paths = list(args.paths or ([] if board else ["."]))
+    if board is not None:
+        paths += [p for p in leaderboard_paths(board) if p not in paths]  # its numbers open these runs
+    catalog = build_catalog([Path(p) for p in paths])
     _describe(catalog)
     if not catalog.runs:
         raise CliError("nothing to view: give a run, protocol or results directory")
     if args.export:
-        counts = export_site(catalog, Path(args.export), counter("documents"))
+        counts = export_site(catalog, Path(args.export), counter("documents"), leaderboard=board)
         page = Path(args.export) / "index.html"
         print(f"exported {counts['documents']} documents to {args.export}: open {page}")
         return 0
@@ -50,7 +55,7 @@ def _view(args: argparse.Namespace) -> int:
             "pip install 'continual-arc[view]' (or use --export, which needs nothing more)"
         )
     print(f"viewing at http://{HOST}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    serve(Site(catalog, live=True), args.port)
+    serve(Site(catalog, live=True, leaderboard=board), args.port)
     return 0
 
 
@@ -68,9 +73,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     view.add_argument(
         "paths",
         nargs="*",
-        default=["."],
         metavar="DIR",
-        help="run, protocol or results directories (default: .)",
+        help="run, protocol or results directories (default: ., or the results a --leaderboard names)",
+    )
+    view.add_argument(
+        "--leaderboard",
+        metavar="FILE",
+        help="show this leaderboard (continual-arc leaderboard --json FILE) on a page of its own, each "
+        "number opening its run; the results it names are viewed too",
     )
     view.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT})")
     view.add_argument(

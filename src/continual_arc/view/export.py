@@ -59,16 +59,22 @@ def _write(path: Path, text: str | bytes) -> None:
 
 
 def export_site(
-    catalog: Catalog, out: Path | str, progress: Callable[[int, int], None] | None = None
+    catalog: Catalog,
+    out: Path | str,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    leaderboard: dict[str, Any] | None = None,
 ) -> dict[str, int]:
-    """Write the static viewer of ``catalog`` into ``out``; counts of what was written.
+    """Write the static viewer of ``catalog`` (and its *Leaderboard* page, if given) into ``out``.
+
+    Returns the counts of what was written.
 
     Raises:
         ExportError: ``out`` overlaps a directory given, or is a non-empty directory of something else.
     """
     out = Path(out)
     _check_target(out, catalog)
-    site = Site(catalog, live=False)
+    site = Site(catalog, live=False, leaderboard=leaderboard)
     files = static_files()
     _write(out / "index.html", files["index.html"])
     for name, body in files.items():

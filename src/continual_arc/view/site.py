@@ -9,6 +9,7 @@ name                           document
 ``run/<id>/memory``            what the learner kept (``memory.json``) and ``plugins.json``
 ``run/<id>/i/<step>``          one instance's replay (:func:`~.replay.replay_document`)
 ``protocol/<id>``              a protocol and its plane (:func:`~.documents.protocol_document`)
+``leaderboard``                the leaderboard given, tied to the runs (:mod:`~.leaderboard`)
 =============================  ==================================================================
 
 Ids are the catalog's (``r0``, ``p0``, ...): a name never carries a path, so nothing outside the
@@ -27,12 +28,13 @@ from ..core.records import Record, is_primary
 from ..play.rundir import PLUGINS
 from .catalog import Catalog, RunEntry
 from .documents import diagnostics_document, index_document, protocol_document, run_document
+from .leaderboard import leaderboard_document
 from .loading import MEMORY, read_json_file
 from .replay import replay_document
 
 __all__ = ["NotFound", "Site"]
 
-_NAME = re.compile(r"(index)|run/(r\d+)(?:/(diagnostics|memory)|/i/([^/]+))?|protocol/(p\d+)")
+_NAME = re.compile(r"(index|leaderboard)|run/(r\d+)(?:/(diagnostics|memory)|/i/([^/]+))?|protocol/(p\d+)")
 
 
 class NotFound(LookupError):
@@ -46,11 +48,13 @@ class Site:
         catalog: the runs and protocols given.
         live: whether a server on this machine answers (playing is available only then); an
             export names runs by their labels, never by their local paths.
+        leaderboard: a leaderboard's JSON to show on its page (``continual-arc leaderboard --json``).
     """
 
-    def __init__(self, catalog: Catalog, *, live: bool) -> None:
+    def __init__(self, catalog: Catalog, *, live: bool, leaderboard: dict[str, Any] | None = None) -> None:
         self.catalog = catalog
         self.live = live
+        self.leaderboard = leaderboard
         self._cache: dict[str, Any] = {}
         self._lock = threading.Lock()
 
@@ -64,8 +68,13 @@ class Site:
         if match is None:
             raise NotFound(f"no document {name!r}")
         index, run_id, part, step, protocol_id = match.groups()
-        if index:
-            return self._cached(name, lambda: index_document(self.catalog, live=self.live))
+        if index == "index":
+            return self._cached(name, self._index)
+        if index == "leaderboard":
+            if self.leaderboard is None:
+                raise NotFound("no leaderboard was given")
+            board = self.leaderboard
+            return self._cached(name, lambda: leaderboard_document(board, self.catalog, live=self.live))
         if protocol_id:
             if protocol_id not in self.catalog.protocols:
                 raise NotFound(f"no protocol {protocol_id}")
@@ -83,6 +92,9 @@ class Site:
             return _memory_document(entry)
         return self._cached(name, lambda: run_document(entry, local=self.live))
 
+    def _index(self) -> dict[str, Any]:
+        return {**index_document(self.catalog, live=self.live), "leaderboard": self.leaderboard is not None}
+
     def _run(self, run_id: str) -> RunEntry:
         if run_id not in self.catalog.runs:
             raise NotFound(f"no run {run_id}")
@@ -97,6 +109,8 @@ class Site:
     def names(self) -> Iterator[str]:
         """Every document name, replays included (for the export)."""
         yield "index"
+        if self.leaderboard is not None:
+            yield "leaderboard"
         for protocol_id in self.catalog.protocols:
             yield f"protocol/{protocol_id}"
         for run_id, entry in self.catalog.runs.items():

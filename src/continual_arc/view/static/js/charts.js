@@ -75,9 +75,14 @@
   };
 
   /* The plane of the two frozen tests: memorization (seen) across, generalization (held-out) up. */
+  /* One protocol's place on the plane. */
   CAV.plane = function (point) {
-    const seen = point.seen.share_saved, held = point.held_out.share_saved;
-    const values = [seen.low, seen.high, held.low, held.high, seen.value, held.value].filter((v) => v !== null && v !== undefined);
+    return CAV.planeOf([{ ...point, colour: CAV.LEARNER }]);
+  };
+
+  /* Several places on one plane ({seen, held_out, label, colour}), each with its two intervals. */
+  CAV.planeOf = function (points) {
+    const values = points.flatMap((p) => [p.seen.share_saved, p.held_out.share_saved]).flatMap((e) => [e.low, e.high, e.value]).filter((v) => v !== null && v !== undefined);
     const low = Math.min(-0.1, ...values) - 0.05;
     const W = 300, M = 40;
     const S = (v) => M + ((v - low) / (1.05 - low)) * (W - 2 * M);
@@ -91,13 +96,17 @@
     });
     root.append(svg("text", { x: W / 2, y: W - 8, class: "axis-label", "text-anchor": "middle" }, "memorization: share saved on the seen test"));
     root.append(svg("text", { x: 12, y: W / 2, class: "axis-label", transform: "rotate(-90 12 " + W / 2 + ")", "text-anchor": "middle" }, "generalization: share saved, held-out"));
-    if (seen.value === null || held.value === null) {
+    const placed = points.filter((p) => p.seen.share_saved.value !== null && p.held_out.share_saved.value !== null);
+    if (!placed.length) {
       root.append(svg("text", { x: W / 2, y: W / 2, class: "axis-label", "text-anchor": "middle" }, "undefined: see the notes"));
       return root;
     }
-    if (seen.low !== null) root.append(svg("line", { x1: S(seen.low), x2: S(seen.high), y1: Yp(held.value), y2: Yp(held.value), class: "interval" }));
-    if (held.low !== null) root.append(svg("line", { x1: S(seen.value), x2: S(seen.value), y1: Yp(held.low), y2: Yp(held.high), class: "interval" }));
-    root.append(svg("circle", { cx: S(seen.value), cy: Yp(held.value), r: 5, fill: CAV.LEARNER }, svg("title", {}, point.label)));
+    for (const p of placed) {
+      const seen = p.seen.share_saved, held = p.held_out.share_saved;
+      if (seen.low !== null) root.append(svg("line", { x1: S(seen.low), x2: S(seen.high), y1: Yp(held.value), y2: Yp(held.value), class: "interval" }));
+      if (held.low !== null) root.append(svg("line", { x1: S(seen.value), x2: S(seen.value), y1: Yp(held.low), y2: Yp(held.high), class: "interval" }));
+      root.append(svg("circle", { cx: S(seen.value), cy: Yp(held.value), r: 5, fill: p.colour || CAV.LEARNER, "data-label": p.label }, svg("title", {}, p.label)));
+    }
     return root;
   };
 })(window.CAV);

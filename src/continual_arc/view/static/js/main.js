@@ -77,6 +77,7 @@
     CAV.load("run/" + (hash().run || "r0")).catch(() => null);
     const index = await CAV.load("index");
     page.index = index;
+    if (index.leaderboard) await showLeaderboard();
     const box = $("#runs");
     CAV.clear(box,
       index.protocols.length ? el("div.protocols", {}, await Promise.all(index.protocols.map(protocolCard))) : null,
@@ -85,6 +86,18 @@
     const first = (index.protocols[0] && index.protocols[0].plays.stream) || (index.runs[0] && index.runs[0].id);
     const id = index.runs.some((r) => r.id === wanted) ? wanted : first;
     if (id) await openRun(id, true);
+  }
+
+  /* The leaderboard given (view --leaderboard): each number opens its run and scrolls to the replay. */
+  async function showLeaderboard() {
+    const box = $("#leaderboard");
+    box.hidden = false;
+    const open = (id) => openRun(id).then(() => $("#run").scrollIntoView());
+    try {
+      CAV.showLeaderboard(box, await CAV.load("leaderboard"), open);
+    } catch (err) {
+      CAV.clear(box, el("p.error", {}, "Cannot load the leaderboard: " + err.message));
+    }
   }
 
   function header(doc) {

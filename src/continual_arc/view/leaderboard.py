@@ -1,0 +1,96 @@
+"""The viewer's *Leaderboard* page: a leaderboard's JSON, each result tied to the runs the viewer holds.
+
+The view never computes a leaderboard (that is ``continual-arc leaderboard``, in ``submit``, above
+which the view does not reach): it reads the file ``continual-arc leaderboard --json FILE`` wrote
+(:func:`read_leaderboard`), is given the result directories it names (:func:`leaderboard_paths`),
+and ties each ranked row to the catalog's protocol at that path (:func:`leaderboard_document`), so
+that every number on the page opens the replay of the run it was read from: U and P the stream,
+the reset's U and P the reset's stream, each test's share saved that test's run, the share learned
+the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ContinualArcError
+from ..core.files import RecordsError, read_json
+from .catalog import Catalog, ProtocolEntry
+
+__all__ = ["LeaderboardFileError", "leaderboard_document", "leaderboard_paths", "read_leaderboard"]
+
+
+class LeaderboardFileError(ContinualArcError, ValueError):
+    """A file given as a leaderboard that is not one ``continual-arc leaderboard --json`` wrote."""
+
+
+def read_leaderboard(path: Path | str) -> dict[str, Any]:
+    """A leaderboard's JSON (``continual-arc leaderboard --json FILE``).
+
+    Raises:
+        LeaderboardFileError: the file is missing, not JSON, or not a leaderboard.
+    """
+    try:
+        board = read_json(path)
+    except FileNotFoundError:
+        raise LeaderboardFileError(
+            f"{path} does not exist: write it with continual-arc leaderboard --json"
+        ) from None
+    except RecordsError as err:
+        raise LeaderboardFileError(f"{err}: not a leaderboard") from None
+    if not isinstance(board, dict) or board.get("format") != 1 or not isinstance(board.get("tables"), list):
+        raise LeaderboardFileError(f"{path} is not a leaderboard written by continual-arc leaderboard --json")
+    return board
+
+
+def leaderboard_paths(board: Mapping[str, Any]) -> list[str]:
+    """The result directories a leaderboard names, ranked and refused, in its order."""
+    ranked = [row["path"] for table in board["tables"] for row in table["rows"]]
+    return list(dict.fromkeys([*ranked, *(r["path"] for r in board.get("refused", []))]))
+
+
+def _by_path(catalog: Catalog) -> dict[Path, ProtocolEntry]:
+    return {entry.path.resolve(): entry for entry in catalog.protocols.values()}
+
+
+def _row(row: Mapping[str, Any], protocols: Mapping[Path, ProtocolEntry], live: bool) -> dict[str, Any]:
+    """A ranked row with the run id of each play of its protocol (``None`` where it is not held)."""
+    entry = protocols.get(Path(row["path"]).resolve())
+    plays = dict(entry.plays) if entry is not None else {}
+    shown = str(row["path"]) if live or entry is None else entry.label  # an export names no local path
+    return {**row, "path": shown, "protocol": entry.id if entry else None, "runs": plays}
+
+
+def _unplaced(refusal: Mapping[str, Any]) -> dict[str, Any]:
+    """A refusal as an export shows it: its paths from the folder holding the result, not this machine's."""
+    where = Path(refusal["path"])
+    prefix = f"{where.parent}/"
+    return {**refusal, "path": where.name, "reason": str(refusal["reason"]).replace(prefix, "")}
+
+
+def leaderboard_document(board: Mapping[str, Any], catalog: Catalog, *, live: bool) -> dict[str, Any]:
+    """The *Leaderboard* page's document: the leaderboard's tables, each row tied to its runs.
+
+    Args:
+        board: the leaderboard's JSON (:func:`read_leaderboard`).
+        catalog: the runs and protocols the viewer was given.
+        live: whether a local server answers (an export shows labels instead of local paths).
+    """
+    protocols = _by_path(catalog)
+    tables = [
+        {**table, "rows": [_row(row, protocols, live) for row in table["rows"]]} for table in board["tables"]
+    ]
+    refused = [dict(r) if live else _unplaced(r) for r in board.get("refused", [])]
+    missing = sorted(
+        {str(row["path"]) for table in tables for row in table["rows"] if row["protocol"] is None}
+    )
+    problems = [f"{path}: not among the directories viewed, so its numbers open nothing" for path in missing]
+    return {
+        "format": 1,
+        "ranked_by": board.get("ranked_by"),
+        "tables": tables,
+        "refused": refused,
+        "problems": problems,
+    }
