@@ -94,7 +94,7 @@ def _setting(stream_dir: Path | None) -> tuple[dict[str, Any], BudgetEstimate | 
     if stream_dir is None:
         return {}, None
     try:
-        schedule = read_meta(stream_dir).get("schedule") or {}
+        schedule = dict(read_meta(stream_dir)["schedule"])
         records = read_records(stream_dir)
     except (ContinualArcError, OSError):
         return {}, None  # the checker has already said why the stream is unusable

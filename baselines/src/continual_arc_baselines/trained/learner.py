@@ -27,8 +27,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from continual_arc.core.grids import Grid
 from continual_arc.env import Action, Feedback, LearnerObservation, Submit, SubmitFeedback
+from continual_arc.grids import Grid
 
 from .. import prompts
 from ..game_play import game_level
