@@ -19,6 +19,7 @@ from continual_arc.play.learner import (
     SavesState,
     ShowsMemory,
     Stateless,
+    TrainsWeights,
     is_stateless,
     saves_state,
 )
@@ -31,6 +32,7 @@ MEMBERS: dict[str, type] = {
     "resume_from": ResumesFrom,
     "instance_log": LogsInstances,
     "instance_resources": CountsInstances,
+    "training_resources": TrainsWeights,
     "memory": ShowsMemory,
     "code_fingerprint": Fingerprinted,
 }
