@@ -47,3 +47,18 @@ def test_the_sweep_spec_the_guide_names_is_the_one_it_shows() -> None:
         "library keep=programs",
         "library keep=demos",
     ]
+
+
+def test_every_link_of_the_readme_names_a_file_of_the_repository() -> None:
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text())
+    assert len(links) > 20
+    assert [link for link in links if not (README.parent / link).exists()] == []
+
+
+def test_the_readme_and_getting_started_show_the_same_commands_and_table() -> None:
+    # The main job's table is printed by `continual-arc protocol`; the two copies must not drift apart.
+    started = (ROOT / "docs" / "getting-started.md").read_text()
+    fences = re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S)
+    assert fences[0] in started
+    table = [line for line in README.read_text().splitlines() if line.startswith("|")]
+    assert len(table) == 5 and "\n".join(table) in started
