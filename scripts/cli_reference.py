@@ -72,8 +72,6 @@ def _help(action: argparse.Action) -> str:
     if "%(" in text:  # argparse's own substitutions, as --help prints them
         params: dict[str, Any] = {**vars(action), "prog": "", "default": action.default}
         text = text % params
-    if action.choices is not None and not isinstance(action, argparse._SubParsersAction):
-        text = f"{text} (one of: {', '.join(str(c) for c in action.choices)})".strip()
     return text
 
 
@@ -82,11 +80,15 @@ def _options(parser: argparse.ArgumentParser) -> list[str]:
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction) or action.help == argparse.SUPPRESS:
             continue
-        names = ", ".join(action.option_strings) or (action.metavar or action.dest)
-        if action.option_strings and action.nargs != 0:
-            metavar = action.metavar or action.dest.upper()
-            names = f"{names} {metavar if isinstance(metavar, str) else ' '.join(metavar)}"
-        rows.append(f"| `{_cell(str(names))}` | {_cell(_help(action))} | {_cell(_default(action))} |")
+        formatter = parser._get_formatter()  # the metavars as --help prints them: {a,b}, X [X ...]
+        if action.option_strings:
+            names = ", ".join(action.option_strings)
+            if action.nargs != 0:
+                metavar = formatter._get_default_metavar_for_optional(action)
+                names = f"{names} {formatter._format_args(action, metavar)}"
+        else:
+            names = formatter._format_args(action, formatter._get_default_metavar_for_positional(action))
+        rows.append(f"| `{_cell(names)}` | {_cell(_help(action))} | {_cell(_default(action))} |")
     return rows if len(rows) > 2 else []
 
 
