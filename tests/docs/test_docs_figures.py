@@ -50,3 +50,36 @@ def test_the_pattern_finds_what_the_pages_used_to_hold() -> None:
 @pytest.mark.parametrize("page", READ_FIRST, ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_page_a_user_follows_types_no_timing(page: Path) -> None:
     assert timings(page.read_text()) == []
+
+
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+@pytest.mark.parametrize("result", sorted(RESULTS.glob("*.md")), ids=lambda p: p.name)
+def test_a_recorded_benchmark_is_included_and_says_where_it_ran(result: Path) -> None:
+    assert f'--8<-- "benchmarks/results/{result.name}"' in (DOCS / "benchmarks.md").read_text()
+    head = result.read_text().splitlines()[0]
+    assert head.startswith(f"`python benchmarks/{result.stem}.py")
+    assert " cores, " in head and "load average " in head
+
+
+def test_the_recorded_schedules_have_the_slots_the_schedules_have() -> None:
+    from continual_arc.core.config import CANONICAL_USERS
+    from continual_arc.stream.schedule import build_schedule, test_schedule
+    from continual_arc.stream.users import with_users
+    from continual_arc.tracks.registry import get_config
+
+    rows = re.findall(
+        r"^\s*(\d+) users, (.+?)\s+(\d+)\s+[\d.]+$", (RESULTS / "schedules.md").read_text(), re.M
+    )
+    assert len(rows) == 5 * len(CANONICAL_USERS)
+    make = {
+        "stream": lambda c: build_schedule(c, 0, epilogue=False),
+        "stream + epilogue": lambda c: build_schedule(c, 0),
+        "reset stream": lambda c: build_schedule(c, 0, epilogue=False, reset_each=True),
+        "held-out test": lambda c: test_schedule(c, 0, "held-out"),
+        "seen test": lambda c: test_schedule(c, 0, "seen"),
+    }
+    for users, label, slots in rows:
+        config = with_users(get_config("arc1"), int(users))
+        assert len(make[label](config).slots) == int(slots), (users, label)
