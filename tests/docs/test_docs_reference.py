@@ -28,8 +28,6 @@ DIRECTIVE = re.compile(r"^::: ([\w.]+)((?:\n    .*)*)", flags=re.M)
 sys.path.insert(0, str(ROOT / "scripts"))
 import cli_reference  # noqa: E402  (the hook the site runs, from scripts/)
 
-griffe = pytest.importorskip("griffe", reason="griffe comes with the docs extra: pip install -e '.[docs]'")
-
 
 def directives() -> dict[str, str]:
     """Every ``::: path`` of the reference pages, with its options as written."""
@@ -41,6 +39,7 @@ def directives() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def loaded() -> object:
+    griffe = pytest.importorskip("griffe", reason="griffe comes with the docs extra: pip install '.[docs]'")
     loader = griffe.GriffeLoader(search_paths=[str(ROOT / "src"), str(ROOT / "baselines" / "src")])
     core, baselines = loader.load("continual_arc"), loader.load("continual_arc_baselines")
     loader.resolve_aliases(implicit=False, external=False)
