@@ -17,12 +17,16 @@ import continual_arc_baselines
 
 
 def modules() -> list[str]:
-    """Every module of the two packages, by name (``__main__`` left out: importing it runs it)."""
+    """Every public module of the two packages, by name, as the reference renders them.
+
+    Private modules are left out: the reference does not render them, and some are scripts a
+    sandbox starts on their own (``_launch``, ``_child``), never imported.
+    """
     names = []
     for package in (continual_arc, continual_arc_baselines):
         names.append(package.__name__)
         walked = pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
-        names += [info.name for info in walked if not info.name.endswith("__main__")]
+        names += [info.name for info in walked if not any(p.startswith("_") for p in info.name.split("."))]
     return sorted(names)
 
 
