@@ -1,11 +1,15 @@
 """Time to build every canonical arc1 schedule, and the stream's statistics over seeds 0-9.
 
-Usage: python benchmarks/schedules.py
+Usage: python benchmarks/schedules.py [--record]
+
+``--record`` also writes what it prints to benchmarks/results/schedules.md, with the machine and its
+load, for the Benchmarks page to include (benchmarks/record.py).
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 
 
@@ -55,4 +59,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if "--record" in sys.argv[1:]:
+        from record import record
+
+        record("schedules", main)
+    else:
+        main()

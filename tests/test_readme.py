@@ -1,14 +1,19 @@
-"""The README's learner is a learner: its code runs as written and passes check_learner."""
+"""The README's learner passes check_learner; every page's fences close; the sweep guide shows its spec."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
+
 from continual_arc.sweep.spec import load_spec
 from continual_arc.testing import check_learner
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+SWEEPS = ROOT / "docs" / "guides" / "sweeps.md"  # where the README's sweep section moved
+PAGES = [README, ROOT / "baselines" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def test_the_readme_learner_passes_check_learner() -> None:
@@ -19,21 +24,41 @@ def test_the_readme_learner_passes_check_learner() -> None:
     assert check_learner(namespace["EchoOrAsk"]) == []
 
 
-def test_every_fence_closes_on_a_line_of_its_own() -> None:
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_fence_closes_on_a_line_of_its_own(page: Path) -> None:
     # A closing fence with text after it opens a block instead, and the rest renders as code.
-    lines = README.read_text().splitlines()
+    lines = page.read_text().splitlines()
     assert [n for n, line in enumerate(lines, 1) if line.startswith("```") and line.strip() != "```"
             and not re.fullmatch(r"```[a-z0-9]+", line.strip())] == []  # fmt: skip
     assert sum(1 for line in lines if line.startswith("```")) % 2 == 0
 
 
-def test_the_sweep_spec_the_readme_names_is_the_one_it_shows() -> None:
+def test_the_readme_fits_on_two_screens() -> None:
+    assert len(README.read_text().splitlines()) <= 150
+
+
+def test_the_sweep_spec_the_guide_names_is_the_one_it_shows() -> None:
     root = README.parent
-    shown = re.findall(r"```toml\n(.*?)```", README.read_text(), flags=re.S)
-    named = set(re.findall(r"continual-arc sweep (\S+\.toml)", README.read_text()))
+    shown = re.findall(r"```toml\n(.*?)```", SWEEPS.read_text(), flags=re.S)
+    named = set(re.findall(r"continual-arc sweep (\S+\.toml)", SWEEPS.read_text()))
     assert named == {"sweeps/library.toml"}
     assert (root / "sweeps" / "library.toml").read_text() in shown
     assert [s.label for s in load_spec(root / "sweeps" / "library.toml").learners] == [
         "library keep=programs",
         "library keep=demos",
     ]
+
+
+def test_every_link_of_the_readme_names_a_file_of_the_repository() -> None:
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text())
+    assert len(links) > 20
+    assert [link for link in links if not (README.parent / link).exists()] == []
+
+
+def test_the_readme_and_getting_started_show_the_same_commands_and_table() -> None:
+    # The main job's table is printed by `continual-arc protocol`; the two copies must not drift apart.
+    started = (ROOT / "docs" / "getting-started.md").read_text()
+    fences = re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S)
+    assert fences[0] in started
+    table = [line for line in README.read_text().splitlines() if line.startswith("|")]
+    assert len(table) == 5 and "\n".join(table) in started

@@ -86,9 +86,10 @@ class TrainedLearner(BareModelLearner):
         demos: demonstrations bought before the first answer.
         serve_port: the port its server listens on (0: a free one; give one with ``base_url``).
         batch_window: seconds the server waits to batch concurrent requests.
-        rank, alpha, learning_rate, epochs, max_train_tokens, seed: see
-            :class:`~continual_arc_baselines.trained.lora.LoraSettings`.
-        **options: the bare model's (``base_url``, ``max_tokens``, ``max_calls``, ...).
+        **options: ``rank``, ``alpha``, ``learning_rate``, ``epochs``,
+            ``max_train_tokens`` and ``seed`` go to the adapters
+            (:class:`~continual_arc_baselines.trained.lora.LoraSettings`); the rest are the bare
+            model's (``base_url``, ``max_tokens``, ``max_calls``, ...).
 
     Raises:
         ModelNotFound: the weights are not on this machine, or do not match ``model``.

@@ -1,0 +1,46 @@
+"""The guides' commands run as written: the stream page's schedules, the getting-started's small protocol."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+from test_docs_examples import DOCS, commands
+
+from continual_arc.cli import main
+from continual_arc.schedule import Schedule
+
+
+def _run(argv: list[str]) -> int:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return main(argv)
+
+
+def test_the_stream_pages_schedule_commands_run_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shown = [argv for _, prog, argv in commands(DOCS / "concepts" / "stream.md") if prog == "continual-arc"]
+    assert len(shown) >= 6
+    for argv in shown:
+        assert _run(argv) == 0, argv
+    team = Schedule.load("schedules/team-first-20.json")  # "--users 16 --seed 2 --rounds 20"
+    assert team.rounds == 20 and {slot.user for slot in team.slots} == set(range(16))
+    assert all(slot.reset_before for slot in Schedule.load("schedules/stream-reset.json").slots)
+    assert Schedule.load("schedules/stream.json").meta["seed"] == 0
+
+
+@pytest.mark.slow
+def test_the_small_protocol_of_getting_started_runs_and_reruns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    page = DOCS / "getting-started.md"
+    (argv,) = [argv for _, prog, argv in commands(page) if prog == "continual-arc" and "arc1-smoke" in argv]
+    assert _run(argv) == 0
+    out = Path(argv[argv.index("--out") + 1])
+    first = (out / "protocol.json").read_bytes()
+    assert _run(argv) == 0  # the page: the same command, rerun, resumes (here: finds every play done)
+    assert (out / "protocol.json").read_bytes() == first
