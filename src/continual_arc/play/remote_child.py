@@ -26,9 +26,15 @@ OPTIONAL: tuple[str, ...] = tuple(OPTIONAL_PROTOCOLS)
 """The optional members of a learner the child reports having, so the parent offers the same."""
 
 
+def _offers(learner: Any, name: str, protocol: type) -> bool:
+    # A protocol is checked on the class; the member must also answer on the instance, as a
+    # learner that hides it (``__getattribute__``) offers nothing the parent could call.
+    return isinstance(learner, protocol) and callable(getattr(learner, name, None))
+
+
 def _hello(learner: Any) -> dict[str, Any]:
     return {
-        "members": [name for name, protocol in OPTIONAL_PROTOCOLS.items() if isinstance(learner, protocol)],
+        "members": [name for name, kind in OPTIONAL_PROTOCOLS.items() if _offers(learner, name, kind)],
         "stateless": is_stateless(learner),
         "concurrent_users": bool(getattr(learner, "concurrent_users", False)),
     }
