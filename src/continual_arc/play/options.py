@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core.records import Record, is_primary
 from ..measure.budget import instance_charge
+from ..measure.summary import Summary
 
 __all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult", "played_with"]
 
@@ -83,7 +84,7 @@ class RunResult:
 
     out_dir: Path
     records: list[Record]
-    summary: dict[str, Any]
+    summary: Summary
     stopped_by: str | None = None
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
 from ..play.learner import load_learner
 from ..play.options import RunOptions, RunProgress
@@ -92,7 +93,7 @@ def prepare(job: PlayJob) -> Any:
 
 def play_job(
     job: PlayJob, learner: Any = None, progress: Callable[[RunProgress], None] | None = None
-) -> dict[str, Any]:
+) -> Summary:
     """Play (or resume) one run, in a worker process or here; its summary.
 
     Args:

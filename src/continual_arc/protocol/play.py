@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..measure.plots import load_matplotlib
+from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
 from ..play.declared import track_default_learner
 from ..play.learner import is_stateless, load_learner
@@ -141,7 +142,7 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
     drawn = None
     finished: set[str] = set()
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-        running: dict[Future[dict[str, Any]], str] = {}
+        running: dict[Future[Summary], str] = {}
 
         def start_ready() -> None:
             for play in PLAN.ready(finished):

@@ -197,7 +197,7 @@ def protocol_json_problems(
     if stream is None or stream.meta is None:
         return []
     schedule, (learner, kwargs) = stream.meta["schedule"], _spec(stream.meta["learner"])
-    verdict = stream.protocol or {}
+    verdict: Mapping[str, object] = stream.protocol or {}
     wanted: dict[str, Any] = {
         "learner.class": learner,
         "learner.kwargs": kwargs,

@@ -32,7 +32,7 @@ from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
 from ..core.records import Record
 from ..measure.compare import MismatchError, share_learned, share_saved
-from ..measure.ledger import ledger_calls, outside_spend, read_ledger
+from ..measure.ledger import OutsideJSON, ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
 from ..measure.reset_flags import reset_flags
 from ..tracks.pack import track_name
@@ -146,7 +146,7 @@ def _pack_missing(root: Path) -> str | None:
     )
 
 
-def _outside(ledger: Path, runs: Mapping[str, LoadedRun]) -> tuple[dict[str, Any] | None, list[str]]:
+def _outside(ledger: Path, runs: Mapping[str, LoadedRun]) -> tuple[OutsideJSON | None, list[str]]:
     """The ledger against every run's counters: the spend outside any committed instance."""
     try:
         entries, skipped = read_ledger(ledger)

@@ -38,9 +38,9 @@ from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
 from ..core.level_score import level_fields
-from ..core.records import End, Record, RunMeta, is_primary, parse_schedule_meta
+from ..core.records import End, ProtocolBlock, Record, RunMeta, is_primary, parse_schedule_meta
 from ..core.rules import Tally
-from ..measure.summary import summarize
+from ..measure.summary import summarize, summary_json
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
 from ..stream.schedule import Schedule, rebuild
@@ -66,7 +66,7 @@ class LoadedRun:
     records: list[Record] | None
     summary: dict[str, Any] | None
     salt: str | None
-    protocol: dict[str, Any] | None = None
+    protocol: ProtocolBlock | None = None
 
 
 def _read(path: Path, problems: list[str]) -> Any:
@@ -341,11 +341,11 @@ def _check_trajectories(
 
 
 def _check_summary(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
-    assert run.meta is not None and run.records is not None
+    assert run.meta is not None and run.records is not None and run.protocol is not None
     if run.summary is None:
         return
     # with the recomputed verdict: the summary repeats the protocol block
-    fresh = json.loads(json.dumps(summarize(run.records, {**run.meta, "protocol": run.protocol})))
+    fresh = summary_json(summarize(run.records, {**run.meta, "protocol": run.protocol}))
     for key in sorted(set(fresh) | set(run.summary)):
         if fresh.get(key) != run.summary.get(key):
             problems.append(f"{run.path / 'summary.json'}: {key} is not what the records give")

@@ -23,11 +23,12 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from ..core.config import TESTS
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, read_json
+from ..measure.bootstrap import EstimateJSON
 from ..measure.pool import BudgetEstimate, budget_estimate
 from ..play.rundir import read_meta, read_records
 from .check import check_submission
@@ -174,6 +175,17 @@ def find_results(paths: Iterable[Path | str]) -> list[Path]:
     return list(dict.fromkeys(found))  # a result named twice (a folder and its parent) ranks once
 
 
+class SavedOnTest(TypedDict):
+    """What a row shows of one test: the share saved and T with their intervals, U and P of each side."""
+
+    share_saved: EstimateJSON
+    saving: EstimateJSON
+    learner: dict[str, float | None]
+    reset: dict[str, float | None]
+    instances: int
+    tasks: int
+
+
 @dataclass(frozen=True)
 class Row:
     """One ranked result.
@@ -202,9 +214,9 @@ class Row:
     seed: int | None
     stream: BudgetEstimate
     reset: Mapping[str, float | None]
-    learned: Mapping[str, Any] | None
-    seen: Mapping[str, Any]
-    held_out: Mapping[str, Any]
+    learned: EstimateJSON | None
+    seen: SavedOnTest
+    held_out: SavedOnTest
     flags: tuple[str, ...]
     status: str
     canonical: bool
@@ -291,9 +303,15 @@ def flags(numbers: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _test(comparison: Mapping[str, Any]) -> dict[str, Any]:
-    keep = ("share_saved", "saving", "learner", "reset", "instances", "tasks")
-    return {key: comparison[key] for key in keep}
+def _test(comparison: Mapping[str, Any]) -> SavedOnTest:
+    return {
+        "share_saved": comparison["share_saved"],
+        "saving": comparison["saving"],
+        "learner": comparison["learner"],
+        "reset": comparison["reset"],
+        "instances": comparison["instances"],
+        "tasks": comparison["tasks"],
+    }
 
 
 def _row(checked: Checked, rank: int) -> Row:

@@ -12,6 +12,7 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
+from ..measure.bootstrap import EstimateJSON
 from ..measure.report import format_estimate, format_points
 from .leaderboard import Leaderboard, Row, Table
 
@@ -54,7 +55,7 @@ def _plus_minus(row: Row) -> str:
     return format_points(used) + (f" ± {format_points(error)}" if error is not None else "")
 
 
-def _estimate(e: Mapping[str, Any] | None) -> str:
+def _estimate(e: EstimateJSON | None) -> str:
     return "-" if e is None else format_estimate(e)
 
 
@@ -157,7 +158,6 @@ def _test_columns(name: str, test: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _csv_row(table: Table, row: Row) -> dict[str, Any]:
-    learned = row.learned or {}
     return {
         "track": table.track,
         "users": table.users,
@@ -176,9 +176,9 @@ def _csv_row(table: Table, row: Row) -> dict[str, Any]:
         "P": row.stream.share_solved,
         "reset_U": row.reset.get("budget_used"),
         "reset_P": row.reset.get("share_solved"),
-        "learned": learned.get("value"),
-        "learned_low": learned.get("low"),
-        "learned_high": learned.get("high"),
+        "learned": row.learned["value"] if row.learned else None,
+        "learned_low": row.learned["low"] if row.learned else None,
+        "learned_high": row.learned["high"] if row.learned else None,
         **_test_columns("seen", row.seen),
         **_test_columns("held_out", row.held_out),
         "flags": "; ".join(row.flags),

@@ -103,9 +103,11 @@ def canonical_problems(run: LoadedRun, allow_ablation: bool) -> list[str]:
             f"a result's runs are played without one"
         )
     # The verdict recomputed from the rebuilt schedule (check_run), never the block the run wrote.
-    protocol = run.protocol or {}
-    if not allow_ablation and not protocol.get("canonical", False):
-        deviations = "; ".join(protocol.get("deviations", [])) or "its schedule does not rebuild"
+    protocol = run.protocol
+    if not allow_ablation and not (protocol is not None and protocol.get("canonical", False)):
+        deviations = (
+            "; ".join(protocol.get("deviations", []) if protocol else []) or "its schedule does not rebuild"
+        )
         problems.append(f"{where}: not canonical ({deviations}); check an ablation with --ablation")
     return problems
 

@@ -21,7 +21,7 @@ from typing import Any
 from ..measure.bootstrap import Estimate
 from ..measure.budget import Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
-from ..measure.plots import plane_plot
+from ..measure.plots import PlotPoint, plane_plot
 from ..measure.pool import BudgetEstimate, budget_estimate, pool_plays
 from ..measure.report import POINT_DIGITS, SHARE_DIGITS, format_estimate
 
@@ -227,7 +227,7 @@ def table_csv(rows: Sequence[Row]) -> str:
     return buffer.getvalue()
 
 
-def plane_points(rows: Sequence[Row]) -> list[dict[str, Any]]:
+def plane_points(rows: Sequence[Row]) -> list[PlotPoint]:
     """Each row's place on the plane, as :func:`~continual_arc.measure.plots.plane_plot` draws it."""
     return [
         {

@@ -15,6 +15,7 @@ from ..core.records import Record, is_primary
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
+from ..measure.plots import PlanePointJSON
 from ..measure.reset_flags import reset_flags
 from ..protocol.plane import PlanePoint
 from .catalog import Catalog, ProtocolEntry, RunEntry
@@ -186,7 +187,7 @@ def diagnostics_document(entry: RunEntry) -> dict[str, Any]:
         return {"format": 1, "id": entry.id, "diagnostics": None, "problem": f"cannot compute them: {err!r}"}
 
 
-def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[dict[str, Any] | None, str | None]:
+def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[PlanePointJSON | None, str | None]:
     """The plane computed from the plays (when ``protocol.json`` is missing), or why it cannot be."""
     plays = protocol.plays
     needed = ("seen", "seen-reset", "held-out", "held-out-reset")
