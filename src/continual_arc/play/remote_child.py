@@ -14,11 +14,26 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..core.wire import from_wire, to_wire
 from .fingerprint import learner_fingerprint
-from .learner import OPTIONAL_PROTOCOLS, is_stateless, load_learner
+from .learner import (
+    OPTIONAL_PROTOCOLS,
+    AnyLearner,
+    CountsInstances,
+    LoadsState,
+    LogsInstances,
+    ResumesFrom,
+    SavesState,
+    ShowsMemory,
+    TrainsWeights,
+    is_stateless,
+    load_learner,
+)
+
+if TYPE_CHECKING:  # the child imports no more than it serves with
+    from .remote_process import Hello
 
 __all__ = ["OPTIONAL", "main", "serve"]
 
@@ -26,7 +41,7 @@ OPTIONAL: tuple[str, ...] = tuple(OPTIONAL_PROTOCOLS)
 """The optional members of a learner the child reports having, so the parent offers the same."""
 
 
-def _hello(learner: Any) -> dict[str, Any]:
+def _hello(learner: AnyLearner) -> Hello:
     return {
         "members": [name for name, protocol in OPTIONAL_PROTOCOLS.items() if isinstance(learner, protocol)],
         "stateless": is_stateless(learner),
@@ -34,9 +49,13 @@ def _hello(learner: Any) -> dict[str, Any]:
     }
 
 
-def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
-    """What each call does; arguments and results cross as :mod:`continual_arc.core.wire` has them."""
-    return {
+def _handlers(learner: AnyLearner) -> dict[str, Callable[..., object]]:
+    """What each call does; arguments and results cross as :mod:`continual_arc.core.wire` has them.
+
+    An optional member has a handler only if the learner has it (the parent calls only those
+    :func:`_hello` names).
+    """
+    handlers: dict[str, Callable[..., object]] = {
         "hello": lambda: _hello(learner),
         "reset": learner.reset,
         "begin_round": learner.begin_round,
@@ -47,18 +66,27 @@ def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
         ),
         "resources": lambda: dict(learner.resources()),
         "user_resources": lambda user: dict(learner.user_resources(user)),
-        "instance_resources": lambda user: learner.instance_resources(user),
-        "training_resources": lambda: dict(learner.training_resources()),
-        "instance_log": lambda user: learner.instance_log(user),
-        "memory": lambda: learner.memory(),
         "fingerprint": lambda: learner_fingerprint(learner),
-        "save_state": lambda path: learner.save_state(path),
-        "load_state": lambda path: learner.load_state(path),
-        "resume_from": lambda records: learner.resume_from(records),
     }
+    if isinstance(learner, CountsInstances):
+        handlers["instance_resources"] = learner.instance_resources
+    if isinstance(learner, TrainsWeights):
+        trains = learner  # narrowed, for the closure
+        handlers["training_resources"] = lambda: dict(trains.training_resources())
+    if isinstance(learner, LogsInstances):
+        handlers["instance_log"] = learner.instance_log
+    if isinstance(learner, ShowsMemory):
+        handlers["memory"] = learner.memory
+    if isinstance(learner, SavesState):
+        handlers["save_state"] = learner.save_state
+    if isinstance(learner, LoadsState):
+        handlers["load_state"] = learner.load_state
+    if isinstance(learner, ResumesFrom):
+        handlers["resume_from"] = learner.resume_from
+    return handlers
 
 
-def serve(learner: Any, requests: TextIO, replies: TextIO) -> None:
+def serve(learner: AnyLearner, requests: TextIO, replies: TextIO) -> None:
     """Answer requests until ``quit`` or the end of input."""
     handlers = _handlers(learner)
     for line in requests:
@@ -67,7 +95,7 @@ def serve(learner: Any, requests: TextIO, replies: TextIO) -> None:
             break
         try:
             value = handlers[request["call"]](*request.get("args", []))
-            reply: dict[str, Any] = {"ok": value}
+            reply: dict[str, object] = {"ok": value}
         except Exception as err:  # the learner's fault, reported to the runner, never fatal here
             trace = "".join(traceback.format_exception(err))
             reply = {"error": {"type": type(err).__name__, "message": str(err), "traceback": trace}}

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
+from ..core.records import LearnerSpec
 from ..core.sandbox import ProxyBridge
 from ..core.sandbox.zygote import Zygote
 from ..data.directory import DATA_ENV
@@ -43,7 +44,7 @@ from ..play.aliases import SALT_FILE
 from ..play.declared import run_option_env
 from ..play.learner import SavesState
 from ..play.options import RunProgress
-from ..play.remote import CHILD_MODULE, remote_learner
+from ..play.remote import CHILD_MODULE, RemoteLearner, remote_learner
 from ..play.runner import run
 from ..protocol.conclude import PlayedProtocol, conclude
 from ..protocol.jobs import ProgressLines, final_state
@@ -136,7 +137,7 @@ def learner_env(out: Path, base: Mapping[str, str] | None = None, keep: Sequence
     return env
 
 
-def _spec(options: VerifyOptions) -> dict[str, Any]:
+def _spec(options: VerifyOptions) -> LearnerSpec:
     return {"class": options.learner, "kwargs": {}}
 
 
@@ -164,7 +165,7 @@ def _learner(
     start: Path | None,
     bridge: ProxyBridge | None,
     zygote: Zygote | None,
-) -> Any:
+) -> RemoteLearner:
     """The learner in processes of its own, in the sandbox, each in a new folder named at random."""
     env = _env(options, bridge)
     rights = None
@@ -201,8 +202,7 @@ def _fresh_state(
         return target, []
     learner = _learner(options, "fresh-state", restart=False, start=None, bridge=bridge, zygote=zygote)
     try:
-        saves = isinstance(learner, SavesState)  # the remote learner has the member if its learner has
-        if not saves:
+        if not isinstance(learner, SavesState):  # the remote learner has it if its learner has
             return None, learner.sandbox_reports()
         partial = target.with_name("fresh-state.partial")
         shutil.rmtree(partial, ignore_errors=True)
@@ -231,8 +231,8 @@ def _play(
     learner = _learner(options, name, restart=restart, start=start, bridge=bridge, zygote=zygote)
     progress = options.progress or ProgressLines(name)
     try:
-        run(learner, schedule, options.out / PROTOCOL_PLAYS[name], resume=True, learner_spec=_spec(options),
-            progress=progress)  # fmt: skip
+        out = options.out / PROTOCOL_PLAYS[name]
+        run(learner.learner(), schedule, out, resume=True, learner_spec=_spec(options), progress=progress)
     finally:
         learner.close()
     reports: list[dict[str, Any]] = learner.sandbox_reports()
