@@ -46,7 +46,7 @@ from ..play.learner import SavesState
 from ..play.options import RunProgress
 from ..play.remote import CHILD_MODULE, RemoteLearner, remote_learner
 from ..play.runner import run
-from ..protocol.conclude import PlayedProtocol, conclude
+from ..protocol.conclude import PlayedProtocol, ProtocolDocument, conclude
 from ..protocol.jobs import ProgressLines, final_state
 from ..protocol.plan import PLAN, stream_start
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
@@ -301,7 +301,7 @@ def _write_submission(options: VerifyOptions, seed: int) -> None:
     )
 
 
-def verify(options: VerifyOptions) -> dict[str, Any]:
+def verify(options: VerifyOptions) -> ProtocolDocument:
     """Play and read the whole protocol as verification does; ``protocol.json``'s content.
 
     A learner that saves no state plays each test from nothing, as its memory lives in its process.
