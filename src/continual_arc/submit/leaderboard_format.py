@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
-from typing import Any
 
 from ..measure.bootstrap import EstimateJSON
 from ..measure.report import format_estimate, format_points
 from .leaderboard import Leaderboard, Row, Table
+from .leaderboard_json import SavedOnTest
 
 __all__ = ["CSV_COLUMNS", "leaderboard_csv", "leaderboard_markdown"]
 
@@ -44,7 +43,7 @@ _LEGEND = (
 )
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     """A Markdown cell: ``-`` for nothing, and no character that would end the cell or the row."""
     text = "-" if value is None or value == "" else str(value)
     return text.replace("|", "\\|").replace("\n", " ")
@@ -142,7 +141,7 @@ CSV_COLUMNS = (
 """The CSV's columns, in order: one line per result, a refused one with its reason and no numbers."""
 
 
-def _test_columns(name: str, test: Mapping[str, Any]) -> dict[str, Any]:
+def _test_columns(name: str, test: SavedOnTest) -> dict[str, object]:
     saved, saving = test["share_saved"], test["saving"]
     learner, reset = test["learner"], test["reset"]
     return {
@@ -157,7 +156,7 @@ def _test_columns(name: str, test: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _csv_row(table: Table, row: Row) -> dict[str, Any]:
+def _csv_row(table: Table, row: Row) -> dict[str, object]:
     return {
         "track": table.track,
         "users": table.users,
