@@ -16,7 +16,6 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..measure.bootstrap import Estimate
 from ..measure.budget import Record
@@ -205,7 +204,7 @@ def table_csv(rows: Sequence[Row]) -> str:
     for rank, row in ranked(rows):
         s = row.stream
         learned = row.learned
-        cells: list[Any] = [
+        cells: list[object] = [
             rank,
             row.label,
             row.config,
