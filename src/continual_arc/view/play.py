@@ -15,6 +15,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from typing import cast
 
 from ..core.actions import Action, GiveUp, RequestDemos, Submit
 from ..core.environment import AnyEnvironment, EnvSettings, InstanceClosedError
@@ -71,7 +72,7 @@ def _action(body: Mapping[str, JSONValue]) -> Action:
             or any(not isinstance(r, list) or len(r) > 64 for r in grid)
         ):
             raise PlayError("submit needs a grid: a list of rows")
-        return Submit(grid)
+        return Submit(cast(list[list[int]], grid))  # rows of cells, each checked when the grid is applied
     raise PlayError(f"unknown action {kind!r}: submit, request_demos or give_up")
 
 
