@@ -43,6 +43,7 @@ __all__ = [
     "LearnerSpec",
     "Phase",
     "PluginBlock",
+    "PluginCounts",
     "PluginEntry",
     "ProtocolBlock",
     "Record",
@@ -130,14 +131,19 @@ class LearnerFault(TypedDict):
     traceback: NotRequired[str]  # absent from a fault in observe after the instance had ended
 
 
-class PluginBlock(TypedDict, total=False):
-    """What one plug-in said about an instance, summed for its record (each field only when said)."""
+class PluginCounts(TypedDict, total=False):
+    """What a plug-in's responses add up to: metrics summed; events, enqueues and transforms counted."""
 
-    metadata: JSONObject
     metrics: dict[str, float]
     events: int
     enqueued: int
     transforms: int
+
+
+class PluginBlock(PluginCounts, total=False):
+    """What one plug-in said about an instance, summed for its record (each field only when said)."""
+
+    metadata: JSONObject
     stopped: bool
 
 

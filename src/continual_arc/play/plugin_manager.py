@@ -14,10 +14,10 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypedDict, TypeVar, cast
+from typing import TypeVar, cast
 
 from ..core.environment import AnyEnvironment, InstanceResult
-from ..core.records import JSONValue, PluginBlock, PluginEntry, Record, is_primary
+from ..core.records import JSONValue, PluginBlock, PluginCounts, PluginEntry, Record, is_primary
 from .plugins import (
     Addon,
     AuxiliaryEpisode,
@@ -299,14 +299,10 @@ class PluginManager:
             self.stop_by = name
 
 
-class PluginTotals(TypedDict, total=False):
-    """One plug-in over a run (``plugins.json``): auxiliary episodes, metrics summed, events counted."""
+class PluginTotals(PluginCounts, total=False):
+    """One plug-in over a run (``plugins.json``): auxiliary episodes, and its counts summed."""
 
     episodes: int
-    metrics: dict[str, float]
-    events: int
-    enqueued: int
-    transforms: int
 
 
 def plugin_totals(records: Iterable[Record]) -> dict[str, PluginTotals]:
