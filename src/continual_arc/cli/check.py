@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import ContinualArcError
 from ..measure.ledger import format_outside
 from ..measure.report import POINT_DIGITS, format_estimate, format_points
-from ..submit.check import check_submission
+from ..submit.check import CheckNumbers, check_submission
 from ..tracks.registry import use_pack
 
 __all__ = ["COMMANDS", "add_commands", "format_numbers", "main"]
@@ -21,12 +20,12 @@ COMMANDS = ("check",)
 """The top-level commands this module adds."""
 
 
-def _side(side: dict[str, Any]) -> str:
+def _side(side: Mapping[str, float | None]) -> str:
     used, solved = side["budget_used"], side["share_solved"]
     return "-" if used is None else f"U {format_points(used)}, P {format_points(solved)}"
 
 
-def format_numbers(numbers: dict[str, Any]) -> str:
+def format_numbers(numbers: CheckNumbers) -> str:
     """The numbers the leaderboard shows, in its order: the plane first, the share learned last."""
     seen, held = numbers["seen"], numbers["held-out"]
     lines = [
@@ -42,20 +41,23 @@ def format_numbers(numbers: dict[str, Any]) -> str:
             f"learner {_side(c['learner'])}; reset {_side(c['reset'])}{bare}{flag}"
         )
     # The reset reference's own flags, beside the bare-model one (a stored result may predate them).
-    lines += [f"  {message}" for message in (numbers.get("flags") or {}).get("messages", [])]
+    flags = numbers.get("flags")
+    lines += [f"  {message}" for message in (flags.get("messages", []) if flags else [])]
     learned = numbers.get("learned")
     if learned:
         lines.append(
             f"share learned over the stream {format_estimate(learned['share_learned'])}, learnable budget "
             f"{format_points(learned['learnable_budget'])} points; stream learner {_side(learned['learner'])}"
         )
-    protocol = numbers.get("protocol") or {}
-    verdict = (
-        "canonical" if protocol.get("canonical") else "ablation: " + "; ".join(protocol.get("deviations", []))
-    )
-    lines.append(f"protocol: {protocol.get('track')}, {verdict}")
-    if numbers.get("outside_spend"):
-        lines.append(format_outside(numbers["outside_spend"]))
+    protocol = numbers.get("protocol")
+    if protocol is not None and protocol.get("canonical"):
+        verdict = "canonical"
+    else:
+        verdict = "ablation: " + "; ".join(protocol.get("deviations", []) if protocol is not None else [])
+    lines.append(f"protocol: {protocol.get('track') if protocol is not None else None}, {verdict}")
+    outside = numbers.get("outside_spend")
+    if outside:
+        lines.append(format_outside(outside))
     return "\n".join(lines)
 
 

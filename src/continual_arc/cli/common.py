@@ -8,11 +8,11 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..core.errors import ContinualArcError
+from ..core.records import JSONObject
 from ..play import declared
-from ..play.options import RunOptions
+from ..play.options import RunOptions, RunProgress
 
 __all__ = [
     "CliError",
@@ -96,12 +96,12 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     )
 
 
-def print_json(value: Any) -> None:
+def print_json(value: object) -> None:
     """Print ``value`` as indented JSON with sorted keys."""
     print(json.dumps(value, indent=1, sort_keys=True))
 
 
-def json_arg(text: str | None, flag: str) -> dict[str, Any]:
+def json_arg(text: str | None, flag: str) -> JSONObject:
     """A command-line argument that must be a JSON object (``{}`` when absent).
 
     Raises:
@@ -115,7 +115,8 @@ def json_arg(text: str | None, flag: str) -> dict[str, Any]:
         raise CliError(f"{flag} is not valid JSON: {err.msg} at column {err.colno}") from None
     if not isinstance(value, dict):
         raise CliError(f"{flag} must be a JSON object, got {type(value).__name__}")
-    return value
+    given: JSONObject = value
+    return given
 
 
 def count(n: int, noun: str) -> str:
@@ -143,7 +144,7 @@ class ProgressBar:
         self.tty = sys.stderr.isatty()
         self.last = 0.0
 
-    def __call__(self, p: Any) -> None:
+    def __call__(self, p: RunProgress) -> None:
         """Show a :class:`~continual_arc.play.options.RunProgress`."""
         now = time.monotonic()
         final = p.rounds_done == p.rounds_total

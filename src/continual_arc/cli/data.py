@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ..data.arc2_sources import ARCGEN_ENV
 from ..data.screen_file import SCREENED_TRACKS, load_screen
-from ..data.status import status
+from ..data.status import Arc2Tasks, ArcGenSource, ArcTasks, RearcSource, status
 from .common import deferred, print_json
 from .data_cache import add_cache_command
 
@@ -25,8 +24,7 @@ def _screen_line(track: str, sha: str, key: str) -> str:
     )
 
 
-def _print_arc1(sources: dict[str, Any]) -> None:
-    rearc, arc1 = sources["rearc"], sources["arc1"]
+def _print_arc1(rearc: RearcSource, arc1: ArcTasks) -> None:
     counts = f"{rearc['generators']} generators, {rearc['verifiers']} verifiers"
     print("arc1")
     print(f"Re-ARC       {rearc['package']:24} {counts}")
@@ -39,8 +37,7 @@ def _print_arc1(sources: dict[str, Any]) -> None:
     print(_screen_line("arc1", rearc["sha256"], "rearc_sha256"))
 
 
-def _print_arc2(sources: dict[str, Any]) -> None:
-    arcgen, arc2 = sources["arc-gen"], sources["arc2"]
+def _print_arc2(arcgen: ArcGenSource, arc2: Arc2Tasks) -> None:
     print("arc2")
     print(
         f"ARC-GEN      {'commit ' + arcgen['commit'][:7]:24} "
@@ -65,10 +62,10 @@ def _data_status(args: argparse.Namespace) -> int:
     for problem in info["problems"]:
         print(f"problem: {problem}")
     sources = info["sources"]
-    if "rearc" in sources:
-        _print_arc1(sources)
-    if "arc-gen" in sources:
-        _print_arc2(sources)
+    if "rearc" in sources and "arc1" in sources:  # both or neither: one check reads them
+        _print_arc1(sources["rearc"], sources["arc1"])
+    if "arc-gen" in sources and "arc2" in sources:
+        _print_arc2(sources["arc-gen"], sources["arc2"])
     for track, hint in info["not_fetched"].items():
         print(f"{track}\n             not fetched; {hint}")
     return 1 if info["problems"] else 0

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
+from ..core.records import JSONObject
 from ..data.cache import NO_CACHE_ENV, cache_enabled, cache_stats, clear, set_limit
 from ..protocol.prewarm import prewarm
 from ..tracks.sources import DEMO_CAP
@@ -21,7 +21,7 @@ def _megabytes(size: int) -> str:
 def run(args: argparse.Namespace) -> int:
     """Show, prewarm, limit or clear the instance cache as ``args`` ask; the exit status."""
     lines: list[str] = []
-    result: dict[str, Any] = {}
+    result: JSONObject = {}
     if args.clear:
         removed, freed = clear()
         lines.append(f"cleared {removed} entries ({_megabytes(freed)})")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..measure.report import POINT_DIGITS, format_estimate, format_level_score, format_points
 from ..play.learner import LearnerSpecError
+from ..protocol.conclude import ProtocolDocument
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
 from .common import (
     CliError,
@@ -27,12 +28,12 @@ COMMANDS = ("protocol",)
 """The top-level commands this module adds."""
 
 
-def _uses(side: dict[str, Any]) -> str:
+def _uses(side: Mapping[str, float | None]) -> str:
     used, solved = side["budget_used"], side["share_solved"]
     return f"U {used:5.1f}  P {solved:5.1f}{format_level_score(side)}" if used is not None else "-"
 
 
-def format_protocol(document: dict[str, Any], out: Path, *, plots: bool = True) -> str:
+def format_protocol(document: ProtocolDocument, out: Path, *, plots: bool = True) -> str:
     """The plane, the flags on the reset and the share learned, as printed (``plots``: whether drawn)."""
     point = document["plane"]
     protocol = document["protocol"]
@@ -43,15 +44,18 @@ def format_protocol(document: dict[str, Any], out: Path, *, plots: bool = True) 
         "",
         "the plane of the two frozen tests (share of the reset's spend saved, 95 % interval)",
     ]
-    for label, key in (("memorization (seen)", "seen"), ("generalization (held-out)", "held_out")):
-        c = point[key]
+    for label, c in (
+        ("memorization (seen)", point["seen"]),
+        ("generalization (held-out)", point["held_out"]),
+    ):
         lines += [
             f"  {label:27} share saved {format_estimate(c['share_saved'])}   "
             f"T {format_estimate(c['saving'], POINT_DIGITS)} points",
             f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}",
         ]
     # A protocol.json written before the flags has none to show.
-    lines += [f"  {message}" for message in (point.get("flags") or {}).get("messages", [])]
+    flags = point.get("flags")
+    lines += [f"  {message}" for message in (flags.get("messages", []) if flags else [])]
     learned = point["learned"]
     if learned:
         reset_used, perfect = learned["reset"]["budget_used"], learned["perfect_memory"]

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from ..measure.ledger import format_outside, ledger_calls, outside_spend, read_ledger
+from ..measure.ledger import OutsideJSON, format_outside, ledger_calls, outside_spend, read_ledger
 from ..measure.plots import run_plots
 from ..measure.report import format_run, recompute_summary, run_report
 from ..play.rundir import invalid_reasons, load_run
@@ -23,7 +22,7 @@ COMMANDS = ("report",)
 """The top-level commands this module adds."""
 
 
-def _outside(path: Path, runs: list[str] | None, resources: dict[str, float]) -> dict[str, Any]:
+def _outside(path: Path, runs: list[str] | None, resources: dict[str, float]) -> OutsideJSON:
     """The ledger at ``path`` against the records' counters (``runs``: only these proxy runs)."""
     try:
         entries, skipped = read_ledger(path)
@@ -46,8 +45,9 @@ def _report(args: argparse.Namespace) -> int:
             print("summary.json is exactly what records.jsonl gives\n")
     report = run_report(run.path, run.meta, run.records, invalid_reasons(run.path, run.records))
     if args.ledger:
-        report["outside_spend"] = _outside(Path(args.ledger), args.ledger_run, report["resources"])
-        status = 1 if report["outside_spend"]["over_recorded"] else status
+        outside = _outside(Path(args.ledger), args.ledger_run, report["resources"])
+        report["outside_spend"] = outside
+        status = 1 if outside["over_recorded"] else status
     if args.plots:
         reset = load_run(args.reset).records if args.reset else None
         report["plots"] = [str(p) for p in run_plots(run.records, Path(args.run) / "plots", reset)]

@@ -6,10 +6,9 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from ..play.learner import load_learner
-from ..play.plugins import load_plugin
+from ..play.plugins import Addon, Plugin, load_plugin
 from ..play.runner import run
 from ..stream.schedule import Schedule
 from .common import (
@@ -28,14 +27,14 @@ COMMANDS = ("run",)
 """The top-level commands this module adds."""
 
 
-def _load_plugins(paths: Sequence[str], kwargs_texts: Sequence[str]) -> list[Any]:
+def _load_plugins(paths: Sequence[str], kwargs_texts: Sequence[str]) -> list[Plugin | Addon]:
     """Build each ``--plugin`` with the ``--plugin-kwargs`` at its position (none past the last)."""
     if len(kwargs_texts) > len(paths):
         raise CliError(
             f"{len(kwargs_texts)} --plugin-kwargs for {len(paths)} --plugin: the k-th --plugin-kwargs "
             f"belongs to the k-th --plugin"
         )
-    plugins = []
+    plugins: list[Plugin | Addon] = []
     for index, path in enumerate(paths):
         text = kwargs_texts[index] if index < len(kwargs_texts) else None
         kwargs = json_arg(text, f"--plugin-kwargs of {path}")

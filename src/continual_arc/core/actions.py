@@ -9,12 +9,13 @@ the JSON a trajectory keeps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import cast
 
-from .grids import Grid, InvalidGridError, Pair, to_json, validate_grid
+from .grids import Grid, InvalidGridError, Pair, grid_json, validate_grid
+from .records import JSONObject, JSONValue
 
 __all__ = [
     "Action",
@@ -38,7 +39,7 @@ __all__ = [
 class Submit:
     """Submit an answer grid for the instance's test input."""
 
-    grid: Any
+    grid: Sequence[Sequence[int]]  # what the learner answers; validated when applied (step)
 
 
 @dataclass(frozen=True)
@@ -132,14 +133,14 @@ class LearnerObservation:
     step: int
     round: int
     user: int
-    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    extra: Mapping[str, JSONValue] = field(default_factory=lambda: MappingProxyType({}))
 
 
-def action_to_json(action: Any) -> dict[str, Any]:
+def action_to_json(action: object) -> JSONObject:
     """An action as JSON (a submitted grid as nested lists, or its ``repr`` if it is not a grid)."""
     if isinstance(action, Submit):
         try:
-            grid: Any = to_json(validate_grid(action.grid))
+            grid: JSONValue = grid_json(validate_grid(action.grid))
         except InvalidGridError:
             grid = repr(action.grid)[:2000]
         return {"action": "submit", "grid": grid}
@@ -150,7 +151,7 @@ def action_to_json(action: Any) -> dict[str, Any]:
     return {"action": "invalid", "repr": repr(action)[:2000]}
 
 
-def feedback_to_json(feedback: Feedback) -> dict[str, Any]:
+def feedback_to_json(feedback: Feedback) -> JSONObject:
     """A feedback as JSON (a demonstration's grids as nested lists)."""
     # Built by hand: dataclasses.asdict deep-copies every grid, which dominated the runner's time.
     if isinstance(feedback, SubmitFeedback):
@@ -163,7 +164,7 @@ def feedback_to_json(feedback: Feedback) -> dict[str, Any]:
             "invalid": feedback.invalid,
         }
     if isinstance(feedback, DemosFeedback):
-        pair = None if feedback.pair is None else [to_json(feedback.pair[0]), to_json(feedback.pair[1])]
+        pair = None if feedback.pair is None else [grid_json(feedback.pair[0]), grid_json(feedback.pair[1])]
         return {
             "feedback": "demos",
             "pair": pair,
@@ -175,7 +176,7 @@ def feedback_to_json(feedback: Feedback) -> dict[str, Any]:
     return {"feedback": "give_up", "done": True}
 
 
-def action_from_json(value: Mapping[str, Any]) -> Action:
+def action_from_json(value: Mapping[str, JSONValue]) -> Action:
     """The action :func:`action_to_json` wrote.
 
     A grid that was not valid comes back as its text, which is just as invalid.
@@ -185,7 +186,7 @@ def action_from_json(value: Mapping[str, Any]) -> Action:
     """
     kind = value.get("action")
     if kind == "submit":
-        return Submit(value.get("grid"))
+        return Submit(cast(Sequence[Sequence[int]], value.get("grid")))  # as written; validated when applied
     if kind == "request_demos":
         return RequestDemos()
     if kind == "give_up":
@@ -193,12 +194,12 @@ def action_from_json(value: Mapping[str, Any]) -> Action:
     raise ValueError(f"not an action: {dict(value)!r}")
 
 
-def is_action(value: Any) -> bool:
+def is_action(value: object) -> bool:
     """Whether ``value`` is one of the three actions."""
     return isinstance(value, Submit | RequestDemos | GiveUp)
 
 
-def observation_to_json(obs: LearnerObservation) -> dict[str, Any]:
+def observation_to_json(obs: LearnerObservation) -> JSONObject:
     """An observation's counters and place as JSON (its grids are the instance's and its demonstrations')."""
     return {
         "attempts_used": obs.attempts_used,

@@ -14,9 +14,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from .actions import GiveUp, GiveUpFeedback, RequestDemos
+from .records import JSONObject, JSONValue
 from .rules import InstanceClosedError, InstanceResult, Tally
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class EnvSettings:
         return {**asdict(self), "max_cost": self.max_cost}
 
     @classmethod
-    def from_dict(cls, value: Mapping[str, Any]) -> EnvSettings:
+    def from_dict(cls, value: Mapping[str, float]) -> EnvSettings:
         """Settings from :meth:`to_dict`'s form (``max_cost`` is derived, so ignored)."""
         return cls(**{k: int(v) for k, v in value.items() if k != "max_cost"})
 
@@ -115,12 +116,12 @@ class Environment(Protocol[ObsT, ActionT, ReplyT]):
         ...
 
     def view(
-        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, Any] | None = None
+        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, JSONValue] | None = None
     ) -> ObsT:
         """The learner's observation of the instance as it stands, under the task's alias."""
         ...
 
-    def accepts(self, value: Any) -> bool:
+    def accepts(self, value: object) -> bool:
         """Whether ``value`` is one of this environment's actions."""
         ...
 
@@ -145,15 +146,15 @@ class Environment(Protocol[ObsT, ActionT, ReplyT]):
         """
         ...
 
-    def opening(self) -> dict[str, Any]:
+    def opening(self) -> JSONObject:
         """What the instance's trajectory opens with, as JSON (its input, its demonstration cap, ...)."""
         ...
 
-    def action_json(self, action: Any) -> dict[str, Any]:
+    def action_json(self, action: object) -> JSONObject:
         """An action (or anything the learner returned instead) as JSON for the trajectory."""
         ...
 
-    def action_from_json(self, value: Mapping[str, Any]) -> ActionT:
+    def action_from_json(self, value: Mapping[str, JSONValue]) -> ActionT:
         """The action :meth:`action_json` wrote, for replaying a trajectory.
 
         Raises:
@@ -161,11 +162,11 @@ class Environment(Protocol[ObsT, ActionT, ReplyT]):
         """
         ...
 
-    def feedback_json(self, feedback: ReplyT) -> dict[str, Any]:
+    def feedback_json(self, feedback: ReplyT) -> JSONObject:
         """A feedback as JSON for the trajectory."""
         ...
 
-    def observation_json(self, obs: ObsT) -> dict[str, Any]:
+    def observation_json(self, obs: ObsT) -> JSONObject:
         """The counters of an observation as JSON for the trajectory (not the grids it repeats)."""
         ...
 
@@ -267,7 +268,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
         return self.tally.spent
 
     @abstractmethod
-    def accepts(self, value: Any) -> bool:
+    def accepts(self, value: object) -> bool:
         """Whether ``value`` is one of this kind's actions, a demonstration request or a give-up."""
 
     @abstractmethod
@@ -282,7 +283,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
     def _demos_feedback(self, demo: DemoT | None, refused: bool) -> FeedbackT:
         """The answer to a demonstration request: ``demo`` bought, or ``None`` when ``refused``."""
 
-    def step(self, action: Any) -> FeedbackT | GiveUpFeedback:
+    def step(self, action: object) -> FeedbackT | GiveUpFeedback:
         """Apply one action and return its feedback (each subclass states its whole contract).
 
         The instance's ``action_cap``-th action that leaves it open ends it (``End.ACTION_CAP``),
@@ -302,7 +303,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
             feedback = replace(feedback, done=True)
         return feedback
 
-    def _apply(self, action: Any) -> FeedbackT | GiveUpFeedback:
+    def _apply(self, action: object) -> FeedbackT | GiveUpFeedback:
         if isinstance(action, GiveUp):
             self.tally.give_up()
             return GiveUpFeedback()
@@ -313,7 +314,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
                 return self._demos_feedback(None, refused=True)
             self.demos.append(self._demonstration(len(self.demos)))
             return self._demos_feedback(self.demos[-1], refused=False)
-        return self._act(action)
+        return self._act(cast(ActT, action))  # one of the kind's own: accepts() said so (step)
 
     def fail(self, reason: str) -> None:
         """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""

@@ -21,9 +21,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import cast
 
 from .actions import GiveUp, GiveUpFeedback, RequestDemos
+from .records import JSONObject, JSONValue
 
 __all__ = [
     "CLICK",
@@ -162,7 +163,7 @@ class GameObservation:
     step: int
     round: int
     user: int
-    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    extra: Mapping[str, JSONValue] = field(default_factory=lambda: MappingProxyType({}))
 
     @cached_property
     def grid(self) -> Frame:
@@ -224,12 +225,12 @@ GameReply = GameFeedback | GameDemosFeedback | GiveUpFeedback
 """Every feedback a game level gives."""
 
 
-def is_game_action(value: Any) -> bool:
+def is_game_action(value: object) -> bool:
     """Whether ``value`` is an action a game instance accepts (a game action, a demo request, give up)."""
     return isinstance(value, GameAction | RequestDemos | GiveUp)
 
 
-def game_action_to_json(action: Any) -> dict[str, Any]:
+def game_action_to_json(action: object) -> JSONObject:
     """An action as JSON: ``{"action": "ACTION6", "x": .., "y": ..}``, ``request_demos``, ``give_up``."""
     if isinstance(action, GameAction):
         if action.action == CLICK:
@@ -242,7 +243,7 @@ def game_action_to_json(action: Any) -> dict[str, Any]:
     return {"action": "invalid", "repr": repr(action)[:2000]}
 
 
-def game_action_from_json(value: Mapping[str, Any]) -> GameMove:
+def game_action_from_json(value: Mapping[str, JSONValue]) -> GameMove:
     """The action :func:`game_action_to_json` wrote.
 
     Raises:
@@ -254,21 +255,21 @@ def game_action_from_json(value: Mapping[str, Any]) -> GameMove:
     if kind == "give_up":
         return GiveUp()
     if kind in GAME_ACTIONS:
-        return GameAction(kind, value.get("x"), value.get("y"))
+        x, y = value.get("x"), value.get("y")  # a click's cell, checked when the action is applied
+        return GameAction(kind, cast("int | None", x), cast("int | None", y))
     raise ValueError(f"not a game instance's action: {dict(value)!r}")
 
 
-def demo_to_json(demo: GameDemo, frame_id: Callable[[str], Any]) -> dict[str, Any]:
+def demo_to_json(demo: GameDemo, frame_id: Callable[[str], JSONValue]) -> JSONObject:
     """A demonstration as JSON, each frame replaced by ``frame_id(text)`` (an index or the text)."""
-    return {
-        "actions": [game_action_to_json(a) for a in demo.actions],
-        "frames": [[frame_id(text) for text in group] for group in demo.frames],
-    }
+    actions: list[JSONValue] = [game_action_to_json(a) for a in demo.actions]
+    frames: list[JSONValue] = [[frame_id(text) for text in group] for group in demo.frames]
+    return {"actions": actions, "frames": frames}
 
 
-def game_feedback_to_json(feedback: Any, frame_id: Callable[[str], Any] | None = None) -> dict[str, Any]:
+def game_feedback_to_json(feedback: object, frame_id: Callable[[str], JSONValue] | None = None) -> JSONObject:
     """A game instance's feedback as JSON, frames as ``frame_id(text)`` (the text itself by default)."""
-    name: Callable[[str], Any] = frame_id or _same
+    name: Callable[[str], JSONValue] = frame_id or _same
     if isinstance(feedback, GameFeedback):
         return {
             "feedback": "game",
@@ -299,7 +300,7 @@ def _same(text: str) -> str:
     return text
 
 
-def game_observation_to_json(obs: GameObservation) -> dict[str, Any]:
+def game_observation_to_json(obs: GameObservation) -> JSONObject:
     """An observation's counters and place as JSON (its frames are in the feedback before it)."""
     return {
         "attempt_actions": obs.attempt_actions,

@@ -13,12 +13,15 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
+from .records import JSONValue
+
 __all__ = [
     "MAX_SIDE",
     "Grid",
     "InvalidGridError",
     "Pair",
     "from_json",
+    "grid_json",
     "grid_shape",
     "grids_equal",
     "to_json",
@@ -140,6 +143,12 @@ def grid_shape(grid: Grid) -> tuple[int, int]:
 def to_json(grid: Grid) -> list[list[int]]:
     """A grid as JSON-ready nested lists."""
     return [list(row) for row in grid]
+
+
+def grid_json(grid: Grid) -> JSONValue:
+    """A grid as a JSON value (:func:`to_json`'s nested lists), for a document of JSON values."""
+    rows: list[JSONValue] = [[*row] for row in grid]
+    return rows
 
 
 def from_json(value: Any) -> Grid:

@@ -33,6 +33,7 @@ from typing import Any, NotRequired, TypeAlias, TypedDict, cast
 
 __all__ = [
     "ActionEntry",
+    "CodeFingerprint",
     "End",
     "EpisodeType",
     "Event",
@@ -41,6 +42,9 @@ __all__ = [
     "LearnerFault",
     "LearnerSpec",
     "Phase",
+    "PluginBlock",
+    "PluginCounts",
+    "PluginEntry",
     "ProtocolBlock",
     "Record",
     "RecordShapeError",
@@ -124,7 +128,40 @@ class LearnerFault(TypedDict):
     during: str
     type: str
     message: str
-    traceback: str
+    traceback: NotRequired[str]  # absent from a fault in observe after the instance had ended
+
+
+class PluginCounts(TypedDict, total=False):
+    """What a plug-in's responses add up to: metrics summed; events, enqueues and transforms counted."""
+
+    metrics: dict[str, float]
+    events: int
+    enqueued: int
+    transforms: int
+
+
+class PluginBlock(PluginCounts, total=False):
+    """What one plug-in said about an instance, summed for its record (each field only when said)."""
+
+    metadata: JSONObject
+    stopped: bool
+
+
+class _PluginWhere(TypedDict):
+    plugin: str
+    hook: str
+
+
+class PluginEntry(_PluginWhere, total=False):
+    """One plug-in response kept whole in a trajectory: who said it, at which event, and what."""
+
+    event: int
+    transformed: bool
+    metadata: JSONValue
+    metrics: dict[str, float]
+    events: JSONValue
+    enqueued: list[dict[str, str]]
+    stop_after_episode: bool
 
 
 class SlotFields(TypedDict):
@@ -171,7 +208,7 @@ class Record(SlotFields):
     addon_index: NotRequired[int | None]
     round_addons: NotRequired[int]
     plugin: NotRequired[str]
-    plugins: NotRequired[dict[str, JSONObject]]
+    plugins: NotRequired[dict[str, PluginBlock]]
     baseline_actions: NotRequired[int]
     level_actions: NotRequired[int]
     level_score: NotRequired[float]
@@ -197,7 +234,15 @@ class Trajectory(SlotFields):
     error: LearnerFault | None
     action_cap: NotRequired[int]
     baseline_actions: NotRequired[int]
-    plugins: NotRequired[list[JSONObject]]
+    plugins: NotRequired[list[PluginEntry]]
+
+
+class CodeFingerprint(TypedDict):
+    """What identifies a learner's code: its top-level package, its version, its sources' SHA-256."""
+
+    package: str
+    version: str | None
+    sources_sha256: str | None
 
 
 LearnerSpec = TypedDict("LearnerSpec", {"class": str, "kwargs": JSONObject})
@@ -242,7 +287,7 @@ class RunMeta(TypedDict):
     plugins: NotRequired[list[JSONValue]]
     slots: NotRequired[int]
     versions: NotRequired[dict[str, Any]]  # the release and every source's versions and digests
-    learner_fingerprint: NotRequired[JSONObject | None]
+    learner_fingerprint: NotRequired[CodeFingerprint | None]
     concurrent_users: NotRequired[bool]
     max_concurrent: NotRequired[int | None]
     instance_time_limit: NotRequired[float | None]

@@ -32,6 +32,7 @@ from .pack import RulePack
 from .pack_disguise import Verifier, lookalikes, public_verifiers
 from .pinned import arc1_tasks
 from .screen import screen_draws
+from .screen_file import ScreenEntry
 from .timelimit import CallTimeout, timed_call
 
 __all__ = [
@@ -69,7 +70,7 @@ class RuleReport:
     """
 
     rule: str
-    screen: Mapping[str, Any]
+    screen: ScreenEntry
     problems: tuple[str, ...]
 
     @property
@@ -179,7 +180,7 @@ def _disguised(rule: str, drawn: Mapping[int, Pair], verifiers: Mapping[str, Ver
     ]
 
 
-def screen_rule(pack: RulePack, rule: str, draws: int = SCREEN_DRAWS) -> dict[str, Any]:
+def screen_rule(pack: RulePack, rule: str, draws: int = SCREEN_DRAWS) -> ScreenEntry:
     """A rule's screen entry over seeds ``0 .. draws - 1``."""
 
     def one(seed: int) -> Draw:
@@ -205,7 +206,7 @@ def _check_rule(
     return RuleReport(rule, screen, tuple(problems))
 
 
-def _screen_reason(entry: Mapping[str, Any]) -> str:
+def _screen_reason(entry: ScreenEntry) -> str:
     return (
         f"{entry['exhausted']} failed draw(s), rejection rate {entry['rejection_rate']}, "
         f"distinct input share {entry['distinct_input_share']}"

@@ -21,13 +21,25 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from typing import Any
+from typing import NotRequired, TypedDict, TypeVar
 
+from ..core.records import JSONObject
 from . import arcgen, rearc
 from .arc2_sources import check_arc2, generator_ids, new_task_ids
 from .draws import Draw, GeneratorError
 from .pinned import check_sources
-from .screen_file import SCREENED_TRACKS, dumps_screen, load_screen, screen_path, screened_pool, write_screen
+from .screen_file import (
+    SCREENED_TRACKS,
+    ScreenDocument,
+    ScreenEntry,
+    dumps_screen,
+    load_screen,
+    screen_path,
+    screened_pool,
+    write_screen,
+)
+
+T = TypeVar("T")
 
 __all__ = [
     "ARC2_DRAW_TIME_LIMIT",
@@ -100,7 +112,7 @@ _DRAW: dict[str, Callable[[str, int], Draw]] = {"arc1": _arc1_draw, "arc2": _arc
 
 def screen_draws(
     draw: Callable[[int], Draw], draws: int = DRAWS, stop_at_failure: bool = False
-) -> dict[str, Any]:
+) -> ScreenEntry:
     """Screen one generator by its draws at seeds ``0 .. draws - 1``: the entry a screen keeps for it.
 
     Args:
@@ -128,7 +140,7 @@ def screen_draws(
     rejected = sum(n for reason, n in reasons.items() if not reason.startswith("failed: "))
     rate = rejected / sub_draws if sub_draws else 1.0
     distinct = len(inputs) / accepted if accepted else 0.0
-    entry: dict[str, Any] = {
+    entry: ScreenEntry = {
         "draws": screened,
         "sub_draws": sub_draws,
         "exhausted": exhausted,
@@ -142,7 +154,7 @@ def screen_draws(
     return entry
 
 
-def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[str, Any]:
+def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> ScreenEntry:
     """Screen one task of a track over seeds ``0 .. draws - 1``; the entry the screen file keeps for it."""
     entry = screen_draws(partial(_DRAW[track], task_id), draws, stop_at_failure=track == "arc2")
     if track == "arc2":
@@ -153,8 +165,8 @@ def screen_task(task_id: str, draws: int = DRAWS, track: str = "arc1") -> dict[s
     return entry
 
 
-def _criteria(track: str, draws: int) -> dict[str, Any]:
-    criteria: dict[str, Any] = {
+def _criteria(track: str, draws: int) -> JSONObject:
+    criteria: JSONObject = {
         "draws": draws,
         "seeds": f"0..{draws - 1} (purpose 'screen')",
         "max_rejection_rate": round(MAX_REJECTION_RATE, 4),
@@ -171,7 +183,13 @@ def _criteria(track: str, draws: int) -> dict[str, Any]:
     return criteria
 
 
-def _candidates(track: str) -> tuple[list[str], dict[str, Any]]:
+class _Candidates(TypedDict):
+    source: dict[str, str]
+    candidates: NotRequired[int]
+    no_generator: NotRequired[list[str]]
+
+
+def _candidates(track: str) -> tuple[list[str], _Candidates]:
     """The track's tasks to screen, and what the document says about its source."""
     if track == "arc1":
         sources = check_sources()
@@ -180,7 +198,7 @@ def _candidates(track: str) -> tuple[list[str], dict[str, Any]]:
     versions = check_arc2()
     new = new_task_ids("train")
     have = set(generator_ids())
-    extra = {
+    extra: _Candidates = {
         "source": {key: versions[key] for key in ("arc-gen", "arcgen_sha256", "arcagi2_json_sha256")},
         "candidates": len(new),
         "no_generator": [task for task in new if task not in have],
@@ -194,11 +212,11 @@ def build_screen(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     track: str = "arc1",
-) -> dict[str, Any]:
+) -> ScreenDocument:
     """Screen a track's tasks (all its generators by default) and return the screen document."""
     every, extra = _candidates(track)
     ids = sorted(task_ids) if task_ids is not None else every
-    entries: dict[str, Any] = {}
+    entries: dict[str, ScreenEntry] = {}
     screen_one = partial(screen_task, draws=draws, track=track)
     for done, (task_id, entry) in enumerate(zip(ids, _map(screen_one, ids, jobs), strict=True), 1):
         entries[task_id] = entry
@@ -216,7 +234,7 @@ def build_screen(
     }
 
 
-def _map(fn: Callable[[str], Any], items: list[str], jobs: int) -> Iterator[Any]:
+def _map(fn: Callable[[str], T], items: list[str], jobs: int) -> Iterator[T]:
     if jobs <= 1:
         yield from map(fn, items)
         return

@@ -8,7 +8,7 @@ the status decodes no data file. Fetching is :mod:`.fetch`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from .arc2_sources import (
     FETCH_COMMAND,
@@ -23,10 +23,70 @@ from .directory import data_dir
 from .pinned import SourceError, arc1_json_path, check_sources, load_rearc, rearc_dir
 from .task_index import indexed_ids
 
-__all__ = ["source_digests", "status"]
+__all__ = ["DataStatus", "Sources", "source_digests", "status"]
 
 
-def _arc1_sources() -> dict[str, Any]:
+class RearcSource(TypedDict):
+    """Re-ARC, as reasoning-gym ships it: its package, folder, digest and counts."""
+
+    package: str
+    path: str
+    sha256: str
+    generators: int
+    verifiers: int
+
+
+class ArcTasks(TypedDict):
+    """A task set's file: its package, path, digest, and its training and evaluation tasks."""
+
+    package: str
+    path: str
+    sha256: str
+    training_tasks: int
+    evaluation_tasks: int
+
+
+class ArcGenSource(TypedDict):
+    """ARC-GEN at its pinned commit: its folder, digest and generators."""
+
+    commit: str
+    path: str
+    sha256: str
+    generators: int
+
+
+class Arc2Tasks(ArcTasks):
+    """ARC-AGI-2's tasks, with how many are new beside ARC-AGI-1's."""
+
+    new_training_tasks: int
+    new_evaluation_tasks: int
+
+
+class _Arc1Sources(TypedDict):
+    rearc: RearcSource
+    arc1: ArcTasks
+
+
+_Arc2Sources = TypedDict("_Arc2Sources", {"arc-gen": ArcGenSource, "arc2": Arc2Tasks})
+
+Sources = TypedDict(
+    "Sources",
+    {"rearc": RearcSource, "arc1": ArcTasks, "arc-gen": ArcGenSource, "arc2": Arc2Tasks},
+    total=False,
+)
+"""Each source that could be checked, by name (``arc-gen``, a hyphen, hence this form)."""
+
+
+class DataStatus(TypedDict):
+    """``data status --json``: the data directory, each source checked, problems, what is not fetched."""
+
+    data_dir: str
+    sources: Sources
+    problems: list[str]
+    not_fetched: dict[str, str]
+
+
+def _arc1_sources() -> _Arc1Sources:
     versions = check_sources()
     rearc_modules = load_rearc()
     arc1_sha = versions["arc1_json_sha256"]
@@ -48,7 +108,7 @@ def _arc1_sources() -> dict[str, Any]:
     }
 
 
-def _arc2_sources() -> dict[str, Any]:
+def _arc2_sources() -> _Arc2Sources:
     versions = check_arc2()
     arc2_sha = versions["arcagi2_json_sha256"]
     return {
@@ -70,22 +130,24 @@ def _arc2_sources() -> dict[str, Any]:
     }
 
 
-def status() -> dict[str, Any]:
+def status() -> DataStatus:
     """A description of every track's sources: package or commit, path, digest, task counts, problems.
 
     Never raises: a missing or altered source is reported in ``"problems"``; arc2's sources, until
     fetched, in ``"not_fetched"`` with the command that fetches them.
     """
-    out: dict[str, Any] = {"data_dir": str(data_dir()), "sources": {}, "problems": [], "not_fetched": {}}
+    out: DataStatus = {"data_dir": str(data_dir()), "sources": {}, "problems": [], "not_fetched": {}}
     try:
-        out["sources"].update(_arc1_sources())
+        arc1 = _arc1_sources()
+        out["sources"]["rearc"], out["sources"]["arc1"] = arc1["rearc"], arc1["arc1"]
     except SourceError as err:
         out["problems"].append(str(err))
     if not arc2_fetched():
         out["not_fetched"]["arc2"] = f"run: {FETCH_COMMAND}"
         return out
     try:
-        out["sources"].update(_arc2_sources())
+        arc2 = _arc2_sources()
+        out["sources"]["arc-gen"], out["sources"]["arc2"] = arc2["arc-gen"], arc2["arc2"]
     except SourceError as err:
         out["problems"].append(str(err))
     return out

@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
 
 from ..core.seeding import stable_int
 
-__all__ = ["RESAMPLES", "Estimate", "estimate_rng", "ratio_estimate"]
+__all__ = ["RESAMPLES", "Estimate", "EstimateJSON", "estimate_rng", "ratio_estimate"]
 
 RESAMPLES = 10_000
 """The default number of bootstrap resamples."""
@@ -40,6 +41,15 @@ def estimate_rng(seed: int, estimate: str, instances: Iterable[tuple[str, int]])
     return np.random.default_rng(stable_int("bootstrap", seed, estimate, digest.hexdigest()))
 
 
+class EstimateJSON(TypedDict):
+    """An :class:`Estimate` as JSON: its value, its interval and its note (each ``None`` if absent)."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    note: str | None
+
+
 @dataclass(frozen=True)
 class Estimate:
     """A point estimate with its 95 % bootstrap interval.
@@ -56,7 +66,7 @@ class Estimate:
     high: float | None = None
     note: str | None = None
 
-    def to_json(self) -> dict[str, float | str | None]:
+    def to_json(self) -> EstimateJSON:
         """The estimate as JSON."""
         return {"value": self.value, "low": self.low, "high": self.high, "note": self.note}
 

@@ -11,17 +11,25 @@ RNG. docs/METRICS.md defines every measure with a worked example.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from ..core.errors import ContinualArcError
 from ..core.records import Phase
-from .bootstrap import RESAMPLES, Estimate, estimate_rng, ratio_estimate
+from .bootstrap import RESAMPLES, Estimate, EstimateJSON, estimate_rng, ratio_estimate
 from .budget import PHASE_ORDER, Record, instance_charge, primary
 
-__all__ = ["Estimate", "LearnedResult", "MismatchError", "TestComparison", "share_learned", "share_saved"]
+__all__ = [
+    "Estimate",
+    "LearnedJSON",
+    "LearnedResult",
+    "MismatchError",
+    "TestComparison",
+    "TestComparisonJSON",
+    "share_learned",
+    "share_saved",
+]
 
 Play = Sequence[Record]
 InstanceKey = tuple[str, int]
@@ -82,6 +90,21 @@ def _mean(values: Iterable[float]) -> float | None:
     return sum(chosen) / len(chosen) if chosen else None
 
 
+class TestComparisonJSON(TypedDict):
+    """A :class:`TestComparison` as JSON (its fields in order, the estimates as :class:`EstimateJSON`)."""
+
+    test: str | None
+    share_saved: EstimateJSON
+    saving: EstimateJSON
+    learner: dict[str, float | None]
+    reset: dict[str, float | None]
+    bare: list[dict[str, float | None]]
+    reset_below_bare: bool | None
+    instances: int
+    tasks: int
+    plays: dict[str, int]
+
+
 @dataclass(frozen=True)
 class TestComparison:
     """A learner and its reset on one frozen test.
@@ -110,11 +133,20 @@ class TestComparison:
     tasks: int
     plays: dict[str, int]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TestComparisonJSON:
         """The comparison as JSON."""
-        out = dataclasses.asdict(self)
-        out["share_saved"], out["saving"] = self.share_saved.to_json(), self.saving.to_json()
-        return out
+        return {
+            "test": self.test,
+            "share_saved": self.share_saved.to_json(),
+            "saving": self.saving.to_json(),
+            "learner": dict(self.learner),
+            "reset": dict(self.reset),
+            "bare": [dict(side) for side in self.bare],
+            "reset_below_bare": self.reset_below_bare,
+            "instances": self.instances,
+            "tasks": self.tasks,
+            "plays": dict(self.plays),
+        }
 
 
 TestComparison.__test__ = False  # type: ignore[attr-defined]  # not a pytest class
@@ -141,7 +173,9 @@ def _with_level_score(
     return {**side, "level_score": _mean(per_instance)}
 
 
-def _check_same(a: Mapping[InstanceKey, Any], b: Mapping[InstanceKey, Any], names: tuple[str, str]) -> None:
+def _check_same(
+    a: Mapping[InstanceKey, object], b: Mapping[InstanceKey, object], names: tuple[str, str]
+) -> None:
     if set(a) != set(b):
         only_a, only_b = set(a) - set(b), set(b) - set(a)
         parts = [f"{_describe(only_a)} only in the {names[0]}"] if only_a else []
@@ -216,6 +250,19 @@ def share_saved(
     )
 
 
+class LearnedJSON(TypedDict):
+    """A :class:`LearnedResult` as JSON (its fields in order, the estimate as :class:`EstimateJSON`)."""
+
+    share_learned: EstimateJSON
+    learnable_budget: float | None
+    learner: dict[str, float | None]
+    reset: dict[str, float | None]
+    perfect_memory: float | None
+    instances: int
+    tasks: int
+    matched_by_task_mean: int
+
+
 @dataclass(frozen=True)
 class LearnedResult:
     """A learner's share learned over the stream.
@@ -238,11 +285,18 @@ class LearnedResult:
     tasks: int
     matched_by_task_mean: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LearnedJSON:
         """The result as JSON."""
-        out = dataclasses.asdict(self)
-        out["share_learned"] = self.share_learned.to_json()
-        return out
+        return {
+            "share_learned": self.share_learned.to_json(),
+            "learnable_budget": self.learnable_budget,
+            "learner": dict(self.learner),
+            "reset": dict(self.reset),
+            "perfect_memory": self.perfect_memory,
+            "instances": self.instances,
+            "tasks": self.tasks,
+            "matched_by_task_mean": self.matched_by_task_mean,
+        }
 
 
 def share_learned(

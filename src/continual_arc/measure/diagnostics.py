@@ -15,10 +15,13 @@ All are read over the primary stream instances of a run, in points of the budget
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TypedDict
 
 __all__ = [
     "GAP_BINS",
+    "Diagnostics",
+    "Group",
+    "LearningCurve",
     "acquisition_cost",
     "cost_by_exposure",
     "diagnostics",
@@ -33,6 +36,33 @@ GAP_BINS = ((1, 1), (2, 3), (4, 7), (8, 15), (16, 31), (32, 63), (64, None))
 """The gap bins of retention, in rounds: (low, high), ``None`` meaning no upper bound."""
 
 
+class Group(TypedDict):
+    """A group of stream instances: how many, their mean charge ``u`` and share solved (``None`` if empty)."""
+
+    instances: int
+    mean_charge: float | None
+    share_solved: float | None
+
+
+class LearningCurve(TypedDict):
+    """Per round of the stream: its mean ``u``, the moving mean over ``window`` rounds, the budget so far."""
+
+    window: int
+    rounds: list[int]
+    mean_charge: list[float]
+    moving: list[float]
+    budget_used: list[float]
+
+
+class Diagnostics(TypedDict):
+    """The four diagnostics of the stream, as ``summary.json`` holds them."""
+
+    acquisition_cost: Group
+    cost_by_exposure: dict[str, Group]
+    retention_by_gap: dict[str, Group]
+    learning_curve: LearningCurve
+
+
 def stream_records(records: Iterable[Record]) -> list[Record]:
     """The primary stream records, in order of step."""
     chosen = [r for r in records if is_primary(r) and r["phase"] == Phase.STREAM]
@@ -43,7 +73,7 @@ def _u(record: Record) -> float:
     return 100.0 * float(record["charge"]) / float(record["max_cost"])
 
 
-def _group(records: Sequence[Record]) -> dict[str, Any]:
+def _group(records: Sequence[Record]) -> Group:
     return {
         "instances": len(records),
         "mean_charge": sum(_u(r) for r in records) / len(records) if records else None,
@@ -51,12 +81,12 @@ def _group(records: Sequence[Record]) -> dict[str, Any]:
     }
 
 
-def acquisition_cost(records: Iterable[Record]) -> dict[str, Any]:
+def acquisition_cost(records: Iterable[Record]) -> Group:
     """The mean charge of tasks' first meetings on the stream, with the count and share solved."""
     return _group([r for r in stream_records(records) if r["exposure_index"] == 0])
 
 
-def cost_by_exposure(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
+def cost_by_exposure(records: Iterable[Record]) -> dict[str, Group]:
     """``{str(k): group}`` for every exposure index k met on the stream, in order."""
     chosen = stream_records(records)
     indices = sorted({int(r["exposure_index"]) for r in chosen})
@@ -74,10 +104,10 @@ def _within(gap: int | None, low: int, high: int | None) -> bool:
     return gap is not None and gap >= low and (high is None or gap <= high)
 
 
-def retention_by_gap(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
+def retention_by_gap(records: Iterable[Record]) -> dict[str, Group]:
     """``{bin: group}`` over the stream's returns, for every gap bin that holds one."""
     returns = [r for r in stream_records(records) if r["exposure_index"] >= 1 and r["gap"] is not None]
-    out = {}
+    out: dict[str, Group] = {}
     for low, high in GAP_BINS:
         chosen = [r for r in returns if _within(r["gap"], low, high)]
         if chosen:
@@ -85,7 +115,7 @@ def retention_by_gap(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def learning_curve(records: Iterable[Record], window: int = 20) -> dict[str, Any]:
+def learning_curve(records: Iterable[Record], window: int = 20) -> LearningCurve:
     """The learning curve of the stream.
 
     Returns:
@@ -97,7 +127,8 @@ def learning_curve(records: Iterable[Record], window: int = 20) -> dict[str, Any
         by_round.setdefault(int(r["round"]), []).append(_u(r))
     rounds = sorted(by_round)
     means = [sum(by_round[k]) / len(by_round[k]) for k in rounds]
-    moving, cumulative = [], []
+    moving: list[float] = []
+    cumulative: list[float] = []
     total = count = 0.0
     for i, k in enumerate(rounds):
         recent = rounds[max(0, i - window + 1) : i + 1]
@@ -115,7 +146,7 @@ def learning_curve(records: Iterable[Record], window: int = 20) -> dict[str, Any
     }
 
 
-def diagnostics(records: Iterable[Record]) -> dict[str, Any] | None:
+def diagnostics(records: Iterable[Record]) -> Diagnostics | None:
     """All four diagnostics of the stream (``None`` for a run without stream instances)."""
     chosen = stream_records(records)
     if not chosen:

@@ -17,9 +17,19 @@ import json
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
-__all__ = ["LedgerCalls", "OutsideSpend", "format_outside", "ledger_calls", "outside_spend", "read_ledger"]
+from ..core.records import JSONObject, JSONValue
+
+__all__ = [
+    "LedgerCalls",
+    "OutsideJSON",
+    "OutsideSpend",
+    "format_outside",
+    "ledger_calls",
+    "outside_spend",
+    "read_ledger",
+]
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,21 @@ class LedgerCalls:
     unknown_cost: int
     runs: tuple[str, ...]
     skipped_lines: int = 0
+
+
+class OutsideJSON(TypedDict):
+    """An :class:`OutsideSpend` as JSON (``report`` and ``check`` show it)."""
+
+    ledger_calls: int
+    ledger_cost: float
+    ledger_unknown_cost_calls: int
+    ledger_runs: list[str]
+    ledger_skipped_lines: int
+    recorded_calls: float
+    recorded_cost: float
+    outside_calls: float
+    outside_cost: float
+    over_recorded: bool
 
 
 @dataclass(frozen=True)
@@ -55,7 +80,7 @@ class OutsideSpend:
     cost: float
     over_recorded: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OutsideJSON:
         """The comparison as JSON."""
         return {
             "ledger_calls": self.ledger.calls,
@@ -71,9 +96,10 @@ class OutsideSpend:
         }
 
 
-def read_ledger(path: Path) -> tuple[list[dict[str, Any]], int]:
+def read_ledger(path: Path) -> tuple[list[JSONObject], int]:
     """The ledger's entries (JSON objects), and how many lines were not JSON objects."""
-    entries, skipped = [], 0
+    entries: list[JSONObject] = []
+    skipped = 0
     with open(path, encoding="utf-8") as file:
         for line in file:
             if not line.strip():
@@ -91,7 +117,7 @@ def read_ledger(path: Path) -> tuple[list[dict[str, Any]], int]:
 
 
 def ledger_calls(
-    entries: Iterable[Mapping[str, Any]], runs: Collection[str] | None = None, skipped: int = 0
+    entries: Iterable[Mapping[str, JSONValue]], runs: Collection[str] | None = None, skipped: int = 0
 ) -> LedgerCalls:
     """The ``call`` lines of ``entries``, of every run or only of ``runs``."""
     calls, cost, unknown, seen = 0, 0.0, 0, set()
@@ -121,7 +147,7 @@ def outside_spend(ledger: LedgerCalls, resources: Mapping[str, float]) -> Outsid
     return OutsideSpend(ledger, recorded_calls, recorded_cost, calls, cost, over)
 
 
-def format_outside(outside: Mapping[str, Any]) -> str:
+def format_outside(outside: OutsideJSON) -> str:
     """One line for ``report`` and ``check``: what the ledger holds beyond the records (``to_json``'s)."""
     line = (
         f"spend outside any committed instance (the proxy's ledger, counted as the learner's): "

@@ -8,32 +8,55 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ..core.records import Record
-from .diagnostics import cost_by_exposure, learning_curve, retention_by_gap, stream_records
+from .diagnostics import Group, cost_by_exposure, learning_curve, retention_by_gap, stream_records
 
-__all__ = ["load_matplotlib", "plane_plot", "run_plots"]
+__all__ = ["PlanePointJSON", "PlotPoint", "load_matplotlib", "plane_plot", "run_plots"]
+
+if TYPE_CHECKING:  # annotations only: matplotlib loads when a plot is drawn, NumPy with the measures
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from .bootstrap import EstimateJSON
+    from .compare import LearnedJSON, TestComparisonJSON
+    from .reset_flags import ResetFlagsJSON
 
 _LEARNER, _RESET, _FIRST = "#1f5fa8", "#b04a3a", "#e0a030"
 
 
-def _pyplot() -> Any:
+class PlotPoint(TypedDict):
+    """What the plane's plot draws of a learner: its label and its comparison on each test."""
+
+    label: str
+    seen: TestComparisonJSON
+    held_out: TestComparisonJSON
+
+
+class PlanePointJSON(PlotPoint):
+    """A learner's place on the plane as JSON (``PlanePoint.to_json`` in the protocol stage)."""
+
+    setting: str
+    learned: LearnedJSON | None
+    flags: ResetFlagsJSON | None
+
+
+def _agg() -> None:
     # Matplotlib takes about half a second to import: only a command that draws pays for it.
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def load_matplotlib() -> None:
     """Import matplotlib now, so that a caller with idle time (waiting for plays) pays for it then."""
-    _pyplot()
+    _agg()
+    import matplotlib.pyplot  # noqa: F401  # imported for its cost, now
 
 
-def _save(fig: Any, out_dir: Path, name: str) -> list[Path]:
+def _save(fig: Figure, out_dir: Path, name: str) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.svg"]
     fig.tight_layout()
@@ -42,12 +65,16 @@ def _save(fig: Any, out_dir: Path, name: str) -> list[Path]:
     fig.set_layout_engine(None)
     for path in paths:
         fig.savefig(path, dpi=130)
-    _pyplot().close(fig)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
     return paths
 
 
 def _curve(records: Sequence[Record], reset: Sequence[Record] | None, out: Path) -> list[Path]:
-    plt = _pyplot()
+    _agg()
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(8, 4.2))
     top = 0.0
     for label, recs, colour in (("learner", records, _LEARNER), ("reset", reset, _RESET)):
@@ -79,20 +106,22 @@ def _ceiling(top: float) -> float:
 
 
 def _bars(
-    sides: Sequence[tuple[str, Mapping[str, Mapping[str, Any]], str]],
+    sides: Sequence[tuple[str, Mapping[str, Group], str]],
     title: str,
     xlabel: str,
     name: str,
     out: Path,
 ) -> list[Path]:
     """Grouped bars: one group per key (exposure index, gap bin), one bar per side (learner, reset)."""
-    plt = _pyplot()
+    _agg()
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7.5, 4))
     labels = sorted({k for _, groups, _ in sides for k in groups}, key=_bin_order)
     width = 0.8 / len(sides)
     for i, (side, groups, colour) in enumerate(sides):
         xs = [j + (i - (len(sides) - 1) / 2) * width for j in range(len(labels))]
-        values = [groups[k]["mean_charge"] if k in groups else 0.0 for k in labels]
+        values = [(groups[k]["mean_charge"] or 0.0) if k in groups else 0.0 for k in labels]
         bars = ax.bar(xs, values, width=width * 0.95, color=colour, label=side)
         for bar, key in zip(bars, labels, strict=True):
             if key in groups:
@@ -113,7 +142,7 @@ def _bin_order(label: str) -> int:
     return int(label.split("-")[0].rstrip("+"))
 
 
-def _flat_bars(ax: Any, xs: Sequence[float], heights: Sequence[float], colours: Sequence[str]) -> None:
+def _flat_bars(ax: Axes, xs: Sequence[float], heights: Sequence[float], colours: Sequence[str]) -> None:
     """Bars from 0, as ``ax.bar(xs, heights, color=colours, width=0.85)`` draws them, for less.
 
     One collection of rectangles instead of a patch a bar (a stream has hundreds): the same pixels.
@@ -129,7 +158,9 @@ def _flat_bars(ax: Any, xs: Sequence[float], heights: Sequence[float], colours: 
 
 
 def _charges(records: Sequence[Record], out: Path) -> list[Path]:
-    plt = _pyplot()
+    _agg()
+    import matplotlib.pyplot as plt
+
     chosen = stream_records(records)
     fig, ax = plt.subplots(figsize=(10, 3.8))
     steps = [r["step"] for r in chosen]
@@ -143,7 +174,10 @@ def _charges(records: Sequence[Record], out: Path) -> list[Path]:
                    label="a free answer (charge 0)")  # fmt: skip
     from matplotlib.patches import Patch  # loaded with pyplot above; named here, where it is used
 
-    handles = [Patch(color=_FIRST, label="a task's first meeting"), Patch(color=_LEARNER, label="a return")]
+    handles: list[Artist] = [
+        Patch(color=_FIRST, label="a task's first meeting"),
+        Patch(color=_LEARNER, label="a return"),
+    ]
     handles += ax.get_legend_handles_labels()[0]
     ax.set_xlabel("step of the stream")
     ax.set_ylabel("charge u, points of the budget")
@@ -184,13 +218,14 @@ def run_plots(
     return paths + _charges(records, out)
 
 
-def _interval(e: Mapping[str, Any]) -> tuple[float, float]:
-    if e["low"] is None:
+def _interval(e: EstimateJSON) -> tuple[float, float]:
+    value, low, high = e["value"], e["low"], e["high"]
+    if value is None or low is None or high is None:  # no interval (a value is always there with one)
         return 0.0, 0.0
-    return e["value"] - e["low"], e["high"] - e["value"]
+    return value - low, high - value
 
 
-def plane_plot(points: Sequence[Mapping[str, Any]], out_dir: Path | str, name: str = "plane") -> list[Path]:
+def plane_plot(points: Sequence[PlotPoint], out_dir: Path | str, name: str = "plane") -> list[Path]:
     """The plane of the two tests: memorization (seen) across, generalization (held-out) up.
 
     Args:
@@ -198,7 +233,9 @@ def plane_plot(points: Sequence[Mapping[str, Any]], out_dir: Path | str, name: s
         out_dir: where to write the files.
         name: the files' name, without suffix.
     """
-    plt = _pyplot()
+    _agg()
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(6.2, 6))
     xs, ys = [], []
     palette = plt.get_cmap("tab10")

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import TypedDict
 
 from ..core.errors import ContinualArcError
 from ..core.records import Phase
 from .budget import Record, instance_charge, primary, share_solved
 
-__all__ = ["BudgetEstimate", "PoolError", "budget_estimate", "pool_plays"]
+__all__ = ["BudgetEstimate", "BudgetEstimateJSON", "PoolError", "budget_estimate", "pool_plays"]
 
 
 class PoolError(ContinualArcError, ValueError):
@@ -52,6 +52,16 @@ def pool_plays(plays: Iterable[Sequence[Record]]) -> list[Record]:
     return pooled
 
 
+class BudgetEstimateJSON(TypedDict):
+    """A :class:`BudgetEstimate` as JSON."""
+
+    budget_used: float | None
+    standard_error: float | None
+    share_solved: float | None
+    instances: int
+    tasks: int
+
+
 @dataclass(frozen=True)
 class BudgetEstimate:
     """``U`` with its standard error over tasks, and ``P``.
@@ -69,9 +79,15 @@ class BudgetEstimate:
     instances: int
     tasks: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BudgetEstimateJSON:
         """The estimate as JSON."""
-        return asdict(self)
+        return {
+            "budget_used": self.budget_used,
+            "standard_error": self.standard_error,
+            "share_solved": self.share_solved,
+            "instances": self.instances,
+            "tasks": self.tasks,
+        }
 
 
 def budget_estimate(records: Sequence[Record], phase: str | None = Phase.STREAM) -> BudgetEstimate:

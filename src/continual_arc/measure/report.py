@@ -7,20 +7,24 @@ measured here, and no file is read (the play stage reads run directories back).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from ..core.records import Record
+from ..core.records import JSONValue, LearnerSpec, ProtocolBlock, Record, RunMeta
 from .budget import primary
-from .summary import summarize
+from .diagnostics import Diagnostics
+from .ledger import OutsideJSON
+from .summary import Summary, summarize, summary_json
 
 if TYPE_CHECKING:  # for annotations only: importing compare at run time would import NumPy
+    from .bootstrap import EstimateJSON
     from .compare import LearnedResult, TestComparison
 
 __all__ = [
     "POINT_DIGITS",
     "SHARE_DIGITS",
+    "RunReport",
     "format_estimate",
     "format_learned",
     "format_level_score",
@@ -35,11 +39,30 @@ __all__ = [
 ]
 
 
+class RunReport(TypedDict):
+    """What ``continual-arc report --json`` prints of a run: its summary, ends, errors and spend."""
+
+    run: str
+    learner: LearnerSpec
+    summary: Summary
+    errored_steps: list[int]
+    errors_by_type: dict[str, int]
+    ends: dict[str, int]
+    invalid_submissions: int
+    invalid_steps: list[int]
+    invalid_reasons: dict[str, int]
+    resources: dict[str, float]
+    wall_time: float
+    training: NotRequired[dict[str, float]]
+    outside_spend: NotRequired[OutsideJSON]
+    plots: NotRequired[list[str]]
+
+
 def recompute_summary(
-    records: Sequence[Record], meta: Mapping[str, Any], summary: Mapping[str, Any] | None
-) -> tuple[dict[str, Any], list[str]]:
+    records: Sequence[Record], meta: RunMeta, summary: Mapping[str, JSONValue] | None
+) -> tuple[Summary, list[str]]:
     """The summary the records give, and each top-level field where ``summary`` (as written) differs."""
-    fresh = json.loads(json.dumps(summarize(records, meta)))
+    fresh = summary_json(summarize(records, meta))
     if summary is None:
         return fresh, ["summary.json is missing (the run has not finished)"]
     differs = [
@@ -53,7 +76,7 @@ def recompute_summary(
     return fresh, differs
 
 
-def _clip(value: Any) -> str:
+def _clip(value: object) -> str:
     text = json.dumps(value)
     return text if len(text) <= 120 else text[:117] + "..."
 
@@ -74,13 +97,13 @@ def format_points(value: float | None) -> str:
     return _fmt(value, POINT_DIGITS)
 
 
-def _protocol_line(protocol: Mapping[str, Any]) -> str:
+def _protocol_line(protocol: ProtocolBlock) -> str:
     if protocol.get("canonical"):
         return f"protocol: {protocol['track']}, canonical (judged by release {protocol.get('release')})"
     return f"protocol: {protocol['track']}, ablation: " + "; ".join(protocol.get("deviations", []))
 
 
-def _add(totals: dict[str, float], counters: Mapping[str, Any] | None) -> None:
+def _add(totals: dict[str, float], counters: Mapping[str, float] | None) -> None:
     for key, value in (counters or {}).items():
         if isinstance(value, int | float) and not isinstance(value, bool):
             totals[key] = totals.get(key, 0.0) + float(value)
@@ -103,7 +126,7 @@ def run_resources(records: Sequence[Record], concurrent_users: bool) -> dict[str
     if not concurrent_users:
         _add(totals, ordered[-1].get("resources") if ordered else None)
         return totals
-    last: dict[int, Mapping[str, Any]] = {r["user"]: r.get("resources") or {} for r in ordered}
+    last: dict[int, Mapping[str, float]] = {r["user"]: r.get("resources") or {} for r in ordered}
     for counters in last.values():
         _add(totals, counters)
     return totals
@@ -142,10 +165,10 @@ def run_time(records: Sequence[Record]) -> float:
 
 def run_report(
     path: Path | str,
-    meta: Mapping[str, Any],
+    meta: RunMeta,
     records: Sequence[Record],
     invalid_reasons: Sequence[str] = (),
-) -> dict[str, Any]:
+) -> RunReport:
     """Everything ``continual-arc report`` shows of the run in ``path``, as JSON.
 
     Args:
@@ -154,13 +177,13 @@ def run_report(
         records: its records.
         invalid_reasons: why each invalid submission was refused (from the trajectories).
     """
-    summary = json.loads(json.dumps(summarize(records, meta)))
+    summary = summary_json(summarize(records, meta))
     chosen = primary(records)
     errored = [(r["step"], r["error"]) for r in chosen if r["error"]]
     invalid = [a for r in chosen for a in r.get("actions", []) if a.get("invalid")]
-    report: dict[str, Any] = {
+    report: RunReport = {
         "run": str(path),
-        "learner": meta.get("learner"),
+        "learner": meta["learner"],
         "summary": summary,
         "errored_steps": [step for step, _ in errored],
         "errors_by_type": _count(f"{e.get('type')} in {e.get('during')}" for _, e in errored),
@@ -177,14 +200,14 @@ def run_report(
     return report
 
 
-def _count(values: Any) -> dict[str, int]:
+def _count(values: Iterable[object]) -> dict[str, int]:
     out: dict[str, int] = {}
     for value in values:
         out[str(value)] = out.get(str(value), 0) + 1
     return dict(sorted(out.items()))
 
 
-def format_run(report: Mapping[str, Any]) -> str:
+def format_run(report: RunReport) -> str:
     """The text of ``continual-arc report``."""
     s = report["summary"]
     # A game run (arc3) shows ARC-AGI-3's mean level score beside U and P.
@@ -214,8 +237,8 @@ def format_run(report: Mapping[str, Any]) -> str:
             )
             lines.append(f"  {phase:9} {cells}")
     lines += _diagnostic_lines(s.get("diagnostics"))
-    if s.get("addons"):
-        a = s["addons"]
+    a = s.get("addons")
+    if a:
         counts = f"U {_fmt(a['budget_used'])}, P {_fmt(a['share_solved'])}, by plug-in {a['by_plugin']}"
         lines += ["", f"auxiliary episodes (plug-ins, outside every measure): {a['episodes']}, {counts}"]
     lines += ["", f"ends: {report['ends']}"]
@@ -247,7 +270,7 @@ def format_run(report: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _diagnostic_lines(d: Mapping[str, Any] | None) -> list[str]:
+def _diagnostic_lines(d: Diagnostics | None) -> list[str]:
     if not d:
         return []
     acq = d["acquisition_cost"]
@@ -269,7 +292,7 @@ def _diagnostic_lines(d: Mapping[str, Any] | None) -> list[str]:
     return lines
 
 
-def format_estimate(e: Mapping[str, Any], digits: int = SHARE_DIGITS, *, with_note: bool = False) -> str:
+def format_estimate(e: EstimateJSON, digits: int = SHARE_DIGITS, *, with_note: bool = False) -> str:
     """An estimate's JSON as ``value [low, high]``, or ``undefined (why)``.
 
     Args:
@@ -285,7 +308,7 @@ def format_estimate(e: Mapping[str, Any], digits: int = SHARE_DIGITS, *, with_no
     return text + (f" ({e['note']})" if with_note and e["note"] else "")
 
 
-def format_level_score(side: Mapping[str, Any]) -> str:
+def format_level_score(side: Mapping[str, float | None]) -> str:
     """``"  level score 0.42"`` for a side with ARC-AGI-3's mean level score (a game test), else ``""``."""
     value = side.get("level_score")
     return "" if value is None else f"  level score {value:.{SHARE_DIGITS}f}"

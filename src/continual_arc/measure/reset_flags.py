@@ -23,23 +23,27 @@ docs/METRICS.md defines both with worked examples; docs/VERIFY.md says what each
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from ..core.records import Phase
-from .bootstrap import RESAMPLES, Estimate, estimate_rng, ratio_estimate
+from .bootstrap import RESAMPLES, Estimate, EstimateJSON, estimate_rng, ratio_estimate
 from .budget import Record, instance_charge, primary
 from .compare import MismatchError
 
 __all__ = [
     "FIRST_SIGHT_MARGIN",
     "FirstSightGap",
+    "FirstSightJSON",
+    "FlagsJSON",
     "GaveUp",
+    "GaveUpJSON",
     "ResetFlags",
+    "ResetFlagsJSON",
     "first_sight_gap",
     "flag_messages",
     "reset_flags",
@@ -53,6 +57,42 @@ of task; 10 points of the budget is a gap no such shift explains at the sizes th
 
 Play = Sequence[Record]
 Key = tuple[str, int]
+
+
+class GaveUpJSON(TypedDict):
+    """A :class:`GaveUp` as JSON."""
+
+    play: str
+    reset_instances: int
+    reset_solved: int
+    learner_instances: int
+    learner_solved: int
+    flagged: bool
+
+
+class FirstSightJSON(TypedDict):
+    """A :class:`FirstSightGap` as JSON (the estimates as :class:`EstimateJSON`)."""
+
+    first: EstimateJSON
+    held_out: EstimateJSON
+    gap: EstimateJSON
+    margin: float
+    flagged: bool
+    instances: int
+    tasks: int
+
+
+class FlagsJSON(TypedDict):
+    """The flags themselves, as :func:`flag_messages` reads them."""
+
+    gave_up: list[GaveUpJSON]
+    first_sight: FirstSightJSON | None
+
+
+class ResetFlagsJSON(FlagsJSON):
+    """:class:`ResetFlags` as JSON: the flags and the lines of those that fire."""
+
+    messages: list[str]
 
 
 @dataclass(frozen=True)
@@ -73,6 +113,17 @@ class GaveUp:
     learner_instances: int
     learner_solved: int
     flagged: bool
+
+    def to_json(self) -> GaveUpJSON:
+        """The entry as JSON."""
+        return {
+            "play": self.play,
+            "reset_instances": self.reset_instances,
+            "reset_solved": self.reset_solved,
+            "learner_instances": self.learner_instances,
+            "learner_solved": self.learner_solved,
+            "flagged": self.flagged,
+        }
 
 
 @dataclass(frozen=True)
@@ -96,12 +147,17 @@ class FirstSightGap:
     instances: int
     tasks: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FirstSightJSON:
         """The gap as JSON."""
-        out = dataclasses.asdict(self)
-        for name in ("first", "held_out", "gap"):
-            out[name] = getattr(self, name).to_json()
-        return out
+        return {
+            "first": self.first.to_json(),
+            "held_out": self.held_out.to_json(),
+            "gap": self.gap.to_json(),
+            "margin": self.margin,
+            "flagged": self.flagged,
+            "instances": self.instances,
+            "tasks": self.tasks,
+        }
 
 
 @dataclass(frozen=True)
@@ -125,17 +181,16 @@ class ResetFlags:
         """One line per flag that fires, as ``check``, ``verify`` and the viewer print it."""
         return flag_messages(self.to_json())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ResetFlagsJSON:
         """The flags as JSON (with ``messages``, the lines that fire)."""
-        out: dict[str, Any] = {
-            "gave_up": [dataclasses.asdict(g) for g in self.gave_up],
+        flags: FlagsJSON = {
+            "gave_up": [g.to_json() for g in self.gave_up],
             "first_sight": None if self.first_sight is None else self.first_sight.to_json(),
         }
-        out["messages"] = flag_messages(out)
-        return out
+        return {**flags, "messages": flag_messages(flags)}
 
 
-def flag_messages(flags: Mapping[str, Any]) -> list[str]:
+def flag_messages(flags: FlagsJSON) -> list[str]:
     """The lines of the flags that fire, from :meth:`ResetFlags.to_json` (a stored one too)."""
     lines = [
         f"FLAG: the {g['play']} reset plays no better than giving up at once (it solved 0 of "
@@ -182,7 +237,7 @@ def _of_tasks(records: Mapping[Key, Record], tasks: set[str]) -> dict[Key, Recor
     return {k: r for k, r in records.items() if k[0] in tasks}
 
 
-def _totals(saved: Mapping[Key, float]) -> tuple[np.ndarray[Any, np.dtype[np.float64]], ...]:
+def _totals(saved: Mapping[Key, float]) -> tuple[npt.NDArray[np.float64], ...]:
     """Per task (sorted), the summed saving and the instance count."""
     sums: dict[str, list[float]] = {}
     for (task, _), value in saved.items():

@@ -6,14 +6,68 @@ does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+import json
+from collections.abc import Iterable, Sequence
+from typing import NotRequired, TypedDict, cast
 
-from ..core.records import is_primary
+from ..core.records import ProtocolBlock, RunMeta, is_primary
 from .budget import PHASE_ORDER, Record, budget_used, primary, share_solved
-from .diagnostics import diagnostics
+from .diagnostics import Diagnostics, diagnostics
 
-__all__ = ["addons_block", "mean_level_score", "phase_table", "summarize", "user_table"]
+__all__ = [
+    "Addons",
+    "PhaseRow",
+    "Summary",
+    "addons_block",
+    "mean_level_score",
+    "phase_table",
+    "summarize",
+    "summary_json",
+    "user_table",
+]
+
+
+class PhaseRow(TypedDict):
+    """U, score, P, instance and error counts of a group of records (a phase, or a user in a phase)."""
+
+    instances: int
+    budget_used: float | None
+    score: float | None
+    share_solved: float | None
+    errored: int
+    level_score: NotRequired[float]
+
+
+class Addons(TypedDict):
+    """The auxiliary episodes plug-ins added: their count, U and P, and counts by plug-in."""
+
+    episodes: int
+    budget_used: float | None
+    share_solved: float | None
+    by_plugin: dict[str, int]
+
+
+class Summary(TypedDict):
+    """``summary.json``: the run's schedule, its totals, and its tables per phase and user."""
+
+    format: int
+    protocol: ProtocolBlock
+    config: str
+    seed: int
+    users: int
+    order: str
+    test: str | None
+    slots: int
+    instances: int
+    complete: bool
+    budget_used: float | None
+    score: float | None
+    share_solved: float | None
+    errored: int
+    phases: dict[str, PhaseRow]
+    per_user: dict[str, dict[str, PhaseRow]]
+    diagnostics: Diagnostics | None
+    addons: Addons | None
 
 
 def mean_level_score(records: Sequence[Record]) -> float | None:
@@ -22,9 +76,9 @@ def mean_level_score(records: Sequence[Record]) -> float | None:
     return sum(scores) / len(scores) if scores else None
 
 
-def _row(records: Sequence[Record]) -> dict[str, Any]:
+def _row(records: Sequence[Record]) -> PhaseRow:
     used = budget_used(records)
-    row = {
+    row: PhaseRow = {
         "instances": len(records),
         "budget_used": used,
         "score": None if used is None else 100.0 - used,
@@ -37,7 +91,7 @@ def _row(records: Sequence[Record]) -> dict[str, Any]:
     return row
 
 
-def phase_table(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
+def phase_table(records: Iterable[Record]) -> dict[str, PhaseRow]:
     """U, score, P, instance and error counts per phase (primary episodes only), phases in order."""
     chosen = primary(records)
     return {
@@ -47,10 +101,10 @@ def phase_table(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
     }
 
 
-def user_table(records: Iterable[Record]) -> dict[str, dict[str, dict[str, Any]]]:
+def user_table(records: Iterable[Record]) -> dict[str, dict[str, PhaseRow]]:
     """U, score and P per phase and user: ``{phase: {str(user): row}}``."""
     chosen = primary(records)
-    out: dict[str, dict[str, dict[str, Any]]] = {}
+    out: dict[str, dict[str, PhaseRow]] = {}
     for phase in PHASE_ORDER:
         in_phase = [r for r in chosen if r["phase"] == phase]
         users = sorted({r["user"] for r in in_phase})
@@ -59,7 +113,7 @@ def user_table(records: Iterable[Record]) -> dict[str, dict[str, dict[str, Any]]
     return out
 
 
-def addons_block(records: Iterable[Record]) -> dict[str, Any] | None:
+def addons_block(records: Iterable[Record]) -> Addons | None:
     """The auxiliary episodes plug-ins added, kept apart from every primary measure.
 
     Returns:
@@ -80,7 +134,7 @@ def addons_block(records: Iterable[Record]) -> dict[str, Any] | None:
     }
 
 
-def summarize(records: Sequence[Record], meta: Mapping[str, Any]) -> dict[str, Any]:
+def summarize(records: Sequence[Record], meta: RunMeta) -> Summary:
     """The run's ``summary.json``: a pure function of its records and its ``meta.json``.
 
     Anyone can recompute it from ``records.jsonl`` (``continual-arc report --recompute``).
@@ -108,3 +162,8 @@ def summarize(records: Sequence[Record], meta: Mapping[str, Any]) -> dict[str, A
         "diagnostics": diagnostics(chosen),
         "addons": addons_block(records),
     }
+
+
+def summary_json(summary: Summary) -> Summary:
+    """``summary`` exactly as it reads back from ``summary.json`` (tuples as lists, keys as strings)."""
+    return cast(Summary, json.loads(json.dumps(summary)))

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.records import Record
@@ -14,13 +13,13 @@ from ..stream.schedule import build_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
 from .instance_record import TIMING_FIELDS
-from .learner import BaseLearner, SavesState, is_stateless, missing_members
+from .learner import BaseLearner, GridLearner, LoadsState, SavesState, is_stateless, missing_members
 from .runner import run
 
 __all__ = ["check_learner"]
 
 
-def _snapshot(learner: Any) -> bytes | None:
+def _snapshot(learner: object) -> bytes | None:
     """The learner's saved state as bytes (every file, in name order), or ``None`` if it cannot save."""
     if not isinstance(learner, SavesState):
         return None
@@ -34,7 +33,7 @@ def _snapshot(learner: Any) -> bytes | None:
 class _Watch(BaseLearner):
     """Wraps a learner and notes when its saved state changes outside ``end_round`` and ``reset``."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: GridLearner) -> None:
         self.inner = inner
         self.concurrent_users = False  # one action at a time: the check reads the state between them
         self.problems: list[str] = []
@@ -68,7 +67,9 @@ class _Watch(BaseLearner):
         return dict(self.inner.resources())
 
 
-def check_learner(factory: Any, *, config: str = "toy-smoke", users: int = 3, seed: int = 0) -> list[str]:
+def check_learner(
+    factory: Callable[[], GridLearner], *, config: str = "toy-smoke", users: int = 3, seed: int = 0
+) -> list[str]:
     """Check a learner against the contract the runner relies on; each problem in one line.
 
     Args:
@@ -102,16 +103,18 @@ def check_learner(factory: Any, *, config: str = "toy-smoke", users: int = 3, se
     return problems
 
 
-def _strip(record: Record) -> dict[str, Any]:
+def _strip(record: Record) -> dict[str, object]:
     return {k: v for k, v in record.items() if k not in (*TIMING_FIELDS, "alias")}
 
 
-def _check_saving(played: Any, factory: Any) -> list[str]:
+def _check_saving(played: GridLearner, factory: Callable[[], GridLearner]) -> list[str]:
     problems = []
     state = _snapshot(played)
     if state is None:
         return [] if is_stateless(played) else ["it keeps state but has no save_state: runs cannot resume"]
     other = factory()
+    if not isinstance(played, SavesState) or not isinstance(other, LoadsState):
+        return ["it has save_state but no load_state: runs cannot resume"]
     with tempfile.TemporaryDirectory() as tmp:
         played.save_state(tmp)
         other.load_state(tmp)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from ..core.records import Record, Trajectory
 from .episode import LearnerError
+from .learner import SavesState
 from .rundir import CommittedRound, save_learner_state, write_rounds
 from .state_copy import UnsafeState
 
@@ -35,7 +35,7 @@ class Committer:
         learner: the learner whose state is saved after each round, or ``None`` if it saves none.
     """
 
-    def __init__(self, out: Path, learner: Any | None) -> None:
+    def __init__(self, out: Path, learner: SavesState | None) -> None:
         self.out, self.learner = out, learner
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="continual-arc-commit")
         self._lock = threading.Lock()

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from ..core.environment import Environment
 from ..core.errors import ContinualArcError, HarnessFault
-from ..core.records import End
+from ..core.records import End, Event, LearnerFault
 from .learner import AnyLearner, Learner
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import Episode
@@ -44,11 +44,15 @@ ReplyT = TypeVar("ReplyT")
 """The feedback the instance gives."""
 
 
+R = TypeVar("R")
+"""What a call to the learner returns."""
+
+
 class _TimeLimit(Exception):
     pass
 
 
-def _timed_call(fn: Callable[..., Any], args: tuple[Any, ...], remaining: float, grace: float) -> Any:
+def _timed_call(fn: Callable[..., R], args: tuple[object, ...], remaining: float, grace: float) -> R:
     """Call ``fn`` on a thread of its own; :class:`_TimeLimit` if it runs past ``remaining`` seconds.
 
     A call that overruns is waited for, ``grace`` seconds more, before the runner calls the learner
@@ -58,13 +62,14 @@ def _timed_call(fn: Callable[..., Any], args: tuple[Any, ...], remaining: float,
     """
     if remaining <= 0:
         raise _TimeLimit
-    box: dict[str, Any] = {}
+    values: list[R] = []
+    errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            box["value"] = fn(*args)
+            values.append(fn(*args))
         except BaseException as err:  # handed to the caller's thread as is
-            box["error"] = err
+            errors.append(err)
 
     thread = threading.Thread(target=target, daemon=True, name="continual-arc-learner-call")
     thread.start()
@@ -78,9 +83,9 @@ def _timed_call(fn: Callable[..., Any], args: tuple[Any, ...], remaining: float,
                 f"can no longer be trusted"
             )
         raise _TimeLimit
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 @dataclass
@@ -97,8 +102,8 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
     fail_fast: bool
     hooks: PluginManager
     trace: PluginTrace = field(default_factory=PluginTrace)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    error: dict[str, Any] | None = None
+    events: list[Event] = field(default_factory=list)
+    error: LearnerFault | None = None
     started: float = 0.0
     finished: float = 0.0
     learner_time: float = 0.0
@@ -108,7 +113,7 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
         self.started = time.monotonic()
         self.hooks.episode_start(self.episode, self.trace)
 
-    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+    def _call(self, fn: Callable[..., R], *args: object) -> R:
         """Call the learner, its time counted against this instance's limit.
 
         The instance's clock runs only while the learner works on it (inside ``act`` and
@@ -160,7 +165,7 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
             self._fault(err, "act")
         else:
             shown: ReplyT = self.hooks.feedback(self.episode, obs, action, feedback, self.trace, at)
-            event = {
+            event: Event = {
                 "observation": self.env.observation_json(obs),
                 "action": self.env.action_json(action),
                 "feedback": self.env.feedback_json(feedback),
@@ -187,7 +192,7 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
             self.finished = time.monotonic()
             self.hooks.episode_end(self.episode, self.env.result(), self.trace)
 
-    def _unanswered(self, obs: ObsT) -> dict[str, Any]:
+    def _unanswered(self, obs: ObsT) -> Event:
         """The trajectory event of an observation the learner gave no action for."""
         return {"observation": self.env.observation_json(obs), "action": None, "feedback": None}
 
@@ -208,9 +213,10 @@ AnyEpisode = EpisodePlay[Any, Any, Any]
 """An episode of either kind, where the kind is the track's, known only at run time (the session)."""
 
 
-def guarded(learner: AnyLearner, name: str, *args: Any) -> Any:
+def guarded(learner: AnyLearner, name: str, *args: object) -> None:
     """Call a round hook of the learner; a fault there stops the run as a :class:`LearnerError`."""
     try:
-        return getattr(learner, name)(*args)
+        hook: Callable[..., object] = getattr(learner, name)
+        hook(*args)
     except Exception as err:
         raise LearnerError(f"the learner raised in {name}(): {err!r}") from err

@@ -5,14 +5,15 @@ from __future__ import annotations
 import hashlib
 import sys
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
+from ..core.records import CodeFingerprint
 from .learner import Fingerprinted
 
 __all__ = ["learner_fingerprint"]
 
 
-def _version(top: str, module: Any) -> str | None:
+def _version(top: str, module: ModuleType | None) -> str | None:
     version = getattr(module, "__version__", None)
     if isinstance(version, str):
         return version
@@ -28,7 +29,7 @@ def _version(top: str, module: Any) -> str | None:
     return None
 
 
-def _sources(module: Any) -> tuple[Path, list[Path]]:
+def _sources(module: ModuleType) -> tuple[Path, list[Path]]:
     """The folder of the package a module belongs to, and every Python file in it (or the module's own)."""
     paths = list(getattr(module, "__path__", None) or [])
     if paths:
@@ -38,7 +39,7 @@ def _sources(module: Any) -> tuple[Path, list[Path]]:
     return (Path(file).parent, [Path(file)]) if file else (Path("."), [])
 
 
-def learner_fingerprint(learner: Any) -> dict[str, Any]:
+def learner_fingerprint(learner: object) -> CodeFingerprint:
     """What identifies the code of a learner.
 
     Its top-level package, that package's version, and a SHA-256 over the package's Python files

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import cast
 
-from ..core.records import ActionEntry, Record, Trajectory
+from ..core.records import ActionEntry, Event, Record, Trajectory
 from .episode import AnyEpisode
 from .learner import AnyLearner, CountsInstances, LogsInstances, TrainsWeights
 
@@ -43,27 +43,27 @@ def _training_resources(learner: AnyLearner) -> dict[str, float] | None:
     return _counters(learner.training_resources) if isinstance(learner, TrainsWeights) else None
 
 
-def _counters(fetch: Callable[[], Any]) -> dict[str, float]:
+def _counters(fetch: Callable[[], Mapping[str, float]]) -> dict[str, float]:
     try:
         return {str(k): float(v) for k, v in dict(fetch()).items()}
     except Exception:  # counters are logged, never scored: a broken counter loses only itself
         return {"resources_error": 1.0}
 
 
-def action_entries(events: Sequence[Mapping[str, Any]]) -> list[ActionEntry]:
+def action_entries(events: Sequence[Event]) -> list[ActionEntry]:
     """A record's ``actions``: each event's action kind and outcome (correct, invalid, refused)."""
-    actions = []
+    actions: list[ActionEntry] = []
     for event in events:
         action, feedback = event["action"], event["feedback"]
         entry: ActionEntry = {"action": action["action"] if action else None}
         if action and "x" in action:  # a game's click keeps its cell
             entry["x"], entry["y"] = action["x"], action["y"]
         if feedback and feedback["feedback"] == "game" and feedback["ended"] is not None:
-            entry["ended"] = feedback["ended"]  # how a game action ended its attempt
+            entry["ended"] = str(feedback["ended"])  # how a game action ended its attempt
         if feedback and feedback["feedback"] == "submit":
-            entry["correct"], entry["invalid"] = feedback["correct"], feedback["invalid"] is not None
+            entry["correct"], entry["invalid"] = bool(feedback["correct"]), feedback["invalid"] is not None
         if feedback and feedback["feedback"] == "demos":
-            entry["refused"] = feedback["refused"]
+            entry["refused"] = bool(feedback["refused"])
         actions.append(entry)
     return actions
 
@@ -72,7 +72,9 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Traj
     """The record (a line of ``records.jsonl``) and trajectory (``i/<step>.json``) of an ended instance."""
     ep, result, settings = inst.episode, inst.env.result(), inst.env.settings
     actions = action_entries(inst.events)
-    record: dict[str, Any] = {
+    # Assembled here, the one writer of both, from the episode's fields and the environment's own
+    # (a game level's opening and action efficiency), then typed once: the readers rely on the types.
+    record: dict[str, object] = {
         **ep.to_json(),
         "alias": ep.alias,
         "episode_type": ep.episode_type,
@@ -97,7 +99,7 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Traj
     fields = getattr(inst.env, "record_fields", None)
     if callable(fields):  # a game level's action efficiency (arc3): only its environment knows the baseline
         record.update(fields(actions, result.solved))
-    trajectory: dict[str, Any] = {
+    trajectory: dict[str, object] = {
         **ep.to_json(),
         "alias": ep.alias,
         "episode_type": ep.episode_type,
@@ -111,5 +113,4 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Traj
     if said is not None:  # only when a plug-in said something: runs without them are unchanged
         record["plugins"] = said
         trajectory["plugins"] = inst.trace.entries
-    # Built here, the one writer of both: the types say what their readers may rely on.
     return cast(Record, record), cast(Trajectory, trajectory)

@@ -43,11 +43,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Protocol, TypeVar, cast, runtime_checkable
 
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.errors import ContinualArcError
 from ..core.games import GameMove, GameObservation, GameReply
+from ..core.records import CodeFingerprint, JSONValue, Record
 
 __all__ = [
     "MEMBERS",
@@ -166,7 +167,7 @@ class Stateless(Protocol):
 class ResumesFrom(Protocol):
     """A learner that continues its run-wide counters from the committed records when a run resumes."""
 
-    def resume_from(self, records: list[dict[str, Any]]) -> None:
+    def resume_from(self, records: list[Record]) -> None:
         """Take the run's committed records (copies, possibly none), after ``load_state``."""
         ...
 
@@ -175,7 +176,7 @@ class ResumesFrom(Protocol):
 class LogsInstances(Protocol):
     """A learner that reports its reasoning on each instance, kept in the instance's trajectory."""
 
-    def instance_log(self, user: int) -> Any:
+    def instance_log(self, user: int) -> JSONValue:
         """A JSON-ready account of ``user``'s instance that just ended."""
         ...
 
@@ -202,7 +203,7 @@ class TrainsWeights(Protocol):
 class ShowsMemory(Protocol):
     """A learner that shows what it keeps, written to ``memory.json`` at the end of a run."""
 
-    def memory(self) -> Any:
+    def memory(self) -> JSONValue:
         """A JSON-ready view of what it keeps."""
         ...
 
@@ -211,7 +212,7 @@ class ShowsMemory(Protocol):
 class Fingerprinted(Protocol):
     """A learner whose code lies elsewhere (another process) and says itself what identifies it."""
 
-    def code_fingerprint(self) -> dict[str, Any]:
+    def code_fingerprint(self) -> CodeFingerprint:
         """Its package, version and the SHA-256 of its sources."""
         ...
 
@@ -273,7 +274,7 @@ class LearnerSpecError(ContinualArcError, ValueError):
     """A ``module:Class`` path or its keyword arguments that do not make a learner."""
 
 
-def load_object(path: str, kwargs: Mapping[str, Any] | None = None, *, what: str = "learner") -> Any:
+def load_object(path: str, kwargs: Mapping[str, object] | None = None, *, what: str = "learner") -> object:
     """Import ``module:Class`` and build it with ``kwargs``.
 
     Raises:
@@ -287,19 +288,21 @@ def load_object(path: str, kwargs: Mapping[str, Any] | None = None, *, what: str
         module = importlib.import_module(module_name)
     except ImportError as err:
         raise LearnerSpecError(f"cannot import {what} module {module_name!r}: {err}") from None
-    target: Any = module
+    target: object = module
     for part in attr.split("."):
         if not hasattr(target, part):
             raise LearnerSpecError(f"module {module_name!r} has no {attr!r}")
         target = getattr(target, part)
     try:
+        if not callable(target):  # as calling it would say
+            raise TypeError(f"{type(target).__name__!r} object is not callable")
         return target(**dict(kwargs or {}))
     except (TypeError, ValueError) as err:  # wrong arguments, or values the class refuses
         arguments = ", ".join(f"{k}={v!r}" for k, v in (kwargs or {}).items())
         raise LearnerSpecError(f"{path}({arguments}): {err}") from None
 
 
-def load_learner(path: str, kwargs: Mapping[str, Any] | None = None) -> AnyLearner:
+def load_learner(path: str, kwargs: Mapping[str, object] | None = None) -> AnyLearner:
     """Build the learner ``module:Class`` with ``kwargs``, checking that it has the protocol's members.
 
     Raises:
@@ -312,7 +315,7 @@ def load_learner(path: str, kwargs: Mapping[str, Any] | None = None) -> AnyLearn
             f"{path} is not a learner: it lacks {', '.join(missing)} "
             f"(subclass continual_arc.learner.BaseLearner for defaults)"
         )
-    return learner  # type: ignore[no-any-return]
+    return cast(AnyLearner, learner)  # every member of the protocol is there (checked just above)
 
 
 MEMBERS = (
@@ -328,6 +331,6 @@ MEMBERS = (
 """The members every learner has (:class:`Learner`'s)."""
 
 
-def missing_members(learner: Any) -> list[str]:
+def missing_members(learner: object) -> list[str]:
     """The members of :class:`Learner` that ``learner`` lacks, in the protocol's order."""
     return [name for name in MEMBERS if not hasattr(learner, name)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import platform
 import time
-from typing import Any, cast
 
 from .. import __version__
 from ..core.files import atomic_write_text
@@ -17,17 +16,16 @@ from .session import RunSession
 __all__ = ["learner_spec", "write_meta"]
 
 
-def learner_spec(learner: Any, options: RunOptions) -> LearnerSpec:
+def learner_spec(learner: object, options: RunOptions) -> LearnerSpec:
     """The learner as ``meta.json`` names it: ``{"class": "module:Class", "kwargs": {...}}``.
 
     A learner passed from Python without ``learner_spec`` is recorded by its class with no
     arguments (``{}``), as the command line records one built with none.
     """
-    spec = dict(options.learner_spec or {})
-    cls = type(learner)
-    spec.setdefault("class", f"{cls.__module__}:{cls.__qualname__}")
-    spec["kwargs"] = dict(spec.get("kwargs") or {})
-    return cast(LearnerSpec, spec)  # "class" set above, "kwargs" an object
+    given, cls = options.learner_spec, type(learner)
+    if given is None:
+        return {"class": f"{cls.__module__}:{cls.__qualname__}", "kwargs": {}}
+    return {"class": given["class"], "kwargs": dict(given["kwargs"] or {})}
 
 
 def write_meta(session: RunSession, options: RunOptions, resumes: list[JSONObject]) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from ..core.records import Record, is_primary
+from ..core.records import LearnerSpec, Record, RunMeta, is_primary
 from ..measure.budget import instance_charge
+from ..measure.summary import Summary
+from .plugins import Addon, Plugin
 
 __all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult", "played_with"]
 
@@ -66,10 +67,10 @@ class RunOptions:
     resume: bool = False
     alias_style: str = "hash"
     max_concurrent: int | None = None
-    plugins: Sequence[Any] = ()
+    plugins: Sequence[Plugin | Addon] = ()
     fail_fast: bool = False
     instance_time_limit: float | None = None
-    learner_spec: Mapping[str, Any] | None = None
+    learner_spec: LearnerSpec | None = None
     progress: Callable[[RunProgress], None] | None = None
 
 
@@ -83,11 +84,11 @@ class RunResult:
 
     out_dir: Path
     records: list[Record]
-    summary: dict[str, Any]
+    summary: Summary
     stopped_by: str | None = None
 
 
-def played_with(meta: Mapping[str, Any]) -> RunOptions:
+def played_with(meta: RunMeta) -> RunOptions:
     """The options a run was played with, as its ``meta.json`` records them (a run's tests play the same)."""
     return RunOptions(
         alias_style=meta.get("alias_style", "hash"),

@@ -10,17 +10,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from ..core.actions import LearnerObservation
 from ..core.environment import InstanceResult
-from ..core.records import EpisodeType
+from ..core.records import EpisodeType, JSONValue
 from .plugins import AuxiliaryEpisode, BasePlugin, Episode, PluginResponse
 
 __all__ = ["HintPlugin", "PracticeAfterFailure", "with_extra"]
 
 
-def with_extra(obs: LearnerObservation, **fields: Any) -> LearnerObservation:
+def with_extra(obs: LearnerObservation, **fields: JSONValue) -> LearnerObservation:
     """``obs`` with ``fields`` added to its ``extra`` (the way a plug-in shows the learner more)."""
     return dataclasses.replace(obs, extra=MappingProxyType({**obs.extra, **fields}))
 

@@ -14,11 +14,12 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar, cast
 
 from ..core.environment import AnyEnvironment, InstanceResult
-from ..core.records import is_primary
+from ..core.records import JSONValue, PluginBlock, PluginCounts, PluginEntry, Record, is_primary
 from .plugins import (
+    Addon,
     AuxiliaryEpisode,
     Episode,
     LegacyAddonPlugin,
@@ -30,38 +31,45 @@ from .plugins import (
     plugin_name,
 )
 
-__all__ = ["PendingEpisode", "PluginManager", "PluginTrace", "plugin_totals"]
+__all__ = ["PendingEpisode", "PluginManager", "PluginTotals", "PluginTrace", "plugin_totals"]
+
+T = TypeVar("T")
+"""What a transforming hook is handed and hands back: an observation, an action, a feedback."""
+
+Check = Callable[[str, T, object], T]
+"""A check of a plug-in's replacement for ``given``: the replacement, accepted, or PluginError."""
 
 
 # -- checks on responses ------------------------------------------------------------------------
 
 
-def _check_observation(where: str, given: Any, value: Any) -> Any:
+def _check_observation(where: str, given: T, value: object) -> T:
     """An observation of the kind the plug-in was handed (a subclass may add fields)."""
     if not isinstance(value, type(given)):
         raise PluginError(f"{where} returned a {type(value).__name__}, not a {type(given).__name__}")
     return value
 
 
-def _action_check(env: AnyEnvironment) -> Callable[[str, Any, Any], Any]:
+def _action_check(env: AnyEnvironment) -> Check[T]:
     """The check of an action a plug-in returns: one the instance's environment accepts."""
 
-    def check(where: str, given: Any, value: Any) -> Any:
+    def check(where: str, given: T, value: object) -> T:
         if not env.accepts(value):
             raise PluginError(f"{where} returned a {type(value).__name__}, not {env.action_names}")
-        return value
+        return cast(T, value)  # one of the environment's actions, as ``given`` is
 
     return check
 
 
-def _check_feedback(where: str, given: Any, value: Any) -> Any:
+def _check_feedback(where: str, given: T, value: object) -> T:
     """The environment's feedback, perhaps annotated: the same class or a subclass, no field changed."""
     if not isinstance(value, type(given)):
         raise PluginError(
             f"{where} returned a {type(value).__name__} for a {type(given).__name__}: "
             f"the environment's feedback may be annotated, never replaced"
         )
-    for f in dataclasses.fields(given):
+    changed = dataclasses.fields(given) if dataclasses.is_dataclass(given) else ()  # every feedback is one
+    for f in changed:
         if getattr(value, f.name) != getattr(given, f.name):
             raise PluginError(
                 f"{where} changed the feedback's {f.name} ({getattr(given, f.name)!r} to "
@@ -70,18 +78,16 @@ def _check_feedback(where: str, given: Any, value: Any) -> Any:
     return value
 
 
-_TRANSFORMS: dict[str, Callable[[str, Any, Any], Any] | None] = {
-    "on_observation": _check_observation,
-    "on_action": None,  # checked against the instance's own environment (PluginManager.action)
-    "on_feedback": _check_feedback,
-}
+_TRANSFORMS = frozenset({"on_observation", "on_action", "on_feedback"})
+"""The hooks whose response may carry a value, checked by the caller (each its own way)."""
 _RUN_HOOKS = ("on_run_start", "on_run_end")
 
 
-def _json_ready(where: str, value: Any) -> Any:
+def _json_ready(where: str, value: object) -> JSONValue:
     """A deep copy of ``value`` through JSON, so that the plug-in cannot change it afterwards."""
     try:
-        return json.loads(json.dumps(value, sort_keys=True))
+        copy: JSONValue = json.loads(json.dumps(value, sort_keys=True))
+        return copy
     except (TypeError, ValueError) as err:
         raise PluginError(f"{where}: metadata and events must be JSON-ready ({err})") from None
 
@@ -115,12 +121,17 @@ class PluginTrace:
     """
 
     def __init__(self) -> None:
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[PluginEntry] = []
 
     def add(self, name: str, hook: str, at: int | None, response: PluginResponse) -> None:
         """Keep one response (``at``: the index of the trajectory event it concerns)."""
+        r = response
+        if r.value is None and not (r.metadata or r.metrics or r.events or r.enqueue or r.stop_after_episode):
+            return  # the plug-in said nothing
         where = f"plug-in {name} in {hook}"
-        said: dict[str, Any] = {}
+        said: PluginEntry = {"plugin": name, "hook": hook}
+        if at is not None:
+            said["event"] = at
         if response.value is not None:
             said["transformed"] = True
         if response.metadata:
@@ -128,30 +139,30 @@ class PluginTrace:
         if response.metrics:
             said["metrics"] = {str(k): float(v) for k, v in response.metrics.items()}
         if response.events:
-            said["events"] = _json_ready(
-                where, [e if isinstance(e, str) else dict(e) for e in response.events]
-            )
+            events = [e if isinstance(e, str) else dict(e) for e in response.events]
+            said["events"] = _json_ready(where, events)
         if response.enqueue:
             said["enqueued"] = [{"task_id": e.task_id, "reason": e.reason} for e in response.enqueue]
         if response.stop_after_episode:
             said["stop_after_episode"] = True
-        if said:
-            where_in = {"plugin": name, "hook": hook} | ({} if at is None else {"event": at})
-            self.entries.append(where_in | said)
+        self.entries.append(said)
 
-    def summary(self) -> dict[str, dict[str, Any]] | None:
+    def summary(self) -> dict[str, PluginBlock] | None:
         """Per plug-in: metadata merged in order, metrics summed, events, enqueues and transforms counted."""
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, PluginBlock] = {}
         for entry in self.entries:
             block = out.setdefault(entry["plugin"], {})
-            if "metadata" in entry:
-                block.setdefault("metadata", {}).update(entry["metadata"])
+            metadata = entry.get("metadata")
+            if isinstance(metadata, dict):  # always an object: a mapping's copy (PluginTrace.add)
+                block.setdefault("metadata", {}).update(metadata)
             for key, value in entry.get("metrics", {}).items():
                 metrics = block.setdefault("metrics", {})
                 metrics[key] = metrics.get(key, 0.0) + value
-            for key in ("events", "enqueued"):
-                if key in entry:
-                    block[key] = block.get(key, 0) + len(entry[key])
+            if "events" in entry:
+                events = entry["events"]
+                block["events"] = block.get("events", 0) + (len(events) if isinstance(events, list) else 0)
+            if "enqueued" in entry:
+                block["enqueued"] = block.get("enqueued", 0) + len(entry["enqueued"])
             if entry.get("transformed"):
                 block["transforms"] = block.get("transforms", 0) + 1
             if entry.get("stop_after_episode"):
@@ -182,12 +193,12 @@ class PluginManager:
         PluginSpecError: an object is neither.
     """
 
-    def __init__(self, plugins: Iterable[Any] = ()) -> None:
+    def __init__(self, plugins: Iterable[Plugin | Addon] = ()) -> None:
         plugins = list(plugins)
         for plugin in plugins:
             check_plugin(plugin)
         self.names = [plugin_name(p) for p in plugins]
-        self.plugins: list[Any] = [p if isinstance(p, Plugin) else LegacyAddonPlugin(p) for p in plugins]
+        self.plugins: list[Plugin] = [p if isinstance(p, Plugin) else LegacyAddonPlugin(p) for p in plugins]
         self.pending: list[PendingEpisode] = []
         self.stop_by: str | None = None
         self._lock = threading.RLock()
@@ -197,45 +208,46 @@ class PluginManager:
 
     def run_start(self, run: RunInfo, trace: PluginTrace) -> None:
         """Call ``on_run_start`` on every plug-in."""
-        self._dispatch("on_run_start", (run,), trace, None, None)
+        self._dispatch("on_run_start", (), run, trace, None, None)
 
     def episode_start(self, episode: Episode, trace: PluginTrace) -> None:
         """Call ``on_episode_start`` on every plug-in."""
-        self._dispatch("on_episode_start", (episode,), trace, None, episode)
+        self._dispatch("on_episode_start", (), episode, trace, None, episode)
 
-    def observation(self, episode: Episode, obs: Any, trace: PluginTrace, at: int) -> Any:
+    def observation(self, episode: Episode, obs: T, trace: PluginTrace, at: int) -> T:
         """The observation the learner sees, after every plug-in's ``on_observation``."""
-        return self._dispatch("on_observation", (episode, obs), trace, at, episode)
+        return self._dispatch("on_observation", (episode,), obs, trace, at, episode, _check_observation)
 
     def action(
         self,
         episode: Episode,
-        obs: Any,
-        action: Any,
+        obs: object,
+        action: T,
         trace: PluginTrace,
         at: int,
         env: AnyEnvironment,
-    ) -> Any:
+    ) -> T:
         """The action ``env`` applies, after every plug-in's ``on_action``.
 
         A replacement that is not one of ``env``'s actions stops the run.
         """
-        check = _action_check(env)
-        return self._dispatch("on_action", (episode, obs, action), trace, at, episode, check=check)
+        check: Check[T] = _action_check(env)
+        return self._dispatch("on_action", (episode, obs), action, trace, at, episode, check)
 
     def feedback(
-        self, episode: Episode, obs: Any, action: Any, feedback: Any, trace: PluginTrace, at: int
-    ) -> Any:
+        self, episode: Episode, obs: object, action: object, feedback: T, trace: PluginTrace, at: int
+    ) -> T:
         """The feedback the learner observes, after every plug-in's ``on_feedback`` (checked)."""
-        return self._dispatch("on_feedback", (episode, obs, action, feedback), trace, at, episode)
+        lead = (episode, obs, action)
+        return self._dispatch("on_feedback", lead, feedback, trace, at, episode, _check_feedback)
 
     def episode_end(self, episode: Episode, result: InstanceResult, trace: PluginTrace) -> None:
         """Call ``on_episode_end`` on every plug-in."""
-        self._dispatch("on_episode_end", (episode, result), trace, None, episode)
+        self._dispatch("on_episode_end", (episode,), result, trace, None, episode)
 
     def run_end(self, run: RunInfo, trace: PluginTrace) -> None:
         """Call ``on_run_end`` on every plug-in."""
-        self._dispatch("on_run_end", (run,), trace, None, None)
+        self._dispatch("on_run_end", (), run, trace, None, None)
 
     def take_pending(self) -> PendingEpisode | None:
         """The next auxiliary episode to play, if any."""
@@ -245,23 +257,27 @@ class PluginManager:
     def _dispatch(
         self,
         hook: str,
-        args: tuple[Any, ...],
+        lead: tuple[object, ...],
+        given: T,
         trace: PluginTrace,
         at: int | None,
         episode: Episode | None,
-        check: Callable[[str, Any, Any], Any] | None = None,
-    ) -> Any:
+        check: Check[T] | None = None,
+    ) -> T:
+        """Call ``hook(*lead, value)`` on each plug-in in turn; the value as the last one left it.
+
+        ``given`` is the hook's last argument; only a transforming hook passes ``check``, and each
+        plug-in is handed the value the one before it returned.
+        """
+        value = given
         if not self.plugins:
-            return args[-1]
-        check = check or _TRANSFORMS.get(hook)
-        transforms = hook in _TRANSFORMS
-        given = value = args[-1]
+            return value
         with self._lock:
             for name, plugin in zip(self.names, self.plugins, strict=True):
                 where = f"plug-in {name} in {hook}"
-                call_args = (*args[:-1], value) if transforms else args
+                hook_of: Callable[..., object] = getattr(plugin, hook)  # one of HOOKS: check_plugin
                 try:
-                    response = getattr(plugin, hook)(*call_args)
+                    response = hook_of(*lead, value)
                 except Exception as err:
                     raise PluginError(f"{where} raised {err!r}") from err
                 if response is None:
@@ -283,9 +299,15 @@ class PluginManager:
             self.stop_by = name
 
 
-def plugin_totals(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+class PluginTotals(PluginCounts, total=False):
+    """One plug-in over a run (``plugins.json``): auxiliary episodes, and its counts summed."""
+
+    episodes: int
+
+
+def plugin_totals(records: Iterable[Record]) -> dict[str, PluginTotals]:
     """Per plug-in over a run's records: auxiliary episodes played, metrics summed, events counted."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, PluginTotals] = {}
     for record in records:
         if not is_primary(record):
             block = out.setdefault(str(record.get("plugin")), {})
@@ -295,7 +317,10 @@ def plugin_totals(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, A
             for key, value in said.get("metrics", {}).items():
                 metrics = block.setdefault("metrics", {})
                 metrics[key] = metrics.get(key, 0.0) + value
-            for key in ("events", "enqueued", "transforms"):
-                if key in said:
-                    block[key] = block.get(key, 0) + said[key]
+            if "events" in said:
+                block["events"] = block.get("events", 0) + said["events"]
+            if "enqueued" in said:
+                block["enqueued"] = block.get("enqueued", 0) + said["enqueued"]
+            if "transforms" in said:
+                block["transforms"] = block.get("transforms", 0) + said["transforms"]
     return dict(sorted(out.items()))

@@ -31,12 +31,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.environment import InstanceResult
 from ..core.errors import ContinualArcError, HarnessFault
-from ..core.records import EpisodeType
+from ..core.records import EpisodeType, Record
 from ..stream.schedule import Schedule
 from ..stream.slots import Slot
 from .learner import LearnerSpecError, load_object
@@ -120,7 +120,7 @@ class Episode:
         """The primary episode that plays ``slot``."""
         return cls(slot.step, slot.round, slot.user, slot.phase, slot.task_id, slot.seed, alias, slot=slot)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The fields its record and trajectory open with: the slot's, or an auxiliary episode's own.
 
         An auxiliary episode has no exposure metadata (``null``): exposures and gaps are the
@@ -178,7 +178,7 @@ class RunInfo:
     out_dir: Path
     schedule: Schedule
     start_round: int
-    records: tuple[Mapping[str, Any], ...] = ()
+    records: tuple[Record, ...] = ()
     stopped_by: str | None = None
 
 
@@ -196,11 +196,11 @@ class PluginResponse:
         stop_after_episode: end the run once the current round is committed.
     """
 
-    value: Any = None
+    value: object = None
     enqueue: Sequence[AuxiliaryEpisode] = ()
-    metadata: Mapping[str, Any] = field(default_factory=dict)
+    metadata: Mapping[str, object] = field(default_factory=dict)
     metrics: Mapping[str, float] = field(default_factory=dict)
-    events: Sequence[str | Mapping[str, Any]] = ()
+    events: Sequence[str | Mapping[str, object]] = ()
     stop_after_episode: bool = False
 
 
@@ -301,7 +301,7 @@ class LegacyAddonPlugin(BasePlugin):
         addon: the add-on.
     """
 
-    def __init__(self, addon: Any) -> None:
+    def __init__(self, addon: Addon) -> None:
         self.addon = addon
 
     def on_episode_end(self, episode: Episode, result: InstanceResult) -> PluginResponse | None:
@@ -314,14 +314,14 @@ class LegacyAddonPlugin(BasePlugin):
         )
 
 
-def plugin_name(plugin: Any) -> str:
+def plugin_name(plugin: object) -> str:
     """A plug-in's import path, ``module:Class`` (what ``meta.json`` and the records name it by)."""
     target = plugin.addon if isinstance(plugin, LegacyAddonPlugin) else plugin
     cls = type(target)
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-def check_plugin(obj: Any, label: str | None = None) -> None:
+def check_plugin(obj: object, label: str | None = None) -> None:
     """Check that ``obj`` implements :class:`Plugin`, or the older :class:`Addon`.
 
     Raises:
@@ -335,7 +335,7 @@ def check_plugin(obj: Any, label: str | None = None) -> None:
         )
 
 
-def load_plugin(path: str, kwargs: Mapping[str, Any] | None = None) -> Any:
+def load_plugin(path: str, kwargs: Mapping[str, object] | None = None) -> Plugin | Addon:
     """Build the plug-in ``module:Class`` with ``kwargs`` and check that it is one.
 
     Raises:
@@ -347,4 +347,4 @@ def load_plugin(path: str, kwargs: Mapping[str, Any] | None = None) -> Any:
     except LearnerSpecError as err:
         raise PluginSpecError(str(err)) from None
     check_plugin(plugin, path)
-    return plugin
+    return cast("Plugin | Addon", plugin)  # it has one or the other's hooks: checked just above

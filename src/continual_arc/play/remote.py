@@ -20,28 +20,46 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import cast
 
-from ..core.records import Record
+from ..core.records import CodeFingerprint, JSONObject, JSONValue, LearnerSpec, Record
 from ..core.sandbox import Confinement
 from ..core.sandbox.zygote import Zygote
 from ..core.wire import from_wire, to_wire
-from .remote_process import CHILD_MODULE, STATE_IN, STATE_OUT, Child, RemoteLearnerError, hand_over
+from .learner import AnyLearner
+from .remote_process import CHILD_MODULE, STATE_IN, STATE_OUT, Child, Hello, RemoteLearnerError, hand_over
 from .state_copy import UnsafeState, copy_state
 
-__all__ = ["CHILD_MODULE", "RemoteLearnerError", "remote_learner"]
+__all__ = ["CHILD_MODULE", "RemoteLearner", "RemoteLearnerError", "remote_learner"]
 
 
-class _RemoteBase:
-    """The learner protocol, forwarded to the learner's process."""
+def _object(reply: JSONValue) -> JSONObject:
+    """A reply that must be a JSON object (a value on the wire: :func:`~continual_arc.core.wire.to_wire`)."""
+    if not isinstance(reply, dict):
+        raise RemoteLearnerError(f"the learner's process replied {type(reply).__name__}, not an object")
+    return reply
+
+
+def _counters(reply: JSONValue) -> Mapping[str, float]:
+    """Counters as the learner returned them (the runner reads each as a number where it keeps it)."""
+    return cast(Mapping[str, float], reply)
+
+
+class RemoteLearner:
+    """The learner protocol, forwarded to the learner's process (of whichever kind the learner is).
+
+    :meth:`learner` is the same object typed as the learner it forwards to; the optional members
+    the learner has (:data:`~continual_arc.play.learner.OPTIONAL_PROTOCOLS`) are added by
+    :func:`remote_learner`.
+    """
 
     concurrent_users = False  # one pipe: the runner serves a remote learner one action at a time
 
     def __init__(
         self,
-        spec: Mapping[str, Any],
+        spec: LearnerSpec,
         workdir: Path,
         logs: Path,
         prefix: Sequence[str],
@@ -51,7 +69,7 @@ class _RemoteBase:
         confinement: Confinement | None,
         zygote: Zygote | None = None,
     ) -> None:
-        self.spec, self.prefix, self.env = dict(spec), list(prefix), dict(env)
+        self.spec, self.prefix, self.env = spec, list(prefix), dict(env)
         self.zygote = zygote
         self.workdir = workdir.resolve()  # absolute: the child starts in it, and its TMPDIR names it
         self.logs = logs.resolve()
@@ -59,9 +77,9 @@ class _RemoteBase:
         self._started = len(list(self.logs.glob("[0-9]*"))) if self.logs.is_dir() else 0
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
         self.confinement = confinement
-        self.isolations: list[dict[str, Any]] = []
+        self.isolations: list[JSONObject] = []
         self.child = self._start(start_state)
-        self.hello: dict[str, Any] = self.child.call("hello")
+        self.hello = cast(Hello, self.child.call("hello"))  # the child's _hello, as JSON
         self.stateless = bool(self.hello["stateless"])
         if start_state is not None:
             self.child.call("load_state", STATE_IN)
@@ -84,7 +102,11 @@ class _RemoteBase:
             self.isolations.append(child.isolation)
         return child
 
-    def sandbox_reports(self) -> list[dict[str, Any]]:
+    def learner(self) -> AnyLearner:
+        """This object as the learner it forwards to: observations, actions and feedback pass as they are."""
+        return cast(AnyLearner, self)  # of the track's kind, as the learner in the child is
+
+    def sandbox_reports(self) -> list[JSONObject]:
         """What the kernel sandbox put in force for each process started so far (none unconfined)."""
         return list(self.isolations)
 
@@ -108,11 +130,11 @@ class _RemoteBase:
             self.child.call("load_state", STATE_IN)
             self.child.played = False
 
-    def act(self, obs: Any) -> Any:
+    def act(self, obs: object) -> object:
         """The learner's action on ``obs``."""
-        return from_wire(self.child.call("act", to_wire(obs)))
+        return from_wire(_object(self.child.call("act", to_wire(obs))))
 
-    def observe(self, obs: Any, action: Any, feedback: Any) -> None:
+    def observe(self, obs: object, action: object, feedback: object) -> None:
         """Hand the learner the verdict."""
         self.child.call("observe", to_wire(obs), to_wire(action), to_wire(feedback))
 
@@ -126,18 +148,15 @@ class _RemoteBase:
 
     def resources(self) -> Mapping[str, float]:
         """The learner's cumulative counters."""
-        counters: Mapping[str, float] = self.child.call("resources")
-        return counters
+        return _counters(self.child.call("resources"))
 
     def user_resources(self, user: int) -> Mapping[str, float]:
         """One user's counters."""
-        counters: Mapping[str, float] = self.child.call("user_resources", user)
-        return counters
+        return _counters(self.child.call("user_resources", user))
 
-    def code_fingerprint(self) -> dict[str, Any]:
+    def code_fingerprint(self) -> CodeFingerprint:
         """The fingerprint of the learner's code, as its own process sees it."""
-        fingerprint: dict[str, Any] = self.child.call("fingerprint")
-        return fingerprint
+        return cast(CodeFingerprint, self.child.call("fingerprint"))  # learner_fingerprint's, as JSON
 
     def close(self) -> None:
         """End the learner's process."""
@@ -146,7 +165,7 @@ class _RemoteBase:
 
 class _SavesState:
     child: Child
-    _load: Any
+    _load: Callable[[Path], None]
 
     def save_state(self, directory: Path) -> None:
         """Have the learner save into its folder, then copy that out to ``directory``.
@@ -177,13 +196,13 @@ class _ResumeFrom:
 
     def resume_from(self, records: list[Record]) -> None:
         """Hand the learner the committed records of the run it resumes (they are JSON already)."""
-        self.child.call("resume_from", records)
+        self.child.call("resume_from", cast(list[JSONValue], records))  # records are JSON objects
 
 
 class _InstanceLog:
     child: Child
 
-    def instance_log(self, user: int) -> Any:
+    def instance_log(self, user: int) -> JSONValue:
         """What the learner reports of its work on the user's last instance."""
         return self.child.call("instance_log", user)
 
@@ -191,23 +210,23 @@ class _InstanceLog:
 class _InstanceResources:
     child: Child
 
-    def instance_resources(self, user: int) -> Any:
+    def instance_resources(self, user: int) -> Mapping[str, float]:
         """The counters of the user's last instance."""
-        return self.child.call("instance_resources", user)
+        return _counters(self.child.call("instance_resources", user))
 
 
 class _TrainingResources:
     child: Child
 
-    def training_resources(self) -> Any:
+    def training_resources(self) -> Mapping[str, float]:
         """The compute the learner has spent training its weights so far."""
-        return self.child.call("training_resources")
+        return _counters(self.child.call("training_resources"))
 
 
 class _Memory:
     child: Child
 
-    def memory(self) -> Any:
+    def memory(self) -> JSONValue:
         """What the learner says it keeps."""
         return self.child.call("memory")
 
@@ -223,7 +242,7 @@ _MIXINS = {
 
 
 def remote_learner(
-    spec: Mapping[str, Any],
+    spec: LearnerSpec,
     workdir: Path,
     *,
     logs: Path | None = None,
@@ -233,7 +252,7 @@ def remote_learner(
     start_state: Path | None = None,
     confinement: Confinement | None = None,
     zygote: Zygote | None = None,
-) -> Any:
+) -> RemoteLearner:
     """The learner ``spec`` names (``{"class": "module:Class", "kwargs": {...}}``), in a process of its own.
 
     Args:
@@ -257,12 +276,12 @@ def remote_learner(
     """
     environ = dict(os.environ) if env is None else dict(env)
     where = workdir / "logs" if logs is None else logs
-    probe = _RemoteBase(
+    probe = RemoteLearner(
         spec, workdir, where, prefix, environ, restart_on_reset, start_state, confinement, zygote
     )
     members = set(probe.hello["members"])
     bases = tuple(mixin for name, mixin in _MIXINS.items() if name in members)
-    kind = type("RemoteLearner", (*bases, _RemoteBase), {})
-    learner: Any = object.__new__(kind)
+    kind = type("RemoteLearner", (*bases, RemoteLearner), {})
+    learner: RemoteLearner = object.__new__(kind)
     learner.__dict__.update(probe.__dict__)
     return learner

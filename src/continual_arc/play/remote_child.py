@@ -14,11 +14,20 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..core.wire import from_wire, to_wire
 from .fingerprint import learner_fingerprint
-from .learner import OPTIONAL_PROTOCOLS, is_stateless, load_learner
+from .learner import (
+    OPTIONAL_PROTOCOLS,
+    AnyLearner,
+    TrainsWeights,
+    is_stateless,
+    load_learner,
+)
+
+if TYPE_CHECKING:  # the child imports no more than it serves with
+    from .remote_process import Hello
 
 __all__ = ["OPTIONAL", "main", "serve"]
 
@@ -26,13 +35,13 @@ OPTIONAL: tuple[str, ...] = tuple(OPTIONAL_PROTOCOLS)
 """The optional members of a learner the child reports having, so the parent offers the same."""
 
 
-def _offers(learner: Any, name: str, protocol: type) -> bool:
+def _offers(learner: AnyLearner, name: str, protocol: type) -> bool:
     # A protocol is checked on the class; the member must also answer on the instance, as a
     # learner that hides it (``__getattribute__``) offers nothing the parent could call.
     return isinstance(learner, protocol) and callable(getattr(learner, name, None))
 
 
-def _hello(learner: Any) -> dict[str, Any]:
+def _hello(learner: AnyLearner) -> Hello:
     return {
         "members": [name for name, kind in OPTIONAL_PROTOCOLS.items() if _offers(learner, name, kind)],
         "stateless": is_stateless(learner),
@@ -40,9 +49,13 @@ def _hello(learner: Any) -> dict[str, Any]:
     }
 
 
-def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
-    """What each call does; arguments and results cross as :mod:`continual_arc.core.wire` has them."""
-    return {
+def _handlers(learner: AnyLearner) -> dict[str, Callable[..., object]]:
+    """What each call does; arguments and results cross as :mod:`continual_arc.core.wire` has them.
+
+    An optional member has a handler only if the learner has it (the parent calls only those
+    :func:`_hello` names).
+    """
+    handlers: dict[str, Callable[..., object]] = {
         "hello": lambda: _hello(learner),
         "reset": learner.reset,
         "begin_round": learner.begin_round,
@@ -53,18 +66,18 @@ def _handlers(learner: Any) -> dict[str, Callable[..., Any]]:
         ),
         "resources": lambda: dict(learner.resources()),
         "user_resources": lambda user: dict(learner.user_resources(user)),
-        "instance_resources": lambda user: learner.instance_resources(user),
-        "training_resources": lambda: dict(learner.training_resources()),
-        "instance_log": lambda user: learner.instance_log(user),
-        "memory": lambda: learner.memory(),
         "fingerprint": lambda: learner_fingerprint(learner),
-        "save_state": lambda path: learner.save_state(path),
-        "load_state": lambda path: learner.load_state(path),
-        "resume_from": lambda records: learner.resume_from(records),
     }
+    for name, kind in OPTIONAL_PROTOCOLS.items():
+        if _offers(learner, name, kind):
+            handlers[name] = getattr(learner, name)
+    if isinstance(learner, TrainsWeights) and "training_resources" in handlers:
+        trains = learner  # narrowed, for the closure
+        handlers["training_resources"] = lambda: dict(trains.training_resources())
+    return handlers
 
 
-def serve(learner: Any, requests: TextIO, replies: TextIO) -> None:
+def serve(learner: AnyLearner, requests: TextIO, replies: TextIO) -> None:
     """Answer requests until ``quit`` or the end of input."""
     handlers = _handlers(learner)
     for line in requests:
@@ -73,7 +86,7 @@ def serve(learner: Any, requests: TextIO, replies: TextIO) -> None:
             break
         try:
             value = handlers[request["call"]](*request.get("args", []))
-            reply: dict[str, Any] = {"ok": value}
+            reply: dict[str, object] = {"ok": value}
         except Exception as err:  # the learner's fault, reported to the runner, never fatal here
             trace = "".join(traceback.format_exception(err))
             reply = {"error": {"type": type(err).__name__, "message": str(err), "traceback": trace}}

@@ -18,15 +18,25 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO, TypedDict
 
 from ..core.errors import ContinualArcError
+from ..core.records import JSONObject, JSONValue, LearnerSpec
 from ..core.sandbox import Confinement, ProcessHandle, SandboxedProcess, launch_config, start_sandboxed
 from ..core.sandbox._root import give
 from ..core.sandbox.zygote import Zygote
 from .state_copy import copy_state
 
-__all__ = ["CHILD_MODULE", "STATE_IN", "STATE_OUT", "UNPLAYED", "Child", "RemoteLearnerError", "hand_over"]
+__all__ = [
+    "CHILD_MODULE",
+    "STATE_IN",
+    "STATE_OUT",
+    "UNPLAYED",
+    "Child",
+    "Hello",
+    "RemoteLearnerError",
+    "hand_over",
+]
 
 CHILD_MODULE = "continual_arc.play.remote_child"
 """The learner's side of the pipe: what every learner process runs, and what a zygote preloads."""
@@ -43,7 +53,15 @@ UNPLAYED = frozenset({"hello", "fingerprint", "resources", "user_resources", "tr
 """Calls after which a process has still played nothing: a reset need not replace it."""
 
 
-def hand_over(folder: Path, isolation: Mapping[str, Any] | None) -> None:
+class Hello(TypedDict):
+    """The child's first reply: the optional members its learner has, and what it says of itself."""
+
+    members: list[str]
+    stateless: bool
+    concurrent_users: bool
+
+
+def hand_over(folder: Path, isolation: Mapping[str, JSONValue] | None) -> None:
     """``folder`` and what it holds to the user a sandboxed process runs as (when that is not us)."""
     uid = (isolation or {}).get("uid")
     if not isinstance(uid, int) or uid == os.geteuid() or os.geteuid() != 0:
@@ -61,7 +79,7 @@ class Child:
 
     def __init__(
         self,
-        spec: Mapping[str, Any],
+        spec: LearnerSpec,
         workdir: Path,
         log_dir: Path,
         prefix: Sequence[str],
@@ -76,7 +94,7 @@ class Child:
         self.workdir = workdir
         if start_state is not None:
             copy_state(start_state, workdir / STATE_IN)
-        self.isolation: dict[str, Any] | None = None
+        self.isolation: JSONObject | None = None
         self.sandboxed: SandboxedProcess | None = None
         self.log: BinaryIO | None = None
         self.process: ProcessHandle
@@ -119,7 +137,7 @@ class Child:
             else:
                 self.process.kill()
 
-    def read(self, call: str) -> Any:
+    def read(self, call: str) -> JSONValue:
         """The next reply, for ``call``: its value, or the error it carries raised.
 
         Raises:
@@ -131,13 +149,13 @@ class Child:
             code = self.process.wait()
             why = " (its wall-time cap)" if self.timed_out else ""
             raise RemoteLearnerError(f"the learner's process ended (exit status {code}{why}) during {call}")
-        reply = json.loads(line)
-        if "error" in reply:
-            error = reply["error"]
+        reply: JSONObject = json.loads(line)  # serve's reply: {"ok": value} or {"error": {...}}
+        error = reply.get("error")
+        if isinstance(error, dict):
             raise RemoteLearnerError(f"{error.get('type')} in {call}: {error.get('message')}")
         return reply["ok"]
 
-    def call(self, name: str, *args: Any) -> Any:
+    def call(self, name: str, *args: JSONValue) -> JSONValue:
         """Send the call ``name`` with ``args`` and return the reply's value (see :meth:`read`)."""
         assert self.process.stdin is not None
         self.played = self.played or name not in UNPLAYED
@@ -169,6 +187,21 @@ class Child:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+class _Confined(TypedDict):
+    """The arguments :func:`launch_config` and :func:`start_sandboxed` share, for a learner's process."""
+
+    env: dict[str, str]
+    cwd: Path
+    read_dirs: Sequence[str]
+    write_dirs: Sequence[Path]
+    port: int | None
+    bridge: Path | None
+    log_dir: Path
+    file_bytes: int
+    cpu_seconds: int | None
+    isolate: bool
+
+
 def _start_confined(
     command: Sequence[str],
     workdir: Path,
@@ -183,7 +216,7 @@ def _start_confined(
     the learner cannot rewrite them. With a ``zygote`` (and no prefix command), the process is
     forked from it, every layer put in force as the launcher would.
     """
-    where: dict[str, Any] = {
+    where: _Confined = {
         "env": {**env, "TMPDIR": str(workdir), "HOME": str(workdir)},
         "cwd": workdir,
         "read_dirs": confinement.read_dirs,

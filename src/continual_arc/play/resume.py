@@ -11,9 +11,8 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Mapping
-from typing import Any
 
-from ..core.records import JSONObject
+from ..core.records import JSONObject, RunMeta
 from ..measure.budget import primary
 from ..stream.schedule import Schedule
 from .episode import guarded
@@ -27,7 +26,7 @@ from .session import RunSession
 __all__ = ["resume"]
 
 
-def _check_resumable(session: RunSession, options: RunOptions, meta: Mapping[str, Any]) -> None:
+def _check_resumable(session: RunSession, options: RunOptions, meta: RunMeta) -> None:
     out = session.out
     old = Schedule.load(out / SCHEDULE, verify=False)
     new = session.schedule
@@ -39,7 +38,7 @@ def _check_resumable(session: RunSession, options: RunOptions, meta: Mapping[str
                 f"({got.task_id} seed {got.seed} recorded, {want.task_id} seed {want.seed} now)"
             )
     _check_learner(session, options, meta)
-    changed = _schedule_differences(meta.get("schedule", {}), new.meta)
+    changed = _schedule_differences(meta["schedule"], new.meta)
     if changed:
         raise RunDirError(f"{out} was played under other rules ({'; '.join(changed)}): resuming is refused")
     played = {
@@ -66,40 +65,42 @@ _SCHEDULE_KEYS = (
 )
 
 
-def _schedule_differences(then: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+def _schedule_differences(then: Mapping[str, object], now: Mapping[str, object]) -> list[str]:
     """What differs between the schedule a run was played on and the one it is resumed with.
 
     A cut stream may grow (``rounds_cut``), so the cut and the protocol verdict it changes are left out.
     """
-    out = []
+    out: list[str] = []
     for key in _SCHEDULE_KEYS:
-        if then.get(key) != now.get(key):
-            if isinstance(then.get(key), Mapping) and isinstance(now.get(key), Mapping):
-                out += _schedule_differences_in(then[key], now[key])
+        was, is_ = then.get(key), now.get(key)
+        if was != is_:
+            if isinstance(was, Mapping) and isinstance(is_, Mapping):
+                out += _schedule_differences_in(was, is_)
             else:
-                out.append(f"{key} {then.get(key)!r} (now {now.get(key)!r})")
+                out.append(f"{key} {was!r} (now {is_!r})")
     return out
 
 
-def _schedule_differences_in(then: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+def _schedule_differences_in(then: Mapping[str, object], now: Mapping[str, object]) -> list[str]:
     """The fields of a configuration (and of its environment settings) that differ, in words."""
-    out = []
+    out: list[str] = []
     for key in sorted(set(then) | set(now)):
-        if then.get(key) == now.get(key):
+        was, is_ = then.get(key), now.get(key)
+        if was == is_:
             continue
-        if isinstance(then.get(key), Mapping) and isinstance(now.get(key), Mapping):
-            out += _schedule_differences_in(then[key], now[key])
+        if isinstance(was, Mapping) and isinstance(is_, Mapping):
+            out += _schedule_differences_in(was, is_)
         else:
-            out.append(f"{key} {then.get(key)!r} (now {now.get(key)!r})")
+            out.append(f"{key} {was!r} (now {is_!r})")
     return out
 
 
-def _check_learner(session: RunSession, options: RunOptions, meta: Mapping[str, Any]) -> None:
+def _check_learner(session: RunSession, options: RunOptions, meta: RunMeta) -> None:
     """Refuse another learner, other arguments, or the same learner whose code has changed."""
     out = session.out
     spec = learner_spec(session.learner, options)
-    recorded = dict(meta.get("learner", {}))
-    recorded["kwargs"] = dict(recorded.get("kwargs") or {})
+    recorded: dict[str, object] = dict(meta["learner"])
+    recorded["kwargs"] = dict(meta["learner"].get("kwargs") or {})
     if recorded != spec:
         raise RunDirError(f"{out} was played by {recorded}; resuming with {spec} is refused")
     before, now = meta.get("learner_fingerprint"), learner_fingerprint(session.learner)

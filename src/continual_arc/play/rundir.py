@@ -34,7 +34,6 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import ContinualArcError
 from ..core.files import (
@@ -60,6 +59,7 @@ from ..core.records import (
     records_text,
     trajectory_text,
 )
+from .learner import SavesState
 
 __all__ = [
     "META",
@@ -255,7 +255,7 @@ def _state_dir(run_dir: Path, round_: int) -> Path:
     return run_dir / _STATE / f"round-{round_:06d}"
 
 
-def save_learner_state(learner: Any, run_dir: Path, round_: int) -> None:
+def save_learner_state(learner: SavesState, run_dir: Path, round_: int) -> None:
     """Save the learner's state after ``round_`` into ``state/round-<round_>/`` (marker written last)."""
     target = _state_dir(run_dir, round_)
     shutil.rmtree(target, ignore_errors=True)

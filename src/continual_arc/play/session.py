@@ -24,7 +24,7 @@ from .auxiliary import AuxiliaryLedger
 from .commit import Committer
 from .episode import AnyEpisode, EpisodePlay, guarded
 from .instance_record import instance_record
-from .learner import AnyLearner, saves_state
+from .learner import AnyLearner, SavesState, saves_state
 from .options import ProgressTally, RunOptions
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import MAX_EPISODES_PER_ROUND, Episode, PluginError
@@ -69,7 +69,9 @@ class RunSession:
         self.run_trace = PluginTrace()
         self.auxiliary = AuxiliaryLedger(schedule)
         self.width = max((len(g) for g in schedule.round_slots()), default=1)
-        self.committer = Committer(out, learner if self.saves_state else None)
+        self.committer = Committer(
+            out, learner if isinstance(learner, SavesState) and self.saves_state else None
+        )
 
     def play_round(self, slots: Sequence[Slot], pool: ThreadPoolExecutor | None) -> None:
         """Play one round of the schedule and commit it."""

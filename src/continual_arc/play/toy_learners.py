@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..core.actions import Action, Feedback, GiveUp, LearnerObservation, RequestDemos, Submit, SubmitFeedback
 from ..core.games import CLICK, FRAME_SIDE, RESET, GameAction, GameObservation
@@ -156,12 +155,12 @@ class ToyRuleLearner(BaseLearner):
         """The number of rules kept."""
         return {"rules": float(len(self.rules))}
 
-    def save_state(self, directory: Any) -> None:
+    def save_state(self, directory: Path | str) -> None:
         """Write the kept rules to ``rules.json``."""
         Path(directory, "rules.json").write_text(
             json.dumps(sorted((k, list(v)) for k, v in self.rules.items()))
         )
 
-    def load_state(self, directory: Any) -> None:
+    def load_state(self, directory: Path | str) -> None:
         """Read the kept rules from ``rules.json``."""
         self.rules = {k: (v[0], v[1]) for k, v in json.loads(Path(directory, "rules.json").read_text())}

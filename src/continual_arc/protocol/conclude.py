@@ -5,16 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import NotRequired, Protocol, TypedDict
 
 from ..core.config import TESTS
 from ..core.files import atomic_write_json
-from ..measure.plots import plane_plot, run_plots
+from ..core.records import JSONValue, LearnerSpec, ProtocolBlock
+from ..measure.plots import PlanePointJSON, plane_plot, run_plots
 from ..play.rundir import read_meta, read_records
 from .plane import plane_point
 from .plays import PROTOCOL_PLAYS
 
-__all__ = ["Played", "PlayedProtocol", "conclude", "stream_plots"]
+__all__ = ["Played", "PlayedProtocol", "ProtocolDocument", "conclude", "stream_plots"]
 
 
 class Played(Protocol):
@@ -31,7 +32,7 @@ class Played(Protocol):
         ...
 
     @property
-    def learner_kwargs(self) -> Mapping[str, Any]:
+    def learner_kwargs(self) -> Mapping[str, JSONValue]:
         """The learner's arguments."""
         ...
 
@@ -56,13 +57,30 @@ class Played(Protocol):
         ...
 
 
+class ProtocolDocument(TypedDict):
+    """``protocol.json``: what was played, its schedule's verdict, the plays' folders, its place on the plane.
+
+    ``plots`` (the files drawn) is in what :func:`conclude` returns, not in the file.
+    """
+
+    format: int
+    learner: LearnerSpec
+    config: str
+    seed: int
+    users: int
+    protocol: ProtocolBlock
+    plays: dict[str, str]
+    plane: PlanePointJSON
+    plots: NotRequired[list[str]]
+
+
 @dataclass(frozen=True)
 class PlayedProtocol:
     """A protocol played by other means than ``continual-arc protocol`` (verification)."""
 
     out: Path
     learner: str
-    learner_kwargs: Mapping[str, Any]
+    learner_kwargs: Mapping[str, JSONValue]
     config: str
     seed: int
     users: int
@@ -84,7 +102,7 @@ def stream_plots(out: Path) -> list[Path]:
     )
 
 
-def conclude(options: Played, drawn: Sequence[Path] | None = None) -> dict[str, Any]:
+def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDocument:
     """Write ``protocol.json``, ``submission.json`` (unless one exists) and the plots; the document.
 
     The plots are left out when ``options.plots`` is false (a sweep may ask so). ``protocol.json``
@@ -98,7 +116,7 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> dict[str, 
     out: Path = options.out
     point = plane_point(out, label=options.learner.rsplit(":", 1)[-1], resamples=options.resamples).to_json()
     stream = read_meta(out / PROTOCOL_PLAYS["stream"])
-    document = {
+    document: ProtocolDocument = {
         "format": 1,
         "learner": {"class": options.learner, "kwargs": dict(options.learner_kwargs)},
         "config": options.config,

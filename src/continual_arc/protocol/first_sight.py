@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
-from ..core.records import Record
+from ..core.records import JSONValue, Record
 from ..measure.budget import budget_used, primary, share_solved
 from ..play.learner import load_learner
 from ..play.options import RunOptions, RunProgress
@@ -20,9 +20,27 @@ from ..play.runner import run
 from ..stream.first_sight import first_sight_schedule
 from ..tracks.registry import get_config
 
-__all__ = ["FirstSight", "play_first_sight"]
+__all__ = ["FirstSight", "FirstSightJSON", "FirstSightPart", "play_first_sight"]
 
 _PARTS = {"stream": "pool", "held-out": "held-out"}
+
+
+class FirstSightPart(TypedDict):
+    """A learner at first sight over a part of the tasks: how many, solved, share solved, budget used."""
+
+    tasks: int
+    solved: int
+    share_solved: float | None
+    budget_used: float | None
+
+
+class FirstSightJSON(TypedDict):
+    """:class:`FirstSight` as JSON (what ``continual-arc first-sight --json`` prints)."""
+
+    config: str
+    learner: str
+    parts: dict[str, FirstSightPart]
+    out: str
 
 
 @dataclass(frozen=True)
@@ -36,15 +54,15 @@ class FirstSight:
 
     config: str
     learner: str
-    parts: dict[str, dict[str, Any]]
+    parts: dict[str, FirstSightPart]
     out: Path
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FirstSightJSON:
         """The result as JSON."""
         return {"config": self.config, "learner": self.learner, "parts": self.parts, "out": str(self.out)}
 
 
-def _part(records: Sequence[Record]) -> dict[str, Any]:
+def _part(records: Sequence[Record]) -> FirstSightPart:
     return {
         "tasks": len(records),
         "solved": sum(1 for r in records if r["solved"]),
@@ -58,7 +76,7 @@ def play_first_sight(
     learner: str,
     out: Path,
     *,
-    learner_kwargs: Mapping[str, Any] | None = None,
+    learner_kwargs: Mapping[str, JSONValue] | None = None,
     seed: int = 0,
     options: RunOptions | None = None,
     progress: Callable[[RunProgress], None] | None = None,

@@ -14,10 +14,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
+from ..core.records import JSONObject
+from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
-from ..play.learner import load_learner
+from ..play.learner import AnyLearner, LoadsState, load_learner
 from ..play.options import RunOptions, RunProgress
 from ..play.runner import run
 from ..stream.schedule import Schedule
@@ -44,7 +45,7 @@ class PlayJob:
     out: Path
     schedule: Path
     learner: str
-    learner_kwargs: dict[str, Any]
+    learner_kwargs: JSONObject
     state: Path | None
     salt: Path | None
     options: RunOptions = field(default_factory=RunOptions)
@@ -77,7 +78,7 @@ class ProgressLines:
         )
 
 
-def prepare(job: PlayJob) -> Any:
+def prepare(job: PlayJob) -> AnyLearner:
     """The job's learner, built from its import path, with the stream's end state and names where given."""
     learner = load_learner(job.learner, job.learner_kwargs)
     job.out.mkdir(parents=True, exist_ok=True)
@@ -86,13 +87,14 @@ def prepare(job: PlayJob) -> Any:
     if job.state is not None:
         # The stream's end state; once the test has committed its round, the runner's own resume
         # replaces it with the test's saved state.
-        learner.load_state(job.state)  # type: ignore[union-attr]  # checked by _saves_state
+        assert isinstance(learner, LoadsState)  # a job is given a state only if it loads one (_saves_state)
+        learner.load_state(job.state)
     return learner
 
 
 def play_job(
-    job: PlayJob, learner: Any = None, progress: Callable[[RunProgress], None] | None = None
-) -> dict[str, Any]:
+    job: PlayJob, learner: AnyLearner | None = None, progress: Callable[[RunProgress], None] | None = None
+) -> Summary:
     """Play (or resume) one run, in a worker process or here; its summary.
 
     Args:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..core.records import Phase, Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
+from ..measure.plots import PlanePointJSON
 from ..measure.reset_flags import ResetFlags, reset_flags
 from ..play.rundir import load_run
 from .plays import PROTOCOL_PLAYS, ProtocolError
@@ -33,7 +33,7 @@ class PlanePoint:
     setting: str = ""
     flags: ResetFlags | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlanePointJSON:
         """The point as JSON."""
         return {
             "label": self.label,

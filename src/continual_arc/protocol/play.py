@@ -25,9 +25,10 @@ from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from ..core.records import JSONValue
 from ..measure.plots import load_matplotlib
+from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
 from ..play.declared import track_default_learner
 from ..play.learner import is_stateless, load_learner
@@ -35,7 +36,7 @@ from ..play.options import RunOptions
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
 from ..tracks.registry import get_config, get_track
-from .conclude import conclude, stream_plots
+from .conclude import ProtocolDocument, conclude, stream_plots
 from .jobs import PlayJob, final_state, play_job
 from .plan import PLAN, PlannedPlay, stream_start
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
@@ -81,7 +82,7 @@ class ProtocolOptions:
 
     out: Path
     learner: str
-    learner_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    learner_kwargs: Mapping[str, JSONValue] = field(default_factory=dict)
     config: str = "arc1"
     seed: int = 0
     users: int = 1
@@ -117,7 +118,7 @@ def planned_job(options: ProtocolOptions, play: PlannedPlay, stateless: bool) ->
     return protocol_job(options, play.name, *stream_start(options.out, play, state))
 
 
-def learner_keeps(learner: str, kwargs: Mapping[str, Any]) -> tuple[bool, bool]:
+def learner_keeps(learner: str, kwargs: Mapping[str, JSONValue]) -> tuple[bool, bool]:
     """Whether the learner saves its state, and whether it is stateless (built once to see)."""
     probe = load_learner(learner, kwargs)
     return saves_state(probe), is_stateless(probe)
@@ -141,7 +142,7 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
     drawn = None
     finished: set[str] = set()
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-        running: dict[Future[dict[str, Any]], str] = {}
+        running: dict[Future[Summary], str] = {}
 
         def start_ready() -> None:
             for play in PLAN.ready(finished):
@@ -210,7 +211,7 @@ def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:
     return schedules
 
 
-def play_protocol(options: ProtocolOptions) -> dict[str, Any]:
+def play_protocol(options: ProtocolOptions) -> ProtocolDocument:
     """Play (or resume) the whole protocol; ``protocol.json``'s content.
 
     Raises:

@@ -7,7 +7,6 @@ subdirectory per play, named in :data:`PROTOCOL_PLAYS`, and their schedules in `
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ..core.config import Config
 from ..core.errors import ContinualArcError
@@ -43,7 +42,7 @@ def schedules_for(config: Config, seed: int, *, test_width: int | None = None) -
     return PLAN.schedules(config, seed, test_width=test_width)
 
 
-def reset_problem(run: Mapping[str, Any], reset: Mapping[str, Any], test: str | None) -> str | None:
+def reset_problem(run: Mapping[str, object], reset: Mapping[str, object], test: str | None) -> str | None:
     """Why ``reset`` is not the reset reference of ``run`` (their schedules' meta blocks), or ``None``.
 
     On the stream (``test`` None) the reset plays the same stream wiped before every slot

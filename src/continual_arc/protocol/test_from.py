@@ -11,10 +11,10 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from ..core.config import TESTS, Config
 from ..core.records import RunMeta
+from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
 from ..play.learner import is_stateless, load_learner
 from ..play.options import RunProgress, played_with
@@ -48,7 +48,7 @@ def play_test_from(
     width: int | None = None,
     out: Path | None = None,
     progress: Callable[[RunProgress], None] | None = None,
-) -> tuple[Path, dict[str, Any]]:
+) -> tuple[Path, Summary]:
     """Play ``test`` from the end of the stream in ``stream_dir``; the test's directory and summary.
 
     Raises:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..core.files import RecordsError, read_json
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun
+
+if TYPE_CHECKING:  # check imports this module: its numbers' type is for annotations only
+    from .check import CheckNumbers
 
 __all__ = ["MODES", "learner_problems", "protocol_json_problems", "verification_problems"]
 
@@ -55,14 +58,14 @@ _LEARNED_FIELDS = (
 """The share learned's fields that do not depend on the bootstrap."""
 
 
-def _at(value: Any, dotted: str) -> Any:
+def _at(value: object, dotted: str) -> object:
     """The value at a dotted path of nested objects (``None`` where a step is missing)."""
     for key in dotted.split("."):
         value = value.get(key) if isinstance(value, Mapping) else None
     return value
 
 
-def _spec(learner: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+def _spec(learner: Mapping[str, object]) -> tuple[object, dict[str, object]]:
     """A recorded learner's class and arguments (``None`` arguments, as earlier releases wrote, are none)."""
     kwargs = learner.get("kwargs")
     return learner.get("class"), dict(kwargs) if isinstance(kwargs, Mapping) else {}
@@ -119,7 +122,7 @@ def verification_problems(root: Path, stream: LoadedRun | None) -> tuple[bool, l
     return not problems, problems
 
 
-def _pack_problems(path: Path, about: Mapping[str, Any], track: str) -> list[str]:
+def _pack_problems(path: Path, about: Mapping[str, object], track: str) -> list[str]:
     """A ``verified`` marker's pack against the pack in use for the stream's track."""
     named = track_name(str(about.get("pack")))
     if named != track:
@@ -136,7 +139,9 @@ def _pack_problems(path: Path, about: Mapping[str, Any], track: str) -> list[str
     return []
 
 
-def learner_problems(runs: Mapping[str, LoadedRun], submission: Mapping[str, Any], root: Path) -> list[str]:
+def learner_problems(
+    runs: Mapping[str, LoadedRun], submission: Mapping[str, object], root: Path
+) -> list[str]:
     """The learner bound to the runs: each run's fingerprint, and the learner the submission names.
 
     Every run records its learner's fingerprint (:mod:`continual_arc.play.fingerprint`), whose
@@ -163,10 +168,10 @@ def learner_problems(runs: Mapping[str, LoadedRun], submission: Mapping[str, Any
     if stream is None or stream.meta is None:
         return problems
     where = root / "submission.json"
-    learner, kwargs = _spec(stream.meta["learner"])
-    if submission.get("learner") is not None and submission["learner"] != learner:
+    played, kwargs = _spec(stream.meta["learner"])
+    if submission.get("learner") is not None and submission["learner"] != played:
         problems.append(
-            f"{where}: learner {submission['learner']!r}, but the stream was played by {learner!r}"
+            f"{where}: learner {submission['learner']!r}, but the stream was played by {played!r}"
         )
     named = submission.get("learner_kwargs")
     if named is not None and named != kwargs:
@@ -175,7 +180,7 @@ def learner_problems(runs: Mapping[str, LoadedRun], submission: Mapping[str, Any
 
 
 def protocol_json_problems(
-    root: Path, runs: Mapping[str, LoadedRun], numbers: Mapping[str, Any] | None
+    root: Path, runs: Mapping[str, LoadedRun], numbers: CheckNumbers | None
 ) -> list[str]:
     """``protocol.json`` (when present) against what the runs give.
 
@@ -197,8 +202,8 @@ def protocol_json_problems(
     if stream is None or stream.meta is None:
         return []
     schedule, (learner, kwargs) = stream.meta["schedule"], _spec(stream.meta["learner"])
-    verdict = stream.protocol or {}
-    wanted: dict[str, Any] = {
+    verdict: Mapping[str, object] = stream.protocol or {}
+    wanted: dict[str, object] = {
         "learner.class": learner,
         "learner.kwargs": kwargs,
         "config": schedule.get("config"),
@@ -209,10 +214,11 @@ def protocol_json_problems(
         "protocol.deviations": verdict.get("deviations"),
     }
     if numbers is not None:
-        for test, name in (("seen", "seen"), ("held-out", "held_out")):
-            wanted |= {f"plane.{name}.{f}": _at(numbers.get(test), f) for f in _TEST_FIELDS}
-        if numbers.get("learned") is not None:
-            wanted |= {f"plane.learned.{f}": _at(numbers["learned"], f) for f in _LEARNED_FIELDS}
+        for name, comparison in (("seen", numbers["seen"]), ("held_out", numbers["held-out"])):
+            wanted |= {f"plane.{name}.{f}": _at(comparison, f) for f in _TEST_FIELDS}
+        learned = numbers.get("learned")
+        if learned is not None:
+            wanted |= {f"plane.learned.{f}": _at(learned, f) for f in _LEARNED_FIELDS}
     return [
         f"{path}: {key} is {_at(document, key)!r}, but the runs give {value!r}"
         for key, value in wanted.items()

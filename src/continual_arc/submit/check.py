@@ -26,22 +26,46 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
-from ..core.records import Record
-from ..measure.compare import MismatchError, share_learned, share_saved
-from ..measure.ledger import ledger_calls, outside_spend, read_ledger
+from ..core.records import Phase, ProtocolBlock, Record
+from ..measure.compare import LearnedJSON, MismatchError, TestComparisonJSON, share_learned, share_saved
+from ..measure.ledger import OutsideJSON, ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
-from ..measure.reset_flags import reset_flags
+from ..measure.reset_flags import ResetFlagsJSON, reset_flags
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .bind import learner_problems, protocol_json_problems, verification_problems
 from .check_run import LoadedRun, check_run
 from .roles import cross_checks
 
-__all__ = ["CheckResult", "check_submission"]
+__all__ = ["CheckNumbers", "CheckResult", "CheckResultJSON", "check_submission"]
+
+CheckNumbers = TypedDict(
+    "CheckNumbers",
+    {
+        "held-out": TestComparisonJSON,
+        "seen": TestComparisonJSON,
+        "learned": NotRequired[LearnedJSON],
+        "flags": ResetFlagsJSON,
+        "protocol": ProtocolBlock | None,
+        "outside_spend": NotRequired[OutsideJSON | None],
+    },
+)
+"""The leaderboard's numbers of a checked result: each test's comparison, the share learned (with the
+stream and its reset), the flags on the reset, the verdict recomputed, and the spend outside the
+records (with a ledger). The functional form, since a test's key is ``held-out``."""
+
+
+class CheckResultJSON(TypedDict):
+    """:class:`CheckResult` as JSON (what ``continual-arc check --json`` prints)."""
+
+    ok: bool
+    problems: list[str]
+    numbers: CheckNumbers | None
+    runs: dict[str, str]
 
 
 @dataclass
@@ -57,10 +81,10 @@ class CheckResult:
 
     ok: bool
     problems: list[str]
-    numbers: dict[str, Any] | None
+    numbers: CheckNumbers | None
     runs: dict[str, str] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CheckResultJSON:
         """The result as JSON."""
         return {"ok": self.ok, "problems": self.problems, "numbers": self.numbers, "runs": self.runs}
 
@@ -72,18 +96,28 @@ _REQUIRED = {
 }
 
 
-def _roles(submission: Mapping[str, Any]) -> dict[str, str | None]:
-    tests = submission.get("tests") or {}
+def _roles(submission: Mapping[str, object]) -> dict[str, str | None]:
+    tests = _object(submission.get("tests"))
     roles: dict[str, str | None] = {
-        "stream": submission.get("stream", "."),
-        "stream-reset": submission.get("reset"),
+        "stream": _name(submission.get("stream", ".")),
+        "stream-reset": _name(submission.get("reset")),
     }
     for test in TESTS:
-        entry = tests.get(test) or {}
-        roles[test] = entry.get("run")
-        roles[f"{test}-reset"] = entry.get("reset")
-        roles[f"{test}-bare"] = entry.get("bare")
+        entry = _object(tests.get(test))
+        roles[test] = _name(entry.get("run"))
+        roles[f"{test}-reset"] = _name(entry.get("reset"))
+        roles[f"{test}-bare"] = _name(entry.get("bare"))
     return roles
+
+
+def _object(value: object) -> Mapping[str, object]:
+    """A field of ``submission.json`` that holds an object, or nothing (``{}``) when it holds none."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _name(value: object) -> str | None:
+    """A run ``submission.json`` names (a folder), or ``None`` when it names none."""
+    return None if value is None else str(value)
 
 
 def _resolve(root: Path, name: str) -> Path | None:
@@ -94,26 +128,24 @@ def _resolve(root: Path, name: str) -> Path | None:
     return None
 
 
-def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str, Any] | None:
+def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> CheckNumbers | None:
     def records(role: str) -> list[Record] | None:
         run = runs.get(role)
         return run.records if run is not None else None
 
-    out: dict[str, Any] = {}
+    tests: dict[str, TestComparisonJSON] = {}
     for test in TESTS:
         run, reset = records(test), records(f"{test}-reset")
         if run is None or reset is None:
             return None
         bare = [b for b in (records(f"{test}-bare"),) if b is not None]
-        out[test] = share_saved(
+        tests[test] = share_saved(
             [run], [reset], seed=seed, test=test, bare_plays=bare, resamples=resamples
         ).to_json()
     stream, stream_reset = records("stream"), records("stream-reset")
-    if stream is not None and stream_reset is not None:
-        out["learned"] = share_learned(stream, stream_reset, seed=seed, resamples=resamples).to_json()
-    # Beside the shares, as the bare-model flag: a reset that gives up, or is far worse at first sight.
     both = stream is not None and stream_reset is not None
-    out["flags"] = reset_flags(
+    # Beside the shares, as the bare-model flag: a reset that gives up, or is far worse at first sight.
+    flags = reset_flags(
         held_out=records("held-out") or [],
         held_out_reset=records("held-out-reset") or [],
         seen_reset=records("seen-reset") or [],
@@ -123,7 +155,14 @@ def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> dict[str,
         resamples=resamples,
     ).to_json()
     stream_run = runs["stream"]
-    out["protocol"] = stream_run.meta["protocol"] if stream_run.meta else None
+    out: CheckNumbers = {
+        "held-out": tests[Phase.HELD_OUT],
+        "seen": tests[Phase.SEEN],
+        "flags": flags,
+        "protocol": stream_run.meta["protocol"] if stream_run.meta else None,
+    }
+    if stream is not None and stream_reset is not None:
+        out["learned"] = share_learned(stream, stream_reset, seed=seed, resamples=resamples).to_json()
     return out
 
 
@@ -146,7 +185,7 @@ def _pack_missing(root: Path) -> str | None:
     )
 
 
-def _outside(ledger: Path, runs: Mapping[str, LoadedRun]) -> tuple[dict[str, Any] | None, list[str]]:
+def _outside(ledger: Path, runs: Mapping[str, LoadedRun]) -> tuple[OutsideJSON | None, list[str]]:
     """The ledger against every run's counters: the spend outside any committed instance."""
     try:
         entries, skipped = read_ledger(ledger)

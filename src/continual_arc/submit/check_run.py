@@ -27,20 +27,30 @@ something it cannot read says so in one line naming the run.
 from __future__ import annotations
 
 import itertools
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TypedDict, cast
 
 from ..core.config import Config, ScheduleError
 from ..core.environment import EnvSettings
 from ..core.files import RecordsError, read_json, read_jsonl
 from ..core.games import GAME_ACTIONS
 from ..core.level_score import level_fields
-from ..core.records import End, Record, RunMeta, is_primary, parse_schedule_meta
+from ..core.records import (
+    ActionEntry,
+    End,
+    JSONObject,
+    JSONValue,
+    ProtocolBlock,
+    Record,
+    RunMeta,
+    is_primary,
+    parse_schedule_meta,
+    schedule_meta_json,
+)
 from ..core.rules import Tally
-from ..measure.summary import summarize
+from ..measure.summary import summarize, summary_json
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
 from ..stream.schedule import Schedule, rebuild
@@ -50,7 +60,7 @@ from .replay import replay_instance
 from .shape import meta_shape, records_shape
 from .traces import TraceFinder
 
-__all__ = ["LoadedRun", "check_run", "load_checked_run", "replay_charge"]
+__all__ = ["LoadedRun", "ReplayCharge", "check_run", "load_checked_run", "replay_charge"]
 
 
 @dataclass
@@ -64,14 +74,15 @@ class LoadedRun:
     path: Path
     meta: RunMeta | None
     records: list[Record] | None
-    summary: dict[str, Any] | None
+    summary: JSONObject | None
     salt: str | None
-    protocol: dict[str, Any] | None = None
+    protocol: ProtocolBlock | None = None
 
 
-def _read(path: Path, problems: list[str]) -> Any:
+def _read(path: Path, problems: list[str]) -> JSONValue:
     try:
-        return read_json(path)
+        value: JSONValue = read_json(path)
+        return value
     except FileNotFoundError:
         problems.append(f"{path}: missing")
     except RecordsError as err:
@@ -111,7 +122,21 @@ def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
     return LoadedRun(path, meta, records, summary, salt)
 
 
-def replay_charge(record: Record, settings: EnvSettings, action_cap: int | None = None) -> dict[str, Any]:
+class ReplayCharge(TypedDict, total=False):
+    """What a record's actions give under the rules (:func:`replay_charge`), or the problem that stops it."""
+
+    problem: str
+    end: str
+    solved: bool
+    wrong_attempts: int
+    demos_bought: int
+    demos_refused: int
+    charge: int
+    max_cost: int
+    budget_share: float
+
+
+def replay_charge(record: Record, settings: EnvSettings, action_cap: int | None = None) -> ReplayCharge:
     """What the environment's rules make of a record's actions: its end, counts and charge.
 
     The actions are counted through the environment's own rules (:class:`~continual_arc.core.rules.Tally`),
@@ -141,7 +166,7 @@ def replay_charge(record: Record, settings: EnvSettings, action_cap: int | None 
     }
 
 
-def _apply_entry(tally: Tally, action: Mapping[str, Any]) -> None:
+def _apply_entry(tally: Tally, action: ActionEntry) -> None:
     """One recorded action's outcome, as the environment counted it when it was played."""
     kind = action.get("action")
     if kind in GAME_ACTIONS and action.get("ended") is not None:
@@ -154,7 +179,7 @@ def _apply_entry(tally: Tally, action: Mapping[str, Any]) -> None:
         tally.give_up()
 
 
-def _verdict(block: Any) -> Any:
+def _verdict(block: object) -> object:
     """A protocol block without its ``release``: the verdict is this release's, whichever release played."""
     return {k: v for k, v in block.items() if k != "release"} if isinstance(block, Mapping) else block
 
@@ -172,7 +197,7 @@ def _rebuilt(run: LoadedRun, problems: list[str]) -> Schedule | None:
     except Exception as err:  # a meta that rebuilds nothing is one problem, whatever the cause
         problems.append(f"{where}: its schedule block does not rebuild a schedule ({err!r})")
         return None
-    fresh: dict[str, Any] = json.loads(json.dumps(dict(schedule.meta)))  # as JSON, as it was written
+    fresh = schedule_meta_json(schedule.meta)  # as JSON, as it was written
     run.protocol = fresh["protocol"]
     recorded = run.meta["schedule"]
     for key in sorted((set(fresh) | set(recorded)) - {"protocol"}):
@@ -206,7 +231,7 @@ def _check_coverage(run: LoadedRun, schedule: Schedule, problems: list[str]) -> 
     assert run.meta is not None and run.records is not None
     name = run.path / "records.jsonl"
     primary = [(i, r) for i, r in enumerate(run.records, 1) if is_primary(r)]
-    seen: dict[Any, int] = {}
+    seen: dict[object, int] = {}
     for line, record in primary:
         step = record.get("step")
         if step in seen:
@@ -234,7 +259,7 @@ def _check_coverage(run: LoadedRun, schedule: Schedule, problems: list[str]) -> 
             problems.append(f"{name}, line {line}: step {slot.step}: {', '.join(diff)}")
 
 
-def _first_disorder(steps: list[Any]) -> str | None:
+def _first_disorder(steps: Sequence[object]) -> str | None:
     """The first place where steps do not increase, in words (``None`` when they all do)."""
     for a, b in itertools.pairwise(steps):
         if not isinstance(a, int) or not isinstance(b, int) or b < a:
@@ -252,7 +277,7 @@ def _game_opening(run: LoadedRun, record: Record) -> tuple[int | None, int | Non
     return (cap if isinstance(cap, int) else None), (baseline if isinstance(baseline, int) else None)
 
 
-def _level_problems(record: Record, baseline: int | None, replay: Mapping[str, Any]) -> list[str]:
+def _level_problems(record: Record, baseline: int | None, replay: ReplayCharge) -> list[str]:
     """Where a game record's level score is not what its actions and its trajectory's baseline give."""
     if baseline is None or baseline <= 0:
         return [f"its trajectory gives no baseline for the level score ({baseline!r})"]
@@ -341,11 +366,11 @@ def _check_trajectories(
 
 
 def _check_summary(run: LoadedRun, schedule: Schedule, problems: list[str]) -> None:
-    assert run.meta is not None and run.records is not None
+    assert run.meta is not None and run.records is not None and run.protocol is not None
     if run.summary is None:
         return
     # with the recomputed verdict: the summary repeats the protocol block
-    fresh = json.loads(json.dumps(summarize(run.records, {**run.meta, "protocol": run.protocol})))
+    fresh = summary_json(summarize(run.records, {**run.meta, "protocol": run.protocol}))
     for key in sorted(set(fresh) | set(run.summary)):
         if fresh.get(key) != run.summary.get(key):
             problems.append(f"{run.path / 'summary.json'}: {key} is not what the records give")

@@ -22,10 +22,10 @@ import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from ..core.errors import ContinualArcError
+from ..core.records import JSONObject, JSONValue
 from ..core.sandbox import PROXY_ENV, Confinement, ProxyBridge
 from ..data.directory import DATA_ENV, data_dir
 
@@ -193,8 +193,12 @@ def with_proxy(env: Mapping[str, str], url: str) -> dict[str, str]:
 
 
 def in_force(
-    reports: Sequence[Mapping[str, Any]], *, sandbox: bool, proxy: str | None, wall_seconds: float | None
-) -> dict[str, Any]:
+    reports: Sequence[Mapping[str, JSONValue]],
+    *,
+    sandbox: bool,
+    proxy: str | None,
+    wall_seconds: float | None,
+) -> JSONObject:
     """What held for every process of one kind (a layer counts only if it held for all of them).
 
     ``unprivileged``: every process ran as a user other than root with no effective capability.

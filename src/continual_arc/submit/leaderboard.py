@@ -21,16 +21,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..core.config import TESTS
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, read_json
+from ..core.records import JSONValue, Phase
+from ..measure.bootstrap import EstimateJSON
+from ..measure.compare import TestComparisonJSON
 from ..measure.pool import BudgetEstimate, budget_estimate
 from ..play.rundir import read_meta, read_records
-from .check import check_submission
+from .check import CheckNumbers, check_submission
+from .leaderboard_json import (
+    LeaderboardJSON,
+    RefusalJSON,
+    RowJSON,
+    SavedOnTest,
+    Setting,
+    TableJSON,
+)
 
 __all__ = [
     "SUBMISSION",
@@ -73,14 +83,14 @@ class Checked:
     path: str
     ok: bool
     problems: tuple[str, ...]
-    numbers: Mapping[str, Any] | None
-    submission: Mapping[str, Any]
-    verification: Mapping[str, Any] | None
-    setting: Mapping[str, Any]
+    numbers: CheckNumbers | None
+    submission: Mapping[str, JSONValue]
+    verification: Mapping[str, JSONValue] | None
+    setting: Setting
     stream: BudgetEstimate | None
 
 
-def _read_object(path: Path) -> Mapping[str, Any] | None:
+def _read_object(path: Path) -> Mapping[str, JSONValue] | None:
     """A JSON object file, or ``None`` when it is missing, unreadable or not an object (check says why)."""
     try:
         value = read_json(path)
@@ -89,16 +99,21 @@ def _read_object(path: Path) -> Mapping[str, Any] | None:
     return value if isinstance(value, Mapping) else None
 
 
-def _setting(stream_dir: Path | None) -> tuple[dict[str, Any], BudgetEstimate | None]:
+def _setting(stream_dir: Path | None) -> tuple[Setting, BudgetEstimate | None]:
     """The stream's setting (from its meta) and ``U`` with its standard error over its records."""
     if stream_dir is None:
         return {}, None
     try:
-        schedule = dict(read_meta(stream_dir)["schedule"])
+        schedule = read_meta(stream_dir)["schedule"]
         records = read_records(stream_dir)
     except (ContinualArcError, OSError):
         return {}, None  # the checker has already said why the stream is unusable
-    setting = {key: schedule.get(key) for key in ("track", "config", "users", "seed")}
+    setting: Setting = {
+        "track": schedule.get("track"),
+        "config": schedule.get("config"),
+        "users": schedule.get("users"),
+        "seed": schedule.get("seed"),
+    }
     return setting, budget_estimate(records, "stream")
 
 
@@ -202,18 +217,34 @@ class Row:
     seed: int | None
     stream: BudgetEstimate
     reset: Mapping[str, float | None]
-    learned: Mapping[str, Any] | None
-    seen: Mapping[str, Any]
-    held_out: Mapping[str, Any]
+    learned: EstimateJSON | None
+    seen: SavedOnTest
+    held_out: SavedOnTest
     flags: tuple[str, ...]
     status: str
     canonical: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RowJSON:
         """The row as JSON."""
-        out = asdict(self)
-        out["stream"], out["flags"] = self.stream.to_json(), list(self.flags)
-        return out
+        return {
+            "rank": self.rank,
+            "path": self.path,
+            "name": self.name,
+            "learner": self.learner,
+            "student": self.student,
+            "teacher": self.teacher,
+            "effort": self.effort,
+            "config": self.config,
+            "seed": self.seed,
+            "stream": self.stream.to_json(),
+            "reset": dict(self.reset),
+            "learned": None if self.learned is None else {**self.learned},
+            "seen": {**self.seen},
+            "held_out": {**self.held_out},
+            "flags": list(self.flags),
+            "status": self.status,
+            "canonical": self.canonical,
+        }
 
 
 @dataclass(frozen=True)
@@ -224,7 +255,7 @@ class Table:
     users: int
     rows: tuple[Row, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TableJSON:
         """The table as JSON."""
         return {"track": self.track, "users": self.users, "rows": [row.to_json() for row in self.rows]}
 
@@ -243,9 +274,9 @@ class Refusal:
     reason: str
     problems: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RefusalJSON:
         """The refusal as JSON."""
-        return asdict(self)
+        return {"path": self.path, "name": self.name, "reason": self.reason, "problems": self.problems}
 
 
 @dataclass(frozen=True)
@@ -255,7 +286,7 @@ class Leaderboard:
     tables: tuple[Table, ...]
     refused: tuple[Refusal, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LeaderboardJSON:
         """The leaderboard as JSON (what ``--json FILE`` writes)."""
         return {
             "format": 1,
@@ -265,7 +296,7 @@ class Leaderboard:
         }
 
 
-def status(verification: Mapping[str, Any] | None) -> str:
+def status(verification: Mapping[str, JSONValue] | None) -> str:
     """The status of a checked result: ``verified`` only when its rerun is tied to a pack manifest."""
     if verification is None:
         return "reported"
@@ -276,38 +307,45 @@ def status(verification: Mapping[str, Any] | None) -> str:
     return "reproduced" if verification.get("mode") == "reproduced" else "reported"
 
 
-def flags(numbers: Mapping[str, Any]) -> tuple[str, ...]:
+def flags(numbers: CheckNumbers) -> tuple[str, ...]:
     """A checked result's flags: not canonical, a reset below the bare model, the reset reference's flags."""
     out: list[str] = []
-    protocol = numbers.get("protocol") or {}
-    if not protocol.get("canonical"):
-        out.append("ablation: " + "; ".join(protocol.get("deviations") or ["not canonical"]))
+    protocol = numbers.get("protocol")
+    if not (protocol is not None and protocol.get("canonical")):
+        deviations = protocol.get("deviations") if protocol is not None else None
+        out.append("ablation: " + "; ".join(deviations or ["not canonical"]))
+    tests = {Phase.HELD_OUT: numbers["held-out"], Phase.SEEN: numbers["seen"]}
     out += [
-        f"the reset plays below the bare model on the {t} test"
-        for t in TESTS
-        if numbers[t]["reset_below_bare"]
+        f"the reset plays below the bare model on the {t} test" for t in TESTS if tests[t]["reset_below_bare"]
     ]
-    out += list((numbers.get("flags") or {}).get("messages", []))
+    reset_flags = numbers.get("flags")
+    out += list(reset_flags.get("messages", []) if reset_flags else [])
     return tuple(out)
 
 
-def _test(comparison: Mapping[str, Any]) -> dict[str, Any]:
-    keep = ("share_saved", "saving", "learner", "reset", "instances", "tasks")
-    return {key: comparison[key] for key in keep}
+def _test(comparison: TestComparisonJSON) -> SavedOnTest:
+    return {
+        "share_saved": comparison["share_saved"],
+        "saving": comparison["saving"],
+        "learner": comparison["learner"],
+        "reset": comparison["reset"],
+        "instances": comparison["instances"],
+        "tasks": comparison["tasks"],
+    }
 
 
 def _row(checked: Checked, rank: int) -> Row:
-    numbers, submission = checked.numbers or {}, checked.submission
-    learned = numbers.get("learned")
-    assert checked.stream is not None  # a checked result's stream was read (see _rankable)
+    numbers, submission = checked.numbers, checked.submission
+    assert numbers is not None and checked.stream is not None  # read for a ranked result (see _rankable)
+    learned, protocol = numbers.get("learned"), numbers.get("protocol")
     return Row(
         rank=rank,
         path=checked.path,
         name=str(submission.get("name") or Path(checked.path).name),
         learner=str(submission.get("learner") or ""),
-        student=submission.get("student"),
-        teacher=submission.get("teacher"),
-        effort=submission.get("effort"),
+        student=_text(submission.get("student")),
+        teacher=_text(submission.get("teacher")),
+        effort=_text(submission.get("effort")),
         config=checked.setting.get("config"),
         seed=checked.setting.get("seed"),
         stream=checked.stream,
@@ -317,8 +355,13 @@ def _row(checked: Checked, rank: int) -> Row:
         held_out=_test(numbers["held-out"]),
         flags=flags(numbers),
         status=status(checked.verification),
-        canonical=bool((numbers.get("protocol") or {}).get("canonical")),
+        canonical=bool(protocol and protocol.get("canonical")),
     )
+
+
+def _text(value: JSONValue) -> str | None:
+    """A name ``submission.json`` gives (a model, a teacher, an effort) as text, ``None`` if none."""
+    return None if value is None else str(value)
 
 
 def _rankable(checked: Checked) -> bool:

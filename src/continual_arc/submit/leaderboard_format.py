@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
-from typing import Any
 
+from ..measure.bootstrap import EstimateJSON
 from ..measure.report import format_estimate, format_points
 from .leaderboard import Leaderboard, Row, Table
+from .leaderboard_json import SavedOnTest
 
 __all__ = ["CSV_COLUMNS", "leaderboard_csv", "leaderboard_markdown"]
 
@@ -43,7 +43,7 @@ _LEGEND = (
 )
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     """A Markdown cell: ``-`` for nothing, and no character that would end the cell or the row."""
     text = "-" if value is None or value == "" else str(value)
     return text.replace("|", "\\|").replace("\n", " ")
@@ -54,7 +54,7 @@ def _plus_minus(row: Row) -> str:
     return format_points(used) + (f" ± {format_points(error)}" if error is not None else "")
 
 
-def _estimate(e: Mapping[str, Any] | None) -> str:
+def _estimate(e: EstimateJSON | None) -> str:
     return "-" if e is None else format_estimate(e)
 
 
@@ -141,7 +141,7 @@ CSV_COLUMNS = (
 """The CSV's columns, in order: one line per result, a refused one with its reason and no numbers."""
 
 
-def _test_columns(name: str, test: Mapping[str, Any]) -> dict[str, Any]:
+def _test_columns(name: str, test: SavedOnTest) -> dict[str, object]:
     saved, saving = test["share_saved"], test["saving"]
     learner, reset = test["learner"], test["reset"]
     return {
@@ -156,8 +156,7 @@ def _test_columns(name: str, test: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _csv_row(table: Table, row: Row) -> dict[str, Any]:
-    learned = row.learned or {}
+def _csv_row(table: Table, row: Row) -> dict[str, object]:
     return {
         "track": table.track,
         "users": table.users,
@@ -176,9 +175,9 @@ def _csv_row(table: Table, row: Row) -> dict[str, Any]:
         "P": row.stream.share_solved,
         "reset_U": row.reset.get("budget_used"),
         "reset_P": row.reset.get("share_solved"),
-        "learned": learned.get("value"),
-        "learned_low": learned.get("low"),
-        "learned_high": learned.get("high"),
+        "learned": row.learned["value"] if row.learned else None,
+        "learned_low": row.learned["low"] if row.learned else None,
+        "learned_high": row.learned["high"] if row.learned else None,
         **_test_columns("seen", row.seen),
         **_test_columns("held_out", row.held_out),
         "flags": "; ".join(row.flags),

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from ..core.environment import AnyEnvironment, EnvSettings
 from ..core.records import End, Record
@@ -25,13 +24,17 @@ __all__ = ["replay_instance"]
 _RESULT_FIELDS = ("solved", "charge", "wrong_attempts", "demos_bought", "demos_refused", "end")
 
 
-def _differences(got: Mapping[str, Any], want: Mapping[str, Any], skip: Sequence[str] = ()) -> list[str]:
+def _differences(
+    got: Mapping[str, object], want: Mapping[str, object], skip: Sequence[str] = ()
+) -> list[str]:
     keys = sorted((set(got) | set(want)) - set(skip))
     differ = [k for k in keys if got.get(k) != want.get(k)]
     return [f"{k} {got.get(k)!r} (the replay gives {want.get(k)!r})" for k in differ]
 
 
-def _feedback_problems(path: Path, at: int, got: Any, want: dict[str, Any], invalid_grid: bool) -> list[str]:
+def _feedback_problems(
+    path: Path, at: int, got: object, want: Mapping[str, object], invalid_grid: bool
+) -> list[str]:
     if not isinstance(got, Mapping):
         return [f"{path}: event {at}: no feedback recorded for an action the environment answered"]
     if want.get("feedback") == "submit" and got.get("correct") != want.get("correct"):
@@ -44,14 +47,14 @@ def _feedback_problems(path: Path, at: int, got: Any, want: dict[str, Any], inva
     return [f"{path}: event {at}: feedback {', '.join(diff)}"] if diff else []
 
 
-def _observation_problems(path: Path, at: int, got: Any, want: dict[str, Any]) -> list[str]:
+def _observation_problems(path: Path, at: int, got: object, want: Mapping[str, object]) -> list[str]:
     if not isinstance(got, Mapping):
         return [f"{path}: event {at}: no observation recorded"]
     diff = _differences(got, want, skip=("extra",))  # plug-ins may add to what the learner saw
     return [f"{path}: event {at}: observation {', '.join(diff)}"] if diff else []
 
 
-def _play_events(env: AnyEnvironment, record: Record, events: Sequence[Any], path: Path) -> list[str]:
+def _play_events(env: AnyEnvironment, record: Record, events: Sequence[object], path: Path) -> list[str]:
     """Apply the trajectory's actions to ``env``; the problems met on the way."""
     problems: list[str] = []
     for at, event in enumerate(events):
@@ -84,7 +87,7 @@ def _play_events(env: AnyEnvironment, record: Record, events: Sequence[Any], pat
 
 
 def replay_instance(
-    track: Track, settings: EnvSettings, record: Record, trajectory: Mapping[str, Any], path: Path
+    track: Track, settings: EnvSettings, record: Record, trajectory: Mapping[str, object], path: Path
 ) -> list[str]:
     """Play one instance again from its trajectory's actions and compare everything written about it.
 
@@ -120,7 +123,9 @@ def replay_instance(
     if not env.done:
         return [*problems, f"{path}: the instance had not ended after its last event"]
     result = dataclasses.asdict(env.result())
-    problems += [f"{path}: result {d}" for d in _differences(trajectory.get("result") or {}, result)]
+    written = trajectory.get("result")
+    written = written if isinstance(written, Mapping) else {}
+    problems += [f"{path}: result {d}" for d in _differences(written, result)]
     claimed = {k: record.get(k) for k in _RESULT_FIELDS}
     wanted = {k: result[k] for k in _RESULT_FIELDS}
     records = path.parent.parent / "records.jsonl"

@@ -7,7 +7,6 @@ the release and data, and whether it is canonical.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ..core.config import TESTS
 from ..data.status import source_digests
@@ -21,7 +20,7 @@ _BARE = "bare"
 """The role (``continual_arc.reference_learners``) of the learner a ``-bare`` run must play."""
 
 
-def _expect(run: LoadedRun, role: str, stream: Mapping[str, Any]) -> list[str]:
+def _expect(run: LoadedRun, role: str, stream: Mapping[str, object]) -> list[str]:
     """The schedule a role needs, at the stream's configuration, seed and users.
 
     A learner's test may be played N users a round (``--width N``, its reset restoring the end of
@@ -30,7 +29,7 @@ def _expect(run: LoadedRun, role: str, stream: Mapping[str, Any]) -> list[str]:
     assert run.meta is not None
     meta, where = run.meta["schedule"], run.path / "meta.json"
     test = next((t for t in TESTS if role.startswith(t)), None)
-    wanted: dict[str, Any] = {
+    wanted: dict[str, object] = {
         "test": test,
         "width": 1 if role.endswith(("-reset", "-bare")) and test else meta.get("width"),
         "reset_each": role == "stream-reset",
@@ -49,9 +48,11 @@ def _expect(run: LoadedRun, role: str, stream: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _same_learner(run: LoadedRun, role: str, stream: LoadedRun, submission: Mapping[str, Any]) -> list[str]:
+def _same_learner(
+    run: LoadedRun, role: str, stream: LoadedRun, submission: Mapping[str, object]
+) -> list[str]:
     assert run.meta is not None and stream.meta is not None
-    learner, where = run.meta.get("learner", {}), run.path / "meta.json"
+    learner, where = run.meta["learner"], run.path / "meta.json"
     if role.endswith("-bare"):
         bare = reference_learner(_BARE) or "a bare model (no installed package declares one)"
         problems = [] if learner.get("class") == bare else [f"{where}: {learner.get('class')} is not {bare}"]
@@ -61,7 +62,7 @@ def _same_learner(run: LoadedRun, role: str, stream: LoadedRun, submission: Mapp
                 f"{where}: the bare model is {model!r}, but the student is {submission['student']!r}"
             )
         return problems
-    theirs = stream.meta.get("learner", {})
+    theirs = stream.meta["learner"]
     if _spec(learner) != _spec(theirs):
         return [
             f"{where}: played by {learner}, the stream by {theirs}: the {role} run must be the same learner"
@@ -72,9 +73,10 @@ def _same_learner(run: LoadedRun, role: str, stream: LoadedRun, submission: Mapp
     return []
 
 
-def _spec(learner: Mapping[str, Any]) -> dict[str, Any]:
+def _spec(learner: Mapping[str, object]) -> dict[str, object]:
     """A learner as recorded, its arguments ``{}`` when none (earlier runs recorded ``None`` from Python)."""
-    return {**learner, "kwargs": dict(learner.get("kwargs") or {})}
+    kwargs = learner.get("kwargs")
+    return {**learner, "kwargs": dict(kwargs) if isinstance(kwargs, Mapping) else {}}
 
 
 def _installed_digests(track: str) -> dict[str, str]:
@@ -103,15 +105,17 @@ def canonical_problems(run: LoadedRun, allow_ablation: bool) -> list[str]:
             f"a result's runs are played without one"
         )
     # The verdict recomputed from the rebuilt schedule (check_run), never the block the run wrote.
-    protocol = run.protocol or {}
-    if not allow_ablation and not protocol.get("canonical", False):
-        deviations = "; ".join(protocol.get("deviations", [])) or "its schedule does not rebuild"
+    protocol = run.protocol
+    if not allow_ablation and not (protocol is not None and protocol.get("canonical", False)):
+        deviations = (
+            "; ".join(protocol.get("deviations", []) if protocol else []) or "its schedule does not rebuild"
+        )
         problems.append(f"{where}: not canonical ({deviations}); check an ablation with --ablation")
     return problems
 
 
 def cross_checks(
-    runs: dict[str, LoadedRun], submission: Mapping[str, Any], allow_ablation: bool
+    runs: dict[str, LoadedRun], submission: Mapping[str, object], allow_ablation: bool
 ) -> list[str]:
     """The runs of a submission against each other, the leaderboard's rules and the data installed here.
 

@@ -9,9 +9,8 @@ is unusable, as a file that does not parse is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from ..core.records import is_primary
 from ..play.aliases import ALIAS_STYLES
@@ -79,7 +78,7 @@ _META_OPTIONAL: Mapping[str, tuple[type, ...]] = {
 }
 
 
-def _typed(value: Any, types: tuple[type, ...]) -> bool:
+def _typed(value: object, types: tuple[type, ...]) -> bool:
     """Whether ``value`` is one of ``types``, a bool never counting as a number (JSON tells them apart)."""
     if isinstance(value, bool):
         return bool in types
@@ -92,7 +91,7 @@ def _names(types: tuple[type, ...]) -> str:
     return " or ".join(dict.fromkeys(words[t] for t in types))
 
 
-def _fields(value: Mapping[str, Any], required: Mapping[str, tuple[type, ...]],
+def _fields(value: Mapping[str, object], required: Mapping[str, tuple[type, ...]],
             optional: Mapping[str, tuple[type, ...]]) -> list[str]:  # fmt: skip
     """What is wrong with the fields of one object, in words."""
     wrong = [f"{key} is missing" for key in required if key not in value]
@@ -102,7 +101,7 @@ def _fields(value: Mapping[str, Any], required: Mapping[str, tuple[type, ...]],
     return wrong
 
 
-def _record(record: Any) -> list[str]:
+def _record(record: object) -> list[str]:
     if not isinstance(record, dict):
         return [f"the record is {type(record).__name__}, not an object"]
     wrong = _fields(record, _RECORD, _RECORD_OPTIONAL)
@@ -120,7 +119,7 @@ def _record(record: Any) -> list[str]:
     return wrong
 
 
-def records_shape(records: list[Any], path: Path) -> list[str]:
+def records_shape(records: Sequence[object], path: Path) -> list[str]:
     """One line for each of the first malformed records of ``records.jsonl`` (empty when all hold)."""
     problems: list[str] = []
     for line, record in enumerate(records, 1):
@@ -132,7 +131,7 @@ def records_shape(records: list[Any], path: Path) -> list[str]:
     return problems
 
 
-def meta_shape(meta: Any, path: Path) -> list[str]:
+def meta_shape(meta: object, path: Path) -> list[str]:
     """What is malformed in ``meta.json``, as one line (empty when its shape holds)."""
     if not isinstance(meta, dict):
         return [f"{path}: not an object"]

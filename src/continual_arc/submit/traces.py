@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..core.records import EpisodeType, Record, is_primary
 
@@ -28,7 +27,7 @@ class TraceFinder:
             reported here (a run with plug-ins is refused for them on its own).
     """
 
-    def __init__(self, run_path: Path, listed: Any) -> None:
+    def __init__(self, run_path: Path, listed: object) -> None:
         self.active = not listed
         self.records = run_path / "records.jsonl"
         self.meta = run_path / "meta.json"
@@ -59,7 +58,7 @@ class TraceFinder:
                 f"{where}: round_addons {record['round_addons']!r}, but {self.meta} lists no plug-in",
             )
 
-    def trajectory(self, path: Path, trajectory: Mapping[str, Any]) -> None:
+    def trajectory(self, path: Path, trajectory: Mapping[str, object]) -> None:
         """Look at one trajectory (``i/<name>.json``)."""
         if not self.active:
             return
@@ -82,7 +81,7 @@ class TraceFinder:
         return list(self.found.values())
 
 
-def _short(value: Any, limit: int = 80) -> str:
+def _short(value: object, limit: int = 80) -> str:
     """A value in at most ``limit`` characters: an answer slipped in ``extra`` may be a whole grid."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."

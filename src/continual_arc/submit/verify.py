@@ -32,10 +32,10 @@ import shutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
+from ..core.records import JSONObject, JSONValue, LearnerSpec
 from ..core.sandbox import ProxyBridge
 from ..core.sandbox.zygote import Zygote
 from ..data.directory import DATA_ENV
@@ -43,9 +43,9 @@ from ..play.aliases import SALT_FILE
 from ..play.declared import run_option_env
 from ..play.learner import SavesState
 from ..play.options import RunProgress
-from ..play.remote import CHILD_MODULE, remote_learner
+from ..play.remote import CHILD_MODULE, RemoteLearner, remote_learner
 from ..play.runner import run
-from ..protocol.conclude import PlayedProtocol, conclude
+from ..protocol.conclude import PlayedProtocol, ProtocolDocument, conclude
 from ..protocol.jobs import ProgressLines, final_state
 from ..protocol.plan import PLAN, stream_start
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
@@ -106,7 +106,7 @@ class VerifyOptions:
     out: Path
     seed: int | None = None
     mode: str = "reproduced"
-    about: Mapping[str, Any] = field(default_factory=dict)
+    about: Mapping[str, JSONValue] = field(default_factory=dict)
     prefix: Sequence[str] = ()
     env: Mapping[str, str] | None = None
     pass_env: Sequence[str] = ()
@@ -136,7 +136,7 @@ def learner_env(out: Path, base: Mapping[str, str] | None = None, keep: Sequence
     return env
 
 
-def _spec(options: VerifyOptions) -> dict[str, Any]:
+def _spec(options: VerifyOptions) -> LearnerSpec:
     return {"class": options.learner, "kwargs": {}}
 
 
@@ -164,7 +164,7 @@ def _learner(
     start: Path | None,
     bridge: ProxyBridge | None,
     zygote: Zygote | None,
-) -> Any:
+) -> RemoteLearner:
     """The learner in processes of its own, in the sandbox, each in a new folder named at random."""
     env = _env(options, bridge)
     rights = None
@@ -188,7 +188,7 @@ def _learner(
 
 def _fresh_state(
     options: VerifyOptions, bridge: ProxyBridge | None, zygote: Zygote | None
-) -> tuple[Path | None, list[dict[str, Any]]]:
+) -> tuple[Path | None, list[JSONObject]]:
     """The saved state of a freshly built learner (``None`` if it saves none), and its process's report.
 
     Every process of the protocol starts from a saved state through ``load_state``: the stream's
@@ -201,8 +201,7 @@ def _fresh_state(
         return target, []
     learner = _learner(options, "fresh-state", restart=False, start=None, bridge=bridge, zygote=zygote)
     try:
-        saves = isinstance(learner, SavesState)  # the remote learner has the member if its learner has
-        if not saves:
+        if not isinstance(learner, SavesState):  # the remote learner has it if its learner has
             return None, learner.sandbox_reports()
         partial = target.with_name("fresh-state.partial")
         shutil.rmtree(partial, ignore_errors=True)
@@ -210,7 +209,7 @@ def _fresh_state(
         partial.rename(target)  # whole or not at all: a resume finds it complete, or makes it again
     finally:
         learner.close()
-    reports: list[dict[str, Any]] = learner.sandbox_reports()
+    reports: list[JSONObject] = learner.sandbox_reports()
     return target, reports
 
 
@@ -223,7 +222,7 @@ def _play(
     start: Path | None,
     bridge: ProxyBridge | None,
     zygote: Zygote | None,
-) -> list[dict[str, Any]]:
+) -> list[JSONObject]:
     """One play: the learner in processes of its own, resumed where a previous call stopped.
 
     Returns what the sandbox put in force for each process it started.
@@ -231,11 +230,11 @@ def _play(
     learner = _learner(options, name, restart=restart, start=start, bridge=bridge, zygote=zygote)
     progress = options.progress or ProgressLines(name)
     try:
-        run(learner, schedule, options.out / PROTOCOL_PLAYS[name], resume=True, learner_spec=_spec(options),
-            progress=progress)  # fmt: skip
+        out = options.out / PROTOCOL_PLAYS[name]
+        run(learner.learner(), schedule, out, resume=True, learner_spec=_spec(options), progress=progress)
     finally:
         learner.close()
-    reports: list[dict[str, Any]] = learner.sandbox_reports()
+    reports: list[JSONObject] = learner.sandbox_reports()
     return reports
 
 
@@ -244,15 +243,15 @@ def _play_all(
     schedules: Mapping[str, Schedule],
     bridge: ProxyBridge | None,
     zygote: Zygote | None,
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[JSONObject]]:
     """Every play, one by one (the stream, its tests, the resets); the sandbox's reports by kind."""
 
-    def play(name: str, restart: bool, start: Path | None) -> list[dict[str, Any]]:
+    def play(name: str, restart: bool, start: Path | None) -> list[JSONObject]:
         return _play(
             options, name, schedules[name], restart=restart, start=start, bridge=bridge, zygote=zygote
         )
 
-    reports: dict[str, list[dict[str, Any]]] = {"stream": [], "test": [], "reset": []}
+    reports: dict[str, list[JSONObject]] = {"stream": [], "test": [], "reset": []}
     fresh, reports["stream"] = _fresh_state(options, bridge, zygote)
     for planned in PLAN.one_by_one():
         # Every process starts from saved files: a test from the stream's end, any other from fresh.
@@ -301,7 +300,7 @@ def _write_submission(options: VerifyOptions, seed: int) -> None:
     )
 
 
-def verify(options: VerifyOptions) -> dict[str, Any]:
+def verify(options: VerifyOptions) -> ProtocolDocument:
     """Play and read the whole protocol as verification does; ``protocol.json``'s content.
 
     A learner that saves no state plays each test from nothing, as its memory lives in its process.

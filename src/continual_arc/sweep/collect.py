@@ -19,10 +19,10 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import ContinualArcError
 from ..core.files import read_json
+from ..core.records import LearnerSpec
 from ..play.rundir import read_meta, read_records
 from ..protocol.plays import PROTOCOL_PLAYS
 from .driver import SWEEP_FILE
@@ -57,17 +57,17 @@ def _finished(run_dir: Path) -> bool:
     return (run_dir / "summary.json").exists()
 
 
-def _role(schedule: Mapping[str, Any]) -> str:
+def _role(schedule: Mapping[str, object]) -> str:
     """Which play of a protocol a run is, from its schedule's meta."""
     test = schedule.get("test")
     if test is None:
         if schedule.get("order") == "fresh":
             return "held-out-reset"
         return "stream-reset" if schedule.get("reset_each") else "stream"
-    return test if schedule.get("width") is None else f"{test}-reset"
+    return str(test) if schedule.get("width") is None else f"{test}-reset"
 
 
-def _label(learner: Mapping[str, Any]) -> str:
+def _label(learner: LearnerSpec) -> str:
     name = str(learner.get("class", "?")).rsplit(":", 1)[-1].rsplit(".", 1)[-1]
     kwargs = learner.get("kwargs") or {}
     args = " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(kwargs.items()))
@@ -76,9 +76,9 @@ def _label(learner: Mapping[str, Any]) -> str:
 
 class _Groups:
     def __init__(self) -> None:
-        self.by_key: dict[tuple[Any, ...], Group] = {}
+        self.by_key: dict[tuple[object, ...], Group] = {}
 
-    def group(self, key: tuple[Any, ...], label: str, config: str, users: int) -> Group:
+    def group(self, key: tuple[object, ...], label: str, config: str, users: int) -> Group:
         return self.by_key.setdefault(key, Group(label, config, users))
 
     def add_run(self, run_dir: Path) -> None:

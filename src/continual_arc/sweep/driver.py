@@ -18,7 +18,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..core.files import atomic_write_json
 from ..protocol.play import ProtocolOptions, learner_keeps, write_schedules
@@ -189,8 +188,8 @@ class _Tracker:
                 total += unit.slots
             elif unit_id in running:
                 seen = read_progress(unit.options.out, unit.play)
-                if seen and seen.get("session") == self.session:
-                    total += min(int(seen.get("instances_done", 0)), unit.slots)
+                if seen and seen["session"] == self.session:
+                    total += min(int(seen["instances_done"]), unit.slots)
         return total
 
     def report(self, running: Mapping[str, Unit], final: bool = False) -> SweepProgress:
@@ -203,7 +202,7 @@ class _Tracker:
         started = sum(
             1
             for u in running.values()
-            if (read_progress(u.options.out, u.play) or {}).get("session") == self.session
+            if (progress := read_progress(u.options.out, u.play)) and progress["session"] == self.session
         )
         count = {s: sum(1 for v in self.status.values() if v == s) for s in ("waiting", "failed")}
         return SweepProgress(
@@ -219,7 +218,7 @@ class _Tracker:
         )
 
 
-def _collect(engine: Engine, tracker: _Tracker, flight: dict[Any, Unit], retries: int) -> None:
+def _collect(engine: Engine, tracker: _Tracker, flight: dict[object, Unit], retries: int) -> None:
     """Wait up to a second for units to finish, and record what each gave."""
     for handle in engine.wait(list(flight), timeout=1.0):
         unit = flight.pop(handle)
@@ -240,7 +239,7 @@ def _collect(engine: Engine, tracker: _Tracker, flight: dict[Any, Unit], retries
 def _drive(units: list[Unit], engine: Engine, options: SweepOptions, session: str) -> SweepResult:
     tracker = _Tracker(units, session)
     slots = options.max_parallel or engine.slots
-    flight: dict[Any, Unit] = {}
+    flight: dict[object, Unit] = {}
     last = 0.0
     while True:
         for unit in tracker.ready()[: max(0, slots - len(flight))]:

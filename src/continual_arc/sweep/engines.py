@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Protocol
+from types import ModuleType
+from typing import Protocol
 
 from ..core.errors import ContinualArcError
 from .units import Unit, UnitResult, run_unit
@@ -47,15 +48,15 @@ class Engine(Protocol):
     retries_itself: bool
     """Whether it reruns a unit whose worker died by itself (Ray), or the driver must (local)."""
 
-    def submit(self, unit: Unit) -> Any:
-        """Start the unit; a handle to wait on."""
+    def submit(self, unit: Unit) -> object:
+        """Start the unit; a handle to wait on (the engine's own token: the driver only hands it back)."""
         ...
 
-    def wait(self, handles: Sequence[Any], timeout: float) -> list[Any]:
+    def wait(self, handles: Sequence[object], timeout: float) -> list[object]:
         """The handles among ``handles`` that finished, waiting at most ``timeout`` seconds."""
         ...
 
-    def result(self, handle: Any) -> UnitResult:
+    def result(self, handle: object) -> UnitResult:
         """A finished unit's result.
 
         Raises:
@@ -91,15 +92,16 @@ class LocalEngine:
             self._pool = ProcessPoolExecutor(max_workers=self.slots)
             return self._pool.submit(run_unit, unit)
 
-    def wait(self, handles: Sequence[Any], timeout: float) -> list[Any]:
+    def wait(self, handles: Sequence[object], timeout: float) -> list[object]:
         """The finished futures."""
-        done, _ = wait(handles, timeout=timeout, return_when=FIRST_COMPLETED)
+        done, _ = wait(_futures(handles), timeout=timeout, return_when=FIRST_COMPLETED)
         return [h for h in handles if h in done]
 
-    def result(self, handle: Any) -> UnitResult:
+    def result(self, handle: object) -> UnitResult:
         """The unit's result; :class:`WorkerLost` when a worker's death broke the pool."""
+        (future,) = _futures([handle])
         try:
-            result: UnitResult = handle.result()
+            result: UnitResult = future.result()
         except BrokenProcessPool as err:
             raise WorkerLost(f"a worker process died ({err})") from None
         return result
@@ -107,6 +109,14 @@ class LocalEngine:
     def close(self) -> None:
         """Shut the pool down."""
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _futures(handles: Sequence[object]) -> list[Future[UnitResult]]:
+    """The local engine's handles, which are the futures its :meth:`LocalEngine.submit` returned."""
+    futures = [h for h in handles if isinstance(h, Future)]
+    if len(futures) != len(handles):
+        raise TypeError("a handle the local engine did not give")
+    return futures
 
 
 class RayEngine:
@@ -129,7 +139,7 @@ class RayEngine:
             raise EngineError(
                 f"--engine ray needs Ray, which is an optional extra: pip install '{RAY_EXTRA}'"
             ) from None
-        self._ray: Any = ray
+        self._ray: ModuleType = ray  # Ray's own types are not followed (pyproject's mypy overrides)
         self._started = False
         if not ray.is_initialized():
             # Workers import learners by path: they get this process's search path.
@@ -153,7 +163,7 @@ class RayEngine:
         self._task = self._ray.remote(run_unit)
         self._retries = retries
 
-    def submit(self, unit: Unit) -> Any:
+    def submit(self, unit: Unit) -> object:
         """Submit the unit as a task asking for its CPUs and GPUs."""
         options = {
             "num_cpus": unit.cpus,
@@ -164,7 +174,7 @@ class RayEngine:
         }
         return self._task.options(**options).remote(unit)
 
-    def wait(self, handles: Sequence[Any], timeout: float) -> list[Any]:
+    def wait(self, handles: Sequence[object], timeout: float) -> list[object]:
         """The finished tasks."""
         ready, rest = self._ray.wait(list(handles), num_returns=1, timeout=timeout)
         if ready and rest:
@@ -172,7 +182,7 @@ class RayEngine:
             ready += more
         return list(ready)
 
-    def result(self, handle: Any) -> UnitResult:
+    def result(self, handle: object) -> UnitResult:
         """The task's result; :class:`WorkerLost` when its worker died past its retries."""
         try:
             result: UnitResult = self._ray.get(handle)

@@ -33,12 +33,13 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from ..core.config import CANONICAL_SEEDS
 from ..core.errors import ContinualArcError
+from ..core.records import JSONObject, JSONValue
 from ..play.options import RunOptions
 from ..tracks.registry import CONFIG_ALIASES, get_config
 
@@ -75,7 +76,7 @@ class LearnerSpec:
 
     label: str
     learner: str
-    kwargs: Mapping[str, Any]
+    kwargs: Mapping[str, JSONValue]
     cpus: float = 1.0
     gpus: float = 0.0
 
@@ -170,7 +171,7 @@ def load_spec(path: Path | str) -> SweepSpec:
     return parse_spec(document, default_name=Path(path).stem)
 
 
-def parse_spec(document: Mapping[str, Any], default_name: str = "sweep") -> SweepSpec:
+def parse_spec(document: Mapping[str, object], default_name: str = "sweep") -> SweepSpec:
     """A spec from its parsed TOML (see the module docstring for the keys).
 
     Raises:
@@ -204,32 +205,33 @@ def parse_spec(document: Mapping[str, Any], default_name: str = "sweep") -> Swee
     )
 
 
-def _known(table: Any, keys: set[str], where: str) -> None:
+def _known(table: object, keys: set[str], where: str) -> Mapping[str, object]:
+    """``table`` as the TOML table it must be, holding none but ``keys``."""
     if not isinstance(table, Mapping):
         raise SpecError(f"{where} must be a table")
     unknown = sorted(set(table) - keys)
     if unknown:
         raise SpecError(f"{where} has unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(keys))}")
+    return table
 
 
-def _names(value: Any, key: str) -> list[str]:
+def _names(value: object, key: str) -> list[str]:
     values = [value] if isinstance(value, str) else value
     if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
         raise SpecError(f"{key} must be a configuration name or a non-empty list of them")
     return values
 
 
-def _ints(value: Any, key: str, low: int) -> list[int]:
+def _ints(value: object, key: str, low: int) -> list[int]:
     values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
-    ok = isinstance(values, list) and values and all(type(v) is int and v >= low for v in values)
-    if not ok:
+    if not isinstance(values, list) or not values or not all(type(v) is int and v >= low for v in values):
         raise SpecError(f"{key} must be a non-empty list of integers of at least {low}")
-    return list(values)
+    return [int(v) for v in values]
 
 
-def _variants(entry: Any, index: int) -> list[LearnerSpec]:
+def _variants(table: object, index: int) -> list[LearnerSpec]:
     where = f"learners[{index}]"
-    _known(entry, _LEARNER, where)
+    entry = _known(table, _LEARNER, where)
     learner = entry.get("class")
     if not isinstance(learner, str) or ":" not in learner:
         raise SpecError(f"{where}.class must be an import path, module:Class")
@@ -240,27 +242,35 @@ def _variants(entry: Any, index: int) -> list[LearnerSpec]:
     for axis, values in axes.items():
         if not isinstance(values, list) or not values:
             raise SpecError(f"{where}.axes.{axis} must be a non-empty list of values")
-    cpus, gpus = entry.get("cpus", 1), entry.get("gpus", 0)
-    if not all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in (cpus, gpus)):
+    cpus, gpus = _amount(entry.get("cpus", 1)), _amount(entry.get("gpus", 0))
+    if cpus is None or gpus is None:
         raise SpecError(f"{where}.cpus and {where}.gpus must be numbers of at least 0")
     name = str(entry.get("name") or learner.rsplit(":", 1)[-1])
     out = []
     for values in itertools.product(*axes.values()):
         chosen = dict(zip(axes, values, strict=True))
         label = " ".join([name, *(f"{k}={_text(v)}" for k, v in chosen.items())])
-        out.append(LearnerSpec(label, learner, {**kwargs, **chosen}, float(cpus), float(gpus)))
+        out.append(LearnerSpec(label, learner, {**kwargs, **chosen}, cpus, gpus))
     return out
 
 
-def _text(value: Any) -> str:
+def _amount(value: object) -> float | None:
+    """A number of CPUs or GPUs (at least 0), or ``None`` when ``value`` is none."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    return None
+
+
+def _text(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
-def _run(table: Any) -> RunSettings:
+def _run(table: object) -> RunSettings:
     defaults = RunSettings()
     keys = set(RunSettings.__dataclass_fields__)
     _known(table, keys, "[run]")
-    settings = RunSettings(**{**defaults.__dict__, **dict(table)})
+    assert isinstance(table, Mapping)  # _known refuses anything else
+    settings = RunSettings(**{**defaults.__dict__, **dict(table)})  # each field checked below
     if settings.alias_style not in ("hash", "names"):
         raise SpecError("[run].alias_style must be hash or names")
     if type(settings.resamples) is not int or settings.resamples < 1:
@@ -272,14 +282,42 @@ def _run(table: Any) -> RunSettings:
     return settings
 
 
-def spec_json(spec: SweepSpec) -> dict[str, Any]:
+VariantJSON = TypedDict(
+    "VariantJSON", {"label": str, "class": str, "kwargs": JSONObject, "cpus": float, "gpus": float}
+)
+"""A learner variant as ``sweep.json`` records it (``class``, a keyword, hence this form)."""
+
+
+class SweepJSON(TypedDict):
+    """``sweep.json``: the expanded spec (its configurations, seeds, users, run settings and variants)."""
+
+    name: str
+    configs: list[str]
+    seeds: list[int]
+    users: list[int]
+    run: JSONObject
+    learners: list[VariantJSON]
+    protocols: NotRequired[list[SweepProtocolJSON]]
+
+
+class SweepProtocolJSON(TypedDict):
+    """One protocol of the sweep as ``sweep.json`` lists it: its folder, learner variant and setting."""
+
+    directory: str
+    label: str
+    config: str
+    users: int
+    seed: int
+
+
+def spec_json(spec: SweepSpec) -> SweepJSON:
     """The expanded spec as JSON (what ``sweep.json`` records)."""
     return {
         "name": spec.name,
         "configs": list(spec.configs),
         "seeds": list(spec.seeds),
         "users": list(spec.users),
-        "run": dict(spec.run.__dict__),
+        "run": asdict(spec.run),
         "learners": [
             {"label": v.label, "class": v.learner, "kwargs": dict(v.kwargs), "cpus": v.cpus, "gpus": v.gpus}
             for v in spec.learners

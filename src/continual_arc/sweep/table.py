@@ -16,12 +16,11 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..measure.bootstrap import Estimate
 from ..measure.budget import Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
-from ..measure.plots import plane_plot
+from ..measure.plots import PlotPoint, plane_plot
 from ..measure.pool import BudgetEstimate, budget_estimate, pool_plays
 from ..measure.report import POINT_DIGITS, SHARE_DIGITS, format_estimate
 
@@ -205,7 +204,7 @@ def table_csv(rows: Sequence[Row]) -> str:
     for rank, row in ranked(rows):
         s = row.stream
         learned = row.learned
-        cells: list[Any] = [
+        cells: list[object] = [
             rank,
             row.label,
             row.config,
@@ -227,7 +226,7 @@ def table_csv(rows: Sequence[Row]) -> str:
     return buffer.getvalue()
 
 
-def plane_points(rows: Sequence[Row]) -> list[dict[str, Any]]:
+def plane_points(rows: Sequence[Row]) -> list[PlotPoint]:
     """Each row's place on the plane, as :func:`~continual_arc.measure.plots.plane_plot` draws it."""
     return [
         {

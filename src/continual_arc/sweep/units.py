@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from ..core.files import atomic_write_text, read_json
 from ..data.cache import NO_CACHE_ENV
@@ -138,18 +138,21 @@ def protocol_units(
         base: a unit holding the fields every unit of the sweep shares (resources, env, session).
     """
 
-    def unit(play: str, kind: str = "play", **fields: Any) -> Unit:
-        return replace(base, id=f"{key}/{play}", kind=kind, play=play, options=options, **fields)
+    def unit(play: str, kind: str = "play") -> Unit:
+        return replace(base, id=f"{key}/{play}", kind=kind, play=play, options=options)
 
     saves, stateless = keeps
     if not (saves or stateless):
-        return [unit("protocol", "protocol", slots=sum(slots.values()))]
+        return [replace(unit("protocol", "protocol"), slots=sum(slots.values()))]
     units = [
-        unit(p.name, slots=slots[p.name], stateless=stateless, after=tuple(f"{key}/{a}" for a in p.after))
+        replace(
+            unit(p.name), slots=slots[p.name], stateless=stateless, after=tuple(f"{key}/{a}" for a in p.after)
+        )
         for p in PLAN
     ]
     plays = tuple(u.id for u in units)
-    return [*units, unit("conclude", "conclude", after=plays, cpus=min(base.cpus, 1.0), gpus=0.0)]
+    last = replace(unit("conclude", "conclude"), after=plays, cpus=min(base.cpus, 1.0), gpus=0.0)
+    return [*units, last]
 
 
 @contextmanager
@@ -171,7 +174,7 @@ class _Progress:
         self.write(0, unit.slots)
 
     def write(self, done: int, total: int) -> None:
-        record = {
+        record: PlayProgress = {
             "session": self.unit.session,
             "pid": os.getpid(),
             "host": socket.gethostname(),
@@ -187,13 +190,23 @@ class _Progress:
             self.write(p.instances_done, p.instances_total)
 
 
-def read_progress(protocol: Path, play: str) -> dict[str, Any] | None:
-    """The progress a worker last wrote for a play, or ``None``."""
+class PlayProgress(TypedDict):
+    """``<play>.progress``: which worker of which session plays it, and how far it has come."""
+
+    session: str
+    pid: int
+    host: str
+    instances_done: int
+    instances_total: int
+
+
+def read_progress(protocol: Path, play: str) -> PlayProgress | None:
+    """The progress a worker last wrote for a play (:class:`_Progress`), or ``None``."""
     try:
         value = json.loads((bookkeeping(protocol) / f"{play}.progress").read_text())
     except (OSError, ValueError):
         return None
-    return value if isinstance(value, dict) else None
+    return cast(PlayProgress, value) if isinstance(value, dict) else None
 
 
 def _apply_env(env: Mapping[str, str | None]) -> None:

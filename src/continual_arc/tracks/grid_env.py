@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from ..core.actions import (
     Action,
@@ -46,7 +45,8 @@ from ..core.actions import (
     observation_to_json,
 )
 from ..core.environment import BaseEnvironment, EnvSettings
-from ..core.grids import InvalidGridError, Pair, to_json, validate_grid
+from ..core.grids import InvalidGridError, Pair, grid_json, validate_grid
+from ..core.records import JSONObject, JSONValue
 from .sources import TaskInstance
 
 __all__ = ["GridEnv"]
@@ -70,7 +70,7 @@ class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
         super().__init__(settings, instance.demo_cap)
 
     def view(
-        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, Any] | None = None
+        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, JSONValue] | None = None
     ) -> LearnerObservation:
         """The learner's view of the instance as it stands."""
         return LearnerObservation(
@@ -87,7 +87,7 @@ class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
             extra=MappingProxyType(dict(extra or {})),
         )
 
-    def step(self, action: Action) -> Feedback:
+    def step(self, action: object) -> Feedback:
         """Apply one action and return its feedback.
 
         * ``Submit(grid)``: the grid is validated; an invalid one is a wrong attempt with the
@@ -118,7 +118,7 @@ class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
     def _demos_feedback(self, demo: Pair | None, refused: bool) -> DemosFeedback:
         return DemosFeedback(demo, len(self.demos), self.spent, refused)
 
-    def _submit(self, value: Any) -> SubmitFeedback:
+    def _submit(self, value: object) -> SubmitFeedback:
         invalid: str | None = None
         try:
             correct = validate_grid(value) == self.instance.output
@@ -130,26 +130,26 @@ class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
             self.tally.fail_attempt()
         return SubmitFeedback(correct, self.attempts_used, self.spent, self.done, invalid)
 
-    def accepts(self, value: Any) -> bool:
+    def accepts(self, value: object) -> bool:
         """Whether ``value`` is one of the three actions."""
         return is_action(value)
 
-    def opening(self) -> dict[str, Any]:
+    def opening(self) -> JSONObject:
         """The trajectory's opening: the test input and the demonstration cap."""
-        return {"input": to_json(self.instance.input), "demo_cap": self.demo_cap}
+        return {"input": grid_json(self.instance.input), "demo_cap": self.demo_cap}
 
-    def action_json(self, action: Any) -> dict[str, Any]:
+    def action_json(self, action: object) -> JSONObject:
         """An action as JSON (see :func:`~continual_arc.core.actions.action_to_json`)."""
         return action_to_json(action)
 
-    def action_from_json(self, value: Mapping[str, Any]) -> Any:
+    def action_from_json(self, value: Mapping[str, JSONValue]) -> Action:
         """The action :meth:`action_json` wrote (:func:`~continual_arc.core.actions.action_from_json`)."""
         return action_from_json(value)
 
-    def feedback_json(self, feedback: Any) -> dict[str, Any]:
+    def feedback_json(self, feedback: Feedback) -> JSONObject:
         """A feedback as JSON (see :func:`~continual_arc.core.actions.feedback_to_json`)."""
         return feedback_to_json(feedback)
 
-    def observation_json(self, obs: Any) -> dict[str, Any]:
+    def observation_json(self, obs: LearnerObservation) -> JSONObject:
         """An observation's counters as JSON (:func:`~continual_arc.core.actions.observation_to_json`)."""
         return observation_to_json(obs)

@@ -24,7 +24,6 @@ import json
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -34,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..core.records import JSONObject
 from .assets import CONTENT_TYPES, mode_script, static_files
 from .play import PlayError, PlaySessions
 from .site import NotFound, Site
@@ -51,7 +51,7 @@ _SECURITY = {
 _MAX_BODY = 256 * 1024
 
 
-def _json(value: Any, status: int = 200) -> Response:
+def _json(value: object, status: int = 200) -> Response:
     body = json.dumps(value, separators=(",", ":"), allow_nan=False)
     return Response(body, status, headers=_SECURITY, media_type="application/json")
 
@@ -65,7 +65,7 @@ def _file(body: bytes | str, name: str) -> Response:
     return Response(body, 200, headers=_SECURITY, media_type=CONTENT_TYPES[suffix])
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> JSONObject:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise PlayError("send JSON (content-type: application/json)")
     raw = await request.body()
@@ -77,7 +77,8 @@ async def _body(request: Request) -> dict[str, Any]:
         raise PlayError("the request is not valid JSON") from None
     if not isinstance(value, dict):
         raise PlayError("the request must be a JSON object")
-    return value
+    body: JSONObject = value
+    return body
 
 
 def create_app(

@@ -15,18 +15,26 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
-from ..core.records import Record, is_primary
+from ..core.records import JSONObject, JSONValue, Record, is_primary
 from ..protocol.plays import PROTOCOL_PLAYS
-from .loading import RunData, is_run_dir, read_json_file, read_run
+from .loading import RunData, is_run_dir, json_object, read_json_file, read_run
 
-__all__ = ["Catalog", "ProtocolEntry", "RunEntry", "build_catalog", "instance_keys"]
+__all__ = ["Catalog", "Partner", "ProtocolEntry", "RunEntry", "build_catalog", "instance_keys"]
 
 _SKIP = {"i", "state", "plots", "schedules", ".git", "__pycache__", "node_modules"}
 """Directories never searched for runs (a run's own parts, and clutter)."""
 
 _MAX_DEPTH = 6
+
+
+class Partner(TypedDict):
+    """A run that shares instances with another: its id, how many it shares, whether all of them."""
+
+    id: str
+    shared: int
+    same: bool
 
 
 @dataclass
@@ -40,7 +48,7 @@ class RunEntry:
     protocol: str | None = None
     play: str | None = None
     keys: frozenset[tuple[str, int | None]] = frozenset()
-    partners: list[dict[str, Any]] = field(default_factory=list)
+    partners: list[Partner] = field(default_factory=list)
     reset: str | None = None
 
 
@@ -52,7 +60,7 @@ class ProtocolEntry:
     path: Path
     label: str
     plays: dict[str, str | None]
-    document: dict[str, Any] | None
+    document: JSONObject | None
     problems: list[str] = field(default_factory=list)
 
 
@@ -141,7 +149,7 @@ class _Builder:
         return True
 
 
-def _read_document(path: Path, problems: list[str]) -> Any:
+def _read_document(path: Path, problems: list[str]) -> JSONValue:
     return read_json_file(path, problems, "the plane is computed from the plays")
 
 
@@ -180,7 +188,7 @@ def _is_reset(entry: RunEntry) -> bool:
     """Whether the run was played with the learner reset before every instance."""
     if entry.play is not None:
         return entry.play.endswith("-reset")
-    schedule = (entry.data.meta or {}).get("schedule", {})
+    schedule = json_object((entry.data.meta or {}).get("schedule"))
     if schedule.get("reset_each") or schedule.get("width") == 1:
         return True
     primary = [r for r in entry.data.records if is_primary(r)]

@@ -8,16 +8,28 @@ functions over the records; nothing here measures anything of its own.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ..core.games import GAME_ACTIONS
-from ..core.records import Record, is_primary
+from ..core.records import JSONValue, Record, is_primary
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
+from ..measure.plots import PlanePointJSON
 from ..measure.reset_flags import reset_flags
 from ..protocol.plane import PlanePoint
 from .catalog import Catalog, ProtocolEntry, RunEntry
+from .document_types import (
+    AddonEntry,
+    DiagnosticsDocument,
+    IndexDocument,
+    PhaseCell,
+    ProtocolView,
+    RunDocument,
+    RunOverview,
+    Strip,
+    StripColumns,
+)
+from .loading import json_object
 
 __all__ = [
     "PLANE_RESAMPLES",
@@ -32,7 +44,7 @@ PLANE_RESAMPLES = 2_000
 """Bootstrap resamples when the viewer computes a plane itself (a protocol without ``protocol.json``)."""
 
 
-def _phases(records: Sequence[Record]) -> dict[str, dict[str, Any]]:
+def _phases(records: Sequence[Record]) -> dict[str, PhaseCell]:
     chosen = primary(records)
     return {
         phase: {
@@ -55,7 +67,7 @@ def _kind(records: Sequence[Record]) -> str:
     return "game" if any(name in games for name in acted) else "grid"
 
 
-def run_overview(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
+def run_overview(entry: RunEntry, *, local: bool = True) -> RunOverview:
     """What the index says of a run: where it is, what it played, U and P, partners, problems.
 
     Args:
@@ -63,9 +75,9 @@ def run_overview(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
         local: give its absolute path (a server on this machine); else only its label (an export).
     """
     meta = entry.data.meta or {}
-    schedule = meta.get("schedule") or {}
+    schedule = json_object(meta.get("schedule"))
     chosen = primary(entry.data.records)
-    learner = meta.get("learner") or {}
+    learner = json_object(meta.get("learner"))
     return {
         "id": entry.id,
         "label": entry.label,
@@ -74,7 +86,7 @@ def run_overview(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
         "play": entry.play,
         "learner": learner.get("class"),
         "learner_kwargs": learner.get("kwargs"),
-        "track": schedule.get("track") or (meta.get("protocol") or {}).get("track"),
+        "track": schedule.get("track") or json_object(meta.get("protocol")).get("track"),
         "kind": _kind(chosen),
         "config": schedule.get("config"),
         "seed": schedule.get("seed"),
@@ -96,7 +108,7 @@ def run_overview(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
     }
 
 
-def index_document(catalog: Catalog, *, live: bool) -> dict[str, Any]:
+def index_document(catalog: Catalog, *, live: bool) -> IndexDocument:
     """The page's first document: every run and protocol, and whether playing is available."""
     return {
         "format": 1,
@@ -116,16 +128,24 @@ def index_document(catalog: Catalog, *, live: bool) -> dict[str, Any]:
     }
 
 
-def _strip(records: Sequence[Record]) -> dict[str, Any]:
+def _strip(records: Sequence[Record]) -> Strip:
     """The stream strip's columns, one per primary instance in order of step, as parallel arrays."""
     chosen = sorted(primary(records), key=lambda r: int(r["step"]))
     tasks: list[str] = []
     index: dict[str, int] = {}
-    columns: dict[str, list[Any]] = {
-        name: []
-        for name in ("step", "user", "round", "phase", "task", "seed", "exposure", "gap", "charge", "solved")
+    columns: StripColumns = {
+        "step": [],
+        "user": [],
+        "round": [],
+        "phase": [],
+        "task": [],
+        "seed": [],
+        "exposure": [],
+        "gap": [],
+        "charge": [],
+        "solved": [],
+        "end": [],
     }
-    columns["end"] = []
     for r in chosen:
         task = str(r["task_id"])
         if task not in index:
@@ -146,7 +166,7 @@ def _strip(records: Sequence[Record]) -> dict[str, Any]:
     return {"tasks": tasks, "max_cost": max_cost, "columns": columns}
 
 
-def _addons(records: Sequence[Record]) -> list[dict[str, Any]]:
+def _addons(records: Sequence[Record]) -> list[AddonEntry]:
     """The auxiliary episodes plug-ins asked for (never in a measure), for their replays."""
     return [
         {
@@ -167,7 +187,7 @@ def _addons(records: Sequence[Record]) -> list[dict[str, Any]]:
     ]
 
 
-def run_document(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
+def run_document(entry: RunEntry, *, local: bool = True) -> RunDocument:
     """A run: its overview (:func:`run_overview`), its stream strip's columns and its auxiliary episodes."""
     return {
         "format": 1,
@@ -178,7 +198,7 @@ def run_document(entry: RunEntry, *, local: bool = True) -> dict[str, Any]:
     }
 
 
-def diagnostics_document(entry: RunEntry) -> dict[str, Any]:
+def diagnostics_document(entry: RunEntry) -> DiagnosticsDocument:
     """A run's stream diagnostics (``None`` when it has no stream instances), or why they are missing."""
     try:
         return {"format": 1, "id": entry.id, "diagnostics": diagnostics(entry.data.records), "problem": None}
@@ -186,7 +206,7 @@ def diagnostics_document(entry: RunEntry) -> dict[str, Any]:
         return {"format": 1, "id": entry.id, "diagnostics": None, "problem": f"cannot compute them: {err!r}"}
 
 
-def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[dict[str, Any] | None, str | None]:
+def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[PlanePointJSON | None, str | None]:
     """The plane computed from the plays (when ``protocol.json`` is missing), or why it cannot be."""
     plays = protocol.plays
     needed = ("seen", "seen-reset", "held-out", "held-out-reset")
@@ -217,23 +237,25 @@ def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[dict[str
         )
     except (MismatchError, KeyError, TypeError, ValueError) as err:
         return None, f"the plane cannot be computed: {err}"
-    schedule = (catalog.runs[str(plays["seen"])].data.meta or {}).get("schedule") or {}
+    schedule = json_object((catalog.runs[str(plays["seen"])].data.meta or {}).get("schedule"))
     setting = f"{schedule.get('config')}, {schedule.get('users')} user(s)" if schedule else ""
     point = PlanePoint(protocol.label, seen, held, learned, setting, flags)
     return point.to_json(), None
 
 
-def protocol_document(protocol: ProtocolEntry, catalog: Catalog, *, local: bool = True) -> dict[str, Any]:
+def protocol_document(protocol: ProtocolEntry, catalog: Catalog, *, local: bool = True) -> ProtocolView:
     """A protocol: its plays, the plane (as ``protocol.json`` has it, else computed) and its problems.
 
     ``local`` gives its absolute path, else its label only (an export does not publish local paths).
     """
     document = protocol.document or {}
-    plane = document.get("plane") if isinstance(document.get("plane"), dict) else None
+    written = document.get("plane")
+    plane: PlanePointJSON | JSONValue = written if isinstance(written, dict) else None
     note = None
     if plane is None:
-        plane, note = _computed_plane(protocol, catalog)
-        if plane is not None:
+        computed, note = _computed_plane(protocol, catalog)
+        plane = computed
+        if computed is not None:
             note = (
                 f"computed by the viewer ({PLANE_RESAMPLES} bootstrap resamples): protocol.json has no plane"
             )

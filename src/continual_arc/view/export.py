@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import ContinualArcError
 from ..core.files import atomic_write_json
+from ..core.records import JSONObject
 from .assets import mode_script, static_files
 from .catalog import Catalog
 from .site import Site
@@ -31,7 +31,7 @@ class ExportError(ContinualArcError, ValueError):
     """An export directory that would overwrite something else, or lies inside a run given."""
 
 
-def wrap_document(name: str, document: Any) -> str:
+def wrap_document(name: str, document: object) -> str:
     """A document as the script the page loads: ``CAV.deliver("<name>", <json>);``."""
     body = json.dumps(document, separators=(",", ":"), allow_nan=False)
     return f"CAV.deliver({json.dumps(name)},{body});\n"
@@ -63,7 +63,7 @@ def export_site(
     out: Path | str,
     progress: Callable[[int, int], None] | None = None,
     *,
-    leaderboard: dict[str, Any] | None = None,
+    leaderboard: JSONObject | None = None,
 ) -> dict[str, int]:
     """Write the static viewer of ``catalog`` (and its *Leaderboard* page, if given) into ``out``.
 

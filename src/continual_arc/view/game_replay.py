@@ -15,29 +15,76 @@ solver's plan.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict, cast
 
 from ..core.level_score import level_fields
+from ..core.records import Event, JSONObject, JSONValue, Record
 from ..play.instance_record import action_entries
+from .loading import json_list, json_object
 
-__all__ = ["charge_last", "game_steps", "is_game_trajectory"]
+__all__ = [
+    "Meter",
+    "ReplayStep",
+    "charge_last",
+    "game_steps",
+    "is_game_trajectory",
+    "json_object",
+]
 
 
-def is_game_trajectory(trajectory: Mapping[str, Any]) -> bool:
+class Meter(TypedDict):
+    """The cost meter after a step: what was spent, demonstrations bought, wrong answers (failed attempts)."""
+
+    spent: int
+    demos: int
+    wrong: int
+    charge: int | None
+
+
+class ReplayStep(TypedDict, total=False):
+    """One step of a replay (the opening, or an event): its kind, and what the page draws of it.
+
+    Which fields a step has depends on its kind (an answer's grid and verdict, a bought pair, a game
+    action's frames and cell); the last step carries the instance's end, a game level's its score.
+    """
+
+    kind: str
+    done: bool
+    attempt: int
+    pair: JSONValue
+    grid: JSONValue
+    correct: bool
+    invalid: JSONValue
+    repr: JSONValue
+    x: JSONValue
+    y: JSONValue
+    frames: JSONValue
+    state: JSONValue
+    ended: JSONValue
+    offered: JSONValue
+    attempt_actions: JSONValue
+    demo: JSONValue
+    learner_action: JSONValue
+    meter: Meter
+    end: JSONValue
+    level: Mapping[str, object]
+
+
+def is_game_trajectory(trajectory: Mapping[str, JSONValue]) -> bool:
     """Whether ``trajectory`` is a game level's (it names its game and numbers its opening frames)."""
     return "game" in trajectory and isinstance(trajectory.get("opening"), list)
 
 
-def _meter(spent: int, demos: int, failed: int) -> dict[str, Any]:
+def _meter(spent: int, demos: int, failed: int) -> Meter:
     # The keys are the grid replay's, so the page draws one meter for both: ``wrong`` is a failed attempt.
     return {"spent": spent, "demos": demos, "wrong": failed, "charge": None}
 
 
-def _game_step(action: Mapping[str, Any], feedback: Mapping[str, Any], step: dict[str, Any]) -> int | None:
+def _game_step(action: JSONObject, feedback: JSONObject, step: ReplayStep) -> int | None:
     """Fill ``step`` from a game action and its feedback; the failed attempts after it, if it says."""
     if "x" in action:
         step["x"], step["y"] = action.get("x"), action.get("y")
-    step["frames"] = list(feedback.get("frames") or [])
+    step["frames"] = json_list(feedback.get("frames"))
     step["state"] = feedback.get("state")
     step["ended"] = feedback.get("ended")
     step["offered"] = feedback.get("offered", True)
@@ -46,19 +93,19 @@ def _game_step(action: Mapping[str, Any], feedback: Mapping[str, Any], step: dic
     return int(used) if isinstance(used, int) else None
 
 
-def game_steps(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+def game_steps(trajectory: JSONObject, record: Record | None) -> list[ReplayStep]:
     """The replay's steps of a game instance: the opening, then one per event, the last with the charge."""
-    opening = list(trajectory.get("opening") or [])
-    steps: list[dict[str, Any]] = [
+    opening = json_list(trajectory.get("opening"))
+    steps: list[ReplayStep] = [
         {"kind": "start", "done": False, "attempt": 1, "frames": opening, "meter": _meter(0, 0, 0)}
     ]
     demos = failed = 0
-    for event in trajectory.get("events") or []:
-        action = event.get("action") or {}
-        feedback = event.get("feedback") or {}
+    for value in json_list(trajectory.get("events")):
+        event = json_object(value)
+        action, feedback = json_object(event.get("action")), json_object(event.get("feedback"))
         kind = str(action.get("action") or "no action")
         # The attempt an action belongs to is the one under way when it was taken.
-        step: dict[str, Any] = {"kind": kind, "done": bool(feedback.get("done")), "attempt": failed + 1}
+        step: ReplayStep = {"kind": kind, "done": bool(feedback.get("done")), "attempt": failed + 1}
         if feedback.get("feedback") == "game":
             used = _game_step(action, feedback, step)
             failed = failed if used is None else used
@@ -66,13 +113,13 @@ def game_steps(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) 
             if feedback.get("refused"):
                 step["kind"] = "refused"
             else:
-                demos = int(feedback.get("demos_used") or demos + 1)
+                demos = json_count(feedback.get("demos_used") or demos + 1)
                 step["demo"] = feedback.get("demo")
         elif kind == "invalid":
             step["repr"] = action.get("repr")
         if "learner_action" in event:
             step["learner_action"] = event["learner_action"]
-        step["meter"] = _meter(int(feedback.get("spent", failed + demos)), demos, failed)
+        step["meter"] = _meter(json_count(feedback.get("spent", failed + demos)), demos, failed)
         steps.append(step)
     steps = charge_last(steps, trajectory, record)
     level = _level(trajectory, record)
@@ -81,11 +128,16 @@ def game_steps(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) 
     return steps
 
 
-def _level(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def json_count(value: JSONValue) -> int:
+    """A count a trajectory holds (``int()`` of it, as the page shows it; ``0`` for what is none)."""
+    return int(value) if isinstance(value, int | float | str) else 0
+
+
+def _level(trajectory: JSONObject, record: Record | None) -> Mapping[str, object] | None:
     """The level score's fields: the record's, else computed from the trajectory (``None`` if neither can)."""
     if record and isinstance(record.get("level_score"), int | float):
         return {k: record.get(k) for k in ("baseline_actions", "level_actions", "level_score")}
-    baseline, result = trajectory.get("baseline_actions"), trajectory.get("result") or {}
+    baseline, result = trajectory.get("baseline_actions"), json_object(trajectory.get("result"))
     events = trajectory.get("events")
     if (
         not isinstance(baseline, int)
@@ -95,18 +147,17 @@ def _level(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) -> d
     ):
         return None  # a trajectory written before the level score, or cut short
     try:
-        return level_fields(action_entries(events), bool(result["solved"]), baseline)
+        written = cast(list[Event], events)  # as the trajectory holds them; a malformed one raises below
+        return level_fields(action_entries(written), bool(result["solved"]), baseline)
     except (KeyError, TypeError, ValueError):
         return None
 
 
-def charge_last(
-    steps: list[dict[str, Any]], trajectory: Mapping[str, Any], record: Mapping[str, Any] | None
-) -> list[dict[str, Any]]:
+def charge_last(steps: list[ReplayStep], trajectory: JSONObject, record: Record | None) -> list[ReplayStep]:
     """``steps`` with the instance's charge and end on the last (from the trajectory, else the record)."""
-    result = trajectory.get("result") or {}
+    result = json_object(trajectory.get("result"))
     charge = result.get("charge", record.get("charge") if record else None)
     if charge is not None:
-        steps[-1]["meter"]["charge"] = int(charge)
+        steps[-1]["meter"]["charge"] = json_count(charge)
         steps[-1]["end"] = result.get("end", record.get("end") if record else None)
     return steps

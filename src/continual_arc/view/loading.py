@@ -13,20 +13,29 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from ..core.files import RecordsError, read_json
-from ..core.records import EpisodeType, JSONObject, Phase, Record, is_primary
+from ..core.records import EpisodeType, JSONObject, JSONValue, Phase, Record, is_primary
 from ..play.rundir import META, PLUGINS, RECORDS, SCHEDULE, SUMMARY
 
-__all__ = ["MEMORY", "REQUIRED", "RunData", "is_run_dir", "read_json_file", "read_run"]
+__all__ = [
+    "MEMORY",
+    "REQUIRED",
+    "RunData",
+    "is_run_dir",
+    "json_list",
+    "json_object",
+    "read_json_file",
+    "read_run",
+]
 
 MEMORY = "memory.json"
 
 REQUIRED = ("step", "task_id", "charge")
 """The record fields without which an instance cannot be drawn."""
 
-_DEFAULTS: Mapping[str, Any] = {
+_DEFAULTS: Mapping[str, JSONValue] = {
     "phase": Phase.STREAM,
     "user": 0,
     "round": None,
@@ -55,11 +64,21 @@ class RunData:
     """
 
     path: Path
-    meta: dict[str, Any] | None
+    meta: JSONObject | None
     records: list[Record]
     summary: JSONObject | None
     problems: list[str] = field(default_factory=list)
     files: dict[str, bool] = field(default_factory=dict)
+
+
+def json_object(value: object) -> JSONObject:
+    """``value`` when it is a JSON object, else ``{}`` (a field of a file the viewer draws what it can of)."""
+    return value if isinstance(value, dict) else {}
+
+
+def json_list(value: object) -> list[JSONValue]:
+    """``value`` when it is a JSON list, else ``[]``."""
+    return value if isinstance(value, list) else []
 
 
 def is_run_dir(path: Path) -> bool:
@@ -67,10 +86,11 @@ def is_run_dir(path: Path) -> bool:
     return path.is_dir() and ((path / META).is_file() or (path / RECORDS).is_file())
 
 
-def read_json_file(path: Path, problems: list[str], what: str) -> Any:
+def read_json_file(path: Path, problems: list[str], what: str) -> JSONValue:
     """``path`` read as JSON, or ``None`` with a sentence in ``problems`` when it is missing or damaged."""
     try:
-        return read_json(path)
+        value: JSONValue = read_json(path)
+        return value
     except FileNotFoundError:
         problems.append(f"{path.name} is missing: {what}")
     except (RecordsError, OSError, UnicodeDecodeError) as err:
@@ -78,7 +98,7 @@ def read_json_file(path: Path, problems: list[str], what: str) -> Any:
     return None
 
 
-def _parse_lines(path: Path, problems: list[str]) -> list[Any]:
+def _parse_lines(path: Path, problems: list[str]) -> list[JSONValue]:
     """Every line of ``records.jsonl`` that parses; a damaged line is skipped and named."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -90,7 +110,7 @@ def _parse_lines(path: Path, problems: list[str]) -> list[Any]:
         return []
     lines = text.split("\n")
     tail = lines.pop()
-    out = []
+    out: list[JSONValue] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -106,9 +126,10 @@ def _parse_lines(path: Path, problems: list[str]) -> list[Any]:
     return out
 
 
-def _usable(raw: list[Any], problems: list[str]) -> list[Record]:
+def _usable(raw: list[JSONValue], problems: list[str]) -> list[Record]:
     """The records that can be drawn, older formats' missing fields filled in (and named once)."""
-    records, dropped, filled = [], 0, set()
+    records: list[Record] = []
+    dropped, filled = 0, set()
     for value in raw:
         if not isinstance(value, dict) or any(name not in value for name in REQUIRED):
             dropped += 1
@@ -151,10 +172,10 @@ def read_run(path: Path | str) -> RunData:
         problems.append(f"{META} is not a JSON object: ignored")
         meta = None
     records = _usable(_parse_lines(path / RECORDS, problems), problems)
-    summary = None
+    summary: JSONObject | None = None
     if (path / SUMMARY).exists():
-        summary = read_json_file(path / SUMMARY, problems, "U and P are computed from the records")
-        summary = summary if isinstance(summary, dict) else None
+        written = read_json_file(path / SUMMARY, problems, "U and P are computed from the records")
+        summary = written if isinstance(written, dict) else None
     data = RunData(path, meta, records, summary, problems)
     _finished(data)
     if not (path / SCHEDULE).is_file():

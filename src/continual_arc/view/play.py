@@ -15,11 +15,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import cast
 
-from ..core.actions import GiveUp, RequestDemos, Submit
+from ..core.actions import Action, GiveUp, RequestDemos, Submit
 from ..core.environment import AnyEnvironment, EnvSettings, InstanceClosedError
 from ..core.errors import ContinualArcError
+from ..core.records import JSONObject, JSONValue
 from ..stream.seeds import SEED_SPAN
 from ..tracks.registry import get_track
 from ..tracks.track import PHASE_SOURCES
@@ -57,7 +58,7 @@ class _Session:
     started: float
 
 
-def _action(body: Mapping[str, Any]) -> Any:
+def _action(body: Mapping[str, JSONValue]) -> Action:
     kind = body.get("action")
     if kind == "request_demos":
         return RequestDemos()
@@ -71,7 +72,7 @@ def _action(body: Mapping[str, Any]) -> Any:
             or any(not isinstance(r, list) or len(r) > 64 for r in grid)
         ):
             raise PlayError("submit needs a grid: a list of rows")
-        return Submit(grid)
+        return Submit(cast(list[list[int]], grid))  # rows of cells, each checked when the grid is applied
     raise PlayError(f"unknown action {kind!r}: submit, request_demos or give_up")
 
 
@@ -84,7 +85,7 @@ class PlaySessions:
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._lock = threading.Lock()
 
-    def start(self, track: str, task: str, phase: str, seed: int | None = None) -> dict[str, Any]:
+    def start(self, track: str, task: str, phase: str, seed: int | None = None) -> JSONObject:
         """Open a fresh instance of ``task`` as ``phase`` serves it; what the player is shown first.
 
         Raises:
@@ -111,7 +112,7 @@ class PlaySessions:
             "seed": chosen,
             "input": opening.get("input"),
             "demo_cap": opening.get("demo_cap"),
-            "rules": self.settings.to_dict(),
+            "rules": dict(self.settings.to_dict()),
         }
 
     def seed_of(self, token: str) -> int:
@@ -124,7 +125,7 @@ class PlaySessions:
                 raise PlayError("no such play (it ended long ago, or the server restarted)")
             return self._sessions[token]
 
-    def act(self, token: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    def act(self, token: str, body: Mapping[str, JSONValue]) -> JSONObject:
         """Apply one action; its feedback as a learner would get it, and the result once it has ended.
 
         Raises:
@@ -137,7 +138,7 @@ class PlaySessions:
                 feedback = session.env.step(action)
             except InstanceClosedError:
                 raise PlayError("this instance has ended: start a new one") from None
-            reply: dict[str, Any] = {
+            reply: JSONObject = {
                 "action": session.env.action_json(action),
                 "feedback": session.env.feedback_json(feedback),
                 "done": session.env.done,

@@ -17,13 +17,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import NotRequired, TypedDict, cast
 
-from ..core.records import Record, is_primary
+from ..core.records import JSONObject, JSONValue, Record, is_primary
 from .catalog import RunEntry
-from .game_replay import charge_last, game_steps, is_game_trajectory
+from .game_replay import (
+    Meter,
+    ReplayStep,
+    charge_last,
+    game_steps,
+    is_game_trajectory,
+    json_count,
+)
+from .loading import json_list, json_object
 
 __all__ = ["MAX_TRAJECTORY_BYTES", "ReplayRefused", "replay_document", "replay_steps", "trajectory_path"]
 
@@ -52,18 +59,15 @@ def trajectory_path(run_dir: Path, name: str) -> Path:
     return path
 
 
-def _meter(spent: int, demos: int, wrong: int, charge: int | None) -> dict[str, Any]:
+def _meter(spent: int, demos: int, wrong: int, charge: int | None) -> Meter:
     return {"spent": spent, "demos": demos, "wrong": wrong, "charge": charge}
 
 
-def _step(
-    event: Mapping[str, Any], demos: int, wrong: int, demo_cost: int
-) -> tuple[dict[str, Any], int, int]:
+def _step(event: JSONObject, demos: int, wrong: int, demo_cost: int) -> tuple[ReplayStep, int, int]:
     """One event as a replay step, and the demonstration and wrong-answer counts after it."""
-    action = event.get("action") or {}
-    feedback = event.get("feedback") or {}
+    action, feedback = json_object(event.get("action")), json_object(event.get("feedback"))
     kind = str(action.get("action") or "no action")
-    step: dict[str, Any] = {"kind": kind, "done": bool(feedback.get("done"))}
+    step: ReplayStep = {"kind": kind, "done": bool(feedback.get("done"))}
     if kind == "request_demos":
         if feedback.get("refused"):
             step["kind"] = "refused"
@@ -72,9 +76,9 @@ def _step(
             step["pair"] = feedback.get("pair")
     elif kind == "submit":
         step["grid"] = action.get("grid")
-        step["correct"] = bool(feedback.get("correct"))
+        step["correct"] = correct = bool(feedback.get("correct"))
         step["invalid"] = feedback.get("invalid")
-        if not step["correct"]:
+        if not correct:
             wrong += 1
     elif kind == "invalid":
         step["repr"] = action.get("repr")
@@ -83,29 +87,29 @@ def _step(
     frames = event.get("frames") or feedback.get("frames")
     if frames:
         step["frames"] = frames
-    spent = int(feedback.get("spent", wrong + demo_cost * demos))
+    spent = json_count(feedback.get("spent", wrong + demo_cost * demos))
     step["meter"] = _meter(spent, demos, wrong, None)
     return step, demos, wrong
 
 
-def replay_steps(trajectory: Mapping[str, Any], record: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+def replay_steps(trajectory: JSONObject, record: Record | None) -> list[ReplayStep]:
     """The replay's steps: the opening, then one per event, the last with the instance's charge."""
     demo_cost = 1
-    steps: list[dict[str, Any]] = [{"kind": "start", "done": False, "meter": _meter(0, 0, 0, None)}]
+    steps: list[ReplayStep] = [{"kind": "start", "done": False, "meter": _meter(0, 0, 0, None)}]
     demos = wrong = 0
-    for event in trajectory.get("events") or []:
-        step, demos, wrong = _step(event, demos, wrong, demo_cost)
+    for event in json_list(trajectory.get("events")):
+        step, demos, wrong = _step(json_object(event), demos, wrong, demo_cost)
         steps.append(step)
     return charge_last(steps, trajectory, record)
 
 
-def _from_record(record: Record) -> dict[str, Any]:
+def _from_record(record: Record) -> JSONObject:
     """A trajectory rebuilt from a record's actions alone (no grids), when the file is missing."""
-    events = []
+    events: list[JSONValue] = []
     demos = wrong = 0
     for entry in record.get("actions") or []:
         action = entry.get("action")
-        feedback: dict[str, Any] = {}
+        feedback: JSONObject = {}
         if action == "request_demos":
             feedback = {"feedback": "demos", "refused": bool(entry.get("refused")), "pair": None}
             demos += 0 if entry.get("refused") else 1
@@ -132,7 +136,7 @@ def _record_of(entry: RunEntry, name: str) -> Record | None:
     return None
 
 
-def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
+def _read(path: Path, problems: list[str]) -> JSONObject | None:
     name = f"i/{path.name}"
     try:
         if path.stat().st_size > MAX_TRAJECTORY_BYTES:
@@ -150,16 +154,39 @@ def _read(path: Path, problems: list[str]) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         problems.append(f"{name} is not a JSON object: the replay shows the record's actions")
         return None
-    return value
+    trajectory: JSONObject = value
+    return trajectory
 
 
-_PASSED_ON = ("learner_log", "plugins", "error", "frames", "alias", "task_id", "seed", "phase", "demo_cap")
+class ReplayDocument(TypedDict):
+    """An instance's replay: its record, input and steps, what its trajectory holds beyond the events."""
 
-# What a game level's trajectory adds: its game, its caps (the page says them), its opening's frames.
-_GAME_PASSED_ON = ("game", "difficulty", "baseline_actions", "attempt_action_cap", "action_cap", "opening")
+    format: int
+    run: str
+    name: str
+    kind: str
+    record: Record | None
+    input: JSONValue
+    steps: list[ReplayStep]
+    problems: list[str]
+    learner_log: JSONValue
+    plugins: JSONValue
+    error: JSONValue
+    frames: JSONValue
+    alias: JSONValue
+    task_id: JSONValue
+    seed: JSONValue
+    phase: JSONValue
+    demo_cap: JSONValue
+    game: NotRequired[JSONValue]
+    difficulty: NotRequired[JSONValue]
+    baseline_actions: NotRequired[JSONValue]
+    attempt_action_cap: NotRequired[JSONValue]
+    action_cap: NotRequired[JSONValue]
+    opening: NotRequired[JSONValue]
 
 
-def replay_document(entry: RunEntry, name: str) -> dict[str, Any]:
+def replay_document(entry: RunEntry, name: str) -> ReplayDocument:
     """The replay of instance ``name`` of a run (see the module docstring).
 
     Raises:
@@ -176,7 +203,7 @@ def replay_document(entry: RunEntry, name: str) -> dict[str, Any]:
     elif record is None:
         problems.append(f"records.jsonl has no record of instance {name} (its round was not committed?)")
     game = is_game_trajectory(trajectory)
-    document: dict[str, Any] = {
+    document: ReplayDocument = {
         "format": 1,
         "run": entry.id,
         "name": name,
@@ -185,7 +212,22 @@ def replay_document(entry: RunEntry, name: str) -> dict[str, Any]:
         "input": trajectory.get("input"),
         "steps": game_steps(trajectory, record) if game else replay_steps(trajectory, record),
         "problems": problems,
+        # What the trajectory holds beyond the events, passed on as it is (in this order).
+        "learner_log": trajectory.get("learner_log"),
+        "plugins": trajectory.get("plugins"),
+        "error": trajectory.get("error"),
+        "frames": trajectory.get("frames"),
+        "alias": trajectory.get("alias"),
+        "task_id": trajectory.get("task_id"),
+        "seed": trajectory.get("seed"),
+        "phase": trajectory.get("phase"),
+        "demo_cap": trajectory.get("demo_cap"),
     }
-    for key in _PASSED_ON + (_GAME_PASSED_ON if game else ()):
-        document[key] = trajectory.get(key)
+    if game:  # a game level's: its game, its caps (the page says them), its opening's frames
+        document["game"] = trajectory.get("game")
+        document["difficulty"] = trajectory.get("difficulty")
+        document["baseline_actions"] = trajectory.get("baseline_actions")
+        document["attempt_action_cap"] = trajectory.get("attempt_action_cap")
+        document["action_cap"] = trajectory.get("action_cap")
+        document["opening"] = trajectory.get("opening")
     return document

@@ -21,18 +21,23 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TypeAlias
 
-from ..core.records import Record, is_primary
+from ..core.records import JSONObject, Record, is_primary
 from ..play.rundir import PLUGINS
 from .catalog import Catalog, RunEntry
+from .document_types import DiagnosticsDocument, IndexPage, MemoryDocument, ProtocolView, RunDocument
 from .documents import diagnostics_document, index_document, protocol_document, run_document
 from .leaderboard import leaderboard_document
 from .loading import MEMORY, read_json_file
-from .replay import replay_document
+from .replay import ReplayDocument, replay_document
 
-__all__ = ["NotFound", "Site"]
+__all__ = ["Document", "NotFound", "Site"]
+
+_RunPages: TypeAlias = "RunDocument | DiagnosticsDocument | MemoryDocument | ReplayDocument"
+Document: TypeAlias = "IndexPage | _RunPages | ProtocolView | JSONObject"
+"""Each document the site serves (the leaderboard's is the file given, as JSON)."""
 
 _NAME = re.compile(r"(index|leaderboard)|run/(r\d+)(?:/(diagnostics|memory)|/i/([^/]+))?|protocol/(p\d+)")
 
@@ -51,14 +56,14 @@ class Site:
         leaderboard: a leaderboard's JSON to show on its page (``continual-arc leaderboard --json``).
     """
 
-    def __init__(self, catalog: Catalog, *, live: bool, leaderboard: dict[str, Any] | None = None) -> None:
+    def __init__(self, catalog: Catalog, *, live: bool, leaderboard: JSONObject | None = None) -> None:
         self.catalog = catalog
         self.live = live
         self.leaderboard = leaderboard
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[str, Document] = {}
         self._lock = threading.Lock()
 
-    def document(self, name: str) -> Any:
+    def document(self, name: str) -> Document:
         """The document called ``name``.
 
         Raises:
@@ -92,7 +97,7 @@ class Site:
             return _memory_document(entry)
         return self._cached(name, lambda: run_document(entry, local=self.live))
 
-    def _index(self) -> dict[str, Any]:
+    def _index(self) -> IndexPage:
         return {**index_document(self.catalog, live=self.live), "leaderboard": self.leaderboard is not None}
 
     def _run(self, run_id: str) -> RunEntry:
@@ -100,7 +105,7 @@ class Site:
             raise NotFound(f"no run {run_id}")
         return self.catalog.runs[run_id]
 
-    def _cached(self, name: str, build: Any) -> Any:
+    def _cached(self, name: str, build: Callable[[], Document]) -> Document:
         with self._lock:
             if name not in self._cache:
                 self._cache[name] = build()
@@ -130,7 +135,7 @@ def _trajectory_name(record: Record) -> str | None:
     return None if index is None else f"addon-{index}"
 
 
-def _memory_document(entry: RunEntry) -> dict[str, Any]:
+def _memory_document(entry: RunEntry) -> MemoryDocument:
     """What the learner said it kept (``memory.json``) and what plug-ins said (``plugins.json``)."""
     problems: list[str] = []
     memory = plugins = None

@@ -128,7 +128,7 @@ class TrainedLearner(BareModelLearner):
         if not feedback.done or game_level(obs) is not None:
             return  # a game level teaches nothing in this format
         right = isinstance(feedback, SubmitFeedback) and feedback.correct and isinstance(action, Submit)
-        solved = (obs.input, action.grid) if right and isinstance(action, Submit) else None
+        solved = (obs.input, tuple(map(tuple, action.grid))) if right and isinstance(action, Submit) else None
         self._taught.append(Taught(tuple(obs.demos), solved, obs.attempt_cap))
 
     def end_round(self) -> None:

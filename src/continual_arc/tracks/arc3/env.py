@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
 
 from continual_arc_games import Move
 from continual_arc_games.session import Session
@@ -51,6 +50,7 @@ from ...core.games import (
     is_game_action,
 )
 from ...core.level_score import level_fields
+from ...core.records import ActionEntry, JSONObject, JSONValue
 from .frames import FrameTable, FrameTexts
 from .source import GameInstance
 
@@ -109,7 +109,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         return self.texts.encode_all(self.session.frames or (self.session.frame,))
 
     def view(
-        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, Any] | None = None
+        self, alias: str, step: int, round: int, user: int, extra: Mapping[str, JSONValue] | None = None
     ) -> GameObservation:
         """The learner's view of the instance as it stands."""
         return GameObservation(
@@ -130,7 +130,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             extra=MappingProxyType(dict(extra or {})),
         )
 
-    def step(self, action: Any) -> GameFeedback | GameDemosFeedback | GiveUpFeedback:
+    def step(self, action: object) -> GameFeedback | GameDemosFeedback | GiveUpFeedback:
         """Apply one action and return its feedback.
 
         * ``GameAction``: ``RESET`` restarts the level; it fails the attempt if the attempt had
@@ -207,17 +207,19 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             frames, state, ended, self.attempt_actions, self.attempts_used, self.spent, self.done, offered
         )
 
-    def accepts(self, value: Any) -> bool:
+    def accepts(self, value: object) -> bool:
         """Whether ``value`` is a game action, a demonstration request or a give-up."""
         return is_game_action(value)
 
-    def opening(self) -> dict[str, Any]:
+    def opening(self) -> JSONObject:
         """The trajectory's opening: the game, the caps, the opening's frames and every frame by number.
 
         Called once the instance has ended, so ``frames`` holds every distinct frame the instance
         showed (its opening, each action's, each demonstration's); events refer to them by number.
         """
         inst = self.instance
+        opening: list[JSONValue] = [self.table.id(text) for text in self.opening_frames]
+        frames: list[JSONValue] = [*self.table.texts()]
         return {
             "game": inst.task_id,
             "difficulty": inst.difficulty,
@@ -225,11 +227,11 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             "attempt_action_cap": self.attempt_action_cap,
             "action_cap": self.action_cap,
             "demo_cap": self.demo_cap,
-            "opening": [self.table.id(text) for text in self.opening_frames],
-            "frames": self.table.texts(),
+            "opening": opening,
+            "frames": frames,
         }
 
-    def record_fields(self, actions: Sequence[Mapping[str, Any]], solved: bool) -> dict[str, Any]:
+    def record_fields(self, actions: Sequence[ActionEntry], solved: bool) -> JSONObject:
         """The record's level-score fields (:func:`~continual_arc.core.level_score.level_fields`).
 
         Args:
@@ -238,18 +240,18 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         """
         return level_fields(actions, solved, self.baseline_actions)
 
-    def action_json(self, action: Any) -> dict[str, Any]:
+    def action_json(self, action: object) -> JSONObject:
         """An action as JSON (:func:`~continual_arc.core.games.game_action_to_json`)."""
         return game_action_to_json(action)
 
-    def action_from_json(self, value: Mapping[str, Any]) -> GameAction | RequestDemos | GiveUp:
+    def action_from_json(self, value: Mapping[str, JSONValue]) -> GameAction | RequestDemos | GiveUp:
         """The action :meth:`action_json` wrote (for replaying a trajectory)."""
         return game_action_from_json(value)
 
-    def feedback_json(self, feedback: Any) -> dict[str, Any]:
+    def feedback_json(self, feedback: object) -> JSONObject:
         """A feedback as JSON, each frame by its number in the instance's frame table."""
         return game_feedback_to_json(feedback, self.table.id)
 
-    def observation_json(self, obs: Any) -> dict[str, Any]:
+    def observation_json(self, obs: GameObservation) -> JSONObject:
         """An observation's counters as JSON (:func:`~continual_arc.core.games.game_observation_to_json`)."""
         return game_observation_to_json(obs)
