@@ -51,7 +51,8 @@ class Tally:
     """The rules of one instance, whatever its kind: what ends it, and what it is charged.
 
     The one implementation of the rules: every :class:`BaseEnvironment` counts through one, and the
-    checker replays a record's actions through one (:func:`~continual_arc.submit.check_run.replay_charge`).
+    checker replays a record's actions through one
+    (:func:`~continual_arc.submit.replay_charge.replay_charge`).
     A failed attempt at the ``attempt_cap``-th ends the instance; a give-up ends it; its
     ``action_cap``-th action that leaves it open ends it; a solved instance is charged what it
     spent (failed attempts plus ``demo_cost`` per demonstration bought), any other ``max_cost``.
