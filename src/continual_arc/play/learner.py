@@ -55,6 +55,7 @@ __all__ = [
     "OPTIONAL_PROTOCOLS",
     "AnyLearner",
     "BaseLearner",
+    "Closes",
     "CountsInstances",
     "Fingerprinted",
     "GameLearner",
@@ -196,6 +197,15 @@ class TrainsWeights(Protocol):
 
     def training_resources(self) -> Mapping[str, float]:
         """Its cumulative training counters (device-seconds, tokens trained, peak memory), never scored."""
+        ...
+
+
+@runtime_checkable
+class Closes(Protocol):
+    """A learner holding what it must release (weights, a server, a process) once its play is over."""
+
+    def close(self) -> None:
+        """Release it; the learner is not played again."""
         ...
 
 

@@ -18,12 +18,12 @@ from pathlib import Path
 from ..core.records import JSONObject
 from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
-from ..play.learner import AnyLearner, LoadsState, load_learner
+from ..play.learner import AnyLearner, Closes, LoadsState, load_learner
 from ..play.options import RunOptions, RunProgress
 from ..play.runner import run
 from ..stream.schedule import Schedule
 
-__all__ = ["PlayJob", "ProgressLines", "final_state", "play_job", "prepare"]
+__all__ = ["PlayJob", "ProgressLines", "final_state", "play_job", "prepare", "release"]
 
 
 @dataclass(frozen=True)
@@ -99,18 +99,29 @@ def play_job(
 
     Args:
         job: the play.
-        learner: the learner to play (default: built by :func:`prepare`).
+        learner: the learner to play (default: built by :func:`prepare`, and closed after it if it
+            can be: :func:`release`).
         progress: where progress goes (default: prefixed lines on stderr).
     """
-    learner = learner if learner is not None else prepare(job)
+    built = learner is None
+    player = prepare(job) if learner is None else learner
     options = replace(
         job.options,
         resume=True,
         learner_spec={"class": job.learner, "kwargs": job.learner_kwargs},
         progress=progress or ProgressLines(job.name),
     )
-    result = run(learner, Schedule.load(job.schedule), job.out, options)
-    return result.summary
+    try:
+        return run(player, Schedule.load(job.schedule), job.out, options).summary
+    finally:
+        if built:
+            release(player)
+
+
+def release(learner: object) -> None:
+    """Close a learner built for one play, so that what it holds (weights, servers) is not kept."""
+    if isinstance(learner, Closes):
+        learner.close()
 
 
 def final_state(stream_dir: Path) -> Path | None:

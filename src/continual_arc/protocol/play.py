@@ -31,13 +31,13 @@ from ..measure.plots import load_matplotlib
 from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
 from ..play.declared import track_default_learner
-from ..play.learner import is_stateless, load_learner
+from ..play.learner import AnyLearner, is_stateless, load_learner
 from ..play.options import RunOptions
 from ..play.session import saves_state
 from ..stream.schedule import Schedule
 from ..tracks.registry import get_config, get_track
 from .conclude import ProtocolDocument, conclude, stream_plots
-from .jobs import PlayJob, final_state, play_job
+from .jobs import PlayJob, final_state, play_job, release
 from .plan import PLAN, PlannedPlay, stream_start
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
 
@@ -121,7 +121,10 @@ def planned_job(options: ProtocolOptions, play: PlannedPlay, stateless: bool) ->
 def learner_keeps(learner: str, kwargs: Mapping[str, JSONValue]) -> tuple[bool, bool]:
     """Whether the learner saves its state, and whether it is stateless (built once to see)."""
     probe = load_learner(learner, kwargs)
-    return saves_state(probe), is_stateless(probe)
+    try:
+        return saves_state(probe), is_stateless(probe)
+    finally:
+        release(probe)
 
 
 def _final_state(options: ProtocolOptions) -> Path | None:
@@ -166,29 +169,46 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
 
 
 def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
-    """Every play in this process, one by one.
+    """Every play in this process, one by one; each learner built here is closed after its play.
 
     A test of a learner that cannot save its state plays a deep copy of the learner the stream left.
     """
-    stream = load_learner(options.learner, options.learner_kwargs)
-    for play in PLAN.one_by_one():
-        job = planned_job(options, play, stateless)
-        if (job.out / "summary.json").exists():
-            continue  # finished (a resumed run's summary is removed first and written last)
-        if play.name == "stream":
-            play_job(job, stream)
-        elif not play.from_stream or saves or stateless:
-            play_job(job)
-        else:
-            if (job.out / "meta.json").exists():
-                raise ProtocolError(
-                    f"{job.out} was left unfinished, and the learner cannot save its state: "
-                    f"delete that directory and run again to replay the test from the stream's end"
-                )
-            assert job.salt is not None  # a test plays under the stream's names
-            job.out.mkdir(parents=True, exist_ok=True)
-            shutil.copy(job.salt, job.out / SALT_FILE)
-            play_job(job, copy.deepcopy(stream))
+    stream: AnyLearner | None = None
+    try:
+        for play in PLAN.one_by_one():
+            job = planned_job(options, play, stateless)
+            if (job.out / "summary.json").exists():
+                continue  # finished (a resumed run's summary is removed first and written last)
+            if play.name == "stream":
+                stream = load_learner(options.learner, options.learner_kwargs)
+                play_job(job, stream)
+                if saves or stateless:  # the tests build their own
+                    release(stream)
+                    stream = None
+            elif not play.from_stream or saves or stateless:
+                play_job(job)
+            else:
+                _play_copy(job, stream)
+    finally:
+        if stream is not None:
+            release(stream)
+
+
+def _play_copy(job: PlayJob, stream: AnyLearner | None) -> None:
+    """A test played by a deep copy of the learner the stream left in this process."""
+    if stream is None or (job.out / "meta.json").exists():
+        raise ProtocolError(
+            f"{job.out} was left unfinished, and the learner cannot save its state: "
+            f"delete that directory and run again to replay the test from the stream's end"
+        )
+    assert job.salt is not None  # a test plays under the stream's names
+    job.out.mkdir(parents=True, exist_ok=True)
+    shutil.copy(job.salt, job.out / SALT_FILE)
+    learner = copy.deepcopy(stream)
+    try:
+        play_job(job, learner)
+    finally:
+        release(learner)
 
 
 def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:

@@ -1,0 +1,47 @@
+"""Every learner a protocol builds is closed once its play is over (weights and servers are not kept)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.testing import ToyRuleLearner
+
+
+class Holder(ToyRuleLearner):
+    """A learner that holds something: it writes a line when built and one when closed."""
+
+    def __init__(self, log: str) -> None:
+        super().__init__()
+        self.log, self.mark = log, f"{os.getpid()}-{id(self)}"
+        self._write("built")
+
+    def _write(self, what: str) -> None:
+        with open(self.log, "a") as handle:
+            handle.write(f"{what} {self.mark}\n")
+
+    def close(self) -> None:
+        self._write("closed")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_learner_built_is_closed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    log = tmp_path / "log.txt"
+    options = ProtocolOptions(
+        out=tmp_path / "p", learner="test_release:Holder", learner_kwargs={"log": str(log)},
+        config="toy-smoke", jobs=jobs, resamples=100, plots=False,
+    )  # fmt: skip
+    play_protocol(options)
+    lines = [line.split() for line in log.read_text().splitlines()]
+    built = [mark for what, mark in lines if what == "built"]
+    closed = Counter(mark for what, mark in lines if what == "closed")
+    # The probe that tells whether it saves its state, then one learner for each of the six plays.
+    assert len(built) == 7
+    assert closed == Counter(built)
