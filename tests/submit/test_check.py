@@ -170,6 +170,10 @@ TAMPERS = {
         _edit_json("stream-reset", "meta.json", lambda m: m["schedule"].update(reset_each=False)),
         "stream-reset/meta.json: schedule reset_each is False, but the stream-reset run needs True",
     ),
+    "a test's run that plays the other test": (
+        _edit_json("seen", "meta.json", lambda m: m["schedule"].update(test="held-out")),
+        "seen/meta.json: schedule test is 'held-out', but the seen run needs 'seen'",
+    ),
     "a missing run": (
         lambda root: shutil.rmtree(root / "seen-reset"),
         "submission.json: the seen-reset run 'seen-reset' does not exist",

@@ -28,7 +28,8 @@ def _expect(run: LoadedRun, role: str, stream: Mapping[str, object]) -> list[str
     """
     assert run.meta is not None
     meta, where = run.meta["schedule"], run.path / "meta.json"
-    test = next((t for t in TESTS if role.startswith(t)), None)
+    # The test's name as plain text, as meta.json holds it (and as the message shows it).
+    test = next((str(t) for t in TESTS if role.startswith(t)), None)
     wanted: dict[str, object] = {
         "test": test,
         "width": 1 if role.endswith(("-reset", "-bare")) and test else meta.get("width"),
