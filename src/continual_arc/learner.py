@@ -4,9 +4,10 @@ Defined in :mod:`continual_arc.play.learner`: :class:`Learner` (generic over wha
 shown, answers and is told: :data:`GridLearner`, :data:`GameLearner`), :class:`BaseLearner`,
 :func:`load_learner` (a learner built from ``module:Class``), and the optional members as small
 runtime-checkable protocols (:class:`SavesState`, :class:`LoadsState`, :class:`Stateless`,
-:class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`ShowsMemory`,
-:class:`Fingerprinted`). A learner that keeps files beyond its state (a cache of searches) keeps
-them under :func:`data_dir` and writes them whole with :func:`atomic_write_text`.
+:class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`TrainsWeights`,
+:class:`ShowsMemory`, :class:`Closes`, :class:`Fingerprinted`). A learner that keeps files
+beyond its state (a cache of searches) keeps them under :func:`data_dir` and writes them whole
+with :func:`atomic_write_text`.
 """
 
 from .core.files import atomic_write_text
@@ -15,6 +16,7 @@ from .play.learner import (
     MEMBERS,
     AnyLearner,
     BaseLearner,
+    Closes,
     CountsInstances,
     Fingerprinted,
     GameLearner,
@@ -27,6 +29,7 @@ from .play.learner import (
     SavesState,
     ShowsMemory,
     Stateless,
+    TrainsWeights,
     is_stateless,
     load_learner,
     load_object,
@@ -37,6 +40,7 @@ __all__ = [
     "MEMBERS",
     "AnyLearner",
     "BaseLearner",
+    "Closes",
     "CountsInstances",
     "Fingerprinted",
     "GameLearner",
@@ -49,6 +53,7 @@ __all__ = [
     "SavesState",
     "ShowsMemory",
     "Stateless",
+    "TrainsWeights",
     "atomic_write_text",
     "data_dir",
     "is_stateless",

@@ -148,6 +148,11 @@ def _fake_server(args: argparse.Namespace) -> int:
         return 2
     server = FakeModelServer(script, model=args.model, host=args.host, port=args.port)
     print(f"fake model server with {len(script)} scripted replies at {server.url}", flush=True)
+    return _serve_until_interrupted(server)
+
+
+def _serve_until_interrupted(server: Any) -> int:
+    """Serve until Ctrl-C, then close the server (a stop by the user is a clean exit)."""
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -193,13 +198,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(f"serving {ref.name} at {server.url}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
-    return 0
+    return _serve_until_interrupted(server)
 
 
 def add_serve_parser(subparsers: Subparsers) -> None:
