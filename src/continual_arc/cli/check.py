@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..core.errors import ContinualArcError
+from ..core.records import Phase
 from ..measure.ledger import format_outside
 from ..measure.report import POINT_DIGITS, format_estimate, format_points
 from ..submit.check import CheckNumbers, check_submission
@@ -32,7 +33,7 @@ def format_numbers(numbers: CheckNumbers) -> str:
         f"place on the plane: memorization {format_estimate(seen['share_saved'])}, "
         f"generalization {format_estimate(held['share_saved'])}",
     ]
-    for name, c in (("seen", seen), ("held-out", held)):
+    for name, c in ((Phase.SEEN, seen), (Phase.HELD_OUT, held)):
         flag = "  FLAG: the reset plays below the bare model" if c["reset_below_bare"] else ""
         bare = "; bare " + ", ".join(_side(b) for b in c["bare"]) if c["bare"] else ""
         lines.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..core.records import Phase
 from ..protocol.first_sight import play_first_sight
 from ..protocol.play import default_learner
 from .common import ProgressBar, add_run_options, json_arg, print_json, run_options
@@ -34,7 +35,11 @@ def _first_sight(args: argparse.Namespace) -> int:
         print_json(result.to_json())
         return 0
     print(f"{learner} at first sight on {config} (one instance of each public task, wiped before each)")
-    for part, label in (("pool", "pool tasks"), ("held-out", "held-out tasks"), ("all", "all public tasks")):
+    for part, label in (
+        ("pool", "pool tasks"),
+        (Phase.HELD_OUT, "held-out tasks"),
+        ("all", "all public tasks"),
+    ):
         p = result.parts[part]
         share = "-" if p["share_solved"] is None else f"{p['share_solved']:.1f} %"
         used = "-" if p["budget_used"] is None else f"{p['budget_used']:.1f}"

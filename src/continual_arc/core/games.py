@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
 from typing import cast
@@ -31,6 +32,7 @@ __all__ = [
     "FRAME_SIDE",
     "GAME_ACTIONS",
     "RESET",
+    "AttemptEnd",
     "Frame",
     "GameAction",
     "GameDemo",
@@ -63,6 +65,19 @@ FRAME_SIDE = 64
 
 Frame = tuple[tuple[int, ...], ...]
 """A decoded frame: 64 rows of 64 colours 0-15."""
+
+
+class AttemptEnd(StrEnum):
+    """How an action ended an attempt at a game level (a feedback's ``ended``); not an instance's end.
+
+    ``won`` solves the instance; the others fail the attempt (the instance ends when they use the
+    last attempt, with the :class:`~continual_arc.core.records.End` of the rules).
+    """
+
+    WON = "won"
+    LOST = "lost"
+    RESET = "reset"
+    ACTION_CAP = "action cap"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +194,7 @@ class GameFeedback:
         frames: the frames the action rendered (the last is the frame it ended on); after an
             attempt ends, the next observation shows the level's opening again.
         state: ``"playing"``, ``"won"`` or ``"lost"``: the level's state after the action.
-        ended: how the action ended the attempt: ``None`` (it goes on), ``"won"`` (the instance is
-            solved), ``"lost"``, ``"reset"`` or ``"action cap"`` (each a failed attempt).
+        ended: how the action ended the attempt (an :class:`AttemptEnd`), or ``None``: it goes on.
         attempt_actions: actions taken in the attempt, this one included (0 after a free RESET).
         attempts_used: failed attempts so far, this one included.
         spent: failed attempts and demonstrations so far, in cost units.

@@ -42,6 +42,7 @@ __all__ = [
     "LearnerFault",
     "LearnerSpec",
     "Phase",
+    "Play",
     "PluginBlock",
     "PluginCounts",
     "PluginEntry",
@@ -78,6 +79,27 @@ class Phase(StrEnum):
     EPILOGUE = "epilogue"
     HELD_OUT = "held-out"
     SEEN = "seen"
+
+
+class Play(StrEnum):
+    """A play of the protocol, named as its directory: the stream, each frozen test, and the reset of each.
+
+    Here beside :class:`Phase` rather than with the protocol's plan, since the measures and the
+    checker, which cannot import the protocol, read the plays' records by these names.
+    """
+
+    STREAM = "stream"
+    STREAM_RESET = "stream-reset"
+    HELD_OUT = "held-out"
+    HELD_OUT_RESET = "held-out-reset"
+    SEEN = "seen"
+    SEEN_RESET = "seen-reset"
+
+    @classmethod
+    def of(cls, test: Phase | None, *, reset: bool = False) -> Play:
+        """The play of frozen test ``test`` (``None``: of the stream), or with ``reset`` its reset."""
+        played = Phase.STREAM if test is None else test
+        return cls(f"{played}-reset") if reset else cls(played.value)
 
 
 class End(StrEnum):

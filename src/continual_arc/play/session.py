@@ -55,10 +55,10 @@ class RunSession:
         self.learner, self.schedule, self.out, self.hooks = learner, schedule, out, hooks
         self.time_limit, self.fail_fast = options.instance_time_limit, options.fail_fast
         self.track = get_track(schedule.meta["track"])
-        if dict(schedule.meta["sources"]) != dict(self.track.roles):
+        if dict(schedule.meta["sources"]) != self.track.sources:
             raise RunDirError(
                 f"the schedule names the sources {dict(schedule.meta['sources'])}, but track "
-                f"{self.track.name} serves {dict(self.track.roles)}"
+                f"{self.track.name} serves {self.track.sources}"
             )
         self.settings = EnvSettings.from_dict(schedule.meta["configuration"]["env"])
         self.aliases = Aliases(read_or_create_salt(out), options.alias_style)

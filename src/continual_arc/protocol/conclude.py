@@ -9,7 +9,7 @@ from typing import NotRequired, Protocol, TypedDict
 
 from ..core.config import TESTS
 from ..core.files import atomic_write_json
-from ..core.records import JSONValue, LearnerSpec, ProtocolBlock
+from ..core.records import JSONValue, LearnerSpec, Play, ProtocolBlock
 from ..measure.plots import PlanePointJSON, plane_plot, run_plots
 from ..play.rundir import read_meta, read_records
 from .plane import plane_point
@@ -96,9 +96,9 @@ def stream_plots(out: Path) -> list[Path]:
         out: the protocol directory.
     """
     return run_plots(
-        read_records(out / PROTOCOL_PLAYS["stream"]),
+        read_records(out / PROTOCOL_PLAYS[Play.STREAM]),
         out / "plots",
-        read_records(out / PROTOCOL_PLAYS["stream-reset"]),
+        read_records(out / PROTOCOL_PLAYS[Play.STREAM_RESET]),
     )
 
 
@@ -115,7 +115,7 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDo
     """
     out: Path = options.out
     point = plane_point(out, label=options.learner.rsplit(":", 1)[-1], resamples=options.resamples).to_json()
-    stream = read_meta(out / PROTOCOL_PLAYS["stream"])
+    stream = read_meta(out / PROTOCOL_PLAYS[Play.STREAM])
     document: ProtocolDocument = {
         "format": 1,
         "learner": {"class": options.learner, "kwargs": dict(options.learner_kwargs)},
@@ -151,10 +151,14 @@ def _write_submission(options: Played) -> None:
             "teacher": None,
             "code": None,
             "contact": None,
-            "stream": PROTOCOL_PLAYS["stream"],
-            "reset": PROTOCOL_PLAYS["stream-reset"],
+            Play.STREAM: PROTOCOL_PLAYS[Play.STREAM],
+            "reset": PROTOCOL_PLAYS[Play.STREAM_RESET],
             "tests": {
-                test: {"run": PROTOCOL_PLAYS[test], "reset": PROTOCOL_PLAYS[f"{test}-reset"], "bare": None}
+                test: {
+                    "run": PROTOCOL_PLAYS[Play.of(test)],
+                    "reset": PROTOCOL_PLAYS[Play.of(test, reset=True)],
+                    "bare": None,
+                }
                 for test in TESTS
             },
             "notes": "written by continual-arc protocol; fill in student, code and contact before submitting",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
 
-from ..core.records import JSONValue, Record
+from ..core.records import JSONValue, Phase, Record
 from ..measure.budget import budget_used, primary, share_solved
 from ..play.learner import load_learner
 from ..play.options import RunOptions, RunProgress
@@ -22,7 +22,9 @@ from ..tracks.registry import get_config
 
 __all__ = ["FirstSight", "FirstSightJSON", "FirstSightPart", "play_first_sight"]
 
-_PARTS = {"stream": "pool", "held-out": "held-out"}
+_PARTS = {Phase.STREAM: "pool", Phase.HELD_OUT: Phase.HELD_OUT}
+"""The part of the tasks each phase plays at first sight, by its name in the document (the held-out
+part named as its phase)."""
 
 
 class FirstSightPart(TypedDict):

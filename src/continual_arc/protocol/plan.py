@@ -19,14 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.config import TESTS, Config
-from ..core.records import Phase
+from ..core.records import Phase, Play
 from ..play.aliases import SALT_FILE
 from ..stream.schedule import Schedule, build_schedule, test_schedule
 
 __all__ = ["PLAN", "PlannedPlay", "ProtocolPlan", "stream_start"]
-
-STREAM = "stream"
-"""The stream's play, which every test starts from."""
 
 
 @dataclass(frozen=True)
@@ -40,10 +37,10 @@ class PlannedPlay:
         after: the plays it waits for.
     """
 
-    name: str
+    name: Play
     test: Phase | None
     reset: bool
-    after: tuple[str, ...] = ()
+    after: tuple[Play, ...] = ()
 
     @property
     def from_stream(self) -> bool:
@@ -88,7 +85,7 @@ class ProtocolPlan:
         raise KeyError(f"no play {name!r} in the protocol; its plays: {', '.join(self.names)}")
 
     @property
-    def names(self) -> tuple[str, ...]:
+    def names(self) -> tuple[Play, ...]:
         """The plays' names, in order."""
         return tuple(play.name for play in self.plays)
 
@@ -112,7 +109,7 @@ class ProtocolPlan:
         A learner that keeps its state only in memory hands the stream's end to the tests before
         anything else is played.
         """
-        first = tuple(p for p in self.plays if p.name == STREAM or p.from_stream)
+        first = tuple(p for p in self.plays if p.name == Play.STREAM or p.from_stream)
         return first + tuple(p for p in self.plays if p not in first)
 
     def ready(self, finished: set[str]) -> tuple[PlannedPlay, ...]:
@@ -121,14 +118,14 @@ class ProtocolPlan:
 
 
 def _protocol_plan() -> ProtocolPlan:
-    resets = {test: PlannedPlay(f"{test}-reset", test, reset=True) for test in TESTS}
+    resets = {test: PlannedPlay(Play.of(test, reset=True), test, reset=True) for test in TESTS}
     return ProtocolPlan(
         (
-            PlannedPlay(STREAM, None, reset=False),
+            PlannedPlay(Play.STREAM, None, reset=False),
             resets[Phase.HELD_OUT],
-            PlannedPlay(f"{STREAM}-reset", None, reset=True),
+            PlannedPlay(Play.STREAM_RESET, None, reset=True),
             *(play for test, play in resets.items() if test != Phase.HELD_OUT),
-            *(PlannedPlay(test, test, reset=False, after=(STREAM,)) for test in TESTS),
+            *(PlannedPlay(Play.of(test), test, reset=False, after=(Play.STREAM,)) for test in TESTS),
         )
     )
 
@@ -145,4 +142,4 @@ def stream_start(out: Path, play: PlannedPlay, state: Path | None) -> tuple[Path
     """
     if not play.from_stream:
         return None, None
-    return state, out / STREAM / SALT_FILE
+    return state, out / Play.STREAM / SALT_FILE

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.records import Phase, Record
+from ..core.records import Phase, Play, Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
 from ..measure.plots import PlanePointJSON
 from ..measure.reset_flags import ResetFlags, reset_flags
@@ -50,7 +50,9 @@ def plane_point(
 ) -> PlanePoint:
     """A protocol directory's place on the plane (each test read against its reset)."""
     root = Path(directory)
-    needed = [PROTOCOL_PLAYS[play] for play in ("seen", "seen-reset", "held-out", "held-out-reset")]
+    needed = [
+        PROTOCOL_PLAYS[play] for play in (Play.SEEN, Play.SEEN_RESET, Play.HELD_OUT, Play.HELD_OUT_RESET)
+    ]
     missing = [name for name in needed if not (root / name / "meta.json").exists()]
     if missing:
         raise ProtocolError(
@@ -58,31 +60,31 @@ def plane_point(
             f"it lacks {', '.join(missing)}"
         )
 
-    def records(play: str) -> list[Record]:
+    def records(play: Play) -> list[Record]:
         return load_run(root / PROTOCOL_PLAYS[play]).records
 
-    played = load_run(root / PROTOCOL_PLAYS["seen"]).meta["schedule"]
+    played = load_run(root / PROTOCOL_PLAYS[Play.SEEN]).meta["schedule"]
     setting = f"{played['config']}, {played['users']} user(s)"
 
     seen = share_saved(
-        [records("seen")], [records("seen-reset")], seed=seed, test=Phase.SEEN, resamples=resamples
+        [records(Play.SEEN)], [records(Play.SEEN_RESET)], seed=seed, test=Phase.SEEN, resamples=resamples
     )
     held = share_saved(
-        [records("held-out")],
-        [records("held-out-reset")],
+        [records(Play.HELD_OUT)],
+        [records(Play.HELD_OUT_RESET)],
         seed=seed,
         test=Phase.HELD_OUT,
         resamples=resamples,
     )
     learned = None
     stream = stream_reset = None
-    if (root / PROTOCOL_PLAYS["stream-reset"] / "records.jsonl").exists():
-        stream, stream_reset = records("stream"), records("stream-reset")
+    if (root / PROTOCOL_PLAYS[Play.STREAM_RESET] / "records.jsonl").exists():
+        stream, stream_reset = records(Play.STREAM), records(Play.STREAM_RESET)
         learned = share_learned(stream, stream_reset, seed=seed, resamples=resamples)
     flags = reset_flags(
-        held_out=records("held-out"),
-        held_out_reset=records("held-out-reset"),
-        seen_reset=records("seen-reset"),
+        held_out=records(Play.HELD_OUT),
+        held_out_reset=records(Play.HELD_OUT_RESET),
+        seen_reset=records(Play.SEEN_RESET),
         stream=stream,
         stream_reset=stream_reset,
         seed=seed,

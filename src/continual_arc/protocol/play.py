@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.records import JSONValue
+from ..core.records import JSONValue, Play
 from ..measure.plots import load_matplotlib
 from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
@@ -128,7 +128,7 @@ def learner_keeps(learner: str, kwargs: Mapping[str, JSONValue]) -> tuple[bool, 
 
 
 def _final_state(options: ProtocolOptions) -> Path | None:
-    return final_state(options.out / PROTOCOL_PLAYS["stream"])
+    return final_state(options.out / PROTOCOL_PLAYS[Play.STREAM])
 
 
 def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Path] | None:
@@ -163,7 +163,7 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
                 future.result()
                 finished.add(running.pop(future))
             start_ready()
-            if options.plots and drawn is None and {"stream", "stream-reset"} <= finished:
+            if options.plots and drawn is None and {Play.STREAM, Play.STREAM_RESET} <= finished:
                 drawn = stream_plots(options.out)  # they read the stream and its reset
     return drawn
 
@@ -179,7 +179,7 @@ def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
             job = planned_job(options, play, stateless)
             if (job.out / "summary.json").exists():
                 continue  # finished (a resumed run's summary is removed first and written last)
-            if play.name == "stream":
+            if play.name == Play.STREAM:
                 stream = load_learner(options.learner, options.learner_kwargs)
                 play_job(job, stream)
                 if saves or stateless:  # the tests build their own
@@ -241,10 +241,10 @@ def play_protocol(options: ProtocolOptions) -> ProtocolDocument:
     out = options.out
     write_schedules(options)
     saves, stateless = learner_keeps(options.learner, options.learner_kwargs)
-    if (out / PROTOCOL_PLAYS["stream"] / "meta.json").exists() and not (saves or stateless):
+    if (out / PROTOCOL_PLAYS[Play.STREAM] / "meta.json").exists() and not (saves or stateless):
         # The stream's end lived in the process that played it: a resume can finish the resets,
         # never a test that still needs that end.
-        needs_end = [p.name for p in PLAN if p.name == "stream" or p.from_stream]
+        needs_end = [p.name for p in PLAN if p.name == Play.STREAM or p.from_stream]
         if not all((out / PROTOCOL_PLAYS[name] / "summary.json").exists() for name in needs_end):
             raise ProtocolError(
                 f"{options.learner} cannot save its state, so an unfinished protocol cannot resume"

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from ..core.config import Config
 from ..core.errors import ContinualArcError
+from ..core.records import Phase, Play
 from ..stream.schedule import Schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
@@ -17,7 +18,7 @@ from .plan import PLAN
 
 __all__ = ["PROTOCOL_PLAYS", "ProtocolError", "protocol_schedules", "reset_problem", "schedules_for"]
 
-PROTOCOL_PLAYS = {play.name: play.name for play in PLAN}
+PROTOCOL_PLAYS: dict[str, Play] = {play.name: play.name for play in PLAN}
 """The directory of each play of a protocol (:data:`~continual_arc.protocol.plan.PLAN`), by name."""
 
 
@@ -58,7 +59,7 @@ def reset_problem(run: Mapping[str, object], reset: Mapping[str, object], test: 
         if reset.get("test") is not None or not reset.get("reset_each"):
             return "the reset is not the stream wiped before every slot (schedule make --reset-each)"
         return None
-    fresh = test == "held-out" and reset.get("order") == "fresh"
+    fresh = test == Phase.HELD_OUT and reset.get("order") == "fresh"
     if not fresh and (reset.get("test") != test or reset.get("width") != 1):
         return f"the reset is not the {test} test played one instance at a time (--width 1)"
     return None

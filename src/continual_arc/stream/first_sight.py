@@ -14,7 +14,8 @@ The schedule is written with ``order: "custom"`` (it is no stream the configurat
 from __future__ import annotations
 
 from ..core.config import Config
-from ..tracks.track import Track
+from ..core.records import Phase
+from ..tracks.track import Role, Track
 from .rows import meta_block
 from .schedule import Schedule
 from .seeds import first_sight_seed
@@ -28,8 +29,14 @@ def first_sight_tasks(config: Config, *, track: Track | None = None) -> dict[str
     """The tasks first sight serves, by phase: the pool's (``stream``) and the held-out ones."""
     track = track_of(config, track)
     if config.smoke:
-        return {"stream": user_tasks(config, 0, track=track), "held-out": held_out_tasks(config, track=track)}
-    return {"stream": track.source("stream").task_ids(), "held-out": track.source("held-out").task_ids()}
+        return {
+            Phase.STREAM: user_tasks(config, 0, track=track),
+            Phase.HELD_OUT: held_out_tasks(config, track=track),
+        }
+    return {
+        Phase.STREAM: track.source(Role.STREAM).task_ids(),
+        Phase.HELD_OUT: track.source(Role.HELD_OUT).task_ids(),
+    }
 
 
 def first_sight_schedule(config: Config, seed: int = 0) -> Schedule:

@@ -24,7 +24,7 @@ __all__ = ["epilogue_rows", "fresh_rows", "meta_block", "stream_rows", "stream_t
 
 def stream_trace(config: Config, seed: int, user: int = 0, *, track: Track | None = None) -> ProcessTrace:
     """The stream process's run for one user at a seed (what :func:`build_schedule` serves)."""
-    rng = stable_rng("stream", config.name, seed, user)
+    rng = stable_rng(Phase.STREAM, config.name, seed, user)
     return stream_process(user_tasks(config, user, track=track), config.supply, config.process, rng)
 
 
@@ -54,7 +54,7 @@ def epilogue_rows(track: Track, config: Config, seed: int, first_round: int, res
     orders = []
     for user in range(config.users):
         tasks = list(held_out_tasks(config, track=track))
-        stable_rng("epilogue", config.name, seed, user).shuffle(tasks)
+        stable_rng(Phase.EPILOGUE, config.name, seed, user).shuffle(tasks)
         orders.append(tasks)
     return [
         (
@@ -85,7 +85,7 @@ def meta_block(track: Track, config: Config, seed: int, **fields_: Any) -> Sched
         "test": None,
         "width": None,
         "rounds_cut": None,
-        "sources": dict(track.roles),
+        "sources": track.sources,
     }
     meta.update(fields_)
     meta["protocol"] = protocol_of(meta)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from ..core.config import Config, ScheduleError
 from ..core.seeding import stable_rng
 from ..tracks.registry import get_track
-from ..tracks.track import Track
+from ..tracks.track import Role, Track
 
 __all__ = ["held_out_tasks", "max_users", "task_order", "track_of", "user_tasks", "with_users"]
 
@@ -30,7 +30,7 @@ def track_of(config: Config, track: Track | None = None) -> Track:
 
 @lru_cache(maxsize=64)
 def _pool(track: Track) -> tuple[str, ...]:
-    return track.source("stream").task_ids()
+    return track.source(Role.STREAM).task_ids()
 
 
 def max_users(config: Config, *, track: Track | None = None) -> int:
@@ -85,7 +85,7 @@ def user_tasks(config: Config, user: int, *, track: Track | None = None) -> tupl
 
 @lru_cache(maxsize=64)
 def _held_out(track: Track, task_seed: int, count: int) -> tuple[str, ...]:
-    pool = sorted(track.source("held-out").task_ids())
+    pool = sorted(track.source(Role.HELD_OUT).task_ids())
     if count > len(pool):
         raise ScheduleError(f"track {track.name} has {len(pool)} held-out tasks; {count} asked")
     return tuple(sorted(stable_rng("held-out-tasks", track.name, task_seed).sample(pool, count)))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.files import RecordsError, read_json
+from ..core.records import Phase, Play
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun
@@ -164,7 +165,7 @@ def learner_problems(
                 f"{where}: learner_fingerprint package {fingerprint.get('package')!r} is not the package "
                 f"of the learner {learner} ({package!r})"
             )
-    stream = runs.get("stream")
+    stream = runs.get(Play.STREAM)
     if stream is None or stream.meta is None:
         return problems
     where = root / "submission.json"
@@ -198,7 +199,7 @@ def protocol_json_problems(
         return [str(err)]
     if not isinstance(document, Mapping):
         return [f"{path}: not an object"]
-    stream = runs.get("stream")
+    stream = runs.get(Play.STREAM)
     if stream is None or stream.meta is None:
         return []
     schedule, (learner, kwargs) = stream.meta["schedule"], _spec(stream.meta["learner"])
@@ -214,7 +215,7 @@ def protocol_json_problems(
         "protocol.deviations": verdict.get("deviations"),
     }
     if numbers is not None:
-        for name, comparison in (("seen", numbers["seen"]), ("held_out", numbers["held-out"])):
+        for name, comparison in ((Phase.SEEN, numbers["seen"]), ("held_out", numbers["held-out"])):
             wanted |= {f"plane.{name}.{f}": _at(comparison, f) for f in _TEST_FIELDS}
         learned = numbers.get("learned")
         if learned is not None:

@@ -30,7 +30,7 @@ from typing import NotRequired, TypedDict
 
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
-from ..core.records import Phase, ProtocolBlock, Record
+from ..core.records import Phase, Play, ProtocolBlock, Record
 from ..measure.compare import LearnedJSON, MismatchError, TestComparisonJSON, share_learned, share_saved
 from ..measure.ledger import OutsideJSON, ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
@@ -99,13 +99,13 @@ _REQUIRED = {
 def _roles(submission: Mapping[str, object]) -> dict[str, str | None]:
     tests = _object(submission.get("tests"))
     roles: dict[str, str | None] = {
-        "stream": _name(submission.get("stream", ".")),
-        "stream-reset": _name(submission.get("reset")),
+        Play.STREAM: _name(submission.get(Play.STREAM, ".")),
+        Play.STREAM_RESET: _name(submission.get("reset")),
     }
     for test in TESTS:
         entry = _object(tests.get(test))
-        roles[test] = _name(entry.get("run"))
-        roles[f"{test}-reset"] = _name(entry.get("reset"))
+        roles[Play.of(test)] = _name(entry.get("run"))
+        roles[Play.of(test, reset=True)] = _name(entry.get("reset"))
         roles[f"{test}-bare"] = _name(entry.get("bare"))
     return roles
 
@@ -135,26 +135,26 @@ def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> CheckNumb
 
     tests: dict[str, TestComparisonJSON] = {}
     for test in TESTS:
-        run, reset = records(test), records(f"{test}-reset")
+        run, reset = records(Play.of(test)), records(Play.of(test, reset=True))
         if run is None or reset is None:
             return None
         bare = [b for b in (records(f"{test}-bare"),) if b is not None]
         tests[test] = share_saved(
             [run], [reset], seed=seed, test=test, bare_plays=bare, resamples=resamples
         ).to_json()
-    stream, stream_reset = records("stream"), records("stream-reset")
+    stream, stream_reset = records(Play.STREAM), records(Play.STREAM_RESET)
     both = stream is not None and stream_reset is not None
     # Beside the shares, as the bare-model flag: a reset that gives up, or is far worse at first sight.
     flags = reset_flags(
-        held_out=records("held-out") or [],
-        held_out_reset=records("held-out-reset") or [],
-        seen_reset=records("seen-reset") or [],
+        held_out=records(Play.HELD_OUT) or [],
+        held_out_reset=records(Play.HELD_OUT_RESET) or [],
+        seen_reset=records(Play.SEEN_RESET) or [],
         stream=stream if both else None,
         stream_reset=stream_reset if both else None,
         seed=seed,
         resamples=resamples,
     ).to_json()
-    stream_run = runs["stream"]
+    stream_run = runs[Play.STREAM]
     out: CheckNumbers = {
         "held-out": tests[Phase.HELD_OUT],
         "seen": tests[Phase.SEEN],
@@ -252,7 +252,7 @@ def check_submission(
         problems += found
     # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
     # Only one tied to these runs switches the canonical check off (bind.verification_problems).
-    verified, found = verification_problems(root, runs.get("stream"))
+    verified, found = verification_problems(root, runs.get(Play.STREAM))
     problems += found
     problems += cross_checks(runs, submission, allow_ablation or verified)
     problems += learner_problems(runs, submission, root)
@@ -265,8 +265,8 @@ def check_submission(
         except Exception as err:  # runs that hold no instance to compare: one line, never a traceback
             problems.append(f"{root}: the numbers cannot be computed from these runs ({err!r})")
             numbers = None
-        if numbers is not None and "stream" in runs:
-            numbers["protocol"] = runs["stream"].protocol  # the verdict recomputed, not the one written
+        if numbers is not None and Play.STREAM in runs:
+            numbers["protocol"] = runs[Play.STREAM].protocol  # the verdict recomputed, not the one written
     problems += protocol_json_problems(root, runs, numbers)
     if ledger is not None and numbers is not None:
         numbers["outside_spend"], found = _outside(ledger, runs)

@@ -27,7 +27,7 @@ from pathlib import Path
 from ..core.config import TESTS
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, read_json
-from ..core.records import JSONValue, Phase
+from ..core.records import JSONValue, Phase, Play
 from ..measure.bootstrap import EstimateJSON
 from ..measure.compare import TestComparisonJSON
 from ..measure.pool import BudgetEstimate, budget_estimate
@@ -114,7 +114,7 @@ def _setting(stream_dir: Path | None) -> tuple[Setting, BudgetEstimate | None]:
         "users": schedule.get("users"),
         "seed": schedule.get("seed"),
     }
-    return setting, budget_estimate(records, "stream")
+    return setting, budget_estimate(records, Phase.STREAM)
 
 
 def check_result(
@@ -138,7 +138,7 @@ def check_result(
     result = check_submission(
         root, regenerate=regenerate, resamples=resamples, seed=seed, allow_ablation=allow_ablation
     )
-    stream = result.runs.get("stream")
+    stream = result.runs.get(Play.STREAM)
     setting, estimate = _setting(Path(stream) if stream else None)
     return Checked(
         path=str(root),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 
+from ..core.records import Phase
 from ..measure.bootstrap import EstimateJSON
 from ..measure.report import format_estimate, format_points
 from .leaderboard import Leaderboard, Row, Table
@@ -134,7 +135,11 @@ CSV_COLUMNS = (
     "learned",
     "learned_low",
     "learned_high",
-    *(f"{t}_{f}" for t in ("seen", "held_out") for f in ("saved", "saved_low", "saved_high", "T", *_SIDES)),
+    *(
+        f"{t}_{f}"
+        for t in (Phase.SEEN, "held_out")
+        for f in ("saved", "saved_low", "saved_high", "T", *_SIDES)
+    ),
     "flags",
     "reason",
 )
@@ -178,7 +183,7 @@ def _csv_row(table: Table, row: Row) -> dict[str, object]:
         "learned": row.learned["value"] if row.learned else None,
         "learned_low": row.learned["low"] if row.learned else None,
         "learned_high": row.learned["high"] if row.learned else None,
-        **_test_columns("seen", row.seen),
+        **_test_columns(Phase.SEEN, row.seen),
         **_test_columns("held_out", row.held_out),
         "flags": "; ".join(row.flags),
     }

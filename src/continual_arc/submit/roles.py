@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..core.config import TESTS
+from ..core.records import Play
 from ..data.status import source_digests
 from ..play.declared import reference_learner
 from ..tracks.registry import pack_in_use
@@ -33,12 +34,12 @@ def _expect(run: LoadedRun, role: str, stream: Mapping[str, object]) -> list[str
     wanted: dict[str, object] = {
         "test": test,
         "width": 1 if role.endswith(("-reset", "-bare")) and test else meta.get("width"),
-        "reset_each": role == "stream-reset",
+        "reset_each": role == Play.STREAM_RESET,
         "config": stream["config"],
         "seed": stream["seed"],
         "configuration": stream["configuration"],
     }
-    if role == "held-out-reset" and meta.get("order") == "fresh":
+    if role == Play.HELD_OUT_RESET and meta.get("order") == "fresh":
         wanted.update(test=None, width=None, reset_each=True, order="fresh")
     elif test is None:
         wanted.update(order=stream["order"], epilogue=stream["epilogue"], rounds_cut=stream["rounds_cut"])
@@ -123,7 +124,7 @@ def cross_checks(
     Returns:
         One line per problem.
     """
-    stream = runs.get("stream")
+    stream = runs.get(Play.STREAM)
     if stream is None or stream.meta is None:
         return []
     problems: list[str] = []
@@ -131,8 +132,8 @@ def cross_checks(
         if run.meta is None:
             continue
         problems += canonical_problems(run, allow_ablation)
-        problems += _expect(run, role, stream.meta["schedule"]) if role != "stream" else []
-        problems += _same_learner(run, role, stream, submission) if role != "stream" else []
+        problems += _expect(run, role, stream.meta["schedule"]) if role != Play.STREAM else []
+        problems += _same_learner(run, role, stream, submission) if role != Play.STREAM else []
         if role in TESTS and run.salt != stream.salt:
             salt = run.path / "alias-salt"
             problems.append(

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
-from ..core.records import JSONObject, JSONValue, LearnerSpec
+from ..core.records import JSONObject, JSONValue, LearnerSpec, Play
 from ..core.sandbox import ProxyBridge
 from ..core.sandbox.zygote import Zygote
 from ..data.directory import DATA_ENV
@@ -251,18 +251,18 @@ def _play_all(
             options, name, schedules[name], restart=restart, start=start, bridge=bridge, zygote=zygote
         )
 
-    reports: dict[str, list[JSONObject]] = {"stream": [], "test": [], "reset": []}
-    fresh, reports["stream"] = _fresh_state(options, bridge, zygote)
+    reports: dict[str, list[JSONObject]] = {Play.STREAM: [], "test": [], "reset": []}
+    fresh, reports[Play.STREAM] = _fresh_state(options, bridge, zygote)
     for planned in PLAN.one_by_one():
         # Every process starts from saved files: a test from the stream's end, any other from fresh.
-        state = final_state(options.out / PROTOCOL_PLAYS["stream"]) if planned.from_stream else fresh
+        state = final_state(options.out / PROTOCOL_PLAYS[Play.STREAM]) if planned.from_stream else fresh
         _, salt = stream_start(options.out, planned, state)
         target = options.out / PROTOCOL_PLAYS[planned.name]
         if salt is not None and not (target / SALT_FILE).exists():
             target.mkdir(parents=True, exist_ok=True)
             shutil.copy(salt, target / SALT_FILE)
-        kind = "reset" if planned.reset else "test" if planned.from_stream else "stream"
-        reports[kind] += play(planned.name, planned.name != "stream", state)
+        kind = "reset" if planned.reset else "test" if planned.from_stream else Play.STREAM
+        reports[kind] += play(planned.name, planned.name != Play.STREAM, state)
     return reports
 
 
@@ -289,10 +289,14 @@ def _write_submission(options: VerifyOptions, seed: int) -> None:
             "teacher": None,
             "code": options.learner,
             "contact": "continual-arc verify",
-            "stream": PROTOCOL_PLAYS["stream"],
-            "reset": PROTOCOL_PLAYS["stream-reset"],
+            Play.STREAM: PROTOCOL_PLAYS[Play.STREAM],
+            "reset": PROTOCOL_PLAYS[Play.STREAM_RESET],
             "tests": {
-                test: {"run": PROTOCOL_PLAYS[test], "reset": PROTOCOL_PLAYS[f"{test}-reset"], "bare": None}
+                test: {
+                    "run": PROTOCOL_PLAYS[Play.of(test)],
+                    "reset": PROTOCOL_PLAYS[Play.of(test, reset=True)],
+                    "bare": None,
+                }
                 for test in TESTS
             },
             "notes": f"written by continual-arc verify ({options.mode}); see verification.json",

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.files import read_json
-from ..core.records import LearnerSpec
+from ..core.records import LearnerSpec, Play
 from ..play.rundir import read_meta, read_records
 from ..protocol.plays import PROTOCOL_PLAYS
 from .driver import SWEEP_FILE
@@ -62,8 +62,8 @@ def _role(schedule: Mapping[str, object]) -> str:
     test = schedule.get("test")
     if test is None:
         if schedule.get("order") == "fresh":
-            return "held-out-reset"
-        return "stream-reset" if schedule.get("reset_each") else "stream"
+            return Play.HELD_OUT_RESET
+        return Play.STREAM_RESET if schedule.get("reset_each") else Play.STREAM
     return str(test) if schedule.get("width") is None else f"{test}-reset"
 
 
@@ -124,7 +124,7 @@ def collect(paths: Iterable[Path | str]) -> list[Group]:
     for path in map(Path, paths):
         if (path / SWEEP_FILE).exists():
             groups.add_sweep(path)
-        elif (path / "schedules").is_dir() and (path / PROTOCOL_PLAYS["stream"]).is_dir():
+        elif (path / "schedules").is_dir() and (path / PROTOCOL_PLAYS[Play.STREAM]).is_dir():
             groups.add_protocol(path)
         elif (path / "meta.json").exists():
             groups.add_run(path)

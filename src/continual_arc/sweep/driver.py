@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.files import atomic_write_json
+from ..core.records import Play
 from ..protocol.play import ProtocolOptions, learner_keeps, write_schedules
 from .engines import Engine, WorkerLost, make_engine
 from .spec import ProtocolRun, SweepSpec, spec_json
@@ -174,7 +175,7 @@ class _Tracker:
                 self.fail(unit_id, "a unit it waits for failed")
             elif all(s in _FINISHED for s in before):
                 out.append(self.units[unit_id])
-        return sorted(out, key=lambda u: (u.kind == "conclude", u.play != "stream", -u.slots, u.id))
+        return sorted(out, key=lambda u: (u.kind == "conclude", u.play != Play.STREAM, -u.slots, u.id))
 
     def fail(self, unit_id: str, message: str) -> None:
         """Mark a unit failed, and every unit waiting for it."""

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.records import Phase, Play
 from ..measure.bootstrap import Estimate
 from ..measure.budget import Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
@@ -77,13 +78,13 @@ def pooled_row(
 ) -> Row:
     """The row of a learner at a setting, from the records of its protocols by seed."""
     chosen = [protocols[s] for s in sorted(protocols)]
-    stream, stream_reset = _pooled(chosen, "stream"), _pooled(chosen, "stream-reset")
+    stream, stream_reset = _pooled(chosen, Play.STREAM), _pooled(chosen, Play.STREAM_RESET)
     learned = None
     if stream and stream_reset:
         learned = share_learned(stream, stream_reset, seed=seed, resamples=resamples)
     tests: dict[str, TestComparison | None] = {}
-    for test in ("seen", "held-out"):
-        run, reset = _pooled(chosen, test), _pooled(chosen, f"{test}-reset")
+    for test in (Phase.SEEN, Phase.HELD_OUT):
+        run, reset = _pooled(chosen, Play.of(test)), _pooled(chosen, Play.of(test, reset=True))
         tests[test] = None
         if run and reset:
             tests[test] = share_saved([run], [reset], seed=seed, test=test, resamples=resamples)
@@ -95,8 +96,8 @@ def pooled_row(
         missing=tuple(sorted(missing)),
         stream=budget_estimate(stream or []),
         learned=learned,
-        seen=tests["seen"],
-        held_out=tests["held-out"],
+        seen=tests[Phase.SEEN],
+        held_out=tests[Phase.HELD_OUT],
     )
 
 

@@ -17,7 +17,7 @@ from ..data.screen_file import screened_pool
 from ..data.task_index import indexed_ids
 from .grid_env import GridEnv
 from .sources import FixedSource, GenerativeSource, TaskSource
-from .track import Track, smoke_config
+from .track import Role, Track, smoke_config
 
 __all__ = ["ARC1"]
 
@@ -44,7 +44,7 @@ def _arc1_split(split: str, name: str) -> Callable[[], TaskSource]:
 
 ARC1 = Track(
     name="arc1",
-    roles={"stream": "arc1/rearc", "held-out": "arc1/evaluation"},
+    roles={Role.STREAM: "arc1/rearc", Role.HELD_OUT: "arc1/evaluation"},
     factories={
         "arc1/rearc": _rearc_source,
         "arc1/training": _arc1_split("train", "arc1/training"),

@@ -19,7 +19,7 @@ from ..data.draws import one_demonstration
 from ..data.screen_file import screened_pool
 from .grid_env import GridEnv
 from .sources import FixedSource, GenerativeSource, TaskSource
-from .track import Track, smoke_config
+from .track import Role, Track, smoke_config
 
 __all__ = ["ARC2"]
 
@@ -46,7 +46,7 @@ def _arc2_split(split: str, name: str) -> Callable[[], TaskSource]:
 
 ARC2 = Track(
     name="arc2",
-    roles={"stream": "arc2/arc-gen", "held-out": "arc2/evaluation"},
+    roles={Role.STREAM: "arc2/arc-gen", Role.HELD_OUT: "arc2/evaluation"},
     factories={
         "arc2/arc-gen": _arcgen_source,
         "arc2/training": _arc2_split("train", "arc2/training"),

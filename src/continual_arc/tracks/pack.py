@@ -30,7 +30,7 @@ from ..data.pack import PackError, RulePack
 from ..data.pack_check import screen_rule
 from .grid_env import GridEnv
 from .sources import GenerativeSource, TaskSource
-from .track import Track
+from .track import Role, Track
 
 __all__ = [
     "MAX_RULES_PER_SIDE",
@@ -117,7 +117,7 @@ def pack_track(pack: RulePack) -> Track:
     }
     return Track(
         name=name,
-        roles={"stream": f"{name}/stream", "held-out": f"{name}/held-out"},
+        roles={Role.STREAM: f"{name}/stream", Role.HELD_OUT: f"{name}/held-out"},
         factories={source: _built(built) for source, built in sources.items()},
         configs=(pack_config(name, len(streamed), len(held)),),
         environment=GridEnv,

@@ -15,7 +15,7 @@ from ..core.grids import Grid, Pair, to_json
 from ..core.seeding import stable_rng
 from .grid_env import GridEnv
 from .sources import FixedSource, GenerativeSource
-from .track import Track, smoke_config
+from .track import Role, Track, smoke_config
 
 __all__ = ["TOY", "apply_rule", "toy_fixed_source", "toy_generative_source", "toy_rule"]
 
@@ -111,7 +111,7 @@ def toy_fixed_source() -> FixedSource:
 
 TOY = Track(
     name="toy",
-    roles={"stream": "toy/generative", "held-out": "toy/fixed"},
+    roles={Role.STREAM: "toy/generative", Role.HELD_OUT: "toy/fixed"},
     factories={"toy/generative": toy_generative_source, "toy/fixed": toy_fixed_source},
     configs=(smoke_config("toy-smoke", "toy", task_seed=0),),
     environment=GridEnv,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from ..core.config import Config, ProcessParams, ScheduleError
@@ -19,16 +20,24 @@ from ..core.environment import AnyEnvironment, EnvSettings
 from ..core.records import Phase
 from .sources import TaskSource, UnknownTaskError
 
-__all__ = ["PHASE_SOURCES", "ROLES", "Track", "TrackUnavailableError", "smoke_config"]
+__all__ = ["PHASE_SOURCES", "ROLES", "Role", "Track", "TrackUnavailableError", "smoke_config"]
 
-ROLES = ("stream", "held-out")
+
+class Role(StrEnum):
+    """The role a source of a track plays: the stream's tasks (the seen test's too), or the held-out ones."""
+
+    STREAM = "stream"
+    HELD_OUT = "held-out"
+
+
+ROLES = tuple(Role)
 """The two roles of a track's sources."""
 
-PHASE_SOURCES: Mapping[str, str] = {
-    Phase.STREAM: "stream",
-    Phase.SEEN: "stream",
-    Phase.EPILOGUE: "held-out",
-    Phase.HELD_OUT: "held-out",
+PHASE_SOURCES: Mapping[str, Role] = {
+    Phase.STREAM: Role.STREAM,
+    Phase.SEEN: Role.STREAM,
+    Phase.EPILOGUE: Role.HELD_OUT,
+    Phase.HELD_OUT: Role.HELD_OUT,
 }
 """Which of a track's two sources serves each phase."""
 
@@ -79,8 +88,13 @@ class Track:
                 self._built[name] = self.factories[name]()
             return self._built[name]
 
-    def source(self, role: str) -> TaskSource:
-        """The source playing ``role`` (``"stream"`` or ``"held-out"``)."""
+    @property
+    def sources(self) -> dict[str, str]:
+        """The name of the source playing each role, the roles as plain strings (as a schedule holds them)."""
+        return {str(role): name for role, name in self.roles.items()}
+
+    def source(self, role: Role) -> TaskSource:
+        """The source playing ``role``."""
         return self.source_named(self.roles[role])
 
     def source_for(self, phase: str) -> TaskSource:

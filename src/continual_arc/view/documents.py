@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..core.games import GAME_ACTIONS
-from ..core.records import JSONValue, Record, is_primary
+from ..core.records import JSONValue, Phase, Play, Record, is_primary
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
@@ -209,35 +209,42 @@ def diagnostics_document(entry: RunEntry) -> DiagnosticsDocument:
 def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[PlanePointJSON | None, str | None]:
     """The plane computed from the plays (when ``protocol.json`` is missing), or why it cannot be."""
     plays = protocol.plays
-    needed = ("seen", "seen-reset", "held-out", "held-out-reset")
+    needed = (Play.SEEN, Play.SEEN_RESET, Play.HELD_OUT, Play.HELD_OUT_RESET)
     missing = [p for p in needed if plays.get(p) is None]
     if missing:
         return None, f"the plane needs the {', '.join(missing)} play(s)"
 
-    def records(play: str) -> list[Record]:
+    def records(play: Play) -> list[Record]:
         run_id = plays[play]
         return [] if run_id is None else catalog.runs[run_id].data.records
 
     try:
-        seen = share_saved([records("seen")], [records("seen-reset")], test="seen", resamples=PLANE_RESAMPLES)
+        seen = share_saved(
+            [records(Play.SEEN)], [records(Play.SEEN_RESET)], test=Phase.SEEN, resamples=PLANE_RESAMPLES
+        )
         held = share_saved(
-            [records("held-out")], [records("held-out-reset")], test="held-out", resamples=PLANE_RESAMPLES
+            [records(Play.HELD_OUT)],
+            [records(Play.HELD_OUT_RESET)],
+            test=Phase.HELD_OUT,
+            resamples=PLANE_RESAMPLES,
         )
         learned = None
-        whole = bool(plays.get("stream") and plays.get("stream-reset"))
+        whole = bool(plays.get(Play.STREAM) and plays.get(Play.STREAM_RESET))
         if whole:
-            learned = share_learned(records("stream"), records("stream-reset"), resamples=PLANE_RESAMPLES)
+            learned = share_learned(
+                records(Play.STREAM), records(Play.STREAM_RESET), resamples=PLANE_RESAMPLES
+            )
         flags = reset_flags(
-            held_out=records("held-out"),
-            held_out_reset=records("held-out-reset"),
-            seen_reset=records("seen-reset"),
-            stream=records("stream") if whole else None,
-            stream_reset=records("stream-reset") if whole else None,
+            held_out=records(Play.HELD_OUT),
+            held_out_reset=records(Play.HELD_OUT_RESET),
+            seen_reset=records(Play.SEEN_RESET),
+            stream=records(Play.STREAM) if whole else None,
+            stream_reset=records(Play.STREAM_RESET) if whole else None,
             resamples=PLANE_RESAMPLES,
         )
     except (MismatchError, KeyError, TypeError, ValueError) as err:
         return None, f"the plane cannot be computed: {err}"
-    schedule = json_object((catalog.runs[str(plays["seen"])].data.meta or {}).get("schedule"))
+    schedule = json_object((catalog.runs[str(plays[Play.SEEN])].data.meta or {}).get("schedule"))
     setting = f"{schedule.get('config')}, {schedule.get('users')} user(s)" if schedule else ""
     point = PlanePoint(protocol.label, seen, held, learned, setting, flags)
     return point.to_json(), None

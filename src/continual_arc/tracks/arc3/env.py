@@ -38,6 +38,7 @@ from ...core.actions import GiveUp, GiveUpFeedback, RequestDemos
 from ...core.environment import BaseEnvironment, EnvSettings
 from ...core.games import (
     RESET,
+    AttemptEnd,
     GameAction,
     GameDemo,
     GameDemosFeedback,
@@ -170,7 +171,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             self.session.reset()
             self.shown = self._rendered()
             return self._feedback(self.shown, None)
-        return self._fail_attempt("reset", self.opening_frames)
+        return self._fail_attempt(AttemptEnd.RESET, self.opening_frames)
 
     def _play(self, action: GameAction) -> GameFeedback:
         self.attempt_actions += 1
@@ -183,15 +184,15 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         if self.session.won:
             self.tally.solve()
             self.shown = frames
-            return self._feedback(frames, "won", offered)
+            return self._feedback(frames, AttemptEnd.WON, offered)
         if self.session.lost:
-            return self._fail_attempt("lost", frames, offered)
+            return self._fail_attempt(AttemptEnd.LOST, frames, offered)
         if self.attempt_actions >= self.attempt_action_cap:
-            return self._fail_attempt("action cap", frames, offered)
+            return self._fail_attempt(AttemptEnd.ACTION_CAP, frames, offered)
         self.shown = frames
         return self._feedback(frames, None, offered)
 
-    def _fail_attempt(self, how: str, frames: tuple[str, ...], offered: bool = True) -> GameFeedback:
+    def _fail_attempt(self, how: AttemptEnd, frames: tuple[str, ...], offered: bool = True) -> GameFeedback:
         """End the attempt as failed; restart the level unless that was the last attempt."""
         self.tally.fail_attempt()
         state = "lost" if self.session.lost else "playing"
@@ -201,7 +202,9 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         self.attempt_actions = 0
         return GameFeedback(frames, state, how, 0, self.attempts_used, self.spent, self.done, offered)
 
-    def _feedback(self, frames: tuple[str, ...], ended: str | None, offered: bool = True) -> GameFeedback:
+    def _feedback(
+        self, frames: tuple[str, ...], ended: AttemptEnd | None, offered: bool = True
+    ) -> GameFeedback:
         state = "won" if self.session.won else "lost" if self.session.lost else "playing"
         return GameFeedback(
             frames, state, ended, self.attempt_actions, self.attempts_used, self.spent, self.done, offered

@@ -14,7 +14,7 @@ import dataclasses
 from continual_arc_games import GAMES
 
 from ...core.config import Config
-from ..track import Track, smoke_config
+from ..track import Role, Track, smoke_config
 from . import CONFIG_NAMES
 from .env import GameEnv
 from .source import GameSource
@@ -63,7 +63,7 @@ def _smoke() -> Config:
 
 ARC3 = Track(
     name="arc3",
-    roles={"stream": "arc3/stream", "held-out": "arc3/held-out"},
+    roles={Role.STREAM: "arc3/stream", Role.HELD_OUT: "arc3/held-out"},
     factories={"arc3/stream": _stream_source, "arc3/held-out": _held_out_source},
     configs=(
         Config(
