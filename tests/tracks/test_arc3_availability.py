@@ -15,7 +15,7 @@ HAS_ENGINE = importlib.util.find_spec("arcengine") is not None
 
 @pytest.mark.skipif(HAS_ENGINE, reason="arcengine is installed here: the arc3 track is available")
 def test_arc3_is_unavailable_in_one_sentence_never_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "arc3" not in TRACKS and "pip install -e ./games -e \".[arc3]\"" in UNAVAILABLE["arc3"]
+    assert "arc3" not in TRACKS and 'pip install -e ./games -e ".[arc3]"' in UNAVAILABLE["arc3"]
     for ask in (lambda: get_track("arc3"), lambda: get_config("arc3"), lambda: get_config("arc3-smoke")):
         with pytest.raises(ScheduleError, match=r"Python 3\.12"):
             ask()
