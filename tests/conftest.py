@@ -45,7 +45,6 @@ def arcgen_archive() -> Path | None:
     """ARC-GEN's archive as .ci/run finds it: $CONTINUAL_ARC_ARCGEN, else beside the repository."""
     candidates = [os.environ.get("CONTINUAL_ARC_ARCGEN", "")]
     candidates += [str(_REPO.parent / "shared/data/ARC-GEN-a15cbdb.tar.gz")]
-    candidates += ["/work/shared/data/ARC-GEN-a15cbdb.tar.gz"]
     return next((Path(c) for c in candidates if c and Path(c).exists()), None)
 
 
