@@ -24,12 +24,22 @@ class CallTimeout(Exception):
     """A call ran past its time limit."""
 
 
+class _Alarm:
+    """Whether the timer of the call in progress has fired (a flag, since the exception may be lost)."""
+
+    fired = False
+
+
 def _on_alarm(signum: int, frame: object) -> None:
+    _Alarm.fired = True
     raise CallTimeout
 
 
 def timed_call(fn: Callable[..., T], limit: float, *args: Any) -> T:
     """Call ``fn(*args)`` under a time limit of ``limit`` seconds.
+
+    A timeout the call swallows (a bare ``except`` in a generator, or the alarm landing inside a
+    garbage-collector callback, where Python drops exceptions) still fails the call once it returns.
 
     Raises:
         CallTimeout: the call ran past the limit.
@@ -37,12 +47,16 @@ def timed_call(fn: Callable[..., T], limit: float, *args: Any) -> T:
     on_main = threading.current_thread() is threading.main_thread()
     if on_main and signal.getitimer(signal.ITIMER_REAL)[0] == 0.0:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
+        _Alarm.fired = False
         signal.setitimer(signal.ITIMER_REAL, limit)
         try:
-            return fn(*args)
+            result = fn(*args)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0.0)
             signal.signal(signal.SIGALRM, previous)
+        if _Alarm.fired:
+            raise CallTimeout
+        return result
     start = time.monotonic()
     result = fn(*args)
     if time.monotonic() - start > limit:
