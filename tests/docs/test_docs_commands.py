@@ -44,3 +44,6 @@ def test_the_small_protocol_of_getting_started_runs_and_reruns(
     first = (out / "protocol.json").read_bytes()
     assert _run(argv) == 0  # the page: the same command, rerun, resumes (here: finds every play done)
     assert (out / "protocol.json").read_bytes() == first
+    (check,) = [argv for _, prog, argv in commands(page) if prog == "continual-arc" and argv[0] == "check"]
+    assert check[1:] == [str(argv[argv.index("--out") + 1]), "--draft"]  # what the protocol wrote
+    assert _run(check) == 0  # in one command, unfilled and not canonical as the protocol left it

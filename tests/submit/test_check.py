@@ -297,6 +297,29 @@ def test_a_demonstration_cut_out_of_record_and_trajectory(learning: Path, tmp_pa
     assert any(shown in p for p in problems), problems
 
 
+def test_a_protocol_directory_as_written_is_checked_in_one_command_with_draft(
+    honest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_of(honest, tmp_path)
+    submission = read_json(root / "submission.json")
+    submission.update(student=None, code=None, contact="a@example.org")  # as a person half-way through
+    atomic_write_json(root / "submission.json", submission)
+    assert main(["check", str(root), "--resamples", "100"]) == 1  # 2 fields + 6 runs not canonical
+    assert "8 problem(s)" in capsys.readouterr().err
+    assert main(["check", str(root), "--resamples", "100", "--draft"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "every check holds, as a draft (runs that are not canonical are accepted); before submitting, "
+        "fill in student and code in submission.json"
+    )
+    result = check_submission(root, resamples=100, draft=True)
+    assert result.ok and result.unfilled == ["student", "code"]
+    assert result.to_json()["unfilled"] == ["student", "code"]
+    assert "unfilled" not in check_submission(honest, resamples=100, draft=True).to_json()  # all filled
+    submission["stream"] = "nowhere"  # a draft is checked as strictly in everything else
+    atomic_write_json(root / "submission.json", submission)
+    assert main(["check", str(root), "--resamples", "100", "--draft"]) == 1
+
+
 def test_runs_must_be_canonical_and_named(honest: Path, tmp_path: Path) -> None:
     problems = check_submission(honest, resamples=100).problems  # arc1-smoke: an ablation
     assert any("not canonical (configuration arc1-smoke" in p and "--ablation" in p for p in problems)
