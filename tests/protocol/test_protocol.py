@@ -157,6 +157,13 @@ def test_cli_prints_the_plane(tmp_path: Path, capsys) -> None:  # type: ignore[n
     text = capsys.readouterr().out
     assert "memorization (seen)         share saved 1.00 [1.00, 1.00]" in text
     assert "share learned over the stream  1.00" in text
+    # toy-smoke's stream returns to its tasks little: its learnable budget is tiny, and said so
+    budget = read_json(out / "protocol.json")["plane"]["learned"]["learnable_budget"]
+    assert 0 < budget < 10 and text.splitlines()[-3] == (
+        f"  the learnable budget is tiny ({budget:.1f} points, under 10.0): each point of U the learner "
+        f"saves or loses against its reset moves the share learned by {1 / budget:.2f}, so read the two "
+        "U beside it"
+    )
     assert (
         main(["protocol", "--learner", "nowhere:Nope", "--config", "toy-smoke", "--out", str(tmp_path / "q")])
         == 2

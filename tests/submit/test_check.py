@@ -9,6 +9,7 @@ import pytest
 
 from continual_arc.addons import BasePlugin, PluginResponse
 from continual_arc.cli import main
+from continual_arc.cli.check import format_numbers
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.env import Submit
 from continual_arc.measure.summary import summarize
@@ -56,6 +57,12 @@ def test_the_honest_submission_passes(honest: Path, capsys: pytest.CaptureFixtur
     assert main(["check", str(honest), "--resamples", "200", "--ablation"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("place on the plane: memorization") and "every check holds" in out
+    assert "tiny" not in out  # arc1-smoke's stream leaves 66.7 points to learn
+    tiny = {**numbers, "learned": {**numbers["learned"], "learnable_budget": 5.0}}
+    assert format_numbers(tiny).splitlines()[4] == (
+        "  the learnable budget is tiny (5.0 points, under 10.0): each point of U the learner saves or "
+        "loses against its reset moves the share learned by 0.20, so read the two U beside it"
+    )
 
 
 def _lines(path: Path) -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..core.errors import ContinualArcError
 from ..core.records import Phase
 from ..measure.ledger import format_outside
-from ..measure.report import POINT_DIGITS, format_estimate, format_points
+from ..measure.report import POINT_DIGITS, format_estimate, format_points, tiny_budget_note
 from ..submit.check import CheckNumbers, CheckResult, check_submission
 from ..tracks.registry import use_pack
 
@@ -50,6 +50,8 @@ def format_numbers(numbers: CheckNumbers) -> str:
             f"share learned over the stream {format_estimate(learned['share_learned'])}, learnable budget "
             f"{format_points(learned['learnable_budget'])} points; stream learner {_side(learned['learner'])}"
         )
+        note = tiny_budget_note(learned["learnable_budget"])
+        lines += [f"  {note}"] if note else []
     protocol = numbers.get("protocol")
     if protocol is not None and protocol.get("canonical"):
         verdict = "canonical"

@@ -8,7 +8,13 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..measure.report import POINT_DIGITS, format_estimate, format_level_score, format_points
+from ..measure.report import (
+    POINT_DIGITS,
+    format_estimate,
+    format_level_score,
+    format_points,
+    tiny_budget_note,
+)
 from ..play.faults import LearnerFaults
 from ..play.learner import LearnerSpecError
 from ..play.rundir import load_run
@@ -71,6 +77,8 @@ def format_protocol(document: ProtocolDocument, out: Path, *, plots: bool = True
             f"{format_level_score(learned['reset'])}   "
             f"perfect memory U {perfect:5.1f}",
         ]
+        note = tiny_budget_note(learned["learnable_budget"])
+        lines += [f"  {note}"] if note else []
     files = "protocol.json, submission.json, plots/" if plots else "protocol.json, submission.json"
     lines += ["", f"written to {out} ({files})"]
     return "\n".join(lines)
