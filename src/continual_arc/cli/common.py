@@ -8,6 +8,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject
@@ -164,7 +165,7 @@ class ProgressBar:
         print(line, end="\r" if self.tty and not final else "\n", file=sys.stderr, flush=True)
 
 
-def report_faults(faults: LearnerFaults, run_dir: object) -> int:
+def report_faults(faults: LearnerFaults, run_dir: Path | str | None) -> int:
     """End a run or a protocol: its learner errors in one line, and the exit status.
 
     Printed to standard error, last, so that a run whose learner erred never ends as if it measured
