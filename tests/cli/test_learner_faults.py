@@ -61,35 +61,40 @@ def test_a_syntax_error_in_the_learners_module_is_one_sentence(
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def test_run_of_a_learner_that_raises_everywhere_exits_2_with_one_line(
-    learners: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("every", "status", "line"),
+    [
+        (
+            True,
+            2,
+            "error: every one of the {n} instances ended in a learner error, so the numbers above "
+            "measure the budget, not the learner (the first: ValueError in act: no idea)",
+        ),
+        (
+            False,
+            0,
+            "warning: 1 of {n} instances ended in a learner error, each charged the whole budget "
+            "(the first: ValueError in act: no idea)",
+        ),
+    ],
+    ids=["every-instance", "one-instance"],
+)
+def test_run_of_a_learner_that_raises_ends_with_one_line(
+    every: bool, status: int, line: str, learners: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     schedule = _schedule(tmp_path)
     slots = len(Schedule.load(schedule).slots)
     out = tmp_path / "run"
-    argv = ["run", "--learner", "raising_learner:Raiser", "--schedule", str(schedule), "--out", str(out)]
-    assert main(argv) == 2
+    argv = [
+        "run",
+        "--learner",
+        "raising_learner:Raiser",
+        "--learner-kwargs",
+        f'{{"every": {str(every).lower()}}}',
+    ]
+    assert main([*argv, "--schedule", str(schedule), "--out", str(out)]) == status
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last == (
-        f"continual-arc: error: every one of the {slots} instances ended in a learner error, so the "
-        "numbers above measure the budget, not the learner (the first: ValueError in act: no idea); "
-        f"continual-arc report {out} lists them"
-    )
-
-
-def test_run_of_a_learner_that_raises_once_warns_and_exits_0(
-    learners: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    schedule = _schedule(tmp_path)
-    slots = len(Schedule.load(schedule).slots)
-    out = tmp_path / "run"
-    argv = ["run", "--learner", "raising_learner:Raiser", "--learner-kwargs", '{"every": false}']
-    assert main([*argv, "--schedule", str(schedule), "--out", str(out)]) == 0
-    err = capsys.readouterr().err
-    assert (
-        f"continual-arc: warning: 1 of {slots} instances ended in a learner error, each charged the whole "
-        f"budget (the first: ValueError in act: no idea); continual-arc report {out} lists them"
-    ) in err
+    assert last == f"continual-arc: {line.format(n=slots)}; continual-arc report {out} lists them"
 
 
 def test_protocol_of_a_learner_that_raises_everywhere_exits_2(
