@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,22 @@ def test_the_small_protocol_of_getting_started_runs_and_reruns(
     first = (out / "protocol.json").read_bytes()
     assert _run(argv) == 0  # the page: the same command, rerun, resumes (here: finds every play done)
     assert (out / "protocol.json").read_bytes() == first
+    (check,) = [argv for _, prog, argv in commands(page) if prog == "continual-arc" and argv[0] == "check"]
+    assert check[1:] == [str(argv[argv.index("--out") + 1]), "--draft"]  # what the protocol wrote
+    assert _run(check) == 0  # in one command, unfilled and not canonical as the protocol left it
+
+
+def test_the_stream_pages_flag_table_names_every_configuration() -> None:
+    from continual_arc.tracks import registry
+
+    row = next(
+        line
+        for line in (DOCS / "concepts" / "stream.md").read_text().splitlines()
+        if line.startswith("| `--config`")
+    )
+    named = set(re.findall(r"`([a-z0-9-]+)`", row))
+    declared = set(
+        registry.CONFIGS
+    )  # the tracks that run here, and those declared that cannot (arc3 on 3.11)
+    declared |= {name for why in registry._REGISTRY.unavailable().values() for name in why.configs}
+    assert {"arc3", "arc3-smoke"} <= declared and declared - named == set()

@@ -16,6 +16,7 @@ from continual_arc.measure.diagnostics import (
     learning_curve,
     retention_by_gap,
 )
+from continual_arc.measure.report import format_learned, tiny_budget_note
 from continual_arc.measure.summary import phase_table
 
 
@@ -244,3 +245,32 @@ def test_a_game_test_shows_the_mean_level_score_of_each_side_and_a_grid_test_non
     assert "level_score" not in share_saved([TEST_LEARNER], [TEST_RESET], test="seen", resamples=100).learner
     assert phase_table(learner)["seen"]["level_score"] == pytest.approx(1.25 / 3)
     assert "level_score" not in phase_table(TEST_LEARNER)["seen"]
+
+
+def test_a_tiny_learnable_budget_is_said_in_one_sentence() -> None:
+    # The reset pays 2 charge units on A's returns: 100 * 2 / (16 * 5) = 2.5 points to learn. The
+    # learner pays one unit more on A's second return: (34 - 35) / (34 - 32) = -0.5, a loss of one
+    # charge unit on one instance read as half of what there was to learn.
+    reset = [
+        rec("A", 1, 16),
+        rec("A", 2, 2, exposure=1, gap=1, step=1),
+        rec("A", 3, 0, exposure=2, gap=1, step=2),
+    ]
+    reset += [rec("A", 4, 0, exposure=3, gap=1, step=3), rec("B", 5, 16, step=4)]
+    learner = [{**r, "charge": r["charge"] + 1} if r["seed"] == 3 else r for r in reset]
+    r = share_learned(learner, reset, resamples=200)
+    assert r.learnable_budget == pytest.approx(2.5) and r.share_learned.value == pytest.approx(-0.5)
+    assert format_learned(r).splitlines()[-1] == (
+        "the learnable budget is tiny (2.5 points, under 10.0): each point of U the learner saves or "
+        "loses against its reset moves the share learned by 0.40, so read the two U beside it"
+    )
+    assert "tiny" not in format_learned(share_learned(LEARNER_STREAM, RESET_STREAM, resamples=200))  # 27.5
+
+
+@given(st.floats(min_value=-5.0, max_value=200.0, allow_nan=False))
+def test_the_tiny_budget_note_appears_exactly_under_ten_points(budget: float) -> None:
+    note = tiny_budget_note(budget)
+    assert (note is not None) == (0 < budget < 10)
+    if note is not None:  # one point of U moves the share by 1 / budget, more than 0.1
+        assert f"moves the share learned by {1 / budget:.2f}," in note and 1 / budget > 0.1
+    assert tiny_budget_note(None) is None

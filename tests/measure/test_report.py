@@ -204,6 +204,15 @@ def test_plane_of_a_folder_that_is_not_a_protocol_is_one_sentence(tmp_path: Path
     assert len(err.splitlines()) == 1
 
 
+def test_plane_of_a_path_that_does_not_exist_says_so(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    missing = tmp_path / "no-such-protocol"
+    assert main(["plane", str(missing), "--out", str(tmp_path / "plots")]) == 2
+    err = capsys.readouterr().err.strip()
+    expected = f"{missing} does not exist: give a protocol directory (what continual-arc protocol writes)"
+    assert err == f"continual-arc: error: {expected}"
+    assert not (tmp_path / "plots").exists()
+
+
 def test_plots_show_the_reset_beside_and_every_free_answer(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import continual_arc.measure.plots as plots
 

@@ -103,3 +103,38 @@ def test_toy_rule_learner_state_is_readable_json(tmp_path: Path) -> None:
     learner.rules = {"task-1": (3, 2)}
     learner.save_state(tmp_path)
     assert json.loads((tmp_path / "rules.json").read_text()) == [["task-1", [3, 2]]]
+
+
+class Raiser(BaseLearner):
+    """Raises in act, on every instance or on the stream's first alone."""
+
+    stateless = True
+
+    def __init__(self, every: bool = True) -> None:
+        self.every = every
+
+    def act(self, obs: LearnerObservation) -> Action:
+        if self.every or obs.step == 0:
+            raise ValueError("no idea")
+        return GiveUp()
+
+
+def _toy_instances(users: int = 3) -> int:
+    """The instances of the stream check_learner plays by default (toy-smoke, three users, seed 0)."""
+    from continual_arc.stream.schedule import build_schedule
+    from continual_arc.stream.users import with_users
+    from continual_arc.tracks.registry import get_config
+
+    return len(build_schedule(with_users(get_config("toy-smoke"), users), 0, epilogue=False).slots)
+
+
+def test_a_learner_that_raises_in_act_is_named_with_its_count() -> None:
+    n = _toy_instances()
+    assert check_learner(Raiser) == [
+        f"it ended {n} of {n} instances in a learner error, each charged the whole budget "
+        "(the first: ValueError in act: no idea)"
+    ]
+    assert check_learner(lambda: Raiser(every=False)) == [
+        f"it ended 1 of {n} instances in a learner error, each charged the whole budget "
+        "(the first: ValueError in act: no idea)"
+    ]

@@ -282,7 +282,11 @@ def test_a_serial_learner_is_timed_on_its_own_calls_at_any_width(tmp_path: Path)
 def test_non_empty_directory_is_refused_without_resume(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0, rounds=2)
     run(GiveUpLearner(), schedule, tmp_path / "run")
-    with pytest.raises(RunDirError, match="is not empty: pass resume=True"):
+    with pytest.raises(
+        RunDirError,
+        match=r"is not empty: it holds a run; to continue it, pass resume=True to run\(\) in Python, "
+        r"or --resume to continual-arc run$",
+    ):
         run(GiveUpLearner(), schedule, tmp_path / "run")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("x")

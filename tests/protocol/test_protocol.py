@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,6 +17,7 @@ from continual_arc.cli import main
 from continual_arc.core.files import read_json
 from continual_arc.env import Action, GiveUp, LearnerObservation
 from continual_arc.learner import BaseLearner
+from continual_arc.play.learner import LearnerSpecError
 from continual_arc.play.rundir import read_records
 from continual_arc.protocol.play import ProtocolError, ProtocolOptions, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
@@ -113,8 +116,38 @@ def test_a_folder_that_holds_no_protocol_is_refused(tmp_path: Path) -> None:
 
 def test_another_protocol_in_the_same_directory_is_refused(tmp_path: Path) -> None:
     play_protocol(ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=1))
+    before = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "p").rglob("*"))
     with pytest.raises(ProtocolError, match="holds another protocol"):
         play_protocol(ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", seed=1))
+    with pytest.raises(LearnerSpecError, match="cannot import learner module 'no_such_module'"):
+        play_protocol(ProtocolOptions(out=tmp_path / "p", learner="no_such_module:L", config="toy-smoke"))
+    assert sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "p").rglob("*")) == before  # all kept
+
+
+def test_a_protocol_that_fails_before_any_play_leaves_nothing(tmp_path: Path) -> None:
+    broken = ProtocolOptions(out=tmp_path / "new" / "p", learner="no_such_module:L", config="toy-smoke")
+    with pytest.raises(LearnerSpecError, match="cannot import learner module 'no_such_module'"):
+        play_protocol(broken)
+    assert not (tmp_path / "new" / "p").exists()  # made by the call, so removed with its schedules
+    (tmp_path / "empty").mkdir()
+    refused = ProtocolOptions(
+        out=tmp_path / "empty", learner=TOY_RULE, learner_kwargs={"nope": 1}, config="toy-smoke"
+    )
+    with pytest.raises(LearnerSpecError, match="nope"):
+        play_protocol(refused)
+    assert list((tmp_path / "empty").iterdir()) == []  # the user's folder stays, empty as it was
+
+
+def test_a_protocol_that_fails_once_a_play_started_keeps_it_to_resume(tmp_path: Path) -> None:
+    options = ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=1)
+    play_protocol(options)
+    (tmp_path / "p" / "seen" / "summary.json").unlink()  # as if stopped while the seen test played
+    shutil.rmtree(tmp_path / "p" / "stream-reset")
+    with pytest.raises(LearnerSpecError):
+        play_protocol(dataclasses.replace(options, learner_kwargs={"nope": 1}))
+    assert (tmp_path / "p" / "stream" / "summary.json").exists() and (tmp_path / "p" / "schedules").is_dir()
+    play_protocol(options)  # and it resumes
+    assert (tmp_path / "p" / "stream-reset" / "summary.json").exists()
 
 
 def test_cli_prints_the_plane(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -124,6 +157,13 @@ def test_cli_prints_the_plane(tmp_path: Path, capsys) -> None:  # type: ignore[n
     text = capsys.readouterr().out
     assert "memorization (seen)         share saved 1.00 [1.00, 1.00]" in text
     assert "share learned over the stream  1.00" in text
+    # toy-smoke's stream returns to its tasks little: its learnable budget is tiny, and said so
+    budget = read_json(out / "protocol.json")["plane"]["learned"]["learnable_budget"]
+    assert 0 < budget < 10 and text.splitlines()[-3] == (
+        f"  the learnable budget is tiny ({budget:.1f} points, under 10.0): each point of U the learner "
+        f"saves or loses against its reset moves the share learned by {1 / budget:.2f}, so read the two "
+        "U beside it"
+    )
     assert (
         main(["protocol", "--learner", "nowhere:Nope", "--config", "toy-smoke", "--out", str(tmp_path / "q")])
         == 2

@@ -9,6 +9,7 @@ import pytest
 
 from continual_arc.addons import BasePlugin, PluginResponse
 from continual_arc.cli import main
+from continual_arc.cli.check import format_numbers
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.env import Submit
 from continual_arc.measure.summary import summarize
@@ -56,6 +57,12 @@ def test_the_honest_submission_passes(honest: Path, capsys: pytest.CaptureFixtur
     assert main(["check", str(honest), "--resamples", "200", "--ablation"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("place on the plane: memorization") and "every check holds" in out
+    assert "tiny" not in out  # arc1-smoke's stream leaves 66.7 points to learn
+    tiny = {**numbers, "learned": {**numbers["learned"], "learnable_budget": 5.0}}
+    assert format_numbers(tiny).splitlines()[4] == (
+        "  the learnable budget is tiny (5.0 points, under 10.0): each point of U the learner saves or "
+        "loses against its reset moves the share learned by 0.20, so read the two U beside it"
+    )
 
 
 def _lines(path: Path) -> list[str]:
@@ -295,6 +302,29 @@ def test_a_demonstration_cut_out_of_record_and_trajectory(learning: Path, tmp_pa
     # What the learner was shown afterwards counted the demonstration that is gone.
     shown = f"stream/i/{cut['step']}.json: event 0: observation demos_used 1"
     assert any(shown in p for p in problems), problems
+
+
+def test_a_protocol_directory_as_written_is_checked_in_one_command_with_draft(
+    honest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_of(honest, tmp_path)
+    submission = read_json(root / "submission.json")
+    submission.update(student=None, code=None, contact="a@example.org")  # as a person half-way through
+    atomic_write_json(root / "submission.json", submission)
+    assert main(["check", str(root), "--resamples", "100"]) == 1  # 2 fields + 6 runs not canonical
+    assert "8 problem(s)" in capsys.readouterr().err
+    assert main(["check", str(root), "--resamples", "100", "--draft"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "every check holds, as a draft (runs that are not canonical are accepted); before submitting, "
+        "fill in student and code in submission.json"
+    )
+    result = check_submission(root, resamples=100, draft=True)
+    assert result.ok and result.unfilled == ["student", "code"]
+    assert result.to_json()["unfilled"] == ["student", "code"]
+    assert "unfilled" not in check_submission(honest, resamples=100, draft=True).to_json()  # all filled
+    submission["stream"] = "nowhere"  # a draft is checked as strictly in everything else
+    atomic_write_json(root / "submission.json", submission)
+    assert main(["check", str(root), "--resamples", "100", "--draft"]) == 1
 
 
 def test_runs_must_be_canonical_and_named(honest: Path, tmp_path: Path) -> None:

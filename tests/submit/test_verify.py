@@ -50,6 +50,13 @@ def test_a_verification_is_a_checked_protocol_at_a_seed_of_its_own(tmp_path: Pat
     assert sorted(p.name for p in (tmp_path / "v" / "work").iterdir()) == ["fresh-state", "logs", "no-data"]
 
 
+def test_a_verification_whose_learner_cannot_start_leaves_no_folder(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["verify", "--learner", "no_such_module:L", "--config", "toy-smoke", "--seed", "7"]
+    assert main([*argv, "--out", str(tmp_path / "v")]) == 2
+    assert "cannot import learner module 'no_such_module'" in capsys.readouterr().err
+    assert not (tmp_path / "v").exists()  # not a folder holding only schedules/ and the marker
+
+
 @pytest.mark.slow
 def test_memory_kept_only_in_the_process_plays_the_tests_from_nothing(tmp_path: Path) -> None:
     (tmp_path / "amnesiac.py").write_text(AMNESIAC)

@@ -71,7 +71,9 @@ def test_the_command_writes_the_table_and_a_failure_fails_what_waits_for_it(
 def test_ray_missing_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
     with pytest.raises(
-        EngineError, match=r"^--engine ray needs Ray, .*: pip install 'continual-arc\[ray\]'$"
+        EngineError,
+        match=r"^--engine ray needs Ray, the optional extra continual-arc\[ray\]: "
+        r"pip install -e '\.\[ray\]' in the repository's clone$",
     ):
         make_engine("ray")
     with pytest.raises(EngineError, match="--address"):

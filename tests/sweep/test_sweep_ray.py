@@ -16,7 +16,7 @@ from continual_arc.sweep.driver import SweepOptions, run_sweep
 from continual_arc.sweep.spec import load_spec
 from continual_arc.sweep.table import markdown, table_csv
 
-ray: Any = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'continual-arc[ray]'")
+ray: Any = pytest.importorskip("ray", reason="Ray is an optional extra: pip install -e '.[ray]'")
 
 
 @pytest.fixture(scope="module")

@@ -78,7 +78,10 @@ def test_the_command_line_without_the_view_extra(results: Path, tmp_path: Path) 
 
     served = run("view", str(results / "random"))
     assert served.returncode == 2
-    assert "pip install 'continual-arc[view]'" in served.stderr and len(served.stderr.splitlines()) == 1
+    assert (
+        "pip install -e '.[view]' in the repository's clone" in served.stderr
+        and len(served.stderr.splitlines()) == 1
+    )
     exported = run("view", str(results / "random"), "--export", str(tmp_path / "out"))
     assert exported.returncode == 0, exported.stderr
     assert "open " in exported.stdout and (tmp_path / "out" / "data" / "index.js").is_file()

@@ -41,6 +41,18 @@ def test_the_page_and_its_documents(client: TestClient, results: Path) -> None:
     assert replay["record"]["seed"] == rows[2]["seed"]
 
 
+def test_an_instance_the_run_does_not_hold_is_404_with_a_json_error(
+    client: TestClient, results: Path
+) -> None:
+    random = next(r for r in client.get("/api/index").json()["runs"] if r["label"] == "results/random")
+    missing = 1 + max(r["step"] for r in records(results / "random"))
+    reply = client.get(f"/api/run/{random['id']}/i/{missing}")
+    assert reply.status_code == 404 and reply.headers["content-type"] == "application/json"
+    assert reply.json() == {
+        "error": f"run {random['id']} has no instance {missing}: no record and no trajectory"
+    }
+
+
 @pytest.mark.parametrize(
     "url",
     [

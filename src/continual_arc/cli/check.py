@@ -11,8 +11,8 @@ from pathlib import Path
 from ..core.errors import ContinualArcError
 from ..core.records import Phase
 from ..measure.ledger import format_outside
-from ..measure.report import POINT_DIGITS, format_estimate, format_points
-from ..submit.check import CheckNumbers, check_submission
+from ..measure.report import POINT_DIGITS, format_estimate, format_points, tiny_budget_note
+from ..submit.check import CheckNumbers, CheckResult, check_submission
 from ..tracks.registry import use_pack
 
 __all__ = ["COMMANDS", "add_commands", "format_numbers", "main"]
@@ -50,6 +50,8 @@ def format_numbers(numbers: CheckNumbers) -> str:
             f"share learned over the stream {format_estimate(learned['share_learned'])}, learnable budget "
             f"{format_points(learned['learnable_budget'])} points; stream learner {_side(learned['learner'])}"
         )
+        note = tiny_budget_note(learned["learnable_budget"])
+        lines += [f"  {note}"] if note else []
     protocol = numbers.get("protocol")
     if protocol is not None and protocol.get("canonical"):
         verdict = "canonical"
@@ -72,6 +74,7 @@ def _check(args: argparse.Namespace) -> int:
         seed=args.bootstrap_seed,
         allow_ablation=args.ablation,
         ledger=Path(args.ledger) if args.ledger else None,
+        draft=args.draft,
     )
     if args.json:
         print(json.dumps(result.to_json(), indent=1, sort_keys=True))
@@ -80,13 +83,18 @@ def _check(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
     if result.numbers:
         print(format_numbers(result.numbers))
-    print(
-        "every check holds"
-        if result.ok
-        else f"{len(result.problems)} problem(s): the result is not verified as is",
-        file=sys.stderr if not result.ok else sys.stdout,
-    )
+    print(_verdict(result, args.draft), file=sys.stderr if not result.ok else sys.stdout)
     return 0 if result.ok else 1
+
+
+def _verdict(result: CheckResult, draft: bool) -> str:
+    if not result.ok:
+        return f"{len(result.problems)} problem(s): the result is not verified as is"
+    if not draft:
+        return "every check holds"
+    names = " and ".join(", ".join(result.unfilled).rsplit(", ", 1))
+    left = f"; before submitting, fill in {names} in submission.json" if result.unfilled else ""
+    return f"every check holds, as a draft (runs that are not canonical are accepted){left}"
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -102,6 +110,13 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-regenerate", action="store_true", help="skip replaying every instance")
     p.add_argument(
         "--ablation", action="store_true", help="accept runs that are not canonical (an ablation's result)"
+    )
+    p.add_argument(
+        "--draft",
+        action="store_true",
+        help="check a protocol directory as written, before it is submitted: student, code and contact "
+        "may still be empty in submission.json, and runs that are not canonical are accepted (as "
+        "--ablation: a smoke configuration's)",
     )
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
     p.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap (default 0)")

@@ -8,10 +8,12 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject
 from ..play import declared
+from ..play.faults import LearnerFaults
 from ..play.options import RunOptions, RunProgress
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "deferred",
     "json_arg",
     "print_json",
+    "report_faults",
     "run_options",
 ]
 
@@ -160,3 +163,16 @@ class ProgressBar:
             + (f" errored {p.errored}" if p.errored else "")
         )
         print(line, end="\r" if self.tty and not final else "\n", file=sys.stderr, flush=True)
+
+
+def report_faults(faults: LearnerFaults, run_dir: Path | str | None) -> int:
+    """End a run or a protocol: its learner errors in one line, and the exit status.
+
+    Printed to standard error, last, so that a run whose learner erred never ends as if it measured
+    something (the rule is :class:`~continual_arc.play.faults.LearnerFaults`'s); ``run_dir`` is the
+    run whose report lists the errors.
+    """
+    sentence = faults.sentence()
+    if sentence is not None:
+        print(f"continual-arc: {sentence}; continual-arc report {run_dir} lists them", file=sys.stderr)
+    return faults.status()

@@ -8,16 +8,26 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..measure.report import POINT_DIGITS, format_estimate, format_level_score, format_points
+from ..measure.report import (
+    POINT_DIGITS,
+    format_estimate,
+    format_level_score,
+    format_points,
+    tiny_budget_note,
+)
+from ..play.faults import LearnerFaults
 from ..play.learner import LearnerSpecError
+from ..play.rundir import load_run
 from ..protocol.conclude import ProtocolDocument
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
+from ..protocol.plays import PROTOCOL_PLAYS
 from .common import (
     CliError,
     add_declared_options,
     add_run_options,
     apply_declared_options,
     json_arg,
+    report_faults,
     run_options,
 )
 from .configs import config_name
@@ -67,6 +77,8 @@ def format_protocol(document: ProtocolDocument, out: Path, *, plots: bool = True
             f"{format_level_score(learned['reset'])}   "
             f"perfect memory U {perfect:5.1f}",
         ]
+        note = tiny_budget_note(learned["learnable_budget"])
+        lines += [f"  {note}"] if note else []
     files = "protocol.json, submission.json, plots/" if plots else "protocol.json, submission.json"
     lines += ["", f"written to {out} ({files})"]
     return "\n".join(lines)
@@ -103,7 +115,17 @@ def _protocol(args: argparse.Namespace) -> int:
         print(json.dumps(document, indent=1, sort_keys=True))
     else:
         print(format_protocol(document, out, plots=not args.no_plots))
-    return 0
+    return _report_faults(out)
+
+
+def _report_faults(out: Path) -> int:
+    """The learner errors of the six plays together, in one line; the exit status they give."""
+    faults, first = LearnerFaults(0, 0, None), None
+    for name in PROTOCOL_PLAYS.values():
+        found = LearnerFaults.of(load_run(out / name).records)
+        first = first or (out / name if found.errored else None)
+        faults = faults + found
+    return report_faults(faults, first)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

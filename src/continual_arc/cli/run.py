@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..play.faults import LearnerFaults
 from ..play.learner import load_learner
 from ..play.plugins import Addon, Plugin, load_plugin
 from ..play.runner import run
@@ -18,6 +19,7 @@ from .common import (
     add_run_options,
     apply_declared_options,
     json_arg,
+    report_faults,
     run_options,
 )
 
@@ -66,7 +68,7 @@ def _run(args: argparse.Namespace) -> int:
     if result.stopped_by:
         print(f"stopped early by the plug-in {result.stopped_by}; --resume continues")
     print(f"written to {args.out}")
-    return 0
+    return report_faults(LearnerFaults.of(result.records), args.out)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

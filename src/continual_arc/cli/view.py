@@ -52,7 +52,7 @@ def _view(args: argparse.Namespace) -> int:
     if _MISSING is not None:
         raise CliError(
             f"continual-arc view needs the view extra ({_MISSING} is not installed): "
-            "pip install 'continual-arc[view]' (or use --export, which needs nothing more)"
+            "pip install -e '.[view]' in the repository's clone (or use --export, which needs nothing more)"
         )
     print(f"viewing at http://{HOST}:{args.port}/ (Ctrl-C to stop)", flush=True)
     serve(Site(catalog, live=True, leaderboard=board), args.port)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # for annotations only: importing compare at run time would i
 __all__ = [
     "POINT_DIGITS",
     "SHARE_DIGITS",
+    "TINY_LEARNABLE_BUDGET",
     "RunReport",
     "format_estimate",
     "format_learned",
@@ -36,6 +37,7 @@ __all__ = [
     "run_resources",
     "run_time",
     "run_training",
+    "tiny_budget_note",
 ]
 
 
@@ -351,4 +353,28 @@ def format_learned(r: LearnedResult) -> str:
         lines.append(
             f"{r.matched_by_task_mean} instances the reset never met, read against its mean on the task"
         )
-    return "\n".join(lines)
+    note = tiny_budget_note(r.learnable_budget)
+    return "\n".join(lines + ([note] if note else []))
+
+
+TINY_LEARNABLE_BUDGET = 10.0
+"""A learnable budget under this many points is tiny: one point of U moves the share learned by more
+than 0.1 (:func:`tiny_budget_note`)."""
+
+
+def tiny_budget_note(learnable_budget: float | None) -> str | None:
+    """The sentence shown beside the share learned when the learnable budget is tiny, else ``None``.
+
+    The share learned is ``(U(reset) - U(learner)) / learnable budget`` (docs/METRICS.md), so each
+    point of U the learner saves or loses against its reset moves it by ``1 / learnable budget``.
+    Under :data:`TINY_LEARNABLE_BUDGET` points that is more than 0.1 a point: a difference of a few
+    points, within what one instance can cost, reads as a large share with a wide interval. A
+    budget of 0 has its own note already (the share is undefined).
+    """
+    if learnable_budget is None or not 0 < learnable_budget < TINY_LEARNABLE_BUDGET:
+        return None
+    return (
+        f"the learnable budget is tiny ({format_points(learnable_budget)} points, under "
+        f"{format_points(TINY_LEARNABLE_BUDGET)}): each point of U the learner saves or loses against "
+        f"its reset moves the share learned by {1 / learnable_budget:.2f}, so read the two U beside it"
+    )

@@ -12,6 +12,7 @@ from ..core.records import Record
 from ..stream.schedule import build_schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
+from .faults import LearnerFaults
 from .instance_record import TIMING_FIELDS
 from .learner import BaseLearner, GridLearner, LoadsState, SavesState, is_stateless, missing_members
 from .runner import run
@@ -78,7 +79,8 @@ def check_learner(
         users: users a round, so that several instances share each round.
         seed: the stream's seed.
 
-    Checks that it has every member of the protocol; that two fresh copies play the same stream
+    Checks that it has every member of the protocol; that it never raises in ``act`` or ``observe``
+    nor answers with something that is not an action; that two fresh copies play the same stream
     to the same records (it is deterministic); that what it saves changes only in ``end_round``
     (every instance of a round meets the state the round began with); that ``reset`` brings it
     back to a fresh learner's state; and that ``save_state`` then ``load_state`` gives back the
@@ -91,6 +93,12 @@ def check_learner(
     with tempfile.TemporaryDirectory() as tmp:
         first, second = factory(), factory()
         a = run(first, schedule, Path(tmp, "a")).records
+        faults = LearnerFaults.of(a)
+        if faults.errored:  # the runner charges and goes on; the contract is never to raise
+            problems.append(
+                f"it ended {faults.errored} of {faults.instances} instances in a learner error, each "
+                f"charged the whole budget (the first: {faults.first})"
+            )
         Path(tmp, "b").mkdir()
         shutil.copy(Path(tmp, "a", "alias-salt"), Path(tmp, "b"))
         b = run(second, schedule, Path(tmp, "b")).records

@@ -288,8 +288,9 @@ def load_object(path: str, kwargs: Mapping[str, object] | None = None, *, what: 
     """Import ``module:Class`` and build it with ``kwargs``.
 
     Raises:
-        LearnerSpecError: the path is malformed, the module or class cannot be found, or the class
-            refuses the arguments; the message says which.
+        LearnerSpecError: the path is malformed, the module cannot be imported (a syntax error in
+            it is named by file and line) or the class cannot be found, or the class refuses the
+            arguments; the message says which.
     """
     module_name, sep, attr = path.partition(":")
     if not sep or not module_name or not attr:
@@ -298,6 +299,10 @@ def load_object(path: str, kwargs: Mapping[str, object] | None = None, *, what: 
         module = importlib.import_module(module_name)
     except ImportError as err:
         raise LearnerSpecError(f"cannot import {what} module {module_name!r}: {err}") from None
+    except SyntaxError as err:  # the user's own code: where it breaks, in one line, not a traceback
+        raise LearnerSpecError(
+            f"cannot import {what} module {module_name!r}: {err.filename}, line {err.lineno}: {err.msg}"
+        ) from None
     target: object = module
     for part in attr.split("."):
         if not hasattr(target, part):

@@ -114,7 +114,10 @@ def _open(learner: AnyLearner, schedule: Schedule, out: Path, options: RunOption
     resuming = options.resume and setup_complete(out)
     if not resuming and not is_empty_run_dir(out, interrupted_setup=options.resume):
         if (out / META).exists():
-            raise RunDirError(f"{out} is not empty: pass resume=True (--resume) to continue the run there")
+            raise RunDirError(
+                f"{out} is not empty: it holds a run; to continue it, pass resume=True to run() in "
+                f"Python, or --resume to continual-arc run"
+            )
         raise RunDirError(f"{out} is not empty and holds no run: give the run an empty directory")
     out.mkdir(parents=True, exist_ok=True)
     session = RunSession(learner, schedule, out, hooks, options)

@@ -50,6 +50,10 @@ def plane_point(
 ) -> PlanePoint:
     """A protocol directory's place on the plane (each test read against its reset)."""
     root = Path(directory)
+    if not root.exists():
+        raise ProtocolError(
+            f"{root} does not exist: give a protocol directory (what continual-arc protocol writes)"
+        )
     needed = [
         PROTOCOL_PLAYS[play] for play in (Play.SEEN, Play.SEEN_RESET, Play.HELD_OUT, Play.HELD_OUT_RESET)
     ]

@@ -40,6 +40,7 @@ from .conclude import ProtocolDocument, conclude, stream_plots
 from .jobs import PlayJob, final_state, play_job, release
 from .plan import PLAN, PlannedPlay, stream_start
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
+from .unplayed import removed_if_unplayed
 
 __all__ = [
     "ProtocolError",
@@ -234,10 +235,18 @@ def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:
 def play_protocol(options: ProtocolOptions) -> ProtocolDocument:
     """Play (or resume) the whole protocol; ``protocol.json``'s content.
 
+    A call that fails before any play started removes what it wrote into a folder that was new or
+    empty (:func:`~continual_arc.protocol.unplayed.removed_if_unplayed`).
+
     Raises:
         ProtocolError: the directory holds another protocol, or a test cannot get the stream's
             state.
     """
+    with removed_if_unplayed(options.out):
+        return _play_protocol(options)
+
+
+def _play_protocol(options: ProtocolOptions) -> ProtocolDocument:
     out = options.out
     write_schedules(options)
     saves, stateless = learner_keeps(options.learner, options.learner_kwargs)

@@ -66,6 +66,7 @@ class CheckResultJSON(TypedDict):
     problems: list[str]
     numbers: CheckNumbers | None
     runs: dict[str, str]
+    unfilled: NotRequired[list[str]]
 
 
 @dataclass
@@ -77,16 +78,26 @@ class CheckResult:
         problems: one line per problem: the file, the slot or field, and what was expected.
         numbers: the leaderboard's numbers (``None`` when the runs they need are unusable).
         runs: the run directory of each role.
+        unfilled: in a draft check, the fields of ``submission.json`` still to fill in.
     """
 
     ok: bool
     problems: list[str]
     numbers: CheckNumbers | None
     runs: dict[str, str] = field(default_factory=dict)
+    unfilled: list[str] = field(default_factory=list)
 
     def to_json(self) -> CheckResultJSON:
-        """The result as JSON."""
-        return {"ok": self.ok, "problems": self.problems, "numbers": self.numbers, "runs": self.runs}
+        """The result as JSON (``unfilled`` only when a draft check found fields to fill in)."""
+        result: CheckResultJSON = {
+            "ok": self.ok,
+            "problems": self.problems,
+            "numbers": self.numbers,
+            "runs": self.runs,
+        }
+        if self.unfilled:
+            result["unfilled"] = self.unfilled
+        return result
 
 
 _REQUIRED = {
@@ -209,6 +220,7 @@ def check_submission(
     seed: int = 0,
     allow_ablation: bool = False,
     ledger: Path | None = None,
+    draft: bool = False,
 ) -> CheckResult:
     """Check a result directory holding ``submission.json``.
 
@@ -222,6 +234,10 @@ def check_submission(
         ledger: the tracking proxy's ledger the runs were played through: its calls beyond what
             the records count (rounds that never committed) are shown as ``outside_spend``, and
             records counting more than it holds are a problem.
+        draft: check a protocol directory as ``continual-arc protocol`` wrote it, before it is
+            submitted: the fields a person fills in (``student``, ``code``, ``contact``) may be
+            empty, and are listed in ``unfilled`` instead; runs that are not canonical are
+            accepted, as ``allow_ablation`` does (a smoke configuration is never canonical).
     """
     root = Path(root)
     try:
@@ -230,11 +246,13 @@ def check_submission(
         return CheckResult(False, [f"{root / 'submission.json'}: missing"], None)
     except RecordsError as err:
         return CheckResult(False, [str(err)], None)
-    problems = [
-        f"{root / 'submission.json'}: {field} is missing: name the {what}"
-        for field, what in _REQUIRED.items()
-        if not submission.get(field)
-    ]
+    unfilled = [name for name in _REQUIRED if not submission.get(name)]
+    problems = (
+        []
+        if draft
+        else [f"{root / 'submission.json'}: {n} is missing: name the {_REQUIRED[n]}" for n in unfilled]
+    )
+    allow_ablation = allow_ablation or draft
     unplayable = _pack_missing(root)
     if unplayable:
         return CheckResult(False, [unplayable], None)
@@ -271,4 +289,5 @@ def check_submission(
     if ledger is not None and numbers is not None:
         numbers["outside_spend"], found = _outside(ledger, runs)
         problems += found
-    return CheckResult(not problems, problems, numbers, {role: str(run.path) for role, run in runs.items()})
+    paths = {role: str(run.path) for role, run in runs.items()}
+    return CheckResult(not problems, problems, numbers, paths, unfilled if draft else [])

@@ -49,6 +49,7 @@ from ..protocol.conclude import PlayedProtocol, ProtocolDocument, conclude
 from ..protocol.jobs import ProgressLines, final_state
 from ..protocol.plan import PLAN, stream_start
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
+from ..protocol.unplayed import removed_if_unplayed
 from ..stream.schedule import Schedule
 from .confine import confinement, in_force, precompile, proxy_bridge, with_proxy
 
@@ -308,18 +309,21 @@ def verify(options: VerifyOptions) -> ProtocolDocument:
     """Play and read the whole protocol as verification does; ``protocol.json``'s content.
 
     A learner that saves no state plays each test from nothing, as its memory lives in its process.
+    A call that fails before any play started removes what it wrote into a folder that was new or
+    empty (:func:`~continual_arc.protocol.unplayed.removed_if_unplayed`).
     """
     seed = _resolved_seed(options)
-    options.out.mkdir(parents=True, exist_ok=True)
     marker = {"mode": options.mode, "seed": seed, "learner": options.learner, "about": dict(options.about)}
-    atomic_write_json(options.out / VERIFICATION, {**marker, "config": options.config.name})
-    _write_submission(options, seed)
-    schedules = schedules_for(options.config, seed, test_width=1)
-    for name, schedule in schedules.items():
-        schedule.save(options.out / "schedules" / f"{name}.json")
-    precompile(options.learner)
-    with proxy_bridge(options.proxy) as bridge, _zygote(options, bridge) as zygote:
-        reports = _play_all(options, schedules, bridge, zygote)
+    with removed_if_unplayed(options.out):
+        options.out.mkdir(parents=True, exist_ok=True)
+        atomic_write_json(options.out / VERIFICATION, {**marker, "config": options.config.name})
+        _write_submission(options, seed)
+        schedules = schedules_for(options.config, seed, test_width=1)
+        for name, schedule in schedules.items():
+            schedule.save(options.out / "schedules" / f"{name}.json")
+        precompile(options.learner)
+        with proxy_bridge(options.proxy) as bridge, _zygote(options, bridge) as zygote:
+            reports = _play_all(options, schedules, bridge, zygote)
     cap = options.process_seconds
     isolation = {
         kind: in_force(found, sandbox=options.sandbox, proxy=options.proxy, wall_seconds=cap)

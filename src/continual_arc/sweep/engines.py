@@ -6,7 +6,7 @@ unit as a task asking for the learner's CPUs (and GPUs), and retries a task whos
 (``max_retries``); the local engine is a :class:`~concurrent.futures.ProcessPoolExecutor`, rebuilt
 when a worker dies. Either way the lost unit runs again and resumes from its last committed round.
 
-Ray is an optional extra (``pip install 'continual-arc[ray]'``): it is imported only when the Ray
+Ray is an optional extra (``pip install -e '.[ray]'`` in a clone): it is imported only when the Ray
 engine is built, so the core never needs it.
 """
 
@@ -137,7 +137,8 @@ class RayEngine:
             import ray  # optional heavy dependency: only the Ray engine needs it
         except ImportError:
             raise EngineError(
-                f"--engine ray needs Ray, which is an optional extra: pip install '{RAY_EXTRA}'"
+                f"--engine ray needs Ray, the optional extra {RAY_EXTRA}: pip install -e '.[ray]' in "
+                f"the repository's clone"
             ) from None
         self._ray: ModuleType = ray  # Ray's own types are not followed (pyproject's mypy overrides)
         self._started = False

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import NotRequired, TypedDict, cast
+from typing import NotRequired, TypedDict
 
 from ..core.records import JSONObject, JSONValue, Record, is_primary
 from .catalog import RunEntry
@@ -190,16 +190,17 @@ def replay_document(entry: RunEntry, name: str) -> ReplayDocument:
     """The replay of instance ``name`` of a run (see the module docstring).
 
     Raises:
-        ReplayRefused: the name is not a trajectory name or the file lies outside the run.
+        ReplayRefused: the name is not a trajectory name, the file lies outside the run, or the run
+            holds neither a record nor a trajectory of the instance.
     """
     path = trajectory_path(entry.path, name)
     record = _record_of(entry, name)
     problems: list[str] = []
     trajectory = _read(path, problems)
     if trajectory is None:
-        if record is None:
-            problems.append(f"no record names instance {name} either")
-        trajectory = _from_record(record or cast(Record, {}))
+        if record is None:  # nothing to replay: the instance is not there (the server answers 404)
+            raise ReplayRefused(f"run {entry.id} has no instance {name}: no record and no trajectory")
+        trajectory = _from_record(record)
     elif record is None:
         problems.append(f"records.jsonl has no record of instance {name} (its round was not committed?)")
     game = is_game_trajectory(trajectory)
