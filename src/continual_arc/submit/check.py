@@ -66,6 +66,7 @@ class CheckResultJSON(TypedDict):
     problems: list[str]
     numbers: CheckNumbers | None
     runs: dict[str, str]
+    records_only: bool
 
 
 @dataclass
@@ -77,16 +78,25 @@ class CheckResult:
         problems: one line per problem: the file, the slot or field, and what was expected.
         numbers: the leaderboard's numbers (``None`` when the runs they need are unusable).
         runs: the run directory of each role.
+        records_only: some run was stored without trajectories and checked without replaying
+            them (only when the check allowed it).
     """
 
     ok: bool
     problems: list[str]
     numbers: CheckNumbers | None
     runs: dict[str, str] = field(default_factory=dict)
+    records_only: bool = False
 
     def to_json(self) -> CheckResultJSON:
         """The result as JSON."""
-        return {"ok": self.ok, "problems": self.problems, "numbers": self.numbers, "runs": self.runs}
+        return {
+            "ok": self.ok,
+            "problems": self.problems,
+            "numbers": self.numbers,
+            "runs": self.runs,
+            "records_only": self.records_only,
+        }
 
 
 _REQUIRED = {
@@ -209,6 +219,7 @@ def check_submission(
     seed: int = 0,
     allow_ablation: bool = False,
     ledger: Path | None = None,
+    records_only: bool = False,
 ) -> CheckResult:
     """Check a result directory holding ``submission.json``.
 
@@ -248,7 +259,7 @@ def check_submission(
         if path is None:
             problems.append(f"{root / 'submission.json'}: the {role} run {name!r} does not exist")
             continue
-        runs[role], found = check_run(path, regenerate=regenerate)
+        runs[role], found = check_run(path, regenerate=regenerate, records_only=records_only)
         problems += found
     # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
     # Only one tied to these runs switches the canonical check off (bind.verification_problems).
@@ -271,4 +282,6 @@ def check_submission(
     if ledger is not None and numbers is not None:
         numbers["outside_spend"], found = _outside(ledger, runs)
         problems += found
-    return CheckResult(not problems, problems, numbers, {role: str(run.path) for role, run in runs.items()})
+    paths = {role: str(run.path) for role, run in runs.items()}
+    stored = any(run.records_only for run in runs.values())
+    return CheckResult(not problems, problems, numbers, paths, records_only=stored)
