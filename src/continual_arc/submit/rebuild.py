@@ -30,7 +30,7 @@ from .check import CheckResult, check_submission
 
 __all__ = ["STORED_FILES", "RebuildError", "Rebuilt", "first_difference", "rebuild_run", "store_run"]
 
-STORED_FILES = ("meta.json", "schedule.json", "records.jsonl", "summary.json", SALT_FILE)
+STORED_FILES = ("meta.json", "records.jsonl", "summary.json", SALT_FILE)
 """The files of each play a stored run keeps (no trajectories, no learner state)."""
 
 _TOP_FILES = ("submission.json", "protocol.json")
