@@ -40,7 +40,9 @@ def _rebuild(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``runs`` and its subcommands to the root parser."""
-    p = sub.add_parser("runs", help="stored runs (no trajectories): keep a protocol's records, or rebuild one")
+    p = sub.add_parser(
+        "runs", help="stored runs (no trajectories): keep a protocol's records, or rebuild one"
+    )
     group = p.add_subparsers(dest="runs_command", required=True, metavar="SUBCOMMAND")
     store = group.add_parser(
         "store",
@@ -57,10 +59,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="play a stored protocol again from its code and meta, then prove its records equal and check it",
         description="Play a stored protocol again (same learner, configuration, seed, users and task "
         "names) into a fresh directory with trajectories; every play's records must equal the stored "
-        "ones field for field, clocks aside, and check must hold on the rebuilt directory. Exit status 1 otherwise.",
+        "ones field for field, clocks aside, and check must hold on the rebuilt directory. "
+        "Exit status 1 otherwise.",
     )
     rebuild.add_argument("stored", help="a stored protocol (runs/NAME)")
-    rebuild.add_argument("--out", help="the directory to rebuild into, empty or absent (default: a new temporary one)")
-    rebuild.add_argument("--jobs", type=int, default=1, help="plays at once, in processes of their own (default 1)")
+    rebuild.add_argument(
+        "--out", help="the directory to rebuild into, empty or absent (default: a new temporary one)"
+    )
+    rebuild.add_argument(
+        "--jobs", type=int, default=1, help="plays at once, in processes of their own (default 1)"
+    )
     rebuild.add_argument("--ablation", action="store_true", help="check a protocol that is not canonical")
     rebuild.set_defaults(func=_rebuild)

@@ -233,6 +233,8 @@ def check_submission(
         ledger: the tracking proxy's ledger the runs were played through: its calls beyond what
             the records count (rounds that never committed) are shown as ``outside_spend``, and
             records counting more than it holds are a problem.
+        records_only: accept runs stored without their trajectories (the repository's ``runs/``):
+            everything but the replay is checked, and the result says it is records only.
     """
     root = Path(root)
     try:

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.config import TESTS
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, read_json
 from ..core.records import JSONValue, Phase, Play

@@ -120,8 +120,8 @@ def _side(side: dict[str, float | None] | object) -> str:
 
 
 def _test_line(label: str, c: TestComparisonJSON) -> str:
-    saving = format_points(c["saving"]["value"])
-    return f"| {label} | {format_estimate(c['share_saved'])} | {saving} | {_side(c['learner'])} | {_side(c['reset'])} |"
+    cells = (label, format_estimate(c["share_saved"]), format_points(c["saving"]["value"]))
+    return f"| {' | '.join(cells)} | {_side(c['learner'])} | {_side(c['reset'])} |"
 
 
 def _learned_line(learned: LearnedJSON) -> str:
@@ -158,8 +158,9 @@ def _compute(table: Table) -> str:
 
 def figures(experiment: Experiment) -> str:
     """The experiment's ``tables.md``, recomputed from its runs."""
+    command = f"continual-arc figures experiments/{experiment.folder.name}"
     parts = [
-        f"<!-- {experiment.title}: written by `continual-arc figures experiments/{experiment.folder.name} --write`, "
+        f"<!-- {experiment.title}: written by `{command} --write`, "
         "checked by `continual-arc figures`; do not edit by hand -->\n"
     ]
     for table in experiment.tables:
