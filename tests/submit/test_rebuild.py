@@ -114,6 +114,8 @@ def test_a_rebuild_refuses_a_target_in_use(stored: Path, tmp_path: Path) -> None
         rebuild_run(stored, tmp_path / "used")
     with pytest.raises(RebuildError, match=r"protocol\.json is missing"):
         rebuild_run(tmp_path / "used", tmp_path / "fresh")
+    with pytest.raises(RebuildError, match=f"{tmp_path / 'used'} is not a finished protocol"):
+        store_run(tmp_path / "used", tmp_path / "kept")
 
 
 def test_check_refuses_a_stored_run_unless_records_only_is_allowed(stored: Path) -> None:

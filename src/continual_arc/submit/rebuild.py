@@ -81,6 +81,11 @@ def store_run(protocol: Path | str, stored: Path | str, *, fields: Mapping[str, 
     left it blank. Trajectories, learner states and plots are left behind.
     """
     source, target = Path(protocol), Path(stored)
+    needed = [source / "submission.json", source / "protocol.json", source / "schedules"]
+    needed += [source / play / name for play in PROTOCOL_PLAYS.values() for name in STORED_FILES]
+    missing = next((path for path in needed if not path.exists()), None)
+    if missing is not None:
+        raise RebuildError(f"{source} is not a finished protocol: {missing} is missing")
     submission = dict(_object(source / "submission.json"))
     for name, value in (fields or {}).items():
         submission[name] = submission.get(name) or value
@@ -138,18 +143,19 @@ def _options(stored: Path, out: Path, jobs: int) -> ProtocolOptions:
     if not isinstance(learner, Mapping) or not isinstance(learner.get("class"), str):
         raise RebuildError(f"{stored / 'protocol.json'} names no learner")
     kwargs = learner.get("kwargs")
-    meta = _object(stored / PROTOCOL_PLAYS["stream"] / "meta.json")
-    style = meta.get("alias_style")
+    style = _object(stored / PROTOCOL_PLAYS["stream"] / "meta.json").get("alias_style")
+    config, seed, users = (document.get(key) for key in ("config", "seed", "users"))
+    if not isinstance(config, str) or not isinstance(seed, int) or not isinstance(users, int):
+        raise RebuildError(f"{stored / 'protocol.json'} does not name its configuration, seed and users")
     return ProtocolOptions(
         out=out,
         learner=str(learner["class"]),
         learner_kwargs=dict(kwargs) if isinstance(kwargs, Mapping) else {},
-        config=str(document["config"]),
-        seed=int(str(document["seed"])),
-        users=int(str(document["users"])),
+        config=config,
+        seed=seed,
+        users=users,
         jobs=jobs,
         run=RunOptions(alias_style=style if isinstance(style, str) else "hash"),
-        resamples=int(str(document.get("resamples", 10_000))),
         plots=False,
     )
 
