@@ -66,7 +66,7 @@ class CheckResultJSON(TypedDict):
     problems: list[str]
     numbers: CheckNumbers | None
     runs: dict[str, str]
-    records_only: bool
+    records_only: NotRequired[bool]
 
 
 @dataclass
@@ -89,14 +89,16 @@ class CheckResult:
     records_only: bool = False
 
     def to_json(self) -> CheckResultJSON:
-        """The result as JSON."""
-        return {
+        """The result as JSON (``records_only`` only when true: a replayed result's JSON is as it was)."""
+        out: CheckResultJSON = {
             "ok": self.ok,
             "problems": self.problems,
             "numbers": self.numbers,
             "runs": self.runs,
-            "records_only": self.records_only,
         }
+        if self.records_only:
+            out["records_only"] = True
+        return out
 
 
 _REQUIRED = {
