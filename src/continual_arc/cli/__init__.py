@@ -2,9 +2,10 @@
 
 One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.report`,
 :mod:`~.reports`, :mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.leaderboard`,
-:mod:`~.pack`, :mod:`~.verify`, :mod:`~.view`, :mod:`~.sweep`, :mod:`~.first_sight`), each adding its
-commands to the root parser. Only the group of the command being run is imported, so that ``continual-arc
-schedule make`` does not pay for NumPy or the plotting library, and ``--help`` for nothing at all.
+:mod:`~.runs`, :mod:`~.pack`, :mod:`~.verify`, :mod:`~.view`, :mod:`~.sweep`, :mod:`~.figures`,
+:mod:`~.first_sight`), each adding its commands to the root parser. Only the group of the command
+being run is imported, so that ``continual-arc schedule make`` does not pay for NumPy or the plotting
+library, and ``--help`` for nothing at all.
 Every error meant for a person
 (:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one line, exit status 2.
 """
@@ -34,10 +35,12 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "protocol": ("protocol", "play the whole protocol: the stream, both frozen tests, the reset on each"),
     "check": ("check", "check a submitted result: recompute everything it claims"),
     "leaderboard": ("leaderboard", "check result directories and rank them, a table per track and users"),
+    "runs": ("runs", "stored runs (no trajectories): keep a protocol's, or rebuild one and prove it"),
     "pack": ("pack", "rule packs: check a pack against the public tasks, write its manifest"),
     "verify": ("verify", "rerun a learner from its code at a seed of its own, as verification does"),
     "view": ("view", "a local replay viewer of runs, protocols and results (--export: static files)"),
     "sweep": ("sweep", "play many protocols from a spec on Ray (or locally), then the table of them all"),
+    "figures": ("figures", "recompute each experiment's tables from its stored runs and compare them"),
     "pool": ("sweep", "the table of runs made by hand: each learner's seeds pooled, ranked by U"),
     "first-sight": ("first_sight", "one instance of each of a track's public tasks, wiped before each"),
 }

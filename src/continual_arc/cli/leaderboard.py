@@ -49,7 +49,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "leaderboard",
         help="check result directories and rank them per track and users",
         description="Check each result directory (as `check` does) and print a ranked table per track "
-        "and number of users as Markdown; a result the checker refuses is listed, never ranked. "
+        "and number of users as Markdown; a result the checker refuses is listed, never ranked. A result "
+        "stored without trajectories (runs/) is checked on everything but their replay and flagged records "
+        "only (continual-arc runs rebuild replays it). "
         "The exit status is 1 when any result is refused.",
     )
     p.add_argument(

@@ -67,6 +67,7 @@ class CheckResultJSON(TypedDict):
     numbers: CheckNumbers | None
     runs: dict[str, str]
     unfilled: NotRequired[list[str]]
+    records_only: NotRequired[bool]
 
 
 @dataclass
@@ -79,6 +80,8 @@ class CheckResult:
         numbers: the leaderboard's numbers (``None`` when the runs they need are unusable).
         runs: the run directory of each role.
         unfilled: in a draft check, the fields of ``submission.json`` still to fill in.
+        records_only: some run was stored without trajectories and checked without replaying
+            them (only when the check allowed it).
     """
 
     ok: bool
@@ -86,9 +89,11 @@ class CheckResult:
     numbers: CheckNumbers | None
     runs: dict[str, str] = field(default_factory=dict)
     unfilled: list[str] = field(default_factory=list)
+    records_only: bool = False
 
     def to_json(self) -> CheckResultJSON:
-        """The result as JSON (``unfilled`` only when a draft check found fields to fill in)."""
+        """The result as JSON; ``unfilled`` and ``records_only`` only when set (a replayed result's
+        JSON is as it was)."""
         result: CheckResultJSON = {
             "ok": self.ok,
             "problems": self.problems,
@@ -97,6 +102,8 @@ class CheckResult:
         }
         if self.unfilled:
             result["unfilled"] = self.unfilled
+        if self.records_only:
+            result["records_only"] = True
         return result
 
 
@@ -221,6 +228,7 @@ def check_submission(
     allow_ablation: bool = False,
     ledger: Path | None = None,
     draft: bool = False,
+    records_only: bool = False,
 ) -> CheckResult:
     """Check a result directory holding ``submission.json``.
 
@@ -238,6 +246,8 @@ def check_submission(
             submitted: the fields a person fills in (``student``, ``code``, ``contact``) may be
             empty, and are listed in ``unfilled`` instead; runs that are not canonical are
             accepted, as ``allow_ablation`` does (a smoke configuration is never canonical).
+        records_only: accept runs stored without their trajectories (the repository's ``runs/``):
+            everything but the replay is checked, and the result says it is records only.
     """
     root = Path(root)
     try:
@@ -266,7 +276,7 @@ def check_submission(
         if path is None:
             problems.append(f"{root / 'submission.json'}: the {role} run {name!r} does not exist")
             continue
-        runs[role], found = check_run(path, regenerate=regenerate)
+        runs[role], found = check_run(path, regenerate=regenerate, records_only=records_only)
         problems += found
     # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
     # Only one tied to these runs switches the canonical check off (bind.verification_problems).
@@ -290,4 +300,7 @@ def check_submission(
         numbers["outside_spend"], found = _outside(ledger, runs)
         problems += found
     paths = {role: str(run.path) for role, run in runs.items()}
-    return CheckResult(not problems, problems, numbers, paths, unfilled if draft else [])
+    stored = any(run.records_only for run in runs.values())
+    return CheckResult(
+        not problems, problems, numbers, paths, unfilled if draft else [], records_only=stored
+    )

@@ -19,6 +19,12 @@ Each check returns problems as lines ``<file>: <what does not hold, and what was
   gives for it: the verdict the canonical check reads is that recomputed one (:attr:`LoadedRun.protocol`);
 * a run whose meta lists no plug-in carries no plug-in trace (:mod:`.traces`).
 
+A run stored without its trajectories (no ``i/`` folder, as the repository's ``runs/`` keeps them)
+is checked, when ``records_only`` allows it, on everything its records, meta and summary give
+(schedule, charges, aliases, summary, verdict); its instances are not replayed and a game level's
+score, which needs the trajectory's baseline, is not recomputed: :attr:`LoadedRun.records_only`
+says so, and ``continual-arc runs rebuild`` replays it whole.
+
 Every malformed input is a problem line, never a traceback: the files' shape is checked first
 (:mod:`.shape`), and a run whose shape does not hold is unusable; a check that still meets
 something it cannot read says so in one line naming the run.
@@ -66,6 +72,7 @@ class LoadedRun:
 
     ``protocol`` is not read from the run: it is the protocol block its schedule, rebuilt from the
     configuration and seed, gives (``None`` until checked, or when the schedule does not rebuild).
+    ``records_only``: the run holds no trajectories and was checked without replaying them.
     """
 
     path: Path
@@ -74,6 +81,7 @@ class LoadedRun:
     summary: JSONObject | None
     salt: str | None
     protocol: ProtocolBlock | None = None
+    records_only: bool = False
 
 
 def _read(path: Path, problems: list[str]) -> JSONValue:
@@ -239,8 +247,13 @@ def _check_charges(run: LoadedRun, track: Track | ScheduleError, problems: list[
     settings = _settings(run)
     # A track that cannot run here (an error): the coverage check has said so.
     games = isinstance(track, Track) and track.kind == "game"
+    # Without trajectories a level's cap and baseline are unknown: its charge is recomputed with
+    # no cap (the recorded ends stand in for it), and its level score is left to the rebuild.
+    openings = games and not run.records_only
     for line, record in enumerate(run.records, 1):
-        cap, baseline = _game_opening(run, record) if games else (None, None)
+        cap, baseline = _game_opening(run, record) if openings else (None, None)
+        if games and run.records_only:
+            cap = len(record.get("actions", [])) or None
         replay = replay_charge(record, settings, cap)
         if "problem" in replay:
             problems.append(
@@ -250,7 +263,7 @@ def _check_charges(run: LoadedRun, track: Track | ScheduleError, problems: list[
         diff = [
             f"{k} {record.get(k)!r} (the actions give {v!r})" for k, v in replay.items() if record.get(k) != v
         ]
-        if games:
+        if openings:
             diff += _level_problems(record, baseline, replay)
         if diff:
             problems.append(
@@ -287,6 +300,8 @@ def _check_trajectories(
     traces = TraceFinder(run.path, run.meta.get("plugins"))
     for line, record in enumerate(run.records, 1):
         traces.record(line, record)
+        if run.records_only:
+            continue  # no trajectory to read: the records' own traces are all there is
         path = run.path / "i" / f"{trajectory_name(record)}.json"
         try:
             trajectory = read_json(path)
@@ -316,14 +331,19 @@ def _check_summary(run: LoadedRun, schedule: Schedule, problems: list[str]) -> N
             problems.append(f"{run.path / 'summary.json'}: {key} is not what the records give")
 
 
-def check_run(path: Path, *, regenerate: bool = True) -> tuple[LoadedRun, list[str]]:
+def check_run(
+    path: Path, *, regenerate: bool = True, records_only: bool = False
+) -> tuple[LoadedRun, list[str]]:
     """Every check of one run; the run as read, and each problem as one line.
 
     ``regenerate`` replays every instance through its environment; without it, the trajectories
-    are still read for plug-in traces.
+    are still read for plug-in traces. ``records_only`` accepts a run stored without its
+    trajectories (no ``i/`` folder): everything else is checked, and the run is marked
+    :attr:`LoadedRun.records_only`.
     """
     problems: list[str] = []
     run = load_checked_run(path, problems)
+    run.records_only = records_only and not (path / "i").is_dir()
     if run.meta is None:
         return run, problems
     # The schedule first, even without usable records: the cross checks read the rebuilt block.

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.config import TESTS
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, read_json
 from ..core.records import JSONValue, Phase, Play
@@ -33,6 +32,7 @@ from ..measure.compare import TestComparisonJSON
 from ..measure.pool import BudgetEstimate, budget_estimate
 from ..play.rundir import read_meta, read_records
 from .check import CheckNumbers, check_submission
+from .leaderboard_flags import RECORDS_ONLY, flags, status
 from .leaderboard_json import (
     LeaderboardJSON,
     RefusalJSON,
@@ -78,6 +78,7 @@ class Checked:
         verification: ``verification.json`` (``None`` without one).
         setting: the stream's ``track``, ``config``, ``users`` and ``seed`` (empty when unreadable).
         stream: ``U`` with its standard error and ``P`` on the learner's stream (``None`` when unread).
+        records_only: stored without trajectories, checked on everything but their replay.
     """
 
     path: str
@@ -88,6 +89,7 @@ class Checked:
     verification: Mapping[str, JSONValue] | None
     setting: Setting
     stream: BudgetEstimate | None
+    records_only: bool = False
 
 
 def _read_object(path: Path) -> Mapping[str, JSONValue] | None:
@@ -124,6 +126,7 @@ def check_result(
     resamples: int = 10_000,
     seed: int = 0,
     allow_ablation: bool = False,
+    records_only: bool = True,
 ) -> Checked:
     """Check one result directory and read what its row needs beside the checker's numbers.
 
@@ -133,10 +136,16 @@ def check_result(
         resamples: bootstrap resamples of the numbers.
         seed: the bootstrap's seed.
         allow_ablation: accept runs that are not canonical (ranked, flagged as an ablation).
+        records_only: accept runs stored without trajectories (flagged :data:`RECORDS_ONLY`).
     """
     root = Path(path)
     result = check_submission(
-        root, regenerate=regenerate, resamples=resamples, seed=seed, allow_ablation=allow_ablation
+        root,
+        regenerate=regenerate,
+        resamples=resamples,
+        seed=seed,
+        allow_ablation=allow_ablation,
+        records_only=records_only,
     )
     stream = result.runs.get(Play.STREAM)
     setting, estimate = _setting(Path(stream) if stream else None)
@@ -149,6 +158,7 @@ def check_result(
         verification=_read_object(root / "verification.json"),
         setting=setting,
         stream=estimate,
+        records_only=result.records_only,
     )
 
 
@@ -296,33 +306,6 @@ class Leaderboard:
         }
 
 
-def status(verification: Mapping[str, JSONValue] | None) -> str:
-    """The status of a checked result: ``verified`` only when its rerun is tied to a pack manifest."""
-    if verification is None:
-        return "reported"
-    about = verification.get("about")
-    about = about if isinstance(about, Mapping) else {}
-    if verification.get("mode") == "verified" and about.get("manifest_sha256"):
-        return "verified"
-    return "reproduced" if verification.get("mode") == "reproduced" else "reported"
-
-
-def flags(numbers: CheckNumbers) -> tuple[str, ...]:
-    """A checked result's flags: not canonical, a reset below the bare model, the reset reference's flags."""
-    out: list[str] = []
-    protocol = numbers.get("protocol")
-    if not (protocol is not None and protocol.get("canonical")):
-        deviations = protocol.get("deviations") if protocol is not None else None
-        out.append("ablation: " + "; ".join(deviations or ["not canonical"]))
-    tests = {Phase.HELD_OUT: numbers["held-out"], Phase.SEEN: numbers["seen"]}
-    out += [
-        f"the reset plays below the bare model on the {t} test" for t in TESTS if tests[t]["reset_below_bare"]
-    ]
-    reset_flags = numbers.get("flags")
-    out += list(reset_flags.get("messages", []) if reset_flags else [])
-    return tuple(out)
-
-
 def _test(comparison: TestComparisonJSON) -> SavedOnTest:
     return {
         "share_saved": comparison["share_saved"],
@@ -353,7 +336,7 @@ def _row(checked: Checked, rank: int) -> Row:
         learned=learned["share_learned"] if learned else None,
         seen=_test(numbers["seen"]),
         held_out=_test(numbers["held-out"]),
-        flags=flags(numbers),
+        flags=flags(numbers) + ((RECORDS_ONLY,) if checked.records_only else ()),
         status=status(checked.verification),
         canonical=bool(protocol and protocol.get("canonical")),
     )

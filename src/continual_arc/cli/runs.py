@@ -1,0 +1,73 @@
+"""``continual-arc runs store`` and ``runs rebuild``: the repository's stored runs, kept and replayed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from ..submit.rebuild import rebuild_run, store_run
+
+__all__ = ["COMMANDS", "add_commands"]
+
+COMMANDS = ("runs",)
+"""The top-level commands this module adds."""
+
+
+def _store(args: argparse.Namespace) -> int:
+    fields = {"student": args.student, "code": args.code, "contact": args.contact}
+    target = store_run(args.protocol, args.stored, fields={k: v for k, v in fields.items() if v})
+    print(f"stored {args.protocol} in {target} (records, meta, summaries and schedules; no trajectories)")
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="rebuilt-"))
+    print(f"rebuilding {args.stored} into {out}", file=sys.stderr, flush=True)
+    rebuilt = rebuild_run(args.stored, out, jobs=args.jobs, allow_ablation=args.ablation)
+    if rebuilt.difference is not None:
+        print(rebuilt.difference, file=sys.stderr)
+    for problem in rebuilt.check.problems:
+        print(problem, file=sys.stderr)
+    if not rebuilt.ok:
+        print(f"{args.stored} is not what its code and meta rebuild", file=sys.stderr)
+        return 1
+    print(f"rebuilt {args.stored} in {out}: every play's records are the stored ones, clocks aside, "
+          "and every check holds with every instance replayed")  # fmt: skip
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``runs`` and its subcommands to the root parser."""
+    p = sub.add_parser(
+        "runs", help="stored runs (no trajectories): keep a protocol's records, or rebuild one"
+    )
+    group = p.add_subparsers(dest="runs_command", required=True, metavar="SUBCOMMAND")
+    store = group.add_parser(
+        "store",
+        help="keep a protocol directory's records, meta, summaries and schedules (no trajectories)",
+    )
+    store.add_argument("protocol", help="the protocol directory continual-arc protocol wrote")
+    store.add_argument("stored", help="where to keep it (runs/NAME)")
+    store.add_argument("--student", help="fill submission.json's student where blank (none: no model)")
+    store.add_argument("--code", help="fill submission.json's code where blank (a repository at a commit)")
+    store.add_argument("--contact", help="fill submission.json's contact where blank")
+    store.set_defaults(func=_store)
+    rebuild = group.add_parser(
+        "rebuild",
+        help="play a stored protocol again from its code and meta, then prove its records equal and check it",
+        description="Play a stored protocol again (same learner, configuration, seed, users and task "
+        "names) into a fresh directory with trajectories; every play's records must equal the stored "
+        "ones field for field, clocks aside, and check must hold on the rebuilt directory. "
+        "Exit status 1 otherwise.",
+    )
+    rebuild.add_argument("stored", help="a stored protocol (runs/NAME)")
+    rebuild.add_argument(
+        "--out", help="the directory to rebuild into, empty or absent (default: a new temporary one)"
+    )
+    rebuild.add_argument(
+        "--jobs", type=int, default=1, help="plays at once, in processes of their own (default 1)"
+    )
+    rebuild.add_argument("--ablation", action="store_true", help="check a protocol that is not canonical")
+    rebuild.set_defaults(func=_rebuild)

@@ -1,0 +1,207 @@
+"""A stored run played again from its code and its meta, and proved equal to what was stored.
+
+The repository's ``runs/`` holds each canonical protocol's records, meta and summaries, never its
+trajectories: the runs are deterministic, so anyone can make the trajectories again.
+:func:`store_run` keeps those files of a protocol directory; :func:`rebuild_run` plays the stored
+protocol again (the same learner and arguments, configuration, seed and users, each play under
+the stored ``alias-salt`` so that its tasks get the same names) into a fresh directory with
+trajectories, then proves it: every record of every play must equal the stored one, field for
+field, clocks aside (:func:`first_difference` names the first record that does not), and ``check``
+must hold on the rebuilt directory, replaying every instance.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.errors import ContinualArcError
+from ..core.files import RecordsError, atomic_write_json, read_json
+from ..core.records import JSONValue
+from ..play.aliases import SALT_FILE
+from ..play.instance_record import TIMING_FIELDS
+from ..play.options import RunOptions
+from ..protocol.play import ProtocolOptions, play_protocol
+from ..protocol.plays import PROTOCOL_PLAYS
+from .check import CheckResult, check_submission
+
+__all__ = ["STORED_FILES", "RebuildError", "Rebuilt", "first_difference", "rebuild_run", "store_run"]
+
+STORED_FILES = ("meta.json", "records.jsonl", "summary.json", SALT_FILE)
+"""The files of each play a stored run keeps (no trajectories, no learner state)."""
+
+_TOP_FILES = ("submission.json", "protocol.json")
+RECORDS = "records.jsonl"
+
+
+class RebuildError(ContinualArcError):
+    """A stored run that cannot be rebuilt as asked (not a stored protocol, or a target in use)."""
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """What a rebuild found.
+
+    Attributes:
+        out: the rebuilt protocol directory (with trajectories).
+        difference: the first record that differs from the stored one, as one sentence (``None``
+            when every play's records are byte for byte the stored ones).
+        check: the checker's verdict on the rebuilt directory.
+    """
+
+    out: Path
+    difference: str | None
+    check: CheckResult
+
+    @property
+    def ok(self) -> bool:
+        """Whether the records are the stored ones and every check holds on the rebuilt run."""
+        return self.difference is None and self.check.ok
+
+
+def _object(path: Path) -> Mapping[str, JSONValue]:
+    try:
+        value = read_json(path)
+    except FileNotFoundError:
+        raise RebuildError(f"{path} is missing: give a stored protocol (continual-arc runs store)") from None
+    except RecordsError as err:
+        raise RebuildError(str(err)) from None
+    if not isinstance(value, Mapping):
+        raise RebuildError(f"{path} does not hold an object")
+    return value
+
+
+def store_run(protocol: Path | str, stored: Path | str, *, fields: Mapping[str, str] | None = None) -> Path:
+    """Keep a protocol directory's records, meta, summaries and schedules in ``stored``.
+
+    ``fields`` fills in ``submission.json`` (``student``, ``code``, ``contact``) where the protocol
+    left it blank. Trajectories, learner states and plots are left behind.
+    """
+    source, target = Path(protocol), Path(stored)
+    needed = [source / "submission.json", source / "protocol.json", source / "schedules"]
+    needed += [source / play / name for play in PROTOCOL_PLAYS.values() for name in STORED_FILES]
+    missing = next((path for path in needed if not path.exists()), None)
+    if missing is not None:
+        raise RebuildError(f"{source} is not a finished protocol: {missing} is missing")
+    submission = dict(_object(source / "submission.json"))
+    for name, value in (fields or {}).items():
+        submission[name] = submission.get(name) or value
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy(source / "protocol.json", target / "protocol.json")
+    atomic_write_json(target / "submission.json", submission)
+    shutil.copytree(source / "schedules", target / "schedules", dirs_exist_ok=True)
+    for play in PROTOCOL_PLAYS.values():
+        (target / play).mkdir(exist_ok=True)
+        for name in STORED_FILES:
+            shutil.copy(source / play / name, target / play / name)
+    return target
+
+
+def _unclocked(line: bytes) -> object:
+    """A record without its clocks (:data:`TIMING_FIELDS`); the raw line when it is not a JSON object."""
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        return line
+    return {k: v for k, v in value.items() if k not in TIMING_FIELDS} if isinstance(value, dict) else line
+
+
+def first_difference(stored: Path | str, rebuilt: Path | str) -> str | None:
+    """The first play's record that differs between two protocol directories, in one sentence.
+
+    Records are compared field for field, clocks aside (:data:`TIMING_FIELDS`: how long an
+    instance took is the machine's, not the run's); ``None`` when every record is the same.
+    """
+    for play in PROTOCOL_PLAYS.values():
+        a, b = Path(stored) / play / RECORDS, Path(rebuilt) / play / RECORDS
+        old, new = a.read_bytes().splitlines(), b.read_bytes().splitlines()
+        for line, (was, now) in enumerate(zip(old, new, strict=False), 1):
+            if _unclocked(was) != _unclocked(now):
+                return f"{a}, line {line}, differs from the rebuilt {b}: {_fields(was, now)}"
+        if len(old) != len(new):
+            return f"{a} holds {len(old)} records and the rebuilt {b} {len(new)}"
+    return None
+
+
+def _fields(was: bytes, now: bytes) -> str:
+    """Which fields of two JSON lines differ, with both values."""
+    old, new = _unclocked(was), _unclocked(now)
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return "the lines are not both JSON objects"
+    keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    shown = ", ".join(f"{k} {old.get(k)!r} stored, {new.get(k)!r} rebuilt" for k in keys[:3])
+    return f"step {old.get('step')!r}: {shown}"
+
+
+def _options(stored: Path, out: Path, jobs: int) -> ProtocolOptions:
+    """The protocol the stored run played, read from its ``protocol.json`` and the stream's meta."""
+    document = _object(stored / "protocol.json")
+    learner = document.get("learner")
+    if not isinstance(learner, Mapping) or not isinstance(learner.get("class"), str):
+        raise RebuildError(f"{stored / 'protocol.json'} names no learner")
+    kwargs = learner.get("kwargs")
+    style = _object(stored / PROTOCOL_PLAYS["stream"] / "meta.json").get("alias_style")
+    config, seed, users = (document.get(key) for key in ("config", "seed", "users"))
+    if not isinstance(config, str) or not isinstance(seed, int) or not isinstance(users, int):
+        raise RebuildError(f"{stored / 'protocol.json'} does not name its configuration, seed and users")
+    return ProtocolOptions(
+        out=out,
+        learner=str(learner["class"]),
+        learner_kwargs=dict(kwargs) if isinstance(kwargs, Mapping) else {},
+        config=config,
+        seed=seed,
+        users=users,
+        jobs=jobs,
+        run=RunOptions(alias_style=style if isinstance(style, str) else "hash"),
+        plots=False,
+    )
+
+
+def _prepare(stored: Path, out: Path) -> None:
+    """A fresh target holding the stored schedules and salts, so that each play names its tasks as stored.
+
+    (The protocol compares the schedules it writes with those there: stored ones it would not
+    write again are refused as another protocol's.)
+    """
+    if out.exists() and any(out.iterdir()):
+        raise RebuildError(f"{out} is not empty: give a fresh directory to rebuild into")
+    shutil.copytree(stored / "schedules", out / "schedules")
+    for play in PROTOCOL_PLAYS.values():
+        salt = stored / play / SALT_FILE
+        if salt.is_file():
+            (out / play).mkdir(parents=True, exist_ok=True)
+            shutil.copy(salt, out / play / SALT_FILE)
+
+
+def rebuild_run(
+    stored: Path | str,
+    out: Path | str,
+    *,
+    jobs: int = 1,
+    allow_ablation: bool = False,
+    check: Callable[[Path], CheckResult] | None = None,
+) -> Rebuilt:
+    """Play a stored protocol again into ``out`` (fresh), compare its records, and check it.
+
+    Args:
+        stored: a stored protocol (:func:`store_run`: records, meta, summaries, no trajectories).
+        out: the directory to rebuild into; it must be empty or absent.
+        jobs: plays at once, each in a process of its own.
+        allow_ablation: check a protocol that is not canonical (as ``check --ablation``).
+        check: the check of the rebuilt directory (default :func:`check_submission`, replaying
+            every instance).
+
+    Raises:
+        RebuildError: ``stored`` is not a stored protocol, or ``out`` is not empty.
+    """
+    source, target = Path(stored), Path(out)
+    options = _options(source, target, jobs)
+    _prepare(source, target)
+    play_protocol(options)
+    # The stored submission names the same plays, and the fields (student, code, contact) it was given.
+    shutil.copy(source / "submission.json", target / "submission.json")
+    verdict = check(target) if check else check_submission(target, allow_ablation=allow_ablation)
+    return Rebuilt(target, first_difference(source, target), verdict)

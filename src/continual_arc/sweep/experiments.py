@@ -1,0 +1,183 @@
+"""The experiments the project reports: each table recomputed from its stored runs, and compared.
+
+An experiment is a folder (``experiments/NAME/``) holding ``experiment.toml``, which names its
+tables, and ``tables.md``, the tables as they were last written. Each table reads protocol
+directories (the repository's ``runs/``, given relative to the experiment's folder) and is one of:
+
+* ``plane``: one protocol's numbers as the README shows them (the share saved on each test with
+  its 95 % interval, T, U and P of learner and reset, the share learned over the stream), read
+  from its records as ``continual-arc protocol`` reads them
+  (:func:`~continual_arc.protocol.plane.plane_point`);
+* ``pooled``: the sweep's table over the runs, each learner's seeds pooled
+  (:func:`~continual_arc.sweep.collect.rows`, :func:`~continual_arc.sweep.table.markdown`).
+
+:func:`figures` recomputes ``tables.md`` and :func:`differences` says, one sentence a line,
+where it departs from the stored one. Everything is read from records, meta and summaries:
+stored runs need no trajectories.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.errors import ContinualArcError
+from ..measure.compare import LearnedJSON, TestComparisonJSON
+from ..measure.report import format_estimate, format_points
+from ..protocol.plane import plane_point
+from .collect import collect, rows
+from .table import markdown
+
+__all__ = [
+    "EXPERIMENT_FILE",
+    "TABLES_FILE",
+    "Experiment",
+    "ExperimentError",
+    "Table",
+    "differences",
+    "figures",
+    "load_experiment",
+    "plane_table",
+]
+
+EXPERIMENT_FILE = "experiment.toml"
+"""The file that makes a folder an experiment."""
+
+TABLES_FILE = "tables.md"
+"""The stored tables of an experiment, beside its ``experiment.toml``."""
+
+KINDS = ("plane", "pooled")
+"""The kinds of table an experiment may hold."""
+
+RESAMPLES = 10_000
+"""Bootstrap resamples of every interval (as ``protocol`` and ``pool`` by default), at seed 0."""
+
+
+class ExperimentError(ContinualArcError):
+    """A folder that is not an experiment, or an ``experiment.toml`` that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of an experiment: its heading, its kind and the protocol directories it reads."""
+
+    title: str
+    kind: str
+    runs: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """An experiment: its folder, its title and its tables, in order."""
+
+    folder: Path
+    title: str
+    tables: tuple[Table, ...]
+
+
+def _table(entry: object, folder: Path, where: Path) -> Table:
+    if not isinstance(entry, dict):
+        raise ExperimentError(f"{where}: each [[tables]] entry must be a table of keys")
+    kind, runs = entry.get("kind"), entry.get("runs")
+    if kind not in KINDS:
+        raise ExperimentError(f"{where}: table kind {kind!r} is not one of {', '.join(KINDS)}")
+    if not isinstance(runs, list) or not runs or not all(isinstance(r, str) for r in runs):
+        raise ExperimentError(f"{where}: a table's runs must be a non-empty list of folders")
+    if kind == "plane" and len(runs) != 1:
+        raise ExperimentError(f"{where}: a plane table reads exactly one protocol directory")
+    missing = [r for r in runs if not (folder / r).is_dir()]
+    if missing:
+        raise ExperimentError(f"{where}: the run {missing[0]} does not exist (relative to {folder})")
+    return Table(str(entry.get("title") or kind), kind, tuple(folder / r for r in runs))
+
+
+def load_experiment(folder: Path | str) -> Experiment:
+    """Read ``folder/experiment.toml``.
+
+    Raises:
+        ExperimentError: the folder holds no ``experiment.toml``, or it names an unknown kind or a
+            run that does not exist.
+    """
+    root = Path(folder)
+    where = root / EXPERIMENT_FILE
+    try:
+        spec = tomllib.loads(where.read_text())
+    except FileNotFoundError:
+        raise ExperimentError(f"{root} is not an experiment: it holds no {EXPERIMENT_FILE}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ExperimentError(f"{where}: not TOML ({err})") from None
+    entries = spec.get("tables")
+    if not isinstance(entries, list) or not entries:
+        raise ExperimentError(f"{where}: names no [[tables]]")
+    tables = tuple(_table(entry, root, where) for entry in entries)
+    return Experiment(root, str(spec.get("title") or root.name), tables)
+
+
+def _side(side: dict[str, float | None] | object) -> str:
+    assert isinstance(side, dict)
+    return f"{format_points(side['budget_used'])} / {format_points(side['share_solved'])}"
+
+
+def _test_line(label: str, c: TestComparisonJSON) -> str:
+    cells = (label, format_estimate(c["share_saved"]), format_points(c["saving"]["value"]))
+    return f"| {' | '.join(cells)} | {_side(c['learner'])} | {_side(c['reset'])} |"
+
+
+def _learned_line(learned: LearnedJSON) -> str:
+    budget = format_points(learned["learnable_budget"])
+    reset = format_points(learned["reset"]["budget_used"])
+    return (
+        f"| share learned over the stream | {format_estimate(learned['share_learned'])} | "
+        f"learnable budget {budget} | {_side(learned['learner'])} | {reset} |"
+    )
+
+
+def plane_table(protocol: Path | str) -> str:
+    """One protocol's numbers as the README's table: each test, then the share learned.
+
+    Read from its records, with the protocol command's bootstrap (seed 0, :data:`RESAMPLES`).
+    """
+    point = plane_point(protocol, resamples=RESAMPLES).to_json()
+    lines = [
+        "| | share of the reset's spend saved (95 % interval) | T, points | learner U / P | reset U / P |",
+        "|---|---|---|---|---|",
+        _test_line("seen test (memorization)", point["seen"]),
+        _test_line("held-out test (generalization)", point["held_out"]),
+    ]
+    if point["learned"] is not None:
+        lines.append(_learned_line(point["learned"]))
+    return "\n".join(lines) + "\n"
+
+
+def _compute(table: Table) -> str:
+    if table.kind == "plane":
+        return plane_table(table.runs[0])
+    return markdown(rows(collect(table.runs), resamples=RESAMPLES))
+
+
+def figures(experiment: Experiment) -> str:
+    """The experiment's ``tables.md``, recomputed from its runs."""
+    command = f"continual-arc figures experiments/{experiment.folder.name}"
+    parts = [
+        f"<!-- {experiment.title}: written by `{command} --write`, "
+        "checked by `continual-arc figures`; do not edit by hand -->\n"
+    ]
+    for table in experiment.tables:
+        parts.append(f"\n## {table.title}\n\n{_compute(table)}")
+    return "".join(parts)
+
+
+def differences(stored: str, recomputed: str, where: Path | str) -> list[str]:
+    """Where the stored tables depart from the recomputed ones: one sentence per differing line."""
+    old, new = stored.splitlines(), recomputed.splitlines()
+    out = [
+        f"{where}, line {n}: stored {a!r}, but the runs give {b!r}"
+        for n, (a, b) in enumerate(zip(old, new, strict=False), 1)
+        if a != b
+    ]
+    if len(old) > len(new):
+        out.append(f"{where}: holds {len(old) - len(new)} line(s) past the {len(new)} the runs give")
+    elif len(new) > len(old):
+        out.append(f"{where}: lacks the last {len(new) - len(old)} line(s) of the {len(new)} the runs give")
+    return out
