@@ -92,8 +92,7 @@ class CheckResult:
     records_only: bool = False
 
     def to_json(self) -> CheckResultJSON:
-        """The result as JSON; ``unfilled`` and ``records_only`` only when set (a replayed result's
-        JSON is as it was)."""
+        """The result as JSON; ``unfilled`` and ``records_only`` only when set (else as it was)."""
         result: CheckResultJSON = {
             "ok": self.ok,
             "problems": self.problems,
@@ -301,6 +300,4 @@ def check_submission(
         problems += found
     paths = {role: str(run.path) for role, run in runs.items()}
     stored = any(run.records_only for run in runs.values())
-    return CheckResult(
-        not problems, problems, numbers, paths, unfilled if draft else [], records_only=stored
-    )
+    return CheckResult(not problems, problems, numbers, paths, unfilled if draft else [], records_only=stored)
