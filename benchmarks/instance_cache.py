@@ -153,4 +153,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run
+
+    run("instance_cache", main)

@@ -51,4 +51,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run
+
+    run("lookup_verifiers", main)

@@ -65,4 +65,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run
+
+    run("metrics", main)

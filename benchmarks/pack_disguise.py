@@ -54,4 +54,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run
+
+    run("pack_disguise", main)

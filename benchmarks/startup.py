@@ -91,4 +91,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run
+
+    run("startup", main)
