@@ -117,6 +117,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("arc3", main)
+    run_benchmark("arc3", main)

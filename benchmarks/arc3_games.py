@@ -118,6 +118,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("arc3_games", main)
+    run_benchmark("arc3_games", main)

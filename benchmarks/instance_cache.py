@@ -153,6 +153,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("instance_cache", main)
+    run_benchmark("instance_cache", main)

@@ -92,6 +92,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("instances", main)
+    run_benchmark("instances", main)

@@ -51,6 +51,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("lookup_verifiers", main)
+    run_benchmark("lookup_verifiers", main)

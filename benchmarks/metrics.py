@@ -65,6 +65,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("metrics", main)
+    run_benchmark("metrics", main)

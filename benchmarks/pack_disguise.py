@@ -54,6 +54,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("pack_disguise", main)
+    run_benchmark("pack_disguise", main)

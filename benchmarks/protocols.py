@@ -74,6 +74,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("protocols", main)
+    run_benchmark("protocols", main)

@@ -1,6 +1,6 @@
 """The README's two commands as a newcomer runs them: their wall and CPU time on this machine.
 
-Usage: python benchmarks/readme_commands.py [--command first|tests ...] [--keep DIR]
+Usage: python benchmarks/readme_commands.py [--command first|tests ...] [--keep DIR] [--dry-run]
 
 It reads the two commands from the README's first ``bash`` block (so it times what the README
 says, not a copy), clones the repository's last commit into a temporary folder (``--keep DIR`` to
@@ -9,6 +9,7 @@ environment, the install, the main job) with an empty data directory, then the t
 the environment the first made. It prints each command's wall time, its CPU time (the command and
 every process it started) and its exit code, then the last line pytest printed (its counts).
 ``--command tests`` alone needs the first's environment: give a ``--keep`` folder a first run left.
+``--dry-run`` prints the commands it would time, and runs nothing.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ def readme_commands(readme: Path = ROOT / "README.md") -> dict[str, str]:
 def timed(command: str, cwd: Path, data: Path) -> tuple[float, float, int, str]:
     """Run ``command`` in ``cwd``: its wall seconds, CPU seconds, exit code and last line printed."""
     # This machine's environment (the package index settings among it) less any virtual environment
-    # or data directory of the caller's, so that the clone's commands find only their own.
-    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV" and not k.startswith("CONTINUAL_ARC")}
+    # or data directory of the caller's, so that the clone's commands find only their own, and less
+    # PYTHONDONTWRITEBYTECODE, which a newcomer's shell does not set (it would time the compiler).
+    dropped = ("VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE")
+    env = {k: v for k, v in os.environ.items() if k not in dropped and not k.startswith("CONTINUAL_ARC")}
     env["PATH"] = os.pathsep.join(
         p for p in env.get("PATH", "").split(os.pathsep) if not p.endswith("/.venv/bin")
     )
@@ -57,8 +60,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--command", choices=NAMES, action="append", help="default: both, in order")
     parser.add_argument("--keep", type=Path, help="clone into this folder (or reuse it) and keep it")
+    parser.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     args = parser.parse_args()
     commands = readme_commands()
+    if args.dry_run:
+        for name in args.command or NAMES:
+            print(f"{name}: {commands[name]}\nnot run (--dry-run)")
+        return
     with tempfile.TemporaryDirectory() as tmp:
         clone = args.keep or Path(tmp, "clone")
         if not clone.exists():
@@ -79,6 +87,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("readme_commands", main)
+    run_benchmark("readme_commands", main)

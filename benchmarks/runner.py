@@ -107,6 +107,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("runner", main)
+    run_benchmark("runner", main)

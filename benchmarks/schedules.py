@@ -58,6 +58,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("schedules", main)
+    run_benchmark("schedules", main)

@@ -91,6 +91,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("startup", main)
+    run_benchmark("startup", main)

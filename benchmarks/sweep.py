@@ -101,6 +101,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("sweep", main)
+    run_benchmark("sweep", main)

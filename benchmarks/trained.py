@@ -119,6 +119,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("trained", main)
+    run_benchmark("trained", main)

@@ -75,6 +75,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("verify", main)
+    run_benchmark("verify", main)

@@ -99,6 +99,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    from record import run
+    from record import run as run_benchmark
 
-    run("viewer", main)
+    run_benchmark("viewer", main)
