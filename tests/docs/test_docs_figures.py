@@ -103,7 +103,7 @@ def test_a_recorded_benchmark_is_included_and_says_where_it_ran(result: Path) ->
     assert f'--8<-- "benchmarks/results/{result.name}"' in (DOCS / "benchmarks.md").read_text()
     head = result.read_text().splitlines()[0]
     assert head.startswith(f"`python benchmarks/{result.stem}.py")
-    assert " cores, " in head and "load average " in head
+    assert " cores, " in head and "load average " in head and " s of wall time and " in head
 
 
 def test_the_recorded_schedules_have_the_slots_the_schedules_have() -> None:
@@ -185,3 +185,11 @@ def test_a_benchmark_this_machine_cannot_run_says_so_in_its_file(
     with pytest.raises(SystemExit) as exit_:
         record.run("toy", main)
     assert exit_.value.code == "not run on this machine: needs a GPU"
+
+
+def test_the_readme_s_commands_are_timed_as_the_readme_writes_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    from readme_commands import readme_commands
+
+    block = (ROOT / "README.md").read_text().split("```bash\n", 1)[1].split("```", 1)[0]
+    assert list(readme_commands().values()) == block.strip().splitlines()
