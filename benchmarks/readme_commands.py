@@ -51,7 +51,8 @@ def timed(command: str, cwd: Path, data: Path) -> tuple[float, float, int, str]:
     before, start = children_cpu(), time.perf_counter()
     done = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - start, children_cpu() - before
-    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    # The last line of its output (pytest's counts, the protocol's table), else of its errors.
+    lines = [line for line in (done.stdout or done.stderr).splitlines() if line.strip()]
     return wall, cpu, done.returncode, lines[-1] if lines else ""
 
 
