@@ -17,15 +17,22 @@ import random
 import statistics
 import time
 
-from arcengine import ActionInput
-from arcengine import GameAction as EngineAction
+from record import Unavailable
 
-from continual_arc.core.environment import EnvSettings
-from continual_arc.core.games import GameAction
-from continual_arc.tracks.arc3.env import GameEnv
-from continual_arc.tracks.arc3.source import GameSource
-from continual_arc_games import GAMES
-from continual_arc_games.draw import draw_level
+try:  # the games and arcengine install on Python 3.12 only
+    from arcengine import ActionInput
+    from arcengine import GameAction as EngineAction
+
+    from continual_arc.core.environment import EnvSettings
+    from continual_arc.core.games import GameAction
+    from continual_arc.tracks.arc3.env import GameEnv
+    from continual_arc.tracks.arc3.source import GameSource
+    from continual_arc_games import GAMES
+    from continual_arc_games.draw import draw_level
+except ModuleNotFoundError as missing:
+    MISSING: str | None = f"needs Python 3.12 with the arc3 extra and the games ({missing})"
+else:
+    MISSING = None
 
 
 def random_actions(game_id: str, count: int, seed: int) -> list[GameAction]:
@@ -82,6 +89,8 @@ def draw_rate(game_id: str, levels: int) -> float:
 
 
 def main() -> None:
+    if MISSING:
+        raise Unavailable(MISSING)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--levels", type=int, default=30)
@@ -108,4 +117,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run as run_benchmark
+
+    run_benchmark("arc3", main)

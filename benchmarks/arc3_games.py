@@ -18,13 +18,20 @@ import argparse
 import statistics
 import time
 
-from continual_arc.core.environment import EnvSettings
-from continual_arc.play.toy_learners import RandomPlayer
-from continual_arc.tracks.arc3.env import GameEnv
-from continual_arc.tracks.arc3.levels import SERVED_DIFFICULTIES, in_test_half
-from continual_arc.tracks.arc3.source import GameInstance
-from continual_arc_games import GAMES, RejectLevel
-from continual_arc_games.draw import draw_level, level_rng
+from record import Unavailable
+
+try:  # the games and arcengine install on Python 3.12 only
+    from continual_arc.core.environment import EnvSettings
+    from continual_arc.play.toy_learners import RandomPlayer
+    from continual_arc.tracks.arc3.env import GameEnv
+    from continual_arc.tracks.arc3.levels import SERVED_DIFFICULTIES, in_test_half
+    from continual_arc.tracks.arc3.source import GameInstance
+    from continual_arc_games import GAMES, RejectLevel
+    from continual_arc_games.draw import draw_level, level_rng
+except ModuleNotFoundError as missing:
+    MISSING: str | None = f"needs Python 3.12 with the arc3 extra and the games ({missing})"
+else:
+    MISSING = None
 
 
 def measure(game_id: str, difficulty: int, levels: int, verify: bool) -> tuple[float, float, float]:
@@ -90,6 +97,8 @@ def floor_table(games: list[str], levels: int, draws: int) -> None:
 
 
 def main() -> None:
+    if MISSING:
+        raise Unavailable(MISSING)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", type=int, default=30)
     parser.add_argument("--draws", type=int, default=400)
@@ -109,4 +118,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run as run_benchmark
+
+    run_benchmark("arc3_games", main)

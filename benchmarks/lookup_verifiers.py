@@ -51,4 +51,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run as run_benchmark
+
+    run_benchmark("lookup_verifiers", main)

@@ -65,4 +65,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run as run_benchmark
+
+    run_benchmark("metrics", main)

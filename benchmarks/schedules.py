@@ -9,7 +9,6 @@ load, for the Benchmarks page to include (benchmarks/record.py).
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 
 
@@ -59,9 +58,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if "--record" in sys.argv[1:]:
-        from record import record
+    from record import run as run_benchmark
 
-        record("schedules", main)
-    else:
-        main()
+    run_benchmark("schedules", main)

@@ -26,7 +26,6 @@ import argparse
 import functools
 import json
 import statistics
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -245,4 +244,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from record import run as run_benchmark
+
+    run_benchmark("search", main)

@@ -228,4 +228,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from record import run as run_benchmark
+
+    run_benchmark("search_cache", main)

@@ -99,4 +99,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from record import run as run_benchmark
+
+    run_benchmark("viewer", main)
