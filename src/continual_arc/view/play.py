@@ -172,7 +172,5 @@ def _game_action(env: AnyEnvironment, body: Mapping[str, JSONValue]) -> object:
     """A game level's action as the page sends it (a click's cell is checked when it is applied)."""
     try:
         return env.action_from_json(body)
-    except ValueError:
-        raise PlayError(
-            f"unknown action {body.get('action')!r}: one of the level's actions, request_demos or give_up"
-        ) from None
+    except ValueError as err:
+        raise PlayError(f"{err}: send one of the level's actions, request_demos or give_up") from None
