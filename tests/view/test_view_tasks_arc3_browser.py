@@ -61,7 +61,8 @@ def test_a_game_is_shown_and_played_by_hand(served: ServerThread, page: Any) -> 
     card = page.wait_for_selector(".task-card[data-loaded=true]")
     game = str(card.get_attribute("data-task"))
     shown = get_track("arc3").open("stream", game, SHOWN_SEED, EnvSettings())
-    assert drawn(page, f".task-card[data-task='{game}'] canvas[data-role=task-frame]", frame=True) == _frame(shown)
+    opening = f".task-card[data-task='{game}'] canvas[data-role=task-frame]"
+    assert drawn(page, opening, frame=True) == _frame(shown)
 
     page.click(f"[data-play-game='{game}']")
     page.wait_for_selector(".game-play canvas[data-role=play-frame]")
