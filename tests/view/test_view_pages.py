@@ -120,7 +120,7 @@ def _sweep(results: Path, tmp_path: Path) -> Path:
     (folder / "toy").symlink_to(results / "toy-rule")
     row = {"label": "rules", "config": "toy-smoke", "seed": 0}
     listed = [{**row, "users": 1, "directory": "toy"}, {**row, "users": 2, "directory": "toy"}]
-    listed.append({**row, "users": 4, "directory": "missing"})
+    listed += [{**row, "users": 4, "directory": "missing"}, {"label": "no setting"}]
     atomic_write_json(folder / "sweep.json", {"protocols": listed})
     return folder
 
@@ -136,7 +136,7 @@ def test_share_saved_against_users_from_a_sweep(results: Path, tmp_path: Path) -
         assert point["seen"]["value"] == pytest.approx(plane["seen"]["share_saved"]["value"])
         assert point["held_out"]["value"] == pytest.approx(plane["held_out"]["share_saved"]["value"])
     left_out = "sweep: rules (toy-smoke), 4 user(s), seed 0 is not finished, so it is left out"
-    assert doc["problems"] == [left_out]
+    assert doc["problems"] == [left_out, "sweep: an entry of sweep.json is malformed, so it is left out"]
 
 
 def test_the_export_holds_both_pages(results: Path, tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..core.files import RecordsError, read_json
-from ..core.records import JSONValue, Play
+from ..core.records import JSONObject, JSONValue, Play
 from ..measure.figures import (
     ExposurePoint,
     SweepProtocol,
@@ -108,17 +108,28 @@ def read_sweep(directory: Path, problems: list[str], shown: str | None = None) -
         return []
     found = []
     for item in map(json_object, listed):
-        runs = {play: directory / str(item["directory"]) / name for play, name in PROTOCOL_PLAYS.items()}
-        label = f"{item['label']} ({item['config']})"
-        if not all(_finished(run) for run in runs.values()):
-            problems.append(
-                f"{shown or directory}: {label}, {item['users']} user(s), seed {item['seed']} "
-                "is not finished, so it is left out"
-            )
+        try:
+            protocol = _sweep_protocol(directory, item, shown or str(directory), problems)
+        except (KeyError, ValueError):
+            problems.append(f"{shown or directory}: an entry of {SWEEP_FILE} is malformed, so it is left out")
             continue
-        plays = {str(play): read_records(run) for play, run in runs.items()}
-        found.append(SweepProtocol(label, int(str(item["users"])), int(str(item["seed"])), plays))
+        if protocol is not None:
+            found.append(protocol)
     return found
+
+
+def _sweep_protocol(
+    directory: Path, item: JSONObject, shown: str, problems: list[str]
+) -> SweepProtocol | None:
+    """One protocol of a sweep, read when finished (else ``None``, and a problem naming it)."""
+    runs = {play: directory / str(item["directory"]) / name for play, name in PROTOCOL_PLAYS.items()}
+    label = f"{item['label']} ({item['config']})"
+    users, seed = int(str(item["users"])), int(str(item["seed"]))
+    if not all(_finished(run) for run in runs.values()):
+        problems.append(f"{shown}: {label}, {users} user(s), seed {seed} is not finished, so it is left out")
+        return None
+    plays = {str(play): read_records(run) for play, run in runs.items()}
+    return SweepProtocol(label, users, seed, plays)
 
 
 def _curve(entry: RunEntry | None) -> list[ExposurePoint]:
