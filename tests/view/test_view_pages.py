@@ -159,3 +159,13 @@ def test_the_command_takes_floors_sweeps_and_tracks(results: Path, tmp_path: Pat
     assert not (out / "data" / "tasks.js").exists()
     assert main(["view", str(results), "--sweep", str(results), "--export", str(tmp_path / "x")]) == 2
     assert "holds no sweep.json" in capsys.readouterr().err
+
+
+def test_a_pack_given_is_listed_after_the_tracks_named(results: Path, tmp_path: Path) -> None:
+    pack = Path(__file__).parents[2] / "packs" / "demo"
+    out = tmp_path / "site"
+    run = str(results / "random")
+    assert main(["view", run, "--tasks", "toy", "--pack", str(pack), "--export", str(out)]) == 0
+    index = json.loads((out / "data" / "tasks.js").read_text().split(",", 1)[1].rsplit(")", 1)[0])
+    assert [(t["name"], t["available"]) for t in index["tracks"]] == [("pack-demo", True), ("toy", True)]
+    assert main(["view", run, "--pack", str(tmp_path), "--export", str(tmp_path / "x")]) == 2
