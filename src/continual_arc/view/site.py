@@ -94,7 +94,7 @@ class Site:
         """
         page = _PAGES.fullmatch(name)
         if page is not None:
-            return self._page(name, *page.groups())
+            return self._page(name, page.group(1), page.groups()[1:])
         match = _NAME.fullmatch(name)
         if match is None:
             raise NotFound(f"no document {name!r}")
@@ -130,8 +130,11 @@ class Site:
             "tasks": self.tasks is not None,
         }
 
-    def _page(self, name: str, page: str | None, track: str, role: str, task: str) -> Document:
-        """A document of the Tasks or Figures page (a task's is built each time: there are hundreds)."""
+    def _page(self, name: str, page: str | None, task: tuple[str | None, ...]) -> Document:
+        """A document of the Tasks or Figures page (a task's is built each time: there are hundreds).
+
+        ``page`` is ``tasks`` or ``figures``, or ``None`` for one task, ``task`` its track, role and id.
+        """
         if page == "figures":
             return self._cached(name, self._figures)
         if self.tasks is None:
@@ -139,7 +142,8 @@ class Site:
         try:
             if page == "tasks":
                 return self._cached(name, self.tasks.index)
-            return self.tasks.task(track, role, task)
+            track, role, task_id = (str(part) for part in task)
+            return self.tasks.task(track, role, task_id)
         except UnknownTask as err:
             raise NotFound(str(err.args[0])) from None
 
