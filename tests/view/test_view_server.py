@@ -111,7 +111,7 @@ def test_playing_a_fresh_instance_to_a_win_and_a_loss(results: Path) -> None:
     task = records(results / "random")[0]["task_id"]
     start = client.post("/api/play", json={"track": "toy", "task": task, "phase": "stream"}).json()
     assert PLAY_SEED_BASE * 10**15 <= start["seed"] < (PLAY_SEED_BASE + 1) * 10**15 <= 2**53  # exact in JS
-    assert set(start) == {"token", "track", "task", "phase", "seed", "input", "demo_cap", "rules"}
+    assert set(start) == {"token", "track", "task", "phase", "seed", "kind", "input", "demo_cap", "rules"}
     token = start["token"]
     demo = client.post(f"/api/play/{token}", json={"action": "request_demos"}).json()
     assert demo["feedback"]["spent"] == 1 and len(demo["feedback"]["pair"]) == 2

@@ -5,9 +5,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..core.errors import ContinualArcError
+from ..core.records import JSONObject
+from ..tracks.registry import use_pack
+from ..tracks.track import Track
 from ..view.catalog import Catalog, build_catalog
 from ..view.export import export_site
+from ..view.figures import SWEEP_FILE
 from ..view.leaderboard import leaderboard_paths, read_leaderboard
+from ..view.site import Site
+from ..view.tasks import TaskBrowser
 from .common import CliError, counter
 
 # The server needs the ``view`` extra; the export does not, so a missing extra is reported only
@@ -15,7 +22,6 @@ from .common import CliError, counter
 _MISSING: str | None
 try:
     from ..view.app import HOST, serve
-    from ..view.site import Site
 
     _MISSING = None
 except ImportError as _err:
@@ -35,17 +41,55 @@ def _describe(catalog: Catalog) -> None:
         print(f"  {problem}")
 
 
+def _tasks(choice: str, packs: list[str]) -> TaskBrowser | None:
+    """The Tasks page's tracks: every installed one (``all``), those named, or none (no page)."""
+    if choice == "none":
+        return None
+    tracks: list[Track] = []
+    for folder in packs:
+        try:
+            tracks.append(use_pack(folder)[1])
+        except ContinualArcError as err:
+            raise CliError(f"--pack {folder}: {err}") from None
+    only = None if choice == "all" else frozenset(n.strip() for n in choice.split(",") if n.strip())
+    return TaskBrowser(tracks, only=only)
+
+
+def _floors(catalog: Catalog, floors: list[str]) -> frozenset[str]:
+    """The ids of the protocols and runs given with ``--floor`` (each is viewed too)."""
+    wanted = {Path(f).resolve() for f in floors}
+    found = {e.id for e in catalog.protocols.values() if e.path.resolve() in wanted}
+    found |= {e.id for e in catalog.runs.values() if e.path.resolve() in wanted and e.protocol is None}
+    return frozenset(found)
+
+
+def _site(args: argparse.Namespace, catalog: Catalog, board: JSONObject | None, *, live: bool) -> Site:
+    return Site(
+        catalog,
+        live=live,
+        leaderboard=board,
+        tasks=_tasks(args.tasks, args.pack),
+        floors=_floors(catalog, args.floor),
+        sweeps=[Path(s) for s in args.sweep],
+    )
+
+
 def _view(args: argparse.Namespace) -> int:
     board = read_leaderboard(args.leaderboard) if args.leaderboard else None
-    paths = list(args.paths or ([] if board else ["."]))
+    paths = list(args.paths or ([] if board or args.floor else ["."]))
     if board is not None:
         paths += [p for p in leaderboard_paths(board) if p not in paths]  # its numbers open these runs
+    paths += [p for p in args.floor if p not in paths]
+    for sweep in args.sweep:
+        if not (Path(sweep) / SWEEP_FILE).is_file():
+            raise CliError(f"--sweep {sweep}: not a sweep's directory (it holds no {SWEEP_FILE})")
     catalog = build_catalog([Path(p) for p in paths])
     _describe(catalog)
     if not catalog.runs:
         raise CliError("nothing to view: give a run, protocol or results directory")
     if args.export:
-        counts = export_site(catalog, Path(args.export), counter("documents"), leaderboard=board)
+        site = _site(args, catalog, board, live=False)
+        counts = export_site(catalog, Path(args.export), counter("documents"), site=site)
         page = Path(args.export) / "index.html"
         print(f"exported {counts['documents']} documents to {args.export}: open {page}")
         return 0
@@ -55,7 +99,7 @@ def _view(args: argparse.Namespace) -> int:
             "pip install -e '.[view]' in the repository's clone (or use --export, which needs nothing more)"
         )
     print(f"viewing at http://{HOST}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    serve(Site(catalog, live=True, leaderboard=board), args.port)
+    serve(_site(args, catalog, board, live=True), args.port)
     return 0
 
 
@@ -81,6 +125,36 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         metavar="FILE",
         help="show this leaderboard (continual-arc leaderboard --json FILE) on a page of its own, each "
         "number opening its run; the results it names are viewed too",
+    )
+    view.add_argument(
+        "--tasks",
+        default="all",
+        metavar="TRACKS",
+        help="the tracks the Tasks page lists, comma-separated (default: all installed; none: no Tasks page, "
+        "which makes an export much quicker: it draws an instance of every task)",
+    )
+    view.add_argument(
+        "--pack",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also list this rule pack's tasks on the Tasks page (repeatable)",
+    )
+    view.add_argument(
+        "--floor",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a protocol or run directory drawn on the Figures page's learning curve as a floor: a "
+        "horizontal line at its U over returns (repeatable; viewed too)",
+    )
+    view.add_argument(
+        "--sweep",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a sweep's directory: the Figures page draws share saved against number of users from its "
+        "protocols (repeatable)",
     )
     view.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT})")
     view.add_argument(

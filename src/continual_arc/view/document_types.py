@@ -176,6 +176,7 @@ class ProtocolView(TypedDict):
 
 
 class IndexPage(IndexDocument):
-    """The index as the site serves it: with whether a leaderboard was given."""
+    """The index as the site serves it: with whether a leaderboard was given and the Tasks page is on."""
 
     leaderboard: bool
+    tasks: bool

@@ -64,17 +64,19 @@ def export_site(
     progress: Callable[[int, int], None] | None = None,
     *,
     leaderboard: JSONObject | None = None,
+    site: Site | None = None,
 ) -> dict[str, int]:
     """Write the static viewer of ``catalog`` (and its *Leaderboard* page, if given) into ``out``.
 
-    Returns the counts of what was written.
+    ``site`` gives the pages' documents (its Tasks and Figures pages as configured); by default a
+    site of the catalog and the leaderboard alone. Returns the counts of what was written.
 
     Raises:
         ExportError: ``out`` overlaps a directory given, or is a non-empty directory of something else.
     """
     out = Path(out)
     _check_target(out, catalog)
-    site = Site(catalog, live=False, leaderboard=leaderboard)
+    site = site or Site(catalog, live=False, leaderboard=leaderboard)
     files = static_files()
     _write(out / "index.html", files["index.html"])
     for name, body in files.items():

@@ -3,7 +3,10 @@
 The server opens the instance through its track (:meth:`~continual_arc.tracks.track.Track.open`),
 exactly as the runner does, under the benchmark's rules, and keeps it: the page sends actions and
 gets back only what a learner would (the input, each demonstration bought, each verdict, the cost
-so far), never the answer. Instance seeds are drawn at random in a range no schedule and no
+so far), never the answer. A game (arc3) is played the same way, its level's actions sent as the
+learner sends them (``{"action": "ACTION1"}``, a click with its ``x`` and ``y``) and each reply
+carrying the frames they rendered, as text (:func:`~continual_arc.core.games.decode_frame`'s
+encoding). Instance seeds are drawn at random in a range no schedule and no
 auxiliary episode uses (:data:`PLAY_SEED_BASE`), so every play is a fresh instance.
 """
 
@@ -20,6 +23,7 @@ from typing import cast
 from ..core.actions import Action, GiveUp, RequestDemos, Submit
 from ..core.environment import AnyEnvironment, EnvSettings, InstanceClosedError
 from ..core.errors import ContinualArcError
+from ..core.games import game_feedback_to_json
 from ..core.records import JSONObject, JSONValue
 from ..stream.seeds import SEED_SPAN
 from ..tracks.registry import get_track
@@ -56,6 +60,7 @@ class _Session:
     seed: int
     env: AnyEnvironment
     started: float
+    game: bool = False
 
 
 def _action(body: Mapping[str, JSONValue]) -> Action:
@@ -94,26 +99,30 @@ class PlaySessions:
         if phase not in PHASE_SOURCES:
             raise PlayError(f"unknown phase {phase!r}")
         try:
-            env = get_track(track).open(phase, task, play_seed() if seed is None else seed, self.settings)
+            served = get_track(track)
+            env = served.open(phase, task, play_seed() if seed is None else seed, self.settings)
         except ContinualArcError as err:
             raise PlayError(str(err)) from None
         chosen = getattr(getattr(env, "instance", None), "seed", seed)
         token = secrets.token_urlsafe(16)
+        game = served.kind == "game"
         with self._lock:
-            self._sessions[token] = _Session(track, task, phase, int(chosen or 0), env, time.time())
+            self._sessions[token] = _Session(track, task, phase, int(chosen or 0), env, time.time(), game)
             while len(self._sessions) > self.max_sessions:
                 self._sessions.popitem(last=False)
         opening = env.opening()
-        return {
+        reply: JSONObject = {
             "token": token,
             "track": track,
             "task": task,
             "phase": phase,
             "seed": chosen,
+            "kind": served.kind,
             "input": opening.get("input"),
             "demo_cap": opening.get("demo_cap"),
             "rules": dict(self.settings.to_dict()),
         }
+        return {**reply, **_game_opening(env)} if game else reply
 
     def seed_of(self, token: str) -> int:
         """The instance seed of an open play (tests recompute the answer from it, never the page)."""
@@ -132,16 +141,36 @@ class PlaySessions:
             PlayError: no such play, the action is not one of the three, or the instance has ended.
         """
         session = self._get(token)
-        action = _action(body)
+        action = _game_action(session.env, body) if session.game else _action(body)
         with self._lock:
             try:
                 feedback = session.env.step(action)
             except InstanceClosedError:
                 raise PlayError("this instance has ended: start a new one") from None
+            shown = game_feedback_to_json(feedback) if session.game else session.env.feedback_json(feedback)
             reply: JSONObject = {
                 "action": session.env.action_json(action),
-                "feedback": session.env.feedback_json(feedback),
+                "feedback": shown,
                 "done": session.env.done,
                 "result": asdict(session.env.result()) if session.env.done else None,
             }
         return reply
+
+
+def _game_opening(env: AnyEnvironment) -> JSONObject:
+    """What a player of a game level is shown first: the level's frame and the actions it offers."""
+    view = env.view("", 0, 0, 0)
+    return {
+        "frame": getattr(view, "frame", None),
+        "actions": list(getattr(view, "available_actions", ())),
+        "attempt_cap": getattr(view, "attempt_cap", None),
+        "attempt_action_cap": getattr(view, "attempt_action_cap", None),
+    }
+
+
+def _game_action(env: AnyEnvironment, body: Mapping[str, JSONValue]) -> object:
+    """A game level's action as the page sends it (a click's cell is checked when it is applied)."""
+    try:
+        return env.action_from_json(body)
+    except ValueError as err:
+        raise PlayError(f"{err}: send one of the level's actions, request_demos or give_up") from None

@@ -10,6 +10,9 @@ name                           document
 ``run/<id>/i/<step>``          one instance's replay (:func:`~.replay.replay_document`)
 ``protocol/<id>``              a protocol and its plane (:func:`~.documents.protocol_document`)
 ``leaderboard``                the leaderboard given, tied to the runs (:mod:`~.leaderboard`)
+``tasks``                      every track's tasks, or how to install it (:mod:`~.tasks`)
+``task/<track>/<role>/<id>``   one task's instance shown (:meth:`~.tasks.TaskBrowser.task`)
+``figures``                    the curves by exposure, the plane, users (:mod:`~.figures`)
 =============================  ==================================================================
 
 Ids are the catalog's (``r0``, ``p0``, ...): a name never carries a path, so nothing outside the
@@ -21,25 +24,30 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator
-from typing import TypeAlias
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TypeAlias, cast
 
 from ..core.records import JSONObject, Record, is_primary
 from ..play.rundir import PLUGINS
 from .catalog import Catalog, RunEntry
 from .document_types import DiagnosticsDocument, IndexPage, MemoryDocument, ProtocolView, RunDocument
 from .documents import diagnostics_document, index_document, protocol_document, run_document
+from .figures import FiguresDocument, figures_document
 from .leaderboard import leaderboard_document
 from .loading import MEMORY, read_json_file
 from .replay import ReplayDocument, replay_document
+from .tasks import TaskBrowser, UnknownTask
 
 __all__ = ["Document", "NotFound", "Site"]
 
 _RunPages: TypeAlias = "RunDocument | DiagnosticsDocument | MemoryDocument | ReplayDocument"
-Document: TypeAlias = "IndexPage | _RunPages | ProtocolView | JSONObject"
+Document: TypeAlias = "IndexPage | _RunPages | ProtocolView | FiguresDocument | JSONObject"
 """Each document the site serves (the leaderboard's is the file given, as JSON)."""
 
 _NAME = re.compile(r"(index|leaderboard)|run/(r\d+)(?:/(diagnostics|memory)|/i/([^/]+))?|protocol/(p\d+)")
+_PAGES = re.compile(r"(tasks|figures)|task/([^/]+)/([^/]+)/([^/]+)")
+"""The names of the Tasks and Figures pages' documents."""
 
 
 class NotFound(LookupError):
@@ -54,14 +62,29 @@ class Site:
         live: whether a server on this machine answers (playing is available only then); an
             export names runs by their labels, never by their local paths.
         leaderboard: a leaderboard's JSON to show on its page (``continual-arc leaderboard --json``).
+        tasks: the Tasks page's tracks (``None``: no Tasks page).
+        floors: the ids of the protocols and runs drawn as floors on the Figures page.
+        sweeps: the sweeps' directories whose share saved against users the Figures page draws.
     """
 
-    def __init__(self, catalog: Catalog, *, live: bool, leaderboard: JSONObject | None = None) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        *,
+        live: bool,
+        leaderboard: JSONObject | None = None,
+        tasks: TaskBrowser | None = None,
+        floors: frozenset[str] = frozenset(),
+        sweeps: Sequence[Path] = (),
+    ) -> None:
         self.catalog = catalog
         self.live = live
         self.leaderboard = leaderboard
+        self.tasks = tasks
+        self.floors = floors
+        self.sweeps = tuple(sweeps)
         self._cache: dict[str, Document] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # the figures document asks for protocol documents while built
 
     def document(self, name: str) -> Document:
         """The document called ``name``.
@@ -69,6 +92,9 @@ class Site:
         Raises:
             NotFound: the name is malformed or names no run, protocol or instance given.
         """
+        page = _PAGES.fullmatch(name)
+        if page is not None:
+            return self._page(name, page.group(1), page.groups()[1:])
         match = _NAME.fullmatch(name)
         if match is None:
             raise NotFound(f"no document {name!r}")
@@ -98,7 +124,35 @@ class Site:
         return self._cached(name, lambda: run_document(entry, local=self.live))
 
     def _index(self) -> IndexPage:
-        return {**index_document(self.catalog, live=self.live), "leaderboard": self.leaderboard is not None}
+        return {
+            **index_document(self.catalog, live=self.live),
+            "leaderboard": self.leaderboard is not None,
+            "tasks": self.tasks is not None,
+        }
+
+    def _page(self, name: str, page: str | None, task: tuple[str | None, ...]) -> Document:
+        """A document of the Tasks or Figures page (a task's is built each time: there are hundreds).
+
+        ``page`` is ``tasks`` or ``figures``, or ``None`` for one task, ``task`` its track, role and id.
+        """
+        if page == "figures":
+            return self._cached(name, self._figures)
+        if self.tasks is None:
+            raise NotFound("the Tasks page is off (continual-arc view --tasks none)")
+        try:
+            if page == "tasks":
+                return self._cached(name, self.tasks.index)
+            track, role, task_id = (str(part) for part in task)
+            return self.tasks.task(track, role, task_id)
+        except UnknownTask as err:
+            raise NotFound(str(err.args[0])) from None
+
+    def _figures(self) -> FiguresDocument:
+        def protocol(pid: str) -> ProtocolView:
+            return cast(ProtocolView, self.document(f"protocol/{pid}"))
+
+        sweeps, floors = self.sweeps, self.floors
+        return figures_document(self.catalog, protocol, floors=floors, sweeps=sweeps, live=self.live)
 
     def _run(self, run_id: str) -> RunEntry:
         if run_id not in self.catalog.runs:
@@ -116,6 +170,9 @@ class Site:
         yield "index"
         if self.leaderboard is not None:
             yield "leaderboard"
+        yield "figures"
+        if self.tasks is not None:
+            yield from self.tasks.names()
         for protocol_id in self.catalog.protocols:
             yield f"protocol/{protocol_id}"
         for run_id, entry in self.catalog.runs.items():

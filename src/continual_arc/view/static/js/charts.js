@@ -12,8 +12,9 @@
   }
 
   /* A frame of axes: x from x0 to x1, y from y0 to y1, in a W x H box; returns {root, X, Y}. */
-  function axes(title, xLabel, yLabel, x0, x1, y0, y1, ticksX) {
-    const W = 360, H = 220, L = 44, R = 10, T = 24, B = 36;
+  function axes(title, xLabel, yLabel, x0, x1, y0, y1, ticksX, size) {
+    const [W, H] = size || [360, 220];
+    const L = 44, R = 10, T = 24, B = 36;
     const X = (v) => L + ((v - x0) / (x1 - x0 || 1)) * (W - L - R);
     const Y = (v) => H - B - ((v - y0) / (y1 - y0 || 1)) * (H - T - B);
     const root = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "chart", role: "img", "aria-label": title });
@@ -21,7 +22,7 @@
     for (let i = 0; i <= 4; i++) {
       const v = y0 + ((y1 - y0) * i) / 4;
       root.append(svg("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), class: "gridline" }));
-      root.append(svg("text", { x: L - 4, y: Y(v) + 3, class: "tick", "text-anchor": "end" }, Math.round(v)));
+      root.append(svg("text", { x: L - 4, y: Y(v) + 3, class: "tick", "text-anchor": "end" }, y1 - y0 >= 8 ? Math.round(v) : +v.toFixed(2)));
     }
     (ticksX || []).forEach(([v, label]) => root.append(svg("text", { x: X(v), y: H - B + 13, class: "tick", "text-anchor": "middle" }, label)));
     root.append(svg("text", { x: (L + W - R) / 2, y: H - 4, class: "axis-label", "text-anchor": "middle" }, xLabel));
@@ -29,10 +30,14 @@
     return { root, X, Y };
   }
 
+  CAV.svg = svg;
+  CAV.axes = axes;
+
   function path(points, X, Y, colour, dashed) {
     const d = points.map(([x, y], i) => (i ? "L" : "M") + X(x).toFixed(1) + " " + Y(y).toFixed(1)).join(" ");
     return svg("path", { d, fill: "none", stroke: colour, "stroke-width": 1.8, "stroke-dasharray": dashed ? "5 3" : null });
   }
+  CAV.path = path;
 
   /* The learning curve: mean u over the last rounds, and U so far, of each side. */
   CAV.learningCurve = function (sides) {

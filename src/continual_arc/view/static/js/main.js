@@ -1,5 +1,6 @@
 /* The page: the runs and protocols given, then the run chosen (its strip, replay, play panel,
- * diagnostics and memory). The address's hash keeps the choice (#run=r0&i=12&at=3&beside=r1&user=0).
+ * diagnostics and memory), and beside them the Tasks and Figures pages, reached from the header.
+ * The address's hash keeps the choice (#page=runs&run=r0&i=12&at=3&beside=r1&user=0).
  */
 "use strict";
 
@@ -72,11 +73,34 @@
     return card;
   }
 
+  const PAGES = { runs: "#page-runs", tasks: "#page-tasks", figures: "#page-figures" };
+  const drawn = {};
+
+  /* Show one page (runs, tasks or figures), drawing the Tasks and Figures pages when first shown. */
+  function showPage(name, scrollTo) {
+    if (!PAGES[name] || (name === "tasks" && page.index && !page.index.tasks)) name = "runs";
+    for (const [key, selector] of Object.entries(PAGES)) $(selector).hidden = key !== name;
+    document.querySelectorAll("#pages a").forEach((a) => a.classList.toggle("current", a.dataset.page === (scrollTo ? "leaderboard" : name)));
+    setHash({ page: name });
+    if (!drawn[name] && name === "tasks") drawn.tasks = CAV.showTasks($(PAGES.tasks));
+    if (!drawn[name] && name === "figures") drawn.figures = CAV.showFigures($(PAGES.figures), openAndShow);
+    if (scrollTo) $(scrollTo).scrollIntoView();
+  }
+
+  /* Open a run on the Runs page and bring its replay into view (the Figures page's links). */
+  function openAndShow(id) {
+    showPage("runs");
+    return openRun(id).then(() => $("#run").scrollIntoView());
+  }
+
   async function showIndex() {
     // The run asked for (or the first) is fetched while the index is: it is the strip's data.
     CAV.load("run/" + (hash().run || "r0")).catch(() => null);
     const index = await CAV.load("index");
     page.index = index;
+    $("#pages [data-page=leaderboard]").hidden = !index.leaderboard;
+    $("#pages [data-page=tasks]").hidden = !index.tasks;
+    if (hash().page === "tasks" && !index.tasks) showPage("runs");
     if (index.leaderboard) await showLeaderboard();
     const box = $("#runs");
     CAV.clear(box,
@@ -221,10 +245,17 @@
     document.querySelectorAll("#replay [data-go]").forEach((b) => b.addEventListener("click", () => setHash({ at: page.replay.at })));
     window.addEventListener("keydown", keys);
     $("#memory").addEventListener("toggle", showMemory);
+    document.querySelectorAll("#pages a").forEach((a) => a.addEventListener("click", (e) => {
+      e.preventDefault();
+      const board = a.dataset.page === "leaderboard";
+      showPage(board ? "runs" : a.dataset.page, board ? "#leaderboard" : null);
+    }));
+    showPage(hash().page || "runs");
     showIndex().catch((err) => CAV.clear($("#runs"), el("p.error", {}, "Cannot load the runs: " + err.message)));
   }
 
   CAV.page = page;
   CAV.openRun = openRun;
+  CAV.showPage = showPage;
   document.addEventListener("DOMContentLoaded", start);
 })(window.CAV);

@@ -108,7 +108,7 @@
       this.controls.hidden = game;
       if (game) this.board.hidden = true;
       this.note.textContent = game
-        ? "Play-it-yourself serves grid tasks only: this run's instances are game levels, which cannot be played here."
+        ? "Play-it-yourself here serves grid tasks only: this run's instances are game levels, played by hand from the Tasks page."
         : this.gridNote;
       this.partner = partnerDoc;
       this.partnerLabel = partnerLabel;

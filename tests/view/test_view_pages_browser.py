@@ -1,0 +1,120 @@
+"""The Tasks and Figures pages in headless Chromium, served and exported: no console error, a task's
+grids drawn as its document has them (read back from the canvas pixels), and each figure with as
+many points and lines as its numbers. Screenshots are saved as in test_view_browser.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from view_support import browser, checked_page, drawn, launched_chromium, screenshot_dir
+
+pytestmark = [pytest.mark.browser, browser]
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
+pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
+
+from continual_arc.core.files import atomic_write_json  # noqa: E402
+from continual_arc.view.app import ServerThread  # noqa: E402
+from continual_arc.view.catalog import build_catalog  # noqa: E402
+from continual_arc.view.export import export_site  # noqa: E402
+from continual_arc.view.site import Site  # noqa: E402
+from continual_arc.view.tasks import TaskBrowser  # noqa: E402
+
+SHOTS = screenshot_dir()
+
+
+def _site(results: Path, sweep: Path, *, live: bool) -> Site:
+    catalog = build_catalog([results])
+    floor = next(e.id for e in catalog.runs.values() if e.label == "results/random")
+    tasks = TaskBrowser(only={"toy"})
+    return Site(catalog, live=live, tasks=tasks, floors=frozenset({floor}), sweeps=(sweep,))
+
+
+@pytest.fixture(scope="module")
+def sweep(results: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A sweep naming the toy protocol at one and two users."""
+    folder = tmp_path_factory.mktemp("sweep")
+    (folder / "toy").symlink_to(results / "toy-rule")
+    row = {"label": "rules", "config": "toy-smoke", "seed": 0, "directory": "toy"}
+    atomic_write_json(folder / "sweep.json", {"protocols": [{**row, "users": 1}, {**row, "users": 2}]})
+    return folder
+
+
+@pytest.fixture(scope="module")
+def chromium(results: Path) -> Iterator[Any]:
+    del results  # the protocol is played before Playwright starts its own threads
+    with launched_chromium(sync_api) as launched:
+        yield launched
+
+
+@pytest.fixture
+def page(chromium: Any) -> Iterator[Any]:
+    with checked_page(chromium) as opened:
+        yield opened
+
+
+def _check_tasks(page: Any, site: Site) -> None:
+    page.click("#pages a[data-page=tasks]")
+    page.wait_for_selector(".task-card[data-loaded=true]")
+    assert "page=tasks" in page.evaluate("location.hash")
+    assert page.locator(".task-card").count() == 24  # one page of cards, not all 87
+    first = page.get_attribute(".task-card >> nth=0", "data-task")
+    doc = site.document(f"task/toy/stream/{first}")
+    assert isinstance(doc, dict)
+    card = f".task-card[data-task='{first}']"
+    page.wait_for_selector(f"{card}[data-loaded=true]")
+    assert drawn(page, f"{card} canvas[data-role='task-test-in']") == doc["test"][0]
+    assert drawn(page, f"{card} canvas[data-role='task-test-out']") == doc["test"][1]
+    assert drawn(page, f"{card} canvas[data-role='task-demo-1-out']") == doc["demos"][0][1]
+    page.click("[data-pager=next]")
+    page.wait_for_selector(".task-card[data-task='toy-d3-c2'][data-loaded=true]")  # the second page
+    page.screenshot(path=str(SHOTS / "tasks-page.png"), full_page=True)
+
+
+def _check_figures(page: Any, site: Site) -> None:
+    page.click("#pages a[data-page=figures]")
+    page.wait_for_selector("section.figure[data-figure=users] svg")
+    doc = site.document("figures")
+    assert isinstance(doc, dict)
+    (curve,) = doc["curves"]
+    assert page.locator("circle.curve-point").count() == len(curve["learner"])
+    assert page.locator("circle.reset-point").count() == len(curve["reset"])
+    assert page.locator("line.floor-line").count() == len(doc["floors"]) == 1
+    assert page.locator("section[data-figure=plane] circle").count() == len(doc["plane"]) == 1
+    assert page.locator("circle.users-point").count() == 2 * 2  # two settings, two tests
+    page.screenshot(path=str(SHOTS / "figures-page.png"), full_page=True)
+    page.click(f"section[data-figure=exposure] a.num-link[data-run='{curve['run']}']")
+    page.wait_for_selector(f"#replay[data-run='{curve['run']}']:not([hidden])")
+    assert not page.is_visible("#page-figures")
+
+
+@pytest.fixture
+def served(results: Path, sweep: Path) -> Iterator[ServerThread]:
+    """The server, started before the page and stopped after it (so no request of the page fails)."""
+    with ServerThread(_site(results, sweep, live=True)) as server:
+        yield server
+
+
+def test_the_served_pages(served: ServerThread, page: Any, results: Path, sweep: Path) -> None:
+    site = _site(results, sweep, live=True)
+    page.goto(served.url)
+    page.wait_for_selector("#pages a[data-page=tasks]:not([hidden])")
+    _check_tasks(page, site)
+    _check_figures(page, site)
+    page.goto(served.url + "#page=figures")
+    page.reload()
+    page.wait_for_selector("section.figure[data-figure=exposure] svg")  # the address keeps the page
+
+
+def test_the_exported_pages_open_from_the_file_system(
+    page: Any, results: Path, sweep: Path, tmp_path: Path
+) -> None:
+    site = _site(results, sweep, live=False)
+    export_site(site.catalog, tmp_path / "out", site=site)
+    page.goto((tmp_path / "out" / "index.html").as_uri())
+    page.wait_for_selector("#pages a[data-page=tasks]:not([hidden])")
+    _check_tasks(page, site)
+    _check_figures(page, site)

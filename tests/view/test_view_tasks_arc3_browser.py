@@ -1,0 +1,83 @@
+"""The Tasks page's arc3 games in headless Chromium: a game's opening frame, and a fresh level played by hand.
+
+Each frame the page draws is read back from its canvas and compared with the level opened here at
+the same instance seed and played with the same actions. Needs Python 3.12 with the arc3 track
+(arcengine and the games), the view extra, Playwright and Debian's chromium; skipped, saying so,
+without them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from view_support import browser, checked_page, drawn, launched_chromium, screenshot_dir
+
+pytest.importorskip("arcengine", reason="the arc3 track needs Python 3.12 and continual-arc[arc3]")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
+pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
+pytestmark = [pytest.mark.browser, browser]
+
+from continual_arc.core.environment import EnvSettings  # noqa: E402
+from continual_arc.core.games import GameAction, decode_frame  # noqa: E402
+from continual_arc.tracks.registry import get_track  # noqa: E402
+from continual_arc.view.app import ServerThread  # noqa: E402
+from continual_arc.view.catalog import build_catalog  # noqa: E402
+from continual_arc.view.site import Site  # noqa: E402
+from continual_arc.view.tasks import SHOWN_SEED, TaskBrowser  # noqa: E402
+
+SHOTS = screenshot_dir()
+
+
+def _frame(env: Any) -> list[list[int]]:
+    return [list(row) for row in decode_frame(env.view("", 0, 0, 0).frame)]
+
+
+@pytest.fixture(scope="module")
+def chromium(results: Path) -> Iterator[Any]:
+    del results  # the protocol is played before Playwright starts its own threads
+    with launched_chromium(sync_api) as launched:
+        yield launched
+
+
+@pytest.fixture
+def served(results: Path) -> Iterator[ServerThread]:
+    """The server (started before the page, stopped after it), listing the arc3 track's games."""
+    site = Site(build_catalog([results]), live=True, tasks=TaskBrowser(only={"arc3"}))
+    with ServerThread(site) as server:
+        yield server
+
+
+@pytest.fixture
+def page(chromium: Any) -> Iterator[Any]:
+    with checked_page(chromium) as opened:
+        yield opened
+
+
+def test_a_game_is_shown_and_played_by_hand(served: ServerThread, page: Any) -> None:
+    page.goto(served.url + "#page=tasks")
+    card = page.wait_for_selector(".task-card[data-loaded=true]")
+    game = str(card.get_attribute("data-task"))
+    shown = get_track("arc3").open("stream", game, SHOWN_SEED, EnvSettings())
+    opening = f".task-card[data-task='{game}'] canvas[data-role=task-frame]"
+    assert drawn(page, opening, frame=True) == _frame(shown)
+
+    page.click(f"[data-play-game='{game}']")
+    page.wait_for_selector(".game-play canvas[data-role=play-frame]")
+    token = str(page.get_attribute(".game-play", "data-token"))
+    mine = get_track("arc3").open("stream", game, served.sessions.seed_of(token), EnvSettings())
+    assert drawn(page, ".game-play canvas[data-role=play-frame]", frame=True) == _frame(mine)
+
+    action = str(page.get_attribute(".game-play [data-game-action^=ACTION] >> nth=0", "data-game-action"))
+    page.click(f".game-play [data-game-action='{action}']")
+    page.wait_for_selector(".game-play[data-moves='1']")
+    moved = mine.step(GameAction(action))
+    assert drawn(page, ".game-play canvas[data-role=play-frame]", frame=True) == [
+        list(row) for row in decode_frame(moved.frames[-1] if moved.frames else mine.view("", 0, 0, 0).frame)
+    ]
+    page.click(".game-play [data-game-action=give_up]")
+    page.wait_for_selector(".game-play[data-done=true] .outcome")
+    assert page.get_attribute(".game-play .outcome", "data-charge") == str(EnvSettings().max_cost)
+    page.screenshot(path=str(SHOTS / "tasks-arc3-played.png"), full_page=True)
