@@ -13,6 +13,7 @@ from view_support import records
 
 from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
+from continual_arc.data.pinned import SourceError
 from continual_arc.tracks.registry import UNAVAILABLE
 from continual_arc.tracks.toy import apply_rule, toy_rule
 from continual_arc.view.catalog import build_catalog
@@ -169,3 +170,33 @@ def test_a_pack_given_is_listed_after_the_tracks_named(results: Path, tmp_path: 
     index = json.loads((out / "data" / "tasks.js").read_text().split(",", 1)[1].rsplit(")", 1)[0])
     assert [(t["name"], t["available"]) for t in index["tracks"]] == [("pack-demo", True), ("toy", True)]
     assert main(["view", run, "--pack", str(tmp_path), "--export", str(tmp_path / "x")]) == 2
+
+
+def test_an_export_has_no_tasks_page_unless_asked(results: Path, tmp_path: Path) -> None:
+    # Drawing an instance of every task of every track takes minutes: an export lists none by default.
+    assert main(["view", str(results / "random"), "--export", str(tmp_path / "plain")]) == 0
+    assert not (tmp_path / "plain" / "data" / "tasks.js").exists()
+    assert main(["view", str(results / "random"), "--tasks", "toy", "--export", str(tmp_path / "asked")]) == 0
+    assert len(list((tmp_path / "asked" / "data" / "task" / "toy").rglob("*.js"))) == 63 + 24
+
+
+def test_a_task_whose_data_is_missing_is_one_sentence_and_left_out_of_an_export(
+    results: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # A track listed from its index whose generators' data went missing (arc2 before data fetch).
+    real = TaskBrowser.task
+
+    def broken(self: TaskBrowser, track: str, role: str, task_id: str) -> Any:
+        if task_id == "toy-d3-c2":
+            raise SourceError("the toy track's data is not fetched")
+        return real(self, track, role, task_id)
+
+    monkeypatch.setattr(TaskBrowser, "task", broken)
+    site = _site(results)
+    with pytest.raises(NotFound, match=r"^toy/stream/toy-d3-c2 cannot be drawn here: the toy track's data"):
+        site.document("task/toy/stream/toy-d3-c2")
+    argv = ["view", str(results / "random"), "--tasks", "toy", "--export", str(tmp_path / "out")]
+    assert main(argv) == 0
+    assert "left out 1 tasks that cannot be drawn here" in capsys.readouterr().out
+    tasks = sorted(p.name for p in (tmp_path / "out" / "data" / "task" / "toy").rglob("*.js"))
+    assert len(tasks) == 63 + 24 - 1 and "toy-d3-c2.js" not in tasks

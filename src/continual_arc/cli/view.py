@@ -41,8 +41,14 @@ def _describe(catalog: Catalog) -> None:
         print(f"  {problem}")
 
 
-def _tasks(choice: str, packs: list[str]) -> TaskBrowser | None:
-    """The Tasks page's tracks: every installed one (``all``), those named, or none (no page)."""
+def _tasks(choice: str | None, packs: list[str], *, export: bool) -> TaskBrowser | None:
+    """The Tasks page's tracks: every installed one (``all``), those named, or none (no page).
+
+    With no choice, a server lists every track; an export lists only the packs given (drawing an
+    instance of every task of every track would take minutes), and has no Tasks page without them.
+    """
+    if choice is None:
+        choice = "all" if not export else ("" if packs else "none")
     if choice == "none":
         return None
     tracks: list[Track] = []
@@ -68,7 +74,7 @@ def _site(args: argparse.Namespace, catalog: Catalog, board: JSONObject | None, 
         catalog,
         live=live,
         leaderboard=board,
-        tasks=_tasks(args.tasks, args.pack),
+        tasks=_tasks(args.tasks, args.pack, export=not live),
         floors=_floors(catalog, args.floor),
         sweeps=[Path(s) for s in args.sweep],
     )
@@ -92,6 +98,8 @@ def _view(args: argparse.Namespace) -> int:
         counts = export_site(catalog, Path(args.export), counter("documents"), site=site)
         page = Path(args.export) / "index.html"
         print(f"exported {counts['documents']} documents to {args.export}: open {page}")
+        if counts["left_out"]:
+            print(f"left out {counts['left_out']} tasks that cannot be drawn here (their cards say why)")
         return 0
     if _MISSING is not None:
         raise CliError(
@@ -128,10 +136,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     view.add_argument(
         "--tasks",
-        default="all",
+        default=None,
         metavar="TRACKS",
-        help="the tracks the Tasks page lists, comma-separated (default: all installed; none: no Tasks page, "
-        "which makes an export much quicker: it draws an instance of every task)",
+        help="the tracks the Tasks page lists, comma-separated, or all, or none (no Tasks page); "
+        "default: all installed when serving; in an export only the packs given, since it draws an "
+        "instance of every task it lists",
     )
     view.add_argument(
         "--pack",

@@ -19,7 +19,7 @@ from ..core.files import atomic_write_json
 from ..core.records import JSONObject
 from .assets import mode_script, static_files
 from .catalog import Catalog
-from .site import Site
+from .site import NotFound, Site
 
 __all__ = ["MARKER", "ExportError", "export_site", "wrap_document"]
 
@@ -69,7 +69,9 @@ def export_site(
     """Write the static viewer of ``catalog`` (and its *Leaderboard* page, if given) into ``out``.
 
     ``site`` gives the pages' documents (its Tasks and Figures pages as configured); by default a
-    site of the catalog and the leaderboard alone. Returns the counts of what was written.
+    site of the catalog and the leaderboard alone. A task the Tasks page lists but cannot draw here
+    (its track's data missing) is left out, its card saying so. Returns the counts of what was
+    written (``left_out``: such tasks).
 
     Raises:
         ExportError: ``out`` overlaps a directory given, or is a non-empty directory of something else.
@@ -84,10 +86,23 @@ def export_site(
             _write(out / "static" / name, body)
     _write(out / "mode.js", mode_script(live=False))
     names = list(site.names())
+    left_out = 0
     for done, name in enumerate(names, 1):
-        _write(out / "data" / f"{name}.js", wrap_document(name, site.document(name)))
+        try:
+            document = site.document(name)
+        except NotFound:
+            if not name.startswith("task/"):
+                raise
+            left_out += 1  # a task that cannot be drawn here: its card says so, as when served
+            continue
+        _write(out / "data" / f"{name}.js", wrap_document(name, document))
         if progress is not None:
             progress(done, len(names))
-    counts = {"documents": len(names), "runs": len(catalog.runs), "protocols": len(catalog.protocols)}
+    counts = {
+        "documents": len(names) - left_out,
+        "left_out": left_out,
+        "runs": len(catalog.runs),
+        "protocols": len(catalog.protocols),
+    }
     atomic_write_json(out / MARKER, {"format": 1, **counts})
     return counts

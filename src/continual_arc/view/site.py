@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeAlias, cast
 
+from ..core.errors import ContinualArcError
 from ..core.records import JSONObject, Record, is_primary
 from ..play.rundir import PLUGINS
 from .catalog import Catalog, RunEntry
@@ -146,6 +147,8 @@ class Site:
             return self.tasks.task(track, role, task_id)
         except UnknownTask as err:
             raise NotFound(str(err.args[0])) from None
+        except ContinualArcError as err:  # the track's data is missing or broken: one sentence
+            raise NotFound(f"{'/'.join(str(p) for p in task)} cannot be drawn here: {err}") from None
 
     def _figures(self) -> FiguresDocument:
         def protocol(pid: str) -> ProtocolView:
