@@ -35,6 +35,12 @@ def _frame(env: Any) -> list[list[int]]:
     return [list(row) for row in decode_frame(env.view("", 0, 0, 0).frame)]
 
 
+def _has_button(game: str) -> bool:
+    """Whether the game offers an action other than a click on the frame (ACTION6)."""
+    actions = get_track("arc3").open("stream", game, SHOWN_SEED, EnvSettings()).view("", 0, 0, 0)
+    return any(a != "ACTION6" for a in getattr(actions, "available_actions", ()))
+
+
 @pytest.fixture(scope="module")
 def chromium(results: Path) -> Iterator[Any]:
     del results  # the protocol is played before Playwright starts its own threads
@@ -58,8 +64,11 @@ def page(chromium: Any) -> Iterator[Any]:
 
 def test_a_game_is_shown_and_played_by_hand(served: ServerThread, page: Any) -> None:
     page.goto(served.url + "#page=tasks")
-    card = page.wait_for_selector(".task-card[data-loaded=true]")
-    game = str(card.get_attribute("data-task"))
+    page.wait_for_selector(".task-card[data-loaded=true]")
+    # Cards load in any order: take the first listed game that offers a button (not only clicks).
+    listed = page.eval_on_selector_all(".task-card", "cards => cards.map((c) => c.dataset.task)")
+    game = next(g for g in listed if _has_button(g))
+    page.wait_for_selector(f".task-card[data-task='{game}'][data-loaded=true]")
     shown = get_track("arc3").open("stream", game, SHOWN_SEED, EnvSettings())
     opening = f".task-card[data-task='{game}'] canvas[data-role=task-frame]"
     assert drawn(page, opening, frame=True) == _frame(shown)
