@@ -142,3 +142,13 @@ def test_a_submission_with_a_mutated_run_is_problem_lines(
 def test_the_honest_run_has_no_problem(honest: Path) -> None:
     assert check_run(honest / "stream")[1] == []
     assert copy.deepcopy(check_submission(honest, resamples=20, allow_ablation=True).problems) == []
+
+
+@pytest.mark.parametrize("max_cost", [0, -16, 0.0])
+def test_a_budget_that_is_not_positive_is_a_shape_problem(honest: Path, max_cost: float) -> None:
+    # Found by the property above: a zero budget reached the summary's check, which divides by it.
+    with tempfile.TemporaryDirectory() as where:
+        root = _mutated(honest, Path(where), [("record", 0, "max_cost", max_cost)], "stream")
+        _, problems = check_run(root / "stream")
+        assert any(f"max_cost is {max_cost!r}, not a positive number" in p for p in problems), problems
+        assert not [p for p in problems if "could not be checked" in p], problems

@@ -111,6 +111,10 @@ def _record(record: object) -> list[str]:
         wrong.append(f"episode_type {record.get('episode_type')!r} without an integer addon_index")
     if primary and "exposure_index" in record and record["exposure_index"] is None:
         wrong.append("exposure_index is null in a slot's record")
+    max_cost = record.get("max_cost")
+    positive = isinstance(max_cost, bool) or not isinstance(max_cost, (int, float)) or max_cost > 0
+    if not positive:  # the measures divide by it (a wrong type is named above)
+        wrong.append(f"max_cost is {max_cost!r}, not a positive number")
     actions = record.get("actions")
     for at, action in enumerate(actions if isinstance(actions, list) else []):
         if not isinstance(action, dict) or not isinstance(action.get("action"), str):
