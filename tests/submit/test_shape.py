@@ -152,3 +152,13 @@ def test_a_budget_that_is_not_positive_is_a_shape_problem(honest: Path, max_cost
         _, problems = check_run(root / "stream")
         assert any(f"max_cost is {max_cost!r}, not a positive number" in p for p in problems), problems
         assert not [p for p in problems if "could not be checked" in p], problems
+
+
+@pytest.mark.parametrize("key", ["exposure_index", "gap"])
+def test_a_slot_without_its_place_in_the_stream_is_a_shape_problem(honest: Path, key: str) -> None:
+    # Found by the property above: the summary's check read the key and raised.
+    with tempfile.TemporaryDirectory() as where:
+        root = _mutated(honest, Path(where), [("record", 0, key, _DELETE)], "stream")
+        _, problems = check_run(root / "stream")
+        assert any(f"{key} is missing in a slot's record" in p for p in problems), problems
+        assert not [p for p in problems if "could not be checked" in p], problems

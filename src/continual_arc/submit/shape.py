@@ -64,6 +64,9 @@ _RECORD_OPTIONAL: Mapping[str, tuple[type, ...]] = {
 }
 """Fields a record may lack (older releases, auxiliary episodes), typed when present."""
 
+_SLOT_KEYS = ("exposure_index", "gap")
+"""Of those, the ones a slot's (primary) record must hold: the measures group slots by them."""
+
 _META: Mapping[str, tuple[type, ...]] = {
     "schedule": (dict,),
     "learner": (dict,),
@@ -109,6 +112,8 @@ def _record(record: object) -> list[str]:
     if not primary and not _typed(record.get("addon_index"), (int,)):
         # an auxiliary episode's trajectory is named by its index (i/addon-<n>.json)
         wrong.append(f"episode_type {record.get('episode_type')!r} without an integer addon_index")
+    if primary:  # the measures read a slot's place in the stream by these keys
+        wrong += [f"{key} is missing in a slot's record" for key in _SLOT_KEYS if key not in record]
     if primary and "exposure_index" in record and record["exposure_index"] is None:
         wrong.append("exposure_index is null in a slot's record")
     max_cost = record.get("max_cost")
