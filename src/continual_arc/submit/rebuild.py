@@ -48,7 +48,7 @@ class Rebuilt:
     Attributes:
         out: the rebuilt protocol directory (with trajectories).
         difference: the first record that differs from the stored one, as one sentence (``None``
-            when every play's records are byte for byte the stored ones).
+            when every play's records equal the stored ones field for field, clocks aside).
         check: the checker's verdict on the rebuilt directory.
     """
 
