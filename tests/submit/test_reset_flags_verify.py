@@ -8,6 +8,7 @@ they extend, verified the same way, carry no flag.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +19,21 @@ from continual_arc.core.files import read_json
 from continual_arc.play.rundir import read_records
 from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
+from continual_arc.submit.rebuild import first_difference
 from continual_arc.submit.verify import VerifyOptions, verify
 from continual_arc.tracks.registry import get_config
 
 LEARNERS = Path(__file__).resolve().parents[1] / "learners"
+STORED = Path(__file__).resolve().parents[2] / "experiments" / "verify" / "runs"
+"""The same two reruns as docs/VERIFY.md shows them, stored (experiments/verify)."""
 
 
-def _verified(root: Path, learner: str, config: str, seed: int) -> Path:
+def _verified(root: Path, learner: str, config: str, seed: int, *, salts: Path | None = None) -> Path:
+    """Verify ``learner``; with ``salts``, each play names its tasks with that stored rerun's salts."""
     out = root / learner.rsplit(":", 1)[-1]
+    for salt in sorted(salts.glob("*/alias-salt")) if salts else ():
+        (out / salt.parent.name).mkdir(parents=True, exist_ok=True)
+        shutil.copy(salt, out / salt.parent.name / salt.name)
     env = {**os.environ, "PYTHONPATH": str(LEARNERS)}
     verify(VerifyOptions(learner=learner, config=with_users(get_config(config), 1), out=out, seed=seed,
                          env=env, resamples=300))  # fmt: skip
@@ -103,10 +111,15 @@ def test_the_library_sandbagger_on_arc1_smoke_is_flagged_and_the_library_is_not(
 ) -> None:
     monkeypatch.setenv("PYTHONPATH", str(LEARNERS))
     monkeypatch.syspath_prepend(str(LEARNERS))
-    sandbag = _verified(tmp_path, "sandbag_learner:SandbagLibrary", "arc1-smoke", 1234)
-    honest = _verified(tmp_path, "continual_arc_baselines.library:ProgramLibraryLearner", "arc1-smoke", 1234)
+    sandbag = _verified(tmp_path, "sandbag_learner:SandbagLibrary", "arc1-smoke", 1234,
+                        salts=STORED / "sandbag-arc1-smoke-seed1234")  # fmt: skip
+    honest = _verified(tmp_path, "continual_arc_baselines.library:ProgramLibraryLearner", "arc1-smoke", 1234,
+                       salts=STORED / "library-arc1-smoke-seed1234")  # fmt: skip
     # The issue's figures: the sandbagger's reset gives up on every instance of every reset play.
     for play in ("stream-reset", "seen-reset", "held-out-reset"):
         assert all(r["charge"] == r["max_cost"] for r in read_records(sandbag / play))
     _assert_flags(sandbag, capsys, flagged=True)
     _assert_flags(honest, capsys, flagged=False)
+    # The stored reruns that docs/VERIFY.md's table is recomputed from are what verify gives today.
+    assert first_difference(STORED / "sandbag-arc1-smoke-seed1234", sandbag) is None
+    assert first_difference(STORED / "library-arc1-smoke-seed1234", honest) is None

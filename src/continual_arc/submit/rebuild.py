@@ -33,7 +33,8 @@ __all__ = ["STORED_FILES", "RebuildError", "Rebuilt", "first_difference", "rebui
 STORED_FILES = ("meta.json", "records.jsonl", "summary.json", SALT_FILE)
 """The files of each play a stored run keeps (no trajectories, no learner state)."""
 
-_TOP_FILES = ("submission.json", "protocol.json")
+VERIFICATION = "verification.json"
+"""A verify rerun's marker, kept when stored: what makes the stored rerun a reproduced or verified result."""
 RECORDS = "records.jsonl"
 
 
@@ -78,7 +79,8 @@ def store_run(protocol: Path | str, stored: Path | str, *, fields: Mapping[str, 
     """Keep a protocol directory's records, meta, summaries and schedules in ``stored``.
 
     ``fields`` fills in ``submission.json`` (``student``, ``code``, ``contact``) where the protocol
-    left it blank. Trajectories, learner states and plots are left behind.
+    left it blank. A ``verify`` rerun keeps its ``verification.json``. Trajectories, learner states,
+    plots and a rerun's ``work/`` folder are left behind.
     """
     source, target = Path(protocol), Path(stored)
     needed = [source / "submission.json", source / "protocol.json", source / "schedules"]
@@ -91,6 +93,8 @@ def store_run(protocol: Path | str, stored: Path | str, *, fields: Mapping[str, 
         submission[name] = submission.get(name) or value
     target.mkdir(parents=True, exist_ok=True)
     shutil.copy(source / "protocol.json", target / "protocol.json")
+    if (source / VERIFICATION).is_file():
+        shutil.copy(source / VERIFICATION, target / VERIFICATION)
     atomic_write_json(target / "submission.json", submission)
     shutil.copytree(source / "schedules", target / "schedules", dirs_exist_ok=True)
     for play in PROTOCOL_PLAYS.values():

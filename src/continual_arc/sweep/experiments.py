@@ -9,7 +9,9 @@ directories (the repository's ``runs/``, given relative to the experiment's fold
   from its records as ``continual-arc protocol`` reads them
   (:func:`~continual_arc.protocol.plane.plane_point`);
 * ``pooled``: the sweep's table over the runs, each learner's seeds pooled
-  (:func:`~continual_arc.sweep.collect.rows`, :func:`~continual_arc.sweep.table.markdown`).
+  (:func:`~continual_arc.sweep.collect.rows`, :func:`~continual_arc.sweep.table.markdown`);
+* ``verify``: ``continual-arc verify`` reruns side by side, a row each, with the flags on the reset
+  reference (:func:`~continual_arc.sweep.experiment_verify.verify_table`).
 
 :func:`figures` recomputes ``tables.md`` and :func:`differences` says, one sentence a line,
 where it departs from the stored one. Everything is read from records, meta and summaries:
@@ -27,6 +29,7 @@ from ..measure.compare import LearnedJSON, TestComparisonJSON
 from ..measure.report import format_estimate, format_points
 from ..protocol.plane import plane_point
 from .collect import collect, rows
+from .experiment_verify import verify_table
 from .table import markdown
 
 __all__ = [
@@ -47,7 +50,7 @@ EXPERIMENT_FILE = "experiment.toml"
 TABLES_FILE = "tables.md"
 """The stored tables of an experiment, beside its ``experiment.toml``."""
 
-KINDS = ("plane", "pooled")
+KINDS = ("plane", "pooled", "verify")
 """The kinds of table an experiment may hold."""
 
 RESAMPLES = 10_000
@@ -153,6 +156,8 @@ def plane_table(protocol: Path | str) -> str:
 def _compute(table: Table) -> str:
     if table.kind == "plane":
         return plane_table(table.runs[0])
+    if table.kind == "verify":
+        return verify_table(table.runs, resamples=RESAMPLES)
     return markdown(rows(collect(table.runs), resamples=RESAMPLES))
 
 
