@@ -1,6 +1,8 @@
 """The repository's own results: every experiment's tables recomputed from runs/, and runs/ ranked.
 
 Slow: each table's intervals are bootstrapped again (10,000 resamples) from the stored records.
+Runs that are not canonical (a smoke configuration's) are stored in the folder of the experiment
+they back, ``experiments/NAME/runs/``: fast tests hold each to its experiment and to ``check``.
 The tables read records alone, on any Python; checking the arc3 runs needs the arc3 track (Python
 3.12), so elsewhere the leaderboard refuses them, and only for that reason.
 """
@@ -13,8 +15,10 @@ import pytest
 
 from continual_arc.cli import main
 from continual_arc.core.config import ScheduleError
+from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard import check_result, find_results, leaderboard
 from continual_arc.submit.leaderboard_flags import RECORDS_ONLY
+from continual_arc.sweep.experiments import load_experiment
 from continual_arc.tracks.registry import get_track
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,6 +27,8 @@ RUNS = ROOT / "runs"
 STORED = sorted(p for p in RUNS.glob("arc[123]-*-seed[0-9]") if (p / "submission.json").is_file())
 """The stored runs, as .gitignore admits them: not what a command wrote into runs/ by default
 (the README's first command writes runs/protocol-..., which the test command must not take for one)."""
+EXPERIMENT_RUNS = sorted(p for p in (ROOT / "experiments").glob("*/runs/*") if p.is_dir())
+"""The runs that back one experiment and are not canonical, each in its experiment's runs/."""
 
 
 def _installed(track: str) -> bool:
@@ -37,6 +43,44 @@ def test_every_run_has_a_row_in_the_runs_readme() -> None:
     listed = (RUNS / "README.md").read_text()
     stored = [p.name for p in STORED]
     assert len(stored) >= 4 and [name for name in stored if f"| `{name}` |" not in listed] == []
+
+
+def test_every_experiment_run_is_listed_in_its_readme_and_read_by_its_experiment() -> None:
+    assert len(EXPERIMENT_RUNS) >= 6  # the library sweep's: two values of keep, three seeds
+    for run in EXPERIMENT_RUNS:
+        folder = run.parents[1]
+        read = {path.resolve() for table in load_experiment(folder).tables for path in table.runs}
+        assert (run / "submission.json").is_file(), f"{run} is not a stored run"
+        assert run.resolve() in read, f"{run} is read by no table of {folder / 'experiment.toml'}"
+        assert f"| `{run.name}` |" in (folder / "README.md").read_text(), f"{run} has no row in its README"
+
+
+def test_experiment_runs_are_never_taken_for_canonical_ones() -> None:
+    assert not set(EXPERIMENT_RUNS) & set(STORED)
+    assert not [run for run in EXPERIMENT_RUNS if RUNS in run.parents]
+    # leaderboard runs/ looks under runs/ alone, so none of these can reach it
+    assert not [p for p in find_results([RUNS]) if ROOT / "experiments" in p.parents]
+
+
+@pytest.mark.parametrize("run", EXPERIMENT_RUNS, ids=lambda p: f"{p.parents[1].name}/{p.name}")
+def test_each_experiment_run_passes_check_records_only_as_an_ablation_or_a_rerun(run: Path) -> None:
+    result = check_submission(run, allow_ablation=True, records_only=True)
+    assert (result.ok, result.problems, result.records_only) == (True, [], True)
+    assert result.numbers is not None and result.numbers["protocol"]["canonical"] is False
+    strict = check_submission(run, records_only=True)
+    if (run / "verification.json").is_file():  # a verify rerun plays at a seed of its own, by rule
+        assert (strict.ok, strict.problems) == (True, [])
+    else:  # refused for that reason alone, as leaderboard runs/ would refuse it
+        assert strict.problems and all("not canonical" in problem for problem in strict.problems)
+
+
+def test_the_library_sweeps_pooled_table_is_the_one_the_sweep_wrote() -> None:
+    # sweep-table.md is the sweep's own table.md, copied as written; the slow test below proves
+    # tables.md is what the stored runs give, so the runs give the sweep's table
+    folder = ROOT / "experiments" / "library-sweep"
+    tables = (folder / "tables.md").read_text().split("\n## ")
+    assert tables[1].startswith("Both values of keep")
+    assert tables[1].split("\n", 2)[2] == (folder / "sweep-table.md").read_text()
 
 
 @pytest.mark.slow

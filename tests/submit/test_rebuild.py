@@ -145,3 +145,20 @@ def test_a_stored_run_with_one_charge_edited_is_refused_not_ranked(stored: Path,
         f"{copy / 'stream' / 'records.jsonl'}, line 3: step {record['step']}: "
         f"charge {record['charge']} (the actions give {original['charge']})"
     )
+
+
+def test_a_rebuild_without_ablation_says_its_records_are_the_stored_ones(
+    stored: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # toy-smoke is not canonical: the records rebuild equal, and only check refuses, for that alone
+    status = main(["runs", "rebuild", str(stored), "--out", str(tmp_path / "rebuilt")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 1
+    assert err[-1] == (
+        f"{stored} rebuilds to its stored records, but check refuses the rebuilt directory "
+        "for the problems above"
+    )
+    refusals = [line for line in err if line.startswith(str(tmp_path / "rebuilt"))]
+    assert len(refusals) == len(PROTOCOL_PLAYS)
+    assert all("not canonical" in line and line.endswith("with --ablation") for line in refusals)
+    assert not any("is not what its code and meta rebuild" in line for line in err)

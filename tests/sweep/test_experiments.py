@@ -109,3 +109,36 @@ def test_each_changed_line_is_one_sentence(lines: list[str], data: st.DataObject
     assert differences("\n".join(edited), text, "t.md") == [
         f"t.md, line {i + 1}: stored {edited[i]!r}, but the runs give {lines[i]!r}"
     ]
+
+
+def test_a_pooled_table_labels_its_rows_with_the_names_given(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = repo / "experiments" / "named"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text(
+        '[[tables]]\nkind = "pooled"\nruns = ["../../runs/toy-rules-seed0"]\n'
+        'names = {"continual_arc.testing:ToyRuleLearner" = "rules"}\n'
+    )
+    assert main(["figures", str(folder), "--write"]) == 0
+    text = (folder / "tables.md").read_text()
+    # the name as a sweep's spec gives it, where the class name stood (see the toy test above)
+    assert "| 1 | rules | toy-smoke, 1 user | 0 |" in text and "ToyRuleLearner" not in text
+
+
+@pytest.mark.parametrize(
+    ("kind", "names", "message"),
+    [
+        ("pooled", '"rules"', "names must map a learner's import path to a name"),
+        ("pooled", '{"a:B" = 1}', "names must map a learner's import path to a name"),
+        ("plane", '{"a:B" = "b"}', "only a pooled table names its learners"),
+    ],
+)
+def test_names_that_cannot_label_rows_are_refused(repo: Path, kind: str, names: str, message: str) -> None:
+    folder = repo / "experiments" / f"bad-{kind}-{len(names)}"
+    folder.mkdir()
+    (folder / "experiment.toml").write_text(
+        f'[[tables]]\nkind = "{kind}"\nruns = ["../../runs/toy-rules-seed0"]\nnames = {names}\n'
+    )
+    with pytest.raises(ExperimentError, match=message):
+        load_experiment(folder)

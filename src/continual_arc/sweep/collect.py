@@ -67,16 +67,18 @@ def _role(schedule: Mapping[str, object]) -> str:
     return str(test) if schedule.get("width") is None else f"{test}-reset"
 
 
-def _label(learner: LearnerSpec) -> str:
-    name = str(learner.get("class", "?")).rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+def _label(learner: LearnerSpec, names: Mapping[str, str]) -> str:
+    path = str(learner.get("class", "?"))
+    name = names.get(path) or path.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
     kwargs = learner.get("kwargs") or {}
     args = " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(kwargs.items()))
     return f"{name} {args}".strip()
 
 
 class _Groups:
-    def __init__(self) -> None:
+    def __init__(self, names: Mapping[str, str]) -> None:
         self.by_key: dict[tuple[object, ...], Group] = {}
+        self.names = names
 
     def group(self, key: tuple[object, ...], label: str, config: str, users: int) -> Group:
         return self.by_key.setdefault(key, Group(label, config, users))
@@ -88,7 +90,7 @@ class _Groups:
         schedule, learner = meta["schedule"], meta["learner"]
         kwargs = json.dumps(learner.get("kwargs"), sort_keys=True)
         key = ("runs", learner.get("class"), kwargs, schedule["config"], schedule["users"])
-        group = self.group(key, _label(learner), schedule["config"], int(schedule["users"]))
+        group = self.group(key, _label(learner, self.names), schedule["config"], int(schedule["users"]))
         plays = group.plays.setdefault(int(schedule["seed"]), {})
         role = _role(schedule)
         if role in plays and plays[role] != run_dir:
@@ -114,13 +116,18 @@ class _Groups:
                 group.missing.add(int(protocol["seed"]))
 
 
-def collect(paths: Iterable[Path | str]) -> list[Group]:
+def collect(paths: Iterable[Path | str], *, names: Mapping[str, str] | None = None) -> list[Group]:
     """The rows' runs, from sweeps, protocol directories and run directories, in the order given.
+
+    A row read from protocol or run directories is labelled by its learner's class name and
+    arguments (``ProgramLibraryLearner keep=demos``); ``names`` (import path to name) puts a name
+    in place of the class name, as a sweep's spec names its learners (``library keep=demos``).
+    A sweep's own rows keep the labels its ``sweep.json`` gives them.
 
     Raises:
         CollectError: a path is none of the three, or two runs are the same play of one row.
     """
-    groups = _Groups()
+    groups = _Groups(names or {})
     for path in map(Path, paths):
         if (path / SWEEP_FILE).exists():
             groups.add_sweep(path)

@@ -9,7 +9,9 @@ directories (the repository's ``runs/``, given relative to the experiment's fold
   from its records as ``continual-arc protocol`` reads them
   (:func:`~continual_arc.protocol.plane.plane_point`);
 * ``pooled``: the sweep's table over the runs, each learner's seeds pooled
-  (:func:`~continual_arc.sweep.collect.rows`, :func:`~continual_arc.sweep.table.markdown`);
+  (:func:`~continual_arc.sweep.collect.rows`, :func:`~continual_arc.sweep.table.markdown`); its
+  optional ``names`` (a learner's import path to a name) labels rows as the sweep that played the
+  runs did (``library keep=demos``, not ``ProgramLibraryLearner keep=demos``);
 * ``verify``: ``continual-arc verify`` reruns side by side, a row each, with the flags on the reset
   reference (:func:`~continual_arc.sweep.experiment_verify.verify_table`).
 
@@ -63,11 +65,15 @@ class ExperimentError(ContinualArcError):
 
 @dataclass(frozen=True)
 class Table:
-    """One table of an experiment: its heading, its kind and the protocol directories it reads."""
+    """One table of an experiment: its heading, its kind and the protocol directories it reads.
+
+    ``names`` (a pooled table's): pairs of a learner's import path and the name its rows carry.
+    """
 
     title: str
     kind: str
     runs: tuple[Path, ...]
+    names: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,7 +98,17 @@ def _table(entry: object, folder: Path, where: Path) -> Table:
     missing = [r for r in runs if not (folder / r).is_dir()]
     if missing:
         raise ExperimentError(f"{where}: the run {missing[0]} does not exist (relative to {folder})")
-    return Table(str(entry.get("title") or kind), kind, tuple(folder / r for r in runs))
+    names = _names(entry.get("names", {}), kind, where)
+    return Table(str(entry.get("title") or kind), kind, tuple(folder / r for r in runs), names)
+
+
+def _names(names: object, kind: str, where: Path) -> tuple[tuple[str, str], ...]:
+    """A pooled table's ``names``: each learner's import path to the name its rows carry."""
+    if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+        raise ExperimentError(f"{where}: a table's names must map a learner's import path to a name")
+    if names and kind != "pooled":
+        raise ExperimentError(f"{where}: only a pooled table names its learners")
+    return tuple(names.items())
 
 
 def load_experiment(folder: Path | str) -> Experiment:
@@ -158,7 +174,7 @@ def _compute(table: Table) -> str:
         return plane_table(table.runs[0])
     if table.kind == "verify":
         return verify_table(table.runs, resamples=RESAMPLES)
-    return markdown(rows(collect(table.runs), resamples=RESAMPLES))
+    return markdown(rows(collect(table.runs, names=dict(table.names)), resamples=RESAMPLES))
 
 
 def figures(experiment: Experiment) -> str:
