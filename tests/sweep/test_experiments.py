@@ -131,7 +131,7 @@ def test_a_pooled_table_labels_its_rows_with_the_names_given(
     [
         ("pooled", '"rules"', "names must map a learner's import path to a name"),
         ("pooled", '{"a:B" = 1}', "names must map a learner's import path to a name"),
-        ("plane", '{"a:B" = "b"}', "only a pooled table names its learners"),
+        ("plane", '{"a:B" = "b"}', "only a pooled or by-run table names its learners"),
     ],
 )
 def test_names_that_cannot_label_rows_are_refused(repo: Path, kind: str, names: str, message: str) -> None:

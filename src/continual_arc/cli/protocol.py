@@ -5,22 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Mapping
 from pathlib import Path
 
-from ..measure.report import (
-    POINT_DIGITS,
-    format_estimate,
-    format_level_score,
-    format_points,
-    tiny_budget_note,
-)
 from ..play.faults import LearnerFaults
 from ..play.learner import LearnerSpecError
 from ..play.rundir import load_run
 from ..protocol.conclude import ProtocolDocument
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
+from ..protocol.report import protocol_summary
 from .common import (
     CliError,
     add_declared_options,
@@ -38,50 +31,10 @@ COMMANDS = ("protocol",)
 """The top-level commands this module adds."""
 
 
-def _uses(side: Mapping[str, float | None]) -> str:
-    used, solved = side["budget_used"], side["share_solved"]
-    return f"U {used:5.1f}  P {solved:5.1f}{format_level_score(side)}" if used is not None else "-"
-
-
 def format_protocol(document: ProtocolDocument, out: Path, *, plots: bool = True) -> str:
     """The plane, the flags on the reset and the share learned, as printed (``plots``: whether drawn)."""
-    point = document["plane"]
-    protocol = document["protocol"]
-    verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
-    lines = [
-        f"{document['learner']['class']} on {document['config']}, seed {document['seed']}, "
-        f"{document['users']} user(s) ({verdict})",
-        "",
-        "the plane of the two frozen tests (share of the reset's spend saved, 95 % interval)",
-    ]
-    for label, c in (
-        ("memorization (seen)", point["seen"]),
-        ("generalization (held-out)", point["held_out"]),
-    ):
-        lines += [
-            f"  {label:27} share saved {format_estimate(c['share_saved'])}   "
-            f"T {format_estimate(c['saving'], POINT_DIGITS)} points",
-            f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}",
-        ]
-    # A protocol.json written before the flags has none to show.
-    flags = point.get("flags")
-    lines += [f"  {message}" for message in (flags.get("messages", []) if flags else [])]
-    learned = point["learned"]
-    if learned:
-        reset_used, perfect = learned["reset"]["budget_used"], learned["perfect_memory"]
-        lines += [
-            "",
-            f"share learned over the stream  {format_estimate(learned['share_learned'])}   "
-            f"learnable budget {format_points(learned['learnable_budget'])} points",
-            f"  stream: learner {_uses(learned['learner'])}   reset U {reset_used:5.1f}"
-            f"{format_level_score(learned['reset'])}   "
-            f"perfect memory U {perfect:5.1f}",
-        ]
-        note = tiny_budget_note(learned["learnable_budget"])
-        lines += [f"  {note}"] if note else []
     files = "protocol.json, submission.json, plots/" if plots else "protocol.json, submission.json"
-    lines += ["", f"written to {out} ({files})"]
-    return "\n".join(lines)
+    return "\n".join([*protocol_summary(document), "", f"written to {out} ({files})"])
 
 
 def _protocol(args: argparse.Namespace) -> int:

@@ -22,15 +22,15 @@ stored runs need no trajectories.
 
 from __future__ import annotations
 
+import re
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import ContinualArcError
-from ..measure.compare import LearnedJSON, TestComparisonJSON
-from ..measure.report import format_estimate, format_points
-from ..protocol.plane import plane_point
 from .collect import collect, rows
+from .experiment_tables import RESAMPLES, by_run_table, plane_table, printed_summary
 from .experiment_verify import verify_table
 from .table import markdown
 
@@ -43,7 +43,6 @@ __all__ = [
     "differences",
     "figures",
     "load_experiment",
-    "plane_table",
 ]
 
 EXPERIMENT_FILE = "experiment.toml"
@@ -52,11 +51,17 @@ EXPERIMENT_FILE = "experiment.toml"
 TABLES_FILE = "tables.md"
 """The stored tables of an experiment, beside its ``experiment.toml``."""
 
-KINDS = ("plane", "pooled", "verify")
+KINDS = ("plane", "printed", "pooled", "by-run", "verify")
 """The kinds of table an experiment may hold."""
 
-RESAMPLES = 10_000
-"""Bootstrap resamples of every interval (as ``protocol`` and ``pool`` by default), at seed 0."""
+ONE_RUN = ("plane", "printed")
+"""The kinds that read exactly one protocol directory."""
+
+NAMED = ("pooled", "by-run")
+"""The kinds whose rows may carry ``names``."""
+
+NAME = re.compile(r"[a-z][-_0-9a-z]*")
+"""A table's name: what a page includes it by (``--8<-- "experiments/X/tables.md:NAME"``)."""
 
 
 class ExperimentError(ContinualArcError):
@@ -67,13 +72,16 @@ class ExperimentError(ContinualArcError):
 class Table:
     """One table of an experiment: its heading, its kind and the protocol directories it reads.
 
-    ``names`` (a pooled table's): pairs of a learner's import path and the name its rows carry.
+    ``name`` is what a page includes the table by (``table-N``, N from 1, unless given);
+    ``names`` (a pooled or by-run table's): pairs of a learner's import path and the name its rows
+    carry.
     """
 
     title: str
     kind: str
     runs: tuple[Path, ...]
     names: tuple[tuple[str, str], ...] = ()
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ class Experiment:
     tables: tuple[Table, ...]
 
 
-def _table(entry: object, folder: Path, where: Path) -> Table:
+def _table(entry: object, folder: Path, where: Path, number: int) -> Table:
     if not isinstance(entry, dict):
         raise ExperimentError(f"{where}: each [[tables]] entry must be a table of keys")
     kind, runs = entry.get("kind"), entry.get("runs")
@@ -93,21 +101,27 @@ def _table(entry: object, folder: Path, where: Path) -> Table:
         raise ExperimentError(f"{where}: table kind {kind!r} is not one of {', '.join(KINDS)}")
     if not isinstance(runs, list) or not runs or not all(isinstance(r, str) for r in runs):
         raise ExperimentError(f"{where}: a table's runs must be a non-empty list of folders")
-    if kind == "plane" and len(runs) != 1:
-        raise ExperimentError(f"{where}: a plane table reads exactly one protocol directory")
+    if kind in ONE_RUN and len(runs) != 1:
+        raise ExperimentError(f"{where}: a {kind} table reads exactly one protocol directory")
     missing = [r for r in runs if not (folder / r).is_dir()]
     if missing:
         raise ExperimentError(f"{where}: the run {missing[0]} does not exist (relative to {folder})")
     names = _names(entry.get("names", {}), kind, where)
-    return Table(str(entry.get("title") or kind), kind, tuple(folder / r for r in runs), names)
+    name = entry.get("name", f"table-{number}")
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise ExperimentError(
+            f"{where}: a table's name must be lower-case letters, digits, - and _, "
+            f"starting with a letter (not {name!r})"
+        )
+    return Table(str(entry.get("title") or kind), kind, tuple(folder / r for r in runs), names, name)
 
 
 def _names(names: object, kind: str, where: Path) -> tuple[tuple[str, str], ...]:
     """A pooled table's ``names``: each learner's import path to the name its rows carry."""
     if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
         raise ExperimentError(f"{where}: a table's names must map a learner's import path to a name")
-    if names and kind != "pooled":
-        raise ExperimentError(f"{where}: only a pooled table names its learners")
+    if names and kind not in NAMED:
+        raise ExperimentError(f"{where}: only a pooled or by-run table names its learners")
     return tuple(names.items())
 
 
@@ -129,49 +143,20 @@ def load_experiment(folder: Path | str) -> Experiment:
     entries = spec.get("tables")
     if not isinstance(entries, list) or not entries:
         raise ExperimentError(f"{where}: names no [[tables]]")
-    tables = tuple(_table(entry, root, where) for entry in entries)
+    tables = tuple(_table(entry, root, where, n) for n, entry in enumerate(entries, 1))
+    twice = [name for name, count in Counter(t.name for t in tables).items() if count > 1]
+    if twice:
+        raise ExperimentError(f"{where}: two tables are named {twice[0]!r}: a page could not tell them apart")
     return Experiment(root, str(spec.get("title") or root.name), tables)
-
-
-def _side(side: dict[str, float | None] | object) -> str:
-    assert isinstance(side, dict)
-    return f"{format_points(side['budget_used'])} / {format_points(side['share_solved'])}"
-
-
-def _test_line(label: str, c: TestComparisonJSON) -> str:
-    cells = (label, format_estimate(c["share_saved"]), format_points(c["saving"]["value"]))
-    return f"| {' | '.join(cells)} | {_side(c['learner'])} | {_side(c['reset'])} |"
-
-
-def _learned_line(learned: LearnedJSON) -> str:
-    budget = format_points(learned["learnable_budget"])
-    reset = format_points(learned["reset"]["budget_used"])
-    return (
-        f"| share learned over the stream | {format_estimate(learned['share_learned'])} | "
-        f"learnable budget {budget} | {_side(learned['learner'])} | {reset} |"
-    )
-
-
-def plane_table(protocol: Path | str) -> str:
-    """One protocol's numbers as the README's table: each test, then the share learned.
-
-    Read from its records, with the protocol command's bootstrap (seed 0, :data:`RESAMPLES`).
-    """
-    point = plane_point(protocol, resamples=RESAMPLES).to_json()
-    lines = [
-        "| | share of the reset's spend saved (95 % interval) | T, points | learner U / P | reset U / P |",
-        "|---|---|---|---|---|",
-        _test_line("seen test (memorization)", point["seen"]),
-        _test_line("held-out test (generalization)", point["held_out"]),
-    ]
-    if point["learned"] is not None:
-        lines.append(_learned_line(point["learned"]))
-    return "\n".join(lines) + "\n"
 
 
 def _compute(table: Table) -> str:
     if table.kind == "plane":
         return plane_table(table.runs[0])
+    if table.kind == "printed":
+        return printed_summary(table.runs[0])
+    if table.kind == "by-run":
+        return by_run_table(table.runs, dict(table.names))
     if table.kind == "verify":
         return verify_table(table.runs, resamples=RESAMPLES)
     return markdown(rows(collect(table.runs, names=dict(table.names)), resamples=RESAMPLES))
@@ -185,7 +170,11 @@ def figures(experiment: Experiment) -> str:
         "checked by `continual-arc figures`; do not edit by hand -->\n"
     ]
     for table in experiment.tables:
-        parts.append(f"\n## {table.title}\n\n{_compute(table)}")
+        # The markers let a page include this table alone; the snippets extension drops them.
+        parts.append(
+            f"\n## {table.title}\n\n<!-- --8<-- [start:{table.name}] -->\n{_compute(table)}"
+            f"<!-- --8<-- [end:{table.name}] -->\n"
+        )
     return "".join(parts)
 
 

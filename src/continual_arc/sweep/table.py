@@ -25,7 +25,7 @@ from ..measure.plots import PlotPoint, plane_plot
 from ..measure.pool import BudgetEstimate, budget_estimate, pool_plays
 from ..measure.report import POINT_DIGITS, SHARE_DIGITS, format_estimate
 
-__all__ = ["Row", "markdown", "pooled_row", "ranked", "table_csv", "write_table"]
+__all__ = ["Row", "markdown", "pooled_row", "ranked", "row_cells", "table_csv", "write_table"]
 
 Plays = Mapping[str, Sequence[Record]]
 """One protocol's records, by play (``stream``, ``stream-reset``, ``seen``, ``seen-reset``, ...)."""
@@ -130,6 +130,22 @@ def _seeds(row: Row) -> str:
     return text + (f" (missing {', '.join(str(s) for s in row.missing)})" if row.missing else "")
 
 
+def row_cells(row: Row) -> list[str]:
+    """A row's cells after its rank: learner, setting, seeds, ``U`` ± s.e., ``P`` and the three shares."""
+    p = "-" if row.stream.share_solved is None else f"{row.stream.share_solved:.{POINT_DIGITS}f}"
+    cells = [
+        row.label,
+        row.setting,
+        _seeds(row),
+        _u(row),
+        p,
+        _share(row.learned.share_learned if row.learned else None),
+        _share(row.seen.share_saved if row.seen else None),
+        _share(row.held_out.share_saved if row.held_out else None),
+    ]
+    return [c.replace("|", "/") for c in cells]  # a label's bar would split its cell
+
+
 def markdown(rows: Sequence[Row]) -> str:
     """The table as Markdown, with a line saying what its numbers are."""
     lines = [
@@ -138,19 +154,7 @@ def markdown(rows: Sequence[Row]) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for rank, row in ranked(rows):
-        p = "-" if row.stream.share_solved is None else f"{row.stream.share_solved:.{POINT_DIGITS}f}"
-        cells = [
-            str(rank),
-            row.label,
-            row.setting,
-            _seeds(row),
-            _u(row),
-            p,
-            _share(row.learned.share_learned if row.learned else None),
-            _share(row.seen.share_saved if row.seen else None),
-            _share(row.held_out.share_saved if row.held_out else None),
-        ]
-        lines.append("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
+        lines.append("| " + " | ".join([str(rank), *row_cells(row)]) + " |")
     lines += [
         "",
         "U and P on the stream, in points of the budget (U lower is better), with the standard error "

@@ -1,0 +1,114 @@
+"""The kinds of table an experiment recomputes from one or more stored protocols.
+
+* :func:`plane_table`: one protocol's numbers as the README shows them;
+* :func:`by_run_table`: one row per protocol, in the order given, each as the sweep's table shows
+  a row (its seed alone, never pooled);
+* :func:`printed_summary`: one protocol's summary exactly as ``continual-arc protocol`` printed it
+  when it finished, its numbers recomputed from the records.
+
+Every interval is bootstrapped as the protocol command does by default: seed 0,
+:data:`RESAMPLES` resamples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ..core.errors import ContinualArcError
+from ..core.files import read_json
+from ..measure.compare import LearnedJSON, TestComparisonJSON
+from ..measure.report import format_estimate, format_points
+from ..protocol.conclude import ProtocolDocument
+from ..protocol.plane import plane_point
+from ..protocol.report import protocol_summary
+from .collect import collect, rows
+from .table import row_cells
+
+__all__ = ["RESAMPLES", "by_run_table", "plane_table", "printed_summary"]
+
+RESAMPLES = 10_000
+"""Bootstrap resamples of every interval (as ``protocol`` and ``pool`` by default), at seed 0."""
+
+
+def _side(side: Mapping[str, float | None]) -> str:
+    return f"{format_points(side['budget_used'])} / {format_points(side['share_solved'])}"
+
+
+def _test_line(label: str, c: TestComparisonJSON) -> str:
+    cells = (label, format_estimate(c["share_saved"]), format_points(c["saving"]["value"]))
+    return f"| {' | '.join(cells)} | {_side(c['learner'])} | {_side(c['reset'])} |"
+
+
+def _learned_line(learned: LearnedJSON) -> str:
+    budget = format_points(learned["learnable_budget"])
+    reset = format_points(learned["reset"]["budget_used"])
+    return (
+        f"| share learned over the stream | {format_estimate(learned['share_learned'])} | "
+        f"learnable budget {budget} | {_side(learned['learner'])} | {reset} |"
+    )
+
+
+def plane_table(protocol: Path | str) -> str:
+    """One protocol's numbers as the README's table: each test, then the share learned."""
+    point = plane_point(protocol, resamples=RESAMPLES).to_json()
+    lines = [
+        "| | share of the reset's spend saved (95 % interval) | T, points | learner U / P | reset U / P |",
+        "|---|---|---|---|---|",
+        _test_line("seen test (memorization)", point["seen"]),
+        _test_line("held-out test (generalization)", point["held_out"]),
+    ]
+    if point["learned"] is not None:
+        lines.append(_learned_line(point["learned"]))
+    return "\n".join(lines) + "\n"
+
+
+def by_run_table(protocols: Sequence[Path], names: Mapping[str, str]) -> str:
+    """One row per protocol in the order given: learner, setting, seed, ``U``, ``P`` and the shares.
+
+    ``names`` labels a learner's rows as a pooled table's do.
+    """
+    lines = [
+        "| learner | setting | seed | U ± s.e. | P | share learned | seen: share saved "
+        "| held-out: share saved |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for protocol in protocols:
+        (row,) = rows(collect([protocol], names=names), resamples=RESAMPLES)
+        lines.append("| " + " | ".join(row_cells(row)) + " |")
+    lines += [
+        "",
+        "One protocol a row, each seed alone. U and P on the stream, in points of the budget (U lower "
+        "is better), with the standard error over tasks; shares with 95 % bootstrap intervals over tasks.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def printed_summary(protocol: Path | str) -> str:
+    """What ``continual-arc protocol`` printed of this protocol (but where it wrote it), as a code block.
+
+    What was played (learner, configuration, seed, users, verdict) is read from its
+    ``protocol.json``, which ``check`` holds to its runs; every number is recomputed from the records.
+
+    Raises:
+        ContinualArcError: the directory holds no readable ``protocol.json``.
+    """
+    where = Path(protocol) / "protocol.json"
+    try:
+        written = read_json(where)
+    except FileNotFoundError:
+        raise ContinualArcError(f"{where} is missing: a printed table reads a protocol directory") from None
+    needed = {"learner", "config", "seed", "users", "protocol"}
+    if not isinstance(written, dict) or not needed <= set(written):
+        raise ContinualArcError(f"{where} is not a protocol's document (continual-arc protocol writes it)")
+    document: ProtocolDocument = {
+        "format": written.get("format", 1),
+        "learner": written["learner"],
+        "config": written["config"],
+        "seed": written["seed"],
+        "users": written["users"],
+        "protocol": written["protocol"],
+        "plays": written.get("plays", {}),
+        "plane": plane_point(protocol, resamples=RESAMPLES).to_json(),
+    }
+    return "```\n" + "\n".join(protocol_summary(document)) + "\n```\n"
