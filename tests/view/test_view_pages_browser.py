@@ -5,15 +5,13 @@ many points and lines as its numbers. Screenshots are saved as in test_view_brow
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, checked_page, drawn, launched_chromium, screenshot_dir
+from view_support import browser, drawn, screenshot_dir
 
 pytestmark = [pytest.mark.browser, browser]
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 
 from continual_arc.core.files import atomic_write_json  # noqa: E402
@@ -24,6 +22,7 @@ from continual_arc.view.site import Site  # noqa: E402
 from continual_arc.view.tasks import TaskBrowser  # noqa: E402
 
 SHOTS = screenshot_dir()
+PLAYED_FIRST = ("results",)  # the protocol is played before Chromium starts its own threads
 
 
 def _site(results: Path, sweep: Path, *, live: bool) -> Site:
@@ -41,19 +40,6 @@ def sweep(results: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     row = {"label": "rules", "config": "toy-smoke", "seed": 0, "directory": "toy"}
     atomic_write_json(folder / "sweep.json", {"protocols": [{**row, "users": 1}, {**row, "users": 2}]})
     return folder
-
-
-@pytest.fixture(scope="module")
-def chromium(results: Path) -> Iterator[Any]:
-    del results  # the protocol is played before Playwright starts its own threads
-    with launched_chromium(sync_api) as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(chromium: Any) -> Iterator[Any]:
-    with checked_page(chromium) as opened:
-        yield opened
 
 
 def _check_tasks(page: Any, site: Site) -> None:
@@ -91,20 +77,18 @@ def _check_figures(page: Any, site: Site) -> None:
     assert not page.is_visible("#page-figures")
 
 
-@pytest.fixture
-def served(results: Path, sweep: Path) -> Iterator[ServerThread]:
-    """The server, started before the page and stopped after it (so no request of the page fails)."""
-    with ServerThread(_site(results, sweep, live=True)) as server:
-        yield server
+@pytest.fixture(scope="module")
+def site(results: Path, sweep: Path) -> Site:
+    """What the module's server serves: the results, the toy track's tasks, a floor and the sweep."""
+    return _site(results, sweep, live=True)
 
 
-def test_the_served_pages(served: ServerThread, page: Any, results: Path, sweep: Path) -> None:
-    site = _site(results, sweep, live=True)
-    page.goto(served.url)
+def test_the_served_pages(server: ServerThread, page: Any, site: Site) -> None:
+    page.goto(server.url)
     page.wait_for_selector("#pages a[data-page=tasks]:not([hidden])")
     _check_tasks(page, site)
     _check_figures(page, site)
-    page.goto(served.url + "#page=figures")
+    page.goto(server.url + "#page=figures")
     page.reload()
     page.wait_for_selector("section.figure[data-figure=exposure] svg")  # the address keeps the page
 

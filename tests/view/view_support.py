@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,10 +24,19 @@ ARGS = [
     "--disable-sync",
 ]
 
-browser = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"headless Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)",
-)
+
+def _why_no_browser() -> str | None:
+    """Why the browser tests cannot run here, or ``None`` when Chromium and Playwright are both here."""
+    if not CHROMIUM.exists():
+        return f"headless Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
+    if importlib.util.find_spec("playwright") is None:
+        return "Playwright's Python package is not installed"
+    return None
+
+
+_NO_BROWSER = _why_no_browser()
+browser = pytest.mark.skipif(_NO_BROWSER is not None, reason=_NO_BROWSER or "")
+"""Marks a browser test, skipped (saying why) without Debian's Chromium or Playwright."""
 
 
 @contextlib.contextmanager
