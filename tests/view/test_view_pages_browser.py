@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, drawn, screenshot_dir
+from view_support import browser, check_first_card, screenshot_dir
 
 pytestmark = [pytest.mark.browser, browser]
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
@@ -47,14 +47,7 @@ def _check_tasks(page: Any, site: Site) -> None:
     page.wait_for_selector(".task-card[data-loaded=true]")
     assert "page=tasks" in page.evaluate("location.hash")
     assert page.locator(".task-card").count() == 24  # one page of cards, not all 87
-    first = page.get_attribute(".task-card >> nth=0", "data-task")
-    doc = site.document(f"task/toy/stream/{first}")
-    assert isinstance(doc, dict)
-    card = f".task-card[data-task='{first}']"
-    page.wait_for_selector(f"{card}[data-loaded=true]")
-    assert drawn(page, f"{card} canvas[data-role='task-test-in']") == doc["test"][0]
-    assert drawn(page, f"{card} canvas[data-role='task-test-out']") == doc["test"][1]
-    assert drawn(page, f"{card} canvas[data-role='task-demo-1-out']") == doc["demos"][0][1]
+    check_first_card(page, site)
     page.click("[data-pager=next]")
     page.wait_for_selector(".task-card[data-task='toy-d3-c2'][data-loaded=true]")  # the second page
     page.screenshot(path=str(SHOTS / "tasks-page.png"), full_page=True)

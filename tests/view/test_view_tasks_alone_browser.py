@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, drawn, screenshot_dir
+from view_support import browser, check_first_card, screenshot_dir
 
 pytestmark = [pytest.mark.browser, browser]
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
@@ -42,13 +42,7 @@ def _check(page: Any, site: Site, shot: str) -> None:
     assert page.is_visible("#page-tasks") and not page.is_visible("#page-runs")
     assert "page=tasks" in page.evaluate("location.hash")
     assert page.is_hidden("#pages a[data-page=leaderboard]")
-    first = page.get_attribute(".task-card >> nth=0", "data-task")
-    doc = site.document(f"task/toy/stream/{first}")
-    assert isinstance(doc, dict)
-    card = f".task-card[data-task='{first}']"
-    page.wait_for_selector(f"{card}[data-loaded=true]")
-    assert drawn(page, f"{card} canvas[data-role='task-test-in']") == doc["test"][0]
-    assert drawn(page, f"{card} canvas[data-role='task-test-out']") == doc["test"][1]
+    check_first_card(page, site)
     page.screenshot(path=str(SHOTS / f"tasks-alone-{shot}-tasks.png"), full_page=True)
     page.click("#pages a[data-page=runs]")
     assert page.inner_text("#runs p.no-runs").startswith("No run to show")

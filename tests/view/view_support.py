@@ -113,3 +113,18 @@ def drawn(page: Any, selector: str, frame: bool = False) -> list[list[int]] | No
     """The grid drawn on the canvas at ``selector``, read back from its pixels."""
     value: list[list[int]] | None = page.evaluate(READ_CANVAS, [selector, frame])
     return value
+
+
+def check_first_card(page: Any, site: Any, track: str = "toy") -> None:
+    """The Tasks page's first card (a grid task of ``track``'s stream) draws its instance as ``site`` has it.
+
+    Its test pair and first demonstration's output are read back from the canvases' pixels.
+    """
+    first = page.get_attribute(".task-card >> nth=0", "data-task")
+    doc = site.document(f"task/{track}/stream/{first}")
+    assert isinstance(doc, dict)
+    card = f".task-card[data-task='{first}']"
+    page.wait_for_selector(f"{card}[data-loaded=true]")
+    assert drawn(page, f"{card} canvas[data-role='task-test-in']") == doc["test"][0]
+    assert drawn(page, f"{card} canvas[data-role='task-test-out']") == doc["test"][1]
+    assert drawn(page, f"{card} canvas[data-role='task-demo-1-out']") == doc["demos"][0][1]
