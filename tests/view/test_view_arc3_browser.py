@@ -10,15 +10,13 @@ Screenshots are saved as in test_view_browser.py.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, checked_page, drawn, launched_chromium, records, screenshot_dir
+from view_support import browser, drawn, records, screenshot_dir
 
 pytest.importorskip("arcengine", reason="the arc3 track needs Python 3.12 and continual-arc[arc3]")
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 pytestmark = [pytest.mark.browser, pytest.mark.slow, browser]
 
@@ -30,6 +28,7 @@ from continual_arc.view.site import Site  # noqa: E402
 
 EXPLORER = "continual_arc_baselines.explorer:GameExplorer"
 SHOTS = screenshot_dir()
+PLAYED_FIRST = ("smoke",)  # the protocol's plays fork: before Chromium starts its threads
 FAILED = {"lost", "reset", "action cap"}
 
 # Colour indices of chosen cells of a frame canvas (one pixel inside each), by ARC-AGI-3's palette.
@@ -56,22 +55,9 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chromium(smoke: Path) -> Iterator[Any]:
-    del smoke  # the protocol is played (its plays forked) before Playwright starts its own threads
-    with launched_chromium(sync_api) as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server(smoke: Path) -> Iterator[ServerThread]:
-    with ServerThread(Site(build_catalog([smoke.parent]), live=True)) as running:
-        yield running
-
-
-@pytest.fixture
-def page(chromium: Any) -> Iterator[Any]:
-    with checked_page(chromium) as opened:
-        yield opened
+def site(smoke: Path) -> Site:
+    """What the module's server serves: the explorer's results."""
+    return Site(build_catalog([smoke.parent]), live=True)
 
 
 def run_id(results: Path, label: str) -> str:

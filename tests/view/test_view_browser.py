@@ -8,15 +8,14 @@ Playwright's Python package through that binary; without it they are skipped, sa
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, checked_page, drawn, launched_chromium, records, screenshot_dir
+from view_support import browser, drawn, records, screenshot_dir
 
 pytestmark = [pytest.mark.browser, browser]
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 
 from continual_arc.core.environment import EnvSettings  # noqa: E402
@@ -28,24 +27,6 @@ from continual_arc.view.export import export_site  # noqa: E402
 from continual_arc.view.site import Site  # noqa: E402
 
 SHOTS = screenshot_dir()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched_chromium(sync_api) as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server(results: Path) -> Iterator[ServerThread]:
-    with ServerThread(Site(build_catalog([results]), live=True)) as running:
-        yield running
-
-
-@pytest.fixture
-def page(chromium: Any) -> Iterator[Any]:
-    with checked_page(chromium) as opened:
-        yield opened
 
 
 def ids(results: Path) -> dict[str, str]:

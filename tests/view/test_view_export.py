@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from view_support import records, snapshot
@@ -28,7 +29,7 @@ def test_export_writes_every_document_beside_the_page(results: Path, tmp_path: P
     counts = export_site(build_catalog([results]), out)
     assert snapshot(results) == before
     assert (out / "index.html").is_file() and (out / "static" / "js" / "main.js").is_file()
-    assert (out / "mode.js").read_text().strip() == 'window.CAV_MODE = {"kind": "export"};'
+    assert (out / "mode.js").read_text().strip() == 'window.CAV_MODE = {"kind": "export", "runs": true};'
     index_name, index = _document(out / "data" / "index.js")
     assert index_name == "index" and index["live"] is False  # type: ignore[index]
     random = next(r for r in index["runs"] if r["label"] == "results/random")  # type: ignore[index]
@@ -90,3 +91,47 @@ def test_the_command_line_without_the_view_extra(results: Path, tmp_path: Path) 
 def test_the_command_line_refuses_nothing_to_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["view", str(tmp_path)]) == 2
     assert "nothing to view" in capsys.readouterr().err
+
+
+def _delivered(path: Path) -> Any:
+    """The document a ``data/<name>.js`` file delivers."""
+    return json.loads(path.read_text().split(",", 1)[1].rsplit(")", 1)[0])
+
+
+def test_the_tasks_alone_export_without_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pack = Path(__file__).parents[2] / "packs" / "demo"
+    rules = json.loads((pack / "manifest.json").read_text())["rules"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.chdir(empty)  # the default directory holds no run: passed over, not named
+    out = tmp_path / "site"
+    assert main(["view", "--pack", str(pack), "--export", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "no run to show" in printed and "no run or protocol directory" not in printed
+    assert (out / "mode.js").read_text().strip() == 'window.CAV_MODE = {"kind": "export", "runs": false};'
+    index = _delivered(out / "data" / "index.js")
+    assert (index["runs"], index["protocols"], index["problems"], index["tasks"]) == ([], [], [], True)
+    (track,) = _delivered(out / "data" / "tasks.js")["tracks"]
+    assert track["name"] == "pack-demo"
+    assert sorted(track["roles"]["stream"] + track["roles"]["held-out"]) == sorted(rules)
+    written = sorted(p.stem for p in (out / "data" / "task" / "pack-demo").rglob("*.js"))
+    assert written == sorted(rules)
+    figures = _delivered(out / "data" / "figures.js")
+    assert (figures["curves"], figures["plane"], figures["users"]) == ([], [], [])
+    assert not (out / "data" / "run").exists()
+    # Asking for nothing still meets the old sentence, as does --tasks none.
+    for argv in (["view"], ["view", "--tasks", "none", "--export", str(tmp_path / "x")]):
+        assert main(argv) == 2
+        assert "nothing to view: give a run, protocol or results directory" in capsys.readouterr().err
+
+
+def test_a_directory_named_without_a_run_is_said_beside_the_tasks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "site"
+    assert main(["view", str(tmp_path / "nothing"), "--tasks", "toy", "--export", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"{tmp_path / 'nothing'}: not a directory" in printed and "no run to show" in printed
+    assert len(list((out / "data" / "task" / "toy").rglob("*.js"))) == 63 + 24

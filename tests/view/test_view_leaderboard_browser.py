@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, checked_page, launched_chromium, screenshot_dir
+from view_support import browser, screenshot_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.tampered, browser]
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 
 from continual_arc.cli import main  # noqa: E402
@@ -29,6 +27,7 @@ from continual_arc.view.leaderboard import leaderboard_paths, read_leaderboard  
 from continual_arc.view.site import Site  # noqa: E402
 
 SHOTS = screenshot_dir()
+PLAYED_FIRST = ("board_file",)  # its protocols' plays fork: before Chromium starts its threads
 LEARNERS = {"rules": "continual_arc.testing:ToyRuleLearner", "random": "continual_arc.testing:RandomLearner"}
 
 
@@ -59,15 +58,9 @@ def _site(board_file: Path, *, live: bool) -> Site:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with launched_chromium(sync_api) as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(chromium: Any) -> Iterator[Any]:
-    with checked_page(chromium) as opened:
-        yield opened
+def site(board_file: Path) -> Site:
+    """What the module's server serves: the leaderboard and the results it names, live."""
+    return _site(board_file, live=True)
 
 
 def _every_number_opens_its_replay(page: Any) -> int:
@@ -80,32 +73,32 @@ def _every_number_opens_its_replay(page: Any) -> int:
     return len(links)
 
 
-def test_the_page_ranks_as_the_file_and_every_number_opens_a_replay(page: Any, board_file: Path) -> None:
-    site = _site(board_file, live=True)
+def test_the_page_ranks_as_the_file_and_every_number_opens_a_replay(
+    page: Any, server: ServerThread, site: Site
+) -> None:
     document = site.document("leaderboard")
     (table,) = document["tables"]
-    with ServerThread(site) as server:
-        page.goto(server.url)
-        page.wait_for_selector("#leaderboard table.board tbody tr")
-        names = page.eval_on_selector_all(
-            "#leaderboard tbody tr td:nth-child(2)", "cells => cells.map(c => c.textContent)"
-        )
-        assert (
-            names
-            == [row["name"] for row in table["rows"]]
-            == [
-                "ToyRuleLearner on toy-smoke, seed 0",
-                "RandomLearner on toy-smoke, seed 0",
-            ]
-        )
-        first_u = page.inner_text("#leaderboard tbody tr:first-child td:nth-child(8)")
-        stream = table["rows"][0]["stream"]
-        assert first_u == f"{stream['budget_used']:.1f} ± {stream['standard_error']:.1f}"
-        assert page.query_selector_all("#leaderboard svg.plane circle").__len__() == 2
-        assert "tampered" in page.inner_text("#leaderboard section.refused")
-        # 7 numbers per row (U, P, reset U and P, two shares saved, the share learned), each a link.
-        assert _every_number_opens_its_replay(page) == 14
-        page.screenshot(path=str(SHOTS / "leaderboard.png"), full_page=True)
+    page.goto(server.url)
+    page.wait_for_selector("#leaderboard table.board tbody tr")
+    names = page.eval_on_selector_all(
+        "#leaderboard tbody tr td:nth-child(2)", "cells => cells.map(c => c.textContent)"
+    )
+    assert (
+        names
+        == [row["name"] for row in table["rows"]]
+        == [
+            "ToyRuleLearner on toy-smoke, seed 0",
+            "RandomLearner on toy-smoke, seed 0",
+        ]
+    )
+    first_u = page.inner_text("#leaderboard tbody tr:first-child td:nth-child(8)")
+    stream = table["rows"][0]["stream"]
+    assert first_u == f"{stream['budget_used']:.1f} ± {stream['standard_error']:.1f}"
+    assert page.query_selector_all("#leaderboard svg.plane circle").__len__() == 2
+    assert "tampered" in page.inner_text("#leaderboard section.refused")
+    # 7 numbers per row (U, P, reset U and P, two shares saved, the share learned), each a link.
+    assert _every_number_opens_its_replay(page) == 14
+    page.screenshot(path=str(SHOTS / "leaderboard.png"), full_page=True)
 
 
 def test_the_exported_page_opens_from_the_file_system(page: Any, board_file: Path, tmp_path: Path) -> None:

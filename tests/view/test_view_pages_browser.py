@@ -5,15 +5,13 @@ many points and lines as its numbers. Screenshots are saved as in test_view_brow
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, checked_page, drawn, launched_chromium, screenshot_dir
+from view_support import browser, check_first_card, screenshot_dir
 
 pytestmark = [pytest.mark.browser, browser]
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 
 from continual_arc.core.files import atomic_write_json  # noqa: E402
@@ -24,6 +22,7 @@ from continual_arc.view.site import Site  # noqa: E402
 from continual_arc.view.tasks import TaskBrowser  # noqa: E402
 
 SHOTS = screenshot_dir()
+PLAYED_FIRST = ("results",)  # the protocol is played before Chromium starts its own threads
 
 
 def _site(results: Path, sweep: Path, *, live: bool) -> Site:
@@ -43,32 +42,12 @@ def sweep(results: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def chromium(results: Path) -> Iterator[Any]:
-    del results  # the protocol is played before Playwright starts its own threads
-    with launched_chromium(sync_api) as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(chromium: Any) -> Iterator[Any]:
-    with checked_page(chromium) as opened:
-        yield opened
-
-
 def _check_tasks(page: Any, site: Site) -> None:
     page.click("#pages a[data-page=tasks]")
     page.wait_for_selector(".task-card[data-loaded=true]")
     assert "page=tasks" in page.evaluate("location.hash")
     assert page.locator(".task-card").count() == 24  # one page of cards, not all 87
-    first = page.get_attribute(".task-card >> nth=0", "data-task")
-    doc = site.document(f"task/toy/stream/{first}")
-    assert isinstance(doc, dict)
-    card = f".task-card[data-task='{first}']"
-    page.wait_for_selector(f"{card}[data-loaded=true]")
-    assert drawn(page, f"{card} canvas[data-role='task-test-in']") == doc["test"][0]
-    assert drawn(page, f"{card} canvas[data-role='task-test-out']") == doc["test"][1]
-    assert drawn(page, f"{card} canvas[data-role='task-demo-1-out']") == doc["demos"][0][1]
+    check_first_card(page, site)
     page.click("[data-pager=next]")
     page.wait_for_selector(".task-card[data-task='toy-d3-c2'][data-loaded=true]")  # the second page
     page.screenshot(path=str(SHOTS / "tasks-page.png"), full_page=True)
@@ -91,20 +70,18 @@ def _check_figures(page: Any, site: Site) -> None:
     assert not page.is_visible("#page-figures")
 
 
-@pytest.fixture
-def served(results: Path, sweep: Path) -> Iterator[ServerThread]:
-    """The server, started before the page and stopped after it (so no request of the page fails)."""
-    with ServerThread(_site(results, sweep, live=True)) as server:
-        yield server
+@pytest.fixture(scope="module")
+def site(results: Path, sweep: Path) -> Site:
+    """What the module's server serves: the results, the toy track's tasks, a floor and the sweep."""
+    return _site(results, sweep, live=True)
 
 
-def test_the_served_pages(served: ServerThread, page: Any, results: Path, sweep: Path) -> None:
-    site = _site(results, sweep, live=True)
-    page.goto(served.url)
+def test_the_served_pages(server: ServerThread, page: Any, site: Site) -> None:
+    page.goto(server.url)
     page.wait_for_selector("#pages a[data-page=tasks]:not([hidden])")
     _check_tasks(page, site)
     _check_figures(page, site)
-    page.goto(served.url + "#page=figures")
+    page.goto(server.url + "#page=figures")
     page.reload()
     page.wait_for_selector("section.figure[data-figure=exposure] svg")  # the address keeps the page
 

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, checked_page, launched_chromium, screenshot_dir
+from view_support import browser, screenshot_dir
 
 pytestmark = [pytest.mark.browser, browser]
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 
 from continual_arc.play.rundir import read_records  # noqa: E402
@@ -29,6 +27,7 @@ from continual_arc.view.catalog import build_catalog  # noqa: E402
 from continual_arc.view.site import Site  # noqa: E402
 
 LEARNERS = Path(__file__).resolve().parents[1] / "learners"
+PLAYED_FIRST = ("flagged", "results")  # verified and played before Chromium starts its own threads
 
 
 @pytest.fixture(scope="module")
@@ -50,14 +49,9 @@ def flagged(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def page(flagged: Path, results: Path) -> Iterator[tuple[Any, str]]:
-    site = Site(build_catalog([flagged, results]), live=True)
-    with (
-        launched_chromium(sync_api) as chromium,
-        checked_page(chromium) as opened,
-        ServerThread(site) as server,
-    ):
-        yield opened, server.url
+def site(flagged: Path, results: Path) -> Site:
+    """What the module's server serves: the sandbagger's protocols beside the honest toy results."""
+    return Site(build_catalog([flagged, results]), live=True)
 
 
 def _expected(out: Path) -> list[str]:
@@ -78,10 +72,10 @@ def _expected(out: Path) -> list[str]:
 
 
 def test_a_sandbaggers_protocol_shows_its_flags_and_an_honest_one_none(
-    page: tuple[Any, str], flagged: Path
+    page: Any, server: ServerThread, flagged: Path
 ) -> None:
-    opened, url = page
-    opened.goto(url)
+    opened = page
+    opened.goto(server.url)
     opened.wait_for_selector(".protocol svg.plane circle")
     cards = opened.locator(".protocol")
     texts = {cards.nth(i).locator("h3").inner_text(): cards.nth(i) for i in range(cards.count())}

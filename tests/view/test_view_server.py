@@ -30,7 +30,7 @@ def test_the_page_and_its_documents(client: TestClient, results: Path) -> None:
     page = client.get("/")
     assert page.status_code == 200 and '<canvas id="strip"' in page.text
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    assert client.get("/mode.js").text.strip() == 'window.CAV_MODE = {"kind": "live"};'
+    assert client.get("/mode.js").text.strip() == 'window.CAV_MODE = {"kind": "live", "runs": true};'
     assert client.get("/static/js/strip.js").headers["content-type"].startswith("text/javascript")
     index = client.get("/api/index").json()
     assert index["live"] is True and len(index["runs"]) == 7

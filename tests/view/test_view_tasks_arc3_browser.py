@@ -8,15 +8,13 @@ without them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from view_support import browser, checked_page, drawn, launched_chromium, screenshot_dir
+from view_support import browser, drawn, screenshot_dir
 
 pytest.importorskip("arcengine", reason="the arc3 track needs Python 3.12 and continual-arc[arc3]")
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 pytestmark = [pytest.mark.browser, browser]
 
@@ -29,6 +27,7 @@ from continual_arc.view.site import Site  # noqa: E402
 from continual_arc.view.tasks import SHOWN_SEED, TaskBrowser  # noqa: E402
 
 SHOTS = screenshot_dir()
+PLAYED_FIRST = ("results",)  # the protocol is played before Chromium starts its own threads
 
 
 def _frame(env: Any) -> list[list[int]]:
@@ -42,28 +41,13 @@ def _has_button(game: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def chromium(results: Path) -> Iterator[Any]:
-    del results  # the protocol is played before Playwright starts its own threads
-    with launched_chromium(sync_api) as launched:
-        yield launched
+def site(results: Path) -> Site:
+    """What the module's server serves: the results, and the arc3 track's games on the Tasks page."""
+    return Site(build_catalog([results]), live=True, tasks=TaskBrowser(only={"arc3"}))
 
 
-@pytest.fixture
-def served(results: Path) -> Iterator[ServerThread]:
-    """The server (started before the page, stopped after it), listing the arc3 track's games."""
-    site = Site(build_catalog([results]), live=True, tasks=TaskBrowser(only={"arc3"}))
-    with ServerThread(site) as server:
-        yield server
-
-
-@pytest.fixture
-def page(chromium: Any) -> Iterator[Any]:
-    with checked_page(chromium) as opened:
-        yield opened
-
-
-def test_a_game_is_shown_and_played_by_hand(served: ServerThread, page: Any) -> None:
-    page.goto(served.url + "#page=tasks")
+def test_a_game_is_shown_and_played_by_hand(server: ServerThread, page: Any) -> None:
+    page.goto(server.url + "#page=tasks")
     page.wait_for_selector(".task-card[data-loaded=true]")
     # Cards load in any order: take the first listed game that offers a button (not only clicks).
     listed = page.eval_on_selector_all(".task-card", "cards => cards.map((c) => c.dataset.task)")
@@ -76,7 +60,7 @@ def test_a_game_is_shown_and_played_by_hand(served: ServerThread, page: Any) -> 
     page.click(f"[data-play-game='{game}']")
     page.wait_for_selector(".game-play canvas[data-role=play-frame]")
     token = str(page.get_attribute(".game-play", "data-token"))
-    mine = get_track("arc3").open("stream", game, served.sessions.seed_of(token), EnvSettings())
+    mine = get_track("arc3").open("stream", game, server.sessions.seed_of(token), EnvSettings())
     assert drawn(page, ".game-play canvas[data-role=play-frame]", frame=True) == _frame(mine)
 
     action = str(page.get_attribute(".game-play [data-game-action^=ACTION] >> nth=0", "data-game-action"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,10 +24,19 @@ ARGS = [
     "--disable-sync",
 ]
 
-browser = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"headless Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)",
-)
+
+def _why_no_browser() -> str | None:
+    """Why the browser tests cannot run here, or ``None`` when Chromium and Playwright are both here."""
+    if not CHROMIUM.exists():
+        return f"headless Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
+    if importlib.util.find_spec("playwright") is None:
+        return "Playwright's Python package is not installed"
+    return None
+
+
+_NO_BROWSER = _why_no_browser()
+browser = pytest.mark.skipif(_NO_BROWSER is not None, reason=_NO_BROWSER or "")
+"""Marks a browser test, skipped (saying why) without Debian's Chromium or Playwright."""
 
 
 @contextlib.contextmanager
@@ -103,3 +113,18 @@ def drawn(page: Any, selector: str, frame: bool = False) -> list[list[int]] | No
     """The grid drawn on the canvas at ``selector``, read back from its pixels."""
     value: list[list[int]] | None = page.evaluate(READ_CANVAS, [selector, frame])
     return value
+
+
+def check_first_card(page: Any, site: Any, track: str = "toy") -> None:
+    """The Tasks page's first card (a grid task of ``track``'s stream) draws its instance as ``site`` has it.
+
+    Its test pair and first demonstration's output are read back from the canvases' pixels.
+    """
+    first = page.get_attribute(".task-card >> nth=0", "data-task")
+    doc = site.document(f"task/{track}/stream/{first}")
+    assert isinstance(doc, dict)
+    card = f".task-card[data-task='{first}']"
+    page.wait_for_selector(f"{card}[data-loaded=true]")
+    assert drawn(page, f"{card} canvas[data-role='task-test-in']") == doc["test"][0]
+    assert drawn(page, f"{card} canvas[data-role='task-test-out']") == doc["test"][1]
+    assert drawn(page, f"{card} canvas[data-role='task-demo-1-out']") == doc["demos"][0][1]

@@ -41,6 +41,29 @@ def _describe(catalog: Catalog) -> None:
         print(f"  {problem}")
 
 
+def _tasks_asked(args: argparse.Namespace) -> bool:
+    """Whether ``--tasks`` (other than ``none``) or ``--pack`` asks for the Tasks page itself."""
+    return bool(args.pack) or args.tasks not in (None, "none")
+
+
+def _catalog(args: argparse.Namespace, paths: list[str]) -> Catalog:
+    """The runs and protocols under ``paths``, described; none is refused unless the Tasks page is asked.
+
+    The Tasks page needs no run: when it is asked for and no directory was named, a current
+    directory that holds no run is passed over in silence rather than named as a problem.
+    """
+    catalog = build_catalog([Path(p) for p in paths])
+    if not catalog.runs and _tasks_asked(args) and not args.paths:
+        catalog = build_catalog([])
+    _describe(catalog)
+    if catalog.runs:
+        return catalog
+    if not _tasks_asked(args):
+        raise CliError("nothing to view: give a run, protocol or results directory")
+    print("no run to show: the site holds the Tasks page, and its other pages say so")
+    return catalog
+
+
 def _tasks(choice: str | None, packs: list[str], *, export: bool) -> TaskBrowser | None:
     """The Tasks page's tracks: every installed one (``all``), those named, or none (no page).
 
@@ -89,10 +112,7 @@ def _view(args: argparse.Namespace) -> int:
     for sweep in args.sweep:
         if not (Path(sweep) / SWEEP_FILE).is_file():
             raise CliError(f"--sweep {sweep}: not a sweep's directory (it holds no {SWEEP_FILE})")
-    catalog = build_catalog([Path(p) for p in paths])
-    _describe(catalog)
-    if not catalog.runs:
-        raise CliError("nothing to view: give a run, protocol or results directory")
+    catalog = _catalog(args, paths)
     if args.export:
         site = _site(args, catalog, board, live=False)
         counts = export_site(catalog, Path(args.export), counter("documents"), site=site)
@@ -115,18 +135,21 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     """Add ``view`` to the root parser."""
     view = sub.add_parser(
         "view",
-        help="a local replay viewer of runs, protocols and results",
+        help="a local replay viewer of runs, protocols and results, and a browser of every task",
         description=(
             "Serve a local web page (127.0.0.1 only) showing the runs given: their stream strip, every "
             "instance's replay, the diagnostics beside the reset, a protocol's plane, and fresh instances "
-            "to play yourself. Reads the directories, never writes to them."
+            "to play yourself, beside the Tasks and Figures pages. With --tasks or --pack and no run, "
+            "it serves the Tasks page alone (every task of the tracks named), its other pages saying "
+            "there is no run to show. Reads the directories, never writes to them."
         ),
     )
     view.add_argument(
         "paths",
         nargs="*",
         metavar="DIR",
-        help="run, protocol or results directories (default: ., or the results a --leaderboard names)",
+        help="run, protocol or results directories (default: ., or the results a --leaderboard names; "
+        "with --tasks or --pack, a . that holds no run is passed over and the Tasks page shown alone)",
     )
     view.add_argument(
         "--leaderboard",

@@ -92,7 +92,7 @@ def create_app(
         return _file(files["index.html"], "index.html")
 
     def mode(request: Request) -> Response:
-        return _file(mode_script(live=True), "mode.js")
+        return _file(mode_script(live=True, runs=bool(site.catalog.runs)), "mode.js")
 
     def static(request: Request) -> Response:
         name = str(request.path_params["name"])

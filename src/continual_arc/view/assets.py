@@ -39,7 +39,12 @@ def static_files() -> dict[str, bytes]:
     return dict(sorted(out.items()))
 
 
-def mode_script(*, live: bool) -> str:
-    """``mode.js``: tells the page whether a server answers (so it can play) or it is a static export."""
+def mode_script(*, live: bool, runs: bool = True) -> str:
+    """``mode.js``: tells the page whether a server answers (so it can play) or it is a static export.
+
+    ``runs`` is whether the site holds any run: a site of the Tasks page alone says so here, so that
+    the page asks for no run's document it does not have (each missing one a console error).
+    """
     kind = "live" if live else "export"
-    return f'window.CAV_MODE = {{"kind": "{kind}"}};\n'
+    holds = "true" if runs else "false"
+    return f'window.CAV_MODE = {{"kind": "{kind}", "runs": {holds}}};\n'

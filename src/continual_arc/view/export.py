@@ -84,7 +84,7 @@ def export_site(
     for name, body in files.items():
         if name != "index.html":
             _write(out / "static" / name, body)
-    _write(out / "mode.js", mode_script(live=False))
+    _write(out / "mode.js", mode_script(live=False, runs=bool(catalog.runs)))
     names = list(site.names())
     left_out = 0
     for done, name in enumerate(names, 1):

@@ -12,6 +12,8 @@ window.CAV = window.CAV || {};
 (function (CAV) {
   const mode = (window.CAV_MODE && window.CAV_MODE.kind) || "export";
   CAV.live = mode === "live";
+  // A site of the Tasks page alone holds no run: the page then asks for no run's document.
+  CAV.hasRuns = !(window.CAV_MODE && window.CAV_MODE.runs === false);
   CAV.state = { timings: {} };
 
   const cache = new Map();

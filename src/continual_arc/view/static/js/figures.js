@@ -68,6 +68,11 @@
 
   /* Draw the page into `root` (once); `open(runId)` opens a run's replay. Returns true. */
   CAV.showFigures = function (root, open) {
+    if (!CAV.hasRuns) {
+      CAV.clear(root, el("h2", {}, "Figures"), el("p.no-runs", {}, "No run to show: the figures are drawn from the runs and " +
+        "protocols given, and none was given (continual-arc view DIR draws those under DIR)."));
+      return true;
+    }
     CAV.load("figures").then((doc) => {
       const points = doc.plane.map((p, i) => ({ ...p.place, label: p.label + (p.floor ? " (floor)" : ""), colour: CAV.taskColour(i) }));
       CAV.clear(root, el("h2", {}, "Figures"),

@@ -1,7 +1,8 @@
 /* Play a game level (arc3) by hand, from the Tasks page: a fresh level served by the local server
  * through the track's environment, under the learner's rules. The page sends the level's actions
  * (a button each; a click on the frame is ACTION6 at that cell), buys demonstrations or gives up,
- * and draws the frames each reply carries. It never sees more than a learner would.
+ * and draws the frames each reply carries. It never sees more than a learner would. Each action is
+ * posted by CAV.PlaySession (session.js), as play-it-yourself's are.
  */
 "use strict";
 
@@ -10,10 +11,10 @@
   const CLICK = "ACTION6";
   const CELL = 5;
 
-  class GamePlayer {
+  class GamePlayer extends CAV.PlaySession {
     constructor() {
+      super();
       this.root = el("section.panel.game-play", { hidden: true, "aria-label": "play a game level" });
-      this.session = null;
     }
 
     async start(doc) {
@@ -34,15 +35,8 @@
       this.root.scrollIntoView();
     }
 
-    async act(body) {
-      if (!this.session || this.result) return;
-      let reply;
-      try {
-        reply = await CAV.post("play/" + this.session.token, body);
-      } catch (err) {
-        this.root.querySelector(".play-error").textContent = err.message;
-        return;
-      }
+    /* A reply to one action (CAV.PlaySession.act): the level's last frame and meter, or the demonstration bought. */
+    take(reply) {
       const f = reply.feedback;
       if (f.feedback === "game") {
         if (f.frames.length) this.frame = f.frames[f.frames.length - 1];
@@ -52,8 +46,6 @@
         this.state.spent = f.spent;
         if (f.demo) this.state.demos.push(f.demo);
       }
-      if (reply.done) this.result = reply.result;
-      this.render();
     }
 
     clickAt(event, canvas) {

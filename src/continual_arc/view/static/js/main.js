@@ -95,7 +95,7 @@
 
   async function showIndex() {
     // The run asked for (or the first) is fetched while the index is: it is the strip's data.
-    CAV.load("run/" + (hash().run || "r0")).catch(() => null);
+    if (CAV.hasRuns) CAV.load("run/" + (hash().run || "r0")).catch(() => null);
     const index = await CAV.load("index");
     page.index = index;
     $("#pages [data-page=leaderboard]").hidden = !index.leaderboard;
@@ -103,6 +103,7 @@
     if (hash().page === "tasks" && !index.tasks) showPage("runs");
     if (index.leaderboard) await showLeaderboard();
     const box = $("#runs");
+    if (!index.runs.length) return showNoRuns(box, index);
     CAV.clear(box,
       index.protocols.length ? el("div.protocols", {}, await Promise.all(index.protocols.map(protocolCard))) : null,
       el("h3", {}, "Runs"), runsTable(index.runs), CAV.problems(index.problems, "Not found"));
@@ -110,6 +111,14 @@
     const first = (index.protocols[0] && index.protocols[0].plays.stream) || (index.runs[0] && index.runs[0].id);
     const id = index.runs.some((r) => r.id === wanted) ? wanted : first;
     if (id) await openRun(id, true);
+  }
+
+  /* A site of the Tasks page alone (view --tasks or --pack, no run): say so, and open on the tasks. */
+  function showNoRuns(box, index) {
+    CAV.clear(box, el("p.no-runs", {}, "No run to show: no run, protocol or results directory was given " +
+      "(continual-arc view DIR replays those under DIR)." + (index.tasks ? " The Tasks page lists every task of the tracks asked for." : "")),
+      CAV.problems(index.problems, "Not found"));
+    if (index.tasks && !page.asked) showPage("tasks");
   }
 
   /* The leaderboard given (view --leaderboard): each number opens its run and scrolls to the replay. */
@@ -250,7 +259,8 @@
       const board = a.dataset.page === "leaderboard";
       showPage(board ? "runs" : a.dataset.page, board ? "#leaderboard" : null);
     }));
-    showPage(hash().page || "runs");
+    page.asked = hash().page;
+    showPage(page.asked || "runs");
     showIndex().catch((err) => CAV.clear($("#runs"), el("p.error", {}, "Cannot load the runs: " + err.message)));
   }
 

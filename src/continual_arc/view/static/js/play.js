@@ -1,7 +1,8 @@
 /* Play it yourself: a fresh instance of a task, served by the server through the track's
  * environment, with the learner's three actions and costs. The page never sees the answer: only
  * the input, the demonstrations bought and each verdict. A grid editor in the ARC palette (paint
- * with the mouse, digits pick a colour, copy the input, resize) makes the answers.
+ * with the mouse, digits pick a colour, copy the input, resize) makes the answers. Each action is
+ * posted by CAV.PlaySession (session.js), which the Tasks page's game levels share.
  */
 "use strict";
 
@@ -73,10 +74,10 @@
     }
   }
 
-  class Play {
+  class Play extends CAV.PlaySession {
     constructor(root) {
+      super();
       this.root = root;
-      this.session = null;
       this.task = root.querySelector(".play-task");
       this.start = root.querySelector("[data-play=start]");
       this.board = root.querySelector(".play-board");
@@ -154,25 +155,14 @@
       this.render();
     }
 
-    async act(body) {
-      if (!this.session || this.result) return;
-      let reply;
-      try {
-        reply = await CAV.post("play/" + this.session.token, body);
-      } catch (err) {
-        this.root.querySelector(".play-error").textContent = err.message;
-        return;
-      }
+    /* A reply to one action (CAV.PlaySession.act): the demonstration bought or the answer's verdict, and the meter. */
+    take(reply) {
       const f = reply.feedback;
       if (f.feedback === "demos" && !f.refused) this.demos.push(f.pair);
       if (f.feedback === "submit") this.answers.push({ grid: reply.action.grid, correct: f.correct, invalid: f.invalid });
       this.meter = { spent: f.spent !== undefined ? f.spent : this.meter.spent, demos: this.demos.length, wrong: this.answers.filter((a) => !a.correct).length, charge: null };
       if (f.feedback === "demos" && f.refused) this.root.querySelector(".play-error").textContent = "No more demonstrations: the request was refused, at no cost.";
-      if (reply.done) {
-        this.result = reply.result;
-        this.meter.charge = reply.result.charge;
-      }
-      this.render();
+      if (reply.done) this.meter.charge = reply.result.charge;
     }
 
     render() {
