@@ -5,6 +5,8 @@ The numbers the tables must show are read from the protocol's own ``protocol.jso
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from continual_arc.cli import main
+from continual_arc.cli.protocol import format_protocol
 from continual_arc.core.files import read_json
+from continual_arc.play.rundir import read_records
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.submit.rebuild import store_run
 from continual_arc.sweep.experiments import ExperimentError, differences, load_experiment
@@ -142,3 +146,110 @@ def test_names_that_cannot_label_rows_are_refused(repo: Path, kind: str, names: 
     )
     with pytest.raises(ExperimentError, match=message):
         load_experiment(folder)
+
+
+def _spec(folder: Path, body: str) -> Path:
+    folder.mkdir()
+    (folder / "experiment.toml").write_text(body)
+    return folder
+
+
+def test_a_printed_table_is_what_the_protocol_printed_when_it_finished(repo: Path) -> None:
+    folder = _spec(
+        repo / "experiments" / "printed",
+        '[[tables]]\nname = "summary"\nkind = "printed"\nruns = ["../../runs/toy-rules-seed0"]\n',
+    )
+    assert main(["figures", str(folder), "--write"]) == 0
+    text = (folder / "tables.md").read_text()
+    # What the command printed, from the plane it wrote as it finished (same bootstrap), but where
+    # it wrote it: the recomputed summary must be those lines exactly.
+    written = read_json(repo / "played" / "protocol.json")
+    printed = format_protocol(written, repo / "played").splitlines()[:-2]
+    section = text.split("<!-- --8<-- [start:summary] -->\n")[1].split("<!-- --8<-- [end:summary] -->")[0]
+    assert section == "```\n" + "\n".join(printed) + "\n```\n"
+    assert printed[0].startswith("continual_arc.testing:ToyRuleLearner on toy-smoke, seed 0, 1 user(s)")
+
+
+def test_a_by_run_table_has_a_row_per_protocol_in_the_order_given(repo: Path) -> None:
+    second = repo / "played-seed1"
+    play_protocol(
+        ProtocolOptions(
+            out=second, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke", seed=1, jobs=1
+        )
+    )
+    store_run(second, repo / "runs" / "toy-rules-seed1")
+    runs = '["../../runs/toy-rules-seed1", "../../runs/toy-rules-seed0"]'
+    folder = _spec(repo / "experiments" / "by-run", f'[[tables]]\nkind = "by-run"\nruns = {runs}\n')
+    assert main(["figures", str(folder), "--write"]) == 0
+    rows = [line for line in (folder / "tables.md").read_text().splitlines() if line.startswith("| ToyRule")]
+    assert [row.split(" | ")[2] for row in rows] == ["1", "0"]  # the order given, not ranked
+    for row, played in zip(rows, (second, repo / "played"), strict=True):
+        stream = read_records(played / "stream")
+        u = 100 * sum(r["charge"] for r in stream) / sum(r["max_cost"] for r in stream)
+        assert row.split(" | ")[3].split(" ± ")[0] == f"{u:.1f}"
+        seen = read_json(played / "protocol.json")["plane"]["seen"]["share_saved"]
+        assert row.split(" | ")[6] == f"{seen['value']:.2f} [{seen['low']:.2f}, {seen['high']:.2f}]"
+
+
+def test_each_table_is_marked_so_a_page_can_include_it_alone(repo: Path) -> None:
+    folder = repo / "experiments" / "toy"
+    assert main(["figures", str(folder), "--write"]) == 0
+    lines = (folder / "tables.md").read_text().splitlines()
+    for n in (1, 2):  # unnamed tables are table-1, table-2, each marked once, start before end
+        start, end = (lines.index(f"<!-- --8<-- [{edge}:table-{n}] -->") for edge in ("start", "end"))
+        assert start < end and lines[start + 1].startswith("|")
+
+
+@pytest.mark.parametrize(
+    ("tables", "message"),
+    [
+        ('name = "Seed 0"', "a table's name must be lower-case letters"),
+        ('name = "0seed"', "a table's name must be lower-case letters"),
+        (
+            'name = "a"\n\n[[tables]]\nname = "a"\nkind = "plane"\nruns = ["../../runs/toy-rules-seed0"]',
+            "two tables are named 'a'",
+        ),
+    ],
+)
+def test_a_name_a_page_cannot_include_is_refused(repo: Path, tables: str, message: str) -> None:
+    folder = _spec(
+        repo / "experiments" / f"bad-name-{len(tables)}",
+        f'[[tables]]\nkind = "plane"\nruns = ["../../runs/toy-rules-seed0"]\n{tables}\n',
+    )
+    with pytest.raises(ExperimentError, match=message):
+        load_experiment(folder)
+
+
+def test_a_printed_table_reads_one_protocol(repo: Path) -> None:
+    runs = '["../../runs/toy-rules-seed0", "../../runs/toy-rules-seed0"]'
+    folder = _spec(repo / "experiments" / "printed-two", f'[[tables]]\nkind = "printed"\nruns = {runs}\n')
+    with pytest.raises(ExperimentError, match="a printed table reads exactly one protocol directory"):
+        load_experiment(folder)
+
+
+def test_a_by_run_table_of_games_adds_each_plays_level_score(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # A game's records carry ARC-AGI-3's level score; here the toy protocol's records are given one,
+    # the learner's a quarter step by step and the reset's none, so the means are known. (Not under
+    # tmp_path, whose summaries the suite holds to their records: these no longer match.)
+    games = tmp_path_factory.mktemp("games")
+    run = games / "run"
+    shutil.copytree(repo / "runs" / "toy-rules-seed0", run)
+    means = {}
+    for play_dir in sorted(p for p in run.iterdir() if (p / "records.jsonl").is_file()):
+        lines = (play_dir / "records.jsonl").read_text().splitlines()
+        records = [json.loads(line) for line in lines]
+        for i, record in enumerate(records):
+            record["level_score"] = 0.0 if play_dir.name.endswith("-reset") else (i % 4) / 4
+        means[play_dir.name] = sum(r["level_score"] for r in records) / len(records)
+        (play_dir / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    folder = _spec(games / "exp", '[[tables]]\nkind = "by-run"\nruns = ["../run"]\n')
+    assert main(["figures", str(folder), "--write"]) == 0
+    lines = (folder / "tables.md").read_text().splitlines()
+    header = next(line for line in lines if line.startswith("| learner"))
+    assert header.endswith(
+        "| seen: level score, learner / reset | held-out: level score | stream: level score |"
+    )
+    row = next(line for line in lines if line.startswith("| ToyRule")).strip("| ").split(" | ")
+    assert row[-3:] == [f"{means[play]:.2f} / 0.00" for play in ("seen", "held-out", "stream")]

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..core.errors import ContinualArcError
 from ..core.files import read_json
 from ..measure.compare import LearnedJSON, TestComparisonJSON
-from ..measure.report import format_estimate, format_points
+from ..measure.report import SHARE_DIGITS, format_estimate, format_points
 from ..protocol.conclude import ProtocolDocument
 from ..protocol.plane import plane_point
 from ..protocol.report import protocol_summary
@@ -63,25 +63,46 @@ def plane_table(protocol: Path | str) -> str:
     return "\n".join(lines) + "\n"
 
 
+LEVEL_HEADER = " seen: level score, learner / reset | held-out: level score | stream: level score |"
+"""The columns a by-run table adds when its protocols played games (arc3): ARC-AGI-3's level score."""
+
+
+def _level_cells(protocol: Path) -> list[str] | None:
+    """Each play's mean level score, learner / reset, or ``None`` when no play was a game's."""
+    point = plane_point(protocol, resamples=RESAMPLES).to_json()
+    sides = [point["seen"], point["held_out"], point["learned"]]
+    pairs = [
+        (None, None) if c is None else (c["learner"].get("level_score"), c["reset"].get("level_score"))
+        for c in sides
+    ]
+    if all(value is None for pair in pairs for value in pair):
+        return None
+    return [" / ".join("-" if v is None else f"{v:.{SHARE_DIGITS}f}" for v in pair) for pair in pairs]
+
+
 def by_run_table(protocols: Sequence[Path], names: Mapping[str, str]) -> str:
     """One row per protocol in the order given: learner, setting, seed, ``U``, ``P`` and the shares.
 
-    ``names`` labels a learner's rows as a pooled table's do.
+    ``names`` labels a learner's rows as a pooled table's do. Protocols that played games get each
+    play's level score too, learner and reset (:data:`LEVEL_HEADER`).
     """
-    lines = [
-        "| learner | setting | seed | U ± s.e. | P | share learned | seen: share saved "
-        "| held-out: share saved |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for protocol in protocols:
+    lines = []
+    levels = [_level_cells(protocol) for protocol in protocols]
+    games = any(cells is not None for cells in levels)
+    for protocol, cells in zip(protocols, levels, strict=True):
         (row,) = rows(collect([protocol], names=names), resamples=RESAMPLES)
-        lines.append("| " + " | ".join(row_cells(row)) + " |")
-    lines += [
-        "",
+        extra = (cells or ["-", "-", "-"]) if games else []
+        lines.append("| " + " | ".join([*row_cells(row), *extra]) + " |")
+    header = (
+        "| learner | setting | seed | U ± s.e. | P | share learned | seen: share saved "
+        "| held-out: share saved |" + (LEVEL_HEADER if games else "")
+    )
+    rule = "|---" * (8 + 3 * games) + "|"
+    caption = (
         "One protocol a row, each seed alone. U and P on the stream, in points of the budget (U lower "
-        "is better), with the standard error over tasks; shares with 95 % bootstrap intervals over tasks.",
-    ]
-    return "\n".join(lines) + "\n"
+        "is better), with the standard error over tasks; shares with 95 % bootstrap intervals over tasks."
+    )
+    return "\n".join([header, rule, *lines, "", caption]) + "\n"
 
 
 def printed_summary(protocol: Path | str) -> str:
