@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from continual_arc.cli import main
+from continual_arc.core.files import read_json
 from continual_arc.core.config import ScheduleError
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard import check_result, find_results, leaderboard
 from continual_arc.submit.leaderboard_flags import RECORDS_ONLY
 from continual_arc.sweep.experiments import load_experiment
-from continual_arc.tracks.registry import get_track
+from continual_arc.tracks.registry import get_track, use_pack
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = sorted(p for p in (ROOT / "experiments").iterdir() if (p / "experiment.toml").is_file())
@@ -64,6 +65,9 @@ def test_experiment_runs_are_never_taken_for_canonical_ones() -> None:
 
 @pytest.mark.parametrize("run", EXPERIMENT_RUNS, ids=lambda p: f"{p.parents[1].name}/{p.name}")
 def test_each_experiment_run_passes_check_records_only_as_an_ablation_or_a_rerun(run: Path) -> None:
+    marker = run / "verification.json"
+    if marker.is_file() and read_json(marker)["mode"] == "verified":  # played on a rule pack of packs/
+        use_pack(ROOT / "packs" / read_json(marker)["about"]["pack"])
     result = check_submission(run, allow_ablation=True, records_only=True)
     assert (result.ok, result.problems, result.records_only) == (True, [], True)
     assert result.numbers is not None and result.numbers["protocol"]["canonical"] is False
