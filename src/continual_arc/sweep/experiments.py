@@ -13,7 +13,9 @@ directories (the repository's ``runs/``, given relative to the experiment's fold
   optional ``names`` (a learner's import path to a name) labels rows as the sweep that played the
   runs did (``library keep=demos``, not ``ProgramLibraryLearner keep=demos``);
 * ``verify``: ``continual-arc verify`` reruns side by side, a row each, with the flags on the reset
-  reference (:func:`~continual_arc.sweep.experiment_verify.verify_table`).
+  reference (:func:`~continual_arc.sweep.experiment_verify.verify_table`);
+* ``curve`` and ``users``: figures, their numbers as tables and drawn by ``--write``
+  (:mod:`~continual_arc.sweep.experiment_figures`).
 
 :func:`figures` recomputes ``tables.md`` and :func:`differences` says, one sentence a line,
 where it departs from the stored one. Everything is read from records, meta and summaries:
@@ -31,6 +33,7 @@ from ..measure.compare import LearnedJSON, TestComparisonJSON
 from ..measure.report import format_estimate, format_points
 from ..protocol.plane import plane_point
 from .collect import collect, rows
+from .experiment_figures import FIGURE_KINDS, entry_problem, figure_clash, figure_section
 from .experiment_verify import verify_table
 from .table import markdown
 
@@ -52,8 +55,8 @@ EXPERIMENT_FILE = "experiment.toml"
 TABLES_FILE = "tables.md"
 """The stored tables of an experiment, beside its ``experiment.toml``."""
 
-KINDS = ("plane", "pooled", "verify")
-"""The kinds of table an experiment may hold."""
+KINDS = ("plane", "pooled", "verify", *FIGURE_KINDS)
+"""The kinds of table (or figure) an experiment may hold."""
 
 RESAMPLES = 10_000
 """Bootstrap resamples of every interval (as ``protocol`` and ``pool`` by default), at seed 0."""
@@ -65,15 +68,17 @@ class ExperimentError(ContinualArcError):
 
 @dataclass(frozen=True)
 class Table:
-    """One table of an experiment: its heading, its kind and the protocol directories it reads.
+    """One table of an experiment: its heading, its kind and the directories it reads.
 
     ``names`` (a pooled table's): pairs of a learner's import path and the name its rows carry.
+    ``floors`` (a curve's): the protocol or run directories drawn as its floors.
     """
 
     title: str
     kind: str
     runs: tuple[Path, ...]
     names: tuple[tuple[str, str], ...] = ()
+    floors: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,11 @@ def _table(entry: object, folder: Path, where: Path) -> Table:
     if missing:
         raise ExperimentError(f"{where}: the run {missing[0]} does not exist (relative to {folder})")
     names = _names(entry.get("names", {}), kind, where)
-    return Table(str(entry.get("title") or kind), kind, tuple(folder / r for r in runs), names)
+    problem = entry_problem(kind, entry, folder)
+    if problem is not None:
+        raise ExperimentError(f"{where}: {problem}")
+    floors = tuple(folder / f for f in entry.get("floors", ()))
+    return Table(str(entry.get("title") or kind), kind, tuple(folder / r for r in runs), names, floors)
 
 
 def _names(names: object, kind: str, where: Path) -> tuple[tuple[str, str], ...]:
@@ -130,6 +139,9 @@ def load_experiment(folder: Path | str) -> Experiment:
     if not isinstance(entries, list) or not entries:
         raise ExperimentError(f"{where}: names no [[tables]]")
     tables = tuple(_table(entry, root, where) for entry in entries)
+    clash = figure_clash(t.title for t in tables if t.kind in FIGURE_KINDS)
+    if clash is not None:
+        raise ExperimentError(f"{where}: {clash}")
     return Experiment(root, str(spec.get("title") or root.name), tables)
 
 
@@ -169,7 +181,9 @@ def plane_table(protocol: Path | str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _compute(table: Table) -> str:
+def _compute(table: Table, draw_in: Path | None) -> str:
+    if table.kind in FIGURE_KINDS:
+        return figure_section(table.kind, table.title, table.runs, table.floors, draw_in, resamples=RESAMPLES)
     if table.kind == "plane":
         return plane_table(table.runs[0])
     if table.kind == "verify":
@@ -177,15 +191,15 @@ def _compute(table: Table) -> str:
     return markdown(rows(collect(table.runs, names=dict(table.names)), resamples=RESAMPLES))
 
 
-def figures(experiment: Experiment) -> str:
-    """The experiment's ``tables.md``, recomputed from its runs."""
+def figures(experiment: Experiment, *, draw: bool = False) -> str:
+    """The experiment's ``tables.md``, recomputed from its runs (``draw``: its figures drawn too)."""
     command = f"continual-arc figures experiments/{experiment.folder.name}"
     parts = [
         f"<!-- {experiment.title}: written by `{command} --write`, "
         "checked by `continual-arc figures`; do not edit by hand -->\n"
     ]
     for table in experiment.tables:
-        parts.append(f"\n## {table.title}\n\n{_compute(table)}")
+        parts.append(f"\n## {table.title}\n\n{_compute(table, experiment.folder if draw else None)}")
     return "".join(parts)
 
 
