@@ -131,11 +131,17 @@ runs = ["../../runs/u1", "../../runs/u2s0", "../../runs/u2s1"]
 """
 
 
-def test_a_curve_is_its_numbers_by_exposure_and_its_floors(repo: Path) -> None:
-    folder = experiment(repo, CURVE)
+def written(repo: Path, entries: str, title: str) -> tuple[Path, list[str]]:
+    """``figures --write`` over an experiment of ``entries``: its folder, and the lines under ``title``."""
+    folder = experiment(repo, entries)
     assert main(["figures", str(folder), "--write"]) == 0
-    section = (folder / "tables.md").read_text().split("## The curve: seed 0\n\n", 1)[1]
-    assert section.splitlines()[:15] == [
+    section = (folder / "tables.md").read_text().split(f"## {title}\n\n", 1)[1]
+    return folder, section.split("\n## ", 1)[0].splitlines()
+
+
+def test_a_curve_is_its_numbers_by_exposure_and_its_floors(repo: Path) -> None:
+    folder, section = written(repo, CURVE, "The curve: seed 0")
+    assert section == [
         "![The curve: seed 0](figures/the-curve-seed-0.svg)",
         "",
         "| k, times met before | learner: instances | learner: U | reset: instances | reset: U |",
@@ -157,10 +163,8 @@ def test_a_curve_is_its_numbers_by_exposure_and_its_floors(repo: Path) -> None:
 
 
 def test_users_pools_each_settings_seeds_per_learner(repo: Path) -> None:
-    folder = experiment(repo, USERS)
-    assert main(["figures", str(folder), "--write"]) == 0
-    section = (folder / "tables.md").read_text().split("## Users\n\n", 1)[1]
-    assert section.splitlines()[:6] == [
+    folder, section = written(repo, USERS, "Users")
+    assert section[:6] == [
         "![Users](figures/users.svg)",
         "",
         "| learner | users | seeds | seen: share saved | held-out: share saved |",
