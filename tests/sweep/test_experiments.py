@@ -72,7 +72,10 @@ def test_written_tables_hold_the_protocols_numbers_and_check_equal(
     assert "| 1 | ToyRuleLearner | toy-smoke, 1 user | 0 |" in text
     capsys.readouterr()
     assert main(["figures", str(folder)]) == 0
-    assert capsys.readouterr().out.strip() == f"{folder / 'tables.md'}: every table is what its runs give"
+    assert (
+        capsys.readouterr().out.strip()
+        == f"{folder / 'tables.md'}: every table and figure is what its runs give"
+    )
 
 
 def test_a_changed_stored_number_fails_with_one_sentence(

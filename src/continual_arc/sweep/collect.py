@@ -28,7 +28,7 @@ from ..protocol.plays import PROTOCOL_PLAYS
 from .driver import SWEEP_FILE
 from .table import Row, pooled_row
 
-__all__ = ["CollectError", "Group", "collect", "rows"]
+__all__ = ["CollectError", "Group", "collect", "learner_label", "rows"]
 
 
 class CollectError(ContinualArcError, ValueError):
@@ -67,9 +67,13 @@ def _role(schedule: Mapping[str, object]) -> str:
     return str(test) if schedule.get("width") is None else f"{test}-reset"
 
 
-def _label(learner: LearnerSpec, names: Mapping[str, str]) -> str:
+def learner_label(learner: LearnerSpec, names: Mapping[str, str] | None = None) -> str:
+    """A learner's short name in a table: its class's name, then its arguments (``keep=demos``).
+
+    ``names`` (an import path to a name) puts a name in place of the class's (``library keep=demos``).
+    """
     path = str(learner.get("class", "?"))
-    name = names.get(path) or path.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    name = (names or {}).get(path) or path.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
     kwargs = learner.get("kwargs") or {}
     args = " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(kwargs.items()))
     return f"{name} {args}".strip()
@@ -90,7 +94,8 @@ class _Groups:
         schedule, learner = meta["schedule"], meta["learner"]
         kwargs = json.dumps(learner.get("kwargs"), sort_keys=True)
         key = ("runs", learner.get("class"), kwargs, schedule["config"], schedule["users"])
-        group = self.group(key, _label(learner, self.names), schedule["config"], int(schedule["users"]))
+        label = learner_label(learner, self.names)
+        group = self.group(key, label, schedule["config"], int(schedule["users"]))
         plays = group.plays.setdefault(int(schedule["seed"]), {})
         role = _role(schedule)
         if role in plays and plays[role] != run_dir:

@@ -13,7 +13,9 @@ directories (the repository's ``runs/``, given relative to the experiment's fold
   optional ``names`` (a learner's import path to a name) labels rows as the sweep that played the
   runs did (``library keep=demos``, not ``ProgramLibraryLearner keep=demos``);
 * ``verify``: ``continual-arc verify`` reruns side by side, a row each, with the flags on the reset
-  reference (:func:`~continual_arc.sweep.experiment_verify.verify_table`).
+  reference (:func:`~continual_arc.sweep.experiment_verify.verify_table`);
+* ``curve`` and ``users``: figures, their numbers as tables and drawn by ``--write``
+  (:mod:`~continual_arc.sweep.experiment_figures`).
 
 :func:`figures` recomputes ``tables.md`` and :func:`differences` says, one sentence a line,
 where it departs from the stored one. Everything is read from records, meta and summaries:
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from .collect import collect, rows
+from .experiment_figures import FIGURE_KINDS, entry_problem, figure_clash, figure_section
 from .experiment_tables import RESAMPLES, by_run_table, plane_table, printed_summary
 from .experiment_verify import verify_table
 from .table import markdown
@@ -51,8 +54,8 @@ EXPERIMENT_FILE = "experiment.toml"
 TABLES_FILE = "tables.md"
 """The stored tables of an experiment, beside its ``experiment.toml``."""
 
-KINDS = ("plane", "printed", "pooled", "by-run", "verify")
-"""The kinds of table an experiment may hold."""
+KINDS = ("plane", "printed", "pooled", "by-run", "verify", *FIGURE_KINDS)
+"""The kinds of table (or figure) an experiment may hold."""
 
 ONE_RUN = ("plane", "printed")
 """The kinds that read exactly one protocol directory."""
@@ -70,11 +73,12 @@ class ExperimentError(ContinualArcError):
 
 @dataclass(frozen=True)
 class Table:
-    """One table of an experiment: its heading, its kind and the protocol directories it reads.
+    """One table of an experiment: its heading, its kind and the directories it reads.
 
     ``name`` is what a page includes the table by (``table-N``, N from 1, unless given);
     ``names`` (a pooled or by-run table's): pairs of a learner's import path and the name its rows
     carry.
+    ``floors`` (a curve's): the protocol or run directories drawn as its floors.
     """
 
     title: str
@@ -82,6 +86,7 @@ class Table:
     runs: tuple[Path, ...]
     names: tuple[tuple[str, str], ...] = ()
     name: str = ""
+    floors: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,13 +112,18 @@ def _table(entry: object, folder: Path, where: Path, number: int) -> Table:
     if missing:
         raise ExperimentError(f"{where}: the run {missing[0]} does not exist (relative to {folder})")
     names = _names(entry.get("names", {}), kind, where)
+    problem = entry_problem(kind, entry, folder)
+    if problem is not None:
+        raise ExperimentError(f"{where}: {problem}")
+    floors = tuple(folder / f for f in entry.get("floors", ()))
     name = entry.get("name", f"table-{number}")
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise ExperimentError(
             f"{where}: a table's name must be lower-case letters, digits, - and _, "
             f"starting with a letter (not {name!r})"
         )
-    return Table(str(entry.get("title") or kind), kind, tuple(folder / r for r in runs), names, name)
+    runs_in = tuple(folder / r for r in runs)
+    return Table(str(entry.get("title") or kind), kind, runs_in, names, name, floors)
 
 
 def _names(names: object, kind: str, where: Path) -> tuple[tuple[str, str], ...]:
@@ -147,10 +157,15 @@ def load_experiment(folder: Path | str) -> Experiment:
     twice = [name for name, count in Counter(t.name for t in tables).items() if count > 1]
     if twice:
         raise ExperimentError(f"{where}: two tables are named {twice[0]!r}: a page could not tell them apart")
+    clash = figure_clash(t.title for t in tables if t.kind in FIGURE_KINDS)
+    if clash is not None:
+        raise ExperimentError(f"{where}: {clash}")
     return Experiment(root, str(spec.get("title") or root.name), tables)
 
 
-def _compute(table: Table) -> str:
+def _compute(table: Table, draw_in: Path | None) -> str:
+    if table.kind in FIGURE_KINDS:
+        return figure_section(table.kind, table.title, table.runs, table.floors, draw_in, resamples=RESAMPLES)
     if table.kind == "plane":
         return plane_table(table.runs[0])
     if table.kind == "printed":
@@ -162,8 +177,8 @@ def _compute(table: Table) -> str:
     return markdown(rows(collect(table.runs, names=dict(table.names)), resamples=RESAMPLES))
 
 
-def figures(experiment: Experiment) -> str:
-    """The experiment's ``tables.md``, recomputed from its runs."""
+def figures(experiment: Experiment, *, draw: bool = False) -> str:
+    """The experiment's ``tables.md``, recomputed from its runs (``draw``: its figures drawn too)."""
     command = f"continual-arc figures experiments/{experiment.folder.name}"
     parts = [
         f"<!-- {experiment.title}: written by `{command} --write`, "
@@ -171,8 +186,9 @@ def figures(experiment: Experiment) -> str:
     ]
     for table in experiment.tables:
         # The markers let a page include this table alone; the snippets extension drops them.
+        body = _compute(table, experiment.folder if draw else None)
         parts.append(
-            f"\n## {table.title}\n\n<!-- --8<-- [start:{table.name}] -->\n{_compute(table)}"
+            f"\n## {table.title}\n\n<!-- --8<-- [start:{table.name}] -->\n{body}"
             f"<!-- --8<-- [end:{table.name}] -->\n"
         )
     return "".join(parts)
