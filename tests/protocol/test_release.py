@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from continual_arc.core.files import read_json
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.testing import ToyRuleLearner
 
@@ -45,3 +46,18 @@ def test_every_learner_built_is_closed_once(
     # The probe that tells whether it saves its state, then one learner for each of the six plays.
     assert len(built) == 7
     assert closed == Counter(built)
+
+
+def test_the_submission_names_the_learner_with_its_arguments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two variants of one class must not share a name on the leaderboard.
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    log = tmp_path / "log.txt"
+    options = ProtocolOptions(
+        out=tmp_path / "p", learner="test_release:Holder", learner_kwargs={"log": str(log)},
+        config="toy-smoke", jobs=1, resamples=100, plots=False,
+    )  # fmt: skip
+    play_protocol(options)
+    name = read_json(tmp_path / "p" / "submission.json")["name"]
+    assert name == f"Holder log={log} on toy-smoke, seed 0"

@@ -41,6 +41,7 @@ runtime-checkable protocol of its own (:class:`SavesState`, :class:`LoadsState`,
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol, TypeVar, cast, runtime_checkable
@@ -70,6 +71,7 @@ __all__ = [
     "Stateless",
     "TrainsWeights",
     "is_stateless",
+    "learner_label",
     "load_learner",
     "load_object",
     "missing_members",
@@ -349,3 +351,10 @@ MEMBERS = (
 def missing_members(learner: object) -> list[str]:
     """The members of :class:`Learner` that ``learner`` lacks, in the protocol's order."""
     return [name for name in MEMBERS if not hasattr(learner, name)]
+
+
+def learner_label(path: str, kwargs: Mapping[str, JSONValue], name: str | None = None) -> str:
+    """A learner's short name: its class's name (or ``name``), then its arguments (``keep=demos``)."""
+    short = name or path.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    args = " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(kwargs.items()))
+    return f"{short} {args}".strip()

@@ -11,6 +11,7 @@ from ..core.config import TESTS
 from ..core.files import atomic_write_json
 from ..core.records import JSONValue, LearnerSpec, Play, ProtocolBlock
 from ..measure.plots import PlanePointJSON, plane_plot, run_plots
+from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
 from .plane import plane_point
 from .plays import PROTOCOL_PLAYS
@@ -143,7 +144,8 @@ def _write_submission(options: Played) -> None:
     atomic_write_json(
         path,
         {
-            "name": f"{options.learner.rsplit(':', 1)[-1]} on {options.config}, seed {options.seed}",
+            "name": f"{learner_label(options.learner, options.learner_kwargs)} on {options.config}, "
+            f"seed {options.seed}",
             "learner": options.learner,
             "learner_kwargs": dict(options.learner_kwargs),
             "student": None,

@@ -23,6 +23,7 @@ from pathlib import Path
 from ..core.errors import ContinualArcError
 from ..core.files import read_json
 from ..core.records import LearnerSpec, Play
+from ..play.learner import learner_label as label_of
 from ..play.rundir import read_meta, read_records
 from ..protocol.plays import PROTOCOL_PLAYS
 from .driver import SWEEP_FILE
@@ -73,10 +74,7 @@ def learner_label(learner: LearnerSpec, names: Mapping[str, str] | None = None) 
     ``names`` (an import path to a name) puts a name in place of the class's (``library keep=demos``).
     """
     path = str(learner.get("class", "?"))
-    name = (names or {}).get(path) or path.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
-    kwargs = learner.get("kwargs") or {}
-    args = " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(kwargs.items()))
-    return f"{name} {args}".strip()
+    return label_of(path, learner.get("kwargs") or {}, (names or {}).get(path))
 
 
 class _Groups:
