@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TypedDict, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.jsonable import fields_json
 from ..core.seeding import stable_int
 
 __all__ = ["RESAMPLES", "Estimate", "EstimateJSON", "estimate_rng", "ratio_estimate"]
@@ -67,8 +68,8 @@ class Estimate:
     note: str | None = None
 
     def to_json(self) -> EstimateJSON:
-        """The estimate as JSON."""
-        return {"value": self.value, "low": self.low, "high": self.high, "note": self.note}
+        """The estimate as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(EstimateJSON, fields_json(self))
 
 
 def ratio_estimate(

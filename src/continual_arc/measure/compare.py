@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from ..core.errors import ContinualArcError
+from ..core.jsonable import fields_json
 from ..core.records import Phase
 from .bootstrap import RESAMPLES, Estimate, EstimateJSON, estimate_rng, ratio_estimate
 from .budget import PHASE_ORDER, Record, instance_charge, primary
@@ -134,19 +135,8 @@ class TestComparison:
     plays: dict[str, int]
 
     def to_json(self) -> TestComparisonJSON:
-        """The comparison as JSON."""
-        return {
-            "test": self.test,
-            "share_saved": self.share_saved.to_json(),
-            "saving": self.saving.to_json(),
-            "learner": dict(self.learner),
-            "reset": dict(self.reset),
-            "bare": [dict(side) for side in self.bare],
-            "reset_below_bare": self.reset_below_bare,
-            "instances": self.instances,
-            "tasks": self.tasks,
-            "plays": dict(self.plays),
-        }
+        """The comparison as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(TestComparisonJSON, fields_json(self))
 
 
 TestComparison.__test__ = False  # type: ignore[attr-defined]  # not a pytest class
@@ -286,17 +276,8 @@ class LearnedResult:
     matched_by_task_mean: int
 
     def to_json(self) -> LearnedJSON:
-        """The result as JSON."""
-        return {
-            "share_learned": self.share_learned.to_json(),
-            "learnable_budget": self.learnable_budget,
-            "learner": dict(self.learner),
-            "reset": dict(self.reset),
-            "perfect_memory": self.perfect_memory,
-            "instances": self.instances,
-            "tasks": self.tasks,
-            "matched_by_task_mean": self.matched_by_task_mean,
-        }
+        """The result as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(LearnedJSON, fields_json(self))
 
 
 def share_learned(

@@ -18,9 +18,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from ..core.errors import ContinualArcError
+from ..core.jsonable import fields_json
 from ..core.records import Phase
 from .budget import Record, instance_charge, primary, share_solved
 
@@ -80,14 +81,8 @@ class BudgetEstimate:
     tasks: int
 
     def to_json(self) -> BudgetEstimateJSON:
-        """The estimate as JSON."""
-        return {
-            "budget_used": self.budget_used,
-            "standard_error": self.standard_error,
-            "share_solved": self.share_solved,
-            "instances": self.instances,
-            "tasks": self.tasks,
-        }
+        """The estimate as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(BudgetEstimateJSON, fields_json(self))
 
 
 def budget_estimate(records: Sequence[Record], phase: str | None = Phase.STREAM) -> BudgetEstimate:

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TypedDict, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.jsonable import fields_json
 from ..core.records import Phase
 from .bootstrap import RESAMPLES, Estimate, EstimateJSON, estimate_rng, ratio_estimate
 from .budget import Record, instance_charge, primary
@@ -115,15 +116,8 @@ class GaveUp:
     flagged: bool
 
     def to_json(self) -> GaveUpJSON:
-        """The entry as JSON."""
-        return {
-            "play": self.play,
-            "reset_instances": self.reset_instances,
-            "reset_solved": self.reset_solved,
-            "learner_instances": self.learner_instances,
-            "learner_solved": self.learner_solved,
-            "flagged": self.flagged,
-        }
+        """The entry as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(GaveUpJSON, fields_json(self))
 
 
 @dataclass(frozen=True)
@@ -148,16 +142,8 @@ class FirstSightGap:
     tasks: int
 
     def to_json(self) -> FirstSightJSON:
-        """The gap as JSON."""
-        return {
-            "first": self.first.to_json(),
-            "held_out": self.held_out.to_json(),
-            "gap": self.gap.to_json(),
-            "margin": self.margin,
-            "flagged": self.flagged,
-            "instances": self.instances,
-            "tasks": self.tasks,
-        }
+        """The gap as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(FirstSightJSON, fields_json(self))
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, cast
 
+from ..core.jsonable import fields_json
 from ..core.records import JSONValue, Phase, Record
 from ..measure.budget import budget_used, primary, share_solved
 from ..play.learner import load_learner
@@ -60,8 +61,8 @@ class FirstSight:
     out: Path
 
     def to_json(self) -> FirstSightJSON:
-        """The result as JSON."""
-        return {"config": self.config, "learner": self.learner, "parts": self.parts, "out": str(self.out)}
+        """The result as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(FirstSightJSON, fields_json(self))
 
 
 def _part(records: Sequence[Record]) -> FirstSightPart:

@@ -23,9 +23,11 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, read_json
+from ..core.jsonable import fields_json
 from ..core.records import JSONValue, Phase, Play
 from ..measure.bootstrap import EstimateJSON
 from ..measure.compare import TestComparisonJSON
@@ -235,26 +237,8 @@ class Row:
     canonical: bool
 
     def to_json(self) -> RowJSON:
-        """The row as JSON."""
-        return {
-            "rank": self.rank,
-            "path": self.path,
-            "name": self.name,
-            "learner": self.learner,
-            "student": self.student,
-            "teacher": self.teacher,
-            "effort": self.effort,
-            "config": self.config,
-            "seed": self.seed,
-            "stream": self.stream.to_json(),
-            "reset": dict(self.reset),
-            "learned": None if self.learned is None else {**self.learned},
-            "seen": {**self.seen},
-            "held_out": {**self.held_out},
-            "flags": list(self.flags),
-            "status": self.status,
-            "canonical": self.canonical,
-        }
+        """The row as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(RowJSON, fields_json(self))
 
 
 @dataclass(frozen=True)
@@ -266,8 +250,8 @@ class Table:
     rows: tuple[Row, ...]
 
     def to_json(self) -> TableJSON:
-        """The table as JSON."""
-        return {"track": self.track, "users": self.users, "rows": [row.to_json() for row in self.rows]}
+        """The table as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(TableJSON, fields_json(self))
 
 
 @dataclass(frozen=True)
@@ -285,8 +269,8 @@ class Refusal:
     problems: int
 
     def to_json(self) -> RefusalJSON:
-        """The refusal as JSON."""
-        return {"path": self.path, "name": self.name, "reason": self.reason, "problems": self.problems}
+        """The refusal as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        return cast(RefusalJSON, fields_json(self))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,62 @@
+"""A frozen dataclass as its JSON document, field for field.
+
+A measure's result is declared twice: a frozen dataclass that code uses, and a ``TypedDict`` that
+says what its JSON document holds (what files store and readers type-check). Written by hand, the
+``to_json`` between the two can drop or rename a field without anyone noticing. :func:`fields_json`
+takes every field of the dataclass, under its own name, so the document is the dataclass; the
+test suite holds each such class's fields equal to its ``TypedDict``'s keys.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from enum import Enum
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Protocol
+
+from .records import JSONObject, JSONValue
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+__all__ = ["ToJSON", "as_json", "fields_json"]
+
+
+class ToJSON(Protocol):
+    """What carries its own JSON document (an estimate, a nested result)."""
+
+    def to_json(self) -> object:
+        """The object's JSON document."""
+        ...
+
+
+def as_json(value: object) -> JSONValue:
+    """``value`` as JSON: a result by its ``to_json``, an enum by its value, a path as text.
+
+    Containers are converted item by item.
+
+    Raises:
+        TypeError: a value JSON cannot hold (a set, an arbitrary object).
+    """
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        return as_json(to_json())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return fields_json(value)
+    if isinstance(value, Enum):
+        return as_json(value.value)
+    if isinstance(value, PurePath):
+        return str(value)
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, Mapping):
+        return {str(key): as_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [as_json(item) for item in value]
+    raise TypeError(f"{type(value).__name__} has no JSON form")
+
+
+def fields_json(obj: DataclassInstance) -> JSONObject:
+    """Every field of a dataclass instance, under its own name, as JSON (:func:`as_json`)."""
+    return {field.name: as_json(getattr(obj, field.name)) for field in dataclasses.fields(obj)}

@@ -1,0 +1,104 @@
+"""A dataclass's JSON document is its fields, and each such class's fields are its TypedDict's keys."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import pkgutil
+import typing
+from enum import Enum
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import continual_arc
+from continual_arc.core.jsonable import as_json, fields_json
+from continual_arc.measure.bootstrap import Estimate
+
+
+def _documented_by_fields() -> list[type]:
+    """Every dataclass of the package whose ``to_json`` returns :func:`fields_json` of itself."""
+    found = []
+    for info in pkgutil.walk_packages(continual_arc.__path__, "continual_arc."):
+        if info.name.endswith("__main__") or info.name.startswith("continual_arc.cli"):
+            continue  # the command line builds its parser on import; it declares no document
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:
+            continue  # an optional extra that is not installed here (arc3, view, ...)
+        for cls in vars(module).values():
+            if inspect.isclass(cls) and cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls):
+                method = vars(cls).get("to_json")
+                if method is not None and "fields_json(self)" in inspect.getsource(method):
+                    found.append(cls)
+    return found
+
+
+DOCUMENTED = _documented_by_fields()
+
+
+def test_the_classes_documented_by_their_fields_are_found() -> None:
+    names = {cls.__name__ for cls in DOCUMENTED}
+    assert {
+        "Estimate",
+        "TestComparison",
+        "LearnedResult",
+        "BudgetEstimate",
+        "GaveUp",
+        "Row",
+        "Refusal",
+    } <= names
+
+
+@pytest.mark.parametrize("cls", DOCUMENTED, ids=lambda cls: f"{cls.__module__}.{cls.__name__}")
+def test_each_fields_are_its_documents_keys(cls: type) -> None:
+    document = typing.get_type_hints(cls.to_json)["return"]
+    keys = list(typing.get_type_hints(document))
+    assert [field.name for field in dataclasses.fields(cls)] == keys
+
+
+class Colour(Enum):
+    RED = "red"
+
+
+@dataclasses.dataclass(frozen=True)
+class Inner:
+    path: Path
+    colour: Colour
+
+
+@dataclasses.dataclass(frozen=True)
+class Outer:
+    inner: Inner
+    estimates: tuple[Estimate, ...]
+    by_name: dict[str, int]
+
+
+def test_nested_values_become_json() -> None:
+    outer = Outer(Inner(Path("a/b"), Colour.RED), (Estimate(0.5, 0.25, 0.75),), {"x": 1})
+    assert fields_json(outer) == {
+        "inner": {"path": "a/b", "colour": "red"},
+        "estimates": [{"value": 0.5, "low": 0.25, "high": 0.75, "note": None}],
+        "by_name": {"x": 1},
+    }
+
+
+def test_what_json_cannot_hold_is_refused() -> None:
+    with pytest.raises(TypeError, match="set has no JSON form"):
+        as_json({1, 2})
+
+
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@given(st.one_of(st.none(), FINITE), st.one_of(st.none(), FINITE), st.one_of(st.none(), st.text(max_size=5)))
+def test_an_estimate_is_its_four_fields(value: float | None, low: float | None, note: str | None) -> None:
+    assert Estimate(value, low, None, note).to_json() == {
+        "value": value,
+        "low": low,
+        "high": None,
+        "note": note,
+    }
