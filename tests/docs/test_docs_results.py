@@ -1,11 +1,12 @@
 """No result typed by hand in the documentation: every estimate with its interval is included.
 
 A result (``0.16 [0.07, 0.30]``: a share with its 95 % interval) reaches README.md, the baselines'
-README and the pages under docs/ only through an experiment's ``tables.md``, which ``continual-arc
-figures`` recomputes from stored runs and the slow test set compares: a page includes a table
-with ``--8<-- "experiments/NAME/tables.md:TABLE"``. The one exception is the README's main table,
-which GitHub shows without includes; ``tests/test_readme.py`` holds it equal to
-``experiments/arc1-main``'s first table, so it is left out of the scan line for line.
+README, the pages under docs/ and the READMEs of runs/ and experiments/ only through an
+experiment's ``tables.md``, which ``continual-arc figures`` recomputes from stored runs and the
+slow test set compares: a page includes a table with
+``--8<-- "experiments/NAME/tables.md:TABLE"``. The one exception is the README's main table, which
+GitHub shows without includes; ``tests/test_readme.py`` holds it equal to ``experiments/arc1-main``'s
+first table, so it is left out of the scan line for line.
 """
 
 from __future__ import annotations
@@ -22,7 +23,13 @@ WORKED = ROOT / "docs" / "METRICS.md"
 """Its worked examples are made-up records, not results, and tests/measure computes each one."""
 PAGES = [
     page
-    for page in [ROOT / "README.md", ROOT / "baselines" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    for page in [
+        ROOT / "README.md",
+        ROOT / "baselines" / "README.md",
+        ROOT / "runs" / "README.md",
+        *sorted((ROOT / "experiments").glob("*/README.md")),
+        *sorted((ROOT / "docs").rglob("*.md")),
+    ]
     if page != WORKED
 ]
 _VALUE = r"-?\d+\.\d+"

@@ -14,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from continual_arc.cli import main
-from continual_arc.cli.protocol import format_protocol
 from continual_arc.core.files import read_json
 from continual_arc.play.rundir import read_records
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
@@ -157,19 +156,24 @@ def _spec(folder: Path, body: str) -> Path:
     return folder
 
 
-def test_a_printed_table_is_what_the_protocol_printed_when_it_finished(repo: Path) -> None:
+def test_a_printed_table_is_what_the_protocol_printed_when_it_finished(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = _spec(
         repo / "experiments" / "printed",
         '[[tables]]\nname = "summary"\nkind = "printed"\nruns = ["../../runs/toy-rules-seed0"]\n',
     )
     assert main(["figures", str(folder), "--write"]) == 0
     text = (folder / "tables.md").read_text()
-    # What the command printed, from the plane it wrote as it finished (same bootstrap), but where
-    # it wrote it: the recomputed summary must be those lines exactly.
-    written = read_json(repo / "played" / "protocol.json")
-    printed = format_protocol(written, repo / "played").splitlines()[:-2]
+    # What the command prints: `protocol` on the finished directory plays nothing more and prints
+    # its summary again; the recomputed table must be those lines, but where it wrote them.
+    capsys.readouterr()
+    argv = ["protocol", "--config", "toy-smoke", "--learner", "continual_arc.testing:ToyRuleLearner"]
+    assert main([*argv, "--out", str(repo / "played"), "--no-plots"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1].startswith("written to ")
     section = text.split("<!-- --8<-- [start:summary] -->\n")[1].split("<!-- --8<-- [end:summary] -->")[0]
-    assert section == "```\n" + "\n".join(printed) + "\n```\n"
+    assert section == "```\n" + "\n".join(printed[:-2]) + "\n```\n"
     assert printed[0].startswith("continual_arc.testing:ToyRuleLearner on toy-smoke, seed 0, 1 user(s)")
 
 
@@ -256,3 +260,25 @@ def test_a_by_run_table_of_games_adds_each_plays_level_score(
     )
     row = next(line for line in lines if line.startswith("| ToyRule")).strip("| ").split(" | ")
     assert row[-3:] == [f"{means[play]:.2f} / 0.00" for play in ("seen", "held-out", "stream")]
+
+
+@pytest.mark.parametrize("kind", ["plane", "printed", "verify", "curve"])
+def test_a_play_without_records_is_one_sentence(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    # (Not under tmp_path, whose summaries the suite holds to their records: this one no longer matches.)
+    root = tmp_path_factory.mktemp("emptied")
+    shutil.copytree(repo / "runs" / "toy-rules-seed0", root / "run")
+    (root / "run" / "stream" / "records.jsonl").write_text("")
+    if kind == "verify":  # a rerun's marker, so that the table reaches the records
+        (root / "run" / "verification.json").write_text('{"mode": "reproduced"}')
+    folder = _spec(root / "exp", f'[[tables]]\nkind = "{kind}"\nruns = ["../run"]\n')
+    capsys.readouterr()
+    assert main(["figures", str(folder)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "/run/stream holds no" in err[0] and "the protocol is unfinished" in err[0]
+    # A by-run table shows such a protocol as the sweep's table shows an unfinished seed: dashes.
+    (folder / "experiment.toml").write_text('[[tables]]\nkind = "by-run"\nruns = ["../run"]\n')
+    assert main(["figures", str(folder), "--write"]) == 0
+    row = next(line for line in (folder / "tables.md").read_text().splitlines() if line.startswith("| Toy"))
+    assert row.split(" | ")[3:6] == ["-", "-", "-"]  # U, P and the share learned

@@ -121,8 +121,9 @@ def test_the_tasks_alone_export_without_a_run(
     figures = _delivered(out / "data" / "figures.js")
     assert (figures["curves"], figures["plane"], figures["users"]) == ([], [], [])
     assert not (out / "data" / "run").exists()
-    # Asking for nothing still meets the old sentence, as does --tasks none.
-    for argv in (["view"], ["view", "--tasks", "none", "--export", str(tmp_path / "x")]):
+    # Asking for nothing still meets the old sentence, as does --tasks none, even beside a pack.
+    none = ["view", "--tasks", "none", "--export", str(tmp_path / "x")]
+    for argv in (["view"], none, [*none, "--pack", str(pack)]):
         assert main(argv) == 2
         assert "nothing to view: give a run, protocol or results directory" in capsys.readouterr().err
 
@@ -135,3 +136,12 @@ def test_a_directory_named_without_a_run_is_said_beside_the_tasks(
     printed = capsys.readouterr().out
     assert f"{tmp_path / 'nothing'}: not a directory" in printed and "no run to show" in printed
     assert len(list((out / "data" / "task" / "toy").rglob("*.js"))) == 63 + 24
+
+
+def test_a_track_name_that_is_none_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["view", "--tasks", "toy,bogus", "--export", str(tmp_path / "site")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--tasks: no track is named bogus (the tracks: " in err[0]
+    assert "toy" in err[0].split("the tracks: ")[1] and not (tmp_path / "site").exists()

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..core.records import Phase
+from ..play.learner import learner_slug
 from ..protocol.first_sight import play_first_sight
 from ..protocol.play import default_learner
 from .common import ProgressBar, add_run_options, json_arg, print_json, run_options
@@ -20,13 +21,13 @@ COMMANDS = ("first-sight",)
 def _first_sight(args: argparse.Namespace) -> int:
     config = config_name(args.config)
     learner = args.learner or default_learner(config)
-    name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
-    out = Path(args.out or f"runs/first-sight-{name}-{config}-seed{args.seed}")
+    kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
+    out = Path(args.out or f"runs/first-sight-{learner_slug(learner, kwargs)}-{config}-seed{args.seed}")
     result = play_first_sight(
         config,
         learner,
         out,
-        learner_kwargs=json_arg(args.learner_kwargs, "--learner-kwargs"),
+        learner_kwargs=kwargs,
         seed=args.seed,
         options=run_options(args),
         progress=ProgressBar("first sight"),

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from ..play.faults import LearnerFaults
-from ..play.learner import LearnerSpecError
+from ..play.learner import LearnerSpecError, learner_slug
 from ..play.rundir import load_run
 from ..protocol.conclude import ProtocolDocument
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
@@ -42,7 +42,7 @@ def _protocol(args: argparse.Namespace) -> int:
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
     args.config = config_name(args.config)
     learner = args.learner or default_learner(args.config)
-    name = learner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    name = learner_slug(learner, kwargs)  # a variant of a class gets a folder of its own
     out = Path(args.out or f"runs/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")
     options = ProtocolOptions(
         out=out,

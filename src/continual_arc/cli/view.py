@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject
-from ..tracks.registry import use_pack
+from ..tracks.registry import TRACKS, UNAVAILABLE, use_pack
 from ..tracks.track import Track
 from ..view.catalog import Catalog, build_catalog
 from ..view.export import export_site
@@ -42,8 +42,8 @@ def _describe(catalog: Catalog) -> None:
 
 
 def _tasks_asked(args: argparse.Namespace) -> bool:
-    """Whether ``--tasks`` (other than ``none``) or ``--pack`` asks for the Tasks page itself."""
-    return bool(args.pack) or args.tasks not in (None, "none")
+    """Whether ``--tasks`` (other than ``none``, which wins) or ``--pack`` asks for the Tasks page."""
+    return args.tasks != "none" and (bool(args.pack) or args.tasks is not None)
 
 
 def _catalog(args: argparse.Namespace, paths: list[str]) -> Catalog:
@@ -81,6 +81,13 @@ def _tasks(choice: str | None, packs: list[str], *, export: bool) -> TaskBrowser
         except ContinualArcError as err:
             raise CliError(f"--pack {folder}: {err}") from None
     only = None if choice == "all" else frozenset(n.strip() for n in choice.split(",") if n.strip())
+    known = {*TRACKS, *UNAVAILABLE, *(t.name for t in tracks)}
+    unknown = sorted((only or set()) - known)
+    if unknown:
+        raise CliError(
+            f"--tasks: no track is named {', '.join(unknown)} (the tracks: {', '.join(sorted(known))}, "
+            "or all, or none)"
+        )
     return TaskBrowser(tracks, only=only)
 
 
@@ -131,6 +138,41 @@ def _view(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_page_options(parser: argparse.ArgumentParser) -> None:
+    """The options that fill the Tasks and Figures pages (--tasks, --pack, --floor, --sweep)."""
+    parser.add_argument(
+        "--tasks",
+        default=None,
+        metavar="TRACKS",
+        help="the tracks the Tasks page lists, comma-separated, or all, or none (no Tasks page); "
+        "default: all installed when serving; in an export only the packs given, since it draws an "
+        "instance of every task it lists",
+    )
+    parser.add_argument(
+        "--pack",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also list this rule pack's tasks on the Tasks page (repeatable)",
+    )
+    parser.add_argument(
+        "--floor",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a protocol or run directory drawn on the Figures page's learning curve as a floor: a "
+        "horizontal line at its U over returns (repeatable; viewed too)",
+    )
+    parser.add_argument(
+        "--sweep",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a sweep's directory: the Figures page draws share saved against number of users from its "
+        "protocols (repeatable)",
+    )
+
+
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``view`` to the root parser."""
     view = sub.add_parser(
@@ -157,37 +199,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="show this leaderboard (continual-arc leaderboard --json FILE) on a page of its own, each "
         "number opening its run; the results it names are viewed too",
     )
-    view.add_argument(
-        "--tasks",
-        default=None,
-        metavar="TRACKS",
-        help="the tracks the Tasks page lists, comma-separated, or all, or none (no Tasks page); "
-        "default: all installed when serving; in an export only the packs given, since it draws an "
-        "instance of every task it lists",
-    )
-    view.add_argument(
-        "--pack",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="also list this rule pack's tasks on the Tasks page (repeatable)",
-    )
-    view.add_argument(
-        "--floor",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a protocol or run directory drawn on the Figures page's learning curve as a floor: a "
-        "horizontal line at its U over returns (repeatable; viewed too)",
-    )
-    view.add_argument(
-        "--sweep",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="a sweep's directory: the Figures page draws share saved against number of users from its "
-        "protocols (repeatable)",
-    )
+    _add_page_options(view)
     view.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT})")
     view.add_argument(
         "--export", metavar="OUT", help="write the pages as static files into OUT instead of serving them"

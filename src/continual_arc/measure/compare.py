@@ -28,6 +28,7 @@ __all__ = [
     "MismatchError",
     "TestComparison",
     "TestComparisonJSON",
+    "mean_level_score",
     "share_learned",
     "share_saved",
 ]
@@ -161,6 +162,14 @@ def _with_level_score(
         return side
     per_instance = (sum(float(t[key]["level_score"]) for t in tables) / len(tables) for key in tables[0])
     return {**side, "level_score": _mean(per_instance)}
+
+
+def mean_level_score(play: Play, phases: Sequence[str]) -> float | None:
+    """One play's mean level score over its primary instances of ``phases`` (``None``: not a game's).
+
+    The number the plane shows beside ``U`` for that side.
+    """
+    return _with_level_score({}, [play], phases).get("level_score")
 
 
 def _check_same(

@@ -112,11 +112,14 @@ def exposure_plot(
 
 
 def _spread(e: EstimateJSON) -> tuple[float, float] | None:
-    """The estimate's distance to each end of its interval (``None``: no value to draw)."""
+    """The estimate's distance to each end of its interval, never below 0 (``None``: no value).
+
+    A percentile interval can leave its point outside it, and a bar cannot be negative.
+    """
     value, low, high = e["value"], e["low"], e["high"]
     if value is None:
         return None
-    return (0.0, 0.0) if low is None or high is None else (value - low, high - value)
+    return (0.0, 0.0) if low is None or high is None else (max(0.0, value - low), max(0.0, high - value))
 
 
 _TEST_STYLES = {"seen": ("-", "o", 0.97), "held-out": ("--", "s", 1.03)}

@@ -40,8 +40,10 @@ runtime-checkable protocol of its own (:class:`SavesState`, :class:`LoadsState`,
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol, TypeVar, cast, runtime_checkable
@@ -71,7 +73,9 @@ __all__ = [
     "Stateless",
     "TrainsWeights",
     "is_stateless",
+    "kwargs_text",
     "learner_label",
+    "learner_slug",
     "load_learner",
     "load_object",
     "missing_members",
@@ -353,8 +357,31 @@ def missing_members(learner: object) -> list[str]:
     return [name for name in MEMBERS if not hasattr(learner, name)]
 
 
+def kwargs_text(kwargs: Mapping[str, JSONValue]) -> str:
+    """A learner's arguments as ``k=v`` words, sorted by name (``depth=3 keep=demos``; ``""``: none)."""
+    return " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(kwargs.items()))
+
+
 def learner_label(path: str, kwargs: Mapping[str, JSONValue], name: str | None = None) -> str:
     """A learner's short name: its class's name (or ``name``), then its arguments (``keep=demos``)."""
     short = name or path.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
-    args = " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in sorted(kwargs.items()))
-    return f"{short} {args}".strip()
+    return f"{short} {kwargs_text(kwargs)}".strip()
+
+
+SLUG_ARGS = 40
+"""Past this many characters, a folder name gives its learner's arguments as a digest."""
+
+
+def learner_slug(path: str, kwargs: Mapping[str, JSONValue]) -> str:
+    """A learner's name for a folder: its class's name, then its arguments, safe in a path.
+
+    Two variants of one class get two folders (``ProgramLibraryLearner-keep=demos``); arguments too
+    long or too odd for a name are given by the first 8 hex digits of their SHA-256.
+    """
+    short = path.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+    if not kwargs:
+        return short
+    words = re.sub(r"[^A-Za-z0-9._=,-]", "_", kwargs_text(kwargs).replace(" ", "-"))
+    if len(words) > SLUG_ARGS:
+        words = hashlib.sha256(json.dumps(kwargs, sort_keys=True).encode()).hexdigest()[:8]
+    return f"{short}-{words}"

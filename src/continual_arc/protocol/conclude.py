@@ -115,7 +115,8 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDo
             here).
     """
     out: Path = options.out
-    point = plane_point(out, label=options.learner.rsplit(":", 1)[-1], resamples=options.resamples).to_json()
+    label = learner_label(options.learner, options.learner_kwargs)
+    point = plane_point(out, label=label, resamples=options.resamples).to_json()
     stream = read_meta(out / PROTOCOL_PLAYS[Play.STREAM])
     document: ProtocolDocument = {
         "format": 1,

@@ -65,7 +65,13 @@ def plane_point(
         )
 
     def records(play: Play) -> list[Record]:
-        return load_run(root / PROTOCOL_PLAYS[play]).records
+        found = load_run(root / PROTOCOL_PLAYS[play]).records
+        if not found:  # nothing to compare: an unfinished or emptied play, not a zero
+            raise ProtocolError(
+                f"{root / PROTOCOL_PLAYS[play]} holds no records: the protocol is unfinished "
+                "(continual-arc protocol resumes it)"
+            )
+        return found
 
     played = load_run(root / PROTOCOL_PLAYS[Play.SEEN]).meta["schedule"]
     setting = f"{played['config']}, {played['users']} user(s)"

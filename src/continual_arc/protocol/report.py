@@ -15,6 +15,7 @@ from ..measure.report import (
     format_points,
     tiny_budget_note,
 )
+from ..play.learner import kwargs_text
 from .conclude import ProtocolDocument
 
 __all__ = ["protocol_summary"]
@@ -28,9 +29,9 @@ def _uses(side: Mapping[str, float | None]) -> str:
 def _heading(document: ProtocolDocument) -> str:
     protocol = document["protocol"]
     verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
+    learner = f"{document['learner']['class']} {kwargs_text(document['learner']['kwargs'])}".strip()
     return (
-        f"{document['learner']['class']} on {document['config']}, seed {document['seed']}, "
-        f"{document['users']} user(s) ({verdict})"
+        f"{learner} on {document['config']}, seed {document['seed']}, {document['users']} user(s) ({verdict})"
     )
 
 

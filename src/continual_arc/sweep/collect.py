@@ -23,13 +23,13 @@ from pathlib import Path
 from ..core.errors import ContinualArcError
 from ..core.files import read_json
 from ..core.records import LearnerSpec, Play
-from ..play.learner import learner_label as label_of
+from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
 from ..protocol.plays import PROTOCOL_PLAYS
 from .driver import SWEEP_FILE
 from .table import Row, pooled_row
 
-__all__ = ["CollectError", "Group", "collect", "learner_label", "rows"]
+__all__ = ["CollectError", "Group", "collect", "rows", "spec_label"]
 
 
 class CollectError(ContinualArcError, ValueError):
@@ -68,13 +68,13 @@ def _role(schedule: Mapping[str, object]) -> str:
     return str(test) if schedule.get("width") is None else f"{test}-reset"
 
 
-def learner_label(learner: LearnerSpec, names: Mapping[str, str] | None = None) -> str:
+def spec_label(learner: LearnerSpec, names: Mapping[str, str] | None = None) -> str:
     """A learner's short name in a table: its class's name, then its arguments (``keep=demos``).
 
     ``names`` (an import path to a name) puts a name in place of the class's (``library keep=demos``).
     """
     path = str(learner.get("class", "?"))
-    return label_of(path, learner.get("kwargs") or {}, (names or {}).get(path))
+    return learner_label(path, learner.get("kwargs") or {}, (names or {}).get(path))
 
 
 class _Groups:
@@ -92,7 +92,7 @@ class _Groups:
         schedule, learner = meta["schedule"], meta["learner"]
         kwargs = json.dumps(learner.get("kwargs"), sort_keys=True)
         key = ("runs", learner.get("class"), kwargs, schedule["config"], schedule["users"])
-        label = learner_label(learner, self.names)
+        label = spec_label(learner, self.names)
         group = self.group(key, label, schedule["config"], int(schedule["users"]))
         plays = group.plays.setdefault(int(schedule["seed"]), {})
         role = _role(schedule)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.errors import ContinualArcError
 from ..core.records import Play
 from ..measure.figures import (
     ExposurePoint,
@@ -36,7 +37,7 @@ from ..measure.figures import (
 )
 from ..measure.report import format_estimate, format_points
 from ..play.rundir import read_meta, read_records
-from .collect import collect, learner_label
+from .collect import collect, spec_label
 
 if TYPE_CHECKING:
     from .experiments import Experiment
@@ -153,7 +154,7 @@ def _floor_rows(floors: Sequence[Path]) -> tuple[list[str], list[tuple[str, floa
     drawn: list[tuple[str, float]] = []
     for path in floors:
         run = _floor_stream(path)
-        label = learner_label(read_meta(run)["learner"])
+        label = spec_label(read_meta(run)["learner"])
         level = floor_level(read_records(run))
         shown = "- (no task returned)" if level is None else format_points(level)
         lines.append(f"| {path.name} | {label} | {shown} |")
@@ -164,6 +165,11 @@ def _floor_rows(floors: Sequence[Path]) -> tuple[list[str], list[tuple[str, floa
 
 def _curve(title: str, protocol: Path, floors: Sequence[Path], draw_to: Path | None) -> list[str]:
     learner = exposure_curve(read_records(protocol / Play.STREAM))
+    if not learner:
+        raise ContinualArcError(
+            f"{protocol / Play.STREAM} holds no stream records: the protocol is unfinished "
+            "(continual-arc protocol resumes it)"
+        )
     reset_dir = protocol / Play.STREAM_RESET
     reset = exposure_curve(read_records(reset_dir)) if reset_dir.is_dir() else []
     lines = _exposure_rows(learner, reset)

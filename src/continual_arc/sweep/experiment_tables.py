@@ -17,10 +17,13 @@ from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.files import read_json
-from ..measure.compare import LearnedJSON, TestComparisonJSON
+from ..core.records import Phase, Play
+from ..measure.compare import LearnedJSON, TestComparisonJSON, mean_level_score
 from ..measure.report import SHARE_DIGITS, format_estimate, format_points
+from ..play.rundir import read_records
 from ..protocol.conclude import ProtocolDocument
 from ..protocol.plane import plane_point
+from ..protocol.plays import PROTOCOL_PLAYS
 from ..protocol.report import protocol_summary
 from .collect import collect, rows
 from .table import row_cells
@@ -69,15 +72,17 @@ LEVEL_HEADER = " seen: level score, learner / reset | held-out: level score | st
 
 def _level_cells(protocol: Path) -> list[str] | None:
     """Each play's mean level score, learner / reset, or ``None`` when no play was a game's."""
-    point = plane_point(protocol, resamples=RESAMPLES).to_json()
-    sides = [point["seen"], point["held_out"], point["learned"]]
-    pairs = [
-        (None, None) if c is None else (c["learner"].get("level_score"), c["reset"].get("level_score"))
-        for c in sides
-    ]
+    pairs = []
+    for phase in (Phase.SEEN, Phase.HELD_OUT, Phase.STREAM):
+        sides = (Play.of(phase), Play.of(phase, reset=True))
+        pairs.append([_play_level(protocol / PROTOCOL_PLAYS[play], phase) for play in sides])
     if all(value is None for pair in pairs for value in pair):
         return None
     return [" / ".join("-" if v is None else f"{v:.{SHARE_DIGITS}f}" for v in pair) for pair in pairs]
+
+
+def _play_level(run: Path, phase: Phase) -> float | None:
+    return mean_level_score(read_records(run), (phase,)) if (run / "records.jsonl").is_file() else None
 
 
 def by_run_table(protocols: Sequence[Path], names: Mapping[str, str]) -> str:

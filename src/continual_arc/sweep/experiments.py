@@ -1,17 +1,22 @@
 """The experiments the project reports: each table recomputed from its stored runs, and compared.
 
 An experiment is a folder (``experiments/NAME/``) holding ``experiment.toml``, which names its
-tables, and ``tables.md``, the tables as they were last written. Each table reads protocol
-directories (the repository's ``runs/``, given relative to the experiment's folder) and is one of:
+tables, and ``tables.md``, the tables as they were last written, each between markers naming it
+so that a page can include it alone. Each table reads protocol directories (the repository's
+``runs/``, or the experiment's own, given relative to its folder) and is one of:
 
 * ``plane``: one protocol's numbers as the README shows them (the share saved on each test with
   its 95 % interval, T, U and P of learner and reset, the share learned over the stream), read
   from its records as ``continual-arc protocol`` reads them
   (:func:`~continual_arc.protocol.plane.plane_point`);
+* ``printed``: one protocol's summary as ``continual-arc protocol`` printed it, recomputed
+  (:func:`~continual_arc.sweep.experiment_tables.printed_summary`);
 * ``pooled``: the sweep's table over the runs, each learner's seeds pooled
   (:func:`~continual_arc.sweep.collect.rows`, :func:`~continual_arc.sweep.table.markdown`); its
   optional ``names`` (a learner's import path to a name) labels rows as the sweep that played the
   runs did (``library keep=demos``, not ``ProgramLibraryLearner keep=demos``);
+* ``by-run``: the same columns, one row per protocol in the order given
+  (:func:`~continual_arc.sweep.experiment_tables.by_run_table`);
 * ``verify``: ``continual-arc verify`` reruns side by side, a row each, with the flags on the reset
   reference (:func:`~continual_arc.sweep.experiment_verify.verify_table`);
 * ``curve`` and ``users``: figures, their numbers as tables and drawn by ``--write``
