@@ -98,7 +98,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (canonical: 0, 1, 2)")
     p.add_argument("--users", type=int, default=1, help="users (canonical: 1, 2, 4, 8, 16)")
-    p.add_argument("--out", help="the protocol directory (default runs/protocol-LEARNER-CONFIG-seedS-usersU)")
+    p.add_argument(
+        "--out",
+        help="the protocol directory (default runs/protocol-LEARNER-CONFIG-seedS-usersU, LEARNER the "
+        "class and any --learner-kwargs, e.g. ProgramLibraryLearner-keep=demos)",
+    )
     p.add_argument(
         "--jobs",
         type=int,
