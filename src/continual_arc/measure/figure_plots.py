@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.records import Phase
 from .figures import ExposurePoint, UsersSeries
 from .plots import load_matplotlib
 
@@ -122,16 +123,16 @@ def _spread(e: EstimateJSON) -> tuple[float, float] | None:
     return (0.0, 0.0) if low is None or high is None else (max(0.0, value - low), max(0.0, high - value))
 
 
-_TEST_STYLES = {"seen": ("-", "o", 0.97), "held-out": ("--", "s", 1.03)}
+_TEST_STYLES = {Phase.SEEN: ("-", "o", 0.97), Phase.HELD_OUT: ("--", "s", 1.03)}
 """Each test's line, marker and shift along the axis (a little apart, so that both intervals show)."""
 
 
-def _users_line(ax: Axes, series: UsersSeries, test: str, colour: _Colour) -> None:
+def _users_line(ax: Axes, series: UsersSeries, test: Phase, colour: _Colour) -> None:
     """One series on one test: the points with a value, each with its interval."""
     style, marker, shift = _TEST_STYLES[test]
     xs, ys, below, above = [], [], [], []
     for point in series["points"]:
-        estimate: EstimateJSON = point["seen"] if test == "seen" else point["held_out"]
+        estimate: EstimateJSON = point["seen"] if test is Phase.SEEN else point["held_out"]
         spread = _spread(estimate)
         if spread is None or estimate["value"] is None:
             continue
