@@ -7,6 +7,7 @@ subdirectory per play, named in :data:`PROTOCOL_PLAYS`, and their schedules in `
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 from ..core.config import Config
 from ..core.errors import ContinualArcError
@@ -16,10 +17,22 @@ from ..stream.users import with_users
 from ..tracks.registry import get_config
 from .plan import PLAN
 
-__all__ = ["PROTOCOL_PLAYS", "ProtocolError", "protocol_schedules", "reset_problem", "schedules_for"]
+__all__ = [
+    "PROTOCOL_PLAYS",
+    "ProtocolError",
+    "is_protocol_dir",
+    "protocol_schedules",
+    "reset_problem",
+    "schedules_for",
+]
 
 PROTOCOL_PLAYS: dict[str, Play] = {play.name: play.name for play in PLAN}
 """The directory of each play of a protocol (:data:`~continual_arc.protocol.plan.PLAN`), by name."""
+
+
+def is_protocol_dir(path: Path) -> bool:
+    """Whether ``path`` is laid out as a protocol directory: its schedules, and its stream's play."""
+    return (path / "schedules").is_dir() and (path / PROTOCOL_PLAYS[Play.STREAM]).is_dir()
 
 
 class ProtocolError(ContinualArcError, RuntimeError):

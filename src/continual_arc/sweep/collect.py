@@ -16,20 +16,20 @@ read; a sweep's protocol that is not complete is left out of its row and named a
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.files import read_json
-from ..core.records import LearnerSpec, Play
+from ..core.records import LearnerSpec, Play, Record
 from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
-from ..protocol.plays import PROTOCOL_PLAYS
+from ..protocol.plays import PROTOCOL_PLAYS, is_protocol_dir
 from .driver import SWEEP_FILE
 from .table import Row, pooled_row
 
-__all__ = ["CollectError", "Group", "collect", "rows", "spec_label"]
+__all__ = ["CollectError", "Group", "collect", "group_row", "read_plays", "rows", "spec_label"]
 
 
 class CollectError(ContinualArcError, ValueError):
@@ -134,7 +134,7 @@ def collect(paths: Iterable[Path | str], *, names: Mapping[str, str] | None = No
     for path in map(Path, paths):
         if (path / SWEEP_FILE).exists():
             groups.add_sweep(path)
-        elif (path / "schedules").is_dir() and (path / PROTOCOL_PLAYS[Play.STREAM]).is_dir():
+        elif is_protocol_dir(path):
             groups.add_protocol(path)
         elif (path / "meta.json").exists():
             groups.add_run(path)
@@ -145,21 +145,30 @@ def collect(paths: Iterable[Path | str], *, names: Mapping[str, str] | None = No
 
 def rows(groups: Iterable[Group], *, seed: int = 0, resamples: int = 10_000) -> list[Row]:
     """The pooled row of each group (a group none of whose seeds finished gives a row of dashes)."""
-    out = []
-    for group in groups:
-        plays = {
-            s: {play: read_records(path) for play, path in by_play.items()}
-            for s, by_play in group.plays.items()
-        }
-        out.append(
-            pooled_row(
-                group.label,
-                group.config,
-                group.users,
-                plays,
-                missing=sorted(group.missing),
-                seed=seed,
-                resamples=resamples,
-            )
-        )
-    return out
+    return [group_row(group, read_plays(group), seed=seed, resamples=resamples) for group in groups]
+
+
+def read_plays(group: Group) -> dict[int, dict[str, list[Record]]]:
+    """The records of each finished seed's plays: ``{seed: {play: records}}``."""
+    return {
+        s: {play: read_records(path) for play, path in by_play.items()} for s, by_play in group.plays.items()
+    }
+
+
+def group_row(
+    group: Group,
+    plays: Mapping[int, Mapping[str, Sequence[Record]]],
+    *,
+    seed: int = 0,
+    resamples: int = 10_000,
+) -> Row:
+    """The pooled row of ``group`` from its records (:func:`read_plays`), its missing seeds named."""
+    return pooled_row(
+        group.label,
+        group.config,
+        group.users,
+        plays,
+        missing=sorted(group.missing),
+        seed=seed,
+        resamples=resamples,
+    )

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import ContinualArcError
 from ..core.records import Play
+from ..measure.figure_plots import Floor, exposure_plot, users_plot
 from ..measure.figures import (
     ExposurePoint,
     SweepProtocol,
@@ -37,6 +38,7 @@ from ..measure.figures import (
 )
 from ..measure.report import format_estimate, format_points
 from ..play.rundir import read_meta, read_records
+from ..protocol.plays import is_protocol_dir
 from .collect import collect, spec_label
 
 if TYPE_CHECKING:
@@ -66,10 +68,6 @@ def figure_file(title: str) -> str:
     return f"{FIGURES_DIR}/{slug}.svg"
 
 
-def _is_protocol(path: Path) -> bool:
-    return (path / "schedules").is_dir() and (path / Play.STREAM).is_dir()
-
-
 def _folders(value: object) -> list[str] | None:
     """``value`` as a list of folder names, or ``None`` if it is not one."""
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -85,7 +83,7 @@ def _floors_problem(floors: object, folder: Path) -> str | None:
         path = folder / name
         if not path.is_dir():
             return f"the floor {name} does not exist (relative to {folder})"
-        if not (_is_protocol(path) or (path / "meta.json").is_file()):
+        if not (is_protocol_dir(path) or (path / "meta.json").is_file()):
             return f"the floor {name} is neither a protocol nor a run directory (relative to {folder})"
     return None
 
@@ -108,7 +106,7 @@ def entry_problem(kind: str, entry: Mapping[str, object], folder: Path) -> str |
 
 def _protocol_problem(kind: str, runs: Sequence[str], folder: Path) -> str | None:
     for name in runs:
-        if not _is_protocol(folder / name):
+        if not is_protocol_dir(folder / name):
             return f"a {kind} figure reads protocol directories, and {name} is not one (relative to {folder})"
     return None
 
@@ -145,7 +143,7 @@ def _exposure_rows(learner: Sequence[ExposurePoint], reset: Sequence[ExposurePoi
 
 def _floor_stream(path: Path) -> Path:
     """The run a floor is read from: a protocol's stream, or the run directory itself."""
-    return path / Play.STREAM if _is_protocol(path) else path
+    return path / Play.STREAM if is_protocol_dir(path) else path
 
 
 def _floor_rows(floors: Sequence[Path]) -> tuple[list[str], list[tuple[str, float]]]:
@@ -183,8 +181,6 @@ def _curve(title: str, protocol: Path, floors: Sequence[Path], draw_to: Path | N
         "k times before (k = 0: its first meeting); a floor's line is its U over all the returns (k >= 1).",
     ]
     if draw_to is not None:
-        from ..measure.figure_plots import Floor, exposure_plot
-
         exposure_plot(learner, reset, [Floor(label, level) for label, level in drawn], draw_to, title)
     return lines
 
@@ -217,8 +213,6 @@ def _users(title: str, protocols: Sequence[Path], draw_to: Path | None, resample
         "each number of users pools its seeds, each task's instances together.",
     ]
     if draw_to is not None:
-        from ..measure.figure_plots import users_plot
-
         users_plot(series, draw_to, title)
     return lines
 

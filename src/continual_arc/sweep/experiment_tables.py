@@ -17,15 +17,13 @@ from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.files import read_json
-from ..core.records import Phase, Play
+from ..core.records import Phase, Play, Record
 from ..measure.compare import LearnedJSON, TestComparisonJSON, mean_level_score
 from ..measure.report import SHARE_DIGITS, format_estimate, format_points
-from ..play.rundir import read_records
 from ..protocol.conclude import ProtocolDocument
 from ..protocol.plane import plane_point
-from ..protocol.plays import PROTOCOL_PLAYS
 from ..protocol.report import protocol_summary
-from .collect import collect, rows
+from .collect import collect, group_row, read_plays
 from .table import row_cells
 
 __all__ = ["RESAMPLES", "by_run_table", "plane_table", "printed_summary"]
@@ -70,34 +68,35 @@ LEVEL_HEADER = " seen: level score, learner / reset | held-out: level score | st
 """The columns a by-run table adds when its protocols played games (arc3): ARC-AGI-3's level score."""
 
 
-def _level_cells(protocol: Path) -> list[str] | None:
+def _level_cells(plays: Mapping[str, Sequence[Record]]) -> list[str] | None:
     """Each play's mean level score, learner / reset, or ``None`` when no play was a game's."""
     pairs = []
     for phase in (Phase.SEEN, Phase.HELD_OUT, Phase.STREAM):
-        sides = (Play.of(phase), Play.of(phase, reset=True))
-        pairs.append([_play_level(protocol / PROTOCOL_PLAYS[play], phase) for play in sides])
+        sides = (plays.get(Play.of(phase)), plays.get(Play.of(phase, reset=True)))
+        pairs.append([None if records is None else mean_level_score(records, (phase,)) for records in sides])
     if all(value is None for pair in pairs for value in pair):
         return None
     return [" / ".join("-" if v is None else f"{v:.{SHARE_DIGITS}f}" for v in pair) for pair in pairs]
-
-
-def _play_level(run: Path, phase: Phase) -> float | None:
-    return mean_level_score(read_records(run), (phase,)) if (run / "records.jsonl").is_file() else None
 
 
 def by_run_table(protocols: Sequence[Path], names: Mapping[str, str]) -> str:
     """One row per protocol in the order given: learner, setting, seed, ``U``, ``P`` and the shares.
 
     ``names`` labels a learner's rows as a pooled table's do. Protocols that played games get each
-    play's level score too, learner and reset (:data:`LEVEL_HEADER`).
+    play's level score too, learner and reset (:data:`LEVEL_HEADER`). Each protocol's records are
+    read once, for its row and its level scores.
     """
-    lines = []
-    levels = [_level_cells(protocol) for protocol in protocols]
-    games = any(cells is not None for cells in levels)
-    for protocol, cells in zip(protocols, levels, strict=True):
-        (row,) = rows(collect([protocol], names=names), resamples=RESAMPLES)
-        extra = (cells or ["-", "-", "-"]) if games else []
-        lines.append("| " + " | ".join([*row_cells(row), *extra]) + " |")
+    found = []
+    for protocol in protocols:
+        (group,) = collect([protocol], names=names)
+        plays = read_plays(group)
+        levels = [_level_cells(by_play) for by_play in plays.values()]  # one seed, or none if unfinished
+        found.append((group_row(group, plays, resamples=RESAMPLES), levels[0] if levels else None))
+    games = any(cells is not None for _, cells in found)
+    lines = [
+        "| " + " | ".join([*row_cells(row), *((cells or ["-", "-", "-"]) if games else [])]) + " |"
+        for row, cells in found
+    ]
     header = (
         "| learner | setting | seed | U ± s.e. | P | share learned | seen: share saved "
         "| held-out: share saved |" + (LEVEL_HEADER if games else "")
