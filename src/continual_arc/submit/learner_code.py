@@ -11,9 +11,11 @@ repository and commit, for ``pip install git+URL@COMMIT``).
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import importlib.metadata
 import importlib.util
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TypedDict
 
@@ -57,10 +59,15 @@ def _package(learner: str) -> str:
     return learner.split(":", 1)[0].split(".", 1)[0]
 
 
-def _found_sources(top: str) -> tuple[Path, list[Path]]:
-    """A top-level package's folder and its Python files, found on the path without importing it."""
+def _found_sources(top: str, search: Sequence[str]) -> tuple[Path, list[Path]]:
+    """A top-level package's folder and its Python files, found without importing it.
+
+    Looked for first in ``search`` (the learner processes' ``PYTHONPATH``, which comes first on
+    their path), then as this process finds it.
+    """
     try:
-        spec = importlib.util.find_spec(top)  # a top-level name: located, none of its code run
+        spec = importlib.machinery.PathFinder.find_spec(top, list(search)) if search else None
+        spec = spec or importlib.util.find_spec(top)  # a top-level name: located, none of its code run
     except (ImportError, ValueError):
         spec = None
     if spec is None:
@@ -111,25 +118,28 @@ def _direct_url(dist: importlib.metadata.Distribution) -> tuple[str | None, str 
     return (str(url) if url else None), (str(commit) if commit else None)
 
 
-def fingerprint_outside(learner: str) -> CodeFingerprint:
+def fingerprint_outside(learner: str, search: Sequence[str] = ()) -> CodeFingerprint:
     """The fingerprint a run of this learner records, computed here without importing its code.
 
     Its version is the installed distribution's (a learner's ``__version__`` would need its code run).
     """
-    code = learner_code(learner)
+    code = learner_code(learner, search=search)
     return {"package": code["package"], "version": code["version"], "sources_sha256": code["sources_sha256"]}
 
 
-def learner_code(learner: str, *, repository: str | None = None, commit: str | None = None) -> LearnerCodeJSON:
+def learner_code(
+    learner: str, *, repository: str | None = None, commit: str | None = None, search: Sequence[str] = ()
+) -> LearnerCodeJSON:
     """What identifies the code of the learner ``learner`` (``module:Class``) names, read here.
 
     Args:
         learner: the learner's import path.
+        search: folders its processes find code in before their Python's own (their ``PYTHONPATH``).
         repository: the repository the learner was asked to be installed from, if any.
         commit: the commit it was asked to be installed at, if any.
     """
     top = _package(learner)
-    root, files = _found_sources(top)
+    root, files = _found_sources(top, search)
     dist = _distribution(top)
     installed_from, installed_commit = _direct_url(dist) if dist is not None else (None, None)
     return {

@@ -340,7 +340,7 @@ def verify_statement(options: VerifyOptions, seed: int, isolation: Mapping[str, 
     Covered: every file of ``options.out`` but ``work/`` (each learner process's folder and log,
     read by no number) and ``signature.json`` itself.
     """
-    code = options.code or learner_code(options.learner, repository=options.repository, commit=options.commit)
+    code = options.code or _read_code(options)
     return {
         "kind": "verify",
         "mode": options.mode,
@@ -352,6 +352,13 @@ def verify_statement(options: VerifyOptions, seed: int, isolation: Mapping[str, 
         "learner": {"class": options.learner, "kwargs": {}, "code": dict(code)},
         "files": dict(file_digests(options.out)),
     }
+
+
+def _read_code(options: VerifyOptions) -> LearnerCodeJSON:
+    """The learner's code as this process finds it where the learner's processes will (their path first)."""
+    path = (os.environ if options.env is None else options.env).get("PYTHONPATH", "")
+    search = [folder for folder in path.split(os.pathsep) if folder]
+    return learner_code(options.learner, repository=options.repository, commit=options.commit, search=search)
 
 
 def _key_outside(options: VerifyOptions) -> None:
@@ -370,8 +377,7 @@ def verify(options: VerifyOptions) -> ProtocolDocument:
     """
     _key_outside(options)
     if options.code is None:  # read here, before any learner process runs, and never asked of one
-        code = learner_code(options.learner, repository=options.repository, commit=options.commit)
-        options = replace(options, code=code)
+        options = replace(options, code=_read_code(options))
     seed = _resolved_seed(options)
     marker = {"mode": options.mode, "seed": seed, "learner": options.learner, "about": dict(options.about)}
     with removed_if_unplayed(options.out):
