@@ -160,8 +160,10 @@ class ServeOptions:
 def _run(command: Sequence[str], env: Mapping[str, str], what: str) -> None:
     done = subprocess.run(list(command), env=dict(env), capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise VerifyRequestError(f"{what} failed (exit {done.returncode}): {tail[0]}")
+        lines = [line.strip() for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        # the line that says why: pip's and Python's own errors, else the last one
+        said = [line for line in lines if line.lower().startswith(("error", "continual-arc: error"))]
+        raise VerifyRequestError(f"{what} failed (exit {done.returncode}): {(said or lines or ['no output'])[-1]}")
 
 
 def _env(options: ServeOptions) -> dict[str, str]:
