@@ -23,6 +23,7 @@ from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.measure.pool import BudgetEstimate
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.submit.standing import Standing, StandingKind
 from continual_arc.submit.leaderboard import (
     Checked,
     LeaderboardError,
@@ -206,16 +207,17 @@ def test_a_result_named_twice_is_ranked_once(results: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("marker", "expected"),
+    ("standing", "expected"),
     [
         (None, "reported"),
-        ({"mode": "reproduced", "about": {"track": "arc1"}}, "reproduced"),
-        ({"mode": "verified", "about": {"pack": "demo", "manifest_sha256": "ab" * 32}}, "verified"),
-        ({"mode": "verified", "about": {"pack": "demo"}}, "reported"),  # tied to no manifest
+        (Standing(StandingKind.REPORTED, "unsigned"), "reported"),
+        (Standing(StandingKind.REPRODUCED, "reproduced by k", "k"), "reproduced"),
+        (Standing(StandingKind.VERIFIED, "verified by k", "k"), "verified"),
     ],
 )
-def test_the_status_follows_the_verification(marker: dict[str, Any] | None, expected: str) -> None:
-    assert status(marker) == expected
+def test_the_status_is_the_standing(standing: Standing | None, expected: str) -> None:
+    """The status is the standing a signature gives (tests/submit/test_standing.py), never a marker's word."""
+    assert status(standing) == expected
 
 
 @pytest.fixture(scope="module")
