@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.data.pack import write_manifest
@@ -25,8 +26,6 @@ from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from continual_arc.submit.signing import SigningKey, file_digests, read_signatures, sign_directory
 from continual_arc.submit.standing import TrustedKeys
 from continual_arc.submit.verify import VerifyOptions, verify
@@ -214,7 +213,9 @@ def test_a_public_result_claimed_verified_on_a_pack_is_refused(
     assert len(_named(problems, "verification.json", "about.pack", "pack-checkedits")) == 1, problems
 
 
-def test_a_verification_on_another_manifest_is_refused(verified: Path, key: SigningKey, tmp_path: Path) -> None:
+def test_a_verification_on_another_manifest_is_refused(
+    verified: Path, key: SigningKey, tmp_path: Path
+) -> None:
     """Runs of a pack's track, marked verified on that pack and signed; then on another manifest of it."""
     pack, track = use_pack(_pack(tmp_path / "pack", "checkedits"))
     root = tmp_path / "v"
@@ -228,7 +229,9 @@ def test_a_verification_on_another_manifest_is_refused(verified: Path, key: Sign
     atomic_write_json(root / "verification.json", marker)
     assert _named(_problems(root), "stream/meta.json", "not canonical ("), "unsigned, it counts for nothing"
     _resign(root, key, {"kind": "verify", "mode": "verified"})
-    assert _problems(root) == []  # signed, tied to the runs and to the pack in use: the canonical check is off
+    assert (
+        _problems(root) == []
+    )  # signed, tied to the runs and to the pack in use: the canonical check is off
     _edit_json(root / "verification.json", lambda v: v["about"].update(manifest_sha256="ab" * 32))
     _resign(root, key)
     problems = _problems(root)

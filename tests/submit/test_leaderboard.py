@@ -23,7 +23,6 @@ from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.measure.pool import BudgetEstimate
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
-from continual_arc.submit.standing import Standing, StandingKind
 from continual_arc.submit.leaderboard import (
     Checked,
     LeaderboardError,
@@ -33,6 +32,7 @@ from continual_arc.submit.leaderboard import (
     status,
 )
 from continual_arc.submit.leaderboard_format import CSV_COLUMNS, leaderboard_markdown
+from continual_arc.submit.standing import Standing, StandingKind
 
 pytestmark = pytest.mark.tampered  # one result is edited on purpose
 

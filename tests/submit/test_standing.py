@@ -22,6 +22,7 @@ from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.data.pack import write_manifest
 from continual_arc.measure.summary import summarize
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard import check_result, leaderboard
 from continual_arc.submit.rebuild import store_run
@@ -29,7 +30,6 @@ from continual_arc.submit.signing import SIGNATURE, SigningError, new_key_pair, 
 from continual_arc.submit.standing import StandingKind, TrustedKeys, load_trusted, standing_of
 from continual_arc.submit.verify import VerifyOptions, verify
 from continual_arc.tracks.registry import get_config, use_pack
-from continual_arc.stream.users import with_users
 
 pytestmark = pytest.mark.tampered  # these tests edit result files on purpose
 
@@ -85,7 +85,8 @@ def verified(tmp_path_factory: pytest.TempPathFactory, keys: Path, pack: Path) -
 def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A self-run protocol: the toy rule learner on toy-smoke."""
     root = tmp_path_factory.mktemp("honest") / "rules"
-    play_protocol(ProtocolOptions(out=root, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke",
+    learner = "continual_arc.testing:ToyRuleLearner"
+    play_protocol(ProtocolOptions(out=root, learner=learner, config="toy-smoke",
                                   jobs=1, resamples=100))  # fmt: skip
     submission = read_json(root / "submission.json")
     submission.update(student="none", code="https://example.org/l@abc", contact="a@example.org")
@@ -125,7 +126,10 @@ def test_a_signed_verification_is_verified_by_its_trusted_key(verified: Path, ke
         if p.is_file() and p.relative_to(verified).parts[0] != "work" and p.name != SIGNATURE
     )
     assert sorted(files) == present
-    assert files["stream/records.jsonl"] == hashlib.sha256((verified / "stream/records.jsonl").read_bytes()).hexdigest()
+    assert (
+        files["stream/records.jsonl"]
+        == hashlib.sha256((verified / "stream/records.jsonl").read_bytes()).hexdigest()
+    )
     assert signed["about"]["manifest_sha256"] == use_pack(pack)[0].digest
     assert signed["learner"]["class"] == LEARNER and signed["isolation"]
 
@@ -158,11 +162,14 @@ def test_a_liar_about_its_own_code_is_fingerprinted_as_it_is(tmp_path: Path) -> 
     )
     tmp_path.chmod(0o755)  # its processes run as nobody when the tests run as root
     env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    verify(VerifyOptions(learner="liar:Liar", config=with_users(get_config("toy-smoke"), 1), out=tmp_path / "v",
+    toy = with_users(get_config("toy-smoke"), 1)
+    verify(VerifyOptions(learner="liar:Liar", config=toy, out=tmp_path / "v",
                          seed=9, env=env, resamples=50))  # fmt: skip
     digest = hashlib.sha256(b"liar.py\0" + (tmp_path / "liar.py").read_bytes() + b"\0").hexdigest()
     for play in ("stream", "seen", "held-out-reset"):
-        assert read_json(tmp_path / "v" / play / "meta.json")["learner_fingerprint"]["sources_sha256"] == digest
+        assert (
+            read_json(tmp_path / "v" / play / "meta.json")["learner_fingerprint"]["sources_sha256"] == digest
+        )
 
 
 # -- attacks: each breaks the standing ---------------------------------------------------------------
@@ -182,7 +189,9 @@ def test_a_hand_written_verification_json_is_reported_with_its_reason(honest: Pa
     assert [row.status for table in board.tables for row in table.rows] == ["reported"]
 
 
-def test_a_re_badged_verified_directory_loses_its_standing(verified: Path, keys: Path, tmp_path: Path) -> None:
+def test_a_re_badged_verified_directory_loses_its_standing(
+    verified: Path, keys: Path, tmp_path: Path
+) -> None:
     root = _copy(verified, tmp_path / "genius")
     for path in [*root.glob("*/meta.json"), root / "submission.json", root / "protocol.json",
                  root / "verification.json"]:  # fmt: skip
@@ -192,7 +201,9 @@ def test_a_re_badged_verified_directory_loses_its_standing(verified: Path, keys:
     assert standing.reason.startswith("held-out-reset/meta.json changed since it was signed (and ")
 
 
-def test_a_signed_stored_run_with_one_record_edited_names_the_file(honest: Path, keys: Path, tmp_path: Path) -> None:
+def test_a_signed_stored_run_with_one_record_edited_names_the_file(
+    honest: Path, keys: Path, tmp_path: Path
+) -> None:
     stored = store_run(honest, tmp_path / "runs" / "rules", sign_with=read_signing_key(keys / "verifier"),
                        played_here=True, trusted=TrustedKeys())  # fmt: skip
     trusted = _trust(keys, "verifier")
@@ -204,7 +215,10 @@ def test_a_signed_stored_run_with_one_record_edited_names_the_file(honest: Path,
     _rewrite(stored / "seen", records)
     standing = standing_of(stored, trusted)
     assert standing.kind is StandingKind.REPORTED
-    assert standing.reason == "seen/records.jsonl changed since it was signed (and 1 other file(s)) (signed by verifier)"
+    assert (
+        standing.reason
+        == "seen/records.jsonl changed since it was signed (and 1 other file(s)) (signed by verifier)"
+    )
 
 
 def test_a_verified_result_without_trajectories_and_records_rewritten_is_not_verified(
@@ -291,7 +305,9 @@ def test_a_rebuild_signs_with_the_local_key_which_its_reader_trusts(honest: Path
     standing = standing_of(stored, load_trusted())
     assert standing.kind is StandingKind.REPRODUCED and standing.records_only
     assert standing.signer == "rebuilt here"
-    assert standing_of(stored, load_trusted(local=False)).kind is StandingKind.REPORTED  # another reader's view
+    assert (
+        standing_of(stored, load_trusted(local=False)).kind is StandingKind.REPORTED
+    )  # another reader's view
 
 
 # -- keys ---------------------------------------------------------------------------------------------

@@ -36,7 +36,9 @@ def test_a_pack_verification_is_marked_and_checked_only_with_its_pack(
     pack = _tiny_pack(tmp_path / "private" / "tiny")
     out = tmp_path / "v"
     learner = "continual_arc.play.toy_learners:DemoBuyerLearner"
-    new_key_pair(tmp_path / "keys" / "verifier", "verifier")  # signed: its marker counts, through the signature
+    new_key_pair(
+        tmp_path / "keys" / "verifier", "verifier"
+    )  # signed: its marker counts, through the signature
     argv = ["verify", "--learner", learner, "--pack", str(pack), "--out", str(out), "--seed", "5"]
     assert main([*argv, "--resamples", "100", "--sign-with", str(tmp_path / "keys" / "verifier")]) == 0
     assert "the rerun checked: every check holds" in capsys.readouterr().out

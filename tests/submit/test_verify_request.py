@@ -69,8 +69,15 @@ def repository(tmp_path: Path) -> tuple[str, str]:
 
 def test_a_form_is_read_field_by_field() -> None:
     commit = "ab" * 20
-    request = parse_form(_form("https://github.com/you/tiny", commit).replace("none", "- openai/a\n- openai/b"))
-    assert (request.track, request.commit, request.learner, request.budget) == ("arc1", commit, "tiny_buyer:Buyer", 5)
+    request = parse_form(
+        _form("https://github.com/you/tiny", commit).replace("none", "- openai/a\n- openai/b")
+    )
+    assert (request.track, request.commit, request.learner, request.budget) == (
+        "arc1",
+        commit,
+        "tiny_buyer:Buyer",
+        5,
+    )
     assert request.models == ("openai/a", "openai/b")
     with pytest.raises(VerifyRequestError, match="the request's Commit is 'main', but must be a commit's 40"):
         parse_form(_form("https://github.com/you/tiny", "main"))
@@ -91,14 +98,17 @@ def test_a_request_is_installed_verified_signed_and_answered(
     site = tmp_path / "site"
     tmp_path.chmod(0o755)  # the learner's processes run as nobody when the tests run as root
     out = tmp_path / "verification"
-    argv = ["verify-request", str(tmp_path / "issue.md"), "--pack", str(DEMO), "--key", str(keys / "verifier"),
+    argv = ["verify-request", str(tmp_path / "issue.md"), "--pack", str(DEMO),
+            "--key", str(keys / "verifier"),
             "--out", str(out), "--comment", str(tmp_path / "comment.md"), "--target", str(site),
             "--pip-arg=--no-index", "--pip-arg=--no-deps", "--pip-arg=--no-build-isolation",
             "--seed", "3", "--resamples", "100"]  # fmt: skip
     assert main(argv) == 0
     comment = (tmp_path / "comment.md").read_text()
     assert comment == capsys.readouterr().out
-    assert "Standing: **verified** (verified by verifier (a verify rerun), signed over every file)." in comment
+    assert (
+        "Standing: **verified** (verified by verifier (a verify rerun), signed over every file)." in comment
+    )
     assert "| held-out |" in comment and str(DEMO) not in comment  # the pack's folder is never posted
     statement = read_json(out / SIGNATURE)["signatures"][0]["statement"]
     code = statement["learner"]["code"]

@@ -2,7 +2,8 @@
 
 One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.report`,
 :mod:`~.reports`, :mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.leaderboard`,
-:mod:`~.runs`, :mod:`~.pack`, :mod:`~.verify`, :mod:`~.verify_request`, :mod:`~.keys`, :mod:`~.view`, :mod:`~.sweep`, :mod:`~.figures`,
+:mod:`~.runs`, :mod:`~.pack`, :mod:`~.verify`, :mod:`~.verify_request`, :mod:`~.keys`, :mod:`~.view`,
+:mod:`~.sweep`, :mod:`~.figures`,
 :mod:`~.first_sight`), each adding its commands to the root parser. Only the group of the command
 being run is imported, so that ``continual-arc schedule make`` does not pay for NumPy or the plotting
 library, and ``--help`` for nothing at all.

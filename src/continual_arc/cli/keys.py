@@ -35,7 +35,10 @@ def _new(args: argparse.Namespace) -> int:
     public = new_key_pair(Path(args.path), args.name)
     print(f"private key {args.path} (mode 0600: keep it secret, never in a repository or a result)")
     print(f"public key  {args.path}.pub, id {public.key_id}")
-    print(f"to have readers trust it, add the public key to the repository as {TRUSTED_FOLDER.name}/{args.name}.pub")
+    print(
+        "to have readers trust it, add the public key to the repository as "
+        f"{TRUSTED_FOLDER.name}/{args.name}.pub"
+    )
     return 0
 
 

@@ -30,7 +30,10 @@ def _store(args: argparse.Namespace) -> int:
         trusted=trusted_keys(args),
     )
     signed = f", signed by {key.name}" if key is not None else ", unsigned: it stands as reported"
-    print(f"stored {args.protocol} in {target} (records, meta, summaries and schedules; no trajectories){signed}")
+    print(
+        f"stored {args.protocol} in {target} "
+        f"(records, meta, summaries and schedules; no trajectories){signed}"
+    )
     return 0
 
 

@@ -119,7 +119,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="a private key (continual-arc keys new) that signs a statement of what was verified: "
         "without one the result stands as reported",
     )
-    p.add_argument("--repository", help="the repository the learner was installed from, named in the statement")
+    p.add_argument(
+        "--repository", help="the repository the learner was installed from, named in the statement"
+    )
     p.add_argument("--commit", help="the commit the learner was installed at, named in the statement")
     add_trust_argument(p)
     p.set_defaults(func=_verify)

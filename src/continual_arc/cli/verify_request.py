@@ -48,7 +48,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--key", required=True, help="the private key that signs the verification")
     p.add_argument("--out", required=True, help="the verification's directory")
     p.add_argument("--comment", required=True, help="where to write the comment to post (Markdown)")
-    p.add_argument("--python", help="the Python to install the learner into and verify with (default this one)")
+    p.add_argument(
+        "--python", help="the Python to install the learner into and verify with (default this one)"
+    )
     p.add_argument("--target", help="install the learner into this folder (pip --target), put on its path")
     p.add_argument(
         "--pip-arg",

@@ -314,5 +314,11 @@ def check_submission(
     paths = {role: str(run.path) for role, run in runs.items()}
     stored = any(run.records_only for run in runs.values())
     return CheckResult(
-        not problems, problems, numbers, paths, unfilled if draft else [], records_only=stored, standing=standing
+        not problems,
+        problems,
+        numbers,
+        paths,
+        unfilled if draft else [],
+        records_only=stored,
+        standing=standing,
     )

@@ -36,7 +36,6 @@ from ..measure.pool import BudgetEstimate, budget_estimate
 from ..play.rundir import read_meta, read_records
 from .check import CheckNumbers, check_submission
 from .leaderboard_flags import RECORDS_ONLY, flags, status
-from .standing import Standing, TrustedKeys
 from .leaderboard_json import (
     LeaderboardJSON,
     RefusalJSON,
@@ -45,6 +44,7 @@ from .leaderboard_json import (
     Setting,
     TableJSON,
 )
+from .standing import Standing, TrustedKeys
 
 __all__ = [
     "SUBMISSION",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..core.config import TESTS
 from ..core.records import Phase
 from .check import CheckNumbers
@@ -17,8 +15,10 @@ the replay of its instances held; ``continual-arc runs rebuild`` plays it again 
 
 
 def status(standing: Standing | None) -> str:
-    """The status of a checked result: its standing, which only a trusted signature raises
-    (:func:`~continual_arc.submit.standing.standing_of`); ``reported`` when none was read."""
+    """The status of a checked result: its standing (``reported`` when none was read).
+
+    Only a trusted signature raises it (:func:`~continual_arc.submit.standing.standing_of`).
+    """
     return str(standing.kind if standing is not None else StandingKind.REPORTED)
 
 

@@ -17,12 +17,12 @@ import importlib.util
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, cast
 
-from ..core.records import CodeFingerprint
+from ..core.records import CodeFingerprint, JSONObject
 from ..play.fingerprint import sources_digest
 
-__all__ = ["LearnerCodeJSON", "fingerprint_outside", "learner_code"]
+__all__ = ["LearnerCodeJSON", "code_json", "fingerprint_outside", "learner_code"]
 
 _UNHASHED = frozenset({"INSTALLER", "REQUESTED", "RECORD", "direct_url.json"})
 """A distribution's files that say how this machine installed it, not what it is (RECORD lists
@@ -116,6 +116,11 @@ def _direct_url(dist: importlib.metadata.Distribution) -> tuple[str | None, str 
     commit = vcs.get("commit_id") if isinstance(vcs, dict) else None
     url = value.get("url") if isinstance(value, dict) else None
     return (str(url) if url else None), (str(commit) if commit else None)
+
+
+def code_json(code: LearnerCodeJSON) -> JSONObject:
+    """The learner's code as a JSON object (what a signed statement holds)."""
+    return cast(JSONObject, dict(code))  # every field is a string or None
 
 
 def fingerprint_outside(learner: str, search: Sequence[str] = ()) -> CodeFingerprint:

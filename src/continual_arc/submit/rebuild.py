@@ -22,6 +22,7 @@ import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from .. import __version__
 from ..core.errors import ContinualArcError
@@ -33,7 +34,7 @@ from ..play.options import RunOptions
 from ..protocol.play import ProtocolOptions, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
 from .check import CheckResult, check_submission
-from .learner_code import learner_code
+from .learner_code import code_json, learner_code
 from .signing import SigningError, SigningKey, file_digests, read_signatures, sign_directory
 from .standing import StandingKind, TrustedKeys, load_trusted, standing_of
 
@@ -141,16 +142,18 @@ def store_run(
     return target
 
 
-def _origin(
-    source: Path, key: SigningKey, played_here: bool, trusted: TrustedKeys | None
-) -> JSONObject:
+def _origin(source: Path, key: SigningKey, played_here: bool, trusted: TrustedKeys | None) -> JSONObject:
     """How a stored protocol was played, as its signer vouches: its own signed statement, or here."""
     readers = (load_trusted() if trusted is None else trusted).with_keys([key.public])
     standing = standing_of(source, readers)
     if standing.kind is not StandingKind.REPORTED:
         signed = next(s for s in read_signatures(source) if readers.find(s.key_id) is not None)
         carried = {k: v for k, v in signed.statement.items() if k not in ("files", "stored")}
-        return {"mode": str(standing.kind), "played": f"{carried.get('kind')} by {standing.signer}", **carried}
+        return {
+            "mode": str(standing.kind),
+            "played": f"{carried.get('kind')} by {standing.signer}",
+            **carried,
+        }
     if not played_here:
         raise SigningError(
             f"{source} carries no signature you trust ({standing.reason}): give --played-here if you "
@@ -166,7 +169,7 @@ def _origin(
         "config": document.get("config"),
         "seed": document.get("seed"),
         "learner": {"class": name, "kwargs": kwargs if isinstance(kwargs, dict) else {},
-                    "code": dict(learner_code(name))},
+                    "code": code_json(learner_code(name))},
     }  # fmt: skip
 
 
@@ -185,7 +188,7 @@ def store_statement(stored: Path, whole: Mapping[str, str], origin: Mapping[str,
         kind="store",
         project={"name": "continual-arc", "version": __version__},
         files=dict(sorted({**whole, **kept}.items())),
-        stored=sorted(kept),
+        stored=cast(list[JSONValue], sorted(kept)),
     )
     return statement
 
@@ -208,10 +211,10 @@ def rebuild_statement(stored: Path, rebuilt: Rebuilt) -> JSONObject:
         "config": document.get("config"),
         "seed": document.get("seed"),
         "learner": {"class": name, "kwargs": kwargs if isinstance(kwargs, dict) else {},
-                    "code": dict(learner_code(name))},
+                    "code": code_json(learner_code(name))},
         "rebuilt": {"records": "every play's records equal, clocks aside", "check": rebuilt.check.ok},
         "files": dict(files),
-        "stored": sorted(files),
+        "stored": cast(list[JSONValue], sorted(files)),
     }  # fmt: skip
 
 

@@ -20,12 +20,12 @@ import base64
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -132,7 +132,9 @@ class SigningKey:
     @property
     def public(self) -> PublicKey:
         """Its public key."""
-        raw = self.private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        raw = self.private.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
         return PublicKey(self.name, raw)
 
     def sign(self, message: bytes) -> bytes:
@@ -141,7 +143,7 @@ class SigningKey:
 
 
 def read_public_key(path: Path | str, name: str | None = None) -> PublicKey:
-    """A public key from its OpenSSH line; its name is ``name``, else the line's comment, else the file's stem.
+    """A public key from its OpenSSH line, named ``name``, else by the line's comment, else the file's stem.
 
     Raises:
         SigningError: the file is missing, or is not one Ed25519 public key.
@@ -154,8 +156,10 @@ def read_public_key(path: Path | str, name: str | None = None) -> PublicKey:
     parts = text.split(None, 2)
     try:
         key = serialization.load_ssh_public_key(" ".join(parts[:2]).encode())
-    except (ValueError, IndexError, serialization.UnsupportedAlgorithm):
-        raise SigningError(f"{path} is not an Ed25519 public key (one line: ssh-ed25519 <base64> <name>)") from None
+    except (ValueError, IndexError, UnsupportedAlgorithm):
+        raise SigningError(
+            f"{path} is not an Ed25519 public key (one line: ssh-ed25519 <base64> <name>)"
+        ) from None
     if not isinstance(key, Ed25519PublicKey):
         raise SigningError(f"{path} is not an Ed25519 public key: statements are signed with Ed25519 only")
     comment = parts[2].strip() if len(parts) > 2 else ""
@@ -174,12 +178,14 @@ def read_signing_key(path: Path | str) -> SigningKey:
         data = path.read_bytes()
     except OSError as err:
         raise SigningError(f"{path}: cannot read the private key ({err.strerror})") from None
+    ssh = data.lstrip().startswith(b"-----BEGIN OPENSSH")
     try:
-        if data.lstrip().startswith(b"-----BEGIN OPENSSH"):
-            key = serialization.load_ssh_private_key(data, password=None)
-        else:
-            key = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError, serialization.UnsupportedAlgorithm):
+        key: object = (
+            serialization.load_ssh_private_key(data, password=None)
+            if ssh
+            else serialization.load_pem_private_key(data, password=None)
+        )
+    except (ValueError, TypeError, UnsupportedAlgorithm):
         raise SigningError(
             f"{path} is not an unencrypted Ed25519 private key (continual-arc keys new makes one)"
         ) from None
@@ -355,4 +361,3 @@ def sign_directory(directory: Path | str, statement: Mapping[str, JSONValue], ke
     entries: list[JSONValue] = [s.to_json() for s in (*kept, signed)]
     atomic_write_json(directory / SIGNATURE, {"format": 1, "signatures": entries})
     return signed
-

@@ -153,7 +153,9 @@ def _files_problem(statement: Mapping[str, JSONValue], present: Mapping[str, str
             more = f" (and {len(found) - 1} other file(s))" if len(found) > 1 else ""
             return f"{found[0]} {what}{more}", False
     # records only: a stored copy (a rebuilt one keeps none of its trajectories either)
-    return None, kept is not None and (statement.get("kind") == "rebuild" or any(n not in present for n in files))
+    return None, kept is not None and (
+        statement.get("kind") == "rebuild" or any(n not in present for n in files)
+    )
 
 
 def _code(statement: Mapping[str, JSONValue]) -> str | None:
@@ -198,7 +200,11 @@ def standing_of(directory: Path, trusted: TrustedKeys) -> Standing:
         return Standing(StandingKind.REPORTED, f"{SIGNATURE} is unreadable ({err})")
     if not signatures:
         marker = directory / "verification.json"
-        why = ": its verification.json is signed by nobody, so it vouches for nothing" if marker.exists() else ""
+        why = (
+            ": its verification.json is signed by nobody, so it vouches for nothing"
+            if marker.exists()
+            else ""
+        )
         return Standing(StandingKind.REPORTED, f"unsigned{why}")
     present = file_digests(directory)
     found = [_entry(signed, trusted, present) for signed in signatures]

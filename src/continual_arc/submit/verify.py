@@ -53,7 +53,7 @@ from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..protocol.unplayed import removed_if_unplayed
 from ..stream.schedule import Schedule
 from .confine import confinement, in_force, precompile, proxy_bridge, with_proxy
-from .learner_code import LearnerCodeJSON, learner_code
+from .learner_code import LearnerCodeJSON, code_json, learner_code
 from .signing import SigningError, SigningKey, file_digests, sign_directory
 
 __all__ = [
@@ -349,7 +349,7 @@ def verify_statement(options: VerifyOptions, seed: int, isolation: Mapping[str, 
         "seed": seed,
         "about": dict(options.about),
         "isolation": dict(isolation),
-        "learner": {"class": options.learner, "kwargs": {}, "code": dict(code)},
+        "learner": {"class": options.learner, "kwargs": {}, "code": code_json(code)},
         "files": dict(file_digests(options.out)),
     }
 

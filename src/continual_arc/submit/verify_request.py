@@ -118,7 +118,9 @@ def parse_form(body: str) -> VerifyRequest:
     }  # fmt: skip
     for key, (ok, wanted) in checks.items():
         if not ok:
-            raise VerifyRequestError(f"the request's {FORM_FIELDS[key]} is {values[key]!r}, but must be {wanted}")
+            raise VerifyRequestError(
+                f"the request's {FORM_FIELDS[key]} is {values[key]!r}, but must be {wanted}"
+            )
     models = tuple(m.strip("-* ").strip() for m in values["models"].splitlines() if m.strip("-* ").strip())
     return VerifyRequest(
         track=values["track"],
@@ -163,7 +165,9 @@ def _run(command: Sequence[str], env: Mapping[str, str], what: str) -> None:
         lines = [line.strip() for line in (done.stderr or done.stdout).splitlines() if line.strip()]
         # the line that says why: pip's and Python's own errors, else the last one
         said = [line for line in lines if line.lower().startswith(("error", "continual-arc: error"))]
-        raise VerifyRequestError(f"{what} failed (exit {done.returncode}): {(said or lines or ['no output'])[-1]}")
+        raise VerifyRequestError(
+            f"{what} failed (exit {done.returncode}): {(said or lines or ['no output'])[-1]}"
+        )
 
 
 def _env(options: ServeOptions) -> dict[str, str]:
@@ -197,10 +201,13 @@ def run_verify(request: VerifyRequest, options: ServeOptions) -> None:
     _run(command, _env(options), f"verifying {request.learner}")
 
 
-def comment(request: VerifyRequest, numbers: CheckNumbers | None, standing: Standing, problems: Sequence[str]) -> str:
-    """The comment posted on the issue: the learner, its place on the plane, T, the share learned, the standing."""
+def comment(
+    request: VerifyRequest, numbers: CheckNumbers | None, standing: Standing, problems: Sequence[str]
+) -> str:
+    """The comment posted on the issue: the learner, the plane, the share learned, its standing."""
     lines = [
-        f"**{request.learner}** from {request.repository} at `{request.commit}`, on a pack of {request.track}'s kind",
+        f"**{request.learner}** from {request.repository} at `{request.commit}`, "
+        f"on a private pack of {request.track}'s kind",
         "",
         f"Standing: **{standing.kind}** ({standing.reason}).",
     ]
@@ -210,7 +217,7 @@ def comment(request: VerifyRequest, numbers: CheckNumbers | None, standing: Stan
         lines += ["", "| test | share saved | 95% interval | T (points) | learner U / P | reset U / P |",
                   "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
         for test in ("seen", "held-out"):
-            c = numbers[test]  # type: ignore[literal-required]
+            c = numbers[test]
             saved, t = c["share_saved"], c["saving"]
             lines.append(
                 f"| {test} | {_n(saved['value'])} | {_n(saved['low'])} to {_n(saved['high'])} | "
@@ -219,7 +226,10 @@ def comment(request: VerifyRequest, numbers: CheckNumbers | None, standing: Stan
         learned = numbers.get("learned")
         if learned:
             s = learned["share_learned"]
-            lines += ["", f"Share learned over the stream: {_n(s['value'])} ({_n(s['low'])} to {_n(s['high'])})."]
+            lines += [
+                "",
+                f"Share learned over the stream: {_n(s['value'])} ({_n(s['low'])} to {_n(s['high'])}).",
+            ]
     if problems:
         lines += ["", f"The checker found {len(problems)} problem(s); the first: {problems[0]}"]
     return "\n".join(lines) + "\n"
