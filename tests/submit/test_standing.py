@@ -10,6 +10,8 @@ import hashlib
 import json
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -334,3 +336,26 @@ def test_keys_are_never_written_into_a_result_or_a_repository(verified: Path, tm
     private = (tmp_path / "k" / "mine").read_bytes()
     assert not [p for p in verified.rglob("*") if p.is_file() and b"PRIVATE KEY" in p.read_bytes()]
     assert private not in (verified / SIGNATURE).read_bytes()
+
+
+def test_a_pack_result_rebuilds_with_its_pack_and_is_then_signed_here(pack: Path, tmp_path: Path) -> None:
+    """``runs rebuild --pack``: in a fresh process, the pack's configuration is known only through it."""
+    _, track = use_pack(pack)
+    played = tmp_path / "played"
+    play_protocol(ProtocolOptions(out=played, learner=LEARNER, config=track.configs[0].name, jobs=1,
+                                  resamples=50, plots=False))  # fmt: skip
+    stored = store_run(played, tmp_path / "stored", fields={"student": "none", "code": "x", "contact": "y"})
+    command = [sys.executable, "-m", "continual_arc.cli", "runs", "rebuild", str(stored), "--ablation"]
+    without = subprocess.run([*command, "--out", str(tmp_path / "r1")], capture_output=True, text=True)
+    assert without.returncode == 2  # one sentence, after the line that says what it rebuilds
+    assert without.stderr.strip().splitlines()[-1].endswith("once its pack is given (--pack DIR))")
+    assert standing_of(stored, load_trusted()).reason == "unsigned"
+    with_pack = [*command, "--out", str(tmp_path / "r2"), "--pack", str(pack)]
+    rebuilt = subprocess.run(with_pack, capture_output=True, text=True)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    standing = standing_of(stored, load_trusted())
+    assert (standing.kind, standing.signer, standing.records_only) == (
+        StandingKind.REPRODUCED,
+        "rebuilt here",
+        True,
+    )
