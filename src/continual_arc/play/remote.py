@@ -77,6 +77,7 @@ class RemoteLearner:
         self._started = len(list(self.logs.glob("[0-9]*"))) if self.logs.is_dir() else 0
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
         self.confinement = confinement
+        self.code: CodeFingerprint | None = None  # the caller's fingerprint of the code, if it made one
         self.isolations: list[JSONObject] = []
         self.child = self._start(start_state)
         self.hello = cast(Hello, self.child.call("hello"))  # the child's _hello, as JSON
@@ -155,7 +156,9 @@ class RemoteLearner:
         return _counters(self.child.call("user_resources", user))
 
     def code_fingerprint(self) -> CodeFingerprint:
-        """The fingerprint of the learner's code, as its own process sees it."""
+        """The fingerprint of the learner's code: the caller's (``code``), else as its own process sees it."""
+        if self.code is not None:
+            return self.code
         return cast(CodeFingerprint, self.child.call("fingerprint"))  # learner_fingerprint's, as JSON
 
     def close(self) -> None:
@@ -252,6 +255,7 @@ def remote_learner(
     start_state: Path | None = None,
     confinement: Confinement | None = None,
     zygote: Zygote | None = None,
+    code: CodeFingerprint | None = None,
 ) -> RemoteLearner:
     """The learner ``spec`` names (``{"class": "module:Class", "kwargs": {...}}``), in a process of its own.
 
@@ -270,6 +274,8 @@ def remote_learner(
             with these rights; it writes only in its own folder. ``None``: no sandbox.
         zygote: fork each sandboxed process from this fork server rather than start an interpreter
             (:mod:`continual_arc.core.sandbox.zygote`); with a ``prefix``, it is not used.
+        code: the fingerprint of the learner's code as the caller computed it, which the runner
+            records; ``None``: the learner's process is asked (a verifier never asks it).
 
     Raises:
         RemoteLearnerError: the learner could not be built (one sentence says why).
@@ -284,4 +290,5 @@ def remote_learner(
     kind = type("RemoteLearner", (*bases, RemoteLearner), {})
     learner: RemoteLearner = object.__new__(kind)
     learner.__dict__.update(probe.__dict__)
+    learner.code = code
     return learner
