@@ -29,7 +29,6 @@ from continual_arc.submit.leaderboard import (
     check_result,
     find_results,
     leaderboard,
-    status,
 )
 from continual_arc.submit.leaderboard_format import CSV_COLUMNS, leaderboard_markdown
 
@@ -98,12 +97,13 @@ def _checked(results: Path) -> list[Checked]:
 
 def test_two_learners_are_ranked_by_u_with_the_numbers_of_their_protocols(results: Path) -> None:
     board = leaderboard(_checked(results))
-    assert [(t.track, t.users) for t in board.tables] == [("toy", 1), ("toy", 2)]
-    assert board.refused == ()
-    one = board.tables[0].rows
+    assert board.tables == ()  # self-run, signed by no trusted key: every row is reported
+    assert [(t.track, t.users) for t in board.reported] == [("toy", 1), ("toy", 2)]
+    assert board.refused == () and board.not_here == ()
+    one = board.reported[0].rows
     assert [Path(r.path).name for r in one] == ["rules", "random"]  # the rule keeper spends less
     assert [r.rank for r in one] == [1, 2]
-    for row in (*one, *board.tables[1].rows):
+    for row in (*one, *board.reported[1].rows):
         plane = read_json(Path(row.path) / "protocol.json")["plane"]
         u, error = _u_and_error(Path(row.path) / "stream")
         assert row.stream.budget_used == pytest.approx(u)
@@ -124,7 +124,7 @@ def test_two_learners_are_ranked_by_u_with_the_numbers_of_their_protocols(result
 
 def test_a_tampered_result_is_shown_refused_and_never_ranked(results: Path, tmp_path: Path) -> None:
     board = leaderboard(_checked(_tampered(results, tmp_path)))
-    ranked = [Path(r.path).name for t in board.tables for r in t.rows]
+    ranked = [Path(r.path).name for t in board.reported for r in t.rows]
     assert ranked == ["rules", "rules-2"]
     (refusal,) = board.refused
     assert Path(refusal.path).name == "random" and refusal.name == "RandomLearner on toy-smoke, seed 0"
@@ -138,7 +138,7 @@ def test_a_tampered_result_is_shown_refused_and_never_ranked(results: Path, tmp_
 def test_a_canonical_check_refuses_an_ablation_unless_asked(results: Path) -> None:
     board = leaderboard([check_result(results / "toy" / "rules", resamples=RESAMPLES)])
     (refusal,) = board.refused
-    assert board.tables == () and refusal.problems == 6  # each of the six plays is not canonical
+    assert board.tables == board.reported == () and refusal.problems == 6  # each of the six plays is not canonical
     assert refusal.reason.endswith(
         "not canonical (track toy has no canonical configuration); check an ablation with --ablation"
     )
@@ -150,10 +150,12 @@ def test_the_three_formats_agree(results: Path, tmp_path: Path, capsys: pytest.C
     assert main([*args, "--csv", str(csv_path), "--json", str(json_path)]) == 0
     markdown = capsys.readouterr().out
     lines = markdown.splitlines()
-    assert lines[0] == "## toy, 1 user" and "## toy, 2 users" in lines
-    assert lines[4].startswith("| 1 | ToyRuleLearner on toy-smoke, seed 0 |")
-    assert lines[5].startswith("| 2 | RandomLearner on toy-smoke, seed 0 |")
-    assert "| 100.0 ± 0.0 | 0.0 | 100.0 | 0.0 |" in lines[5]
+    assert lines[0] == "No verified or reproduced result: the main tables are empty."
+    first = lines.index("## toy, 1 user (reported)")
+    assert "## toy, 2 users (reported)" in lines
+    assert lines[first + 4].startswith("| 1 | ToyRuleLearner on toy-smoke, seed 0 |")
+    assert lines[first + 5].startswith("| 2 | RandomLearner on toy-smoke, seed 0 |")
+    assert "| 100.0 ± 0.0 | 0.0 | 100.0 | 0.0 |" in lines[first + 5]
     rows = list(csv.DictReader(io.StringIO(csv_path.read_text())))
     assert tuple(rows[0]) == CSV_COLUMNS
     assert [(r["users"], r["rank"], Path(r["path"]).name) for r in rows] == [
@@ -163,7 +165,7 @@ def test_the_three_formats_agree(results: Path, tmp_path: Path, capsys: pytest.C
     ]
     document = read_json(json_path)
     assert document == leaderboard(_checked(results)).to_json()
-    for row, table_row in zip(rows, [r for t in document["tables"] for r in t["rows"]], strict=True):
+    for row, table_row in zip(rows, [r for t in document["reported"] for r in t["rows"]], strict=True):
         assert float(row["U"]) == table_row["stream"]["budget_used"]
         assert float(row["seen_saved"]) == table_row["seen"]["share_saved"]["value"]
 
@@ -205,19 +207,6 @@ def test_a_result_named_twice_is_ranked_once(results: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("marker", "expected"),
-    [
-        (None, "reported"),
-        ({"mode": "reproduced", "about": {"track": "arc1"}}, "reproduced"),
-        ({"mode": "verified", "about": {"pack": "demo", "manifest_sha256": "ab" * 32}}, "verified"),
-        ({"mode": "verified", "about": {"pack": "demo"}}, "reported"),  # tied to no manifest
-    ],
-)
-def test_the_status_follows_the_verification(marker: dict[str, Any] | None, expected: str) -> None:
-    assert status(marker) == expected
-
-
 @pytest.fixture(scope="module")
 def checked(results: Path) -> list[Checked]:
     return _checked(results)
@@ -233,6 +222,6 @@ def test_the_ranking_is_by_u_whatever_the_order_given(checked: list[Checked], da
     shuffled = data.draw(st.permutations(changed))
     board = leaderboard(shuffled)
     assert board == leaderboard(changed)
-    for table in board.tables:
+    for table in (*board.tables, *board.reported):
         used = [math.inf if r.stream.budget_used is None else r.stream.budget_used for r in table.rows]
         assert used == sorted(used) and [r.rank for r in table.rows] == list(range(1, len(used) + 1))

@@ -1,29 +1,18 @@
-"""A ranked result's status and flags, as the leaderboard shows them beside its numbers."""
+"""A ranked result's flags, as the leaderboard shows them beside its numbers (its standing is apart)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..core.config import TESTS
-from ..core.records import JSONValue, Phase
+from ..core.records import Phase
 from .check import CheckNumbers
 
-__all__ = ["RECORDS_ONLY", "flags", "status"]
+__all__ = ["RECORDS_ONLY", "flags"]
 
 RECORDS_ONLY = "records only: rebuild to replay (continual-arc runs rebuild)"
-"""The flag of a result stored without trajectories (the repository's ``runs/``): every check but
-the replay of its instances held; ``continual-arc runs rebuild`` plays it again and replays it."""
-
-
-def status(verification: Mapping[str, JSONValue] | None) -> str:
-    """The status of a checked result: ``verified`` only when its rerun is tied to a pack manifest."""
-    if verification is None:
-        return "reported"
-    about = verification.get("about")
-    about = about if isinstance(about, Mapping) else {}
-    if verification.get("mode") == "verified" and about.get("manifest_sha256"):
-        return "verified"
-    return "reproduced" if verification.get("mode") == "reproduced" else "reported"
+"""The mark of a result stored without trajectories (the repository's ``runs/``): every check but
+the replay of its instances held; ``continual-arc runs rebuild`` plays it again and replays it.
+Shown beside its standing, as information: such a result is reported like any self-run one unless a
+trusted signature covers its records-only form."""
 
 
 def flags(numbers: CheckNumbers) -> tuple[str, ...]:
