@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = sorted(p for p in (ROOT / "experiments").iterdir() if (p / "experiment.toml").is_file())
 RUNS = ROOT / "runs"
 STORED = sorted(p for p in RUNS.glob("arc[123]-*-seed[0-9]") if (p / "submission.json").is_file())
-"""The stored runs, as .gitignore admits them: not what a command wrote into runs/ by default
-(the README's first command writes runs/protocol-..., which the test command must not take for one)."""
+"""The stored runs, as .gitignore admits them: not anything else a person wrote into runs/ (a
+command's default --out is out/, never runs/)."""
 EXPERIMENT_RUNS = sorted(p for p in (ROOT / "experiments").glob("*/runs/*") if p.is_dir())
 """The runs that back one experiment and are not canonical, each in its experiment's runs/."""
 

@@ -117,6 +117,11 @@ def test_two_learners_are_ranked_by_u_with_the_numbers_of_their_protocols(result
         assert row.held_out["share_saved"]["value"] == pytest.approx(held["share_saved"]["value"])
         assert row.held_out["learner"]["share_solved"] == pytest.approx(held["learner"]["share_solved"])
         assert row.student == "none" and row.status == "reported"
+        plays = [Path(row.path) / play for play in ("stream", "seen", "held-out")]
+        records = [r for play in plays for r in _records(play)]
+        assert row.spend is not None and row.spend.usd is None and row.spend.searches is None
+        assert row.spend.instances == sum(r.get("episode_type", "primary") == "primary" for r in records)
+        assert row.spend.learner_seconds == pytest.approx(sum(r["learner_time"] for r in records))
         assert row.flags == ("ablation: track toy has no canonical configuration",)
     keeper, random = (row.stream.budget_used for row in one)
     assert keeper is not None and random == pytest.approx(100.0) and keeper < 100.0
@@ -138,7 +143,9 @@ def test_a_tampered_result_is_shown_refused_and_never_ranked(results: Path, tmp_
 def test_a_canonical_check_refuses_an_ablation_unless_asked(results: Path) -> None:
     board = leaderboard([check_result(results / "toy" / "rules", resamples=RESAMPLES)])
     (refusal,) = board.refused
-    assert board.tables == board.reported == () and refusal.problems == 6  # each of the six plays is not canonical
+    assert (
+        board.tables == board.reported == () and refusal.problems == 6
+    )  # each of the six plays is not canonical
     assert refusal.reason.endswith(
         "not canonical (track toy has no canonical configuration); check an ablation with --ablation"
     )

@@ -13,6 +13,8 @@ from ..core.records import Phase
 from ..measure.ledger import format_outside
 from ..measure.report import POINT_DIGITS, format_estimate, format_points, tiny_budget_note
 from ..submit.check import CheckNumbers, CheckResult, check_submission
+from ..submit.standing import load_trusted, standing_of
+from ..submit.stored import is_stored_run, stored_run_sentence
 from ..tracks.registry import use_pack
 
 __all__ = ["COMMANDS", "add_commands", "format_numbers", "main"]
@@ -64,9 +66,16 @@ def format_numbers(numbers: CheckNumbers) -> str:
     return "\n".join(lines)
 
 
+class StoredRunError(ContinualArcError):
+    """``check`` given a stored run, which holds no trajectories to replay: the sentence says what would."""
+
+
 def _check(args: argparse.Namespace) -> int:
     if args.pack:
         use_pack(args.pack)
+    if is_stored_run(args.result):
+        raise StoredRunError(stored_run_sentence(args.result))
+    standing = standing_of(Path(args.result), load_trusted([Path(k) for k in args.trust or ()]))
     result = check_submission(
         args.result,
         regenerate=not args.no_regenerate,
@@ -83,6 +92,7 @@ def _check(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
     if result.numbers:
         print(format_numbers(result.numbers))
+    print(f"standing: {standing.kind}: {standing.reason}")
     print(_verdict(result, args.draft), file=sys.stderr if not result.ok else sys.stdout)
     return 0 if result.ok else 1
 
@@ -107,6 +117,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("result", help="results/<track>/<name>/, holding submission.json")
     p.add_argument("--json", action="store_true", help="print the problems and numbers as JSON")
     p.add_argument("--pack", help="the rule pack a verified result was played on (its folder)")
+    p.add_argument(
+        "--trust",
+        action="append",
+        metavar="KEY",
+        help="also trust this verifier's public key (repeatable; the repository's verifiers are trusted)",
+    )
     p.add_argument("--no-regenerate", action="store_true", help="skip replaying every instance")
     p.add_argument(
         "--ablation", action="store_true", help="accept runs that are not canonical (an ablation's result)"
