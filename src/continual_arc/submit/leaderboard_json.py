@@ -10,6 +10,7 @@ from typing import TypedDict
 
 from ..measure.bootstrap import EstimateJSON
 from ..measure.pool import BudgetEstimateJSON
+from ..measure.spend import SpendJSON
 
 __all__ = [
     "LeaderboardJSON",
@@ -42,22 +43,6 @@ class SavedOnTest(TypedDict):
     reset: dict[str, float | None]
     instances: int
     tasks: int
-
-
-class SpendJSON(TypedDict):
-    """What the learner spent on its own plays (its stream and both tests), from its records.
-
-    ``usd``, ``tokens``, ``calls`` and ``searches`` are ``None`` when no record counts them;
-    ``training`` is the training compute, apart from the rest and never scored.
-    """
-
-    instances: int
-    usd: float | None
-    tokens: float | None
-    calls: float | None
-    searches: float | None
-    learner_seconds: float
-    training: dict[str, float] | None
 
 
 class PublicJSON(TypedDict):
