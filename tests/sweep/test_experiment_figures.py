@@ -293,5 +293,5 @@ def test_cost_draws_the_share_saved_against_what_an_instance_cost(repo: Path) ->
         "| Toy (toy) | 1 | 0 | $0.0000 | 1.00 [1.00, 1.00] | 0.50 [0.50, 0.50] |",  # counts no cost
         "| Toy model=m (toy) | 1 | 0 | $0.4000 | 1.00 [1.00, 1.00] | 0.50 [0.50, 0.50] |",
     ]
-    assert section[-1].endswith("dollars of model calls.")
+    assert section[-1].endswith("model cost per instance, US dollars.")
     assert (folder / "figures" / "cost.svg").is_file()

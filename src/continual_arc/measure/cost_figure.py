@@ -2,8 +2,11 @@
 
 One point per learner and setting, its seeds pooled: the share saved on each test from every seed's
 runs together ([share_saved][continual_arc.measure.compare.share_saved]), and what one instance
-cost the learner over its stream and both tests ([spend][continual_arc.measure.spend]): dollars of
-model calls where any point counts them, else seconds inside the learner (its search).
+cost the learner over its stream and both tests ([spend][continual_arc.measure.spend]), in one
+unit for every point ([cost_unit][continual_arc.measure.cost_figure.cost_unit]): dollars of model
+calls where any point counts them; else, for model-free learners, searches where every point counts
+them (a count the records give the same on any machine, where seconds are the machine's clock and
+shrink under a search cache); else seconds inside the learner.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from .bootstrap import EstimateJSON
 from .compare import share_saved
 from .spend import pooled_spend, spend_of_runs
 
-__all__ = ["CostPoint", "CostProtocol", "cost_points", "cost_unit"]
+__all__ = ["COST_LABELS", "CostPoint", "CostProtocol", "cost_of", "cost_points", "cost_unit"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class CostPoint(TypedDict):
     users: int
     seeds: list[int]
     usd_per_instance: float | None
+    searches_per_instance: float | None
     seconds_per_instance: float | None
     seen: EstimateJSON
     held_out: EstimateJSON
@@ -83,6 +87,7 @@ def cost_points(protocols: Sequence[CostProtocol], *, resamples: int, seed: int 
                 "users": users,
                 "seeds": [p.seed for p in members],
                 "usd_per_instance": spend.usd_per_instance if spend else None,
+                "searches_per_instance": spend.searches_per_instance if spend else None,
                 "seconds_per_instance": spend.seconds_per_instance if spend else None,
                 "seen": shares[Phase.SEEN],
                 "held_out": shares[Phase.HELD_OUT],
@@ -92,5 +97,27 @@ def cost_points(protocols: Sequence[CostProtocol], *, resamples: int, seed: int 
 
 
 def cost_unit(points: Sequence[CostPoint]) -> str:
-    """``usd`` when any point counts model cost, else ``seconds`` (every learner model-free)."""
-    return "usd" if any(p["usd_per_instance"] is not None for p in points) else "seconds"
+    """The cost axis's unit (``usd``, ``searches`` or ``seconds``).
+
+    ``usd`` when any point counts model cost, else ``searches`` when every point counts them.
+    """
+    if any(p["usd_per_instance"] is not None for p in points):
+        return "usd"
+    if points and all(p["searches_per_instance"] is not None for p in points):
+        return "searches"
+    return "seconds"
+
+
+def cost_of(point: CostPoint, unit: str) -> float | None:
+    """A point's cost per instance in ``unit`` (a model-free point costs no dollars: 0)."""
+    if unit == "usd":
+        return point["usd_per_instance"] or 0.0
+    return point["searches_per_instance"] if unit == "searches" else point["seconds_per_instance"]
+
+
+COST_LABELS = {
+    "usd": "model cost per instance, US dollars",
+    "searches": "searches per instance (model-free)",
+    "seconds": "seconds inside the learner per instance",
+}
+"""The cost axis's label in each unit."""

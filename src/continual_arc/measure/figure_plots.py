@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.records import Phase
-from .cost_figure import CostPoint, cost_unit
+from .cost_figure import COST_LABELS, CostPoint, cost_of, cost_unit
 from .figures import ExposurePoint, UsersSeries
 from .plots import load_matplotlib
 
@@ -190,7 +190,7 @@ def cost_plot(points: Sequence[CostPoint], path: Path, title: str) -> Path:
     fig, ax = plt.subplots(figsize=(7, 4.2))
     palette = plt.get_cmap("tab10")
     for i, point in enumerate(points):
-        cost = point["usd_per_instance"] if unit == "usd" else point["seconds_per_instance"]
+        cost = cost_of(point, unit)
         for test, (_, marker, _) in _TEST_STYLES.items():
             estimate: EstimateJSON = point["seen"] if test is Phase.SEEN else point["held_out"]
             spread = _spread(estimate)
@@ -200,9 +200,7 @@ def cost_plot(points: Sequence[CostPoint], path: Path, title: str) -> Path:
                         color=palette(i % 10), marker=marker, capsize=3, markersize=5, linestyle="none",
                         label=f"{point['label']}, {point['users']} user(s): {test} test")  # fmt: skip
     ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel(
-        "model cost per instance, US dollars" if unit == "usd" else "seconds inside the learner per instance"
-    )
+    ax.set_xlabel(COST_LABELS[unit])
     ax.set_ylabel("share of the reset's spend saved (95 % interval)")
     ax.set_title(title)
     ax.grid(alpha=0.3)

@@ -72,6 +72,11 @@ class Spend:
         return None if self.usd is None or not self.instances else self.usd / self.instances
 
     @property
+    def searches_per_instance(self) -> float | None:
+        """Searches per instance (``None`` without a search counter or instances)."""
+        return None if self.searches is None or not self.instances else self.searches / self.instances
+
+    @property
     def seconds_per_instance(self) -> float | None:
         """Learner seconds per instance (``None`` without instances)."""
         return self.learner_seconds / self.instances if self.instances else None

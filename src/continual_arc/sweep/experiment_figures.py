@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import ContinualArcError
 from ..core.records import Play
-from ..measure.cost_figure import CostProtocol, cost_points, cost_unit
+from ..measure.cost_figure import COST_LABELS, CostProtocol, cost_of, cost_points, cost_unit
 from ..measure.figure_plots import Floor, cost_plot, exposure_plot, users_plot
 from ..measure.figures import (
     ExposurePoint,
@@ -242,8 +242,8 @@ def _cost(title: str, protocols: Sequence[Path], draw_to: Path | None, resamples
         "|---|---|---|---|---|---|",
     ]
     for p in points:
-        usd, seconds = p["usd_per_instance"], p["seconds_per_instance"]
-        cost = f"${usd or 0.0:.4f}" if unit == "usd" else ("-" if seconds is None else f"{seconds:.3f} s")
+        value = cost_of(p, unit)
+        cost = "-" if value is None else f"${value:.4f}" if unit == "usd" else f"{value:.3f}"
         seeds = ", ".join(map(str, p["seeds"]))
         cells = (
             p["label"],
@@ -258,11 +258,7 @@ def _cost(title: str, protocols: Sequence[Path], draw_to: Path | None, resamples
         "",
         "The share of the reset's spend saved on each test, with its 95 % bootstrap interval over tasks, "
         "each learner's seeds pooled, against what one instance cost it over its stream and both tests: "
-        + (
-            "dollars of model calls."
-            if unit == "usd"
-            else "seconds spent inside the learner's calls (its search: no model is called)."
-        ),
+        f"{COST_LABELS[unit]}.",
     ]
     if draw_to is not None:
         cost_plot(points, draw_to, title)

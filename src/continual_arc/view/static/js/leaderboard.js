@@ -46,13 +46,25 @@
     return parts.join(", ");
   }
 
-  /* The cost of one instance in the unit of its table: dollars of model calls, else learner seconds. */
+  /* The cost of one instance in the unit of its table (as `continual-arc figures` draws it): dollars
+   * of model calls; else searches, a count the records give alike on any machine; else seconds. */
   function perInstance(s, unit) {
     if (!s || !s.instances) return null;
     if (unit === "usd") return s.usd === null ? 0 : s.usd / s.instances;
+    if (unit === "searches") return s.searches === null ? null : s.searches / s.instances;
     return s.learner_seconds / s.instances;
   }
-  const costText = (v, unit) => v === null ? "–" : unit === "usd" ? "$" + v.toFixed(4) : v.toFixed(3) + " s";
+  const costText = (v, unit) => v === null ? "–" : unit === "usd" ? "$" + v.toFixed(4) : unit === "searches" ? v.toFixed(2) + " searches" : v.toFixed(3) + " s";
+  /* The row's per-instance cell: the table's unit, and the seconds beside a count. */
+  function perInstanceText(s, unit) {
+    const main = costText(perInstance(s, unit), unit);
+    return unit === "searches" && s && s.instances ? main + ", " + costText(s.learner_seconds / s.instances, "seconds") : main;
+  }
+  const COST_LABELS = {
+    usd: "model cost per instance, US dollars (the learner's stream and tests)",
+    searches: "searches per instance (model-free; the learner's stream and tests)",
+    seconds: "seconds inside the learner per instance (the learner's stream and tests)",
+  };
 
   function training(s) {
     if (!s || !s.training) return "–";
@@ -95,7 +107,7 @@
     number(CAV.fmt(r.reset.budget_used), "stream-reset", "reset's stream"), number(CAV.fmt(r.reset.share_solved), "stream-reset", "reset's stream"),
     number(estimate(r.seen.share_saved, pooled), "seen", "seen test"), number(estimate(r.held_out.share_saved, pooled), "held-out", "held-out test"),
     number(estimate(r.learned, pooled), "stream", "learner's stream"),
-    el("td.spend", {}, spent(r.spend)), el("td.num.per-instance", {}, costText(perInstance(r.spend, unit), unit)), el("td", {}, training(r.spend)),
+    el("td.spend", {}, spent(r.spend)), el("td.num.per-instance", {}, perInstanceText(r.spend, unit)), el("td", {}, training(r.spend)),
     el("td.flags", {}, r.flags.length ? r.flags.map((f) => el("p.flag", {}, f)) : "–"),
     el("td.standing", {}, standing(r)));
     return tr;
@@ -140,7 +152,7 @@
 
   /* A scatter over the full width: x and y in data units, each point its rank's label, a key beside. */
   function scatter(title, cls, points, xLabel, yLabel, xRange, yRange, xTick) {
-    const W = 900, H = 380, L = 64, R = 20, T = 30, B = 48;
+    const W = 900, H = 340, L = 64, R = 20, T = 30, B = 48;
     const [x0, x1] = xRange, [y0, y1] = yRange;
     const X = (v) => L + ((v - x0) / (x1 - x0 || 1)) * (W - L - R);
     const Y = (v) => H - B - ((v - y0) / (y1 - y0 || 1)) * (H - T - B);
@@ -167,10 +179,12 @@
     return root;
   }
 
-  function range(values, pad, floor) {
+  /* An axis's range: every value and `floor` in it, at least `least` wide, padded on both sides. */
+  function range(values, pad, floor, least) {
     const v = values.filter((x) => x !== null && x !== undefined && !Number.isNaN(x));
-    let lo = Math.min(floor, ...v), hi = Math.max(floor + 1e-9, ...v);
-    const span = hi - lo || 1;
+    const lo = Math.min(floor, ...v);
+    const hi = Math.max(lo + least, ...v);
+    const span = hi - lo;
     return [lo - span * pad, hi + span * pad];
   }
 
@@ -181,7 +195,7 @@
     }));
     const xs = points.flatMap((p) => [p.vx, p.xLow, p.xHigh]), ys = points.flatMap((p) => [p.vy, p.yLow, p.yHigh]);
     return scatter("The plane: share saved on each test", "plane-wide", points, "memorization: share saved on the seen test",
-      "generalization: share saved, held-out", range(xs, 0.08, 0), range(ys, 0.08, 0), (v) => v.toFixed(2));
+      "generalization: share saved, held-out", range(xs, 0.08, 0, 0.2), range(ys, 0.08, 0, 0.2), (v) => v.toFixed(2));
   }
 
   /* Share saved on each test against what one instance cost the learner (two markers per result). */
@@ -198,14 +212,16 @@
           colour: k ? CAV.taskColour(i, 0.45) : CAV.taskColour(i) });
       });
     });
-    const xLabel = unit === "usd" ? "model cost per instance, US dollars (the learner's stream and tests)" : "seconds inside the learner per instance (its search; no model is called)";
     const ys = points.flatMap((p) => [p.vy, p.yLow, p.yHigh]);
-    return scatter("Share saved against cost per instance (h: held-out, s: seen)", "cost", points, xLabel, "share saved",
-      range(points.map((p) => p.vx), 0.08, 0), range(ys, 0.08, 0), (v) => unit === "usd" ? "$" + v.toFixed(3) : v.toFixed(2) + " s");
+    const xs = points.map((p) => p.vx);
+    const tick = (v) => unit === "usd" ? "$" + v.toFixed(3) : unit === "searches" ? v.toFixed(2) : v.toFixed(2) + " s";
+    return scatter("Share saved against cost per instance (h: held-out, s: seen)", "cost", points, COST_LABELS[unit], "share saved",
+      range(xs, 0.08, 0, Math.max(...xs, 0) * 0.2 || 0.01), range(ys, 0.08, 0, 0.2), tick);
   }
 
   function unitOf(rows) {
-    return rows.some((r) => r.spend && r.spend.usd !== null) ? "usd" : "seconds";
+    if (rows.some((r) => r.spend && r.spend.usd !== null)) return "usd";
+    return rows.length && rows.every((r) => r.spend && r.spend.searches !== null) ? "searches" : "seconds";
   }
 
   function tableOf(t, open) {
