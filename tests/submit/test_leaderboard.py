@@ -23,6 +23,7 @@ from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.measure.pool import BudgetEstimate
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.submit import leaderboard as board_module
 from continual_arc.submit.leaderboard import (
     Checked,
     LeaderboardError,
@@ -31,6 +32,7 @@ from continual_arc.submit.leaderboard import (
     leaderboard,
 )
 from continual_arc.submit.leaderboard_format import CSV_COLUMNS, leaderboard_markdown
+from continual_arc.submit.standing import Standing, StandingKind
 
 pytestmark = pytest.mark.tampered  # one result is edited on purpose
 
@@ -232,3 +234,29 @@ def test_the_ranking_is_by_u_whatever_the_order_given(checked: list[Checked], da
     for table in (*board.tables, *board.reported):
         used = [math.inf if r.stream.budget_used is None else r.stream.budget_used for r in table.rows]
         assert used == sorted(used) and [r.rank for r in table.rows] == list(range(1, len(used) + 1))
+
+
+def test_end_to_end_a_self_run_result_is_reported_beneath_a_signed_one(
+    results: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The signature itself is the signing module's (tested there): here the rules result is one a
+    # trusted key signed, and the random one is self-run.
+    real = board_module.standing_of
+
+    def signed_rules(directory: Path, trusted: Any) -> Standing:
+        if Path(directory).name == "rules":
+            return Standing(StandingKind.VERIFIED, "signed by the maintainers' key", signer="maintainers")
+        return real(directory, trusted)
+
+    monkeypatch.setattr(board_module, "standing_of", signed_rules)
+    one_user = [results / "toy" / "rules", results / "toy" / "random"]
+    assert main(["leaderboard", *map(str, one_user), "--ablation", "--resamples", str(RESAMPLES)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    main_table = lines.index("## toy, 1 user")
+    reported = lines.index("## toy, 1 user (reported)")
+    assert main_table < reported
+    assert lines[main_table + 4].startswith("| 1 | ToyRuleLearner on toy-smoke, seed 0 |")
+    assert lines[main_table + 4].endswith("| verified (signed by maintainers) |")
+    # The random learner spends more: it is first of its own table, never second of the verified one.
+    assert lines[reported + 4].startswith("| 1 | RandomLearner on toy-smoke, seed 0 |")
+    assert not any(line.startswith("| 2 |") for line in lines[main_table:reported])

@@ -182,7 +182,8 @@ def leaderboard_document(
         out: list[JSONValue] = []
         for table in tables:
             rows = [_row(row, protocols, live) for row in _objects(table["rows"])]
-            missing.update(str(row["path"]) for row in rows if row["protocol"] is None and not row["by_seed"])
+            every = [r for row in rows for r in (_objects(row["by_seed"]) or [row])]
+            missing.update(str(r["path"]) for r in every if r["protocol"] is None)
             out.append({**table, "rows": list[JSONValue](rows)})
         return out
 
