@@ -107,6 +107,8 @@ def _standings(args: argparse.Namespace, board: JSONObject | None) -> dict[str, 
     trusted = load_trusted([Path(key) for key in args.trust])
     found: dict[str, JSONObject] = {}
     for path in leaderboard_paths(board):
+        if not Path(path).is_dir():
+            continue  # not here to judge: the page says its numbers open nothing
         standing = standing_of(Path(path), trusted)
         found[str(Path(path).resolve())] = {
             "kind": str(standing.kind),
