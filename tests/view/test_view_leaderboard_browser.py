@@ -94,7 +94,7 @@ def test_the_page_ranks_as_the_file_and_every_number_opens_a_replay(
             "RandomLearner on toy-smoke, seed 0",
         ]
     )
-    first_u = page.inner_text("#leaderboard tbody tr:first-child td:nth-child(8)")
+    first_u = page.inner_text("#leaderboard tbody tr:first-child td:nth-child(9)")
     stream = table["rows"][0]["stream"]
     assert first_u == f"{stream['budget_used']:.1f} ± {stream['standard_error']:.1f}"
     assert len(page.query_selector_all("#leaderboard svg.plane-wide circle")) == 2

@@ -79,8 +79,8 @@
     return parts;
   }
 
-  const HEAD = ["#", "Result", "Learner", "Student", "Teacher", "Effort", "Setting", "U ± SE", "P", "Reset U", "Reset P",
-    "Seen: share saved", "Held-out: share saved", "Share learned", "Spent", "Per instance", "Training", "Flags", "Standing"];
+  const HEAD = ["#", "Result", "Standing", "Learner", "Student", "Teacher", "Effort", "Setting", "U ± SE", "P", "Reset U", "Reset P",
+    "Seen: share saved", "Held-out: share saved", "Share learned", "Spent", "Per instance", "Training", "Flags"];
 
   function setting(r) {
     if (r.seeds.length > 1) return (r.config || "–") + ", " + r.seeds.length + " seeds (" + r.seeds.join(", ") + ")";
@@ -100,7 +100,7 @@
     const tr = el("tr" + (seedOf !== undefined ? ".seed-row" : pooled ? ".pooled" : ""), {
       dataset: { rank: r.rank, protocol: r.protocol || "", seeds: r.seeds.length, of: seedOf ?? "" }, hidden: seedOf !== undefined,
     },
-    el("td", {}, rank), el("td", {}, name), el("td", {}, CAV.shortClass(r.learner)),
+    el("td", {}, rank), el("td", {}, name), el("td.standing", {}, standing(r)), el("td", {}, CAV.shortClass(r.learner)),
     el("td", {}, r.student || "–"), el("td", {}, r.teacher || "–"), el("td", {}, r.effort || "–"),
     el("td", {}, setting(r)),
     number(plusMinus(r.stream), "stream", "learner's stream"), number(CAV.fmt(r.stream.share_solved), "stream", "learner's stream"),
@@ -108,8 +108,7 @@
     number(estimate(r.seen.share_saved, pooled), "seen", "seen test"), number(estimate(r.held_out.share_saved, pooled), "held-out", "held-out test"),
     number(estimate(r.learned, pooled), "stream", "learner's stream"),
     el("td.spend", {}, spent(r.spend)), el("td.num.per-instance", {}, perInstanceText(r.spend, unit)), el("td", {}, training(r.spend)),
-    el("td.flags", {}, r.flags.length ? r.flags.map((f) => el("p.flag", {}, f)) : "–"),
-    el("td.standing", {}, standing(r)));
+    el("td.flags", {}, r.flags.length ? r.flags.map((f) => el("p.flag", {}, f)) : "–"));
     return tr;
   }
 
