@@ -18,7 +18,6 @@ from continual_arc.core.config import ScheduleError
 from continual_arc.core.files import read_json
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard import check_result, find_results, leaderboard
-from continual_arc.submit.leaderboard_flags import RECORDS_ONLY
 from continual_arc.sweep.experiments import load_experiment
 from continual_arc.tracks.registry import get_track, use_pack
 
@@ -26,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = sorted(p for p in (ROOT / "experiments").iterdir() if (p / "experiment.toml").is_file())
 RUNS = ROOT / "runs"
 STORED = sorted(p for p in RUNS.glob("arc[123]-*-seed[0-9]") if (p / "submission.json").is_file())
-"""The stored runs, as .gitignore admits them: not what a command wrote into runs/ by default
-(the README's first command writes runs/protocol-..., which the test command must not take for one)."""
+"""The stored runs, as .gitignore admits them: not anything else a person wrote into runs/ (a
+command's default --out is out/, never runs/)."""
 EXPERIMENT_RUNS = sorted(p for p in (ROOT / "experiments").glob("*/runs/*") if p.is_dir())
 """The runs that back one experiment and are not canonical, each in its experiment's runs/."""
 
@@ -105,14 +104,22 @@ def test_every_stored_table_is_what_its_runs_give(folder: Path, capsys: pytest.C
 def test_the_leaderboard_ranks_every_stored_run_records_only(arc2_data: Path) -> None:
     # arc2_data: the arc2 runs' schedules are rebuilt from its fetched data, as the checker does
     board = leaderboard([check_result(path) for path in find_results(STORED)])
-    ranked = {Path(row.path).name: row for table in board.tables for row in table.rows}
-    for refusal in board.refused:  # only a track that is not installed here
-        assert "arc3 track needs" in refusal.reason and not _installed("arc3"), refusal.reason
+    assert board.tables == () and board.refused == ()  # stored runs signed by nobody trusted: reported
+    ranked = {
+        Path(seed.path).name: seed
+        for table in board.reported
+        for row in table.rows
+        for seed in (row.by_seed or (row,))
+    }
+    for entry in board.not_here:  # only a track that is not installed here
+        assert "arc3 track needs" in entry.reason and not _installed("arc3"), entry.reason
     assert {name.split("-")[0] for name in ranked} >= {"arc1", "arc2"}
-    assert all(row.flags == (RECORDS_ONLY,) and row.status == "reported" for row in ranked.values())
-    arc1 = next(table for table in board.tables if (table.track, table.users) == ("arc1", 1))
-    library = [row.seed for row in arc1.rows if Path(row.path).name.startswith("arc1-library-")]
-    assert sorted(library) == [0, 1, 2]
+    assert all(row.flags == () and row.records_only and row.status == "reported" for row in ranked.values())
+    arc1 = next(table for table in board.reported if (table.track, table.users) == ("arc1", 1))
+    (library,) = [row for row in arc1.rows if Path(row.path).name.startswith("arc1-library-")]
+    assert library.seeds == (0, 1, 2) and [Path(s.path).name for s in library.by_seed] == [
+        f"arc1-library-seed{seed}" for seed in (0, 1, 2)
+    ]
     assert "arc1-demo-cache-seed0" in ranked  # the curve's floor: the same class, keeping demonstrations
-    sixteen = next(table for table in board.tables if (table.track, table.users) == ("arc1", 16))
+    sixteen = next(table for table in board.reported if (table.track, table.users) == ("arc1", 16))
     assert [row.learner.rsplit(":", 1)[1] for row in sixteen.rows] == ["PriorLibraryLearner"]

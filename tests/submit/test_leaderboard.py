@@ -23,13 +23,13 @@ from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.measure.pool import BudgetEstimate
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.submit import leaderboard as board_module
 from continual_arc.submit.leaderboard import (
     Checked,
     LeaderboardError,
     check_result,
     find_results,
     leaderboard,
-    status,
 )
 from continual_arc.submit.leaderboard_format import CSV_COLUMNS, leaderboard_markdown
 from continual_arc.submit.standing import Standing, StandingKind
@@ -99,12 +99,13 @@ def _checked(results: Path) -> list[Checked]:
 
 def test_two_learners_are_ranked_by_u_with_the_numbers_of_their_protocols(results: Path) -> None:
     board = leaderboard(_checked(results))
-    assert [(t.track, t.users) for t in board.tables] == [("toy", 1), ("toy", 2)]
-    assert board.refused == ()
-    one = board.tables[0].rows
+    assert board.tables == ()  # self-run, signed by no trusted key: every row is reported
+    assert [(t.track, t.users) for t in board.reported] == [("toy", 1), ("toy", 2)]
+    assert board.refused == () and board.not_here == ()
+    one = board.reported[0].rows
     assert [Path(r.path).name for r in one] == ["rules", "random"]  # the rule keeper spends less
     assert [r.rank for r in one] == [1, 2]
-    for row in (*one, *board.tables[1].rows):
+    for row in (*one, *board.reported[1].rows):
         plane = read_json(Path(row.path) / "protocol.json")["plane"]
         u, error = _u_and_error(Path(row.path) / "stream")
         assert row.stream.budget_used == pytest.approx(u)
@@ -118,6 +119,11 @@ def test_two_learners_are_ranked_by_u_with_the_numbers_of_their_protocols(result
         assert row.held_out["share_saved"]["value"] == pytest.approx(held["share_saved"]["value"])
         assert row.held_out["learner"]["share_solved"] == pytest.approx(held["learner"]["share_solved"])
         assert row.student == "none" and row.status == "reported"
+        plays = [Path(row.path) / play for play in ("stream", "seen", "held-out")]
+        records = [r for play in plays for r in _records(play)]
+        assert row.spend is not None and row.spend.usd is None and row.spend.searches is None
+        assert row.spend.instances == sum(r.get("episode_type", "primary") == "primary" for r in records)
+        assert row.spend.learner_seconds == pytest.approx(sum(r["learner_time"] for r in records))
         assert row.flags == ("ablation: track toy has no canonical configuration",)
     keeper, random = (row.stream.budget_used for row in one)
     assert keeper is not None and random == pytest.approx(100.0) and keeper < 100.0
@@ -125,7 +131,7 @@ def test_two_learners_are_ranked_by_u_with_the_numbers_of_their_protocols(result
 
 def test_a_tampered_result_is_shown_refused_and_never_ranked(results: Path, tmp_path: Path) -> None:
     board = leaderboard(_checked(_tampered(results, tmp_path)))
-    ranked = [Path(r.path).name for t in board.tables for r in t.rows]
+    ranked = [Path(r.path).name for t in board.reported for r in t.rows]
     assert ranked == ["rules", "rules-2"]
     (refusal,) = board.refused
     assert Path(refusal.path).name == "random" and refusal.name == "RandomLearner on toy-smoke, seed 0"
@@ -139,7 +145,9 @@ def test_a_tampered_result_is_shown_refused_and_never_ranked(results: Path, tmp_
 def test_a_canonical_check_refuses_an_ablation_unless_asked(results: Path) -> None:
     board = leaderboard([check_result(results / "toy" / "rules", resamples=RESAMPLES)])
     (refusal,) = board.refused
-    assert board.tables == () and refusal.problems == 6  # each of the six plays is not canonical
+    assert (
+        board.tables == board.reported == () and refusal.problems == 6
+    )  # each of the six plays is not canonical
     assert refusal.reason.endswith(
         "not canonical (track toy has no canonical configuration); check an ablation with --ablation"
     )
@@ -151,10 +159,12 @@ def test_the_three_formats_agree(results: Path, tmp_path: Path, capsys: pytest.C
     assert main([*args, "--csv", str(csv_path), "--json", str(json_path)]) == 0
     markdown = capsys.readouterr().out
     lines = markdown.splitlines()
-    assert lines[0] == "## toy, 1 user" and "## toy, 2 users" in lines
-    assert lines[4].startswith("| 1 | ToyRuleLearner on toy-smoke, seed 0 |")
-    assert lines[5].startswith("| 2 | RandomLearner on toy-smoke, seed 0 |")
-    assert "| 100.0 ± 0.0 | 0.0 | 100.0 | 0.0 |" in lines[5]
+    assert lines[0] == "No verified or reproduced result: the main tables are empty."
+    first = lines.index("## toy, 1 user (reported)")
+    assert "## toy, 2 users (reported)" in lines
+    assert lines[first + 4].startswith("| 1 | ToyRuleLearner on toy-smoke, seed 0 |")
+    assert lines[first + 5].startswith("| 2 | RandomLearner on toy-smoke, seed 0 |")
+    assert "| 100.0 ± 0.0 | 0.0 | 100.0 | 0.0 |" in lines[first + 5]
     rows = list(csv.DictReader(io.StringIO(csv_path.read_text())))
     assert tuple(rows[0]) == CSV_COLUMNS
     assert [(r["users"], r["rank"], Path(r["path"]).name) for r in rows] == [
@@ -164,7 +174,7 @@ def test_the_three_formats_agree(results: Path, tmp_path: Path, capsys: pytest.C
     ]
     document = read_json(json_path)
     assert document == leaderboard(_checked(results)).to_json()
-    for row, table_row in zip(rows, [r for t in document["tables"] for r in t["rows"]], strict=True):
+    for row, table_row in zip(rows, [r for t in document["reported"] for r in t["rows"]], strict=True):
         assert float(row["U"]) == table_row["stream"]["budget_used"]
         assert float(row["seen_saved"]) == table_row["seen"]["share_saved"]["value"]
 
@@ -206,20 +216,6 @@ def test_a_result_named_twice_is_ranked_once(results: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("standing", "expected"),
-    [
-        (None, "reported"),
-        (Standing(StandingKind.REPORTED, "unsigned"), "reported"),
-        (Standing(StandingKind.REPRODUCED, "reproduced by k", "k"), "reproduced"),
-        (Standing(StandingKind.VERIFIED, "verified by k", "k"), "verified"),
-    ],
-)
-def test_the_status_is_the_standing(standing: Standing | None, expected: str) -> None:
-    """The status is the standing a signature gives (tests/submit/test_standing.py), never a marker's word."""
-    assert status(standing) == expected
-
-
 @pytest.fixture(scope="module")
 def checked(results: Path) -> list[Checked]:
     return _checked(results)
@@ -235,6 +231,32 @@ def test_the_ranking_is_by_u_whatever_the_order_given(checked: list[Checked], da
     shuffled = data.draw(st.permutations(changed))
     board = leaderboard(shuffled)
     assert board == leaderboard(changed)
-    for table in board.tables:
+    for table in (*board.tables, *board.reported):
         used = [math.inf if r.stream.budget_used is None else r.stream.budget_used for r in table.rows]
         assert used == sorted(used) and [r.rank for r in table.rows] == list(range(1, len(used) + 1))
+
+
+def test_end_to_end_a_self_run_result_is_reported_beneath_a_signed_one(
+    results: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The signature itself is the signing module's (tested there): here the rules result is one a
+    # trusted key signed, and the random one is self-run.
+    real = board_module.standing_of
+
+    def signed_rules(directory: Path, trusted: Any) -> Standing:
+        if Path(directory).name == "rules":
+            return Standing(StandingKind.VERIFIED, "signed by the maintainers' key", signer="maintainers")
+        return real(directory, trusted)
+
+    monkeypatch.setattr(board_module, "standing_of", signed_rules)
+    one_user = [results / "toy" / "rules", results / "toy" / "random"]
+    assert main(["leaderboard", *map(str, one_user), "--ablation", "--resamples", str(RESAMPLES)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    main_table = lines.index("## toy, 1 user")
+    reported = lines.index("## toy, 1 user (reported)")
+    assert main_table < reported
+    assert lines[main_table + 4].startswith("| 1 | ToyRuleLearner on toy-smoke, seed 0 |")
+    assert lines[main_table + 4].endswith("| verified (signed by maintainers) |")
+    # The random learner spends more: it is first of its own table, never second of the verified one.
+    assert lines[reported + 4].startswith("| 1 | RandomLearner on toy-smoke, seed 0 |")
+    assert not any(line.startswith("| 2 |") for line in lines[main_table:reported])

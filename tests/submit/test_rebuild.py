@@ -127,11 +127,12 @@ def test_check_refuses_a_stored_run_unless_records_only_is_allowed(stored: Path)
 
 def test_the_leaderboard_ranks_a_stored_run_as_records_only(stored: Path) -> None:
     board = leaderboard([check_result(stored, resamples=RESAMPLES, allow_ablation=True)])
-    ((row,),) = [t.rows for t in board.tables]
+    assert board.tables == ()  # signed by nobody trusted: reported
+    ((row,),) = [t.rows for t in board.reported]
     plane = read_json(stored / "protocol.json")["plane"]
     assert row.stream.budget_used == pytest.approx(plane["learned"]["learner"]["budget_used"])
     assert row.seen["share_saved"]["value"] == pytest.approx(plane["seen"]["share_saved"]["value"])
-    assert row.flags[-1] == RECORDS_ONLY and row.status == "reported"
+    assert row.records_only and RECORDS_ONLY not in row.flags and row.status == "reported"
 
 
 def test_a_stored_run_with_one_charge_edited_is_refused_not_ranked(stored: Path, tmp_path: Path) -> None:

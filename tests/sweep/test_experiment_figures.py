@@ -1,4 +1,4 @@
-"""An experiment's figures (``curve``, ``users``): their numbers checked as tables, their drawings made.
+"""An experiment's figures (curve, users, cost): their numbers checked as tables, their drawings made.
 
 Every protocol here is written by hand, a few records each, so that each number the figures must
 show is worked out beside the records that give it.
@@ -265,3 +265,33 @@ def test_a_figures_file_is_a_plain_name_under_figures(title: str) -> None:
 def test_titles_clash_exactly_when_their_files_do(titles: list[str]) -> None:
     files = [figure_file(t) for t in titles]
     assert (figure_clash(titles) is None) == (len(set(files)) == len(files))
+
+
+COST = """
+[[tables]]
+title = "Cost"
+kind = "cost"
+runs = ["../../runs/paid", "../../runs/u1"]
+"""
+
+
+def test_cost_draws_the_share_saved_against_what_an_instance_cost(repo: Path) -> None:
+    # A learner paying for model calls: its stream's instance 1.00 dollar, each test instance 0.25,
+    # so 2.00 over 5 instances, 0.40 a instance; the reset's calls are not the learner's spend.
+    plays = _tests(([0, 0], [16, 16]), ([8, 8], [16, 16]), 0)
+    for play, records in plays.items():
+        for r in records:
+            paid = play in ("stream", "seen", "held-out")
+            r["instance_resources"] = {"cost": (1.0 if play == "stream" else 0.25) if paid else 9.0}
+    write_protocol(repo / "runs" / "paid", plays, kwargs={"model": "m"})
+    folder, section = written(repo, COST, "Cost")
+    assert section[:6] == [
+        "![Cost](figures/cost.svg)",
+        "",
+        "| learner | users | seeds | cost per instance | seen: share saved | held-out: share saved |",
+        "|---|---|---|---|---|---|",
+        "| Toy (toy) | 1 | 0 | $0.0000 | 1.00 [1.00, 1.00] | 0.50 [0.50, 0.50] |",  # counts no cost
+        "| Toy model=m (toy) | 1 | 0 | $0.4000 | 1.00 [1.00, 1.00] | 0.50 [0.50, 0.50] |",
+    ]
+    assert section[-1].endswith("model cost per instance, US dollars.")
+    assert (folder / "figures" / "cost.svg").is_file()

@@ -32,17 +32,54 @@ def board_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_each_number_is_tied_to_the_run_it_was_read_from(board_file: Path) -> None:
     board = read_leaderboard(board_file)
-    row = board["tables"][0]["rows"][0]
+    assert board["tables"] == []  # a self-run result: reported
+    row = board["reported"][0]["rows"][0]
     catalog = build_catalog([row["path"]])
     (protocol,) = catalog.protocols.values()
     document = leaderboard_document(board, catalog, live=True)
-    shown = document["tables"][0]["rows"][0]
+    shown = document["reported"][0]["rows"][0]
     assert shown["protocol"] == protocol.id and shown["runs"] == protocol.plays
     assert catalog.runs[shown["runs"]["stream"]].path == Path(row["path"]) / "stream"
     assert document["problems"] == []
     elsewhere = leaderboard_document(board, build_catalog([board_file.parent]), live=False)
     # An export names the result by its label (from the folder given), never by its local path.
-    assert elsewhere["tables"][0]["rows"][0]["path"] == f"{board_file.parent.name}/results/rules"
+    assert elsewhere["reported"][0]["rows"][0]["path"] == f"{board_file.parent.name}/results/rules"
+
+
+def test_a_file_that_ranks_a_result_as_verified_is_not_taken_on_its_word(
+    board_file: Path, tmp_path: Path
+) -> None:
+    board = read_leaderboard(board_file)
+    (table,) = board["reported"]
+    claimed = {
+        **table,
+        "reported": False,
+        "rows": [{**table["rows"][0], "status": "verified", "signer": "me"}],
+    }
+    forged = {**board, "tables": [claimed], "reported": []}
+    path = str(Path(table["rows"][0]["path"]).resolve())
+    catalog = build_catalog([table["rows"][0]["path"]])
+    trusted_here = {path: {"kind": "verified", "reason": "signed", "signer": "maintainers"}}
+    assert (
+        leaderboard_document(forged, catalog, live=True, standings=trusted_here)["tables"][0]["rows"][0][
+            "status"
+        ]
+        == "verified"
+    )
+    unsigned = {path: {"kind": "reported", "reason": "unsigned", "signer": None}}
+    document = leaderboard_document(forged, catalog, live=True, standings=unsigned)
+    assert document["tables"] == []
+    (moved,) = document["reported"][0]["rows"]
+    assert (moved["status"], moved["standing_reason"], moved["rank"]) == ("reported", "unsigned", 1)
+    assert document["problems"] == [
+        f"{table['rows'][0]['path']}: the leaderboard file places it as verified, but under the keys trusted "
+        "here it is reported (unsigned)"
+    ]
+    # The command line judges each row with the keys it trusts (here none signs anything).
+    atomic_write_json(tmp_path / "forged.json", forged)
+    out = tmp_path / "site"
+    assert main(["view", "--leaderboard", str(tmp_path / "forged.json"), "--export", str(out)]) == 0
+    assert '"tables":[]' in (out / "data" / "leaderboard.js").read_text().replace(" ", "")
 
 
 def test_the_export_holds_the_leaderboard(board_file: Path, tmp_path: Path) -> None:
@@ -55,10 +92,14 @@ def test_a_file_that_is_not_a_leaderboard_gets_one_sentence(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     other = tmp_path / "other.json"
-    other.write_text('{"format": 1}')
+    other.write_text('{"format": 2}')
     assert main(["view", "--leaderboard", str(other)]) == 2
     assert capsys.readouterr().err == (
         f"continual-arc: error: {other} is not a leaderboard written by continual-arc leaderboard --json\n"
     )
+    older = tmp_path / "older.json"
+    older.write_text('{"format": 1, "tables": []}')
+    with pytest.raises(LeaderboardFileError, match="format 1, this one reads 2"):
+        read_leaderboard(older)
     with pytest.raises(LeaderboardFileError, match="does not exist"):
         read_leaderboard(tmp_path / "missing.json")

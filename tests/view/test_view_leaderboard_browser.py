@@ -77,11 +77,14 @@ def test_the_page_ranks_as_the_file_and_every_number_opens_a_replay(
     page: Any, server: ServerThread, site: Site
 ) -> None:
     document = site.document("leaderboard")
-    (table,) = document["tables"]
+    assert document["tables"] == []  # self-run results: the reported tables alone
+    (table,) = document["reported"]
     page.goto(server.url)
     page.wait_for_selector("#leaderboard table.board tbody tr")
+    assert page.inner_text("#leaderboard p.no-verified").startswith("No verified or reproduced result")
     names = page.eval_on_selector_all(
-        "#leaderboard tbody tr td:nth-child(2)", "cells => cells.map(c => c.textContent)"
+        "#leaderboard section.board-table.reported tbody tr td:nth-child(2)",
+        "cells => cells.map(c => c.textContent)",
     )
     assert (
         names
@@ -91,10 +94,11 @@ def test_the_page_ranks_as_the_file_and_every_number_opens_a_replay(
             "RandomLearner on toy-smoke, seed 0",
         ]
     )
-    first_u = page.inner_text("#leaderboard tbody tr:first-child td:nth-child(8)")
+    first_u = page.inner_text("#leaderboard tbody tr:first-child td:nth-child(9)")
     stream = table["rows"][0]["stream"]
     assert first_u == f"{stream['budget_used']:.1f} ± {stream['standard_error']:.1f}"
-    assert page.query_selector_all("#leaderboard svg.plane circle").__len__() == 2
+    assert len(page.query_selector_all("#leaderboard svg.plane-wide circle")) == 2
+    assert page.inner_text("#leaderboard tbody tr:first-child td.standing") == "reported"
     assert "tampered" in page.inner_text("#leaderboard section.refused")
     # 7 numbers per row (U, P, reset U and P, two shares saved, the share learned), each a link.
     assert _every_number_opens_its_replay(page) == 14

@@ -13,6 +13,7 @@ from ..core.records import Phase
 from ..measure.ledger import format_outside
 from ..measure.report import POINT_DIGITS, format_estimate, format_points, tiny_budget_note
 from ..submit.check import CheckNumbers, CheckResult, check_submission
+from ..submit.stored import is_stored_run, stored_run_sentence
 from ..tracks.registry import use_pack
 from .keys import add_trust_argument, trusted_keys
 
@@ -65,9 +66,15 @@ def format_numbers(numbers: CheckNumbers) -> str:
     return "\n".join(lines)
 
 
+class StoredRunError(ContinualArcError):
+    """``check`` given a stored run, which holds no trajectories to replay: the sentence says what would."""
+
+
 def _check(args: argparse.Namespace) -> int:
     if args.pack:
         use_pack(args.pack)
+    if is_stored_run(args.result):
+        raise StoredRunError(stored_run_sentence(args.result))
     result = check_submission(
         args.result,
         regenerate=not args.no_regenerate,

@@ -22,7 +22,7 @@ def _first_sight(args: argparse.Namespace) -> int:
     config = config_name(args.config)
     learner = args.learner or default_learner(config)
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
-    out = Path(args.out or f"runs/first-sight-{learner_slug(learner, kwargs)}-{config}-seed{args.seed}")
+    out = Path(args.out or f"out/first-sight-{learner_slug(learner, kwargs)}-{config}-seed{args.seed}")
     result = play_first_sight(
         config,
         learner,
@@ -58,7 +58,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--learner", help="module:Class (default: the model-free program library)")
     p.add_argument("--learner-kwargs", help="keyword arguments of the learner, as a JSON object")
     p.add_argument("--seed", type=int, default=0, help="the seed of the instances drawn (default 0)")
-    p.add_argument("--out", help="the run directory (default runs/first-sight-LEARNER-CONFIG-seedS)")
+    p.add_argument("--out", help="the run directory (default out/first-sight-LEARNER-CONFIG-seedS)")
     add_run_options(p, only=("instance_time_limit",))
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_first_sight)

@@ -1,4 +1,4 @@
-"""``continual-arc leaderboard DIR...``: every result checked, then ranked per track and users."""
+"""``continual-arc leaderboard DIR...``: every result checked, then placed by standing and ranked by U."""
 
 from __future__ import annotations
 
@@ -36,11 +36,17 @@ def _leaderboard(args: argparse.Namespace) -> int:
             )
         )
     board = leaderboard(checked)
-    print(leaderboard_markdown(board), end="")
+    print(leaderboard_markdown(board, by_seed=args.by_seed), end="")
     if args.csv:
         atomic_write_text(args.csv, leaderboard_csv(board))
     if args.json:
         atomic_write_json(args.json, board.to_json())
+    if board.not_here:
+        print(
+            f"{len(board.not_here)} result(s) not checked here: their tracks cannot run on this install "
+            "(each line above says what would check it)",
+            file=sys.stderr,
+        )
     if board.refused:
         print(f"{len(board.refused)} result(s) refused by the checker: not ranked", file=sys.stderr)
     return 1 if board.refused else 0
@@ -50,12 +56,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     """Add ``leaderboard`` to the root parser."""
     p = sub.add_parser(
         "leaderboard",
-        help="check result directories and rank them per track and users",
-        description="Check each result directory (as `check` does) and print a ranked table per track "
-        "and number of users as Markdown; a result the checker refuses is listed, never ranked. A result "
-        "stored without trajectories (runs/) is checked on everything but their replay and flagged records "
-        "only (continual-arc runs rebuild replays it). "
-        "The exit status is 1 when any result is refused.",
+        help="check result directories and rank them per track and users, verified apart from reported",
+        description="Check each result directory (as `check` does) and print, as Markdown, a table per "
+        "track and number of users of the verified and reproduced results (a signature by a trusted key "
+        "says so), then the reported ones (self-run, or stored without trajectories and signed by nobody "
+        "trusted) in tables of their own, never interleaved; the seeds of one learner pooled into one row "
+        "(--by-seed shows each), with what the learner spent beside its score. A result whose track cannot "
+        "run here (arc2's data not fetched, arc3 without Python 3.12) is listed as not checked here with "
+        "the command that would check it; one the checker refuses is listed, never ranked. "
+        "The exit status is 1 when any result is refused, else 0.",
     )
     p.add_argument(
         "results",
@@ -70,6 +79,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="append",
         metavar="DIR",
         help="a rule pack a verified result was played on (repeatable)",
+    )
+    p.add_argument(
+        "--by-seed", action="store_true", help="under each row pooling seeds, show each seed's own row"
     )
     p.add_argument("--ablation", action="store_true", help="rank runs that are not canonical too, flagged")
     p.add_argument("--no-regenerate", action="store_true", help="skip replaying every instance")

@@ -43,7 +43,7 @@ def _protocol(args: argparse.Namespace) -> int:
     args.config = config_name(args.config)
     learner = args.learner or default_learner(args.config)
     name = learner_slug(learner, kwargs)  # a variant of a class gets a folder of its own
-    out = Path(args.out or f"runs/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")
+    out = Path(args.out or f"out/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")
     options = ProtocolOptions(
         out=out,
         learner=learner,
@@ -100,7 +100,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--users", type=int, default=1, help="users (canonical: 1, 2, 4, 8, 16)")
     p.add_argument(
         "--out",
-        help="the protocol directory (default runs/protocol-LEARNER-CONFIG-seedS-usersU, LEARNER the "
+        help="the protocol directory (default out/protocol-LEARNER-CONFIG-seedS-usersU, LEARNER the "
         "class and any --learner-kwargs, e.g. ProgramLibraryLearner-keep=demos)",
     )
     p.add_argument(

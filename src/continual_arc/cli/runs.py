@@ -38,11 +38,17 @@ def _store(args: argparse.Namespace) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    if args.pack:
-        use_pack(args.pack)
+    for pack in args.pack or ():
+        use_pack(pack)  # a result verified on a rule pack plays that pack's rules again
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="rebuilt-"))
     print(f"rebuilding {args.stored} into {out}", file=sys.stderr, flush=True)
-    rebuilt = rebuild_run(args.stored, out, jobs=args.jobs, allow_ablation=args.ablation)
+    rebuilt = rebuild_run(
+        args.stored,
+        out,
+        jobs=args.jobs,
+        allow_ablation=args.ablation,
+        withheld=[Path(p) for p in args.pack or ()],
+    )
     if rebuilt.difference is not None:
         print(rebuilt.difference, file=sys.stderr)
     for problem in rebuilt.check.problems:
@@ -111,7 +117,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--jobs", type=int, default=1, help="plays at once, in processes of their own (default 1)"
     )
     rebuild.add_argument("--ablation", action="store_true", help="check a protocol that is not canonical")
-    rebuild.add_argument("--pack", metavar="DIR", help="the rule pack the stored protocol was played on")
+    rebuild.add_argument(
+        "--pack",
+        action="append",
+        metavar="DIR",
+        help="the rule pack a stored result was played or verified on (its folder; repeatable): a "
+        "verification is played again on its rules, at its seed, as verify plays it",
+    )
     rebuild.add_argument(
         "--no-sign",
         action="store_true",

@@ -54,7 +54,7 @@ class SweepBar:
 
 def _sweep(args: argparse.Namespace) -> int:
     spec = load_spec(args.spec)
-    out = Path(args.out or f"runs/sweep-{Path(args.spec).stem}")
+    out = Path(args.out or f"out/sweep-{Path(args.spec).stem}")
     if args.max_parallel is not None and args.max_parallel < 1:
         raise CliError("--max-parallel must be at least 1")
     out.mkdir(parents=True, exist_ok=True)
@@ -90,7 +90,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "sweep", help="play many protocols from a TOML spec on Ray (or locally), then their table"
     )
     p.add_argument("spec", help="the sweep's spec (TOML): learners, configurations, seeds, users")
-    p.add_argument("--out", help="the sweep's directory (default runs/sweep-SPEC)")
+    p.add_argument("--out", help="the sweep's directory (default out/sweep-SPEC)")
     p.add_argument(
         "--engine",
         default="ray",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject
+from ..submit.standing import load_trusted, standing_of
 from ..tracks.registry import TRACKS, UNAVAILABLE, use_pack
 from ..tracks.track import Track
 from ..view.catalog import Catalog, build_catalog
@@ -99,11 +100,30 @@ def _floors(catalog: Catalog, floors: list[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+def _standings(args: argparse.Namespace, board: JSONObject | None) -> dict[str, JSONObject] | None:
+    """Each result the leaderboard names, with its standing under the keys this reader trusts."""
+    if board is None:
+        return None
+    trusted = load_trusted([Path(key) for key in args.trust])
+    found: dict[str, JSONObject] = {}
+    for path in leaderboard_paths(board):
+        if not Path(path).is_dir():
+            continue  # not here to judge: the page says its numbers open nothing
+        standing = standing_of(Path(path), trusted)
+        found[str(Path(path).resolve())] = {
+            "kind": str(standing.kind),
+            "reason": standing.reason,
+            "signer": standing.signer,
+        }
+    return found
+
+
 def _site(args: argparse.Namespace, catalog: Catalog, board: JSONObject | None, *, live: bool) -> Site:
     return Site(
         catalog,
         live=live,
         leaderboard=board,
+        standings=_standings(args, board),
         tasks=_tasks(args.tasks, args.pack, export=not live),
         floors=_floors(catalog, args.floor),
         sweeps=[Path(s) for s in args.sweep],
@@ -198,6 +218,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         metavar="FILE",
         help="show this leaderboard (continual-arc leaderboard --json FILE) on a page of its own, each "
         "number opening its run; the results it names are viewed too",
+    )
+    view.add_argument(
+        "--trust",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="also trust this verifier's public key when placing the leaderboard's rows (repeatable; "
+        "the repository's verifiers are trusted): a row the file ranks as verified that no trusted key "
+        "signed is shown among the reported",
     )
     _add_page_options(view)
     view.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT})")

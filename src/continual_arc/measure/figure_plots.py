@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.records import Phase
+from .cost_figure import COST_LABELS, CostPoint, cost_of, cost_unit
 from .figures import ExposurePoint, UsersSeries
 from .plots import load_matplotlib
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # annotations only: matplotlib loads when a figure is drawn
 
     from .bootstrap import EstimateJSON
 
-__all__ = ["SVG_SALT", "Floor", "exposure_plot", "users_plot"]
+__all__ = ["SVG_SALT", "Floor", "cost_plot", "exposure_plot", "users_plot"]
 
 SVG_SALT = "continual-arc"
 """The salt of the ids in every SVG drawn here (matplotlib's ``svg.hashsalt``), fixed for same bytes."""
@@ -171,4 +172,37 @@ def users_plot(series: Sequence[UsersSeries], path: Path, title: str) -> Path:
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
+    return _save_svg(fig, path)
+
+
+def cost_plot(points: Sequence[CostPoint], path: Path, title: str) -> Path:
+    """Draw each learner's share saved on each test against its cost per instance into ``path`` (SVG).
+
+    Args:
+        points: one learner's point each ([cost_points][continual_arc.measure.cost_figure.cost_points]).
+        path: the file written.
+        title: the figure's title.
+    """
+    load_matplotlib()
+    import matplotlib.pyplot as plt
+
+    unit = cost_unit(points)
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    palette = plt.get_cmap("tab10")
+    for i, point in enumerate(points):
+        cost = cost_of(point, unit)
+        for test, (_, marker, _) in _TEST_STYLES.items():
+            estimate: EstimateJSON = point["seen"] if test is Phase.SEEN else point["held_out"]
+            spread = _spread(estimate)
+            if spread is None or estimate["value"] is None:
+                continue
+            ax.errorbar([cost or 0.0], [estimate["value"]], yerr=[[spread[0]], [spread[1]]],
+                        color=palette(i % 10), marker=marker, capsize=3, markersize=5, linestyle="none",
+                        label=f"{point['label']}, {point['users']} user(s): {test} test")  # fmt: skip
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel(COST_LABELS[unit])
+    ax.set_ylabel("share of the reset's spend saved (95 % interval)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
     return _save_svg(fig, path)

@@ -1,28 +1,35 @@
-"""The leaderboard over submitted results: each one checked, then ranked within its track and users.
+"""The leaderboard over submitted results: each one checked, then placed by its standing and ranked by U.
 
 ``continual-arc leaderboard DIR...`` reads result directories (what ``continual-arc check``
 accepts: a protocol directory holding ``submission.json``). Each is checked first
-(:func:`~continual_arc.submit.check.check_submission`, :func:`check_result`); a result the checker
-refuses is listed with its reason and never ranked. The rest are grouped by track and number of
-users, and ranked there as the sweep's table ranks (:mod:`continual_arc.sweep.table`): by ``U``
-on the learner's stream, lowest first, shown with its standard error over tasks
-(:func:`~continual_arc.measure.pool.budget_estimate`). Beside it each row holds the learner, the
-student and teacher models and the effort the submission names, the place on the plane (the
-share saved on each test with its 95 % interval), ``U`` and ``P`` of learner and reset, the share
-learned over the stream, the flags and the status.
+([check_submission][continual_arc.submit.check.check_submission],
+[check_result][continual_arc.submit.leaderboard.check_result]), unless its track cannot run here
+(arc2's data not fetched, arc3 on a Python without its engine, a rule pack not given): such a result
+is listed as *not checked here*, with one short reason and the command that would check it
+([leaderboard_here][continual_arc.submit.leaderboard_here]). A result the checker refuses is listed
+with its reason and never ranked.
 
-The status is the result's standing, from its signature alone
-(:func:`~continual_arc.submit.standing.standing_of`): *reported* unless a key the reader trusts
-signed it as *reproduced* (a rerun on a track's public tasks) or *verified* (a rerun on a rule
-pack), over exactly the files it holds. :func:`leaderboard` is pure: it reads nothing but
-the :class:`Checked` results it is given.
+The rest are placed by their standing ([standing_of][continual_arc.submit.standing.standing_of],
+from a signature by a key the reader trusts, never from a file the result carries): verified and
+reproduced results rank in the main tables, one per track and number of users; every other result
+(self-run, or stored without trajectories and signed by nobody trusted) is *reported*, in tables of
+their own beneath, never interleaved with the main ones. A reported result whose learner code (the
+fingerprint its stream recorded) is the code a verified result's signed statement names stands
+beside that verified row, unranked. Within a table, the seeds of one learner are pooled into one
+row ([leaderboard_rows][continual_arc.submit.leaderboard_rows]) ranked by ``U`` on the learner's
+stream, lowest first, shown with its standard error over tasks, beside what the learner spent
+([leaderboard_spend][continual_arc.submit.leaderboard_spend]).
+
+[leaderboard][continual_arc.submit.leaderboard.leaderboard] is pure: it reads nothing but the
+[Checked][continual_arc.submit.leaderboard_rows.Checked] results it is given.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
 
@@ -30,27 +37,23 @@ from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, read_json
 from ..core.jsonable import fields_json
 from ..core.records import JSONValue, Phase, Play
-from ..measure.bootstrap import EstimateJSON
-from ..measure.compare import TestComparisonJSON
 from ..measure.pool import BudgetEstimate, budget_estimate
 from ..play.rundir import read_meta, read_records
-from .check import CheckNumbers, check_submission
-from .leaderboard_flags import RECORDS_ONLY, flags, status
-from .leaderboard_json import (
-    LeaderboardJSON,
-    RefusalJSON,
-    RowJSON,
-    SavedOnTest,
-    Setting,
-    TableJSON,
-)
-from .standing import Standing, TrustedKeys
+from .check import check_submission
+from .leaderboard_flags import RECORDS_ONLY, flags
+from .leaderboard_here import NotHere, not_checked_here
+from .leaderboard_json import LeaderboardJSON, NotHereJSON, RefusalJSON, Setting
+from .leaderboard_rows import Checked, Public, Row, Table, pooled_row, ranks_with_verified, row_of
+from .leaderboard_spend import spend_of
+from .standing import TrustedKeys, load_trusted, standing_of
 
 __all__ = [
+    "RECORDS_ONLY",
     "SUBMISSION",
     "Checked",
     "Leaderboard",
     "LeaderboardError",
+    "NotChecked",
     "Refusal",
     "Row",
     "Table",
@@ -58,7 +61,6 @@ __all__ = [
     "find_results",
     "flags",
     "leaderboard",
-    "status",
 ]
 
 SUBMISSION = "submission.json"
@@ -67,35 +69,6 @@ SUBMISSION = "submission.json"
 
 class LeaderboardError(ContinualArcError):
     """A path given to the leaderboard that is not a result, nor a folder holding any."""
-
-
-@dataclass(frozen=True)
-class Checked:
-    """One result directory as the checker found it, with what the table reads beside its numbers.
-
-    Attributes:
-        path: the result directory.
-        ok: whether every check held.
-        problems: the checker's problems, one line each.
-        numbers: the checker's numbers (``None`` when the runs they need are unusable).
-        submission: ``submission.json`` (empty when it cannot be read).
-        verification: ``verification.json`` (``None`` without one).
-        setting: the stream's ``track``, ``config``, ``users`` and ``seed`` (empty when unreadable).
-        stream: ``U`` with its standard error and ``P`` on the learner's stream (``None`` when unread).
-        records_only: stored without trajectories, checked on everything but their replay.
-        standing: its standing, from its signature (``None``: not read).
-    """
-
-    path: str
-    ok: bool
-    problems: tuple[str, ...]
-    numbers: CheckNumbers | None
-    submission: Mapping[str, JSONValue]
-    verification: Mapping[str, JSONValue] | None
-    setting: Setting
-    stream: BudgetEstimate | None
-    records_only: bool = False
-    standing: Standing | None = None
 
 
 def _read_object(path: Path) -> Mapping[str, JSONValue] | None:
@@ -107,46 +80,58 @@ def _read_object(path: Path) -> Mapping[str, JSONValue] | None:
     return value if isinstance(value, Mapping) else None
 
 
-def _setting(stream_dir: Path | None) -> tuple[Setting, BudgetEstimate | None]:
-    """The stream's setting (from its meta) and ``U`` with its standard error over its records."""
+def _setting(stream_dir: Path | None) -> tuple[Setting, BudgetEstimate | None, str, str | None]:
+    """The stream's setting (its meta), ``U`` with its standard error, its learner and code digest."""
     if stream_dir is None:
-        return {}, None
+        return {}, None, "", None
     try:
-        schedule = read_meta(stream_dir)["schedule"]
+        meta = read_meta(stream_dir)
         records = read_records(stream_dir)
     except (ContinualArcError, OSError):
-        return {}, None  # the checker has already said why the stream is unusable
+        return {}, None, "", None  # the checker has already said why the stream is unusable
+    schedule = meta["schedule"]
     setting: Setting = {
         "track": schedule.get("track"),
         "config": schedule.get("config"),
         "users": schedule.get("users"),
         "seed": schedule.get("seed"),
     }
-    return setting, budget_estimate(records, Phase.STREAM)
+    fingerprint = meta.get("learner_fingerprint")
+    code = fingerprint.get("sources_sha256") if isinstance(fingerprint, Mapping) else None
+    spec = json.dumps(meta.get("learner"), sort_keys=True)
+    return setting, budget_estimate(records, Phase.STREAM), spec, code if isinstance(code, str) else None
 
 
 def check_result(
     path: Path | str,
     *,
+    trusted: TrustedKeys | None = None,
     regenerate: bool = True,
     resamples: int = 10_000,
     seed: int = 0,
     allow_ablation: bool = False,
     records_only: bool = True,
-    trusted: TrustedKeys | None = None,
 ) -> Checked:
     """Check one result directory and read what its row needs beside the checker's numbers.
 
+    A result whose track cannot run here is not checked: it comes back with ``not_here`` set.
+
     Args:
         path: the result directory (holding ``submission.json``).
+        trusted: the keys whose signatures give a standing (default: the repository's verifiers).
         regenerate: replay every instance (as ``check`` does unless ``--no-regenerate``).
         resamples: bootstrap resamples of the numbers.
         seed: the bootstrap's seed.
         allow_ablation: accept runs that are not canonical (ranked, flagged as an ablation).
-        records_only: accept runs stored without trajectories (flagged :data:`RECORDS_ONLY`).
-        trusted: the keys whose signatures give a standing (default: the repository's and local).
+        records_only: accept runs stored without trajectories (marked records only).
     """
     root = Path(path)
+    trusted = trusted if trusted is not None else load_trusted()
+    standing = standing_of(root, trusted)
+    submission = _read_object(root / SUBMISSION) or {}
+    missing = not_checked_here(root)
+    if missing is not None:
+        return Checked(str(root), False, (), None, submission, standing, {}, None, not_here=missing)
     result = check_submission(
         root,
         regenerate=regenerate,
@@ -157,18 +142,21 @@ def check_result(
         trusted=trusted,
     )
     stream = result.runs.get(Play.STREAM)
-    setting, estimate = _setting(Path(stream) if stream else None)
+    setting, estimate, spec, code = _setting(Path(stream) if stream else None)
+    learner_plays = [result.runs[p] for p in (Play.STREAM, Play.SEEN, Play.HELD_OUT) if p in result.runs]
     return Checked(
         path=str(root),
         ok=result.ok,
         problems=tuple(result.problems),
         numbers=result.numbers,
-        submission=_read_object(root / SUBMISSION) or {},
-        verification=_read_object(root / "verification.json"),
+        submission=submission,
+        standing=standing,
         setting=setting,
         stream=estimate,
         records_only=result.records_only,
-        standing=result.standing,
+        spend=spend_of([Path(p) for p in learner_plays], Path(stream) if stream else None),
+        learner_spec=spec,
+        learner_code=code,
     )
 
 
@@ -210,59 +198,6 @@ def find_results(paths: Iterable[Path | str]) -> list[Path]:
 
 
 @dataclass(frozen=True)
-class Row:
-    """One ranked result.
-
-    Attributes:
-        rank: its place in its table, from 1.
-        path: the result directory; name: the name ``submission.json`` gives it.
-        learner: the learner's import path; student, teacher, effort: as the submission names them.
-        config, seed: the stream's configuration and seed.
-        stream: ``U`` with its standard error over tasks, and ``P``, on the learner's stream.
-        reset: ``U`` and ``P`` of the reset on the same stream.
-        learned: the share learned over the stream, with its interval (``None`` without it).
-        seen, held_out: each test's share saved with its interval, T, and U and P of learner and reset.
-        flags: one line per flag; status: ``reported``, ``reproduced`` or ``verified``.
-        canonical: whether the runs are the track's canonical protocol.
-    """
-
-    rank: int
-    path: str
-    name: str
-    learner: str
-    student: str | None
-    teacher: str | None
-    effort: str | None
-    config: str | None
-    seed: int | None
-    stream: BudgetEstimate
-    reset: Mapping[str, float | None]
-    learned: EstimateJSON | None
-    seen: SavedOnTest
-    held_out: SavedOnTest
-    flags: tuple[str, ...]
-    status: str
-    canonical: bool
-
-    def to_json(self) -> RowJSON:
-        """The row as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
-        return cast(RowJSON, fields_json(self))
-
-
-@dataclass(frozen=True)
-class Table:
-    """The ranked results of one track at one number of users."""
-
-    track: str
-    users: int
-    rows: tuple[Row, ...]
-
-    def to_json(self) -> TableJSON:
-        """The table as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
-        return cast(TableJSON, fields_json(self))
-
-
-@dataclass(frozen=True)
 class Refusal:
     """A result the checker refused: never ranked.
 
@@ -282,65 +217,61 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class NotChecked:
+    """A result whose track cannot run here: listed with why and how to check it, never refused.
+
+    Attributes:
+        path: the result directory; name: its name, when ``submission.json`` gives one.
+        track: the stream's track; reason: one short sentence; command: what would check it.
+    """
+
+    path: str
+    name: str | None
+    track: str | None
+    reason: str
+    command: str
+
+    def to_json(self) -> NotHereJSON:
+        """As JSON (every field)."""
+        return cast(NotHereJSON, fields_json(self))
+
+
+@dataclass(frozen=True)
 class Leaderboard:
-    """Every table, by track then users, and every refused result."""
+    """The main tables (verified and reproduced), the reported ones, and what was not ranked.
+
+    Attributes:
+        tables: per track then users, the results a trusted signature places, ranked.
+        reported: per track then users, every other checked result, ranked among themselves.
+        not_here: results whose track cannot run here, not checked.
+        refused: results the checker refused.
+    """
 
     tables: tuple[Table, ...]
+    reported: tuple[Table, ...]
+    not_here: tuple[NotChecked, ...]
     refused: tuple[Refusal, ...]
 
     def to_json(self) -> LeaderboardJSON:
         """The leaderboard as JSON (what ``--json FILE`` writes)."""
         return {
-            "format": 1,
+            "format": 2,
             "ranked_by": "U on the learner's stream, lowest first",
             "tables": [table.to_json() for table in self.tables],
+            "reported": [table.to_json() for table in self.reported],
+            "not_here": [entry.to_json() for entry in self.not_here],
             "refused": [refusal.to_json() for refusal in self.refused],
         }
 
 
-def _test(comparison: TestComparisonJSON) -> SavedOnTest:
-    return {
-        "share_saved": comparison["share_saved"],
-        "saving": comparison["saving"],
-        "learner": comparison["learner"],
-        "reset": comparison["reset"],
-        "instances": comparison["instances"],
-        "tasks": comparison["tasks"],
-    }
-
-
-def _row(checked: Checked, rank: int) -> Row:
-    numbers, submission = checked.numbers, checked.submission
-    assert numbers is not None and checked.stream is not None  # read for a ranked result (see _rankable)
-    learned, protocol = numbers.get("learned"), numbers.get("protocol")
-    return Row(
-        rank=rank,
-        path=checked.path,
-        name=str(submission.get("name") or Path(checked.path).name),
-        learner=str(submission.get("learner") or ""),
-        student=_text(submission.get("student")),
-        teacher=_text(submission.get("teacher")),
-        effort=_text(submission.get("effort")),
-        config=checked.setting.get("config"),
-        seed=checked.setting.get("seed"),
-        stream=checked.stream,
-        reset=dict(learned["reset"]) if learned else {"budget_used": None, "share_solved": None},
-        learned=learned["share_learned"] if learned else None,
-        seen=_test(numbers["seen"]),
-        held_out=_test(numbers["held-out"]),
-        flags=flags(numbers) + ((RECORDS_ONLY,) if checked.records_only else ()),
-        status=status(checked.standing),
-        canonical=bool(protocol and protocol.get("canonical")),
-    )
-
-
-def _text(value: JSONValue) -> str | None:
-    """A name ``submission.json`` gives (a model, a teacher, an effort) as text, ``None`` if none."""
-    return None if value is None else str(value)
-
-
 def _rankable(checked: Checked) -> bool:
-    return checked.ok and checked.numbers is not None and checked.stream is not None and bool(checked.setting)
+    return (
+        checked.not_here is None
+        and checked.ok
+        and checked.numbers is not None
+        and checked.stream is not None
+        and bool(checked.setting)
+    )
 
 
 def _refusal(checked: Checked) -> Refusal:
@@ -349,26 +280,88 @@ def _refusal(checked: Checked) -> Refusal:
     return Refusal(checked.path, str(name) if name else None, problems[0], len(checked.problems))
 
 
-def _order(checked: Checked) -> tuple[float, str, str]:
-    used = checked.stream.budget_used if checked.stream is not None else None
-    name = str(checked.submission.get("name") or "")
-    return (float("inf") if used is None else used, name, checked.path)
+def _not_checked(checked: Checked, missing: NotHere) -> NotChecked:
+    name = checked.submission.get("name")
+    return NotChecked(
+        checked.path, str(name) if name else None, missing.track, missing.reason, missing.command
+    )
+
+
+def _order(row: Row) -> tuple[float, str, str]:
+    used = row.stream.budget_used
+    return (float("inf") if used is None else used, row.name, row.path)
+
+
+def _pool_key(checked: Checked, row: Row) -> tuple[object, ...]:
+    """What the seeds of one pooled row share; a result whose learner is unread pools with nothing."""
+    learner = checked.learner_spec or checked.path
+    return (learner, row.student, row.teacher, row.effort, row.config, row.status, row.signer)
+
+
+def _public(checked: Checked) -> Public:
+    stream = checked.stream
+    name = checked.submission.get("name")
+    return Public(
+        str(name) if name else Path(checked.path).name,
+        checked.path,
+        stream.budget_used if stream is not None else None,
+        stream.share_solved if stream is not None else None,
+    )
+
+
+def _tables(
+    members: Mapping[tuple[str, int], Sequence[tuple[Checked, Row]]], reported: bool
+) -> tuple[Table, ...]:
+    tables: list[Table] = []
+    for (track, users), placed in sorted(members.items()):
+        pools: dict[tuple[object, ...], list[Row]] = {}
+        for checked, row in placed:
+            pools.setdefault(_pool_key(checked, row), []).append(row)
+        pooled = sorted((pooled_row(rows) for rows in pools.values()), key=_order)
+        ranked = tuple(
+            replace(row, rank=i, by_seed=tuple(replace(r, rank=i) for r in row.by_seed))
+            for i, row in enumerate(pooled, 1)
+        )
+        tables.append(Table(track, users, reported, ranked))
+    return tuple(tables)
 
 
 def leaderboard(results: Sequence[Checked]) -> Leaderboard:
-    """The leaderboard of checked results: a table per track and users, ranked by ``U``, lowest first.
+    """The leaderboard of checked results: main and reported tables per track and users, ranked by ``U``.
 
-    Ties in ``U`` are broken by name, then path, so the order never depends on the order given.
-    A result the checker refused is listed in ``refused`` and appears in no table.
+    A result ranks in a main table only when its standing is verified or reproduced by a trusted
+    signature ([ranks_with_verified][continual_arc.submit.leaderboard_rows.ranks_with_verified]);
+    every other checked result is in the reported tables. Ties in ``U`` are broken by name, then
+    path, so the order never depends on the order given. A result whose track cannot run here is
+    in ``not_here``, one the checker refused in ``refused``; neither appears in any table.
     """
-    groups: dict[tuple[str, int], list[Checked]] = {}
-    for checked in results:
-        if _rankable(checked):
-            key = (str(checked.setting.get("track")), int(checked.setting.get("users") or 1))
-            groups.setdefault(key, []).append(checked)
-    tables = tuple(
-        Table(track, users, tuple(_row(c, i) for i, c in enumerate(sorted(members, key=_order), 1)))
-        for (track, users), members in sorted(groups.items())
+    rankable = [c for c in results if _rankable(c)]
+    main = [c for c in rankable if ranks_with_verified(c)[0]]
+    verified_codes: dict[str, list[Checked]] = {}
+    for c in main:
+        if c.standing.learner_code:
+            verified_codes.setdefault(c.standing.learner_code, []).append(c)
+    self_run: dict[str, list[Checked]] = {}
+    for c in rankable:
+        if c not in main and c.learner_code:
+            self_run.setdefault(c.learner_code, []).append(c)
+    groups: tuple[dict[tuple[str, int], list[tuple[Checked, Row]]], ...] = ({}, {})
+    for c in sorted(rankable, key=lambda c: c.path):
+        row = row_of(c)
+        if c in main:
+            code = c.standing.learner_code
+            row = replace(row, public=tuple(_public(p) for p in self_run.get(code or "", [])))
+        else:
+            beside = [
+                str(v.submission.get("name") or v.path) for v in verified_codes.get(c.learner_code or "", [])
+            ]
+            row = replace(row, beside=tuple(beside))
+        key = (str(c.setting.get("track")), int(c.setting.get("users") or 1))
+        groups[0 if c in main else 1].setdefault(key, []).append((c, row))
+    ordered = sorted(results, key=lambda c: c.path)
+    return Leaderboard(
+        tables=_tables(groups[0], reported=False),
+        reported=_tables(groups[1], reported=True),
+        not_here=tuple(_not_checked(c, c.not_here) for c in ordered if c.not_here is not None),
+        refused=tuple(_refusal(c) for c in ordered if c.not_here is None and not _rankable(c)),
     )
-    refused = tuple(_refusal(c) for c in sorted(results, key=lambda c: c.path) if not _rankable(c))
-    return Leaderboard(tables, refused)

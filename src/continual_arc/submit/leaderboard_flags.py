@@ -1,25 +1,18 @@
-"""A ranked result's status and flags, as the leaderboard shows them beside its numbers."""
+"""A ranked result's flags, as the leaderboard shows them beside its numbers (its standing is apart)."""
 
 from __future__ import annotations
 
 from ..core.config import TESTS
 from ..core.records import Phase
 from .check import CheckNumbers
-from .standing import Standing, StandingKind
 
-__all__ = ["RECORDS_ONLY", "flags", "status"]
+__all__ = ["RECORDS_ONLY", "flags"]
 
 RECORDS_ONLY = "records only: rebuild to replay (continual-arc runs rebuild)"
-"""The flag of a result stored without trajectories (the repository's ``runs/``): every check but
-the replay of its instances held; ``continual-arc runs rebuild`` plays it again and replays it."""
-
-
-def status(standing: Standing | None) -> str:
-    """The status of a checked result: its standing (``reported`` when none was read).
-
-    Only a trusted signature raises it (:func:`~continual_arc.submit.standing.standing_of`).
-    """
-    return str(standing.kind if standing is not None else StandingKind.REPORTED)
+"""The mark of a result stored without trajectories (the repository's ``runs/``): every check but
+the replay of its instances held; ``continual-arc runs rebuild`` plays it again and replays it.
+Shown beside its standing, as information: such a result is reported like any self-run one unless a
+trusted signature covers its records-only form."""
 
 
 def flags(numbers: CheckNumbers) -> tuple[str, ...]:

@@ -1,8 +1,10 @@
 """The leaderboard as Markdown (for people) and CSV (one line per result, for spreadsheets).
 
-Both are read off a :class:`~continual_arc.submit.leaderboard.Leaderboard`; its JSON is its own
-``to_json()``. Markdown rounds as every command prints (points to a tenth, shares to a hundredth);
-CSV keeps every number at full precision.
+Both are read off a [Leaderboard][continual_arc.submit.leaderboard.Leaderboard]; its JSON is its own
+``to_json()``. Markdown rounds as every command prints (points to a tenth, shares to a hundredth)
+and shows the main tables first, the reported ones beneath, then the results not checked here and
+the refused ones; CSV keeps every number at full precision, one line per result (each seed of a
+pooled row on its own line, with the pooled row's rank).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import io
 
 from ..core.records import Phase
 from ..measure.bootstrap import EstimateJSON
-from ..measure.report import format_estimate, format_points
+from ..measure.report import SHARE_DIGITS, format_estimate, format_points
 from .leaderboard import Leaderboard, Row, Table
+from .leaderboard_flags import RECORDS_ONLY
 from .leaderboard_json import SavedOnTest
+from .leaderboard_spend import Spend
 
-__all__ = ["CSV_COLUMNS", "leaderboard_csv", "leaderboard_markdown"]
+__all__ = ["CSV_COLUMNS", "format_per_instance", "format_spend", "leaderboard_csv", "leaderboard_markdown"]
 
 _HEADER = (
     "#",
@@ -33,14 +37,28 @@ _HEADER = (
     "Seen: share saved",
     "Held-out: share saved",
     "Share learned",
+    "Spent",
+    "Per instance",
+    "Training",
     "Flags",
-    "Status",
+    "Standing",
 )
 
 _LEGEND = (
     "U: the share of the budget the learner used on its stream, in points, lowest first, "
     "± its standard error over tasks; P: the share it solved. The shares saved on each test (its "
-    "place on the plane) and the share learned are given with their 95 % intervals."
+    "place on the plane) and the share learned are given with their 95 % intervals; a row pooling "
+    "several seeds shows their mean, with the range of the seeds' values. Spent: what the learner "
+    "spent on its stream and both tests (model cost and tokens, or searches and seconds inside its "
+    "calls), per instance beside it; training compute apart, never in the score."
+)
+
+_REPORTED = (
+    "# Reported: self-run results (not rerun by a trusted verifier)",
+    "",
+    "Ranked among themselves, never with the verified and reproduced results above. A stored run "
+    "without trajectories is here too (marked records only) unless a trusted signature covers it.",
+    "",
 )
 
 
@@ -55,53 +73,142 @@ def _plus_minus(row: Row) -> str:
     return format_points(used) + (f" ± {format_points(error)}" if error is not None else "")
 
 
-def _estimate(e: EstimateJSON | None) -> str:
-    return "-" if e is None else format_estimate(e)
+def _estimate(e: EstimateJSON | None, pooled: bool) -> str:
+    if e is None:
+        return "-"
+    if pooled and e["value"] is not None and e["low"] is not None and e["high"] is not None:
+        d = SHARE_DIGITS
+        return f"{e['value']:.{d}f} (seeds {e['low']:.{d}f} to {e['high']:.{d}f})"
+    return format_estimate(e)
 
 
-def _line(row: Row) -> str:
+def _amount(value: float, unit: str) -> str:
+    return f"{value:,.0f} {unit}"
+
+
+def format_spend(spend: Spend | None) -> str:
+    """What the learner spent, in one cell: model cost and tokens, else searches and seconds."""
+    if spend is None:
+        return "-"
+    parts: list[str] = []
+    if spend.usd is not None:
+        parts.append(f"${spend.usd:,.2f}")
+    if spend.tokens is not None:
+        parts.append(_amount(spend.tokens, "tokens"))
+    if spend.usd is None and spend.tokens is None and spend.calls is not None:
+        parts.append(_amount(spend.calls, "calls"))
+    if spend.searches is not None:
+        parts.append(_amount(spend.searches, "searches"))
+    parts.append(f"{spend.learner_seconds:,.1f} s in the learner")
+    return ", ".join(parts)
+
+
+def format_per_instance(spend: Spend | None) -> str:
+    """What one instance cost: dollars of model calls where counted, else seconds inside the learner."""
+    if spend is None or not spend.instances:
+        return "-"
+    per = spend.usd_per_instance
+    if per is not None:
+        return f"${per:.4f}"
+    seconds = spend.seconds_per_instance
+    return "-" if seconds is None else f"{seconds:.3f} s"
+
+
+def _training(spend: Spend | None) -> str:
+    if spend is None or not spend.training:
+        return "-"
+    return ", ".join(f"{key} {value:g}" for key, value in spend.training.items())
+
+
+def _standing(row: Row) -> str:
+    text = row.status + (f" (signed by {row.signer})" if row.signer else "")
+    if row.records_only:
+        text += ", records only"
+    if row.public:
+        text += "; its public-stream result beside it: " + ", ".join(
+            f"{p.name}, U {format_points(p.budget_used)}" for p in row.public
+        )
+    if row.beside:
+        text += "; stands beside the verified " + ", ".join(row.beside)
+    return text
+
+
+def _setting(row: Row) -> str:
+    if len(row.seeds) > 1:
+        return f"{row.config}, {len(row.seeds)} seeds ({', '.join(str(s) for s in row.seeds)})"
+    return f"{row.config}, seed {row.seed}"
+
+
+def _line(row: Row, *, rank: str | None = None, name: str | None = None) -> str:
+    pooled = len(row.seeds) > 1
     cells = (
-        row.rank,
-        row.name,
+        row.rank if rank is None else rank,
+        row.name if name is None else name,
         row.learner,
         row.student,
         row.teacher,
         row.effort,
-        f"{row.config}, seed {row.seed}",
+        _setting(row),
         _plus_minus(row),
         format_points(row.stream.share_solved),
         format_points(row.reset.get("budget_used")),
         format_points(row.reset.get("share_solved")),
-        _estimate(row.seen["share_saved"]),
-        _estimate(row.held_out["share_saved"]),
-        _estimate(row.learned),
+        _estimate(row.seen["share_saved"], pooled),
+        _estimate(row.held_out["share_saved"], pooled),
+        _estimate(row.learned, pooled),
+        format_spend(row.spend),
+        format_per_instance(row.spend),
+        _training(row.spend),
         "; ".join(row.flags),
-        row.status,
+        _standing(row),
     )
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 
-def _table(table: Table) -> list[str]:
+def _table(table: Table, by_seed: bool) -> list[str]:
     users = f"{table.users} user{'s' if table.users != 1 else ''}"
-    return [
-        f"## {table.track}, {users}",
+    lines = [
+        f"## {table.track}, {users}" + (" (reported)" if table.reported else ""),
         "",
         "| " + " | ".join(_HEADER) + " |",
         "|" + "---|" * len(_HEADER),
-        *(_line(row) for row in table.rows),
-        "",
     ]
+    for row in table.rows:
+        lines.append(_line(row))
+        if by_seed:
+            lines += [_line(seed, rank="", name=f"seed {seed.seed}: {seed.name}") for seed in row.by_seed]
+    return [*lines, ""]
 
 
-def leaderboard_markdown(board: Leaderboard) -> str:
-    """The leaderboard as Markdown: a ranked table per track and users, then the refused results."""
+def leaderboard_markdown(board: Leaderboard, *, by_seed: bool = False) -> str:
+    """The leaderboard as Markdown: the main tables, the reported ones beneath, then what was not ranked.
+
+    Args:
+        board: the leaderboard.
+        by_seed: under each pooled row, each seed's own row.
+    """
     lines: list[str] = []
     for table in board.tables:
-        lines += _table(table)
-    if board.tables:
+        lines += _table(table, by_seed)
+    if not board.tables:
+        lines += ["No verified or reproduced result: the main tables are empty.", ""]
+    if board.reported:
+        lines += list(_REPORTED)
+        for table in board.reported:
+            lines += _table(table, by_seed)
+    if board.tables or board.reported:
         lines += [_LEGEND, ""]
-    else:
-        lines += ["No result passed the checks: nothing is ranked.", ""]
+        if any(row.records_only for t in (*board.tables, *board.reported) for row in t.rows):
+            lines += [f"{RECORDS_ONLY[0].upper()}{RECORDS_ONLY[1:]}.", ""]
+    if board.not_here:
+        lines += ["## Not checked here (their tracks cannot run on this install)", ""]
+        for entry in board.not_here:
+            name = f" ({entry.name})" if entry.name else ""
+            lines.append(
+                f"- {_cell(entry.path)}{_cell(name) if name else ''}: {entry.reason}; to check it: "
+                f"{entry.command}"
+            )
+        lines.append("")
     if board.refused:
         lines += ["## Refused by the checker (not ranked)", ""]
         for refusal in board.refused:
@@ -117,8 +224,12 @@ _SIDES = ("learner_U", "learner_P", "reset_U", "reset_P")
 CSV_COLUMNS = (
     "track",
     "users",
+    "table",
     "rank",
     "status",
+    "standing_reason",
+    "signer",
+    "records_only",
     "name",
     "path",
     "learner",
@@ -140,10 +251,18 @@ CSV_COLUMNS = (
         for t in (Phase.SEEN, "held_out")
         for f in ("saved", "saved_low", "saved_high", "T", *_SIDES)
     ),
+    "spend_usd",
+    "spend_tokens",
+    "spend_calls",
+    "spend_searches",
+    "spend_learner_seconds",
+    "spend_instances",
+    "usd_per_instance",
+    "seconds_per_instance",
     "flags",
     "reason",
 )
-"""The CSV's columns, in order: one line per result, a refused one with its reason and no numbers."""
+"""The CSV's columns, in order: one line per result (each seed its own), then those not ranked."""
 
 
 def _test_columns(name: str, test: SavedOnTest) -> dict[str, object]:
@@ -161,12 +280,31 @@ def _test_columns(name: str, test: SavedOnTest) -> dict[str, object]:
     }
 
 
+def _spend_columns(spend: Spend | None) -> dict[str, object]:
+    if spend is None:
+        return {}
+    return {
+        "spend_usd": spend.usd,
+        "spend_tokens": spend.tokens,
+        "spend_calls": spend.calls,
+        "spend_searches": spend.searches,
+        "spend_learner_seconds": spend.learner_seconds,
+        "spend_instances": spend.instances,
+        "usd_per_instance": spend.usd_per_instance,
+        "seconds_per_instance": spend.seconds_per_instance,
+    }
+
+
 def _csv_row(table: Table, row: Row) -> dict[str, object]:
     return {
         "track": table.track,
         "users": table.users,
+        "table": "reported" if table.reported else "main",
         "rank": row.rank,
         "status": row.status,
+        "standing_reason": row.standing_reason,
+        "signer": row.signer,
+        "records_only": row.records_only,
         "name": row.name,
         "path": row.path,
         "learner": row.learner,
@@ -185,17 +323,29 @@ def _csv_row(table: Table, row: Row) -> dict[str, object]:
         "learned_high": row.learned["high"] if row.learned else None,
         **_test_columns(Phase.SEEN, row.seen),
         **_test_columns("held_out", row.held_out),
+        **_spend_columns(row.spend),
         "flags": "; ".join(row.flags),
     }
 
 
 def leaderboard_csv(board: Leaderboard) -> str:
-    """The leaderboard as CSV: every ranked result, table by table, then every refused one."""
+    """The leaderboard as CSV: every result, main tables then reported ones, then the unranked ones."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for table in board.tables:
-        writer.writerows(_csv_row(table, row) for row in table.rows)
+    for table in (*board.tables, *board.reported):
+        for row in table.rows:
+            writer.writerows(_csv_row(table, seed) for seed in (row.by_seed or (row,)))
+    for entry in board.not_here:
+        writer.writerow(
+            {
+                "track": entry.track,
+                "status": "not checked here",
+                "name": entry.name,
+                "path": entry.path,
+                "reason": f"{entry.reason}; to check it: {entry.command}",
+            }
+        )
     for refusal in board.refused:
         writer.writerow(
             {"status": "refused", "name": refusal.name, "path": refusal.path, "reason": refusal.reason}

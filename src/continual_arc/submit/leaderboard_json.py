@@ -1,7 +1,7 @@
 """The leaderboard's documents as types: a row, a table, a refusal, the whole board, and what a row reads.
 
-Declared apart from :mod:`.leaderboard`, which builds them, so that the viewer and the formats read
-the same fields under strict typing.
+Declared apart from [leaderboard][continual_arc.submit.leaderboard], which builds them, so that the
+viewer and the formats read the same fields under strict typing.
 """
 
 from __future__ import annotations
@@ -10,8 +10,19 @@ from typing import TypedDict
 
 from ..measure.bootstrap import EstimateJSON
 from ..measure.pool import BudgetEstimateJSON
+from ..measure.spend import SpendJSON
 
-__all__ = ["LeaderboardJSON", "RefusalJSON", "RowJSON", "SavedOnTest", "Setting", "TableJSON"]
+__all__ = [
+    "LeaderboardJSON",
+    "NotHereJSON",
+    "PublicJSON",
+    "RefusalJSON",
+    "RowJSON",
+    "SavedOnTest",
+    "Setting",
+    "SpendJSON",
+    "TableJSON",
+]
 
 
 class Setting(TypedDict, total=False):
@@ -34,8 +45,17 @@ class SavedOnTest(TypedDict):
     tasks: int
 
 
+class PublicJSON(TypedDict):
+    """A self-run (reported) result of the same learner code, shown beside a verified row, unranked."""
+
+    name: str
+    path: str
+    budget_used: float | None
+    share_solved: float | None
+
+
 class RowJSON(TypedDict):
-    """A :class:`Row` as JSON (its fields in order; the stream's estimate as JSON, the flags a list)."""
+    """A [Row][continual_arc.submit.leaderboard_rows.Row] as JSON (its fields in order)."""
 
     rank: int
     path: str
@@ -46,31 +66,50 @@ class RowJSON(TypedDict):
     effort: str | None
     config: str | None
     seed: int | None
+    seeds: list[int | None]
     stream: BudgetEstimateJSON
     reset: dict[str, float | None]
     learned: EstimateJSON | None
     seen: SavedOnTest
     held_out: SavedOnTest
+    spend: SpendJSON | None
     flags: list[str]
     status: str
+    standing_reason: str
+    signer: str | None
+    records_only: bool
     canonical: bool
+    public: list[PublicJSON]
+    beside: list[str]
+    by_seed: list[RowJSON]
 
 
 class TableJSON(TypedDict):
-    """A :class:`Table` as JSON."""
+    """A [Table][continual_arc.submit.leaderboard_rows.Table] as JSON."""
 
     track: str
     users: int
+    reported: bool
     rows: list[RowJSON]
 
 
 class RefusalJSON(TypedDict):
-    """A :class:`Refusal` as JSON."""
+    """A [Refusal][continual_arc.submit.leaderboard.Refusal] as JSON."""
 
     path: str
     name: str | None
     reason: str
     problems: int
+
+
+class NotHereJSON(TypedDict):
+    """A [NotHere][continual_arc.submit.leaderboard_here.NotHere] result as JSON."""
+
+    path: str
+    name: str | None
+    track: str | None
+    reason: str
+    command: str
 
 
 class LeaderboardJSON(TypedDict):
@@ -79,4 +118,6 @@ class LeaderboardJSON(TypedDict):
     format: int
     ranked_by: str
     tables: list[TableJSON]
+    reported: list[TableJSON]
+    not_here: list[NotHereJSON]
     refused: list[RefusalJSON]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -33,10 +33,13 @@ from ..play.instance_record import TIMING_FIELDS
 from ..play.options import RunOptions
 from ..protocol.play import ProtocolOptions, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
+from ..stream.users import with_users
+from ..tracks.registry import get_config
 from .check import CheckResult, check_submission
 from .learner_code import code_json, learner_code
 from .signing import SigningError, SigningKey, file_digests, read_signatures, sign_directory
 from .standing import StandingKind, TrustedKeys, load_trusted, standing_of
+from .verify import VerifyOptions, verify
 
 __all__ = [
     "STORED_FILES",
@@ -278,6 +281,26 @@ def _options(stored: Path, out: Path, jobs: int) -> ProtocolOptions:
     )
 
 
+def _verify_options(stored: Path, out: Path, withheld: Sequence[Path]) -> VerifyOptions:
+    """The verification a stored one was, read from its ``verification.json``."""
+    marker = _object(stored / VERIFICATION)
+    learner, seed, config = marker.get("learner"), marker.get("seed"), marker.get("config")
+    if not isinstance(learner, str) or not isinstance(seed, int) or not isinstance(config, str):
+        raise RebuildError(f"{stored / VERIFICATION} does not name its learner, seed and configuration")
+    about = marker.get("about")
+    submission = _object(stored / "submission.json")
+    return VerifyOptions(
+        learner=learner,
+        config=with_users(get_config(config), 1),  # a pack's, once its folder is given (--pack DIR)
+        out=out,
+        seed=seed,
+        mode=str(marker.get("mode") or "reproduced"),
+        about=dict(about) if isinstance(about, Mapping) else {},
+        student=str(submission.get("student") or "none"),
+        withheld=tuple(withheld),
+    )
+
+
 def _prepare(stored: Path, out: Path) -> None:
     """A fresh target holding the stored schedules and salts, so that each play names its tasks as stored.
 
@@ -301,6 +324,7 @@ def rebuild_run(
     jobs: int = 1,
     allow_ablation: bool = False,
     check: Callable[[Path], CheckResult] | None = None,
+    withheld: Sequence[Path] = (),
 ) -> Rebuilt:
     """Play a stored protocol again into ``out`` (fresh), compare its records, and check it.
 
@@ -309,16 +333,29 @@ def rebuild_run(
         out: the directory to rebuild into; it must be empty or absent.
         jobs: plays at once, each in a process of its own.
         allow_ablation: check a protocol that is not canonical (as ``check --ablation``).
-        check: the check of the rebuilt directory (default :func:`check_submission`, replaying
-            every instance).
+        check: the check of the rebuilt directory (default
+            [check_submission][continual_arc.submit.check.check_submission], replaying every instance).
+        withheld: folders a verification's learner must not reach (a rule pack's, as ``verify``
+            withholds it).
+
+    A stored verification (one that kept its ``verification.json``) is rebuilt as it was played:
+    ``verify`` again, at the seed, on the configuration and with the learner its marker names, each
+    test instance in a process of its own. A result verified on a rule pack needs that pack in use
+    in this process ([use_pack][continual_arc.tracks.registry.use_pack], what
+    ``runs rebuild --pack DIR`` does).
 
     Raises:
         RebuildError: ``stored`` is not a stored protocol, or ``out`` is not empty.
     """
     source, target = Path(stored), Path(out)
-    options = _options(source, target, jobs)
-    _prepare(source, target)
-    play_protocol(options)
+    if (source / VERIFICATION).is_file():
+        again = _verify_options(source, target, withheld)  # before anything is written
+        _prepare(source, target)
+        verify(again)
+    else:
+        options = _options(source, target, jobs)
+        _prepare(source, target)
+        play_protocol(options)
     # The stored submission names the same plays, and the fields (student, code, contact) it was given.
     shutil.copy(source / "submission.json", target / "submission.json")
     verdict = check(target) if check else check_submission(target, allow_ablation=allow_ablation)

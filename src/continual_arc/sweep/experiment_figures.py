@@ -1,6 +1,6 @@
 """The figures of an experiment: their numbers as Markdown tables, checked as tables are, and drawn.
 
-Two kinds of entry in ``experiment.toml`` are figures (:data:`FIGURE_KINDS`):
+Three kinds of entry in ``experiment.toml`` are figures (:data:`FIGURE_KINDS`):
 
 * ``curve``: the learning curve by exposure (the reference's Figure 3): ``U`` per exposure index
   over the stream of one protocol directory, for the learner and for its reset
@@ -9,7 +9,11 @@ Two kinds of entry in ``experiment.toml`` are figures (:data:`FIGURE_KINDS`):
   returns (:func:`~continual_arc.measure.figures.floor_level`);
 * ``users``: the share saved on each test, with its 95 % interval, against the number of users,
   one series per learner (and configuration), each setting's seeds pooled, from protocol
-  directories (:func:`~continual_arc.measure.figures.share_saved_by_users`).
+  directories (:func:`~continual_arc.measure.figures.share_saved_by_users`);
+* ``cost``: the share saved on each test against what one instance cost the learner (dollars of
+  model calls, else seconds inside the learner), one point per learner and setting, its seeds
+  pooled, from protocol directories
+  ([cost_points][continual_arc.measure.cost_figure.cost_points]).
 
 A figure's section of ``tables.md`` links to its drawing, ``figures/<slug>.svg`` (the slug made
 from its title), and holds exactly the numbers drawn, formatted as every command prints points and
@@ -27,7 +31,8 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import ContinualArcError
 from ..core.records import Play
-from ..measure.figure_plots import Floor, exposure_plot, users_plot
+from ..measure.cost_figure import COST_LABELS, CostProtocol, cost_of, cost_points, cost_unit
+from ..measure.figure_plots import Floor, cost_plot, exposure_plot, users_plot
 from ..measure.figures import (
     ExposurePoint,
     SweepProtocol,
@@ -55,7 +60,7 @@ __all__ = [
     "stored_figure_problems",
 ]
 
-FIGURE_KINDS = ("curve", "users")
+FIGURE_KINDS = ("curve", "users", "cost")
 """The kinds of entry of ``experiment.toml`` that are figures."""
 
 FIGURES_DIR = "figures"
@@ -217,6 +222,49 @@ def _users(title: str, protocols: Sequence[Path], draw_to: Path | None, resample
     return lines
 
 
+def _cost_protocols(protocols: Sequence[Path]) -> list[CostProtocol]:
+    """Each protocol directory's plays, labelled by learner and configuration as the sweep's rows."""
+    out = []
+    for group in collect(protocols):
+        for seed, plays in sorted(group.plays.items()):
+            records = {str(play): read_records(path) for play, path in plays.items()}
+            concurrent = bool(read_meta(plays[Play.STREAM]).get("concurrent_users"))
+            label = f"{group.label} ({group.config})"
+            out.append(CostProtocol(label, group.users, seed, records, concurrent))
+    return out
+
+
+def _cost(title: str, protocols: Sequence[Path], draw_to: Path | None, resamples: int) -> list[str]:
+    points = cost_points(_cost_protocols(protocols), resamples=resamples)
+    unit = cost_unit(points)
+    lines = [
+        "| learner | users | seeds | cost per instance | seen: share saved | held-out: share saved |",
+        "|---|---|---|---|---|---|",
+    ]
+    for p in points:
+        value = cost_of(p, unit)
+        cost = "-" if value is None else f"${value:.4f}" if unit == "usd" else f"{value:.3f}"
+        seeds = ", ".join(map(str, p["seeds"]))
+        cells = (
+            p["label"],
+            str(p["users"]),
+            seeds,
+            cost,
+            format_estimate(p["seen"]),
+            format_estimate(p["held_out"]),
+        )
+        lines.append(f"| {' | '.join(cells)} |")
+    lines += [
+        "",
+        "The share of the reset's spend saved on each test, with its 95 % bootstrap interval over tasks, "
+        "each learner's seeds pooled, against what one instance cost it over its stream and both tests: "
+        f"{COST_LABELS[unit]}.",
+    ]
+    if draw_to is not None:
+        cost_plot(points, draw_to, title)
+    return lines
+
+
 def figure_section(
     kind: str,
     title: str,
@@ -229,7 +277,7 @@ def figure_section(
     """A figure's section of ``tables.md`` (below its heading): its drawing's link, then its numbers.
 
     Args:
-        kind: ``curve`` or ``users``.
+        kind: ``curve``, ``users`` or ``cost``.
         title: the figure's title (its heading, and its file's name).
         runs: the protocol directories it reads (one for a curve).
         floors: a curve's floors (protocol or run directories).
@@ -241,6 +289,8 @@ def figure_section(
     draw_to = None if draw_in is None else draw_in / name
     if kind == "curve":
         lines = _curve(title, runs[0], floors, draw_to)
+    elif kind == "cost":
+        lines = _cost(title, runs, draw_to, resamples)
     else:
         lines = _users(title, runs, draw_to, resamples)
     return "\n".join([f"![{title}]({name})", "", *lines]) + "\n"

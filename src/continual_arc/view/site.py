@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TypeAlias, cast
 
@@ -63,6 +63,8 @@ class Site:
         live: whether a server on this machine answers (playing is available only then); an
             export names runs by their labels, never by their local paths.
         leaderboard: a leaderboard's JSON to show on its page (``continual-arc leaderboard --json``).
+        standings: each of its results' standing under the reader's trusted keys, by resolved path
+            (a row the file ranks as verified that is reported here moves to the reported tables).
         tasks: the Tasks page's tracks (``None``: no Tasks page).
         floors: the ids of the protocols and runs drawn as floors on the Figures page.
         sweeps: the sweeps' directories whose share saved against users the Figures page draws.
@@ -74,6 +76,7 @@ class Site:
         *,
         live: bool,
         leaderboard: JSONObject | None = None,
+        standings: Mapping[str, JSONObject] | None = None,
         tasks: TaskBrowser | None = None,
         floors: frozenset[str] = frozenset(),
         sweeps: Sequence[Path] = (),
@@ -81,6 +84,7 @@ class Site:
         self.catalog = catalog
         self.live = live
         self.leaderboard = leaderboard
+        self.standings = standings
         self.tasks = tasks
         self.floors = floors
         self.sweeps = tuple(sweeps)
@@ -106,7 +110,10 @@ class Site:
             if self.leaderboard is None:
                 raise NotFound("no leaderboard was given")
             board = self.leaderboard
-            return self._cached(name, lambda: leaderboard_document(board, self.catalog, live=self.live))
+            return self._cached(
+                name,
+                lambda: leaderboard_document(board, self.catalog, live=self.live, standings=self.standings),
+            )
         if protocol_id:
             if protocol_id not in self.catalog.protocols:
                 raise NotFound(f"no protocol {protocol_id}")
