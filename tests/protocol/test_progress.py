@@ -59,6 +59,7 @@ def test_every_play_done_is_always_shown(tmp_path: Path) -> None:
     for name, size in SIZES.items():
         _play(tmp_path, name, size, finished=True)
     watch()
+    watch()  # asked again once every play is done: shown once
     assert [p.plays_done for p in shown] == [0, 6] and shown[-1].instances_done == 38
 
 

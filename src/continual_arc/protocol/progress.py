@@ -73,7 +73,7 @@ class ProtocolWatch:
         out: the protocol directory.
         sizes: the instances of each play, by play name (their schedules' slots).
         show: where the progress goes.
-        every: the least seconds between two reports (the last, every play done, always goes).
+        every: the least seconds between two reports (the last, every play done, always goes, once).
         clock: the clock (seconds), for tests.
     """
 
@@ -89,6 +89,7 @@ class ProtocolWatch:
         self.started = clock()
         self.at_start = self._played()
         self.last: float | None = None
+        self.shown_final = False  # the last report goes once, however often it is asked for
 
     def _played(self) -> int:
         return sum(played_instances(self.out / PROTOCOL_PLAYS[name]) for name in self.sizes)
@@ -106,9 +107,9 @@ class ProtocolWatch:
         now = self.clock()
         progress = self.count()
         final = progress.plays_done == progress.plays_total
-        if not final and self.last is not None and now - self.last < self.every:
+        if self.shown_final or (not final and self.last is not None and now - self.last < self.every):
             return
-        self.last = now
+        self.last, self.shown_final = now, final
         self.show(progress)
 
 
