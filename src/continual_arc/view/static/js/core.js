@@ -147,6 +147,13 @@ window.CAV = window.CAV || {};
   CAV.LEARNER = "#1f5fa8";
   CAV.BESIDE = "#b04a3a";
 
+  // What the page should know that is not a fault (a run stored as its records only): information,
+  // drawn apart from the problems' warning box.
+  CAV.notes = function (list) {
+    if (!list || !list.length) return null;
+    return CAV.el("div.notes", { role: "note" }, CAV.el("ul", {}, list.map((p) => CAV.el("li", {}, p))));
+  };
+
   CAV.problems = function (list, title) {
     if (!list || !list.length) return null;
     return CAV.el(
