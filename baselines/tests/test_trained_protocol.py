@@ -28,7 +28,7 @@ def command(tiny_model: Path, out: Path) -> list[str]:
     kwargs = {"model": resolve_model(str(tiny_model)).name, "weights": str(tiny_model), "max_tokens": 16}
     return [
         sys.executable, "-m", "continual_arc.cli", "protocol", "--config", "arc1-smoke", "--jobs", "1",
-        "--resamples", "300", "--no-plots", "--out", str(out),
+        "--resamples", "300", "--no-plots", "-v", "--out", str(out),  # -v: the per-play lines read below
         "--learner", "continual_arc_baselines.trained:TrainedLearner",
         "--learner-kwargs", json.dumps({**kwargs, "max_calls": 2}),
     ]  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import signal
 import threading
 import time
 
@@ -59,3 +61,45 @@ def test_off_the_main_thread_a_late_call_is_refused_after_it_returns() -> None:
     thread.start()
     thread.join()
     assert len(outcome) == 1 and isinstance(outcome[0], CallTimeout)
+
+
+class _Cycle:
+    """An object in a reference cycle, so that ``gc.collect`` has something to free."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_an_alarm_raised_inside_a_gc_callback_still_fails_the_call() -> None:
+    landed: list[str] = []
+
+    def slow_callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and not landed:
+            landed.append(phase)
+            time.sleep(0.3)  # the alarm fires here, in the collector, which drops its exception
+
+    def collects() -> str:
+        _Cycle()
+        gc.collect()
+        landed.append("returned")  # the alarm's exception never reached the call
+        return "returned as if in time"
+
+    gc.callbacks.append(slow_callback)
+    try:
+        with pytest.raises(CallTimeout):
+            timed_call(collects, 0.05)
+    finally:
+        gc.callbacks.remove(slow_callback)
+    assert landed == ["start", "returned"]
+
+
+def test_a_call_that_takes_the_alarm_for_itself_is_refused_by_the_clock() -> None:
+    def deaf(seconds: float) -> str:
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)  # a generator that silences every alarm
+        time.sleep(seconds)
+        return "late"
+
+    with pytest.raises(CallTimeout):
+        timed_call(deaf, 0.05, 0.2)
+    assert timed_call(_sleeps, 1.0, 0.0) == "done"  # and the next call is timed as before

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from pathlib import Path
 
 import pytest
-from test_docs_examples import DOCS, commands
+from test_docs_examples import DOCS, ROOT, blocks, commands
 
 from continual_arc.cli import main
 from continual_arc.schedule import Schedule
@@ -64,3 +65,33 @@ def test_the_stream_pages_flag_table_names_every_configuration() -> None:
     )  # the tracks that run here, and those declared that cannot (arc3 on 3.11)
     declared |= {name for why in registry._REGISTRY.unavailable().values() for name in why.configs}
     assert {"arc3", "arc3-smoke"} <= declared and declared - named == set()
+
+
+@pytest.mark.slow
+def test_the_learner_guides_stateful_learner_is_played_and_ranked_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    page = DOCS / "guides" / "learner.md"
+    (module,) = [
+        b.code for b in blocks(page) if b.language == "python" and b.code.startswith("# my_learner.py")
+    ]
+    Path("my_learner.py").write_text(module)
+    monkeypatch.syspath_prepend(str(tmp_path))  # the page's `export PYTHONPATH=.`
+    shown = [
+        argv for _, prog, argv in commands(page) if prog == "continual-arc" and "runs-mine" in " ".join(argv)
+    ]
+    protocol, leaderboard = shown
+    assert (
+        protocol[:3] == ["protocol", "--learner", "my_learner:RuleMemory"] and leaderboard[0] == "leaderboard"
+    )
+    # The page plays the canonical arc1; here its smoke configuration, ranked as an ablation.
+    assert _run([*protocol, "--config", "arc1-smoke", "--resamples", "200", "--no-plots"]) == 0
+    out = Path(protocol[protocol.index("--out") + 1])
+    submission = json.loads((out / "submission.json").read_text())
+    assert (submission["student"], submission["contact"]) == ("none", "you@example.org")
+    stored = [str(ROOT / arg) if arg.startswith("runs/") else arg for arg in leaderboard]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+        status = main([*stored, "--ablation", "--no-regenerate", "--resamples", "200"])
+    assert status == 0 and "my_learner:RuleMemory" in printed.getvalue()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,13 @@ def test_the_site_builds_strict(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-4000:]
+    roles = re.compile(r":(class|func|mod|data|meth|attr|exc|obj|const):(<code>|`)")
+    printed = [
+        f"{page.relative_to(tmp_path / 'site')}: {match.group(0)}"
+        for page in sorted((tmp_path / "site").rglob("*.html"))
+        for match in roles.finditer(page.read_text())
+    ]
+    assert printed == [], f"{len(printed)} Sphinx roles printed as text, the first: {printed[:5]}"
     cli = (tmp_path / "site" / "reference" / "cli" / "index.html").read_text()
     assert "continual-arc protocol" in cli and "--resamples" in cli  # the hook ran
     for module in STABLE:  # every public name of a stable path has its entry on the built page

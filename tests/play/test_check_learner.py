@@ -138,3 +138,58 @@ def test_a_learner_that_raises_in_act_is_named_with_its_count() -> None:
         f"it ended 1 of {n} instances in a learner error, each charged the whole budget "
         "(the first: ValueError in act: no idea)"
     ]
+
+
+class NeverLearns(ToyRuleLearner):
+    """Saves its state like a learner, but gives up at once: its state never changes."""
+
+    def act(self, obs: LearnerObservation) -> Action:
+        return GiveUp()
+
+
+class EagerNeverLearns(NeverLearns):
+    """Would keep a lesson the moment it had one (the contract's breach), but never has one."""
+
+    def observe(self, obs: LearnerObservation, action: Action, feedback: Feedback) -> None:
+        super().observe(obs, action, feedback)
+        self.rules.update(self._pending)
+
+
+def test_a_check_that_exercised_nothing_says_so() -> None:
+    expected = [
+        "what the learner saves never changed on the stream of toy-smoke (seed 0), so whether it "
+        "changes only in end_round, and whether reset and load_state restore it, was not exercised: "
+        "check it on a stream where it learns (config=..., seed=...)"
+    ]
+    assert check_learner(NeverLearns) == expected
+    assert check_learner(EagerNeverLearns) == expected  # not a pass: nothing was tested
+    assert check_learner(GiveUpLearner) == []  # stateless: nothing to exercise
+
+
+class KeepsMemory(BaseLearner):
+    """A stateless learner whose data attribute is named like the optional memory() method."""
+
+    stateless = True
+
+    def __init__(self) -> None:
+        self.memory: dict[str, int] = {}
+
+    def act(self, obs: LearnerObservation) -> Action:
+        self.memory[obs.task_id] = self.memory.get(obs.task_id, 0)
+        return GiveUp()
+
+
+def test_a_data_attribute_named_memory_runs_to_the_end_and_is_named_by_the_checker(tmp_path: Path) -> None:
+    from continual_arc.runner import run
+    from continual_arc.stream.schedule import build_schedule
+    from continual_arc.stream.users import with_users
+    from continual_arc.tracks.registry import get_config
+
+    schedule = build_schedule(with_users(get_config("toy-smoke"), 2), 0, epilogue=False)
+    result = run(KeepsMemory(), schedule, tmp_path / "run")
+    assert len(result.records) == len(schedule.slots) and (tmp_path / "run" / "summary.json").exists()
+    assert not (tmp_path / "run" / "memory.json").exists()  # it has no memory() to write
+    assert check_learner(KeepsMemory) == [
+        "its memory is dict, not a method, so the runner does not take it for the optional member "
+        "memory (rename it, e.g. _memory, if it is the learner's own data)"
+    ]

@@ -21,6 +21,7 @@ from continual_arc.play.learner import (
     Stateless,
     TrainsWeights,
     is_stateless,
+    misnamed_members,
     saves_state,
 )
 from continual_arc.testing import GiveUpLearner, ToyRuleLearner
@@ -63,3 +64,50 @@ def test_the_existing_learners_are_still_learners() -> None:
     assert all(isinstance(x, Learner) for x in (base, toy, give_up))
     assert isinstance(base, Stateless) and not is_stateless(base)  # BaseLearner says False
     assert not saves_state(base) and not isinstance(base, ShowsMemory)
+
+
+DATA = st.one_of(
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.lists(st.integers(), max_size=2),
+    st.integers(),
+    st.text(max_size=3),
+    st.none(),
+)
+
+
+@given(st.sampled_from(sorted(MEMBERS)), DATA)
+def test_a_data_attribute_named_like_a_member_is_not_the_member(name: str, value: Any) -> None:
+    learner = type("Made", (), {})()
+    setattr(learner, name, value)  # as a learner's __init__ would: self.memory = {}
+    assert not isinstance(learner, MEMBERS[name])
+    (sentence,) = misnamed_members(learner)
+    assert sentence.startswith(f"its {name} is {type(value).__name__}, not a method")
+
+
+def test_a_method_that_cannot_take_the_documented_arguments_is_not_the_member() -> None:
+    class Odd:
+        def instance_log(self) -> None:  # the protocol's takes the user
+            return None
+
+        def memory(self, depth: int) -> None:  # the protocol's takes nothing
+            return None
+
+        def save_state(self, directory: str, *, extra: int = 0) -> None:  # fits: extra has a default
+            return None
+
+    odd = Odd()
+    assert not isinstance(odd, LogsInstances) and not isinstance(odd, ShowsMemory)
+    assert isinstance(odd, SavesState)
+    assert misnamed_members(odd) == [
+        "its instance_log cannot be called as instance_log(user), so the runner does not take it for "
+        "the optional member instance_log (rename it, e.g. _instance_log, if it is the learner's own data)",
+        "its memory cannot be called as memory(), so the runner does not take it for the optional "
+        "member memory (rename it, e.g. _memory, if it is the learner's own data)",
+    ]
+
+
+def test_stateless_must_be_a_bool() -> None:
+    learner = type("Made", (), {"stateless": "yes"})()
+    assert not isinstance(learner, Stateless) and not is_stateless(learner)
+    assert misnamed_members(learner)[0].startswith("its stateless is str, not bool")
+    assert misnamed_members(ToyRuleLearner()) == [] and misnamed_members(BaseLearner()) == []

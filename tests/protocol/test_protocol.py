@@ -186,7 +186,8 @@ def test_the_protocol_resumes_after_a_kill(tmp_path: Path) -> None:
     (tmp_path / "slowmod.py").write_text(SLOW)
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     cmd = [sys.executable, "-m", "continual_arc.cli", "protocol", "--learner", "slowmod:SlowRule"]
-    cmd += ["--config", "toy-smoke", "--users", "3", "--jobs", "2", "--resamples", "300"]
+    # -v: each play's own progress lines, which the loop below reads to time the kill
+    cmd += ["--config", "toy-smoke", "--users", "3", "--jobs", "2", "--resamples", "300", "-v"]
     out = tmp_path / "killed"
     # its own session, so that the kill takes the worker processes with it, as a crash would
     proc = subprocess.Popen(

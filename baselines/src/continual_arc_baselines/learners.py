@@ -47,7 +47,7 @@ from .library.answer_writer import DirectAnswerWriter
 from .library.learner import ProgramLibraryLearner
 from .library.model_session import ModelSession, ModelSettings
 from .library.model_writer import ModelProgramWriter
-from .library.session_reports import SessionReports, last_resources
+from .library.session_reports import SessionReports
 from .library.writer import ProgramWriter
 
 __all__ = ["DemoCacheFloor", "ModelLibraryLearner", "ModelProgramLibrary", "StatelessFloor"]
@@ -119,9 +119,8 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
         Raises:
             ProxyCountsError: the proxy could not be told the run's spend so far.
         """
-        super().resume_from(records)
-        if records and isinstance(self.writer, ModelProgramWriter | DirectAnswerWriter):
-            self.writer.resume(last_resources(records))
+        SessionReports.resume_from(self, records)
+        ProgramLibraryLearner.resume_from(self, records)
 
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """The library's log of the instance, with its messages and counts."""

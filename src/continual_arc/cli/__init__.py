@@ -83,7 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"continual-arc: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("continual-arc: interrupted", file=sys.stderr)
+        # A command that resumes says how; what it wrote so far is kept (whole rounds).
+        hint = getattr(args, "on_interrupt", None)
+        print("continual-arc: interrupted" + (f"; {hint}" if hint else ""), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``report | head``): nothing is wrong, and nothing more can be said.

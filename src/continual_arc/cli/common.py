@@ -151,6 +151,14 @@ class ProgressBar:
         """Show a :class:`~continual_arc.play.options.RunProgress`."""
         now = time.monotonic()
         final = p.rounds_done == p.rounds_total
+        if p.resumed:
+            print(
+                f"resuming {self.label} after round {p.rounds_done} of {p.rounds_total} "
+                f"({p.instances_done} of {p.instances_total} instances committed)",
+                file=sys.stderr,
+                flush=True,
+            )
+            return
         if not final and now - self.last < (0.2 if self.tty else 10.0):
             return
         self.last = now

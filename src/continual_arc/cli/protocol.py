@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
+import time
 from pathlib import Path
 
 from ..play.faults import LearnerFaults
 from ..play.learner import LearnerSpecError, learner_slug
 from ..play.rundir import load_run
-from ..protocol.conclude import ProtocolDocument
+from ..protocol.conclude import SUBMISSION_FIELDS, ProtocolDocument, fill_submission
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
+from ..protocol.progress import ProtocolProgress
 from ..protocol.report import protocol_summary
 from .common import (
     CliError,
@@ -37,6 +40,33 @@ def format_protocol(document: ProtocolDocument, out: Path, *, plots: bool = True
     return "\n".join([*protocol_summary(document), "", f"written to {out} ({files})"])
 
 
+class ProtocolBar:
+    """The protocol's one progress display on stderr: a line rewritten in place on a terminal.
+
+    Elsewhere (a log file, CI) a line is printed at most every ``every`` seconds, and the last one.
+    """
+
+    def __init__(self, label: str, every: float = 30.0) -> None:
+        self.label, self.every = label, every
+        self.tty = sys.stderr.isatty()
+        self.last: float | None = None
+
+    def __call__(self, progress: ProtocolProgress) -> None:
+        """Show ``progress``."""
+        now = time.monotonic()
+        final = progress.plays_done == progress.plays_total
+        if not (final or self.tty or self.last is None or now - self.last >= self.every):
+            return
+        self.last = now
+        end = "\r" if self.tty and not final else "\n"
+        clear = "\033[K" if self.tty else ""  # a shorter line leaves nothing of the last one
+        print(f"{self.label}: {progress.line()}{clear}", end=end, file=sys.stderr, flush=True)
+
+
+def _note(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 def _protocol(args: argparse.Namespace) -> int:
     apply_declared_options(args)
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
@@ -55,6 +85,9 @@ def _protocol(args: argparse.Namespace) -> int:
         run=run_options(args),
         resamples=args.resamples,
         plots=not args.no_plots,
+        progress=ProtocolBar(out.name),
+        notes=_note,
+        play_lines=args.verbose,
     )
     try:
         document = play_protocol(options)
@@ -64,6 +97,7 @@ def _protocol(args: argparse.Namespace) -> int:
                 "the default learner lives in continual-arc-baselines: pip install -e ./baselines"
             ) from None
         raise
+    fill_submission(out, {name: getattr(args, name) for name in SUBMISSION_FIELDS if getattr(args, name)})
     if args.json:
         print(json.dumps(document, indent=1, sort_keys=True))
     else:
@@ -112,9 +146,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     add_run_options(p)
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples of the final numbers")
     p.add_argument("--json", action="store_true", help="print protocol.json instead of the summary")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print each play's own progress lines")
+    p.add_argument(
+        "--student",
+        help="fill submission.json's student where blank (none: a model-free learner)",
+    )
+    p.add_argument("--code", help="fill submission.json's code where blank (a repository at a commit)")
+    p.add_argument("--contact", help="fill submission.json's contact where blank")
     p.add_argument(
         "--no-plots",
         action="store_true",
         help="draw no plots (as a sweep with plots = false; `report --plots` draws a play's later)",
     )
-    p.set_defaults(func=_protocol)
+    p.set_defaults(func=_protocol, on_interrupt="rerun the same command to resume")

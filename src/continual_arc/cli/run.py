@@ -89,4 +89,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="append",
         help="JSON keyword arguments of the --plugin at the same position (repeatable)",
     )
-    run.set_defaults(func=_run)
+    run.set_defaults(
+        func=_run, on_interrupt="rerun the same command with --resume to continue where it stopped"
+    )

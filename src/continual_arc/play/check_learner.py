@@ -14,7 +14,15 @@ from ..stream.users import with_users
 from ..tracks.registry import get_config
 from .faults import LearnerFaults
 from .instance_record import TIMING_FIELDS
-from .learner import BaseLearner, GridLearner, LoadsState, SavesState, is_stateless, missing_members
+from .learner import (
+    BaseLearner,
+    GridLearner,
+    LoadsState,
+    SavesState,
+    is_stateless,
+    misnamed_members,
+    missing_members,
+)
 from .runner import run
 
 __all__ = ["check_learner"]
@@ -32,12 +40,18 @@ def _snapshot(learner: object) -> bytes | None:
 
 
 class _Watch(BaseLearner):
-    """Wraps a learner and notes when its saved state changes outside ``end_round`` and ``reset``."""
+    """Wraps a learner and notes when its saved state changes outside ``end_round`` and ``reset``.
+
+    It also notes whether the state changed at all: on a stream where the learner learns nothing,
+    the contract's checks pass without having tested anything.
+    """
 
     def __init__(self, inner: GridLearner) -> None:
         self.inner = inner
         self.concurrent_users = False  # one action at a time: the check reads the state between them
         self.problems: list[str] = []
+        self.changed = False
+        self._first: bytes | None = None
         self._state: bytes | None = None
 
     def _check(self, where: str) -> None:
@@ -51,6 +65,9 @@ class _Watch(BaseLearner):
     def begin_round(self) -> None:
         self.inner.begin_round()
         self._state = _snapshot(self.inner)
+        if self._first is None:
+            self._first = self._state
+        self.changed = self.changed or self._state != self._first
 
     def act(self, obs: LearnerObservation) -> Action:
         action: Action = self.inner.act(obs)
@@ -63,6 +80,7 @@ class _Watch(BaseLearner):
 
     def end_round(self) -> None:
         self.inner.end_round()
+        self.changed = self.changed or _snapshot(self.inner) != self._first
 
     def resources(self) -> Mapping[str, float]:
         return dict(self.inner.resources())
@@ -84,11 +102,17 @@ def check_learner(
     to the same records (it is deterministic); that what it saves changes only in ``end_round``
     (every instance of a round meets the state the round began with); that ``reset`` brings it
     back to a fresh learner's state; and that ``save_state`` then ``load_state`` gives back the
-    same state.
+    same state. The default stream returns to its tasks, so a learner that keeps what answered
+    right does learn on it; a learner whose saved state never changed there is named, since the
+    last three checks then tested nothing. A name that looks like an optional member but is not
+    one (a data attribute ``memory``, a ``save_state`` that takes no directory) is named too,
+    since the runner ignores it.
     """
-    problems = [f"it lacks {name}" for name in missing_members(factory())]
+    fresh = factory()
+    problems = [f"it lacks {name}" for name in missing_members(fresh)]
     if problems:
         return problems
+    problems += misnamed_members(fresh)
     schedule = build_schedule(with_users(get_config(config), users), seed, epilogue=False)
     with tempfile.TemporaryDirectory() as tmp:
         first, second = factory(), factory()
@@ -108,6 +132,12 @@ def check_learner(
         run(watched, schedule, Path(tmp, "c"))
         problems += watched.problems
         problems += _check_saving(first, factory)
+        if not watched.changed and isinstance(first, SavesState) and not is_stateless(first):
+            problems.append(
+                f"what the learner saves never changed on the stream of {config} (seed {seed}), so "
+                f"whether it changes only in end_round, and whether reset and load_state restore it, "
+                f"was not exercised: check it on a stream where it learns (config=..., seed=...)"
+            )
     return problems
 
 

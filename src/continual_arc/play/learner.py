@@ -15,7 +15,11 @@ plays a schedule round by round:
 Besides the protocol, the runner uses these optional members when present, each a small
 runtime-checkable protocol of its own (:class:`SavesState`, :class:`LoadsState`, :class:`Stateless`,
 :class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`ShowsMemory`,
-:class:`Fingerprinted`), which the runner asks with ``isinstance``:
+:class:`Fingerprinted`), which the runner asks with ``isinstance``. A member is recognised by what
+it is, never by its name alone: a method must be callable with the documented arguments, and
+``stateless`` must be a ``bool``; a data attribute that merely shares a name (``self.memory = {}``)
+is not taken for the member, and
+[misnamed_members][continual_arc.play.learner.misnamed_members] names it:
 
 * ``save_state(directory)`` / ``load_state(directory)``: write and read everything the learner
   carries between instances. Called after every committed round, they let a killed run resume and
@@ -42,11 +46,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol, TypeVar, cast, runtime_checkable
+from typing import Protocol, TypeVar, _ProtocolMeta, cast, get_type_hints, runtime_checkable
 
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.errors import ContinualArcError
@@ -78,6 +83,7 @@ __all__ = [
     "learner_slug",
     "load_learner",
     "load_object",
+    "misnamed_members",
     "missing_members",
     "saves_state",
 ]
@@ -145,8 +151,43 @@ AnyLearner = GridLearner | GameLearner
 """A learner of either kind, where the kind is the track's, known only at run time."""
 
 
+class _ByWhatItIs(_ProtocolMeta):
+    """The metaclass of the optional members' protocols: ``isinstance`` checks what a member is.
+
+    A runtime-checkable protocol alone asks only whether a name is there, so a learner's data
+    attribute ``memory`` (a dict) passes for the ``memory()`` method and the runner, calling it,
+    fails at the end of a run. Here each method of the protocol must be callable on the object
+    with the protocol's own positional arguments, and each declared attribute must hold a value
+    of its declared type.
+    """
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return super().__instancecheck__(obj) and not _mismatch(cls, obj)
+
+
+def _mismatch(protocol: type, obj: object) -> str | None:
+    """Why ``obj``'s members are not ``protocol``'s (None: they are), in a few words."""
+    for name, declared in vars(protocol).items():
+        if name.startswith("_") or not inspect.isfunction(declared):
+            continue
+        member = getattr(obj, name, None)
+        if not callable(member):
+            return f"is {type(member).__name__}, not a method"
+        arguments = list(inspect.signature(declared).parameters)[1:]  # past self
+        try:
+            inspect.signature(member).bind(*arguments)
+        except TypeError:
+            return f"cannot be called as {name}({', '.join(arguments)})"
+        except ValueError:  # a builtin without a signature: taken as it says it is
+            continue
+    for name, kind in get_type_hints(protocol).items():
+        if isinstance(kind, type) and not isinstance(getattr(obj, name, None), kind):
+            return f"is {type(getattr(obj, name, None)).__name__}, not {kind.__name__}"
+    return None
+
+
 @runtime_checkable
-class SavesState(Protocol):
+class SavesState(Protocol, metaclass=_ByWhatItIs):
     """A learner that writes what it carries between instances (with :class:`LoadsState`, a run resumes)."""
 
     def save_state(self, directory: Path | str) -> None:
@@ -155,7 +196,7 @@ class SavesState(Protocol):
 
 
 @runtime_checkable
-class LoadsState(Protocol):
+class LoadsState(Protocol, metaclass=_ByWhatItIs):
     """A learner that reads back what :meth:`SavesState.save_state` wrote."""
 
     def load_state(self, directory: Path | str) -> None:
@@ -164,14 +205,14 @@ class LoadsState(Protocol):
 
 
 @runtime_checkable
-class Stateless(Protocol):
+class Stateless(Protocol, metaclass=_ByWhatItIs):
     """A learner that says whether it carries nothing between instances (it resumes without saving)."""
 
     stateless: bool
 
 
 @runtime_checkable
-class ResumesFrom(Protocol):
+class ResumesFrom(Protocol, metaclass=_ByWhatItIs):
     """A learner that continues its run-wide counters from the committed records when a run resumes."""
 
     def resume_from(self, records: list[Record]) -> None:
@@ -180,7 +221,7 @@ class ResumesFrom(Protocol):
 
 
 @runtime_checkable
-class LogsInstances(Protocol):
+class LogsInstances(Protocol, metaclass=_ByWhatItIs):
     """A learner that reports its reasoning on each instance, kept in the instance's trajectory."""
 
     def instance_log(self, user: int) -> JSONValue:
@@ -189,7 +230,7 @@ class LogsInstances(Protocol):
 
 
 @runtime_checkable
-class CountsInstances(Protocol):
+class CountsInstances(Protocol, metaclass=_ByWhatItIs):
     """A learner that counts each instance's own resources, kept in its record beside the cumulative ones."""
 
     def instance_resources(self, user: int) -> Mapping[str, float]:
@@ -198,7 +239,7 @@ class CountsInstances(Protocol):
 
 
 @runtime_checkable
-class TrainsWeights(Protocol):
+class TrainsWeights(Protocol, metaclass=_ByWhatItIs):
     """A learner that trains its own weights, whose training compute is kept apart from its serving."""
 
     def training_resources(self) -> Mapping[str, float]:
@@ -207,7 +248,7 @@ class TrainsWeights(Protocol):
 
 
 @runtime_checkable
-class Closes(Protocol):
+class Closes(Protocol, metaclass=_ByWhatItIs):
     """A learner holding what it must release (weights, a server, a process) once its play is over."""
 
     def close(self) -> None:
@@ -216,7 +257,7 @@ class Closes(Protocol):
 
 
 @runtime_checkable
-class ShowsMemory(Protocol):
+class ShowsMemory(Protocol, metaclass=_ByWhatItIs):
     """A learner that shows what it keeps, written to ``memory.json`` at the end of a run."""
 
     def memory(self) -> JSONValue:
@@ -225,7 +266,7 @@ class ShowsMemory(Protocol):
 
 
 @runtime_checkable
-class Fingerprinted(Protocol):
+class Fingerprinted(Protocol, metaclass=_ByWhatItIs):
     """A learner whose code lies elsewhere (another process) and says itself what identifies it."""
 
     def code_fingerprint(self) -> CodeFingerprint:
@@ -243,6 +284,33 @@ OPTIONAL_PROTOCOLS: Mapping[str, type] = {
     "memory": ShowsMemory,
 }
 """The optional methods a learner in another process may have, each with its protocol (named on the wire)."""
+
+OPTIONAL_MEMBERS: Mapping[str, type] = {
+    **OPTIONAL_PROTOCOLS,
+    "stateless": Stateless,
+    "close": Closes,
+    "code_fingerprint": Fingerprinted,
+}
+"""Every optional member the runner looks for, each with the protocol that says what it must be."""
+
+
+def misnamed_members(learner: object) -> list[str]:
+    """One sentence for each name of ``learner`` that looks like an optional member but is not one.
+
+    The runner ignores such a name (a data attribute ``memory`` is not the ``memory()`` method), so
+    what its author meant it for never happens; the sentence says what the name holds instead.
+    """
+    sentences = []
+    for name, protocol in OPTIONAL_MEMBERS.items():
+        if not hasattr(learner, name):
+            continue
+        why = _mismatch(protocol, learner)
+        if why is not None:
+            sentences.append(
+                f"its {name} {why}, so the runner does not take it for the optional member "
+                f"{name} (rename it, e.g. _{name}, if it is the learner's own data)"
+            )
+    return sentences
 
 
 def saves_state(learner: object) -> bool:

@@ -28,8 +28,17 @@ def learner_spec(learner: object, options: RunOptions) -> LearnerSpec:
     return {"class": given["class"], "kwargs": dict(given["kwargs"] or {})}
 
 
-def write_meta(session: RunSession, options: RunOptions, resumes: list[JSONObject]) -> None:
-    """Write ``meta.json`` (and ``schedule.json``) for the run ``session`` plays."""
+def write_meta(
+    session: RunSession, options: RunOptions, resumes: list[JSONObject], started: str | None = None
+) -> None:
+    """Write ``meta.json`` (and ``schedule.json``) for the run ``session`` plays.
+
+    Args:
+        session: the run.
+        options: how it is played.
+        resumes: each resume so far (round and time).
+        started: when the run first started (a resumed run's, kept); ``None``: now.
+    """
     schedule = session.schedule
     meta: RunMeta = {
         "format": 1,
@@ -46,7 +55,7 @@ def write_meta(session: RunSession, options: RunOptions, resumes: list[JSONObjec
         "versions": {"continual-arc": __version__, "sources": session.track.describe_sources()},
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "started": started or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "resumes": resumes,
     }
     atomic_write_text(session.out / META, run_meta_text(meta))

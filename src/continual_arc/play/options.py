@@ -16,7 +16,11 @@ __all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult", "played_wi
 
 @dataclass(frozen=True)
 class RunProgress:
-    """Where a run stands, reported after every committed round."""
+    """Where a run stands, reported after every committed round, and once as a resumed run opens.
+
+    Attributes:
+        resumed: this report opens a resumed run (the rounds done are those it resumes from).
+    """
 
     rounds_done: int
     rounds_total: int
@@ -24,6 +28,7 @@ class RunProgress:
     instances_total: int
     budget_used: float | None
     errored: int
+    resumed: bool = False
 
 
 class ProgressTally:

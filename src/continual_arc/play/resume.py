@@ -158,7 +158,7 @@ def resume(session: RunSession, options: RunOptions) -> int:
     session.auxiliary.recount(records)
     resumes: list[JSONObject] = [
         *meta.get("resumes", []),
-        {"at_round": rounds, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ")},
+        {"at_round": rounds, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
     ]
-    write_meta(session, options, resumes)
+    write_meta(session, options, resumes, started=meta.get("started"))
     return rounds

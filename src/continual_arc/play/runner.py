@@ -85,6 +85,8 @@ def run(
     workers = options.max_concurrent or width
     concurrent = learner.concurrent_users and width > 1
     pool = ThreadPoolExecutor(workers, thread_name_prefix="continual-arc-user") if concurrent else None
+    if start:
+        _report(runner, options, len(groups), start, resumed=True)  # says what it resumes
     try:
         if runner.hooks:  # the records are copied for plug-ins only
             runner.hooks.run_start(_run_info(runner, start), runner.run_trace)
@@ -135,7 +137,9 @@ def _run_info(runner: RunSession, start: int, *, stopped_by: str | None = None) 
     return RunInfo(runner.out, runner.schedule, start, records, stopped_by)
 
 
-def _report(runner: RunSession, options: RunOptions, total_rounds: int, done: int) -> None:
+def _report(
+    runner: RunSession, options: RunOptions, total_rounds: int, done: int, *, resumed: bool = False
+) -> None:
     if options.progress is None:
         return
     tally = runner.tally
@@ -148,6 +152,7 @@ def _report(runner: RunSession, options: RunOptions, total_rounds: int, done: in
             instances_total=len(runner.schedule.slots),
             budget_used=tally.budget_used(),
             errored=tally.errored,
+            resumed=resumed,
         )
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,15 @@ from ..play.rundir import read_meta, read_records
 from .plane import plane_point
 from .plays import PROTOCOL_PLAYS
 
-__all__ = ["Played", "PlayedProtocol", "ProtocolDocument", "conclude", "stream_plots"]
+__all__ = [
+    "SUBMISSION_FIELDS",
+    "Played",
+    "PlayedProtocol",
+    "ProtocolDocument",
+    "conclude",
+    "fill_submission",
+    "stream_plots",
+]
 
 
 class Played(Protocol):
@@ -136,6 +145,28 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDo
     atomic_write_json(out / "protocol.json", document)  # last: a protocol with it is concluded
     document["plots"] = [str(p) for p in plots]
     return document
+
+
+SUBMISSION_FIELDS = ("student", "code", "contact")
+"""The fields of ``submission.json`` a person fills in (``protocol`` and ``runs store`` take them)."""
+
+
+def fill_submission(out: Path, fields: Mapping[str, str]) -> None:
+    """Fill ``out/submission.json``'s blank ``student``, ``code`` and ``contact`` with ``fields``.
+
+    A field already filled (by hand, or by an earlier call) is kept: the user's own edits win.
+
+    Raises:
+        ValueError: a field that is not one a person fills in.
+    """
+    unknown = sorted(set(fields) - set(SUBMISSION_FIELDS))
+    if unknown:
+        raise ValueError(f"not a field of submission.json a person fills in: {', '.join(unknown)}")
+    path = out / "submission.json"
+    submission = json.loads(path.read_text())
+    blank = {name: value for name, value in fields.items() if value and not submission.get(name)}
+    if blank:
+        atomic_write_json(path, {**submission, **blank})
 
 
 def _write_submission(options: Played) -> None:

@@ -39,6 +39,7 @@ class PlayJob:
         salt: the ``alias-salt`` to play under (the stream's), or ``None``.
         options: how to play (the runner's options; the job sets ``resume``, the learner's spec and
             progress itself).
+        lines: print the play's own progress lines (the protocol's display, behind ``-v``).
     """
 
     name: str
@@ -49,6 +50,7 @@ class PlayJob:
     state: Path | None
     salt: Path | None
     options: RunOptions = field(default_factory=RunOptions)
+    lines: bool = True
 
 
 class ProgressLines:
@@ -65,6 +67,9 @@ class ProgressLines:
     def __call__(self, p: RunProgress) -> None:
         """Print where the run stands, unless a line was printed less than ``every`` seconds ago."""
         now = time.monotonic()
+        if p.resumed:
+            print(f"[{self.name}] resuming after round {p.rounds_done}/{p.rounds_total}", file=sys.stderr)
+            return
         if now - self.last < self.every and p.rounds_done < p.rounds_total:
             return
         self.last = now
@@ -101,15 +106,23 @@ def play_job(
         job: the play.
         learner: the learner to play (default: built by :func:`prepare`, and closed after it if it
             can be: :func:`release`).
-        progress: where progress goes (default: prefixed lines on stderr).
+        progress: where progress goes, besides the play's own prefixed lines on stderr when the
+            job prints them (``lines``).
     """
     built = learner is None
     player = prepare(job) if learner is None else learner
+    lines = ProgressLines(job.name) if job.lines else None
+    shown = [show for show in (lines, progress) if show is not None]
+
+    def report(p: RunProgress) -> None:
+        for show in shown:
+            show(p)
+
     options = replace(
         job.options,
         resume=True,
         learner_spec={"class": job.learner, "kwargs": job.learner_kwargs},
-        progress=progress or ProgressLines(job.name),
+        progress=report,
     )
     try:
         return run(player, Schedule.load(job.schedule), job.out, options).summary

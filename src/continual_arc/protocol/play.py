@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +40,7 @@ from .conclude import ProtocolDocument, conclude, stream_plots
 from .jobs import PlayJob, final_state, play_job, release
 from .plan import PLAN, PlannedPlay, stream_start
 from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
+from .progress import ProtocolProgress, ProtocolWatch, resume_note
 from .unplayed import removed_if_unplayed
 
 __all__ = [
@@ -79,6 +80,9 @@ class ProtocolOptions:
             takes no plug-ins.
         resamples: bootstrap resamples of the final numbers.
         plots: draw the plane and the stream's plots into ``plots/``.
+        progress: where the whole protocol's progress goes, every few seconds (``None``: nowhere).
+        notes: where a sentence for the user goes (what a resumed protocol resumes).
+        play_lines: each play also prints its own progress lines (several processes share stderr).
     """
 
     out: Path
@@ -91,6 +95,9 @@ class ProtocolOptions:
     run: RunOptions = field(default_factory=RunOptions)
     resamples: int = 10_000
     plots: bool = True
+    progress: Callable[[ProtocolProgress], None] | None = None
+    notes: Callable[[str], None] | None = None
+    play_lines: bool = True
 
     def __post_init__(self) -> None:
         if self.run.plugins:
@@ -110,6 +117,7 @@ def protocol_job(
         state=state,
         salt=salt,
         options=options.run,
+        lines=options.play_lines,
     )
 
 
@@ -132,7 +140,9 @@ def _final_state(options: ProtocolOptions) -> Path | None:
     return final_state(options.out / PROTOCOL_PLAYS[Play.STREAM])
 
 
-def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Path] | None:
+def _run_all(
+    options: ProtocolOptions, saves: bool, stateless: bool, watch: ProtocolWatch
+) -> list[Path] | None:
     """Play the six runs: in parallel processes where the learner can carry its state across.
 
     Every play is started, in the plan's order, as soon as the plays it waits for have finished.
@@ -141,7 +151,7 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
         The stream's plots when they were drawn here while the tests played (``None``: not drawn).
     """
     if options.jobs <= 1 or not (saves or stateless):
-        _run_here(options, saves, stateless)
+        _run_here(options, saves, stateless, watch)
         return None
     drawn = None
     finished: set[str] = set()
@@ -159,7 +169,8 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
         if options.plots:
             load_matplotlib()
         while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            done, _ = wait(running, timeout=watch.every, return_when=FIRST_COMPLETED)
+            watch()
             for future in done:
                 future.result()
                 finished.add(running.pop(future))
@@ -169,7 +180,7 @@ def _run_all(options: ProtocolOptions, saves: bool, stateless: bool) -> list[Pat
     return drawn
 
 
-def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
+def _run_here(options: ProtocolOptions, saves: bool, stateless: bool, watch: ProtocolWatch) -> None:
     """Every play in this process, one by one; each learner built here is closed after its play.
 
     A test of a learner that cannot save its state plays a deep copy of the learner the stream left.
@@ -182,20 +193,20 @@ def _run_here(options: ProtocolOptions, saves: bool, stateless: bool) -> None:
                 continue  # finished (a resumed run's summary is removed first and written last)
             if play.name == Play.STREAM:
                 stream = load_learner(options.learner, options.learner_kwargs)
-                play_job(job, stream)
+                play_job(job, stream, progress=watch)
                 if saves or stateless:  # the tests build their own
                     release(stream)
                     stream = None
             elif not play.from_stream or saves or stateless:
-                play_job(job)
+                play_job(job, progress=watch)
             else:
-                _play_copy(job, stream)
+                _play_copy(job, stream, watch)
     finally:
         if stream is not None:
             release(stream)
 
 
-def _play_copy(job: PlayJob, stream: AnyLearner | None) -> None:
+def _play_copy(job: PlayJob, stream: AnyLearner | None, watch: ProtocolWatch) -> None:
     """A test played by a deep copy of the learner the stream left in this process."""
     if stream is None or (job.out / "meta.json").exists():
         raise ProtocolError(
@@ -207,7 +218,7 @@ def _play_copy(job: PlayJob, stream: AnyLearner | None) -> None:
     shutil.copy(job.salt, job.out / SALT_FILE)
     learner = copy.deepcopy(stream)
     try:
-        play_job(job, learner)
+        play_job(job, learner, progress=watch)
     finally:
         release(learner)
 
@@ -248,7 +259,10 @@ def play_protocol(options: ProtocolOptions) -> ProtocolDocument:
 
 def _play_protocol(options: ProtocolOptions) -> ProtocolDocument:
     out = options.out
-    write_schedules(options)
+    sizes = {name: len(schedule.slots) for name, schedule in write_schedules(options).items()}
+    note = resume_note(out, sizes)
+    if note is not None and options.notes is not None:
+        options.notes(note)
     saves, stateless = learner_keeps(options.learner, options.learner_kwargs)
     if (out / PROTOCOL_PLAYS[Play.STREAM] / "meta.json").exists() and not (saves or stateless):
         # The stream's end lived in the process that played it: a resume can finish the resets,
@@ -258,5 +272,7 @@ def _play_protocol(options: ProtocolOptions) -> ProtocolDocument:
             raise ProtocolError(
                 f"{options.learner} cannot save its state, so an unfinished protocol cannot resume"
             )
-    drawn = _run_all(options, saves, stateless)
+    watch = ProtocolWatch(out, sizes, options.progress or (lambda _: None))
+    drawn = _run_all(options, saves, stateless, watch)
+    watch()
     return conclude(options, drawn)

@@ -116,7 +116,7 @@ class CheckResult:
 
 
 _REQUIRED = {
-    "student": "model that plays (an OpenRouter id, or org/name@commit)",
+    "student": "model that plays (an OpenRouter id, or org/name@commit; none for a model-free learner)",
     "code": "learner's code (a public repository at a commit)",
     "contact": "person to ask about the result",
 }

@@ -67,6 +67,7 @@ class RunOverview(TypedDict):
     reset: str | None
     files: dict[str, bool]
     problems: list[str]
+    notes: list[str]
 
 
 class MemoryDocument(TypedDict):

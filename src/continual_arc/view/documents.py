@@ -105,6 +105,7 @@ def run_overview(entry: RunEntry, *, local: bool = True) -> RunOverview:
         "reset": entry.reset,
         "files": entry.data.files,
         "problems": entry.data.problems,
+        "notes": entry.data.notes,
     }
 
 

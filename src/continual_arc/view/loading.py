@@ -61,6 +61,7 @@ class RunData:
         summary: ``summary.json`` (``None`` when the run has not finished).
         problems: what is missing or damaged, one sentence each.
         files: which of the optional files exist (``memory.json``, ``plugins.json``, ``i/``).
+        notes: what the page should know that is not a fault (a run stored as its records only).
     """
 
     path: Path
@@ -69,6 +70,7 @@ class RunData:
     summary: JSONObject | None
     problems: list[str] = field(default_factory=list)
     files: dict[str, bool] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 def json_object(value: object) -> JSONObject:
@@ -178,13 +180,18 @@ def read_run(path: Path | str) -> RunData:
         summary = written if isinstance(written, dict) else None
     data = RunData(path, meta, records, summary, problems)
     _finished(data)
-    if not (path / SCHEDULE).is_file():
-        problems.append(f"{SCHEDULE} is missing")
     data.files = {
         "memory": (path / MEMORY).is_file(),
         "plugins": (path / PLUGINS).is_file(),
         "trajectories": (path / "i").is_dir(),
     }
     if records and not data.files["trajectories"]:
-        problems.append("there are no trajectories (i/): a replay shows the records' actions, without grids")
+        # A stored run keeps its records only, by design: each instance is regenerated from its task
+        # and seed for its replay, as the checker does to replay it.
+        data.notes.append(
+            "records only (no trajectories): each replay regenerates its instance from its task and "
+            "seed and draws the recorded actions and verdicts on it"
+        )
+    elif not (path / SCHEDULE).is_file():  # a stored run's schedules are its protocol's (schedules/)
+        problems.append(f"{SCHEDULE} is missing")
     return data

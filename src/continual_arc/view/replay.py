@@ -8,6 +8,11 @@ What the trajectory holds beyond the events (the learner's log, what plug-ins sa
 frames of a game level) is passed on as it is, for the page to draw. A game level's trajectory (the
 arc3 track) is laid out by :mod:`.game_replay`: its steps are actions on the level, with frames.
 
+A run stored as its records alone (no ``i/``) is replayed on its instance regenerated from its task
+and seed under the run's configuration, as the checker regenerates it: the test input, each
+demonstration bought and, for a right answer, the grid that answered are drawn with the recorded
+verdicts (a wrong answer's grid is not in the records).
+
 Only names of the form ``<step>`` or ``addon-<n>`` are read, and only from the run's own ``i/``
 directory: a name that is anything else, or a file that resolves outside the run (a symbolic link
 out of it), is refused.
@@ -20,7 +25,12 @@ import re
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
+from ..core.config import Config
+from ..core.errors import ContinualArcError
+from ..core.grids import grid_json
 from ..core.records import JSONObject, JSONValue, Record, is_primary
+from ..tracks.grid_env import GridEnv
+from ..tracks.registry import get_track
 from .catalog import RunEntry
 from .game_replay import (
     Meter,
@@ -103,27 +113,68 @@ def replay_steps(trajectory: JSONObject, record: Record | None) -> list[ReplaySt
     return charge_last(steps, trajectory, record)
 
 
-def _from_record(record: Record) -> JSONObject:
-    """A trajectory rebuilt from a record's actions alone (no grids), when the file is missing."""
+def regenerated(meta: JSONObject | None, record: Record) -> GridEnv | None:
+    """The grid instance of ``record`` regenerated from its task and seed, or ``None`` if it cannot be.
+
+    ``None`` for a game level, for a run whose ``meta.json`` lacks its configuration, and for a
+    track or task that cannot be served here (its data not fetched): the replay then shows the
+    record's actions without grids.
+    """
+    configuration = json_object(json_object((meta or {}).get("schedule")).get("configuration"))
+    if not configuration:
+        return None
+    try:
+        config = Config.from_dict(configuration)
+        track = get_track(config.track)
+        exposure = record.get("user_exposure_index")
+        env = track.open(
+            str(record["phase"]),
+            str(record["task_id"]),
+            int(record["seed"]),
+            config.env,
+            exposure if isinstance(exposure, int) else 0,
+        )
+    except (ContinualArcError, KeyError, LookupError, TypeError, ValueError, OSError):
+        return None
+    return env if isinstance(env, GridEnv) else None
+
+
+def _from_record(record: Record, env: GridEnv | None) -> JSONObject:
+    """A trajectory rebuilt from a record's actions, with the grids of ``env`` (its instance) if given."""
     events: list[JSONValue] = []
     demos = wrong = 0
     for entry in record.get("actions") or []:
         action = entry.get("action")
+        shown: JSONObject = {"action": action} if action else {}
         feedback: JSONObject = {}
         if action == "request_demos":
-            feedback = {"feedback": "demos", "refused": bool(entry.get("refused")), "pair": None}
+            pair: JSONValue = None
+            if not entry.get("refused") and env is not None:
+                given, answer = env.instance.demonstration(demos)
+                pair = [grid_json(given), grid_json(answer)]
+            feedback = {"feedback": "demos", "refused": bool(entry.get("refused")), "pair": pair}
             demos += 0 if entry.get("refused") else 1
         elif action == "submit":
             correct = bool(entry.get("correct"))
             wrong += 0 if correct else 1
+            if correct and env is not None:  # the one grid a right answer can be
+                shown["grid"] = grid_json(env.instance.output)
             feedback = {
                 "feedback": "submit",
                 "correct": correct,
                 "invalid": "invalid" if entry.get("invalid") else None,
             }
         feedback["spent"] = demos + wrong
-        events.append({"action": {"action": action} if action else None, "feedback": feedback})
-    return {"events": events, "result": {"charge": record.get("charge"), "end": record.get("end")}}
+        events.append({"action": shown or None, "feedback": feedback})
+    trajectory: JSONObject = {
+        "events": events,
+        "result": {"charge": record.get("charge"), "end": record.get("end")},
+    }
+    if env is not None:
+        trajectory.update(env.opening())
+        trajectory.update({"task_id": record.get("task_id"), "seed": record.get("seed")})
+        trajectory.update({"phase": record.get("phase"), "alias": record.get("alias")})
+    return trajectory
 
 
 def _record_of(entry: RunEntry, name: str) -> Record | None:
@@ -169,6 +220,7 @@ class ReplayDocument(TypedDict):
     input: JSONValue
     steps: list[ReplayStep]
     problems: list[str]
+    notes: list[str]
     learner_log: JSONValue
     plugins: JSONValue
     error: JSONValue
@@ -196,11 +248,21 @@ def replay_document(entry: RunEntry, name: str) -> ReplayDocument:
     path = trajectory_path(entry.path, name)
     record = _record_of(entry, name)
     problems: list[str] = []
-    trajectory = _read(path, problems)
+    notes: list[str] = []
+    stored = not entry.data.files.get("trajectories", True)  # records only, by design
+    trajectory = _read(path, [] if stored else problems)
     if trajectory is None:
         if record is None:  # nothing to replay: the instance is not there (the server answers 404)
             raise ReplayRefused(f"run {entry.id} has no instance {name}: no record and no trajectory")
-        trajectory = _from_record(record)
+        env = regenerated(entry.data.meta, record)
+        trajectory = _from_record(record, env)
+        if env is not None:
+            notes.append(
+                "regenerated from its task and seed: the input, each demonstration bought and a right "
+                "answer's grid are drawn with the recorded verdicts (a wrong answer's grid is not recorded)"
+            )
+        elif stored:
+            notes.append("records only, and this instance cannot be regenerated here: its actions alone")
     elif record is None:
         problems.append(f"records.jsonl has no record of instance {name} (its round was not committed?)")
     game = is_game_trajectory(trajectory)
@@ -213,6 +275,7 @@ def replay_document(entry: RunEntry, name: str) -> ReplayDocument:
         "input": trajectory.get("input"),
         "steps": game_steps(trajectory, record) if game else replay_steps(trajectory, record),
         "problems": problems,
+        "notes": notes,
         # What the trajectory holds beyond the events, passed on as it is (in this order).
         "learner_log": trajectory.get("learner_log"),
         "plugins": trajectory.get("plugins"),

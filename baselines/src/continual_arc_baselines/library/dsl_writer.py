@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..dsl import DEFAULT_BUDGET, Prior, ProgramError, execute, parse, search
@@ -108,6 +109,11 @@ class DslWriter:
             return execute(parse(text), grid)
         except ProgramError:
             return None
+
+    def resume(self, counts: Mapping[str, float]) -> None:
+        """Continue a resumed run's searches and applications from ``counts`` (its last record's)."""
+        self.searches = int(counts.get("searches", 0))
+        self.applications = int(counts.get("applications", 0))
 
     def resources(self) -> dict[str, float]:
         """Searches and primitive applications so far (a cached search counts what it cost)."""

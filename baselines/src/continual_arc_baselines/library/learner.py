@@ -28,7 +28,7 @@ teaches is folded in at ``end_round`` only.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ from continual_arc.learner import BaseLearner
 from ..dsl import Prior
 from ..dsl.prior import skeleton
 from ..grids_only import refuse_games
+from .carry import last_resources
 from .memory import EarlyAnswers, LibraryMemory, Notes
 from .writer import ProgramWriter, WriteRequest, group_by_prediction
 
@@ -229,6 +230,16 @@ class ProgramLibraryLearner(BaseLearner):
         self.library = LibraryMemory.from_json(data)
         self._set_prior(Prior.from_json(data["prior"]) if self.learn_prior else Prior.empty())
         self.early = EarlyAnswers.from_json(data["early"]) if self.learn_prior else EarlyAnswers()
+
+    def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """Continue a resumed run: the writer's counters from the last committed record.
+
+        What the memory holds is back from ``load_state``; the writer's work (searches, model
+        calls) is counted nowhere else, so without this a resumed run's cumulative ``resources``
+        would start again from zero.
+        """
+        if records:
+            self.writer.resume(last_resources(records))
 
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """What the learner did on the user's last instance: programs run, written, submitted."""

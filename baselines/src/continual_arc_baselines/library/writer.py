@@ -8,7 +8,7 @@ and memory are the same whatever writes the programs: the model-free writer
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -81,6 +81,10 @@ class ProgramWriter(Protocol):
 
     def resources(self) -> dict[str, float]:
         """Cumulative counters of the writer's work."""
+        ...
+
+    def resume(self, counts: Mapping[str, float]) -> None:
+        """Continue a resumed run's counters from ``counts`` (its last record's resources)."""
         ...
 
 

@@ -102,11 +102,26 @@ window.CAV = window.CAV || {};
     return node;
   };
 
+  // The command line's rounding, which every number the viewer shows follows: Python's format(x,
+  // ".Nf"), to the nearest of the exact binary value, and a tie (0.25 to one decimal) to the even
+  // digit. toFixed rounds a tie up, so on a tie the even neighbour is taken here instead. A tie is
+  // an exact decimal expansion ending in 5 one place past the digits kept (toFixed(100) is exact
+  // for every number the viewer shows).
   CAV.fmt = function (value, digits = 1) {
-    return value === null || value === undefined || Number.isNaN(value) ? "–" : Number(value).toFixed(digits);
+    if (value === null || value === undefined || Number.isNaN(Number(value))) return "–";
+    const x = Number(value);
+    const [whole, frac] = Math.abs(x).toFixed(100).split(".");
+    if (!/^50*$/.test(frac.slice(digits))) return x.toFixed(digits);
+    const kept = digits ? whole + "." + frac.slice(0, digits) : whole;
+    const even = Number(kept.slice(-1)) % 2 === 0;
+    return even ? (x < 0 || Object.is(x, -0) ? "-" : "") + kept : x.toFixed(digits);
   };
 
-  CAV.estimate = function (e, digits = 3) {
+  // The decimals the command line prints, by kind of number: shares (0 to 1) with 2, points of
+  // budget (U, P, T, charges) with 1.
+  CAV.DECIMALS = { share: 2, points: 1 };
+
+  CAV.estimate = function (e, digits = CAV.DECIMALS.share) {
     if (!e || e.value === null || e.value === undefined) return e && e.note ? "undefined (" + e.note + ")" : "–";
     const interval = e.low === null || e.low === undefined ? "" : " [" + CAV.fmt(e.low, digits) + ", " + CAV.fmt(e.high, digits) + "]";
     return CAV.fmt(e.value, digits) + interval;
@@ -131,6 +146,13 @@ window.CAV = window.CAV || {};
 
   CAV.LEARNER = "#1f5fa8";
   CAV.BESIDE = "#b04a3a";
+
+  // What the page should know that is not a fault (a run stored as its records only): information,
+  // drawn apart from the problems' warning box.
+  CAV.notes = function (list) {
+    if (!list || !list.length) return null;
+    return CAV.el("div.notes", { role: "note" }, CAV.el("ul", {}, list.map((p) => CAV.el("li", {}, p))));
+  };
 
   CAV.problems = function (list, title) {
     if (!list || !list.length) return null;

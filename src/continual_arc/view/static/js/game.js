@@ -139,7 +139,7 @@
   /* ARC-AGI-3's level score of the instance: its actions against the solver's plan. */
   function levelScore(level) {
     return el("span.level-score", { dataset: { score: level.level_score } },
-      " · level score " + Number(level.level_score).toFixed(2) + " (ARC-AGI-3's min(1, (plan / actions)²): " +
+      " · level score " + CAV.fmt(level.level_score, 2) + " (ARC-AGI-3's min(1, (plan / actions)²): " +
       level.level_actions + " actions against the solver's " + level.baseline_actions + "; 0 when unsolved)");
   }
 

@@ -150,6 +150,7 @@
       el("p.big", {}, "U ", el("b#run-u", {}, CAV.fmt(doc.budget_used)), " · P ", el("b#run-p", {}, CAV.fmt(doc.share_solved)), " · " + doc.instances + (doc.slots ? " of " + doc.slots : "") + " instances"),
       phases.length > 1 ? el("p", {}, phases.join(" · ")) : null,
       el("p.controls", {}, "Beside the learner: ", beside, users.length > 1 ? [" Show: ", userPick] : null),
+      CAV.notes(doc.notes),
       CAV.problems(doc.problems, "What is missing or damaged in this run"));
   }
 

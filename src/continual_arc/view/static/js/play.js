@@ -113,7 +113,7 @@
         : this.gridNote;
       this.partner = partnerDoc;
       this.partnerLabel = partnerLabel;
-      const list = this.root.querySelector("#play-tasks");
+      const list = this.root.querySelector("datalist");
       CAV.clear(list, runDoc.strip.tasks.map((t) => el("option", { value: t })));
       if (!this.task.value) this.task.value = runDoc.strip.tasks[0] || "";
     }
@@ -188,10 +188,11 @@
       const mine = this.charges(this.run, this.session.task);
       const theirs = this.charges(this.partner, this.session.task);
       const list = (xs) => (xs.length ? xs.join(", ") + " (mean " + CAV.fmt(mean(xs)) + ")" : "never met it");
+      const alone = !!this.run.standalone; // the Tasks page: no learner played it
       return el("div.outcome", { dataset: { charge: this.result.charge } },
         el("p", {}, el("b", {}, "You were charged " + this.result.charge + " of " + maxCost),
           this.result.solved ? " and solved it." : " (unsolved: " + this.result.end + ")."),
-        el("p", {}, el("span.key.learner"), "The learner on this task, instance by instance: " + list(mine)),
+        alone ? null : el("p", {}, el("span.key.learner"), "The learner on this task, instance by instance: " + list(mine)),
         this.partner ? el("p", {}, el("span.key.beside"), (this.partnerLabel || "Beside it") + ": " + list(theirs)) : null);
     }
 

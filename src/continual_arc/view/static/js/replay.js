@@ -97,6 +97,7 @@
           col.beside ? [" · ", el("span.key.beside"), (besideLabel || "beside") + " on the same instance: " + verdict(col.beside.charge, col.beside.solved)] : "",
           " · instance seed " + col.seed),
         this.game ? CAV.gameFacts(d) : null,
+        CAV.notes(d.notes),
         CAV.problems(d.problems, "This instance's files"));
     }
 

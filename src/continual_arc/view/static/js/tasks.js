@@ -2,7 +2,8 @@
  * of cards at a time (PAGE_SIZE), and each card asks for its task's document only when its page is
  * shown, so hundreds of tasks never load at once. A grid task shows one generated instance (its
  * first demonstrations and its test pair); a game shows the opening frame of a fresh level and, with
- * the local server, a button to play it by hand (gameplay.js). A track that cannot run here is listed
+ * the local server, a button to play it by hand (gameplay.js); so does a grid task, on a fresh instance
+ * (play.js, as on a run's page, with no learner's charges beside). A track that cannot run here is listed
  * with the sentence that says how to install it.
  */
 "use strict";
@@ -17,11 +18,39 @@
       CAV.gridFigure(pair[1], "out", role + "-out", box));
   }
 
-  function gridCard(card, doc) {
+  /* The grid player of the Tasks page: CAV.Play on a copy of the run page's panel (ids renamed). */
+  function gridPlayer() {
+    const panel = document.getElementById("play");
+    if (!panel || !CAV.live) return null;
+    const root = panel.cloneNode(true);
+    root.id = "tasks-play";
+    root.querySelector("#play-title").id = "tasks-play-title";
+    root.setAttribute("aria-labelledby", "tasks-play-title");
+    root.querySelector("datalist").id = "tasks-play-tasks";
+    root.querySelector(".play-task").setAttribute("list", "tasks-play-tasks");
+    root.querySelector(".play-board").hidden = true;
+    root.hidden = true;
+    return new CAV.Play(root);
+  }
+
+  /* Play a fresh instance of `task` (of `track`, in the phase its role serves), with nothing beside it. */
+  function playGrid(play, track, role, task) {
+    const phase = role === "held-out" ? "held-out" : "stream";
+    const alone = { track, kind: "grid", phase, standalone: true, strip: { tasks: [task], columns: { step: [], task: [], phase: [], charge: [] } } };
+    play.offer(alone, null, null);
+    play.task.value = task;
+    play.root.hidden = false;
+    play.begin().then(() => play.root.scrollIntoView && play.root.scrollIntoView());
+  }
+
+  function gridCard(card, doc, track, role, gridPlay) {
+    const play = gridPlay
+      ? el("button", { type: "button", dataset: { playTask: doc.task }, onclick: () => playGrid(gridPlay, track, role, doc.task) }, "Play a fresh instance")
+      : el("p.muted", {}, "Playing needs the local server (continual-arc view).");
     CAV.clear(card, el("h4.task-id", {}, doc.task),
       el("div.task-pairs", {}, doc.demos.map((p, i) => pairFigure(p, "demo " + (i + 1), "task-demo-" + (i + 1), 84)),
         el("div.test-pair", {}, pairFigure(doc.test, "test", "task-test", 84))),
-      el("p.muted", {}, doc.source + " · " + doc.demo_cap + " demonstrations on offer · instance seed " + doc.seed));
+      el("p.muted", {}, doc.source + " · " + doc.demo_cap + " demonstrations on offer · instance seed " + doc.seed), play);
   }
 
   function gameCard(card, doc, player) {
@@ -34,19 +63,20 @@
       el("p.muted", {}, "Actions: " + doc.actions.join(", ")), play);
   }
 
-  function fillCard(card, track, role, id, player) {
+  function fillCard(card, track, role, id, player, gridPlay) {
     CAV.load("task/" + track + "/" + role + "/" + id).then((doc) => {
       if (doc.kind === "game") gameCard(card, doc, player);
-      else gridCard(card, doc);
+      else gridCard(card, doc, track, role, gridPlay);
       card.dataset.loaded = "true";
     }).catch((err) => CAV.clear(card, el("h4.task-id", {}, id), el("p.error", {}, err.message)));
   }
 
   class TaskList {
-    constructor(root, index, player) {
+    constructor(root, index, player, gridPlay) {
       this.root = root;
       this.index = index;
       this.player = player;
+      this.gridPlay = gridPlay;
       const available = index.tracks.filter((t) => t.available);
       this.track = available[0] || null;
       this.role = "stream";
@@ -85,7 +115,7 @@
         el("h4.task-id", {}, id), el("p.muted", {}, "loading…")));
       CAV.clear(this.root, el("h3", {}, this.track.name + ": " + this.track.summary),
         el("p.controls", {}, roles, " ", filter), pager, el("div.task-grid", {}, cards));
-      cards.forEach((card) => fillCard(card, this.track.name, this.role, card.dataset.task, this.player));
+      cards.forEach((card) => fillCard(card, this.track.name, this.role, card.dataset.task, this.player, this.gridPlay));
     }
   }
 
@@ -101,8 +131,9 @@
   CAV.showTasks = function (root) {
     CAV.load("tasks").then((index) => {
       const player = new CAV.GamePlayer();
+      const gridPlay = gridPlayer();
       const body = el("div.task-list");
-      const list = new TaskList(body, index, player);
+      const list = new TaskList(body, index, player, gridPlay);
       const tracks = el("ul.tracks");
       const redraw = () => CAV.clear(tracks, index.tracks.map((t) => trackRow(t, list)));
       const choose = list.choose.bind(list);
@@ -111,7 +142,7 @@
       CAV.clear(root, el("h2", {}, "Tasks"),
         el("p.muted", {}, "Every task of every track installed here, each shown by one instance at instance seed " + index.seed +
           ", which no schedule draws (a grid task's first " + index.demos + " demonstrations and its test pair)."),
-        tracks, player.root, body);
+        tracks, player.root, gridPlay ? gridPlay.root : null, body);
       list.draw();
     }).catch((err) => CAV.clear(root, el("p.error", {}, "Cannot load the tasks: " + err.message)));
     return true;
