@@ -261,6 +261,7 @@ class RemoteLearner:
 class _SavesState:
     child: Child
     _saved: Path | None
+    start_state: Path | None
     _load: Callable[[Path], None]
     _fresh: Callable[[], None]
     _call: Callable[..., JSONValue]
@@ -269,8 +270,8 @@ class _SavesState:
         """Have the learner save into its folder, then copy that out to ``directory``.
 
         A state over the saved-state limit is not kept: the process is ended, a new one starts
-        from the last state kept (or the play's start) and saves that, and the next instance
-        fails with the limit's sentence.
+        from the last state kept (or the play's start) and saves again (or, over again, the last
+        state kept stands for it), and the next instance fails with the limit's sentence.
 
         Raises:
             UnsafeState: the learner left something other than plain files and folders (a link to
@@ -296,17 +297,18 @@ class _SavesState:
                 shutil.rmtree(inside, ignore_errors=True)  # a link is removed, never followed
                 raise
             limits = self.child.limits
-            if (
-                limits is None
-                or limits.state_bytes is None
-                or state_bytes(Path(directory)) <= limits.state_bytes
-            ):
+            cap = None if limits is None else limits.state_bytes
+            if cap is None or state_bytes(Path(directory)) <= cap:
                 self._saved = Path(directory)
                 return
             shutil.rmtree(Path(directory), ignore_errors=True)
-            self.child.end_for(sentence("state_bytes", limits.state_bytes))
-            if attempt:
-                raise RemoteLearnerError(sentence("state_bytes", limits.state_bytes))
+            self.child.end_for(sentence("state_bytes", cap))
+            if attempt:  # a new process's state is over too: the last one kept stands for it
+                kept = self._saved if self._saved is not None and self._saved.is_dir() else self.start_state
+                if kept is None:
+                    raise RemoteLearnerError(sentence("state_bytes", cap))
+                copy_state(kept, Path(directory))
+                return
 
     def load_state(self, directory: Path) -> None:
         """Copy ``directory`` into the learner's folder and have it load from there."""

@@ -194,6 +194,10 @@ class Child:
                 self.end_for(sentence("memory_bytes", self.limits.memory_bytes))
                 self.told = True
                 raise RemoteLearnerError(f"{self.limit_hit} (a {error.get('type')} in {call})")
+            if error.get("file_size") and self.limits is not None:
+                self.end_for(sentence("file_bytes", self.limits.file_bytes))
+                self.told = True
+                raise RemoteLearnerError(f"{self.limit_hit} (an {error.get('type')} in {call})")
             raise RemoteLearnerError(f"{error.get('type')} in {call}: {error.get('message')}")
         return reply["ok"]
 

@@ -5,7 +5,9 @@ its private memory (``RLIMIT_DATA``: heap, anonymous maps, thread stacks), the s
 it writes (``RLIMIT_FSIZE``) and, as a backstop, the PIDs of its PID namespace (the namespace's
 own ``pid_max``, so a fork bomb stops there even between two looks of the watch). The rest are
 looked at from outside while it runs (:class:`Watch`, a few times a second): how many processes
-its sandbox holds, how much its working folder holds, how long its standard error has grown. The
+its sandbox holds, how much its working folder holds (and whether a file there stopped at the
+file-size cap: the first process of a PID namespace is spared ``SIGXFSZ``, so a write past the cap
+fails with ``EFBIG``, which a program may ignore), how long its standard error has grown. The
 saved state's size is read by its owner when it copies the state out.
 
 A program over a limit is ended (its whole process group) and its owner is told in one sentence
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import threading
 from collections.abc import Callable
@@ -28,6 +31,8 @@ __all__ = [
     "Limits",
     "Watch",
     "folder_bytes",
+    "folder_usage",
+    "parse_size",
     "processes_under",
     "sentence",
     "size_text",
@@ -87,6 +92,26 @@ def size_text(value: int) -> str:
     return f"{value} bytes"
 
 
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30,
+          "gib": 1 << 30, "t": 1 << 40, "tib": 1 << 40}  # fmt: skip
+
+
+def parse_size(text: str) -> int:
+    """A size as a person writes it (``4GiB``, ``256 MiB``, ``512k``, ``1000``): its bytes.
+
+    Units are powers of two (``k``/``KiB``, ``m``/``MiB``, ``g``/``GiB``, ``t``/``TiB``); a bare
+    number is bytes.
+
+    Raises:
+        ValueError: not a size (one sentence says what is expected).
+    """
+    found = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([A-Za-z]*)\s*", text)
+    unit = found.group(2).lower() if found else ""
+    if found is None or unit not in _UNITS:
+        raise ValueError(f"{text!r} is not a size: write a number of bytes, or one with KiB, MiB, GiB or TiB")
+    return int(float(found.group(1)) * _UNITS[unit])
+
+
 def sentence(kind: str, value: int) -> str:
     """The one sentence that ends an instance over the limit ``kind`` (a field of :class:`Limits`)."""
     amount = f"{value} processes" if kind == "processes" else size_text(value)
@@ -116,12 +141,19 @@ def processes_under(pid: int) -> int:
 
 def folder_bytes(folder: Path) -> int:
     """The disk the files under ``folder`` take (links not followed; a vanishing entry counts 0)."""
-    total = 0
+    return folder_usage(folder)[0]
+
+
+def folder_usage(folder: Path) -> tuple[int, int]:
+    """The disk the files under ``folder`` take, and the size of the largest of them."""
+    total = largest = 0
     for top, dirs, files in os.walk(folder):
         for name in files + dirs:
             with contextlib.suppress(OSError):
-                total += os.lstat(os.path.join(top, name)).st_blocks * 512
-    return total
+                found = os.lstat(os.path.join(top, name))
+                total += found.st_blocks * 512
+                largest = max(largest, found.st_size)
+    return total, largest
 
 
 class Watch:
@@ -160,8 +192,11 @@ class Watch:
             with contextlib.suppress(OSError):
                 if self.log.stat().st_size > limits.log_bytes:
                     return sentence("log_bytes", limits.log_bytes)
-        if limits.folder_bytes is not None and folder_bytes(self.folder) > limits.folder_bytes:
+        total, largest = folder_usage(self.folder)
+        if limits.folder_bytes is not None and total > limits.folder_bytes:
             return sentence("folder_bytes", limits.folder_bytes)
+        if largest >= limits.file_bytes:  # a write stopped at the cap, whatever the program made of it
+            return sentence("file_bytes", limits.file_bytes)
         return None
 
     def end(self, why: str) -> None:

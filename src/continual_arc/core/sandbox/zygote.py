@@ -100,7 +100,7 @@ class Zygote:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=err,
-                cwd=log.parent,
+                cwd="/",  # a folder that names nothing: the path a fork's imports remember
                 start_new_session=True,
             )
         theirs.close()
