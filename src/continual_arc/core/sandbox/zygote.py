@@ -12,6 +12,10 @@ process instead of starting an interpreter. Forked from a process that never ran
 starts from nothing the learner could have left: no memory is shared (copy on write), no
 descriptor but its own three is open.
 
+A fork holds nothing of its launch: the configuration reaches it in a list it empties, and it
+drops every reference to it once the layers are in force, before the module runs; the zygote
+starts in ``/``, and requests are named at random rather than counted.
+
 The server speaks over a ``SOCK_SEQPACKET`` pair: a request is the launcher's config (JSON, with an
 ``id``) and three descriptors (the program's standard input, output and error); the answers are
 ``{"started": id, "pid": pid}`` and ``{"exited": pid, "code": code}``.
