@@ -20,6 +20,7 @@ from continual_arc.core.sandbox import Limits, sentence
 from continual_arc.play.rundir import read_records
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.users import with_users
+from continual_arc.submit.check import check_submission
 from continual_arc.submit.verify import VERIFICATION, VerifyOptions, verify
 from continual_arc.tracks.registry import get_config
 
@@ -141,6 +142,7 @@ def test_a_learner_over_a_limit_fails_its_instance_and_the_run_goes_on(tmp_path:
     errors = [r["error"]["message"] for rows in records.values() for r in rows if r.get("error")]
     assert errors and all(said in message for message in errors), errors[:3]
     assert all(r["end"] == "learner error" for rows in records.values() for r in rows if r.get("error"))
+    assert check_submission(tmp_path / "v", resamples=200).ok  # a limit's failure is a learner fault, checked
     hits = read_json(tmp_path / "v" / VERIFICATION)["limits"]["hits"]
     assert hits and all(said in hit["sentence"] for hit in hits)
     assert read_json(tmp_path / "v" / VERIFICATION)["limits"][CASES[limit]] == getattr(SMALL, CASES[limit])

@@ -11,10 +11,11 @@ import argparse
 from pathlib import Path
 
 from ..core.config import Config
+from ..core.files import read_json
 from ..core.sandbox import Limits, parse_size, size_text
 from ..stream.users import with_users
 from ..submit.check import check_submission
-from ..submit.verify import VerifyOptions, verify
+from ..submit.verify import VERIFICATION, VerifyOptions, verify
 from ..tracks.registry import get_config, use_pack
 from .check import format_numbers
 from .protocol import format_protocol
@@ -106,6 +107,9 @@ def _verify(args: argparse.Namespace) -> int:
     print(f"\nthe rerun checked: {verdict}")
     for problem in result.problems:
         print(f"  {problem}")
+    hits = read_json(options.out / VERIFICATION).get("limits", {}).get("hits") or []
+    if hits:
+        print(f"\n{len(hits)} instance(s) ended over a per-process limit (the first: {hits[0]['sentence']})")
     if args.claim:
         claim = check_submission(args.claim, resamples=args.resamples, allow_ablation=True)
         print(f"\nthe claim ({args.claim}):")
