@@ -56,7 +56,10 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
-    """The options of the per-process limits, their defaults :class:`Limits`'s."""
+    """The options of the per-process limits.
+
+    Their defaults are [Limits][continual_arc.core.sandbox.limits.Limits]'s.
+    """
     default = Limits()
     group = p.add_argument_group(
         "limits of each learner process (one over a limit fails its instance; the run goes on)"

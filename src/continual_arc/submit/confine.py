@@ -153,7 +153,7 @@ def confinement(
         wall_seconds: the wall-time cap of each process, also its CPU-time cap.
         empty_data: an empty folder of ours: where the data directory is, were the private root
             refused (with one, the learner sees an empty folder at
-            [DATA_INSIDE][continual_arc.core.sandbox.DATA_INSIDE], a path that names nothing).
+            [DATA_INSIDE][continual_arc.core.sandbox.process.DATA_INSIDE], a path that names nothing).
         limits: its memory, processes, file size, working folder, log and saved state (default
             [Limits][continual_arc.core.sandbox.limits.Limits]'s).
 
@@ -179,7 +179,7 @@ def confinement(
 def sandboxed_env(env: Mapping[str, str]) -> dict[str, str]:
     """``env`` as a sandboxed learner's process is started with: its data directory at a fixed path.
 
-    The path ([DATA_INSIDE][continual_arc.core.sandbox.DATA_INSIDE]) names nothing of the
+    The path ([DATA_INSIDE][continual_arc.core.sandbox.process.DATA_INSIDE]) names nothing of the
     verification (its output folder, the play); the launcher puts an empty folder there.
     """
     return {**env, DATA_ENV: DATA_INSIDE}

@@ -4,14 +4,15 @@ The kernel enforces three of them itself (set by the launcher, limits the progra
 its private memory (``RLIMIT_DATA``: heap, anonymous maps, thread stacks), the size of any file
 it writes (``RLIMIT_FSIZE``) and, as a backstop, the PIDs of its PID namespace (the namespace's
 own ``pid_max``, so a fork bomb stops there even between two looks of the watch). The rest are
-looked at from outside while it runs (:class:`Watch`, a few times a second): how many processes
-its sandbox holds, how much its working folder holds (and whether a file there stopped at the
-file-size cap: the first process of a PID namespace is spared ``SIGXFSZ``, so a write past the cap
-fails with ``EFBIG``, which a program may ignore), how long its standard error has grown. The
-saved state's size is read by its owner when it copies the state out.
+looked at from outside while it runs ([Watch][continual_arc.core.sandbox.limits.Watch], a few
+times a second): how many processes its sandbox holds, how much its working folder holds (and
+whether a file there stopped at the file-size cap: the first process of a PID namespace is
+spared ``SIGXFSZ``, so a write past the cap fails with ``EFBIG``, which a program may ignore),
+how long its standard error has grown. The saved state's size is read by its owner when it
+copies the state out.
 
 A program over a limit is ended (its whole process group) and its owner is told in one sentence
-naming the limit and its value (:func:`sentence`).
+naming the limit and its value ([sentence][continual_arc.core.sandbox.limits.sentence]).
 """
 
 from __future__ import annotations
@@ -113,7 +114,10 @@ def parse_size(text: str) -> int:
 
 
 def sentence(kind: str, value: int) -> str:
-    """The one sentence that ends an instance over the limit ``kind`` (a field of :class:`Limits`)."""
+    """The one sentence that ends an instance over the limit ``kind``.
+
+    ``kind`` is a field of [Limits][continual_arc.core.sandbox.limits.Limits]; ``value`` its value.
+    """
     amount = f"{value} processes" if kind == "processes" else size_text(value)
     return (
         f"the learner's process went over its {_WHAT[kind]} of {amount} and was ended "
@@ -164,7 +168,8 @@ class Watch:
         limits: the limits looked at (processes, working folder, log).
         folder: its working folder. log: its standard error's file.
         every: seconds between two looks.
-        count: how its processes are counted (default :func:`processes_under`).
+        count: how its processes are counted (default
+            [processes_under][continual_arc.core.sandbox.limits.processes_under]).
     """
 
     def __init__(

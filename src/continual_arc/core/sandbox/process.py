@@ -112,10 +112,12 @@ class Confinement:
         wall_seconds: the longest it may live, enforced by its caller (``None``: no cap).
         cpu_seconds: the CPU seconds the kernel lets it use (``None``: no cap).
         limits: its memory, processes, file size, working folder, log and saved state
-            (:class:`~continual_arc.core.sandbox.limits.Limits`).
+            ([Limits][continual_arc.core.sandbox.limits.Limits]).
         isolate: also a PID namespace, a private root and no privileges (see ``_launch.py``).
         data: an empty data directory of ours and the variable that names it: isolated, the
-            program sees an empty folder at :data:`DATA_INSIDE` instead, and the variable names that.
+            program sees an empty folder at
+            [DATA_INSIDE][continual_arc.core.sandbox.process.DATA_INSIDE] instead, which the
+            variable then names.
     """
 
     read_dirs: tuple[str, ...] = ()
@@ -157,7 +159,10 @@ def kill_all() -> None:
 
 
 def interrupted() -> bool:
-    """Whether an interrupt (:func:`stop_on_interrupt`) is ending this process's programs."""
+    """Whether an interrupt is ending this process's programs.
+
+    See [stop_on_interrupt][continual_arc.core.sandbox.process.stop_on_interrupt].
+    """
     return _INTERRUPTED.is_set()
 
 
@@ -319,7 +324,8 @@ def start_sandboxed(
         processes: the processes its PID namespace may hold (the kernel's backstop,
             ``pid_max``, is this many above the reserved PIDs; ``None``: none).
         data: the variable naming an empty data directory, and that directory: isolated, the
-            program sees an empty read-only folder at :data:`DATA_INSIDE`, which the variable names.
+            program sees an empty read-only folder at
+            [DATA_INSIDE][continual_arc.core.sandbox.process.DATA_INSIDE], which the variable names.
     """
     config = launch_config(
         argv, env=env, cwd=cwd, read_dirs=read_dirs, write_dirs=write_dirs, port=port, bridge=bridge,
