@@ -5,7 +5,8 @@ Usage: python benchmarks/verify.py [--config arc1-smoke] [--learner module:Class
 It plays the whole protocol twice at the same seed, each in a fresh ``continual-arc`` process:
 ``continual-arc protocol`` (the learner in the runner's process) and ``continual-arc verify``
 (the learner in processes of its own: one that saves a fresh learner's state, one for the stream,
-a new one for every test instance and every instance of the reset, each in the sandbox). It prints
+a new one for every test instance and every instance of the reset, each in the sandbox, then the
+signature over every file it wrote, with a throwaway key made outside the timing). It prints
 both times, their ratio, and how many learner processes the rerun started. CPU time is that of the
 command and every process it started. Aim: under 2x on arc1-smoke with the model-free program
 library. Both commands run with bytecode writing on (``PYTHONDONTWRITEBYTECODE`` removed from their
@@ -47,8 +48,11 @@ def _processes(out: Path) -> int:
 def _pair(common: list[str]) -> tuple[tuple[float, float], tuple[float, float], int]:
     """One plain run and one rerun, each from scratch: their (wall, CPU) and the rerun's processes."""
     with tempfile.TemporaryDirectory() as tmp:
+        key = f"{tmp}/keys/verifier"  # a throwaway key, outside any repository and result
+        subprocess.run([sys.executable, "-m", "continual_arc.cli", "keys", "new", key, "--name", "bench"],
+                       check=True, stdout=subprocess.DEVNULL)  # fmt: skip
         plain = _timed(["protocol", *common, "--out", f"{tmp}/plain"])
-        rerun = _timed(["verify", *common, "--out", f"{tmp}/verify"])
+        rerun = _timed(["verify", *common, "--out", f"{tmp}/verify", "--sign-with", key])
         return plain, rerun, _processes(Path(tmp, "verify"))
 
 

@@ -19,6 +19,14 @@ def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
 
 
 @pytest.fixture(autouse=True)
+def _isolated_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A configuration folder of the test's own: the reader's local key is never the user's."""
+    path = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("CONTINUAL_ARC_CONFIG", str(path))
+    return path
+
+
+@pytest.fixture(autouse=True)
 def _summaries_match_records(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]:
     """Every summary.json a test leaves behind must be what its records give."""
     yield

@@ -2,7 +2,10 @@
 
 Each edit rewrites the files consistently, as a careful forger would (the summary recomputed, the
 same field in every run), so that only what the checker recomputes or ties to the runs finds it.
-Each refusal is one line naming the file and the field.
+Each refusal is one line naming the file and the field. A verification's marker is believed only
+through a trusted signature (issue 37): the verification here is signed with a throwaway key this
+module trusts, and an edit of its marker is signed again with it, as a careless verifier would, so
+that what the checker ties to the runs is still played.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.data.pack import write_manifest
@@ -22,6 +26,8 @@ from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
+from continual_arc.submit.signing import SigningKey, file_digests, read_signatures, sign_directory
+from continual_arc.submit.standing import TrustedKeys
 from continual_arc.submit.verify import VerifyOptions, verify
 from continual_arc.tracks.registry import get_config, use_pack
 
@@ -50,14 +56,33 @@ def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+KEY = SigningKey(Ed25519PrivateKey.generate(), "verifier")
+"""A throwaway verifier's key, in memory only."""
+
+_TRUSTED = TrustedKeys((KEY.public,))
+"""The keys the checks here trust: the verifier's."""
+
+
+@pytest.fixture
+def key() -> SigningKey:
+    return KEY
+
+
 @pytest.fixture(scope="module")
 def verified(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An honest verification: the toy rule learner rerun on toy-smoke at seed 7 (reproduced)."""
+    """An honest verification: the toy rule learner rerun on toy-smoke at seed 7 (reproduced), signed."""
     out = tmp_path_factory.mktemp("verified") / "v"
     config = with_users(get_config("toy-smoke"), 1)
     verify(VerifyOptions(learner="continual_arc.testing:ToyRuleLearner", config=config, out=out, seed=7,
-                         about={"track": config.track, "config": config.name}, resamples=200))  # fmt: skip
+                         about={"track": config.track, "config": config.name}, resamples=200,
+                         sign_with=KEY))  # fmt: skip
     return out
+
+
+def _resign(root: Path, key: SigningKey, statement: dict[str, Any] | None = None) -> None:
+    """Sign ``root`` again over its files as they are now (the statement kept, or the one given)."""
+    base = statement if statement is not None else dict(read_signatures(root)[0].statement)
+    sign_directory(root, {**base, "files": file_digests(root)}, key)
 
 
 def _copy(source: Path, tmp_path: Path) -> Path:
@@ -67,7 +92,7 @@ def _copy(source: Path, tmp_path: Path) -> Path:
 
 
 def _problems(root: Path, *, ablation: bool = False) -> list[str]:
-    result = check_submission(root, resamples=100, allow_ablation=ablation)
+    result = check_submission(root, resamples=100, allow_ablation=ablation, trusted=_TRUSTED)
     assert result.ok == (not result.problems)
     return result.problems
 
@@ -128,11 +153,24 @@ def test_a_protocol_block_edited_to_canonical_is_refused(honest: Path, tmp_path:
 
 
 def test_an_empty_verification_does_not_switch_the_canonical_check_off(honest: Path, tmp_path: Path) -> None:
+    """Unsigned, a marker is not read at all: the standing says why, and the canonical check stays on."""
     root = _copy(honest, tmp_path)
     (root / "verification.json").write_text("{}")
     problems = _problems(root)
-    assert len(_named(problems, "verification.json", "mode")) == 1, problems
+    assert not _named(problems, "verification.json"), problems
     assert _named(problems, "stream/meta.json", "not canonical"), problems
+    standing = check_submission(root, resamples=100, allow_ablation=True).standing
+    assert standing is not None and standing.reason.startswith("unsigned: its verification.json")
+
+
+def test_an_edited_signed_verification_does_not_switch_the_canonical_check_off(
+    verified: Path, tmp_path: Path
+) -> None:
+    root = _copy(verified, tmp_path)
+    _edit_json(root / "verification.json", lambda v: v.update(seed=0))
+    problems = _problems(root)
+    assert not _named(problems, "verification.json"), problems
+    assert _named(problems, "stream/meta.json", "not canonical (", "seed 7"), problems
 
 
 @pytest.mark.parametrize(
@@ -141,10 +179,12 @@ def test_an_empty_verification_does_not_switch_the_canonical_check_off(honest: P
      ("mode", "trusted"), ("isolation", None)],
 )  # fmt: skip
 def test_a_verification_that_is_not_the_runs_is_refused(
-    field: str, value: object, verified: Path, tmp_path: Path
+    field: str, value: object, verified: Path, key: SigningKey, tmp_path: Path
 ) -> None:
+    """Even signed by a trusted key, a marker that is not these runs' switches nothing off."""
     root = _copy(verified, tmp_path)
     _edit_json(root / "verification.json", lambda v: v.update({field: value}))
+    _resign(root, key)
     problems = _problems(root)
     assert len(_named(problems, "verification.json", field)) == 1, problems
     assert _named(problems, "stream/meta.json", "not canonical (", "seed 7"), problems
@@ -161,17 +201,22 @@ def _pack(root: Path, name: str) -> Path:
     return root
 
 
-def test_a_public_result_claimed_verified_on_a_pack_is_refused(verified: Path, tmp_path: Path) -> None:
+def test_a_public_result_claimed_verified_on_a_pack_is_refused(
+    verified: Path, key: SigningKey, tmp_path: Path
+) -> None:
     """A pack given to check, and a verification that names it, on runs of a public track."""
     pack, _ = use_pack(_pack(tmp_path / "pack", "checkedits"))
     root = _copy(verified, tmp_path)
     _edit_json(root / "verification.json", lambda v: v.update(mode="verified", about=pack.describe()))
+    _resign(root, key)
     problems = _problems(root)
     assert len(_named(problems, "verification.json", "about.pack", "pack-checkedits")) == 1, problems
 
 
-def test_a_verification_on_another_manifest_is_refused(tmp_path: Path) -> None:
-    """Runs of a pack's track, marked verified on that pack; then on another manifest of it."""
+def test_a_verification_on_another_manifest_is_refused(
+    verified: Path, key: SigningKey, tmp_path: Path
+) -> None:
+    """Runs of a pack's track, marked verified on that pack and signed; then on another manifest of it."""
     pack, track = use_pack(_pack(tmp_path / "pack", "checkedits"))
     root = tmp_path / "v"
     learner = "continual_arc.testing:RandomLearner"
@@ -182,8 +227,13 @@ def test_a_verification_on_another_manifest_is_refused(tmp_path: Path) -> None:
     marker = {"mode": "verified", "seed": 0, "learner": learner, "config": track.configs[0].name,
               "about": pack.describe(), "isolation": isolation}  # fmt: skip
     atomic_write_json(root / "verification.json", marker)
-    assert _problems(root) == []  # tied to the runs and to the pack in use: the canonical check is off
+    assert _named(_problems(root), "stream/meta.json", "not canonical ("), "unsigned, it counts for nothing"
+    _resign(root, key, {"kind": "verify", "mode": "verified"})
+    assert (
+        _problems(root) == []
+    )  # signed, tied to the runs and to the pack in use: the canonical check is off
     _edit_json(root / "verification.json", lambda v: v["about"].update(manifest_sha256="ab" * 32))
+    _resign(root, key)
     problems = _problems(root)
     assert len(_named(problems, "verification.json", "about.manifest_sha256")) == 1, problems
     assert _named(problems, "stream/meta.json", "not canonical ("), problems

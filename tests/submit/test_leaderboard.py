@@ -32,6 +32,7 @@ from continual_arc.submit.leaderboard import (
     status,
 )
 from continual_arc.submit.leaderboard_format import CSV_COLUMNS, leaderboard_markdown
+from continual_arc.submit.standing import Standing, StandingKind
 
 pytestmark = pytest.mark.tampered  # one result is edited on purpose
 
@@ -206,16 +207,17 @@ def test_a_result_named_twice_is_ranked_once(results: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("marker", "expected"),
+    ("standing", "expected"),
     [
         (None, "reported"),
-        ({"mode": "reproduced", "about": {"track": "arc1"}}, "reproduced"),
-        ({"mode": "verified", "about": {"pack": "demo", "manifest_sha256": "ab" * 32}}, "verified"),
-        ({"mode": "verified", "about": {"pack": "demo"}}, "reported"),  # tied to no manifest
+        (Standing(StandingKind.REPORTED, "unsigned"), "reported"),
+        (Standing(StandingKind.REPRODUCED, "reproduced by k", "k"), "reproduced"),
+        (Standing(StandingKind.VERIFIED, "verified by k", "k"), "verified"),
     ],
 )
-def test_the_status_follows_the_verification(marker: dict[str, Any] | None, expected: str) -> None:
-    assert status(marker) == expected
+def test_the_status_is_the_standing(standing: Standing | None, expected: str) -> None:
+    """The status is the standing a signature gives (tests/submit/test_standing.py), never a marker's word."""
+    assert status(standing) == expected
 
 
 @pytest.fixture(scope="module")

@@ -62,7 +62,8 @@ def _assert_flags(out: Path, capsys: pytest.CaptureFixture[str], flagged: bool) 
         assert all(row["reset_solved"] == 0 < row["learner_solved"] for row in expected)
     else:
         assert all(row["reset_solved"] > 0 or row["learner_solved"] == 0 for row in expected)
-    result = check_submission(out, resamples=300)
+    # unsigned, the rerun stands as reported: checked as a self-run result that is not canonical
+    result = check_submission(out, resamples=300, allow_ablation=True)
     assert result.ok and result.numbers is not None  # a flag is read beside the score, not a problem
     flags = result.numbers["flags"]
     assert [{k: v for k, v in g.items() if k != "flagged"} for g in flags["gave_up"]] == expected
@@ -70,7 +71,7 @@ def _assert_flags(out: Path, capsys: pytest.CaptureFixture[str], flagged: bool) 
     plane = read_json(out / "protocol.json")["plane"]
     assert plane["flags"]["messages"] == flags["messages"]
     lines = [f"FLAG: the {row['play']} reset plays no better than giving up at once" for row in expected]
-    assert main(["check", str(out), "--resamples", "300", "--no-regenerate"]) == 0
+    assert main(["check", str(out), "--resamples", "300", "--no-regenerate", "--ablation"]) == 0
     printed = capsys.readouterr().out
     assert all((line in printed) is flagged for line in lines)
     marker = read_json(out / "verification.json")

@@ -12,6 +12,7 @@ from continual_arc.cli import main
 from continual_arc.core.files import read_json
 from continual_arc.data.pack import load_pack, write_manifest
 from continual_arc.submit.check import check_submission
+from continual_arc.submit.signing import new_key_pair
 
 DEMO = Path(__file__).resolve().parents[2] / "packs" / "demo"
 
@@ -35,8 +36,11 @@ def test_a_pack_verification_is_marked_and_checked_only_with_its_pack(
     pack = _tiny_pack(tmp_path / "private" / "tiny")
     out = tmp_path / "v"
     learner = "continual_arc.play.toy_learners:DemoBuyerLearner"
+    new_key_pair(
+        tmp_path / "keys" / "verifier", "verifier"
+    )  # signed: its marker counts, through the signature
     argv = ["verify", "--learner", learner, "--pack", str(pack), "--out", str(out), "--seed", "5"]
-    assert main([*argv, "--resamples", "100"]) == 0
+    assert main([*argv, "--resamples", "100", "--sign-with", str(tmp_path / "keys" / "verifier")]) == 0
     assert "the rerun checked: every check holds" in capsys.readouterr().out
     marker = read_json(out / "verification.json")
     digest = load_pack(pack).digest
@@ -45,7 +49,8 @@ def test_a_pack_verification_is_marked_and_checked_only_with_its_pack(
     # Nothing the learner's processes were given, nor any file written, names the pack's folder.
     written = [p for p in out.rglob("*") if p.is_file()]
     assert not [p for p in written if str(pack.parent) in p.read_text(errors="replace")]
-    assert main(["check", str(out), "--resamples", "100", "--pack", str(pack)]) == 0
+    trust = ["--trust", str(tmp_path / "keys" / "verifier.pub")]
+    assert main(["check", str(out), "--resamples", "100", "--pack", str(pack), *trust]) == 0
 
 
 def test_a_verified_result_without_its_pack_is_one_sentence(tmp_path: Path) -> None:

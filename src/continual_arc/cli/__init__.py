@@ -2,7 +2,8 @@
 
 One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.report`,
 :mod:`~.reports`, :mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.leaderboard`,
-:mod:`~.runs`, :mod:`~.pack`, :mod:`~.verify`, :mod:`~.view`, :mod:`~.sweep`, :mod:`~.figures`,
+:mod:`~.runs`, :mod:`~.pack`, :mod:`~.verify`, :mod:`~.verify_request`, :mod:`~.keys`, :mod:`~.view`,
+:mod:`~.sweep`, :mod:`~.figures`,
 :mod:`~.first_sight`), each adding its commands to the root parser. Only the group of the command
 being run is imported, so that ``continual-arc schedule make`` does not pay for NumPy or the plotting
 library, and ``--help`` for nothing at all.
@@ -38,6 +39,8 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "runs": ("runs", "stored runs (no trajectories): keep a protocol's, or rebuild one and prove it"),
     "pack": ("pack", "rule packs: check a pack against the public tasks, write its manifest"),
     "verify": ("verify", "rerun a learner from its code at a seed of its own, as verification does"),
+    "verify-request": ("verify_request", "verify a learner as a 'Verify my learner' issue asks, and sign it"),
+    "keys": ("keys", "Ed25519 keys that sign verifications and stored runs"),
     "view": ("view", "a local replay viewer of runs, protocols and results (--export: static files)"),
     "sweep": ("sweep", "play many protocols from a spec on Ray (or locally), then the table of them all"),
     "figures": ("figures", "recompute each experiment's tables from its stored runs and compare them"),

@@ -14,6 +14,7 @@ from ..measure.ledger import format_outside
 from ..measure.report import POINT_DIGITS, format_estimate, format_points, tiny_budget_note
 from ..submit.check import CheckNumbers, CheckResult, check_submission
 from ..tracks.registry import use_pack
+from .keys import add_trust_argument, trusted_keys
 
 __all__ = ["COMMANDS", "add_commands", "format_numbers", "main"]
 
@@ -75,6 +76,7 @@ def _check(args: argparse.Namespace) -> int:
         allow_ablation=args.ablation,
         ledger=Path(args.ledger) if args.ledger else None,
         draft=args.draft,
+        trusted=trusted_keys(args),
     )
     if args.json:
         print(json.dumps(result.to_json(), indent=1, sort_keys=True))
@@ -83,6 +85,8 @@ def _check(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
     if result.numbers:
         print(format_numbers(result.numbers))
+    if result.standing is not None:
+        print(f"standing: {result.standing.kind} ({result.standing.reason})")
     print(_verdict(result, args.draft), file=sys.stderr if not result.ok else sys.stdout)
     return 0 if result.ok else 1
 
@@ -126,6 +130,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         help="the tracking proxy's ledger the runs were played through: show the spend outside any "
         "committed instance",
     )
+    add_trust_argument(p)
     p.set_defaults(func=_check)
 
 

@@ -9,6 +9,7 @@ from ..core.files import atomic_write_json, atomic_write_text
 from ..submit.leaderboard import check_result, find_results, leaderboard
 from ..submit.leaderboard_format import leaderboard_csv, leaderboard_markdown
 from ..tracks.registry import use_pack
+from .keys import add_trust_argument, trusted_keys
 
 __all__ = ["COMMANDS", "add_commands"]
 
@@ -20,6 +21,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     for pack in args.pack or ():
         use_pack(pack)
     paths = find_results(args.results)
+    trusted = trusted_keys(args)
     checked = []
     for i, path in enumerate(paths, 1):
         print(f"checking {i}/{len(paths)}: {path}", file=sys.stderr, flush=True)
@@ -30,6 +32,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
                 resamples=args.resamples,
                 seed=args.bootstrap_seed,
                 allow_ablation=args.ablation,
+                trusted=trusted,
             )
         )
     board = leaderboard(checked)
@@ -72,4 +75,5 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--no-regenerate", action="store_true", help="skip replaying every instance")
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
     p.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    add_trust_argument(p)
     p.set_defaults(func=_leaderboard)

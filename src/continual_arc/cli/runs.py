@@ -7,7 +7,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..submit.rebuild import rebuild_run, store_run
+from ..submit.rebuild import rebuild_run, rebuild_statement, store_run
+from ..submit.signing import local_key, read_signing_key, sign_directory
+from ..tracks.registry import use_pack
+from .keys import add_trust_argument, trusted_keys
 
 __all__ = ["COMMANDS", "add_commands"]
 
@@ -17,12 +20,26 @@ COMMANDS = ("runs",)
 
 def _store(args: argparse.Namespace) -> int:
     fields = {"student": args.student, "code": args.code, "contact": args.contact}
-    target = store_run(args.protocol, args.stored, fields={k: v for k, v in fields.items() if v})
-    print(f"stored {args.protocol} in {target} (records, meta, summaries and schedules; no trajectories)")
+    key = read_signing_key(args.sign_with) if args.sign_with else None
+    target = store_run(
+        args.protocol,
+        args.stored,
+        fields={k: v for k, v in fields.items() if v},
+        sign_with=key,
+        played_here=args.played_here,
+        trusted=trusted_keys(args),
+    )
+    signed = f", signed by {key.name}" if key is not None else ", unsigned: it stands as reported"
+    print(
+        f"stored {args.protocol} in {target} "
+        f"(records, meta, summaries and schedules; no trajectories){signed}"
+    )
     return 0
 
 
 def _rebuild(args: argparse.Namespace) -> int:
+    if args.pack:
+        use_pack(args.pack)
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="rebuilt-"))
     print(f"rebuilding {args.stored} into {out}", file=sys.stderr, flush=True)
     rebuilt = rebuild_run(args.stored, out, jobs=args.jobs, allow_ablation=args.ablation)
@@ -41,6 +58,11 @@ def _rebuild(args: argparse.Namespace) -> int:
         return 1
     print(f"rebuilt {args.stored} in {out}: every play's records are the stored ones, clocks aside, "
           "and every check holds with every instance replayed")  # fmt: skip
+    if not args.no_sign:
+        key = local_key()
+        sign_directory(Path(args.stored), rebuild_statement(Path(args.stored), rebuilt), key)
+        print(f"signed {args.stored} as rebuilt here with the local key (id {key.public.key_id[:16]}), "
+              "which this reader trusts: it stands as reproduced here")  # fmt: skip
     return 0
 
 
@@ -59,6 +81,19 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     store.add_argument("--student", help="fill submission.json's student where blank (none: no model)")
     store.add_argument("--code", help="fill submission.json's code where blank (a repository at a commit)")
     store.add_argument("--contact", help="fill submission.json's contact where blank")
+    store.add_argument(
+        "--sign-with",
+        metavar="KEY",
+        help="a private key that signs the stored directory: every file of the protocol, the trajectories "
+        "left behind included (without one it stands as reported)",
+    )
+    store.add_argument(
+        "--played-here",
+        action="store_true",
+        help="with --sign-with: you played this protocol from its code yourself, so it stands as reproduced "
+        "(a verification's own signature needs no such word)",
+    )
+    add_trust_argument(store)
     store.set_defaults(func=_store)
     rebuild = group.add_parser(
         "rebuild",
@@ -76,4 +111,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--jobs", type=int, default=1, help="plays at once, in processes of their own (default 1)"
     )
     rebuild.add_argument("--ablation", action="store_true", help="check a protocol that is not canonical")
+    rebuild.add_argument("--pack", metavar="DIR", help="the rule pack the stored protocol was played on")
+    rebuild.add_argument(
+        "--no-sign",
+        action="store_true",
+        help="do not sign the stored directory with the local key when it rebuilds (by default it is, "
+        "and then stands as reproduced for this reader)",
+    )
     rebuild.set_defaults(func=_rebuild)

@@ -2,7 +2,8 @@
 
 On a track's public tasks (``--config``/``--track``) the result is *reproduced*; on a rule pack
 (``--pack DIR``) it is *verified*, and ``verification.json`` records the pack's name, version and
-manifest hash (never its folder).
+manifest hash (never its folder). ``--sign-with KEY`` signs what was verified, which alone gives
+the directory its standing.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from ..core.files import read_json
 from ..core.sandbox import Limits, parse_size, size_text
 from ..stream.users import with_users
 from ..submit.check import check_submission
+from ..submit.signing import read_signing_key
 from ..submit.verify import VERIFICATION, VerifyOptions, verify
 from ..tracks.registry import get_config, use_pack
 from .check import format_numbers
+from .keys import add_trust_argument, trusted_keys
 from .protocol import format_protocol
 
 __all__ = ["COMMANDS", "add_commands"]
@@ -102,10 +105,19 @@ def _verify(args: argparse.Namespace) -> int:
         process_seconds=args.process_seconds or None,
         limits=_limits(args),
         pass_env=tuple(args.pass_env),
+        sign_with=read_signing_key(args.sign_with) if args.sign_with else None,
+        repository=args.repository,
+        commit=args.commit,
     )
     document = verify(options)
     print(format_protocol(document, options.out))
-    result = check_submission(options.out, resamples=args.resamples)
+    trusted = trusted_keys(args)
+    if options.sign_with is not None:  # the signer reads its own signature as a reader trusting it would
+        trusted = trusted.with_keys([options.sign_with.public])
+    # Unsigned, the rerun stands as reported and is checked as any self-run result that is not
+    # canonical (its seed is its own); signed, its verification.json is believed through the signature.
+    unsigned = options.sign_with is None
+    result = check_submission(options.out, resamples=args.resamples, trusted=trusted, allow_ablation=unsigned)
     verdict = "every check holds" if result.ok else f"{len(result.problems)} problem(s)"
     print(f"\nthe rerun checked: {verdict}")
     for problem in result.problems:
@@ -113,6 +125,8 @@ def _verify(args: argparse.Namespace) -> int:
     hits = read_json(options.out / VERIFICATION).get("limits", {}).get("hits") or []
     if hits:
         print(f"\n{len(hits)} instance(s) ended over a per-process limit (the first: {hits[0]['sentence']})")
+    if result.standing is not None:
+        print(f"standing: {result.standing.kind} ({result.standing.reason})")
     if args.claim:
         claim = check_submission(args.claim, resamples=args.resamples, allow_ablation=True)
         print(f"\nthe claim ({args.claim}):")
@@ -157,4 +171,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "by default they get only what finds their code and sets how their libraries compute",
     )
     _add_limits(p)
+    p.add_argument(
+        "--sign-with",
+        metavar="KEY",
+        help="a private key (continual-arc keys new) that signs a statement of what was verified: "
+        "without one the result stands as reported",
+    )
+    p.add_argument(
+        "--repository", help="the repository the learner was installed from, named in the statement"
+    )
+    p.add_argument("--commit", help="the commit the learner was installed at, named in the statement")
+    add_trust_argument(p)
     p.set_defaults(func=_verify)

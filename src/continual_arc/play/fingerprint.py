@@ -10,7 +10,7 @@ from types import ModuleType
 from ..core.records import CodeFingerprint
 from .learner import Fingerprinted
 
-__all__ = ["learner_fingerprint"]
+__all__ = ["learner_fingerprint", "sources_digest"]
 
 
 def _version(top: str, module: ModuleType | None) -> str | None:
@@ -39,6 +39,14 @@ def _sources(module: ModuleType) -> tuple[Path, list[Path]]:
     return (Path(file).parent, [Path(file)]) if file else (Path("."), [])
 
 
+def sources_digest(root: Path, files: list[Path]) -> str | None:
+    """SHA-256 over a package's Python files, each by its name under ``root`` and its bytes."""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest() if files else None
+
+
 def learner_fingerprint(learner: object) -> CodeFingerprint:
     """What identifies the code of a learner.
 
@@ -52,8 +60,4 @@ def learner_fingerprint(learner: object) -> CodeFingerprint:
     top = type(learner).__module__.split(".")[0]
     module = sys.modules.get(top)
     root, files = _sources(module) if module is not None else (Path("."), [])
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    sources = digest.hexdigest() if files else None
-    return {"package": top, "version": _version(top, module), "sources_sha256": sources}
+    return {"package": top, "version": _version(top, module), "sources_sha256": sources_digest(root, files)}

@@ -113,6 +113,7 @@ class RemoteLearner:
         )
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
         self.confinement = confinement
+        self.code: CodeFingerprint | None = None  # the caller's fingerprint of the code, if it made one
         self.isolations: list[JSONObject] = []
         self.limit_hits: list[str] = []
         self._saved: Path | None = None  # the last state save_state wrote whole (a restart's start)
@@ -250,7 +251,9 @@ class RemoteLearner:
         return _counters(self._call("user_resources", user))
 
     def code_fingerprint(self) -> CodeFingerprint:
-        """The fingerprint of the learner's code, as its own process sees it."""
+        """The fingerprint of the learner's code: the caller's (``code``), else as its own process sees it."""
+        if self.code is not None:
+            return self.code
         return cast(CodeFingerprint, self._call("fingerprint"))  # learner_fingerprint's, as JSON
 
     def close(self) -> None:
@@ -377,6 +380,7 @@ def remote_learner(
     confinement: Confinement | None = None,
     zygote: Zygote | None = None,
     label: str | None = None,
+    code: CodeFingerprint | None = None,
 ) -> RemoteLearner:
     """The learner ``spec`` names (``{"class": "module:Class", "kwargs": {...}}``), in a process of its own.
 
@@ -397,6 +401,8 @@ def remote_learner(
             (:mod:`continual_arc.core.sandbox.zygote`); with a ``prefix``, it is not used.
         label: what these processes play (``seen-reset``, say): each process's log folder is then
             named at random, and ``logs/index.jsonl`` maps the name to the label and the number.
+        code: the fingerprint of the learner's code as the caller computed it, which the runner
+            records; ``None``: the learner's process is asked (a verifier never asks it).
 
     Raises:
         RemoteLearnerError: the learner could not be built (one sentence says why).
@@ -411,4 +417,5 @@ def remote_learner(
     kind = type("RemoteLearner", (*bases, RemoteLearner), {})
     learner: RemoteLearner = object.__new__(kind)
     learner.__dict__.update(probe.__dict__)
+    learner.code = code
     return learner

@@ -1,7 +1,9 @@
 """What ties a submission's other files to its runs: the verification, the learner, ``protocol.json``.
 
 A verification (``verification.json``) switches the canonical check off, since it plays at a seed
-of its own; it does so only when it is the verification of these runs. The learner that
+of its own; it does so only when a trusted signature vouches for it (the directory's standing,
+:func:`~continual_arc.submit.standing.standing_of`, is verified or reproduced) and it is the
+verification of these runs. Unsigned, it is a file like any other and counts for nothing. The learner that
 ``submission.json`` names, and the code its fingerprint describes, are the stream's. A
 ``protocol.json``, when there is one, says what the runs give. Each problem is one line
 ``<file>: <field> ..., but <what the runs give>``.
@@ -18,6 +20,7 @@ from ..core.records import Phase, Play
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun
+from .standing import Standing, StandingKind
 
 if TYPE_CHECKING:  # check imports this module: its numbers' type is for annotations only
     from .check import CheckNumbers
@@ -72,9 +75,11 @@ def _spec(learner: Mapping[str, object]) -> tuple[object, dict[str, object]]:
     return learner.get("class"), dict(kwargs) if isinstance(kwargs, Mapping) else {}
 
 
-def verification_problems(root: Path, stream: LoadedRun | None) -> tuple[bool, list[str]]:
+def verification_problems(root: Path, stream: LoadedRun | None, standing: Standing) -> tuple[bool, list[str]]:
     """Whether ``verification.json`` is the verification of these runs, and each reason it is not.
 
+    Unless a trusted signature vouches for the directory (``standing`` verified or reproduced), it
+    is not read at all: ``(False, [])``, the canonical check on, and the standing's reason says why.
     It is accepted (and the canonical check is off) only when its ``mode`` is one ``verify``
     writes, its seed, learner and configuration are the stream's, the learner was built with no
     arguments, its sandbox report (``isolation``) is there, and, for ``verified``, its pack is the
@@ -84,6 +89,8 @@ def verification_problems(root: Path, stream: LoadedRun | None) -> tuple[bool, l
         ``(accepted, problems)``; ``(False, [])`` when there is no ``verification.json``.
     """
     path = root / "verification.json"
+    if standing.kind is StandingKind.REPORTED:
+        return False, []  # written by anyone: what it says raises nothing
     try:
         marker = read_json(path)
     except FileNotFoundError:

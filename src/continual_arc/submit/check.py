@@ -11,9 +11,12 @@ its own (:mod:`continual_arc.submit.check_run`), then checks the runs against ea
 * the reset and the tests are runs of the stream's learner with the same arguments, and the bare
   runs are the bare model's, on the model the submission names;
 * every run was played by the same release on the same data, which are the ones installed here;
-* a ``verification.json`` switches the canonical check off only when it is tied to the runs, and
-  the learner ``submission.json`` names, the runs' fingerprints and ``protocol.json`` are what the
-  runs give (:mod:`continual_arc.submit.bind`).
+* a ``verification.json`` switches the canonical check off only when a trusted signature vouches
+  for it and it is tied to the runs, and the learner ``submission.json`` names, the runs'
+  fingerprints and ``protocol.json`` are what the runs give (:mod:`continual_arc.submit.bind`).
+
+The result's standing (verified, reproduced or reported, with its reason) comes from its
+signature alone (:func:`~continual_arc.submit.standing.standing_of`), never from a file it holds.
 
 It then computes the numbers the leaderboard shows: the place on the plane (the share saved on
 each test, with intervals), T, the budget used and share solved of learner and reset, the
@@ -30,7 +33,7 @@ from typing import NotRequired, TypedDict
 
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
-from ..core.records import Phase, Play, ProtocolBlock, Record
+from ..core.records import JSONValue, Phase, Play, ProtocolBlock, Record
 from ..measure.compare import LearnedJSON, MismatchError, TestComparisonJSON, share_learned, share_saved
 from ..measure.ledger import OutsideJSON, ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
@@ -40,6 +43,7 @@ from ..tracks.registry import pack_in_use
 from .bind import learner_problems, protocol_json_problems, verification_problems
 from .check_run import LoadedRun, check_run
 from .roles import cross_checks
+from .standing import Standing, TrustedKeys, load_trusted, standing_json, standing_of
 
 __all__ = ["CheckNumbers", "CheckResult", "CheckResultJSON", "check_submission"]
 
@@ -68,6 +72,7 @@ class CheckResultJSON(TypedDict):
     runs: dict[str, str]
     unfilled: NotRequired[list[str]]
     records_only: NotRequired[bool]
+    standing: NotRequired[dict[str, JSONValue]]
 
 
 @dataclass
@@ -82,6 +87,7 @@ class CheckResult:
         unfilled: in a draft check, the fields of ``submission.json`` still to fill in.
         records_only: some run was stored without trajectories and checked without replaying
             them (only when the check allowed it).
+        standing: the result's standing, from its signature (``None``: not read).
     """
 
     ok: bool
@@ -90,9 +96,10 @@ class CheckResult:
     runs: dict[str, str] = field(default_factory=dict)
     unfilled: list[str] = field(default_factory=list)
     records_only: bool = False
+    standing: Standing | None = None
 
     def to_json(self) -> CheckResultJSON:
-        """The result as JSON; ``unfilled`` and ``records_only`` only when set (else as it was)."""
+        """The result as JSON; ``unfilled``, ``records_only`` and ``standing`` only when set."""
         result: CheckResultJSON = {
             "ok": self.ok,
             "problems": self.problems,
@@ -103,6 +110,8 @@ class CheckResult:
             result["unfilled"] = self.unfilled
         if self.records_only:
             result["records_only"] = True
+        if self.standing is not None:
+            result["standing"] = standing_json(self.standing)
         return result
 
 
@@ -228,6 +237,7 @@ def check_submission(
     ledger: Path | None = None,
     draft: bool = False,
     records_only: bool = False,
+    trusted: TrustedKeys | None = None,
 ) -> CheckResult:
     """Check a result directory holding ``submission.json``.
 
@@ -247,14 +257,17 @@ def check_submission(
             accepted, as ``allow_ablation`` does (a smoke configuration is never canonical).
         records_only: accept runs stored without their trajectories (the repository's ``runs/``):
             everything but the replay is checked, and the result says it is records only.
+        trusted: the keys whose signatures give a standing (default :func:`load_trusted`: the
+            repository's and the reader's local key).
     """
     root = Path(root)
+    standing = standing_of(root, load_trusted() if trusted is None else trusted)
     try:
         submission = read_json(root / "submission.json")
     except FileNotFoundError:
-        return CheckResult(False, [f"{root / 'submission.json'}: missing"], None)
+        return CheckResult(False, [f"{root / 'submission.json'}: missing"], None, standing=standing)
     except RecordsError as err:
-        return CheckResult(False, [str(err)], None)
+        return CheckResult(False, [str(err)], None, standing=standing)
     unfilled = [name for name in _REQUIRED if not submission.get(name)]
     problems = (
         []
@@ -264,7 +277,7 @@ def check_submission(
     allow_ablation = allow_ablation or draft
     unplayable = _pack_missing(root)
     if unplayable:
-        return CheckResult(False, [unplayable], None)
+        return CheckResult(False, [unplayable], None, standing=standing)
     runs: dict[str, LoadedRun] = {}
     for role, name in _roles(submission).items():
         if name is None:
@@ -278,8 +291,8 @@ def check_submission(
         runs[role], found = check_run(path, regenerate=regenerate, records_only=records_only)
         problems += found
     # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
-    # Only one tied to these runs switches the canonical check off (bind.verification_problems).
-    verified, found = verification_problems(root, runs.get(Play.STREAM))
+    # Only one a trusted signature vouches for, tied to these runs, switches the canonical check off.
+    verified, found = verification_problems(root, runs.get(Play.STREAM), standing)
     problems += found
     problems += cross_checks(runs, submission, allow_ablation or verified)
     problems += learner_problems(runs, submission, root)
@@ -300,4 +313,12 @@ def check_submission(
         problems += found
     paths = {role: str(run.path) for role, run in runs.items()}
     stored = any(run.records_only for run in runs.values())
-    return CheckResult(not problems, problems, numbers, paths, unfilled if draft else [], records_only=stored)
+    return CheckResult(
+        not problems,
+        problems,
+        numbers,
+        paths,
+        unfilled if draft else [],
+        records_only=stored,
+        standing=standing,
+    )

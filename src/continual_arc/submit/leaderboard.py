@@ -11,9 +11,10 @@ student and teacher models and the effort the submission names, the place on the
 share saved on each test with its 95 % interval), ``U`` and ``P`` of learner and reset, the share
 learned over the stream, the flags and the status.
 
-The status is *reported* until a rerun says otherwise: a ``verification.json`` that the checker
-accepted makes it *reproduced* (a rerun on a track's public tasks) or *verified* (a rerun on a
-rule pack, tied to the pack's manifest digest). :func:`leaderboard` is pure: it reads nothing but
+The status is the result's standing, from its signature alone
+(:func:`~continual_arc.submit.standing.standing_of`): *reported* unless a key the reader trusts
+signed it as *reproduced* (a rerun on a track's public tasks) or *verified* (a rerun on a rule
+pack), over exactly the files it holds. :func:`leaderboard` is pure: it reads nothing but
 the :class:`Checked` results it is given.
 """
 
@@ -43,6 +44,7 @@ from .leaderboard_json import (
     Setting,
     TableJSON,
 )
+from .standing import Standing, TrustedKeys
 
 __all__ = [
     "SUBMISSION",
@@ -81,6 +83,7 @@ class Checked:
         setting: the stream's ``track``, ``config``, ``users`` and ``seed`` (empty when unreadable).
         stream: ``U`` with its standard error and ``P`` on the learner's stream (``None`` when unread).
         records_only: stored without trajectories, checked on everything but their replay.
+        standing: its standing, from its signature (``None``: not read).
     """
 
     path: str
@@ -92,6 +95,7 @@ class Checked:
     setting: Setting
     stream: BudgetEstimate | None
     records_only: bool = False
+    standing: Standing | None = None
 
 
 def _read_object(path: Path) -> Mapping[str, JSONValue] | None:
@@ -129,6 +133,7 @@ def check_result(
     seed: int = 0,
     allow_ablation: bool = False,
     records_only: bool = True,
+    trusted: TrustedKeys | None = None,
 ) -> Checked:
     """Check one result directory and read what its row needs beside the checker's numbers.
 
@@ -139,6 +144,7 @@ def check_result(
         seed: the bootstrap's seed.
         allow_ablation: accept runs that are not canonical (ranked, flagged as an ablation).
         records_only: accept runs stored without trajectories (flagged :data:`RECORDS_ONLY`).
+        trusted: the keys whose signatures give a standing (default: the repository's and local).
     """
     root = Path(path)
     result = check_submission(
@@ -148,6 +154,7 @@ def check_result(
         seed=seed,
         allow_ablation=allow_ablation,
         records_only=records_only,
+        trusted=trusted,
     )
     stream = result.runs.get(Play.STREAM)
     setting, estimate = _setting(Path(stream) if stream else None)
@@ -161,6 +168,7 @@ def check_result(
         setting=setting,
         stream=estimate,
         records_only=result.records_only,
+        standing=result.standing,
     )
 
 
@@ -321,7 +329,7 @@ def _row(checked: Checked, rank: int) -> Row:
         seen=_test(numbers["seen"]),
         held_out=_test(numbers["held-out"]),
         flags=flags(numbers) + ((RECORDS_ONLY,) if checked.records_only else ()),
-        status=status(checked.verification),
+        status=status(checked.standing),
         canonical=bool(protocol and protocol.get("canonical")),
     )
 

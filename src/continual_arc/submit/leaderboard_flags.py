@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..core.config import TESTS
-from ..core.records import JSONValue, Phase
+from ..core.records import Phase
 from .check import CheckNumbers
+from .standing import Standing, StandingKind
 
 __all__ = ["RECORDS_ONLY", "flags", "status"]
 
@@ -15,15 +14,12 @@ RECORDS_ONLY = "records only: rebuild to replay (continual-arc runs rebuild)"
 the replay of its instances held; ``continual-arc runs rebuild`` plays it again and replays it."""
 
 
-def status(verification: Mapping[str, JSONValue] | None) -> str:
-    """The status of a checked result: ``verified`` only when its rerun is tied to a pack manifest."""
-    if verification is None:
-        return "reported"
-    about = verification.get("about")
-    about = about if isinstance(about, Mapping) else {}
-    if verification.get("mode") == "verified" and about.get("manifest_sha256"):
-        return "verified"
-    return "reproduced" if verification.get("mode") == "reproduced" else "reported"
+def status(standing: Standing | None) -> str:
+    """The status of a checked result: its standing (``reported`` when none was read).
+
+    Only a trusted signature raises it (:func:`~continual_arc.submit.standing.standing_of`).
+    """
+    return str(standing.kind if standing is not None else StandingKind.REPORTED)
 
 
 def flags(numbers: CheckNumbers) -> tuple[str, ...]:

@@ -8,6 +8,11 @@ the stored ``alias-salt`` so that its tasks get the same names) into a fresh dir
 trajectories, then proves it: every record of every play must equal the stored one, field for
 field, clocks aside (:func:`first_difference` names the first record that does not), and ``check``
 must hold on the rebuilt directory, replaying every instance.
+
+A stored run has no standing of its own (:mod:`.standing`): :func:`store_run` with a key signs a
+statement listing every file of the directory it stores from, the trajectories it leaves behind
+included (:func:`store_statement`), and a rebuild that proves every record equal is signed where
+it ran, with the reader's local key (:func:`rebuild_statement`, :func:`~.signing.local_key`).
 """
 
 from __future__ import annotations
@@ -17,18 +22,32 @@ import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
+from .. import __version__
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, atomic_write_json, read_json
-from ..core.records import JSONValue
+from ..core.records import JSONObject, JSONValue
 from ..play.aliases import SALT_FILE
 from ..play.instance_record import TIMING_FIELDS
 from ..play.options import RunOptions
 from ..protocol.play import ProtocolOptions, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
 from .check import CheckResult, check_submission
+from .learner_code import code_json, learner_code
+from .signing import SigningError, SigningKey, file_digests, read_signatures, sign_directory
+from .standing import StandingKind, TrustedKeys, load_trusted, standing_of
 
-__all__ = ["STORED_FILES", "RebuildError", "Rebuilt", "first_difference", "rebuild_run", "store_run"]
+__all__ = [
+    "STORED_FILES",
+    "RebuildError",
+    "Rebuilt",
+    "first_difference",
+    "rebuild_run",
+    "rebuild_statement",
+    "store_run",
+    "store_statement",
+]
 
 STORED_FILES = ("meta.json", "records.jsonl", "summary.json", SALT_FILE)
 """The files of each play a stored run keeps (no trajectories, no learner state)."""
@@ -75,12 +94,27 @@ def _object(path: Path) -> Mapping[str, JSONValue]:
     return value
 
 
-def store_run(protocol: Path | str, stored: Path | str, *, fields: Mapping[str, str] | None = None) -> Path:
+def store_run(
+    protocol: Path | str,
+    stored: Path | str,
+    *,
+    fields: Mapping[str, str] | None = None,
+    sign_with: SigningKey | None = None,
+    played_here: bool = False,
+    trusted: TrustedKeys | None = None,
+) -> Path:
     """Keep a protocol directory's records, meta, summaries and schedules in ``stored``.
 
     ``fields`` fills in ``submission.json`` (``student``, ``code``, ``contact``) where the protocol
     left it blank. A ``verify`` rerun keeps its ``verification.json``. Trajectories, learner states,
-    plots and a rerun's ``work/`` folder are left behind.
+    plots and a rerun's ``work/`` folder are left behind. With ``sign_with``, the stored directory
+    is signed (:func:`store_statement`): the key must vouch for how the protocol was played.
+
+    Raises:
+        RebuildError: the protocol is not finished.
+        SigningError: a key is given, but nothing says how the protocol was played: its own
+            signature is not one ``trusted`` (with the key itself) vouches for, and
+            ``played_here`` is not set.
     """
     source, target = Path(protocol), Path(stored)
     needed = [source / "submission.json", source / "protocol.json", source / "schedules"]
@@ -88,6 +122,8 @@ def store_run(protocol: Path | str, stored: Path | str, *, fields: Mapping[str, 
     missing = next((path for path in needed if not path.exists()), None)
     if missing is not None:
         raise RebuildError(f"{source} is not a finished protocol: {missing} is missing")
+    origin = _origin(source, sign_with, played_here, trusted) if sign_with is not None else None
+    whole = file_digests(source) if sign_with is not None else {}
     submission = dict(_object(source / "submission.json"))
     for name, value in (fields or {}).items():
         submission[name] = submission.get(name) or value
@@ -101,7 +137,85 @@ def store_run(protocol: Path | str, stored: Path | str, *, fields: Mapping[str, 
         (target / play).mkdir(exist_ok=True)
         for name in STORED_FILES:
             shutil.copy(source / play / name, target / play / name)
+    if sign_with is not None and origin is not None:
+        sign_directory(target, store_statement(target, whole, origin), sign_with)
     return target
+
+
+def _origin(source: Path, key: SigningKey, played_here: bool, trusted: TrustedKeys | None) -> JSONObject:
+    """How a stored protocol was played, as its signer vouches: its own signed statement, or here."""
+    readers = (load_trusted() if trusted is None else trusted).with_keys([key.public])
+    standing = standing_of(source, readers)
+    if standing.kind is not StandingKind.REPORTED:
+        signed = next(s for s in read_signatures(source) if readers.find(s.key_id) is not None)
+        carried = {k: v for k, v in signed.statement.items() if k not in ("files", "stored")}
+        return {
+            "mode": str(standing.kind),
+            "played": f"{carried.get('kind')} by {standing.signer}",
+            **carried,
+        }
+    if not played_here:
+        raise SigningError(
+            f"{source} carries no signature you trust ({standing.reason}): give --played-here if you "
+            "played it from its code yourself, or store it unsigned (it then stands as reported)"
+        )
+    document = _object(source / "protocol.json")
+    learner = document.get("learner")
+    name = str(learner.get("class")) if isinstance(learner, Mapping) else ""
+    kwargs = learner.get("kwargs") if isinstance(learner, Mapping) else None
+    return {
+        "mode": str(StandingKind.REPRODUCED),
+        "played": "from its code by the signer",
+        "config": document.get("config"),
+        "seed": document.get("seed"),
+        "learner": {"class": name, "kwargs": kwargs if isinstance(kwargs, dict) else {},
+                    "code": code_json(learner_code(name))},
+    }  # fmt: skip
+
+
+def store_statement(stored: Path, whole: Mapping[str, str], origin: Mapping[str, JSONValue]) -> JSONObject:
+    """The statement a stored protocol is signed with.
+
+    ``files`` names every file of the directory it was stored from (``whole``), the kept ones as
+    stored (``submission.json`` may have been filled in); ``stored`` lists those kept, so that the
+    trajectories and states left behind may be absent and no other file. ``mode`` is what the
+    signer vouches for: the source's own signed standing, or ``reproduced`` for a protocol the
+    signer played from its code (``origin``).
+    """
+    kept = file_digests(stored)
+    statement: JSONObject = {k: v for k, v in origin.items() if k not in ("kind", "files", "stored")}
+    statement.update(
+        kind="store",
+        project={"name": "continual-arc", "version": __version__},
+        files=dict(sorted({**whole, **kept}.items())),
+        stored=cast(list[JSONValue], sorted(kept)),
+    )
+    return statement
+
+
+def rebuild_statement(stored: Path, rebuilt: Rebuilt) -> JSONObject:
+    """The statement a reader's local key signs after a rebuild proved every record equal.
+
+    It names the stored directory's files as they are (records only), the learner's code as read
+    here, and that it stands as ``reproduced``: its code, played here, gives exactly its records.
+    """
+    document = _object(stored / "protocol.json")
+    learner = document.get("learner")
+    name = str(learner.get("class")) if isinstance(learner, Mapping) else ""
+    kwargs = learner.get("kwargs") if isinstance(learner, Mapping) else None
+    files = file_digests(stored)
+    return {
+        "kind": "rebuild",
+        "mode": str(StandingKind.REPRODUCED),
+        "project": {"name": "continual-arc", "version": __version__},
+        "config": document.get("config"),
+        "seed": document.get("seed"),
+        "learner": {"class": name, "kwargs": kwargs if isinstance(kwargs, dict) else {},
+                    "code": code_json(learner_code(name))},
+        "rebuilt": {"records": "every play's records equal, clocks aside", "check": rebuilt.check.ok},
+        "files": dict(files),
+        "stored": cast(list[JSONValue], sorted(files)),
+    }  # fmt: skip
 
 
 def _unclocked(line: bytes) -> object:

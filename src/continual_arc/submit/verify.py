@@ -30,12 +30,13 @@ import os
 import secrets
 import shutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .. import __version__
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
-from ..core.records import JSONObject, JSONValue, LearnerSpec, Play
+from ..core.records import CodeFingerprint, JSONObject, JSONValue, LearnerSpec, Play
 from ..core.sandbox import Limits, ProxyBridge, stop_on_interrupt
 from ..core.sandbox.zygote import Zygote
 from ..data.directory import DATA_ENV
@@ -52,8 +53,18 @@ from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..protocol.unplayed import removed_if_unplayed
 from ..stream.schedule import Schedule
 from .confine import confinement, in_force, limits_block, precompile, proxy_bridge, sandboxed_env, with_proxy
+from .learner_code import LearnerCodeJSON, code_json, learner_code
+from .signing import SigningError, SigningKey, file_digests, sign_directory
 
-__all__ = ["KEPT_ENV", "VERIFICATION", "VerifyOptions", "draw_seed", "learner_env", "verify"]
+__all__ = [
+    "KEPT_ENV",
+    "VERIFICATION",
+    "VerifyOptions",
+    "draw_seed",
+    "learner_env",
+    "verify",
+    "verify_statement",
+]
 
 KEPT_ENV = (
     "PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH", "PYTHONHASHSEED",
@@ -102,6 +113,11 @@ class VerifyOptions:
         process_seconds: the wall-time cap of each learner process (``None``: no cap).
         limits: what each sandboxed learner process may use (memory, processes, file size,
             working folder, log, saved state); one over a limit fails its instance.
+        sign_with: the key that signs the statement of what was verified (``None``: unsigned,
+            which stands as reported).
+        repository: the repository the learner was installed from, named in the statement.
+        commit: the commit it was installed at, named in the statement.
+        code: the learner's code as this process read it (``None``: read by :func:`verify`).
     """
 
     learner: str
@@ -121,6 +137,18 @@ class VerifyOptions:
     proxy: str | None = None
     process_seconds: float | None = 24 * 3600.0
     limits: Limits = field(default_factory=Limits)
+    sign_with: SigningKey | None = None
+    repository: str | None = None
+    commit: str | None = None
+    code: LearnerCodeJSON | None = None
+
+
+def _fingerprint(options: VerifyOptions) -> CodeFingerprint | None:
+    """The fingerprint every run records: this process's reading of the code, not the learner's word."""
+    code = options.code
+    if code is None:
+        return None
+    return {"package": code["package"], "version": code["version"], "sources_sha256": code["sources_sha256"]}
 
 
 def learner_env(out: Path, base: Mapping[str, str] | None = None, keep: Sequence[str] = ()) -> dict[str, str]:
@@ -190,6 +218,7 @@ def _learner(
         start_state=start,
         confinement=rights,
         zygote=zygote,
+        code=_fingerprint(options),
     )
 
 
@@ -312,13 +341,50 @@ def _write_submission(options: VerifyOptions, seed: int) -> None:
     )
 
 
+def verify_statement(options: VerifyOptions, seed: int, isolation: Mapping[str, JSONValue]) -> JSONObject:
+    """The statement a verifier signs: what it verified, every file of the directory by its SHA-256.
+
+    Covered: every file of ``options.out`` but ``work/`` (each learner process's folder and log,
+    read by no number) and ``signature.json`` itself.
+    """
+    code = options.code or _read_code(options)
+    return {
+        "kind": "verify",
+        "mode": options.mode,
+        "project": {"name": "continual-arc", "version": __version__},
+        "config": options.config.name,
+        "seed": seed,
+        "about": dict(options.about),
+        "isolation": dict(isolation),
+        "learner": {"class": options.learner, "kwargs": {}, "code": code_json(code)},
+        "files": dict(file_digests(options.out)),
+    }
+
+
+def _read_code(options: VerifyOptions) -> LearnerCodeJSON:
+    """The learner's code as this process finds it where the learner's processes will (their path first)."""
+    path = (os.environ if options.env is None else options.env).get("PYTHONPATH", "")
+    search = [folder for folder in path.split(os.pathsep) if folder]
+    return learner_code(options.learner, repository=options.repository, commit=options.commit, search=search)
+
+
+def _key_outside(options: VerifyOptions) -> None:
+    key = options.sign_with
+    if key is not None and key.path is not None and options.out.resolve() in key.path.resolve().parents:
+        raise SigningError(f"the private key {key.path} lies inside {options.out}, which would ship it")
+
+
 def verify(options: VerifyOptions) -> ProtocolDocument:
     """Play and read the whole protocol as verification does; ``protocol.json``'s content.
 
     A learner that saves no state plays each test from nothing, as its memory lives in its process.
     A call that fails before any play started removes what it wrote into a folder that was new or
-    empty (:func:`~continual_arc.protocol.unplayed.removed_if_unplayed`).
+    empty (:func:`~continual_arc.protocol.unplayed.removed_if_unplayed`). With ``sign_with``, the
+    directory is signed last (:func:`verify_statement`).
     """
+    _key_outside(options)
+    if options.code is None:  # read here, before any learner process runs, and never asked of one
+        options = replace(options, code=_read_code(options))
     seed = _resolved_seed(options)
     marker = {"mode": options.mode, "seed": seed, "learner": options.learner, "about": dict(options.about)}
     with removed_if_unplayed(options.out):
@@ -350,4 +416,7 @@ def verify(options: VerifyOptions) -> ProtocolDocument:
         users=options.config.users,
         resamples=options.resamples,
     )
-    return conclude(played)
+    document = conclude(played)
+    if options.sign_with is not None:
+        sign_directory(options.out, verify_statement(options, seed, isolation), options.sign_with)
+    return document
