@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from continual_arc.play.remote import log_index
 from cpu_clock import children_cpu
 
 
@@ -40,8 +41,8 @@ def _timed(argv: list[str]) -> tuple[float, float]:
 
 
 def _processes(out: Path) -> int:
-    """Learner processes the rerun started: each left its log folder, ``work/logs/<play>/<n>/``."""
-    return sum(1 for folder in (out / "work" / "logs").glob("*/[0-9]*") if folder.is_dir())
+    """Learner processes the rerun started: each has a line in ``work/logs/index.jsonl``."""
+    return len(log_index(out / "work" / "logs"))
 
 
 def _pair(common: list[str]) -> tuple[tuple[float, float], tuple[float, float], int]:

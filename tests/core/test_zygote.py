@@ -95,3 +95,52 @@ def test_a_killed_program_is_reported_ended_and_the_zygote_goes_on(folder: Path)
         after.stdin.write(b"0\n")
         after.stdin.flush()
         assert after.wait(timeout=30) == 0
+
+
+SEARCHER = r"""
+import gc, json, sys
+
+
+def strings(value, depth=0):
+    if isinstance(value, str):
+        yield value
+    elif depth < 3 and isinstance(value, dict):
+        for key, item in list(value.items()):
+            yield from strings(key, depth + 1)
+            yield from strings(item, depth + 1)
+    elif depth < 3 and isinstance(value, (list, tuple)):
+        for item in list(value):
+            yield from strings(item, depth + 1)
+
+
+def main():
+    secret = sys.argv[1][::-1]  # the log folder's name, given reversed: the copy here is not a find
+    found = [s for obj in gc.get_objects() for s in strings(obj) if secret in s and s is not secret]
+    frame = sys._getframe()
+    while frame is not None:
+        found += [f"{frame.f_code.co_name}: {name}" for name, value in list(frame.f_locals.items())
+                  if name != "secret" and any(secret in s for s in strings(value))]
+        frame = frame.f_back
+    print(json.dumps(found), flush=True)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_forked_program_holds_nothing_of_its_launch_configuration(folder: Path) -> None:
+    (folder / "zprobe" / "search.py").write_text(SEARCHER)
+    name = "launch-f0e1d2c3b4a5"  # its log folder, which the configuration names (its report's path)
+    work = folder / "searcher"
+    work.mkdir()
+    argv = [sys.executable, "-m", "zprobe.search", name[::-1]]
+    config = launch_config(argv, env={"PYTHONPATH": str(folder)}, cwd=work,
+                           read_dirs=[sys.prefix, sys.base_prefix, str(folder)], write_dirs=[work],
+                           port=None, bridge=None, log_dir=folder / name, isolate=True)  # fmt: skip
+    with Zygote({"PYTHONPATH": str(folder)}, folder / "zygote.txt", preload=("json",)) as zygote:
+        process = zygote.spawn(config, folder / "searcher.err")
+        assert process.stdout is not None
+        found = json.loads(process.stdout.readline() or "null")
+        assert process.wait(timeout=30) == 0, (folder / "searcher.err").read_text()
+    assert found == []  # no string the collector reaches, no frame under the program's, names it

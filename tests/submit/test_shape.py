@@ -14,9 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from continual_arc.core.files import atomic_write_json, read_json
+from continual_arc.play.runner import run
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.check_run import check_run
+from continual_arc.testing import ToyRuleLearner
+from continual_arc.tracks.registry import get_config
 
 pytestmark = pytest.mark.tampered  # these tests edit run files on purpose
 
@@ -162,3 +167,27 @@ def test_a_slot_without_its_place_in_the_stream_is_a_shape_problem(honest: Path,
         _, problems = check_run(root / "stream")
         assert any(f"{key} is missing in a slot's record" in p for p in problems), problems
         assert not [p for p in problems if "could not be checked" in p], problems
+
+
+class _Faulty(ToyRuleLearner):
+    """The toy rule learner, which raises in its second action of every third instance."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.acts = 0
+
+    def act(self, obs: Any) -> Any:
+        self.acts += 1
+        if self.acts % 6 == 2:
+            raise RuntimeError("the learner's process went over its memory limit (a stand-in)")
+        return super().act(obs)
+
+
+def test_a_run_whose_learner_faulted_has_no_shape_problem(tmp_path: Path) -> None:
+    # A fault's record holds the runner's error object and an unanswered last action; the replay
+    # reads both, so their shape is no problem (a limit's hit under verify is such a fault).
+    result = run(_Faulty(), build_schedule(with_users(get_config("toy-smoke"), 1), 3), tmp_path / "run")
+    faulted = [r for r in result.records if r["error"]]
+    assert faulted and all(isinstance(r["error"], dict) for r in faulted)
+    assert any(r["actions"][-1]["action"] is None for r in faulted)
+    assert check_run(tmp_path / "run")[1] == []

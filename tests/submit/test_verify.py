@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from continual_arc.cli import main
 from continual_arc.core.config import CANONICAL_SEEDS
 from continual_arc.core.files import read_json
+from continual_arc.play.remote import log_index
 from continual_arc.play.rundir import read_records
 from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
@@ -45,8 +47,11 @@ def test_a_verification_is_a_checked_protocol_at_a_seed_of_its_own(tmp_path: Pat
     assert marker["mode"] == "reproduced" and marker["seed"] == 7
     seen = read_records(tmp_path / "v" / "seen")
     assert all(r["charge"] == 0 for r in seen)  # its saved rules answer, in a new process each instance
-    logs = sorted((tmp_path / "v" / "work" / "logs" / "seen").glob("*/stderr.txt"))
-    assert len(logs) == len(seen)  # a process an instance, each with its log
+    logs = tmp_path / "v" / "work" / "logs"
+    index = [entry for entry in log_index(logs) if entry["play"] == "seen"]
+    assert [entry["process"] for entry in index] == list(range(len(seen)))  # a process an instance
+    assert all((logs / str(entry["log"]) / "stderr.txt").is_file() for entry in index)  # each with its log
+    assert all(re.fullmatch("[0-9a-f]{16}", str(entry["log"])) for entry in index)  # named at random
     assert sorted(p.name for p in (tmp_path / "v" / "work").iterdir()) == ["fresh-state", "logs", "no-data"]
 
 

@@ -15,6 +15,7 @@ from continual_arc.core.files import read_json
 from continual_arc.data.directory import data_dir
 from continual_arc.play.aliases import SALT_FILE
 from continual_arc.play.instance_record import TIMING_FIELDS
+from continual_arc.play.remote import log_index
 from continual_arc.play.rundir import read_records
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.users import with_users
@@ -89,7 +90,8 @@ def test_a_learner_reaches_neither_the_data_the_pack_nor_another_port(tmp_path: 
     assert all(kind["processes"] >= 1 and kind["proxy_port"] is None for kind in isolation.values())
     plays = [("stream", "stream"), ("seen", "test"), ("seen-reset", "reset")]
     work = tmp_path / "v" / "work"
-    logs = {play: work / "logs" / play / "00000" / "stderr.txt" for play, _ in plays}
+    first = {e["play"]: e["log"] for e in reversed(log_index(work / "logs")) if e["process"] == 0}
+    logs = {play: work / "logs" / str(first[play]) / "stderr.txt" for play, _ in plays}
     said = {play: json.loads(log.read_text()) for play, log in logs.items()}
     for play, kind in plays:
         _skip_unless(isolation[kind], "landlock_fs")

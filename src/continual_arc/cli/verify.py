@@ -12,10 +12,12 @@ import argparse
 from pathlib import Path
 
 from ..core.config import Config
+from ..core.files import read_json
+from ..core.sandbox import Limits, parse_size, size_text
 from ..stream.users import with_users
 from ..submit.check import check_submission
 from ..submit.signing import read_signing_key
-from ..submit.verify import VerifyOptions, verify
+from ..submit.verify import VERIFICATION, VerifyOptions, verify
 from ..tracks.registry import get_config, use_pack
 from .check import format_numbers
 from .keys import add_trust_argument, trusted_keys
@@ -36,6 +38,57 @@ def _subject(args: argparse.Namespace) -> tuple[Config, str, dict[str, str]]:
     return config, "reproduced", {"track": config.track, "config": config.name}
 
 
+def _size(text: str) -> int:
+    """An option's size (``4GiB``, ``512MiB``, bytes), or argparse's one-line refusal."""
+    try:
+        return parse_size(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    """The per-process limits the options set (0: none, but a file's size, which is always capped)."""
+    return Limits(
+        memory_bytes=args.memory_limit or None,
+        processes=args.process_limit or None,
+        file_bytes=args.file_limit or Limits().file_bytes,
+        folder_bytes=args.folder_limit or None,
+        log_bytes=args.log_limit or None,
+        state_bytes=args.state_limit or None,
+    )
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    """The options of the per-process limits.
+
+    Their defaults are [Limits][continual_arc.core.sandbox.limits.Limits]'s.
+    """
+    default = Limits()
+    group = p.add_argument_group(
+        "limits of each learner process (one over a limit fails its instance; the run goes on)"
+    )
+    sizes = (
+        ("--memory-limit", default.memory_bytes, "its private memory (heap, anonymous maps, stacks)"),
+        ("--file-limit", default.file_bytes, "the largest file it may write"),
+        ("--folder-limit", default.folder_bytes, "what its working folder may hold"),
+        ("--log-limit", default.log_bytes, "how long its standard error may grow"),
+        ("--state-limit", default.state_bytes, "what one state it saves may hold"),
+    )
+    for flag, value, what in sizes:
+        none = "" if flag == "--file-limit" else "; 0: none"
+        shown = "none" if value is None else size_text(value)
+        group.add_argument(flag, type=_size, default=value, metavar="SIZE",
+                           help=f"{what} (default {shown}{none})")  # fmt: skip
+    group.add_argument(
+        "--process-limit",
+        type=int,
+        default=default.processes,
+        metavar="N",
+        help=f"the processes its sandbox may hold at once, its own counted "
+        f"(default {default.processes}; 0: none)",
+    )
+
+
 def _verify(args: argparse.Namespace) -> int:
     config, mode, about = _subject(args)
     options = VerifyOptions(
@@ -50,6 +103,7 @@ def _verify(args: argparse.Namespace) -> int:
         withheld=[Path(args.pack)] if args.pack else [],
         proxy=args.proxy,
         process_seconds=args.process_seconds or None,
+        limits=_limits(args),
         pass_env=tuple(args.pass_env),
         sign_with=read_signing_key(args.sign_with) if args.sign_with else None,
         repository=args.repository,
@@ -68,6 +122,9 @@ def _verify(args: argparse.Namespace) -> int:
     print(f"\nthe rerun checked: {verdict}")
     for problem in result.problems:
         print(f"  {problem}")
+    hits = read_json(options.out / VERIFICATION).get("limits", {}).get("hits") or []
+    if hits:
+        print(f"\n{len(hits)} instance(s) ended over a per-process limit (the first: {hits[0]['sentence']})")
     if result.standing is not None:
         print(f"standing: {result.standing.kind} ({result.standing.reason})")
     if args.claim:
@@ -113,6 +170,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="a variable of this environment the learner's processes are given too (repeatable); "
         "by default they get only what finds their code and sets how their libraries compute",
     )
+    _add_limits(p)
     p.add_argument(
         "--sign-with",
         metavar="KEY",

@@ -49,6 +49,7 @@ class RunReport(TypedDict):
     summary: Summary
     errored_steps: list[int]
     errors_by_type: dict[str, int]
+    first_error: NotRequired[str]  # the first errored instance's message (a limit's sentence, say)
     ends: dict[str, int]
     invalid_submissions: int
     invalid_steps: list[int]
@@ -196,6 +197,8 @@ def run_report(
         "resources": run_resources(records, bool(meta.get("concurrent_users"))),
         "wall_time": run_time(records),
     }
+    if errored:
+        report["first_error"] = str(errored[0][1].get("message"))
     training = run_training(records)
     if training is not None:  # a learner that trains weights: its compute, beside the score
         report["training"] = training
@@ -249,6 +252,8 @@ def format_run(report: RunReport) -> str:
         lines.append(
             f"errored instances: {len(report['errored_steps'])} (steps {shown}): {report['errors_by_type']}"
         )
+        if "first_error" in report:
+            lines.append(f"first error: {report['first_error']}")
     else:
         lines.append("errored instances: 0")
     if report["invalid_submissions"]:

@@ -17,6 +17,7 @@ members, fingerprint and counters, and given the start state) is kept by a reset
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -25,14 +26,43 @@ from pathlib import Path
 from typing import cast
 
 from ..core.records import CodeFingerprint, JSONObject, JSONValue, LearnerSpec, Record
-from ..core.sandbox import Confinement
+from ..core.sandbox import Confinement, sentence
 from ..core.sandbox.zygote import Zygote
 from ..core.wire import from_wire, to_wire
 from .learner import AnyLearner
 from .remote_process import CHILD_MODULE, STATE_IN, STATE_OUT, Child, Hello, RemoteLearnerError, hand_over
 from .state_copy import UnsafeState, copy_state
 
-__all__ = ["CHILD_MODULE", "RemoteLearner", "RemoteLearnerError", "remote_learner"]
+__all__ = [
+    "CHILD_MODULE",
+    "LOG_INDEX",
+    "RemoteLearner",
+    "RemoteLearnerError",
+    "log_index",
+    "remote_learner",
+    "state_bytes",
+]
+
+LOG_INDEX = "index.jsonl"
+"""The file, in a labelled learner's log folder, naming each process's log folder (named at random):
+one JSON object a line, ``{"log": name, "play": label, "process": n}``."""
+
+
+def log_index(logs: Path) -> list[dict[str, JSONValue]]:
+    """The entries of ``logs/index.jsonl`` (none when there is none)."""
+    index = logs / LOG_INDEX
+    if not index.is_file():
+        return []
+    return [json.loads(line) for line in index.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _log_index(logs: Path, label: str) -> list[dict[str, JSONValue]]:
+    return [entry for entry in log_index(logs) if entry.get("play") == label]
+
+
+def state_bytes(directory: Path) -> int:
+    """What a saved state holds: its files' bytes (a state is plain files and folders only)."""
+    return sum(path.stat().st_size for path in directory.rglob("*") if path.is_file())
 
 
 def _object(reply: JSONValue) -> JSONObject:
@@ -68,17 +98,25 @@ class RemoteLearner:
         start_state: Path | None,
         confinement: Confinement | None,
         zygote: Zygote | None = None,
+        label: str | None = None,
     ) -> None:
         self.spec, self.prefix, self.env = spec, list(prefix), dict(env)
         self.zygote = zygote
         self.workdir = workdir.resolve()  # absolute: the child starts in it, and its TMPDIR names it
         self.logs = logs.resolve()
+        self.label = label
         # processes are numbered on from those a resumed run's earlier calls left
-        self._started = len(list(self.logs.glob("[0-9]*"))) if self.logs.is_dir() else 0
+        self._started = (
+            len(_log_index(self.logs, label))
+            if label is not None
+            else (len(list(self.logs.glob("[0-9]*"))) if self.logs.is_dir() else 0)
+        )
         self.restart_on_reset, self.start_state = restart_on_reset, start_state
         self.confinement = confinement
         self.code: CodeFingerprint | None = None  # the caller's fingerprint of the code, if it made one
         self.isolations: list[JSONObject] = []
+        self.limit_hits: list[str] = []
+        self._saved: Path | None = None  # the last state save_state wrote whole (a restart's start)
         self.child = self._start(start_state)
         self.hello = cast(Hello, self.child.call("hello"))  # the child's _hello, as JSON
         self.stateless = bool(self.hello["stateless"])
@@ -87,12 +125,23 @@ class RemoteLearner:
             self.child.played = False  # the state every new process starts from: nothing played yet
 
     def _start(self, state: Path | None) -> Child:
-        """A new process in a new folder, whose name says nothing of the play (its log's does)."""
+        """A new process in a new folder; neither its folder's name nor its log's says which play.
+
+        With a ``label``, its log folder is named at random too, and the name is written, with the
+        label and the process's number, to ``index.jsonl`` beside it, which only the caller reads.
+        """
         number, self._started = self._started, self._started + 1
+        if self.label is None:
+            log = self.logs / f"{number:05d}"
+        else:
+            log = self.logs / secrets.token_hex(8)
+            self.logs.mkdir(parents=True, exist_ok=True)
+            with open(self.logs / LOG_INDEX, "a", encoding="utf-8") as index:
+                index.write(json.dumps({"log": log.name, "play": self.label, "process": number}) + "\n")
         child = Child(
             self.spec,
             self.workdir / secrets.token_hex(8),
-            self.logs / f"{number:05d}",
+            log,
             self.prefix,
             self.env,
             self.confinement,
@@ -102,6 +151,52 @@ class RemoteLearner:
         if child.isolation is not None:
             self.isolations.append(child.isolation)
         return child
+
+    def _replace(self) -> None:
+        """A new process for one a limit ended: from the last state saved, or the play's start."""
+        self.child.close()
+        saved = self._saved if self._saved is not None and self._saved.is_dir() else None
+        state = self.start_state if self.restart_on_reset or saved is None else saved
+        self.child = self._start(state)
+        if state is not None:
+            self.child.call("load_state", STATE_IN)
+            self.child.played = False
+
+    def _fresh(self) -> None:
+        """Replace a process a limit ended; its sentence, if no instance has failed with it, pends."""
+        child = self.child
+        pending = child.pending or (None if child.told else child.limit_hit)
+        self._replace()
+        self.child.pending = pending
+
+    def _call(self, name: str, *args: JSONValue, again: bool = True) -> JSONValue:
+        """Call the learner's process; one a limit ended is replaced, and the limit fails an instance.
+
+        A limit hit during ``act`` or ``observe`` fails that instance (its error is the limit's
+        sentence). One hit elsewhere (a round's end, say) is not the run's fault: the call is made
+        again in a new process (``again``), and the next ``act`` fails with the sentence.
+        """
+        for attempt in range(2):
+            if self.child.limit_hit is not None:
+                self._fresh()
+            if name == "act" and self.child.pending is not None:
+                pending, self.child.pending = self.child.pending, None
+                self.child.played = True
+                self.limit_hits.append(pending)
+                raise RemoteLearnerError(pending)
+            try:
+                return self.child.call(name, *args)
+            except RemoteLearnerError:
+                hit = self.child.limit_hit
+                if hit is None:
+                    raise
+                if name in ("act", "observe"):
+                    self.limit_hits.append(hit)
+                    raise
+                self.child.told = False  # said by the next act
+                if not again or attempt:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def learner(self) -> AnyLearner:
         """This object as the learner it forwards to: observations, actions and feedback pass as they are."""
@@ -121,7 +216,7 @@ class RemoteLearner:
     def reset(self) -> None:
         """Wipe the learner: its own ``reset()``, or a new process (from ``start_state``)."""
         if not self.restart_on_reset:
-            self.child.call("reset")
+            self._call("reset")
             return
         if not self.child.played:  # a new process already: starting another would only cost its start-up
             return
@@ -133,33 +228,33 @@ class RemoteLearner:
 
     def act(self, obs: object) -> object:
         """The learner's action on ``obs``."""
-        return from_wire(_object(self.child.call("act", to_wire(obs))))
+        return from_wire(_object(self._call("act", to_wire(obs))))
 
     def observe(self, obs: object, action: object, feedback: object) -> None:
         """Hand the learner the verdict."""
-        self.child.call("observe", to_wire(obs), to_wire(action), to_wire(feedback))
+        self._call("observe", to_wire(obs), to_wire(action), to_wire(feedback))
 
     def begin_round(self) -> None:
         """A round starts."""
-        self.child.call("begin_round")
+        self._call("begin_round")
 
     def end_round(self) -> None:
         """The round ends: the learner folds in what it learnt."""
-        self.child.call("end_round")
+        self._call("end_round")
 
     def resources(self) -> Mapping[str, float]:
         """The learner's cumulative counters."""
-        return _counters(self.child.call("resources"))
+        return _counters(self._call("resources"))
 
     def user_resources(self, user: int) -> Mapping[str, float]:
         """One user's counters."""
-        return _counters(self.child.call("user_resources", user))
+        return _counters(self._call("user_resources", user))
 
     def code_fingerprint(self) -> CodeFingerprint:
         """The fingerprint of the learner's code: the caller's (``code``), else as its own process sees it."""
         if self.code is not None:
             return self.code
-        return cast(CodeFingerprint, self.child.call("fingerprint"))  # learner_fingerprint's, as JSON
+        return cast(CodeFingerprint, self._call("fingerprint"))  # learner_fingerprint's, as JSON
 
     def close(self) -> None:
         """End the learner's process."""
@@ -168,26 +263,55 @@ class RemoteLearner:
 
 class _SavesState:
     child: Child
+    _saved: Path | None
+    start_state: Path | None
     _load: Callable[[Path], None]
+    _fresh: Callable[[], None]
+    _call: Callable[..., JSONValue]
 
     def save_state(self, directory: Path) -> None:
         """Have the learner save into its folder, then copy that out to ``directory``.
+
+        A state over the saved-state limit is not kept: the process is ended, a new one starts
+        from the last state kept (or the play's start) and saves again (or, over again, the last
+        state kept stands for it), and the next instance fails with the limit's sentence.
 
         Raises:
             UnsafeState: the learner left something other than plain files and folders (a link to
                 a path outside, say); what it left is removed, and nothing it names is copied.
         """
-        inside = self.child.workdir / STATE_OUT
-        shutil.rmtree(inside, ignore_errors=True)
-        inside.mkdir(parents=True)
-        hand_over(inside, self.child.isolation)
-        self.child.call("save_state", STATE_OUT)
-        try:
-            copy_state(inside, Path(directory))
-        except UnsafeState:
+        for attempt in range(2):
+            if self.child.limit_hit is not None:
+                self._fresh()
+            inside = self.child.workdir / STATE_OUT
+            shutil.rmtree(inside, ignore_errors=True)
+            inside.mkdir(parents=True)
+            hand_over(inside, self.child.isolation)
+            try:
+                self._call("save_state", STATE_OUT, again=False)
+            except RemoteLearnerError:
+                if self.child.limit_hit is None or attempt:
+                    raise
+                continue
+            try:
+                copy_state(inside, Path(directory))
+            except UnsafeState:
+                shutil.rmtree(Path(directory), ignore_errors=True)
+                shutil.rmtree(inside, ignore_errors=True)  # a link is removed, never followed
+                raise
+            limits = self.child.limits
+            cap = None if limits is None else limits.state_bytes
+            if cap is None or state_bytes(Path(directory)) <= cap:
+                self._saved = Path(directory)
+                return
             shutil.rmtree(Path(directory), ignore_errors=True)
-            shutil.rmtree(inside, ignore_errors=True)  # a link is removed, never followed
-            raise
+            self.child.end_for(sentence("state_bytes", cap))
+            if attempt:  # a new process's state is over too: the last one kept stands for it
+                kept = self._saved if self._saved is not None and self._saved.is_dir() else self.start_state
+                if kept is None:
+                    raise RemoteLearnerError(sentence("state_bytes", cap))
+                copy_state(kept, Path(directory))
+                return
 
     def load_state(self, directory: Path) -> None:
         """Copy ``directory`` into the learner's folder and have it load from there."""
@@ -195,43 +319,43 @@ class _SavesState:
 
 
 class _ResumeFrom:
-    child: Child
+    _call: Callable[..., JSONValue]
 
     def resume_from(self, records: list[Record]) -> None:
         """Hand the learner the committed records of the run it resumes (they are JSON already)."""
-        self.child.call("resume_from", cast(list[JSONValue], records))  # records are JSON objects
+        self._call("resume_from", cast(list[JSONValue], records))  # records are JSON objects
 
 
 class _InstanceLog:
-    child: Child
+    _call: Callable[..., JSONValue]
 
     def instance_log(self, user: int) -> JSONValue:
         """What the learner reports of its work on the user's last instance."""
-        return self.child.call("instance_log", user)
+        return self._call("instance_log", user)
 
 
 class _InstanceResources:
-    child: Child
+    _call: Callable[..., JSONValue]
 
     def instance_resources(self, user: int) -> Mapping[str, float]:
         """The counters of the user's last instance."""
-        return _counters(self.child.call("instance_resources", user))
+        return _counters(self._call("instance_resources", user))
 
 
 class _TrainingResources:
-    child: Child
+    _call: Callable[..., JSONValue]
 
     def training_resources(self) -> Mapping[str, float]:
         """The compute the learner has spent training its weights so far."""
-        return _counters(self.child.call("training_resources"))
+        return _counters(self._call("training_resources"))
 
 
 class _Memory:
-    child: Child
+    _call: Callable[..., JSONValue]
 
     def memory(self) -> JSONValue:
         """What the learner says it keeps."""
-        return self.child.call("memory")
+        return self._call("memory")
 
 
 _MIXINS = {
@@ -255,6 +379,7 @@ def remote_learner(
     start_state: Path | None = None,
     confinement: Confinement | None = None,
     zygote: Zygote | None = None,
+    label: str | None = None,
     code: CodeFingerprint | None = None,
 ) -> RemoteLearner:
     """The learner ``spec`` names (``{"class": "module:Class", "kwargs": {...}}``), in a process of its own.
@@ -274,6 +399,8 @@ def remote_learner(
             with these rights; it writes only in its own folder. ``None``: no sandbox.
         zygote: fork each sandboxed process from this fork server rather than start an interpreter
             (:mod:`continual_arc.core.sandbox.zygote`); with a ``prefix``, it is not used.
+        label: what these processes play (``seen-reset``, say): each process's log folder is then
+            named at random, and ``logs/index.jsonl`` maps the name to the label and the number.
         code: the fingerprint of the learner's code as the caller computed it, which the runner
             records; ``None``: the learner's process is asked (a verifier never asks it).
 
@@ -283,7 +410,7 @@ def remote_learner(
     environ = dict(os.environ) if env is None else dict(env)
     where = workdir / "logs" if logs is None else logs
     probe = RemoteLearner(
-        spec, workdir, where, prefix, environ, restart_on_reset, start_state, confinement, zygote
+        spec, workdir, where, prefix, environ, restart_on_reset, start_state, confinement, zygote, label
     )
     members = set(probe.hello["members"])
     bases = tuple(mixin for name, mixin in _MIXINS.items() if name in members)

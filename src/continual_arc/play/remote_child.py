@@ -9,8 +9,10 @@ can never be taken for a reply.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -89,7 +91,12 @@ def serve(learner: AnyLearner, requests: TextIO, replies: TextIO) -> None:
             reply: dict[str, object] = {"ok": value}
         except Exception as err:  # the learner's fault, reported to the runner, never fatal here
             trace = "".join(traceback.format_exception(err))
-            reply = {"error": {"type": type(err).__name__, "message": str(err), "traceback": trace}}
+            fault: dict[str, object] = {"type": type(err).__name__, "message": str(err), "traceback": trace}
+            if isinstance(err, MemoryError):  # the sandbox's memory cap, most likely: its owner names it
+                fault["memory"] = True
+            if isinstance(err, OSError) and err.errno == errno.EFBIG:  # its file-size cap
+                fault["file_size"] = True
+            reply = {"error": fault}
         try:
             text = json.dumps(reply)
         except (TypeError, ValueError) as err:
@@ -101,6 +108,10 @@ def serve(learner: AnyLearner, requests: TextIO, replies: TextIO) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Build the learner and serve the runner."""
     args = sys.argv[1:] if argv is None else argv
+    # Python ignores SIGXFSZ: restored, a write past the sandbox's file-size cap ends the process,
+    # and its owner reads the signal as that limit (the first process of a PID namespace is spared
+    # it by the kernel, and sees EFBIG instead: said with its error).
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a print of the learner's goes to stderr
     spec = json.loads(args[0])

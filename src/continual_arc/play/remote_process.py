@@ -22,7 +22,16 @@ from typing import BinaryIO, TypedDict
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject, JSONValue, LearnerSpec
-from ..core.sandbox import Confinement, ProcessHandle, SandboxedProcess, launch_config, start_sandboxed
+from ..core.sandbox import (
+    Confinement,
+    ProcessHandle,
+    SandboxedProcess,
+    Watch,
+    interrupted,
+    launch_config,
+    sentence,
+    start_sandboxed,
+)
 from ..core.sandbox._root import give
 from ..core.sandbox.zygote import Zygote
 from .state_copy import copy_state
@@ -111,6 +120,15 @@ class Child:
         else:
             self.sandboxed = _start_confined(command, workdir, log_dir, env, confinement, zygote)
             self.process = self.sandboxed.process
+        self.limits = confinement.limits if confinement is not None else None
+        # The limits looked at from outside, while it runs: processes, working folder, log.
+        self.watch = (
+            Watch(self.process.pid, self.limits, workdir, log_dir / "stderr.txt")
+            if self.sandboxed is not None and self.limits is not None
+            else None
+        )
+        self.told = False  # whether the limit it went over (if any) has failed an instance yet
+        self.pending: str | None = None  # a limit an earlier process went over, to fail the next instance
         self.timed_out = False
         self.played = False  # until a call that could tell it anything of an instance
         wall = confinement.wall_seconds if confinement else None
@@ -127,6 +145,21 @@ class Child:
             self.isolation = self.sandboxed.isolation()
             # the launcher has read its config, which holds the whole environment: not kept in the rerun
             (self.sandboxed.report_path.parent / "launch.json").unlink(missing_ok=True)
+
+    @property
+    def limit_hit(self) -> str | None:
+        """The sentence of the limit this process went over, and was ended for (``None``: none)."""
+        return None if self.watch is None else self.watch.hit
+
+    def end_for(self, why: str) -> None:
+        """End the process for going over a limit, ``why`` the sentence that says which."""
+        if self.watch is not None:
+            self.watch.end(why)
+
+    def _limit_of_exit(self, code: int) -> None:
+        """Name the limit an exit says was hit: a file written past the file-size cap (SIGXFSZ)."""
+        if self.limits is not None and code in (-signal.SIGXFSZ, 128 + signal.SIGXFSZ):
+            self.end_for(sentence("file_bytes", self.limits.file_bytes))
 
     def _time_out(self) -> None:
         """The wall cap: end the process (and, sandboxed, its whole group)."""
@@ -147,11 +180,24 @@ class Child:
         line = self.process.stdout.readline()
         if not line:
             code = self.process.wait()
+            self._limit_of_exit(code)
+            if self.limit_hit is not None:
+                self.told = True
+                raise RemoteLearnerError(self.limit_hit)
             why = " (its wall-time cap)" if self.timed_out else ""
             raise RemoteLearnerError(f"the learner's process ended (exit status {code}{why}) during {call}")
         reply: JSONObject = json.loads(line)  # serve's reply: {"ok": value} or {"error": {...}}
         error = reply.get("error")
         if isinstance(error, dict):
+            if error.get("memory") and self.limits is not None and self.limits.memory_bytes is not None:
+                # Out of memory under the sandbox's cap: the limit, whatever the learner makes of it.
+                self.end_for(sentence("memory_bytes", self.limits.memory_bytes))
+                self.told = True
+                raise RemoteLearnerError(f"{self.limit_hit} (a {error.get('type')} in {call})")
+            if error.get("file_size") and self.limits is not None:
+                self.end_for(sentence("file_bytes", self.limits.file_bytes))
+                self.told = True
+                raise RemoteLearnerError(f"{self.limit_hit} (an {error.get('type')} in {call})")
             raise RemoteLearnerError(f"{error.get('type')} in {call}: {error.get('message')}")
         return reply["ok"]
 
@@ -170,6 +216,9 @@ class Child:
         """End the process (asked to quit, killed after five seconds) and remove its folder."""
         if self.timer is not None:
             self.timer.cancel()
+        if self.process.poll() is None and interrupted():
+            self.process.kill()  # interrupted: no time to ask it to quit
+            self.process.wait()
         if self.process.poll() is None:
             try:
                 assert self.process.stdin is not None
@@ -181,6 +230,8 @@ class Child:
                 self.process.wait()
         if self.sandboxed is not None:
             self.sandboxed.stop(0)  # the process has ended; this ends its relay and closes the log
+        if self.watch is not None:
+            self.watch.stop()
         if self.log is not None:
             self.log.close()
         # nothing an instance leaves in its folder reaches another: the folder goes with it
@@ -200,6 +251,9 @@ class _Confined(TypedDict):
     file_bytes: int
     cpu_seconds: int | None
     isolate: bool
+    memory_bytes: int | None
+    processes: int | None
+    data: tuple[str, Path] | None
 
 
 def _start_confined(
@@ -224,9 +278,12 @@ def _start_confined(
         "port": confinement.port,
         "bridge": confinement.bridge,
         "log_dir": log_dir,
-        "file_bytes": confinement.file_bytes,
+        "file_bytes": confinement.limits.file_bytes,
         "cpu_seconds": confinement.cpu_seconds,
         "isolate": confinement.isolate,
+        "memory_bytes": confinement.limits.memory_bytes,
+        "processes": confinement.limits.processes,
+        "data": confinement.data,
     }
     if zygote is not None and command[0] == sys.executable:
         process = zygote.spawn(launch_config(command, **where), log_dir / "stderr.txt")

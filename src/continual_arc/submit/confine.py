@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject, JSONValue
-from ..core.sandbox import PROXY_ENV, Confinement, ProxyBridge
+from ..core.sandbox import DATA_INSIDE, PROXY_ENV, Confinement, Limits, ProxyBridge
 from ..data.directory import DATA_ENV, data_dir
 
 __all__ = [
@@ -34,9 +34,11 @@ __all__ = [
     "SandboxUnreadable",
     "confinement",
     "in_force",
+    "limits_block",
     "precompile",
     "proxy_bridge",
     "python_dirs",
+    "sandboxed_env",
     "with_proxy",
 ]
 
@@ -138,15 +140,22 @@ def confinement(
     withheld: Sequence[Path],
     bridge: ProxyBridge | None,
     wall_seconds: float | None,
+    empty_data: Path,
+    limits: Limits | None = None,
 ) -> Confinement:
     """The rights of a learner's process whose environment is ``env`` (see the module docstring).
 
     Args:
         learner: the learner's import path, ``module:Class``.
-        env: its environment; its ``PYTHONPATH`` is readable, and so is its (empty) data directory.
+        env: its environment; its ``PYTHONPATH`` is readable.
         withheld: folders it must not reach besides the data directory (the pack's).
         bridge: the proxy's bridge, or ``None`` for no network at all.
         wall_seconds: the wall-time cap of each process, also its CPU-time cap.
+        empty_data: an empty folder of ours: where the data directory is, were the private root
+            refused (with one, the learner sees an empty folder at
+            [DATA_INSIDE][continual_arc.core.sandbox.process.DATA_INSIDE], a path that names nothing).
+        limits: its memory, processes, file size, working folder, log and saved state (default
+            [Limits][continual_arc.core.sandbox.limits.Limits]'s).
 
     Raises:
         SandboxConflict: a folder it must read holds the data directory or a withheld folder.
@@ -156,13 +165,24 @@ def confinement(
     _check_withheld(read_dirs, [data_dir(), *withheld])
     _check_readable(read_dirs)
     return Confinement(
-        read_dirs=(*read_dirs, env[DATA_ENV]),
+        read_dirs=tuple(read_dirs),
         port=None if bridge is None else bridge.port,
         bridge=None if bridge is None else bridge.path,
         wall_seconds=wall_seconds,
         cpu_seconds=None if wall_seconds is None else int(wall_seconds),
+        limits=Limits() if limits is None else limits,
         isolate=True,
+        data=(DATA_ENV, empty_data),
     )
+
+
+def sandboxed_env(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` as a sandboxed learner's process is started with: its data directory at a fixed path.
+
+    The path ([DATA_INSIDE][continual_arc.core.sandbox.process.DATA_INSIDE]) names nothing of the
+    verification (its output folder, the play); the launcher puts an empty folder there.
+    """
+    return {**env, DATA_ENV: DATA_INSIDE}
 
 
 @contextlib.contextmanager
@@ -205,6 +225,7 @@ def in_force(
     """
     if not sandbox:
         return {"sandbox": False, "processes": 0}
+    reports = [r for r in reports if "limit_hit" not in r]  # an instance a limit ended, not a process
     layers = ("network_namespace", "landlock_fs", "landlock_tcp", "pid_namespace", "private_root")
     first = reports[0] if reports else {}
     unprivileged = bool(reports) and all(
@@ -218,6 +239,26 @@ def in_force(
         "proxy_port": first.get("proxy_port"),
         "cpu_seconds": first.get("cpu_seconds"),
         "file_bytes": first.get("file_bytes"),
+        "memory_bytes": first.get("memory_bytes"),
+        "pid_max": bool(reports) and all(bool(r.get("pid_max")) for r in reports),
         "wall_seconds": wall_seconds,
         "spend_cap": "the tracking proxy's" if proxy else "none needed: no proxy, so no model can be called",
     }
+
+
+def limits_block(
+    limits: Limits, reports: Mapping[str, Sequence[Mapping[str, JSONValue]]], *, sandbox: bool
+) -> JSONObject:
+    """``verification.json``'s ``limits``: each limit's value, and every instance one ended.
+
+    ``reports`` are the sandbox's reports by kind of process, the limits' hits among them
+    (``{"limit_hit": sentence, "play": name}``); unsandboxed, no limit was in force.
+    """
+    hits: list[JSONValue] = [
+        {"play": report["play"], "sentence": report["limit_hit"]}
+        for found in reports.values()
+        for report in found
+        if "limit_hit" in report
+    ]
+    values: JSONObject = {name: value for name, value in vars(limits).items()}
+    return {"in_force": sandbox, **values, "hits": hits}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..core.records import is_primary
+from ..core.records import End, is_primary
 from ..play.aliases import ALIAS_STYLES
 
 __all__ = ["MAX_LINES", "meta_shape", "records_shape"]
@@ -50,7 +50,7 @@ _RECORD_OPTIONAL: Mapping[str, tuple[type, ...]] = {
     "gap": (int, _NONE),
     "user_exposure_index": (int, _NONE),
     "user_gap": (int, _NONE),
-    "error": (str, _NONE),
+    "error": (dict, str, _NONE),  # the runner's LearnerFault (during, type, message)
     "plugins": (dict, _NONE),
     "plugin": (str, _NONE),
     "round_addons": (int,),
@@ -121,7 +121,12 @@ def _record(record: object) -> list[str]:
     if not positive:  # the measures divide by it (a wrong type is named above)
         wrong.append(f"max_cost is {max_cost!r}, not a positive number")
     actions = record.get("actions")
-    for at, action in enumerate(actions if isinstance(actions, list) else []):
+    listed = actions if isinstance(actions, list) else []
+    for at, action in enumerate(listed):
+        # The last action of an instance a fault ended may be unanswered (null), as the replay reads it.
+        unanswered = at == len(listed) - 1 and isinstance(action, dict) and action.get("action") is None
+        if unanswered and End.fault(record.get("end")) is not None:
+            continue
         if not isinstance(action, dict) or not isinstance(action.get("action"), str):
             wrong.append(f"action {at} is not an object naming its action")
             break

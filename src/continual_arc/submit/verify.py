@@ -37,7 +37,7 @@ from .. import __version__
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.files import atomic_write_json, read_json
 from ..core.records import CodeFingerprint, JSONObject, JSONValue, LearnerSpec, Play
-from ..core.sandbox import ProxyBridge
+from ..core.sandbox import Limits, ProxyBridge, stop_on_interrupt
 from ..core.sandbox.zygote import Zygote
 from ..data.directory import DATA_ENV
 from ..play.aliases import SALT_FILE
@@ -52,7 +52,7 @@ from ..protocol.plan import PLAN, stream_start
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
 from ..protocol.unplayed import removed_if_unplayed
 from ..stream.schedule import Schedule
-from .confine import confinement, in_force, precompile, proxy_bridge, with_proxy
+from .confine import confinement, in_force, limits_block, precompile, proxy_bridge, sandboxed_env, with_proxy
 from .learner_code import LearnerCodeJSON, code_json, learner_code
 from .signing import SigningError, SigningKey, file_digests, sign_directory
 
@@ -111,6 +111,8 @@ class VerifyOptions:
         withheld: folders the learner must not reach besides the data directory (the pack's).
         proxy: the tracking proxy's URL, the one address the learner may reach (``None``: none).
         process_seconds: the wall-time cap of each learner process (``None``: no cap).
+        limits: what each sandboxed learner process may use (memory, processes, file size,
+            working folder, log, saved state); one over a limit fails its instance.
         sign_with: the key that signs the statement of what was verified (``None``: unsigned,
             which stands as reported).
         repository: the repository the learner was installed from, named in the statement.
@@ -134,6 +136,7 @@ class VerifyOptions:
     withheld: Sequence[Path] = ()
     proxy: str | None = None
     process_seconds: float | None = 24 * 3600.0
+    limits: Limits = field(default_factory=Limits)
     sign_with: SigningKey | None = None
     repository: str | None = None
     commit: str | None = None
@@ -171,6 +174,7 @@ def _spec(options: VerifyOptions) -> LearnerSpec:
 
 def _env(options: VerifyOptions, bridge: ProxyBridge | None) -> dict[str, str]:
     env = learner_env(options.out, options.env, options.pass_env)
+    env = sandboxed_env(env) if options.sandbox else env
     return with_proxy(env, options.proxy) if bridge is not None and options.proxy is not None else env
 
 
@@ -200,12 +204,14 @@ def _learner(
     if options.sandbox:
         withheld = list(options.withheld)
         rights = confinement(
-            options.learner, env, withheld=withheld, bridge=bridge, wall_seconds=options.process_seconds
-        )
+            options.learner, env, withheld=withheld, bridge=bridge, wall_seconds=options.process_seconds,
+            empty_data=options.out / "work" / "no-data", limits=options.limits,
+        )  # fmt: skip
     return remote_learner(
         _spec(options),
         options.out / "work",
-        logs=options.out / "work" / "logs" / logs,
+        logs=options.out / "work" / "logs",
+        label=logs,  # each process's log folder named at random, work/logs/index.jsonl naming its play
         prefix=options.prefix,
         env=env,
         restart_on_reset=restart,
@@ -265,6 +271,7 @@ def _play(
     finally:
         learner.close()
     reports: list[JSONObject] = learner.sandbox_reports()
+    reports += [{"limit_hit": hit, "play": name} for hit in learner.limit_hits]
     return reports
 
 
@@ -388,15 +395,17 @@ def verify(options: VerifyOptions) -> ProtocolDocument:
         for name, schedule in schedules.items():
             schedule.save(options.out / "schedules" / f"{name}.json")
         precompile(options.learner)
-        with proxy_bridge(options.proxy) as bridge, _zygote(options, bridge) as zygote:
+        with stop_on_interrupt(), proxy_bridge(options.proxy) as bridge, _zygote(options, bridge) as zygote:
             reports = _play_all(options, schedules, bridge, zygote)
     cap = options.process_seconds
     isolation = {
         kind: in_force(found, sandbox=options.sandbox, proxy=options.proxy, wall_seconds=cap)
         for kind, found in reports.items()
     }
+    limits = limits_block(options.limits, reports, sandbox=options.sandbox)
     atomic_write_json(
-        options.out / VERIFICATION, {**marker, "config": options.config.name, "isolation": isolation}
+        options.out / VERIFICATION,
+        {**marker, "config": options.config.name, "isolation": isolation, "limits": limits},
     )
     played = PlayedProtocol(
         out=options.out,

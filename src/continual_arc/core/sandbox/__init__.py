@@ -7,8 +7,10 @@ learner process in it) and the baselines (an agent harness runs in it) share one
 """
 
 # The package's names are the launcher module's, re-exported whole: its __all__ is the one list.
-from . import process
+from . import limits, process
+from .limits import *  # noqa: F403
 from .process import *  # noqa: F403
 
 __all__: list[str] = []
 __all__ += process.__all__
+__all__ += limits.__all__

@@ -17,14 +17,15 @@ Before it replaces itself with the program it:
    its own folders, nothing elsewhere; with Landlock ABI 4 or later, TCP connections only to the
    proxy's port;
 3. sets ``no_new_privs`` and no core dumps, caps the size of a file it writes and, when given,
-   the CPU seconds it may use (a hard limit the program cannot raise).
+   the CPU seconds and the private memory it may use (hard limits the program cannot raise).
 
 With ``isolate`` (what ``verify`` asks for every learner process) it also, before Landlock:
 
 4. forks the program into a PID namespace of its own (the launcher waits outside), so that every
    process it starts dies with it and no process outside is visible;
 5. builds a private root (``_root.py``): only the folders it may read, its working folder at a
-   fixed path, a few device files, a private ``/tmp`` and ``/dev/shm``, its own ``/proc``;
+   fixed path, a few device files, a private ``/tmp`` and ``/dev/shm``, its own ``/proc``, and
+   (``empty``) an empty read-only folder at a fixed path that a variable of its environment names;
 6. runs it as ``nobody`` with no capabilities when the launcher is root (a user not root keeps
    its user, in a user namespace of its own).
 
@@ -54,6 +55,7 @@ _SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446
 _EXECUTE, _READ_FILE, _READ_DIR = 1 << 0, 1 << 2, 1 << 3
 _CONNECT_TCP = 1 << 1
+_PID_MAX = "/proc/sys/kernel/pid_max"
 
 
 def _libc() -> Any:
@@ -201,18 +203,30 @@ def _wait_for(child: int) -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
 
 
-def _isolate(libc: Any, root: Any) -> bool:
+def _isolate(libc: Any, root: Any, pid_max: int | None) -> tuple[bool, bool]:
     """A PID namespace whose first process, the one that returns here, is the program.
 
     When it ends, the kernel kills every process left in the namespace (a daemon it started with a
     new session among them). The launcher waits outside; if the launcher is killed, so is it.
+    With ``pid_max``, the namespace's own ``pid_max`` (a kernel of 6.14 or later) bounds how many
+    processes it can hold: whether that held is the second value.
     """
     pid_namespace: bool = libc.unshare(ctypes.c_int(root.CLONE_NEWPID)) == 0
     child = os.fork()
     if child != 0:
         _wait_for(child)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    return pid_namespace
+    capped = False
+    if pid_namespace and pid_max is not None:
+        # Written through the host's /proc, it is this namespace's value: the kernel reads the writer's.
+        with contextlib.suppress(OSError), open(_PID_MAX, "w", encoding="ascii") as file:
+            file.write(str(pid_max))
+        with (
+            contextlib.suppress(OSError, ValueError),
+            open("/proc/sys/kernel/pid_max", encoding="ascii") as file,
+        ):
+            capped = int(file.read()) == pid_max
+    return pid_namespace, capped
 
 
 def _inside(config: dict[str, Any], path: str) -> str:
@@ -237,20 +251,30 @@ def lockdown(config: dict[str, Any]) -> tuple[str, dict[str, str]]:
     report_file = open(config["report"], "w", encoding="utf-8")  # noqa: SIM115 -- before the lockdown
     private: dict[str, Any] = {}
     if root is not None:
-        private = {"pid_namespace": _isolate(libc, root), "user_namespace": user_namespace}
+        pid_namespace, capped = _isolate(libc, root, config.get("pid_max"))
+        private = {"pid_namespace": pid_namespace, "pid_max": capped, "user_namespace": user_namespace}
         private.update(root.enter_private_root(libc, config))
     moved = bool(private.get("private_root"))
     cwd = _inside(config, config["cwd"]) if moved else config["cwd"]
     write_dirs = [_inside(config, d) for d in config["write_dirs"]] if moved else config["write_dirs"]
     if moved:
         write_dirs += ["/tmp", "/dev/shm"]
-    files, tcp = _landlock(libc, {**config, "write_dirs": write_dirs})
+    env = {**config["env"]}
+    read_dirs = list(config["read_dirs"])
+    empty = config.get("empty")
+    if empty:  # its fixed path in the private root; without one, the host's empty folder
+        env[empty["env"]] = empty["inside"] if moved else empty["host"]
+        read_dirs.append(env[empty["env"]])
+    files, tcp = _landlock(libc, {**config, "read_dirs": read_dirs, "write_dirs": write_dirs})
     if root is not None:
         owned = [_inside(config, host) if moved else host for host, _ in config["binds"]]
         private.update(root.drop_privileges(libc, owned))
     libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (config["file_bytes"], config["file_bytes"]))
+    memory = config.get("memory_bytes")
+    if memory is not None:  # its private writable memory (heap, anonymous maps, stacks): RLIMIT_DATA
+        resource.setrlimit(resource.RLIMIT_DATA, (int(memory), int(memory)))
     cpu = config.get("cpu_seconds")
     if cpu is not None:
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu), int(cpu)))
@@ -261,12 +285,13 @@ def lockdown(config: dict[str, Any]) -> tuple[str, dict[str, str]]:
         "proxy_port": config["port"],
         "cpu_seconds": cpu,
         "file_bytes": config["file_bytes"],
+        "memory_bytes": memory,
         **private,
     }
     with report_file:
         json.dump(report, report_file)
     os.chdir(cwd)
-    return cwd, {**config["env"], **dict.fromkeys(config.get("home_env", ()), cwd)}
+    return cwd, {**env, **dict.fromkeys(config.get("home_env", ()), cwd)}
 
 
 def main() -> None:

@@ -121,7 +121,9 @@ def enter_private_root(libc: Any, config: dict[str, Any]) -> dict[str, Any]:
 
     ``config["scratch"]`` is an empty folder of the launcher's (its log folder) to build the root
     on; ``config["read_dirs"]`` are bound read-only at their own paths and ``config["binds"]``
-    (``[host, inside]`` pairs) read-write. On any refusal the program stays in the host's tree,
+    (``[host, inside]`` pairs) read-write; ``config["empty"]``, when given, is an empty read-only
+    folder at ``empty["inside"]`` (a tmpfs, so that nothing in the tree names the host's folder).
+    On any refusal the program stays in the host's tree,
     and the report says ``private_root: false`` (Landlock still confines it).
     """
     if libc.unshare(ctypes.c_int(CLONE_NEWNS)) != 0:
@@ -138,6 +140,11 @@ def enter_private_root(libc: Any, config: dict[str, Any]) -> dict[str, Any]:
             _bind(libc, root, path, path, writable=False)
         for host, inside in config["binds"]:
             _bind(libc, root, host, inside, writable=True)
+        empty = config.get("empty")
+        if empty:  # an empty folder at a fixed path: a tmpfs of its own, read-only, naming no host folder
+            os.makedirs(root + empty["inside"], exist_ok=True)
+            flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+            _mount(libc, "tmpfs", root + empty["inside"], "tmpfs", flags | _MS_RDONLY, "mode=755,size=4k")
         os.makedirs(root + "/proc", exist_ok=True)
         proc = True
         try:

@@ -20,14 +20,16 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Protocol
 
 from ._launch import _pipe  # the launcher's relay and the bridge carry bytes the same way
+from .limits import PID_RESERVED, Limits
 
 __all__ = [
+    "DATA_INSIDE",
     "PROXY_ENV",
     "SYSTEM_READ_DIRS",
     "WORK_INSIDE",
@@ -35,8 +37,11 @@ __all__ = [
     "ProcessHandle",
     "ProxyBridge",
     "SandboxedProcess",
+    "interrupted",
+    "kill_all",
     "launch_config",
     "start_sandboxed",
+    "stop_on_interrupt",
 ]
 
 PROXY_ENV = "CONTINUAL_ARC_PROXY"
@@ -48,6 +53,8 @@ SYSTEM_READ_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc",
 """Folders every harness may read and execute from: the system's programs and libraries."""
 WORK_INSIDE = "/learner"
 """Where an isolated program sees its working folder: one path for every play, which tells none apart."""
+DATA_INSIDE = "/data"
+"""Where an isolated program sees its (empty) data directory: a fixed path that names no folder of ours."""
 _DEVICES = "/dev"  # /dev/null, /dev/urandom, /dev/tty: readable and writable, as any program needs
 
 
@@ -104,8 +111,13 @@ class Confinement:
         bridge: the Unix socket of the :class:`ProxyBridge` (with ``port``).
         wall_seconds: the longest it may live, enforced by its caller (``None``: no cap).
         cpu_seconds: the CPU seconds the kernel lets it use (``None``: no cap).
-        file_bytes: the largest file it may write.
+        limits: its memory, processes, file size, working folder, log and saved state
+            ([Limits][continual_arc.core.sandbox.limits.Limits]).
         isolate: also a PID namespace, a private root and no privileges (see ``_launch.py``).
+        data: an empty data directory of ours and the variable that names it: isolated, the
+            program sees an empty folder at
+            [DATA_INSIDE][continual_arc.core.sandbox.process.DATA_INSIDE] instead, which the
+            variable then names.
     """
 
     read_dirs: tuple[str, ...] = ()
@@ -113,8 +125,9 @@ class Confinement:
     bridge: Path | None = None
     wall_seconds: float | None = None
     cpu_seconds: int | None = None
-    file_bytes: int = 256 << 20
+    limits: Limits = field(default_factory=Limits)
     isolate: bool = False
+    data: tuple[str, Path] | None = None
 
 
 class ProcessHandle(Protocol):
@@ -134,6 +147,50 @@ class ProcessHandle(Protocol):
         """Kill it."""
 
 
+_LIVE: dict[int, None] = {}  # the process groups of the programs started here and not yet stopped
+_INTERRUPTED = threading.Event()
+
+
+def kill_all() -> None:
+    """Kill every sandboxed program this process started and has not stopped (each whole group)."""
+    for pid in list(_LIVE):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+
+
+def interrupted() -> bool:
+    """Whether an interrupt is ending this process's programs.
+
+    See [stop_on_interrupt][continual_arc.core.sandbox.process.stop_on_interrupt].
+    """
+    return _INTERRUPTED.is_set()
+
+
+@contextlib.contextmanager
+def stop_on_interrupt() -> Iterator[None]:
+    """While inside, an interrupt (SIGINT) first kills every sandboxed program, then is raised.
+
+    A program killed with its whole group ends at once, whatever it was doing, so the caller's
+    clean-up (its ``finally`` clauses) meets no program to wait for. Outside the main thread, where
+    no handler can be installed, it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        _INTERRUPTED.set()
+        kill_all()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _INTERRUPTED.clear()
+
+
 @dataclass
 class SandboxedProcess:
     """A started program: its process and the report of what isolation it got."""
@@ -141,6 +198,9 @@ class SandboxedProcess:
     process: ProcessHandle
     report_path: Path
     outputs: tuple[BinaryIO, ...]
+
+    def __post_init__(self) -> None:
+        _LIVE[self.process.pid] = None  # its group, killed whole by an interrupt
 
     def alive(self) -> bool:
         """Whether the program is still running."""
@@ -165,6 +225,7 @@ class SandboxedProcess:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)  # its children and the relay too
         code = self.process.wait()
+        _LIVE.pop(self.process.pid, None)
         for output in self.outputs:
             output.close()
         return code
@@ -183,6 +244,9 @@ def launch_config(
     file_bytes: int = 256 << 20,
     cpu_seconds: int | None = None,
     isolate: bool = False,
+    memory_bytes: int | None = None,
+    processes: int | None = None,
+    data: tuple[str, Path] | None = None,
 ) -> dict[str, Any]:
     """The launcher's config for a program (the arguments as :func:`start_sandboxed` takes them).
 
@@ -209,6 +273,12 @@ def launch_config(
         "scratch": str(scratch),
         "binds": [[host, WORK_INSIDE if i == 0 else host] for i, host in enumerate(writable)],
         "home_env": ["TMPDIR", "HOME"] if isolate else [],
+        "memory_bytes": memory_bytes,
+        # the kernel's backstop for the process cap: the namespace's PIDs, its cap above the reserved
+        "pid_max": None if processes is None else PID_RESERVED + processes + 1,
+        "empty": None
+        if data is None
+        else {"env": data[0], "host": str(data[1].resolve()), "inside": DATA_INSIDE},
     }
 
 
@@ -227,6 +297,9 @@ def start_sandboxed(
     pipes: bool = False,
     stderr: Path | None = None,
     isolate: bool = False,
+    memory_bytes: int | None = None,
+    processes: int | None = None,
+    data: tuple[str, Path] | None = None,
 ) -> SandboxedProcess:
     """Start ``argv`` confined (see the module docstring); its stdout and stderr go to ``log_dir``.
 
@@ -247,10 +320,17 @@ def start_sandboxed(
         isolate: a PID namespace, a private root and no privileges too: the program then sees
             ``write_dirs[0]`` at :data:`WORK_INSIDE` (its ``cwd``, when ``cwd`` is that folder), and
             its ``TMPDIR`` and ``HOME`` name its working folder as it sees it.
+        memory_bytes: the private memory it may use (``RLIMIT_DATA``; ``None``: no cap).
+        processes: the processes its PID namespace may hold (the kernel's backstop,
+            ``pid_max``, is this many above the reserved PIDs; ``None``: none).
+        data: the variable naming an empty data directory, and that directory: isolated, the
+            program sees an empty read-only folder at
+            [DATA_INSIDE][continual_arc.core.sandbox.process.DATA_INSIDE], which the variable names.
     """
     config = launch_config(
         argv, env=env, cwd=cwd, read_dirs=read_dirs, write_dirs=write_dirs, port=port, bridge=bridge,
         log_dir=log_dir, file_bytes=file_bytes, cpu_seconds=cpu_seconds, isolate=isolate,
+        memory_bytes=memory_bytes, processes=processes, data=data,
     )  # fmt: skip
     log_dir, cwd = log_dir.resolve(), cwd.resolve()
     config_path = log_dir / "launch.json"

@@ -12,6 +12,10 @@ process instead of starting an interpreter. Forked from a process that never ran
 starts from nothing the learner could have left: no memory is shared (copy on write), no
 descriptor but its own three is open.
 
+A fork holds nothing of its launch: the configuration reaches it in a list it empties, and it
+drops every reference to it once the layers are in force, before the module runs; the zygote
+starts in ``/``, and requests are named at random rather than counted.
+
 The server speaks over a ``SOCK_SEQPACKET`` pair: a request is the launcher's config (JSON, with an
 ``id``) and three descriptors (the program's standard input, output and error); the answers are
 ``{"started": id, "pid": pid}`` and ``{"exited": pid, "code": code}``.
@@ -20,11 +24,12 @@ The server speaks over a ``SOCK_SEQPACKET`` pair: a request is the launcher's co
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
-import itertools
 import json
 import os
 import runpy
+import secrets
 import select
 import signal
 import socket
@@ -99,14 +104,13 @@ class Zygote:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=err,
-                cwd=log.parent,
+                cwd="/",  # a folder that names nothing: the path a fork's imports remember
                 start_new_session=True,
             )
         theirs.close()
         self.sock = ours
-        self._ids = itertools.count()
         self._changed = threading.Condition()
-        self._started: dict[int, int] = {}
+        self._started: dict[str, int] = {}
         self._exits: dict[int, int] = {}
         self._gone = False
         threading.Thread(target=self._read, name="zygote", daemon=True).start()
@@ -142,7 +146,7 @@ class Zygote:
         in_read, in_write = os.pipe()
         out_read, out_write = os.pipe()
         err = os.open(stderr, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
-        request = next(self._ids)
+        request = secrets.token_hex(8)  # a name that counts nothing: no fork learns how many came before
         try:
             socket.send_fds(
                 self.sock, [json.dumps({**config, "id": request}).encode()], [in_read, out_write, err]
@@ -205,8 +209,13 @@ def _reap(sock: socket.socket) -> None:
             sock.send(json.dumps({"exited": pid, "code": _code(status)}).encode())
 
 
-def _run(sock: socket.socket, config: dict[str, Any], fds: Sequence[int]) -> None:
-    """In the forked child: the three descriptors, every layer, then the module as ``__main__``."""
+def _run(sock: socket.socket, request: list[dict[str, Any]], fds: Sequence[int]) -> None:
+    """In the forked child: the three descriptors, every layer, then the module as ``__main__``.
+
+    The launcher's config arrives in ``request``, a list this function empties: once the layers are
+    in force, nothing of the config (its folders, its report's path) is referenced from the module's
+    frames, the stack beneath them or any object the collector can reach.
+    """
     code = 1
     try:
         sock.close()
@@ -216,10 +225,14 @@ def _run(sock: socket.socket, config: dict[str, Any], fds: Sequence[int]) -> Non
         for fd in fds:
             if fd > 2:
                 os.close(fd)
+        config = request.pop()
         cwd, env = _launch.lockdown(config)
+        module, *args = config["argv"][2:]
+        del config  # what is left of the launch: the module, its arguments, its folder and environment
+        gc.collect()
         os.environ.clear()
         os.environ.update(env)
-        module, *args = config["argv"][2:]
+        del env
         sys.argv = [module, *args]
         sys.path[0] = cwd  # as ``python -m`` puts its working folder first
         try:
@@ -256,13 +269,16 @@ def serve(fd: int, preload: Sequence[str]) -> None:
             return
         if not data:
             return
-        config = json.loads(data)
+        request = [json.loads(data)]  # handed to the child in a list it empties (see _run)
+        ident = request[0].pop("id")
+        del data
         pid = os.fork()
         if pid == 0:
-            _run(sock, config, fds)
+            _run(sock, request, fds)
+        del request
         for received in fds:
             os.close(received)
-        sock.send(json.dumps({"started": config["id"], "pid": pid}).encode())
+        sock.send(json.dumps({"started": ident, "pid": pid}).encode())
 
 
 if __name__ == "__main__":
