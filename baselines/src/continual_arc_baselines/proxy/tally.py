@@ -56,8 +56,13 @@ class CallRecord:
         model_mismatch: the reply named another model than the one asked for.
         cut: why the proxy cut the reply short (``"spend_cap"``, ``"size"``), or ``None``.
         worst_cost: USD the call may have cost at most (its prompt, estimated, and the most reply
-            tokens it could have had, at the model's price); charged when its usage never arrived.
-            ``None`` when the model has no price.
+            tokens it could have had, at the model's price); charged when its usage never arrived
+            and the provider could not say what it billed. ``None`` when the model has no price.
+        generation: the provider's id of the generation (the reply's ``id``), when one arrived.
+        settled_by: ``"generation"`` when the usage is not the reply's but the provider's record
+            of the generation, asked after the usage was lost.
+        prompt_bytes: the bytes of the prompt's JSON the proxy estimated it from (with the reported
+            prompt tokens, they calibrate the next estimates).
     """
 
     run: str
@@ -74,6 +79,9 @@ class CallRecord:
     model_mismatch: bool = False
     cut: str | None = None
     worst_cost: float | None = None
+    generation: str | None = None
+    settled_by: str | None = None
+    prompt_bytes: int | None = None
 
 
 @dataclass
@@ -149,6 +157,8 @@ def call_entry(call: CallRecord, price: Price | None) -> dict[str, Any]:
     unknown = call.usage is None and (ok or call.usage_lost)
     if call.usage is not None:
         cost, source = cost_of(call.usage, price)
+        if call.settled_by is not None and cost is not None:
+            source = call.settled_by
     elif unknown and call.worst_cost is not None:
         cost, source = call.worst_cost, "worst_case"
     else:
