@@ -7,9 +7,8 @@ The truths counted against are the fake server's own: the requests it received (
 
 from __future__ import annotations
 
-import time
-
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,13 +28,13 @@ from continual_arc_baselines.fake_server import FakeModelServer, Script
 from continual_arc_baselines.learners import StatelessFloor
 from continual_arc_baselines.model import Backoff, ModelClient
 from continual_arc_baselines.proxy import (
-    SettleOptions,
-    Tally,
     CUT_HEADER,
     Price,
     ProxyConfig,
     ProxyHandle,
     ReplyLimits,
+    SettleOptions,
+    Tally,
     serve_proxy,
 )
 from continual_arc_baselines.proxy.budget import prompt_tokens

@@ -73,6 +73,7 @@ def _proxy(args: argparse.Namespace) -> int:
 def add_proxy_parser(subparsers: Subparsers) -> None:
     """Declare ``proxy``: the tracking proxy in front of one OpenAI-compatible upstream."""
     from continual_arc_baselines.proxy import DEFAULT_CALL_CEILING, SettleOptions
+
     p = subparsers.add_parser(
         "proxy",
         help="run the tracking proxy in front of an OpenAI-compatible endpoint",

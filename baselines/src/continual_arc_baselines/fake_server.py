@@ -277,7 +277,7 @@ class FakeModelServer:
 
     def billed(self) -> float:
         """USD billed over every generation: what a provider would charge the key."""
-        return sum(entry["total_cost"] for entry in self.bill)
+        return sum(float(entry["total_cost"]) for entry in self.bill)
 
     def start(self) -> FakeModelServer:
         """Start serving in a background thread (idempotent); returns the server."""
@@ -388,8 +388,8 @@ def _make_handler(server_owner: FakeModelServer) -> type[BaseHTTPRequestHandler]
                 return
             model = str(reply.get("answer_model") or body.get("model") or owner.model)
             if reply.get("malformed"):
-                usage = {"prompt_tokens": prompt_tokens(body), "completion_tokens": 1}
-                self.malformed(bool(body.get("stream")), owner.open_generation(usage, model, False))
+                counted = {"prompt_tokens": prompt_tokens(body), "completion_tokens": 1}
+                self.malformed(bool(body.get("stream")), owner.open_generation(counted, model, False))
                 return
             if reply.get("runaway"):
                 self.runaway(body, model, int(reply["runaway"]))

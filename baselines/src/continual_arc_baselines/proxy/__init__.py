@@ -58,6 +58,6 @@ __all__ = [
     "marked_base_url",
     "run_proxy",
     "serve_proxy",
-    "usage_view",
     "usage_of_generation",
+    "usage_view",
 ]

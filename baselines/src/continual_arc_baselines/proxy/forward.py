@@ -30,7 +30,6 @@ from continual_arc_baselines.model.naming import same_model
 from continual_arc_baselines.proxy.budget import REPLY_BYTES_PER_TOKEN, CallBudget, ReplyLimits, reply_tokens
 from continual_arc_baselines.proxy.ledger import CallRecord, Ledger
 from continual_arc_baselines.proxy.policy import Refusal
-from continual_arc_baselines.proxy.settle import SETTLED_BY, Settler
 from continual_arc_baselines.proxy.relay import (
     CUT_HEADER,
     SseUsageReader,
@@ -39,6 +38,7 @@ from continual_arc_baselines.proxy.relay import (
     read_capped,
     stream_error,
 )
+from continual_arc_baselines.proxy.settle import SETTLED_BY, Settler
 
 __all__ = ["UNREACHED_HEADER", "Call", "Forwarder"]
 
@@ -52,7 +52,13 @@ _PLAIN_OVERHEAD = 16384  # bytes of a plain reply's JSON around its text
 _MODEL_FIELD = re.compile(rb'"model"\s*:\s*"([^"]{1,200})"')
 _ID_FIELD = re.compile(rb'"id"\s*:\s*"([^"]{1,200})"')
 # Failures of an attempt before any byte of its reply: nothing reached a model, nothing is billed.
-_NO_BYTE = (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+_NO_BYTE = (
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.RemoteProtocolError,
+    httpx.ReadError,
+    httpx.WriteError,
+)
 
 
 class _Unanswered(Exception):

@@ -14,7 +14,7 @@ import uvicorn
 from continual_arc_baselines.proxy.app import build_app
 from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, ReplyLimits
 from continual_arc_baselines.proxy.ledger import Ledger, Price
-from continual_arc_baselines.proxy.settle import Settler, SettleOptions
+from continual_arc_baselines.proxy.settle import DEFAULT_SETTLE, SettleOptions, Settler
 
 __all__ = ["ProxyConfig", "ProxyHandle", "run_proxy", "serve_proxy"]
 
@@ -56,7 +56,7 @@ class ProxyConfig:
     timeout: float = 600.0
     unknown_call_cost: float | None = None
     limits: ReplyLimits = DEFAULT_LIMITS
-    settle: SettleOptions = SettleOptions()
+    settle: SettleOptions = DEFAULT_SETTLE
 
     def __post_init__(self) -> None:
         if not self.models:

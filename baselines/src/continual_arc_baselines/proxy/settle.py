@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-__all__ = ["SETTLED_BY", "Settler", "SettleOptions", "usage_of_generation"]
+__all__ = ["SETTLED_BY", "SettleOptions", "Settler", "usage_of_generation"]
 
 SETTLED_BY = "generation"
 """The ``cost_source`` of a call settled from the provider's generation record."""
@@ -41,6 +41,10 @@ class SettleOptions:
     def __post_init__(self) -> None:
         if self.tries < 0 or self.wait < 0:
             raise ValueError("settlement tries and wait cannot be negative")
+
+
+DEFAULT_SETTLE = SettleOptions()
+"""How a proxy asks for a lost call's bill unless told otherwise: five times, two seconds apart."""
 
 
 def _number(value: Any) -> float | None:

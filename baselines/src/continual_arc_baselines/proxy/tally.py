@@ -102,7 +102,9 @@ class Tally:
         worst_case_calls: calls of unknown usage charged their worst case (part of ``cost``).
         cut_replies: replies the proxy cut short (at the spend cap or the size limit).
         model_mismatch_calls: replies naming another model than the one asked for.
-        unreached: attempts that never reached the upstream (it refused the connection): no call.
+        unreached: attempts that never reached the upstream (no byte of a reply came back): no call.
+        cap_refused: calls refused for the spend cap (part of ``refused``): a learner that cannot
+            see its refusals (a harness) learns from it that its run must stop.
     """
 
     calls: int = 0
@@ -118,6 +120,7 @@ class Tally:
     cut_replies: int = 0
     model_mismatch_calls: int = 0
     unreached: int = 0
+    cap_refused: int = 0
 
     def absorb(self, other: Tally) -> None:
         """Add another tally's counts to this one."""
@@ -181,7 +184,7 @@ def entry_tally(entry: Mapping[str, Any]) -> Tally | None:
     """What one log line adds to its run and instance's counts (``None``: a line that counts nothing)."""
     event = entry.get("event")
     if event == "refused":
-        return Tally(refused=1)
+        return Tally(refused=1, cap_refused=int(entry.get("kind") == "spend_cap"))
     if event == "unreached":
         return Tally(unreached=1)
     if event != "call":
