@@ -143,7 +143,12 @@ def test_a_harness_stopped_and_resumed_under_a_cap_spends_and_counts_as_a_straig
     # The first refusal for the cap stopped both runs cleanly, at the same round.
     stops = [read_json(tmp_path / name / STOPPED) for name in ("straight", "cut")]
     assert [{k: v for k, v in stop.items() if k != "message"} for stop in stops] == [
-        {"by": "spend_cap", "round": stops[0]["round"], "slots_done": len(played), "slots_total": len(SMOKE.slots)}
+        {
+            "by": "spend_cap",
+            "round": stops[0]["round"],
+            "slots_done": len(played),
+            "slots_total": len(SMOKE.slots),
+        }
     ] * 2
     assert len(played) == stops[0]["slots_done"] < stops[0]["slots_total"]
 

@@ -245,8 +245,11 @@ class Forwarder:
         async def fetch() -> tuple[httpx.Response, bytes, bool]:
             upstream = self.http.build_request("POST", self.url, json=body, headers=self.headers)
             reply = await _send(self.http, upstream)
-            content, over = await read_capped(reply, limit)
-            self._name_generation(call, content)
+            parts: list[bytes] = []
+            try:
+                content, over = await read_capped(reply, limit, parts)
+            finally:
+                self._name_generation(call, b"".join(parts)[:4096])  # even from a body cut short
             return reply, content, over
 
         try:

@@ -161,12 +161,15 @@ def cut_reply(model: str, reason: str, detail: str) -> dict[str, Any]:
     }
 
 
-async def read_capped(reply: httpx.Response, limit: int) -> tuple[bytes, bool]:
+async def read_capped(
+    reply: httpx.Response, limit: int, parts: list[bytes] | None = None
+) -> tuple[bytes, bool]:
     """A plain reply's body, read up to ``limit`` bytes, and whether it went past them.
 
-    Past them the rest is never read: the connection is closed.
+    Past them the rest is never read: the connection is closed. ``parts``, when given, receives the
+    body's pieces as they arrive: what came before a failure mid-body (the reply's ``id`` in it).
     """
-    parts: list[bytes] = []
+    parts = [] if parts is None else parts
     size = 0
     try:
         async for data in reply.aiter_bytes():
