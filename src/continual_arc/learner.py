@@ -7,7 +7,7 @@ runtime-checkable protocols (:class:`SavesState`, :class:`LoadsState`, :class:`S
 :class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`TrainsWeights`,
 :class:`ShowsMemory`, :class:`Closes`, :class:`Fingerprinted`). A learner that keeps files
 beyond its state (a cache of searches) keeps them under :func:`data_dir` and writes them whole
-with :func:`atomic_write_text`. A learner whose model call the spend cap refused raises
+with ``atomic_write_text``. A learner whose model call the spend cap refused raises
 [SpendCapReached][continual_arc.core.errors.SpendCapReached]: the runner stops the run there.
 """
 

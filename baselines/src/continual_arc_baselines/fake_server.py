@@ -32,7 +32,7 @@ Faults, for the tests of the model path:
 **Generations and the bill.** Every reply the server starts to write is a generation with an id
 (``gen-...``, the reply's ``id``, as OpenRouter's are), billed as a provider bills: the reply's
 prompt and completion tokens at its ``cost`` (or at the server's ``price``), whether or not the
-client read it to its end. :attr:`FakeModelServer.bill` holds them, and with ``generations=True``
+client read it to its end. ``FakeModelServer.bill`` holds them, and with ``generations=True``
 (the default) ``GET /v1/generation?id=...`` answers each as OpenRouter's generation endpoint does
 (``{"data": {"id", "total_cost", "tokens_prompt", "tokens_completion", "native_tokens_prompt",
 "native_tokens_completion", "native_tokens_reasoning", "cancelled", "streamed", "model"}}``), 404

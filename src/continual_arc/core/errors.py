@@ -24,5 +24,5 @@ class SpendCapReached(ContinualArcError):
 
     Raised by a learner (its model client, or its harness, seeing the tracking proxy's 402); the
     runner ends the run at the round in progress, keeps every committed round, and records the stop
-    (:mod:`continual_arc.play.runner`). Resuming with a raised cap continues from there.
+    ([continual_arc.play.runner][continual_arc.play.runner]). Resuming with a raised cap continues from there.
     """

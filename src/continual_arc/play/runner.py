@@ -19,7 +19,7 @@ A fault in ``reset``, ``begin_round``, ``end_round`` or ``save_state`` stops the
 :class:`LearnerError`: it cannot be pinned on one instance. Nothing of an unfinished round is ever
 committed, and ``resume=True`` replays it from its start.
 
-The spend cap: a learner that raises :class:`~continual_arc.core.errors.SpendCapReached` (its
+The spend cap: a learner that raises [SpendCapReached][continual_arc.core.errors.SpendCapReached] (its
 model call refused under the run's cap) stops the run cleanly. Every committed round stays as it
 is; the round in progress is not committed but named in ``stopped.json`` (and in the summary's
 ``stopped``: "stopped at the spend cap after N of M slots"), and ``resume=True`` with a raised cap
@@ -131,7 +131,7 @@ def run(
 
 
 def _stop_at_cap(runner: RunSession, round_: int, cap: SpendCapReached) -> Stopped:
-    """The spend cap's stop at ``round_``, the round in progress (written by :func:`_close`)."""
+    """The spend cap's stop at ``round_``, the round in progress (written by ``_close``)."""
     slots = runner.schedule.slots
     return {
         "by": "spend_cap",

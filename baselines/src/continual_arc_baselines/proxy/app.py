@@ -17,7 +17,7 @@ Routes:
 
 **Sharing a run's budget.** Each call is reserved at its worst case before it is sent. A call the
 run's budget cannot reserve in full beside its calls in flight waits, first come first served (one
-queue per run, at most :data:`MAX_WAITING` calls in all), until they settle; it is refused (402)
+queue per run, at most ``MAX_WAITING`` calls in all), until they settle; it is refused (402)
 only when the settled spend alone leaves too little for its prompt and the smallest reply, and sent
 with a lowered ``max_tokens`` only when nothing else is in flight. A call that waited longer than
 the proxy's time-out is answered 429 (its client retries).

@@ -4,15 +4,15 @@ The plan of a call is its prompt's estimated tokens, the reply tokens the run's 
 ``max_tokens`` sent upstream, and the call's worst-case cost.
 
 The proxy has no tokenizer, so it estimates, erring towards more tokens where that keeps the cap
-safe: a prompt at one token per :data:`PROMPT_BYTES_PER_TOKEN` bytes of its JSON until the model
+safe: a prompt at one token per ``PROMPT_BYTES_PER_TOKEN`` bytes of its JSON until the model
 has reported the prompt tokens of a call, then at the fewest bytes a token any of its calls showed
-(:class:`PromptGauge`: a harness whose prompts are mostly tool schemas runs at many more bytes a
-token than grids of digits do); a relayed reply at one token per :data:`REPLY_BYTES_PER_TOKEN`
+(``PromptGauge``: a harness whose prompts are mostly tool schemas runs at many more bytes a
+token than grids of digits do); a relayed reply at one token per ``REPLY_BYTES_PER_TOKEN``
 bytes of its text. A reply the upstream reports usage for is charged what it reports; the
 estimates only bound calls whose usage never arrives and decide when a runaway reply is cut.
 
 Every call's ``max_tokens`` is the smallest of the learner's own, the per-call ceiling
-(:attr:`ReplyLimits.max_tokens_ceiling`, :data:`DEFAULT_CALL_CEILING` unless told otherwise) and
+(``ReplyLimits.max_tokens_ceiling``, ``DEFAULT_CALL_CEILING`` unless told otherwise) and
 the reply tokens the run's budget pays for, so a call whose usage is lost and cannot be settled
 costs at most its prompt and that many reply tokens.
 """
@@ -118,7 +118,7 @@ def prompt_tokens(body: Mapping[str, Any], bytes_per_token: float = PROMPT_BYTES
 class PromptGauge:
     """Bytes a prompt token, per model, calibrated from the prompt tokens the upstream reports.
 
-    A model's gauge starts at :data:`PROMPT_BYTES_PER_TOKEN` and is, once any call of it reported
+    A model's gauge starts at ``PROMPT_BYTES_PER_TOKEN`` and is, once any call of it reported
     its prompt tokens, the fewest bytes a token of those calls (the most tokens for a prompt's
     bytes: the estimate stays on the side that keeps the cap safe). Not thread-safe: the ledger
     holds its lock around it.
@@ -174,7 +174,7 @@ def plan_call(
         left: USD the run may still spend, ``None`` without a cap.
         ceiling: the per-call ceiling on reply tokens.
         min_reply_tokens: the fewest reply tokens worth a call: with less left the call is refused.
-        bytes_per_token: the model's calibrated prompt bytes a token (:class:`PromptGauge`).
+        bytes_per_token: the model's calibrated prompt bytes a token (``PromptGauge``).
 
     Returns:
         The call's budget, or a 402 refusal when the budget cannot pay for the prompt and a minimal reply.

@@ -6,7 +6,7 @@ policy and the budget allowed, relays the reply (cutting a runaway one, see
 the model the reply named, the cut, and the call's worst case for when its usage never arrived.
 
 A call whose usage is lost after the reply named its generation is settled in the background from
-the provider's record of it (:mod:`~continual_arc_baselines.proxy.settle`), its worst case held
+the provider's record of it ([settle][continual_arc_baselines.proxy.settle]), its worst case held
 against the cap until then. An attempt that failed before any byte of a reply arrived (the
 connection refused, reset or closed unanswered) reached no model: it is no call and costs nothing.
 """
@@ -70,7 +70,7 @@ class _Unanswered(Exception):
 
 
 async def _send(client: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
-    """Send ``request``; a failure before the reply's first byte is raised as :class:`_Unanswered`."""
+    """Send ``request``; a failure before the reply's first byte is raised as ``_Unanswered``."""
     try:
         return await client.send(request, stream=True)
     except _NO_BYTE as error:

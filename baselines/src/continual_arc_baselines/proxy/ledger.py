@@ -7,7 +7,7 @@ so a restart resumes every run's spend and counts where they were. Each forwarde
 the provider's id of its generation as soon as the reply names it, and its ``call`` line when it
 ends; a ``start`` with no end, found on reading the file back, is a call the proxy was killed
 during: it is settled then, at the provider's record of its generation when the provider keeps one
-(:mod:`~continual_arc_baselines.proxy.settle`), else at its worst case (bounded by the per-call
+([settle][continual_arc_baselines.proxy.settle]), else at its worst case (bounded by the per-call
 ceiling).
 
 Recording a cost is kept apart from checking the cap: :meth:`Ledger.record_call` only adds,

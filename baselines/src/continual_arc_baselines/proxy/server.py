@@ -39,9 +39,9 @@ class ProxyConfig:
         unknown_call_cost: USD charged against the spend cap for each call whose cost is unknown;
             ``None`` refuses a capped run's calls once one call's cost is unknown.
         limits: how far one reply may go: its size, the per-call ceiling on ``max_tokens``, and
-            the smallest reply worth a call (:class:`~continual_arc_baselines.proxy.budget.ReplyLimits`).
+            the smallest reply worth a call ([ReplyLimits][continual_arc_baselines.proxy.budget.ReplyLimits]).
         settle: how the upstream's generation endpoint is asked what a call whose usage was lost
-            was billed (:class:`~continual_arc_baselines.proxy.settle.SettleOptions`; ``tries=0``
+            was billed ([SettleOptions][continual_arc_baselines.proxy.settle.SettleOptions]; ``tries=0``
             never asks, and charges such calls their worst case).
     """
 

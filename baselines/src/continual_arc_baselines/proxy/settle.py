@@ -5,7 +5,7 @@ whole run) hung up, or the proxy itself was killed. A provider that keeps a reco
 generation can still say what it billed: OpenRouter serves ``GET {base}/generation?id=GEN`` (the
 id is the reply's own ``id``, ``gen-...``), with the generation's native token counts, its
 ``total_cost`` and whether it was ``cancelled``, a few seconds after the call. The
-:class:`Settler` asks it, a few times, and turns the answer into a usage object; when the upstream
+``Settler`` asks it, a few times, and turns the answer into a usage object; when the upstream
 has no such endpoint, or never knows the id, the ledger falls back to the call's bounded worst case.
 """
 
