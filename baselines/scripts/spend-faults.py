@@ -40,9 +40,9 @@ def play(script: list[Any], generations: bool, kw: dict[str, Any]) -> tuple[floa
         config = ProxyConfig(fake.url, (MODEL,), prices={MODEL: Price(*RATES)}, settle=settle)
         with serve_proxy(config) as proxy:
             backoff = Backoff(initial=0.01, maximum=0.02)
-            with ModelClient(proxy.url, MODEL, run_id="r", backoff=backoff, max_retries=2, **kw) as client:
-                with contextlib.suppress(ModelCallError):  # a call whose retries ran out costs all the same
-                    client.chat(GO, instance="i")
+            client = ModelClient(proxy.url, MODEL, run_id="r", backoff=backoff, max_retries=2, **kw)
+            with client, contextlib.suppress(ModelCallError):  # a call out of retries costs all the same
+                client.chat(GO, instance="i")
             deadline = time.monotonic() + 15
             while proxy.ledger.in_flight("r") and time.monotonic() < deadline:
                 time.sleep(0.02)
