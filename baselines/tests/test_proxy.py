@@ -47,9 +47,9 @@ class Rig:
         return result
 
     def log_lines(self) -> list[dict[str, Any]]:
-        """The ledger's lines but the ``start`` of each call (written before it is sent upstream)."""
+        """The ledger's lines but each call's ``start`` and ``generation`` (written before it ends)."""
         lines = [json.loads(line) for line in self.log.read_text().splitlines()]
-        return [line for line in lines if line["event"] != "start"]
+        return [line for line in lines if line["event"] not in ("start", "generation")]
 
     def client(self, run: str = "r1", **kw: Any) -> ModelClient:
         kw.setdefault("backoff", Backoff(initial=0.01, maximum=0.02))
@@ -354,7 +354,8 @@ def test_the_command_line_starts_the_proxy(tmp_path: Path) -> None:
         finally:
             process.terminate()
             process.wait(timeout=20)
-    assert json.loads(log.read_text().splitlines()[1])["cost_source"] == "price"  # after its start
+    ended = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [line["cost_source"] for line in ended if line["event"] == "call"] == ["price"]
 
 
 def test_the_command_line_checks_its_options(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from continual_arc_baselines.fake_server import FakeModelServer, Script
 from continual_arc_baselines.model import Backoff, ModelCallError, ModelClient
-from continual_arc_baselines.proxy import ProxyConfig, ProxyHandle, serve_proxy
+from continual_arc_baselines.proxy import ProxyConfig, ProxyHandle, SettleOptions, serve_proxy
 
 MODEL = "vendor/model-a"
 GO = [{"role": "user", "content": "go on"}]
@@ -25,7 +25,13 @@ GO = [{"role": "user", "content": "go on"}]
 @contextmanager
 def upstream_and_proxy(script: Script, **config: Any) -> Iterator[tuple[FakeModelServer, ProxyHandle]]:
     """A fake upstream running the script, with a proxy serving MODEL in front of it."""
-    with FakeModelServer(script) as fake, serve_proxy(ProxyConfig(fake.url, (MODEL,), **config)) as proxy:
+    # No generation endpoint: a call whose usage is lost is charged its worst case once the proxy
+    # has asked in vain (test_settle.py covers the settlement from the provider's record).
+    config.setdefault("settle", SettleOptions(tries=2, wait=0.01))
+    with (
+        FakeModelServer(script, generations=False) as fake,
+        serve_proxy(ProxyConfig(fake.url, (MODEL,), **config)) as proxy,
+    ):
         yield fake, proxy
 
 

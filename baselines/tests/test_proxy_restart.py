@@ -34,7 +34,7 @@ REPLY = {"text": "w " * 50, "chunk_delay": 0.02}  # about a second a call, strea
 def start_proxy(upstream: str, port: int, ledger: Path) -> subprocess.Popen[str]:
     code = "from continual_arc_baselines.cli import main; raise SystemExit(main())"
     args = ["proxy", "--upstream", upstream, "--model", MODEL, "--port", str(port), "--log", str(ledger)]
-    args += ["--spend-cap", str(CAP), "--price", f"{MODEL}=100,100"]
+    args += ["--spend-cap", str(CAP), "--price", f"{MODEL}=100,100", "--settle-tries", "1"]
     process = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     assert "tracking proxy" in process.stdout.readline()
@@ -51,7 +51,7 @@ def test_a_proxy_restarted_on_its_ledger_resumes_spend_and_counts(tmp_path: Path
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     outcome: list[BaseException] = []
-    with FakeModelServer(lambda body: REPLY) as fake:
+    with FakeModelServer(lambda body: REPLY, generations=False) as fake:
         first = start_proxy(fake.url, port, ledger)
         backoff = Backoff(initial=0.4, maximum=1.0, jitter=0.0)
         client = ModelClient(

@@ -20,7 +20,9 @@ from typing import Any
 import pytest
 from test_learners import LEARNERS, MODEL, TOY, toy_model
 
+from continual_arc.core.files import read_json
 from continual_arc.play.instance_record import TIMING_FIELDS
+from continual_arc.play.rundir import STOPPED
 from continual_arc.runner import LearnerError, run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
@@ -90,8 +92,8 @@ def test_a_model_learner_resumed_under_a_cap_spends_and_counts_as_a_straight_run
             run(cls(**kwargs), TOY_STREAM.first_rounds(cut), out)
             proxy = proxy_on(fake, stack, cap, MODEL)  # a new proxy: only the records carry the spend
             kwargs["base_url"] = proxy.url
-        with pytest.raises(LearnerError, match="spend cap"):
-            run(cls(**kwargs), TOY_STREAM, out, resume=cut is not None)
+        stopped = run(cls(**kwargs), TOY_STREAM, out, resume=cut is not None).stopped
+        assert stopped is not None and "spend cap" in stopped["message"]
 
     # The cap, from the fake server's bill of an uncapped probe: the first CUT rounds' spend and
     # half of what the rest would cost (at least one call), so that it binds after the cut.
@@ -138,7 +140,17 @@ def test_a_harness_stopped_and_resumed_under_a_cap_spends_and_counts_as_a_straig
     assert spent == (HARNESS_CAP, HARNESS_CAP, 2 * 5 * COST)  # two instances of five calls at the cut
     played = records(tmp_path / "cut")
     assert timeless(played) == timeless(records(tmp_path / "straight"))
-    assert played[-1]["resources"]["refused_calls"] > 0  # the cap refused the later instances' calls
+    # The first refusal for the cap stopped both runs cleanly, at the same round.
+    stops = [read_json(tmp_path / name / STOPPED) for name in ("straight", "cut")]
+    assert [{k: v for k, v in stop.items() if k != "message"} for stop in stops] == [
+        {
+            "by": "spend_cap",
+            "round": stops[0]["round"],
+            "slots_done": len(played),
+            "slots_total": len(SMOKE.slots),
+        }
+    ] * 2
+    assert len(played) == stops[0]["slots_done"] < stops[0]["slots_total"]
 
 
 def stopped_and_resumed(

@@ -66,7 +66,8 @@ def test_training_changes_the_adapters_and_the_replies_and_reset_undoes_it(
         assert after_weights != base_weights and after_reply != base_reply
         compute = trained.training_resources()
         assert set(compute) == set(COMPUTE_KEYS) and compute["rounds_trained"] == 1
-        assert compute["examples_trained"] == 3 * 3 and compute["tokens_trained"] > 0
+        assert compute["examples_trained"] == compute["steps_trained"] == 3 * 3
+        assert compute["tokens_trained"] > 0
         assert compute["device_seconds"] > 0 and compute["peak_memory_bytes"] > 0
         trained.save_state(tmp_path / "state")
         assert {p.name for p in (tmp_path / "state").iterdir()} == {
@@ -87,6 +88,24 @@ def test_training_changes_the_adapters_and_the_replies_and_reset_undoes_it(
         assert state and all(int(s["step"]) == 9 for s in state.values())  # 3 epochs of 3 examples
     finally:
         again.close()
+
+
+def test_a_token_limit_that_drops_every_example_trains_nothing_and_says_so(tiny_model: Path) -> None:
+    trained = learner(tiny_model, max_train_tokens=2)  # shorter than any example
+    try:
+        before = weights(trained)
+        examples = round_examples([Taught(((A, B), (C, D)), (C, B), 8)])
+        with pytest.warns(UserWarning) as caught:
+            trained.adapter.train(examples)
+        compute = trained.training_resources()
+        assert weights(trained) == before
+        assert (compute["rounds_trained"], compute["steps_trained"], compute["examples_trained"]) == (0, 0, 0)
+        (sentence,) = trained.memory()["untrained_rounds"]
+        assert str(caught[0].message) == sentence
+        assert sentence.startswith("max_train_tokens=2 left out every one of the round's 3 examples")
+        assert sentence.endswith("the round trained nothing") and sentence.count(".") == 0
+    finally:
+        trained.close()
 
 
 def test_a_folder_that_is_not_the_named_model_is_refused(tiny_model: Path) -> None:

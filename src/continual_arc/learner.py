@@ -7,9 +7,11 @@ runtime-checkable protocols (:class:`SavesState`, :class:`LoadsState`, :class:`S
 :class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`TrainsWeights`,
 :class:`ShowsMemory`, :class:`Closes`, :class:`Fingerprinted`). A learner that keeps files
 beyond its state (a cache of searches) keeps them under :func:`data_dir` and writes them whole
-with :func:`atomic_write_text`.
+with ``atomic_write_text``. A learner whose model call the spend cap refused raises
+[SpendCapReached][continual_arc.core.errors.SpendCapReached]: the runner stops the run there.
 """
 
+from .core.errors import SpendCapReached
 from .core.files import atomic_write_text
 from .data.directory import data_dir
 from .play.learner import (
@@ -52,6 +54,7 @@ __all__ = [
     "ResumesFrom",
     "SavesState",
     "ShowsMemory",
+    "SpendCapReached",
     "Stateless",
     "TrainsWeights",
     "atomic_write_text",

@@ -8,6 +8,16 @@ from .play.episode import LearnerError
 from .play.options import RunOptions, RunProgress, RunResult
 from .play.plugins import PluginError
 from .play.rundir import RunDirError
-from .play.runner import run
+from .play.runner import SpendCapReached, run, stop_sentence
 
-__all__ = ["LearnerError", "PluginError", "RunDirError", "RunOptions", "RunProgress", "RunResult", "run"]
+__all__ = [
+    "LearnerError",
+    "PluginError",
+    "RunDirError",
+    "RunOptions",
+    "RunProgress",
+    "RunResult",
+    "SpendCapReached",
+    "run",
+    "stop_sentence",
+]

@@ -35,7 +35,7 @@ Subparsers = Any  # argparse's _SubParsersAction, which is private
 
 
 def _proxy(args: argparse.Namespace) -> int:
-    from continual_arc_baselines.proxy import Price, ProxyConfig, ReplyLimits, run_proxy
+    from continual_arc_baselines.proxy import Price, ProxyConfig, ReplyLimits, SettleOptions, run_proxy
 
     api_key = None
     if args.api_key_env:
@@ -64,6 +64,7 @@ def _proxy(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         unknown_call_cost=args.unknown_call_cost,
         limits=ReplyLimits(args.max_reply_bytes, args.max_tokens_ceiling, args.min_reply_tokens),
+        settle=SettleOptions(tries=args.settle_tries),
     )
     run_proxy(config)
     return 0
@@ -71,6 +72,8 @@ def _proxy(args: argparse.Namespace) -> int:
 
 def add_proxy_parser(subparsers: Subparsers) -> None:
     """Declare ``proxy``: the tracking proxy in front of one OpenAI-compatible upstream."""
+    from continual_arc_baselines.proxy import DEFAULT_CALL_CEILING, SettleOptions
+
     p = subparsers.add_parser(
         "proxy",
         help="run the tracking proxy in front of an OpenAI-compatible endpoint",
@@ -121,9 +124,18 @@ def add_proxy_parser(subparsers: Subparsers) -> None:
     p.add_argument(
         "--max-tokens-ceiling",
         type=int,
-        default=32768,
+        default=DEFAULT_CALL_CEILING,
         metavar="N",
-        help="set max_tokens from the spend cap only when it leaves fewer reply tokens (default: 32768)",
+        help="the per-call ceiling: max_tokens is never sent above it, and a call whose usage is lost "
+        f"and cannot be settled is charged at most this many reply tokens (default: {DEFAULT_CALL_CEILING})",
+    )
+    p.add_argument(
+        "--settle-tries",
+        type=int,
+        default=SettleOptions.tries,
+        metavar="N",
+        help="times the upstream's generation endpoint (OpenRouter's GET /generation?id=) is asked what "
+        f"a call whose usage was lost was billed, 2 s apart; 0 never asks (default: {SettleOptions.tries})",
     )
     p.add_argument(
         "--min-reply-tokens",

@@ -7,6 +7,8 @@ handler, and writes a runaway reply, one that dies mid-way, or one that is not v
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import time
 from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler
@@ -16,7 +18,10 @@ __all__ = ["FaultReplies", "Recorder", "count_words", "make_chunk", "prompt_toke
 
 
 class Recorder(Protocol):
-    """What the faults note on the server: the text and the usage written."""
+    """What the faults note on the server: the text and the usage written, the generations billed."""
+
+    def open_generation(self, usage: Mapping[str, Any] | None, model: str, stream: bool) -> str:
+        """Bill a reply about to be written; its generation id."""
 
     def note_text(self, size: int, new: bool = False) -> None:
         """Count reply text written (``new``: a reply's first)."""
@@ -63,7 +68,8 @@ class FaultReplies(BaseHTTPRequestHandler):
         pieces = max(1, size // len(piece))
         usage = {"prompt_tokens": prompt_tokens(body), "completion_tokens": pieces * words}
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-        base = {"id": f"chatcmpl-fake-{time.monotonic_ns()}", "created": int(time.time()), "model": model}
+        generation = self.owner.open_generation(usage, model, bool(body.get("stream")))
+        base = {"id": generation, "created": int(time.time()), "model": model}
         self.owner.note_text(0, new=True)
         self.close_connection = True
         if body.get("stream"):
@@ -107,9 +113,16 @@ class FaultReplies(BaseHTTPRequestHandler):
         self.owner.note_text(0, new=True)
         self.close_connection = True
 
-    def malformed(self, stream: bool) -> None:
+    def reset(self) -> None:
+        """Reset the connection (TCP RST) before writing a byte: the request is dropped unanswered."""
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.close_connection = True
+        self.connection.close()
+
+    def malformed(self, stream: bool, generation: str) -> None:
         """A 200 that breaks off mid-JSON: a truncated body, or a stream with a broken chunk."""
-        broken = b'{"id": "chatcmpl-fake", "choices": [{"index": 0, "delta": {"content": "par'
+        head = json.dumps({"id": generation})[:-1].encode()
+        broken = head + b', "choices": [{"index": 0, "delta": {"content": "par'
         if stream:
             data = b"data: " + broken + b"\n\ndata: [DONE]\n\n"
             media = "text/event-stream"

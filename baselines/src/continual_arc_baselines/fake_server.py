@@ -26,7 +26,17 @@ Faults, for the tests of the model path:
 - ``runaway``: bytes of reply text (``"w "`` over and over, e.g. 20 MB) sent whatever ``max_tokens``
   says, in 1 KiB chunks or one body, with its usage at the end if the client reads that far;
 - ``die_after``: chunks sent (plain: half the body) before the connection drops, with no usage;
-- ``answer_model``: the model the reply names, instead of the one asked for.
+- ``answer_model``: the model the reply names, instead of the one asked for;
+- ``reset``: ``True`` to reset the connection (TCP RST) before writing a byte: no generation, no bill.
+
+**Generations and the bill.** Every reply the server starts to write is a generation with an id
+(``gen-...``, the reply's ``id``, as OpenRouter's are), billed as a provider bills: the reply's
+prompt and completion tokens at its ``cost`` (or at the server's ``price``), whether or not the
+client read it to its end. ``FakeModelServer.bill`` holds them, and with ``generations=True``
+(the default) ``GET /v1/generation?id=...`` answers each as OpenRouter's generation endpoint does
+(``{"data": {"id", "total_cost", "tokens_prompt", "tokens_completion", "native_tokens_prompt",
+"native_tokens_completion", "native_tokens_reasoning", "cancelled", "streamed", "model"}}``), 404
+for an unknown id; with ``generations=False`` the endpoint does not exist, as with most providers.
 
 :attr:`FakeModelServer.text_sent` holds, for every reply with text, the bytes of text the server
 wrote before it finished or the client hung up: what left the server, to check a cut against.
@@ -51,6 +61,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs
 
 from continual_arc_baselines.fake_faults import FaultReplies, count_words, make_chunk, prompt_tokens
 
@@ -63,6 +74,7 @@ Script = Sequence[Reply] | Callable[[dict[str, Any]], Reply]
 """Replies used in order, or a function from the request's JSON to a reply."""
 
 _CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
+_GENERATION_PATHS = ("/v1/generation", "/generation")
 
 
 @dataclass(frozen=True)
@@ -134,6 +146,9 @@ class FakeModelServer:
         script: replies used in order, or a function from the request's JSON to a reply.
         model: the model named in replies when the request names none.
         host: the address to bind. port: the port, 0 for a free one.
+        generations: serve ``GET /v1/generation?id=`` (OpenRouter's); ``False`` answers it 404.
+        price: USD per million prompt and completion tokens, billed for a reply that names no
+            ``cost`` (``None``: such replies are billed 0).
 
     Attributes:
         url: the OpenAI base URL, ``http://127.0.0.1:PORT/v1``.
@@ -141,9 +156,19 @@ class FakeModelServer:
     """
 
     def __init__(
-        self, script: Script, *, model: str = "fake-model", host: str = "127.0.0.1", port: int = 0
+        self,
+        script: Script,
+        *,
+        model: str = "fake-model",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        generations: bool = True,
+        price: tuple[float, float] | None = None,
     ) -> None:
         self.model = model
+        self.generations = generations
+        self.price = price
+        self._bill: dict[str, dict[str, Any]] = {}
         self._script = script
         self._next = 0
         self._lock = threading.Lock()
@@ -207,6 +232,52 @@ class FakeModelServer:
         """Note a usage object written to a client (called by the request handler)."""
         with self._lock:
             self._usage_reported.append(dict(usage))
+
+    def open_generation(self, usage: Mapping[str, Any] | None, model: str, stream: bool) -> str:
+        """Bill a reply about to be written, and return its generation id (called by the handler)."""
+        usage = dict(usage or {})
+        prompt, completion = int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
+        cost = usage.get("cost")
+        if not isinstance(cost, int | float):
+            cost = 0.0 if self.price is None else (prompt * self.price[0] + completion * self.price[1]) / 1e6
+        details = usage.get("completion_tokens_details") or {}
+        with self._lock:
+            generation = f"gen-{len(self._bill) + 1}-{time.monotonic_ns() % 10**9}"
+            self._bill[generation] = {
+                "id": generation,
+                "model": model,
+                "streamed": stream,
+                "cancelled": False,
+                "total_cost": float(cost),
+                "tokens_prompt": prompt,
+                "tokens_completion": completion,
+                "native_tokens_prompt": prompt,
+                "native_tokens_completion": completion,
+                "native_tokens_reasoning": int(details.get("reasoning_tokens", 0)),
+            }
+        return generation
+
+    def cancel_generation(self, generation: str) -> None:
+        """Mark a generation whose client hung up before its end (called by the handler)."""
+        with self._lock:
+            if generation in self._bill:
+                self._bill[generation]["cancelled"] = True
+
+    def generation(self, generation: str) -> dict[str, Any] | None:
+        """The bill of one generation, or ``None`` for an unknown id."""
+        with self._lock:
+            found = self._bill.get(generation)
+            return dict(found) if found else None
+
+    @property
+    def bill(self) -> list[dict[str, Any]]:
+        """Every generation billed so far, in order (copies)."""
+        with self._lock:
+            return [dict(entry) for entry in self._bill.values()]
+
+    def billed(self) -> float:
+        """USD billed over every generation: what a provider would charge the key."""
+        return sum(float(entry["total_cost"]) for entry in self.bill)
 
     def start(self) -> FakeModelServer:
         """Start serving in a background thread (idempotent); returns the server."""
@@ -276,8 +347,15 @@ def _make_handler(server_owner: FakeModelServer) -> type[BaseHTTPRequestHandler]
 
         def do_GET(self) -> None:
             self._record(None)
-            if self.path.split("?")[0] in ("/v1/models", "/models"):
+            path, _, query = self.path.partition("?")
+            if path in ("/v1/models", "/models"):
                 self._json(200, {"object": "list", "data": [{"id": owner.model, "object": "model"}]})
+            elif path in _GENERATION_PATHS and owner.generations:
+                found = owner.generation(parse_qs(query).get("id", [""])[0])
+                if found is None:
+                    self._error(404, "generation not found")
+                else:
+                    self._json(200, {"data": found})
             else:
                 self._error(404, f"no such endpoint: GET {self.path}")
 
@@ -301,14 +379,18 @@ def _make_handler(server_owner: FakeModelServer) -> type[BaseHTTPRequestHandler]
 
         def _answer(self, body: dict[str, Any], reply: dict[str, Any]) -> None:
             time.sleep(float(reply.get("delay", 0)))
+            if reply.get("reset"):
+                self.reset()
+                return
             if reply.get("hang") is not None:
                 time.sleep(float(reply["hang"]))
                 self.close_connection = True  # no answer at all: the connection just ends
                 return
-            if reply.get("malformed"):
-                self.malformed(bool(body.get("stream")))
-                return
             model = str(reply.get("answer_model") or body.get("model") or owner.model)
+            if reply.get("malformed"):
+                counted = {"prompt_tokens": prompt_tokens(body), "completion_tokens": 1}
+                self.malformed(bool(body.get("stream")), owner.open_generation(counted, model, False))
+                return
             if reply.get("runaway"):
                 self.runaway(body, model, int(reply["runaway"]))
                 return
@@ -322,7 +404,9 @@ def _make_handler(server_owner: FakeModelServer) -> type[BaseHTTPRequestHandler]
             usage = _usage(body, reply, text)
             owner.note_served(usage)
             calls = _tool_calls(reply, body)
-            base = {"id": f"chatcmpl-fake-{time.monotonic_ns()}", "created": int(time.time()), "model": model}
+            billed = usage if usage is not None else _usage(body, {**reply, "usage": {}}, text)
+            generation = owner.open_generation(billed, model, bool(body.get("stream")))
+            base = {"id": generation, "created": int(time.time()), "model": model}
             if body.get("stream"):
                 include = bool((body.get("stream_options") or {}).get("include_usage"))
                 self._stream(base, text, calls, usage if include else None, reply)
@@ -372,8 +456,12 @@ def _make_handler(server_owner: FakeModelServer) -> type[BaseHTTPRequestHandler]
             for n, chunk in enumerate(chunks):
                 if reply.get("die_after") is not None and n >= int(reply["die_after"]):
                     return  # dropped mid-reply: no last chunk, no usage, no [DONE]
-                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                self.wfile.flush()
+                try:
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                except OSError:
+                    owner.cancel_generation(str(base["id"]))  # the client hung up: billed all the same
+                    raise
                 for choice in chunk.get("choices") or []:
                     owner.note_text(len(str(choice["delta"].get("content") or "").encode()))
                 if chunk.get("usage"):

@@ -9,11 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import cast
 
+from ..core.files import read_json
 from ..measure.ledger import OutsideJSON, format_outside, ledger_calls, outside_spend, read_ledger
 from ..measure.plots import run_plots
 from ..measure.report import format_run, recompute_summary, run_report
-from ..play.rundir import invalid_reasons, load_run
+from ..measure.summary import Stopped
+from ..play.rundir import STOPPED, invalid_reasons, load_run
+from ..play.runner import stop_sentence
 from .common import CliError, print_json
 
 __all__ = ["COMMANDS", "add_commands"]
@@ -44,6 +48,9 @@ def _report(args: argparse.Namespace) -> int:
         elif not args.json:
             print("summary.json is exactly what records.jsonl gives\n")
     report = run_report(run.path, run.meta, run.records, invalid_reasons(run.path, run.records))
+    stopped = run.path / STOPPED
+    if stopped.exists():
+        report["stopped"] = cast(Stopped, read_json(stopped))
     if args.ledger:
         outside = _outside(Path(args.ledger), args.ledger_run, report["resources"])
         report["outside_spend"] = outside
@@ -59,6 +66,8 @@ def _report(args: argparse.Namespace) -> int:
             print(format_outside(report["outside_spend"]))
         for path in report.get("plots", []):
             print(f"plot: {path}")
+        if "stopped" in report:
+            print(stop_sentence(report["stopped"]))
     return status
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from ..play.faults import LearnerFaults
+from ..play.faults import SPEND_CAP_STATUS, LearnerFaults
 from ..play.learner import load_learner
 from ..play.plugins import Addon, Plugin, load_plugin
-from ..play.runner import run
+from ..play.runner import run, stop_sentence
 from ..stream.schedule import Schedule
 from .common import (
     CliError,
@@ -68,7 +69,11 @@ def _run(args: argparse.Namespace) -> int:
     if result.stopped_by:
         print(f"stopped early by the plug-in {result.stopped_by}; --resume continues")
     print(f"written to {args.out}")
-    return report_faults(LearnerFaults.of(result.records), args.out)
+    status = report_faults(LearnerFaults.of(result.records), args.out)
+    if result.stopped is not None:
+        print(f"continual-arc: {stop_sentence(result.stopped)}", file=sys.stderr)
+        return SPEND_CAP_STATUS
+    return status
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

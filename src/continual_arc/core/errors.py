@@ -8,7 +8,7 @@ traceback. A :class:`HarnessFault` is an error of the benchmark's own machinery 
 
 from __future__ import annotations
 
-__all__ = ["ContinualArcError", "HarnessFault"]
+__all__ = ["ContinualArcError", "HarnessFault", "SpendCapReached"]
 
 
 class ContinualArcError(Exception):
@@ -17,3 +17,12 @@ class ContinualArcError(Exception):
 
 class HarnessFault(ContinualArcError):
     """A fault of the benchmark's machinery, not the learner's: it stops the run, never fails one instance."""
+
+
+class SpendCapReached(ContinualArcError):
+    """A learner's model call was refused under the run's spend cap: the run stops there, cleanly.
+
+    Raised by a learner (its model client, or its harness, seeing the tracking proxy's 402); the
+    runner ends the run at the round in progress, keeps every committed round, and records the stop
+    ([continual_arc.play.runner][continual_arc.play.runner]). Resuming with a raised cap continues from there.
+    """

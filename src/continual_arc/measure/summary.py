@@ -17,6 +17,7 @@ from .diagnostics import Diagnostics, diagnostics
 __all__ = [
     "Addons",
     "PhaseRow",
+    "Stopped",
     "Summary",
     "addons_block",
     "mean_level_score",
@@ -47,8 +48,28 @@ class Addons(TypedDict):
     by_plugin: dict[str, int]
 
 
+class Stopped(TypedDict):
+    """Why a run ended before its schedule did: the spend cap refused its learner's call.
+
+    Attributes:
+        by: what stopped it (``"spend_cap"``).
+        round: the round in progress, not committed (``--resume`` plays it again).
+        slots_done: the schedule's slots of the committed rounds. slots_total: the schedule's slots.
+        message: the refusal, in words.
+    """
+
+    by: str
+    round: int
+    slots_done: int
+    slots_total: int
+    message: str
+
+
 class Summary(TypedDict):
-    """``summary.json``: the run's schedule, its totals, and its tables per phase and user."""
+    """``summary.json``: the run's schedule, its totals, and its tables per phase and user.
+
+    ``stopped`` is present only for a run the spend cap stopped before its schedule's end.
+    """
 
     format: int
     protocol: ProtocolBlock
@@ -68,6 +89,7 @@ class Summary(TypedDict):
     per_user: dict[str, dict[str, PhaseRow]]
     diagnostics: Diagnostics | None
     addons: Addons | None
+    stopped: NotRequired[Stopped]
 
 
 def mean_level_score(records: Sequence[Record]) -> float | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ..core.environment import Environment
-from ..core.errors import ContinualArcError, HarnessFault
+from ..core.errors import ContinualArcError, HarnessFault, SpendCapReached
 from ..core.records import End, Event, LearnerFault
 from .learner import AnyLearner, Learner
 from .plugin_manager import PluginManager, PluginTrace
@@ -158,8 +158,8 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
         except _TimeLimit:
             self.env.fail(End.TIME_LIMIT)
             self.events.append(self._unanswered(obs))
-        except (HarnessFault, LearnerError):
-            raise  # the benchmark's fault (a generator, a plug-in), or a call that never returned
+        except (HarnessFault, LearnerError, SpendCapReached):
+            raise  # the benchmark's fault, a call that never returned, or the spend cap: the run stops
         except Exception as err:  # InvalidActionError included: a learner fault, not the run's
             self.events.append(self._unanswered(obs))
             self._fault(err, "act")
@@ -177,7 +177,7 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
                 self._call(learner.observe, obs, action, shown)
             except _TimeLimit:
                 self.env.fail(End.TIME_LIMIT)
-            except LearnerError:
+            except (LearnerError, SpendCapReached):
                 raise
             except Exception as err:
                 if not self.env.done:
@@ -218,5 +218,7 @@ def guarded(learner: AnyLearner, name: str, *args: object) -> None:
     try:
         hook: Callable[..., object] = getattr(learner, name)
         hook(*args)
+    except SpendCapReached:
+        raise  # not a fault: the run stops at the cap, cleanly
     except Exception as err:
         raise LearnerError(f"the learner raised in {name}(): {err!r}") from err

@@ -15,10 +15,13 @@ from dataclasses import dataclass
 
 from ..core.records import Record, is_primary
 
-__all__ = ["ALL_ERRORED_STATUS", "LearnerFaults"]
+__all__ = ["ALL_ERRORED_STATUS", "SPEND_CAP_STATUS", "LearnerFaults"]
 
 ALL_ERRORED_STATUS = 2
 """The exit status of a run or protocol whose every instance ended in a learner error."""
+
+SPEND_CAP_STATUS = 3
+"""The exit status of a run the spend cap stopped before its schedule's end (``--resume`` continues)."""
 
 
 @dataclass(frozen=True)

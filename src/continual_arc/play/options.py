@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..core.records import LearnerSpec, Record, RunMeta, is_primary
 from ..measure.budget import instance_charge
-from ..measure.summary import Summary
+from ..measure.summary import Stopped, Summary
 from .plugins import Addon, Plugin
 
 __all__ = ["ProgressTally", "RunOptions", "RunProgress", "RunResult", "played_with"]
@@ -85,12 +85,15 @@ class RunResult:
 
     Attributes:
         stopped_by: the plug-in that stopped the run early, if one did.
+        stopped: the spend cap's stop, when it ended the run before its schedule did (the same
+            as the summary's ``stopped``).
     """
 
     out_dir: Path
     records: list[Record]
     summary: Summary
     stopped_by: str | None = None
+    stopped: Stopped | None = None
 
 
 def played_with(meta: RunMeta) -> RunOptions:

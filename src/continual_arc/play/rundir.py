@@ -11,6 +11,7 @@
     state/round-<r>/ the learner's saved state after the last committed round (save_state)
     memory.json      what the learner says it kept (its optional memory() hook), at the end
     plugins.json     with plug-ins, at the end: what their run-level hooks said, totals, any stop
+    stopped.json     when the spend cap stopped the run: the round in progress (not committed), why
     summary.json     written last: the run's measures, recomputable from records.jsonl
 
 A round is committed in this order: the learner's state is saved to ``state/round-<r>/`` (a
@@ -66,6 +67,7 @@ __all__ = [
     "PLUGINS",
     "RECORDS",
     "SCHEDULE",
+    "STOPPED",
     "SUMMARY",
     "CommittedRound",
     "Run",
@@ -88,6 +90,7 @@ __all__ = [
 
 META, RECORDS, SUMMARY, SCHEDULE = "meta.json", "records.jsonl", "summary.json", "schedule.json"
 PLUGINS = "plugins.json"
+STOPPED = "stopped.json"
 _STATE, _MARKER = "state", "_round.json"
 
 

@@ -19,6 +19,12 @@ A fault in ``reset``, ``begin_round``, ``end_round`` or ``save_state`` stops the
 :class:`LearnerError`: it cannot be pinned on one instance. Nothing of an unfinished round is ever
 committed, and ``resume=True`` replays it from its start.
 
+The spend cap: a learner that raises [SpendCapReached][continual_arc.core.errors.SpendCapReached] (its
+model call refused under the run's cap) stops the run cleanly. Every committed round stays as it
+is; the round in progress is not committed but named in ``stopped.json`` (and in the summary's
+``stopped``: "stopped at the spend cap after N of M slots"), and ``resume=True`` with a raised cap
+plays it again from its start.
+
 Plug-ins (:mod:`continual_arc.play.plugins`) are called around every episode and action. The auxiliary
 episodes they ask for are played after the round's slots and before ``end_round``, one at a time,
 each on a fresh instance, and committed with the round. A plug-in that raises or breaks the rules
@@ -34,8 +40,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import SpendCapReached
 from ..core.files import atomic_write_json, read_json
-from ..measure.summary import summarize
+from ..measure.summary import Stopped, summarize
 from ..stream.schedule import Schedule
 from .episode import LearnerError
 from .learner import AnyLearner, ShowsMemory, missing_members
@@ -44,10 +51,28 @@ from .options import RunOptions, RunProgress, RunResult
 from .plugin_manager import PluginManager, plugin_totals
 from .plugins import PluginError, RunInfo
 from .resume import resume
-from .rundir import META, PLUGINS, SUMMARY, RunDirError, is_empty_run_dir, setup_complete
+from .rundir import META, PLUGINS, STOPPED, SUMMARY, RunDirError, is_empty_run_dir, setup_complete
 from .session import RunSession
 
-__all__ = ["LearnerError", "PluginError", "RunDirError", "RunOptions", "RunProgress", "RunResult", "run"]
+__all__ = [
+    "LearnerError",
+    "PluginError",
+    "RunDirError",
+    "RunOptions",
+    "RunProgress",
+    "RunResult",
+    "SpendCapReached",
+    "run",
+    "stop_sentence",
+]
+
+
+def stop_sentence(stopped: Stopped) -> str:
+    """The line a run the spend cap stopped ends with."""
+    return (
+        f"stopped at the spend cap after {stopped['slots_done']} of {stopped['slots_total']} slots "
+        f"(round {stopped['round']} not committed: {stopped['message']}); raise the cap and --resume"
+    )
 
 
 def run(
@@ -69,7 +94,7 @@ def run(
             ``alias_style="names"``, ``max_concurrent=4``, ...).
 
     Returns:
-        The run's records and summary.
+        The run's records and summary (with ``stopped`` set when the spend cap ended it early).
 
     Raises:
         RunDirError: the directory is not empty without ``resume``, or the run there cannot be
@@ -87,11 +112,16 @@ def run(
     pool = ThreadPoolExecutor(workers, thread_name_prefix="continual-arc-user") if concurrent else None
     if start:
         _report(runner, options, len(groups), start, resumed=True)  # says what it resumes
+    stopped: Stopped | None = None
     try:
         if runner.hooks:  # the records are copied for plug-ins only
             runner.hooks.run_start(_run_info(runner, start), runner.run_trace)
         for group in groups[start:]:
-            runner.play_round(group, pool)
+            try:
+                runner.play_round(group, pool)
+            except SpendCapReached as cap:
+                stopped = _stop_at_cap(runner, group[0].round, cap)
+                break
             _report(runner, options, len(groups), group[0].round + 1)
             if runner.hooks.stop_by is not None:
                 break
@@ -99,7 +129,19 @@ def run(
         runner.committer.close()  # even when stopping: the rounds already played reach the disk whole
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
-    return _close(runner, start)
+    return _close(runner, start, stopped)
+
+
+def _stop_at_cap(runner: RunSession, round_: int, cap: SpendCapReached) -> Stopped:
+    """The spend cap's stop at ``round_``, the round in progress (written by ``_close``)."""
+    slots = runner.schedule.slots
+    return {
+        "by": "spend_cap",
+        "round": round_,
+        "slots_done": sum(1 for slot in slots if slot.round < round_),
+        "slots_total": len(slots),
+        "message": str(cap),
+    }
 
 
 def _open(learner: AnyLearner, schedule: Schedule, out: Path, options: RunOptions) -> tuple[RunSession, int]:
@@ -128,6 +170,7 @@ def _open(learner: AnyLearner, schedule: Schedule, out: Path, options: RunOption
         write_meta(session, options, [])
     (out / SUMMARY).unlink(missing_ok=True)
     (out / PLUGINS).unlink(missing_ok=True)
+    (out / STOPPED).unlink(missing_ok=True)  # a resumed run plays the stopped round again
     return session, start
 
 
@@ -157,7 +200,7 @@ def _report(
     )
 
 
-def _close(runner: RunSession, start: int) -> RunResult:
+def _close(runner: RunSession, start: int, stopped: Stopped | None = None) -> RunResult:
     if isinstance(runner.learner, ShowsMemory):
         atomic_write_json(runner.out / "memory.json", runner.learner.memory())
     stopped_by = runner.hooks.stop_by
@@ -172,5 +215,9 @@ def _close(runner: RunSession, start: int) -> RunResult:
         }
         atomic_write_json(runner.out / PLUGINS, report)
     summary = summarize(runner.records, read_json(runner.out / META))
+    if stopped is not None:
+        # Written after the committed rounds are on disk (the committer is closed by now).
+        atomic_write_json(runner.out / STOPPED, stopped)
+        summary["stopped"] = stopped
     atomic_write_json(runner.out / SUMMARY, summary)
-    return RunResult(runner.out, runner.records, summary, stopped_by)
+    return RunResult(runner.out, runner.records, summary, stopped_by, stopped)

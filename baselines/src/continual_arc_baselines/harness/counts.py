@@ -12,6 +12,8 @@ from collections.abc import Mapping
 
 import httpx
 
+from continual_arc.learner import SpendCapReached
+
 from ..library.carry import ProxyCountsError, carry_spend, usage_url
 from ..library.counts import add_counts, from_proxy, minus, zero
 
@@ -32,6 +34,34 @@ class ProxyCounts:
         self._http = httpx.Client(timeout=30.0)
         self._base: dict[str, dict[str, float]] = {}
         self._total = zero()
+        self._cap_refused: float | None = None  # the run's refusals for the cap when this learner began
+
+    def check_cap(self) -> None:
+        """Stop the run if the proxy refused one of its calls for the spend cap since this learner began.
+
+        A harness sees the proxy's 402 itself and carries on (or not) in its own way; the learner
+        reads the run's refusals before each instance, so that the run stops at the cap instead of
+        starting one refused harness after another.
+
+        Raises:
+            SpendCapReached: a call of the run was refused for the cap.
+            ProxyCountsError: the proxy could not be read.
+        """
+        try:
+            reply = self._http.get(self.url, params={"run": self.run_id})
+            reply.raise_for_status()
+            refused = float(reply.json().get("cap_refused") or 0.0)
+        except (httpx.HTTPError, ValueError, AttributeError) as error:
+            raise ProxyCountsError(
+                f"cannot read the tracking proxy's counts at {self.url} ({type(error).__name__}: {error})"
+            ) from error
+        if self._cap_refused is None:
+            self._cap_refused = refused
+        elif refused > self._cap_refused:
+            raise SpendCapReached(
+                f"the tracking proxy refused {refused - self._cap_refused:g} call(s) of run "
+                f"{self.run_id!r} under its spend cap"
+            )
 
     def read(self, instance: str) -> dict[str, float]:
         """The proxy's counts of ``instance`` now.

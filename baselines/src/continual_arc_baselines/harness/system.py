@@ -183,6 +183,7 @@ class SystemLearner(BaseLearner):
             found.append((play, changes))
             self._resources[play.user] = self.counts.settle(play.context.key)
             self._logs[play.user] = self._log(play, changes, process)
+        self.counts.check_cap()  # a round a refusal for the cap cut short is not committed
         if self.variant != "memory_wiped":
             self._fold(found)
         for play, _ in found:
@@ -242,6 +243,7 @@ class SystemLearner(BaseLearner):
         return self._bridge
 
     def _start(self, obs: LearnerObservation) -> InstancePlay:
+        self.counts.check_cap()  # the run stops at the cap rather than start a harness to be refused
         key = f"{obs.task_id}/{obs.step}/{obs.user}"
         folder = self._root / f"i{obs.step}-u{obs.user}"
         shutil.rmtree(folder, ignore_errors=True)

@@ -37,6 +37,7 @@ from typing import Any
 
 import httpx
 
+from continual_arc.learner import SpendCapReached
 from continual_arc.sandbox import PROXY_ENV
 from continual_arc_baselines.model import ModelCallError, ModelClient, Usage
 
@@ -51,6 +52,7 @@ __all__ = [
     "ModelSession",
     "ModelSettings",
     "ProxyCountsError",
+    "SpendCapRefusedError",
     "carry_url",
     "default_base_url",
     "usage_url",
@@ -82,6 +84,14 @@ _FATAL = {
 
 class ModelRefusedError(RuntimeError):
     """The endpoint refused the learner's calls in a way no retry or later call can change."""
+
+
+class SpendCapRefusedError(ModelRefusedError, SpendCapReached):
+    """The tracking proxy (or the provider, out of credit) refused a call with 402: the run's spend cap.
+
+    A [SpendCapReached][continual_arc.core.errors.SpendCapReached]: the runner stops the run cleanly
+    at the round in progress, and ``--resume`` with a raised cap continues it.
+    """
 
 
 @dataclass(frozen=True)
@@ -236,7 +246,8 @@ class ModelSession:
             self._calls[instance] = self._calls.get(instance, 0) + error.attempts
             self._transcribe(instance, messages, {"role": "error", "content": str(error)})
             if error.status in _FATAL:
-                self.fatal = ModelRefusedError(
+                kind = SpendCapRefusedError if error.status == 402 else ModelRefusedError
+                self.fatal = kind(
                     f"{_FATAL[error.status]}: model {self.settings.model!r} at {self.settings.base_url} "
                     f"answered HTTP {error.status}: {error.detail}"
                 )

@@ -3,8 +3,10 @@
 It forwards chat completions for the models it was started with (adding the upstream's key), refuses
 everything else (:data:`~continual_arc_baselines.proxy.policy.REFUSED_FIELDS` and the other rules in
 :mod:`~continual_arc_baselines.proxy.policy`), counts calls, tokens and cost per run and instance,
-logs each call as a JSON line in its ledger file (read back on restart), holds each call to what
-its run's spend cap leaves (``max_tokens``, and a cut of a runaway reply), enforces the cap per run,
+logs each call as a JSON line in its ledger file (read back on restart), holds each call to a
+per-call ceiling and to what its run's spend cap leaves (``max_tokens``, and a cut of a runaway
+reply), settles a call whose usage was lost at the provider's record of it, queues a run's calls
+that its budget cannot yet reserve until earlier ones settle, enforces the cap per run,
 and serves the counts at ``GET /continual-arc/usage``. Start it with :func:`serve_proxy` (tests,
 in-process) or the command ``continual-arc-baselines proxy``.
 """
@@ -16,7 +18,7 @@ from continual_arc_baselines.proxy.app import (
     marked_base_url,
     usage_view,
 )
-from continual_arc_baselines.proxy.budget import ReplyLimits
+from continual_arc_baselines.proxy.budget import DEFAULT_CALL_CEILING, PromptGauge, ReplyLimits
 from continual_arc_baselines.proxy.forward import UNREACHED_HEADER
 from continual_arc_baselines.proxy.ledger import CallRecord, Ledger, Price, Tally, cost_of
 from continual_arc_baselines.proxy.policy import (
@@ -28,11 +30,13 @@ from continual_arc_baselines.proxy.policy import (
 )
 from continual_arc_baselines.proxy.relay import CUT_HEADER
 from continual_arc_baselines.proxy.server import ProxyConfig, ProxyHandle, run_proxy, serve_proxy
+from continual_arc_baselines.proxy.settle import SettleOptions, Settler, usage_of_generation
 
 __all__ = [
     "ALLOWED_CONTENT_PARTS",
     "ALLOWED_TOOL_TYPES",
     "CUT_HEADER",
+    "DEFAULT_CALL_CEILING",
     "DEFAULT_INSTANCE",
     "DEFAULT_RUN",
     "REFUSED_FIELDS",
@@ -40,10 +44,13 @@ __all__ = [
     "CallRecord",
     "Ledger",
     "Price",
+    "PromptGauge",
     "ProxyConfig",
     "ProxyHandle",
     "Refusal",
     "ReplyLimits",
+    "SettleOptions",
+    "Settler",
     "Tally",
     "build_app",
     "check_request",
@@ -51,5 +58,6 @@ __all__ = [
     "marked_base_url",
     "run_proxy",
     "serve_proxy",
+    "usage_of_generation",
     "usage_view",
 ]

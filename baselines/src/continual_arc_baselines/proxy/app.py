@@ -3,7 +3,8 @@
 Routes:
 
 - ``POST /v1/chat/completions`` and ``POST /chat/completions``: checked against the policy and the spend
-  cap, then forwarded to ``{upstream}/chat/completions`` with the proxy's own API key; streamed replies
+  cap, reserved against the run's budget (waiting its turn while the run's earlier calls settle,
+  see below), then forwarded to ``{upstream}/chat/completions`` with the proxy's own API key; streamed replies
   pass through chunk by chunk while the usage is read from the final chunk.
 - ``POST /continual-arc/mark/{run}/{instance}/v1/chat/completions`` (and without ``/v1``): the same,
   counted under the run and instance the path names (each percent-encoded, see :func:`marked_base_url`),
@@ -13,10 +14,18 @@ Routes:
 - ``POST /continual-arc/carry`` ``{"run", "cost", "cost_unknown_calls"}``: what a resumed run had
   spent before, by its records, for its spend cap (:meth:`~.ledger.Ledger.carry`).
 - anything else: refused with 404 (or 405 for another method on the chat path), and counted.
+
+**Sharing a run's budget.** Each call is reserved at its worst case before it is sent. A call the
+run's budget cannot reserve in full beside its calls in flight waits, first come first served (one
+queue per run, at most ``MAX_WAITING`` calls in all), until they settle; it is refused (402)
+only when the settled spend alone leaves too little for its prompt and the smallest reply, and sent
+with a lowered ``max_tokens`` only when nothing else is in flight. A call that waited longer than
+the proxy's time-out is answered 429 (its client retries).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
@@ -29,15 +38,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, ReplyLimits, plan_call
+from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, CallBudget, ReplyLimits, plan_call
 from continual_arc_baselines.proxy.forward import UNREACHED_HEADER, Call, Forwarder
 from continual_arc_baselines.proxy.ledger import Ledger
 from continual_arc_baselines.proxy.policy import Refusal, check_request
 from continual_arc_baselines.proxy.relay import SseUsageReader
+from continual_arc_baselines.proxy.settle import Settler
 
 __all__ = [
     "DEFAULT_INSTANCE",
     "DEFAULT_RUN",
+    "MAX_WAITING",
     "UNREACHED_HEADER",
     "SseUsageReader",
     "build_app",
@@ -51,6 +62,10 @@ DEFAULT_RUN = "default"
 DEFAULT_INSTANCE = "unassigned"
 """The instance a call is counted under when it names none."""
 
+MAX_WAITING = 512
+"""Calls that may wait for a reservation at once, over all runs; past it a call is answered 429."""
+
+_POLL = 0.02  # seconds between two looks at a waiting call's budget
 _RUN_HEADER = "x-continual-arc-run"
 _INSTANCE_HEADER = "x-continual-arc-instance"
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
@@ -89,12 +104,60 @@ class _Proxy:
         ledger: Ledger,
         timeout: float,
         limits: ReplyLimits,
+        settler: Settler | None,
     ):
         self.models = models
         self.ledger = ledger
         self.timeout = timeout
         self.limits = limits
-        self.forward = Forwarder(upstream, api_key, ledger, limits)
+        self.forward = Forwarder(upstream, api_key, ledger, limits, settler)
+        self.turns: dict[str, asyncio.Lock] = {}  # a first-come queue per run (asyncio's locks are fair)
+        self.waiting = 0
+
+    def _plan(self, run: str, body: dict[str, Any], model: str, *, held: bool) -> CallBudget | Refusal:
+        return plan_call(
+            body,
+            self.ledger.prices.get(model),
+            self.ledger.budget_left(run, held=held),
+            ceiling=self.limits.max_tokens_ceiling,
+            min_reply_tokens=self.limits.min_reply_tokens,
+            bytes_per_token=self.ledger.gauge_rate(model),
+        )
+
+    async def reserve(
+        self, run: str, instance: str, body: dict[str, Any], model: str, stream: bool
+    ) -> tuple[dict[str, Any], CallBudget, str] | Refusal:
+        """Plan and reserve the call in its turn; the body to send, its budget and its call id."""
+        if self.waiting >= MAX_WAITING:
+            return Refusal(429, "queue", f"{MAX_WAITING} calls already wait for the spend cap: try again")
+        self.waiting += 1
+        try:
+            async with self.turns.setdefault(run, asyncio.Lock()):
+                deadline = time.monotonic() + self.timeout
+                while True:
+                    sent = dict(body)
+                    # Planned and reserved with no await in between: each call of a run sees what
+                    # the others in flight hold at their worst case.
+                    budget = self._plan(run, sent, model, held=True)
+                    busy = self.ledger.in_flight(run) > 0
+                    whole = isinstance(budget, CallBudget) and (
+                        budget.wanted is None or (budget.max_tokens or 0) >= budget.wanted
+                    )
+                    if isinstance(budget, CallBudget) and (whole or not busy):
+                        call_id = self.ledger.begin_call(run, instance, model, stream, budget.worst_cost)
+                        return sent, budget, call_id
+                    if not busy:
+                        assert isinstance(budget, Refusal)
+                        return budget
+                    settled = self._plan(run, dict(body), model, held=False)
+                    if isinstance(settled, Refusal):
+                        return settled  # even if every call in flight cost nothing, this one cannot be paid
+                    if time.monotonic() > deadline:
+                        message = "the call waited past the proxy's time-out for the run's calls in flight"
+                        return Refusal(429, "queue", message)
+                    await asyncio.sleep(_POLL)
+        finally:
+            self.waiting -= 1
 
     def refuse(self, request: Request, refusal: Refusal, model: Any = None) -> JSONResponse:
         run, instance = _who(request)
@@ -117,19 +180,12 @@ class _Proxy:
         if refusal is not None:
             return self.refuse(request, refusal, body.get("model") if isinstance(body, dict) else None)
         model, stream = str(body["model"]), bool(body.get("stream"))
-        # Planned and reserved with no await in between: concurrent calls of a run each see what the
-        # others in flight hold at their worst case.
-        budget = plan_call(
-            body,
-            self.ledger.prices.get(model),
-            self.ledger.budget_left(run),
-            ceiling=self.limits.max_tokens_ceiling,
-            min_reply_tokens=self.limits.min_reply_tokens,
-        )
-        if isinstance(budget, Refusal):
-            return self.refuse(request, budget, model)
-        call_id = self.ledger.begin_call(run, instance, model, stream, budget.worst_cost)
-        call = Call(run, instance, model, stream, time.monotonic(), budget, call_id)
+        started = time.monotonic()
+        reserved = await self.reserve(run, instance, body, model, stream)
+        if isinstance(reserved, Refusal):
+            return self.refuse(request, reserved, model)
+        body, budget, call_id = reserved
+        call = Call(run, instance, model, stream, started, budget, call_id)
         if stream:
             # Ask for the usage chunk whatever the learner asked: no streamed token goes uncounted.
             body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
@@ -191,6 +247,7 @@ def build_app(
     ledger: Ledger,
     timeout: float,
     limits: ReplyLimits = DEFAULT_LIMITS,
+    settler: Settler | None = None,
 ) -> Starlette:
     """The proxy as a Starlette application (served by :func:`~continual_arc_baselines.proxy.serve_proxy`).
 
@@ -200,9 +257,10 @@ def build_app(
         models: the model ids allowed, exactly.
         ledger: where calls are counted and logged.
         timeout: seconds allowed for the upstream to connect and for each read.
-        limits: how far one reply may go (its size, and when the proxy sets ``max_tokens``).
+        limits: how far one reply may go (its size, and the per-call ceiling on ``max_tokens``).
+        settler: asks the upstream what a call whose usage was lost was billed; ``None``: never.
     """
-    proxy = _Proxy(upstream, api_key, models, ledger, timeout, limits)
+    proxy = _Proxy(upstream, api_key, models, ledger, timeout, limits, settler)
     routes = [
         Route("/v1/chat/completions", proxy.chat, methods=_METHODS),
         Route("/chat/completions", proxy.chat, methods=_METHODS),

@@ -4,10 +4,17 @@ The plan of a call is its prompt's estimated tokens, the reply tokens the run's 
 ``max_tokens`` sent upstream, and the call's worst-case cost.
 
 The proxy has no tokenizer, so it estimates, erring towards more tokens where that keeps the cap
-safe: a prompt at one token per :data:`PROMPT_BYTES_PER_TOKEN` bytes of its JSON (grids of digits
-run close to two bytes a token), a relayed reply at one token per :data:`REPLY_BYTES_PER_TOKEN`
+safe: a prompt at one token per ``PROMPT_BYTES_PER_TOKEN`` bytes of its JSON until the model
+has reported the prompt tokens of a call, then at the fewest bytes a token any of its calls showed
+(``PromptGauge``: a harness whose prompts are mostly tool schemas runs at many more bytes a
+token than grids of digits do); a relayed reply at one token per ``REPLY_BYTES_PER_TOKEN``
 bytes of its text. A reply the upstream reports usage for is charged what it reports; the
 estimates only bound calls whose usage never arrives and decide when a runaway reply is cut.
+
+Every call's ``max_tokens`` is the smallest of the learner's own, the per-call ceiling
+(``ReplyLimits.max_tokens_ceiling``, ``DEFAULT_CALL_CEILING`` unless told otherwise) and
+the reply tokens the run's budget pays for, so a call whose usage is lost and cannot be settled
+costs at most its prompt and that many reply tokens.
 """
 
 from __future__ import annotations
@@ -22,10 +29,12 @@ from continual_arc_baselines.proxy.policy import Refusal
 from continual_arc_baselines.proxy.tally import Price
 
 __all__ = [
+    "DEFAULT_CALL_CEILING",
     "DEFAULT_LIMITS",
     "PROMPT_BYTES_PER_TOKEN",
     "REPLY_BYTES_PER_TOKEN",
     "CallBudget",
+    "PromptGauge",
     "ReplyLimits",
     "plan_call",
     "prompt_tokens",
@@ -38,6 +47,9 @@ PROMPT_BYTES_PER_TOKEN = 2
 REPLY_BYTES_PER_TOKEN = 4
 """Bytes of relayed reply text counted as one completion token."""
 
+DEFAULT_CALL_CEILING = 8192
+"""Reply tokens one call may have at most unless the proxy is told otherwise: what a lost call costs."""
+
 _LIMIT_FIELDS = ("max_tokens", "max_completion_tokens")
 
 
@@ -49,15 +61,15 @@ class ReplyLimits:
         max_reply_bytes: bytes of reply text (streamed) or of reply body (plain) past which a reply
             is cut, whatever the budget: a runaway reply must not fill the learner's memory or its
             next prompt. The default, 4 MiB, is about a million tokens, beyond any model's own limit.
-        max_tokens_ceiling: reply tokens above which the proxy sets no ``max_tokens`` of its own
-            (the budget does not bind yet, and a limit past a model's own may be refused upstream);
-            a call without a limit is charged this many reply tokens if its usage never arrives.
+        max_tokens_ceiling: the per-call ceiling: the most reply tokens any call is allowed
+            (``max_tokens`` is never sent above it), so the most a call whose usage is lost, and
+            cannot be settled from the provider's record, is charged.
         min_reply_tokens: the fewest reply tokens worth a call: a call whose budget pays for fewer is
             refused with 402.
     """
 
     max_reply_bytes: int = 4 << 20
-    max_tokens_ceiling: int = 32768
+    max_tokens_ceiling: int = DEFAULT_CALL_CEILING
     min_reply_tokens: int = 256
 
     def __post_init__(self) -> None:
@@ -75,6 +87,7 @@ class CallBudget:
 
     Attributes:
         prompt_tokens: the prompt's estimated tokens.
+        prompt_bytes: the bytes of its JSON the estimate was made from (to calibrate the next).
         allowance: reply tokens the run's budget pays for once the prompt is paid; ``None`` when
             nothing binds (no cap, or no price). A reply estimated past it is cut.
         max_tokens: the reply limit the upstream is held to (the request's own, or the proxy's when
@@ -87,13 +100,43 @@ class CallBudget:
     allowance: int | None
     max_tokens: int | None
     worst_cost: float | None
+    prompt_bytes: int = 0
+    wanted: int | None = None
 
 
-def prompt_tokens(body: Mapping[str, Any]) -> int:
-    """The prompt's estimated tokens: its messages and tools, at :data:`PROMPT_BYTES_PER_TOKEN`."""
+def prompt_bytes(body: Mapping[str, Any]) -> int:
+    """The bytes of the prompt's JSON the estimate counts: its messages and tools."""
     counted = {"messages": body.get("messages"), "tools": body.get("tools")}
-    size = len(json.dumps(counted, ensure_ascii=False).encode())
-    return math.ceil(size / PROMPT_BYTES_PER_TOKEN)
+    return len(json.dumps(counted, ensure_ascii=False).encode())
+
+
+def prompt_tokens(body: Mapping[str, Any], bytes_per_token: float = PROMPT_BYTES_PER_TOKEN) -> int:
+    """The prompt's estimated tokens: its messages and tools, at ``bytes_per_token``."""
+    return math.ceil(prompt_bytes(body) / bytes_per_token)
+
+
+class PromptGauge:
+    """Bytes a prompt token, per model, calibrated from the prompt tokens the upstream reports.
+
+    A model's gauge starts at ``PROMPT_BYTES_PER_TOKEN`` and is, once any call of it reported
+    its prompt tokens, the fewest bytes a token of those calls (the most tokens for a prompt's
+    bytes: the estimate stays on the side that keeps the cap safe). Not thread-safe: the ledger
+    holds its lock around it.
+    """
+
+    def __init__(self) -> None:
+        self._rates: dict[str, float] = {}
+
+    def rate(self, model: str) -> float:
+        """The bytes a token the model's next prompt is estimated at."""
+        return self._rates.get(model, PROMPT_BYTES_PER_TOKEN)
+
+    def learn(self, model: str, size: Any, tokens: Any) -> None:
+        """Take one call's prompt bytes and the prompt tokens the upstream reported for it."""
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (size, tokens)):
+            return
+        seen = size / tokens
+        self._rates[model] = min(self._rates.get(model, seen), seen)
 
 
 def reply_tokens(text_bytes: int) -> int:
@@ -117,28 +160,31 @@ def plan_call(
     *,
     ceiling: int,
     min_reply_tokens: int,
+    bytes_per_token: float = PROMPT_BYTES_PER_TOKEN,
 ) -> CallBudget | Refusal:
-    """The call's limits, with the request's reply limit set or lowered to what the budget pays for.
+    """The call's limits: its reply limit set to the request's, the ceiling's or the budget's, the least.
 
-    ``body`` is changed in place: when the budget pays for fewer reply tokens than the request asks
-    (or than ``ceiling``, when it asks no limit), its ``max_tokens`` (and ``max_completion_tokens``
-    if present) is set to that many. Without a cap or a price nothing binds and the body is left.
+    ``body`` is changed in place: its ``max_tokens`` (and ``max_completion_tokens`` if present) is
+    set to the least of the request's own, ``ceiling`` and the reply tokens the budget pays for
+    (without a cap or a price, the budget does not bind).
 
     Args:
         body: the request, already checked by the policy.
         price: the model's price, ``None`` if it has none.
         left: USD the run may still spend, ``None`` without a cap.
-        ceiling: reply tokens above which the proxy sets no limit of its own (a larger budget does
-            not bind, and a limit past a model's own output limit may be refused upstream).
+        ceiling: the per-call ceiling on reply tokens.
         min_reply_tokens: the fewest reply tokens worth a call: with less left the call is refused.
+        bytes_per_token: the model's calibrated prompt bytes a token (``PromptGauge``).
 
     Returns:
         The call's budget, or a 402 refusal when the budget cannot pay for the prompt and a minimal reply.
     """
-    estimate = prompt_tokens(body)
+    size = prompt_bytes(body)
+    estimate = math.ceil(size / bytes_per_token)
     requested = _requested(body)
+    wanted = ceiling if requested is None else min(requested, ceiling)
     allowance: int | None = None
-    limit = requested
+    limit = wanted
     if price is not None and left is not None:
         spare = left - price.of(estimate, 0)
         if spare < price.of(0, min_reply_tokens) or spare <= 0:
@@ -149,11 +195,9 @@ def plan_call(
             return Refusal(402, "spend_cap", message)
         if price.output_per_million > 0:
             allowance = math.floor(spare * 1e6 / price.output_per_million)
-            tighter = allowance < requested if requested is not None else allowance <= ceiling
-            if tighter:
-                limit = allowance
-                for name in _LIMIT_FIELDS:
-                    if name in body or (name == "max_tokens" and "max_completion_tokens" not in body):
-                        body[name] = allowance
-    worst = None if price is None else price.of(estimate, limit if limit is not None else ceiling)
-    return CallBudget(estimate, allowance, limit, worst)
+            limit = min(wanted, allowance)
+    for name in _LIMIT_FIELDS:
+        if name in body or (name == "max_tokens" and "max_completion_tokens" not in body):
+            body[name] = limit
+    worst = None if price is None else price.of(estimate, limit)
+    return CallBudget(estimate, allowance, limit, worst, size, wanted)

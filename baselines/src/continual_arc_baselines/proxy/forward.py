@@ -4,11 +4,17 @@ The :class:`Forwarder` is the proxy's part between the policy and the ledger: it
 policy and the budget allowed, relays the reply (cutting a runaway one, see
 :mod:`~continual_arc_baselines.proxy.relay`), and records the call with what it measured: usage,
 the model the reply named, the cut, and the call's worst case for when its usage never arrived.
+
+A call whose usage is lost after the reply named its generation is settled in the background from
+the provider's record of it ([settle][continual_arc_baselines.proxy.settle]), its worst case held
+against the cap until then. An attempt that failed before any byte of a reply arrived (the
+connection refused, reset or closed unanswered) reached no model: it is no call and costs nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import time
@@ -32,6 +38,7 @@ from continual_arc_baselines.proxy.relay import (
     read_capped,
     stream_error,
 )
+from continual_arc_baselines.proxy.settle import SETTLED_BY, Settler
 
 __all__ = ["UNREACHED_HEADER", "Call", "Forwarder"]
 
@@ -43,6 +50,31 @@ _HUNG_UP = "the learner hung up before the upstream answered"
 _T = TypeVar("_T")
 _PLAIN_OVERHEAD = 16384  # bytes of a plain reply's JSON around its text
 _MODEL_FIELD = re.compile(rb'"model"\s*:\s*"([^"]{1,200})"')
+_ID_FIELD = re.compile(rb'"id"\s*:\s*"([^"]{1,200})"')
+# Failures of an attempt before any byte of its reply: nothing reached a model, nothing is billed.
+_NO_BYTE = (
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.RemoteProtocolError,
+    httpx.ReadError,
+    httpx.WriteError,
+)
+
+
+class _Unanswered(Exception):
+    """The upstream failed before sending any byte of its reply (wraps the client's error)."""
+
+    def __init__(self, error: httpx.HTTPError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+async def _send(client: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
+    """Send ``request``; a failure before the reply's first byte is raised as ``_Unanswered``."""
+    try:
+        return await client.send(request, stream=True)
+    except _NO_BYTE as error:
+        raise _Unanswered(error) from error
 
 
 def _passed_on(reply: httpx.Response) -> dict[str, str]:
@@ -86,13 +118,23 @@ class Forwarder:
     Args:
         upstream: the upstream's OpenAI base URL. api_key: its key, or ``None``.
         ledger: where calls are counted. limits: how far one reply may go.
+        settler: asks the provider what a call whose usage was lost was billed; ``None``: never.
 
     Attributes:
         client: the upstream HTTP client, set while the application runs.
     """
 
-    def __init__(self, upstream: str, api_key: str | None, ledger: Ledger, limits: ReplyLimits) -> None:
+    def __init__(
+        self,
+        upstream: str,
+        api_key: str | None,
+        ledger: Ledger,
+        limits: ReplyLimits,
+        settler: Settler | None = None,
+    ) -> None:
         self.url = upstream.rstrip("/") + "/chat/completions"
+        self.settler = settler
+        self._settling: set[asyncio.Task[None]] = set()
         self.headers = {"Content-Type": "application/json", "Accept-Encoding": "identity"}
         if api_key:
             self.headers["Authorization"] = f"Bearer {api_key}"
@@ -123,6 +165,7 @@ class Forwarder:
         if worst is not None and price is not None:
             # An upstream that ignored max_tokens sent more than the worst case: charge what it sent.
             worst = max(worst, price.of(call.budget.prompt_tokens, reply_tokens(relayed)))
+        generation = self.ledger.generation_of(call.call_id)
         record = CallRecord(
             call.run,
             call.instance,
@@ -138,16 +181,43 @@ class Forwarder:
             model_mismatch=not same_model(call.model, answered_by),
             cut=cut,
             worst_cost=worst,
+            generation=generation,
+            prompt_bytes=call.budget.prompt_bytes or None,
         )
+        if usage is None and lost and generation and self.settler is not None:
+            task = asyncio.get_running_loop().create_task(self._settle(record, generation))
+            self._settling.add(task)  # held until done: a task nobody holds may be collected
+            task.add_done_callback(self._settling.discard)
+            return
         self.ledger.record_call(record)
 
+    async def _settle(self, record: CallRecord, generation: str) -> None:
+        """Record a call whose usage was lost at the provider's bill for it, else at its worst case."""
+        usage = None
+        try:
+            if self.settler is not None:
+                usage = await self.settler.ask(self.http, generation)
+        finally:
+            if usage is not None:
+                record = dataclasses.replace(record, usage=usage, settled_by=SETTLED_BY)
+            self.ledger.record_call(record)
+
+    def _name_generation(self, call: Call, content: bytes) -> None:
+        """Note the generation id a plain reply's first bytes name (its ``id``)."""
+        named = _ID_FIELD.search(content[:4096])
+        if named:
+            self.ledger.note_generation(call.call_id, named.group(1).decode(errors="replace"))
+
     def _upstream_failure(self, call: Call, error: Exception) -> JSONResponse:
+        unanswered = isinstance(error, _Unanswered)
+        if isinstance(error, _Unanswered):
+            error = error.error
         status = 504 if isinstance(error, httpx.TimeoutException) else 502
         detail = (
             f"upstream {'timed out' if status == 504 else 'unreachable'}: {type(error).__name__}: {error}"
         )
-        if isinstance(error, httpx.ConnectError | httpx.ConnectTimeout):
-            # Nothing was sent: no call, and the learner is told so (its client counts none either).
+        if unanswered:
+            # No byte came back: no call, and the learner is told so (its client counts none either).
             self.ledger.record_unreached(call.run, call.instance, call.model, call.call_id, detail)
             body = Refusal(status, "upstream_unreached", detail).body()
             return JSONResponse(body, status_code=status, headers={UNREACHED_HEADER: "true"})
@@ -174,13 +244,17 @@ class Forwarder:
 
         async def fetch() -> tuple[httpx.Response, bytes, bool]:
             upstream = self.http.build_request("POST", self.url, json=body, headers=self.headers)
-            reply = await self.http.send(upstream, stream=True)
-            content, over = await read_capped(reply, limit)
+            reply = await _send(self.http, upstream)
+            parts: list[bytes] = []
+            try:
+                content, over = await read_capped(reply, limit, parts)
+            finally:
+                self._name_generation(call, b"".join(parts)[:4096])  # even from a body cut short
             return reply, content, over
 
         try:
             fetched, gone = await _unless_hung_up(request, fetch())
-        except httpx.HTTPError as error:
+        except (httpx.HTTPError, _Unanswered) as error:
             return self._upstream_failure(call, error)
         if gone or fetched is None:
             return self._hung_up(call)
@@ -217,8 +291,8 @@ class Forwarder:
         """Forward a streamed call: its reply is relayed event by event, cut where it must be, and counted."""
         upstream = self.http.build_request("POST", self.url, json=body, headers=self.headers)
         try:
-            reply, gone = await _unless_hung_up(request, self.http.send(upstream, stream=True))
-        except httpx.HTTPError as error:
+            reply, gone = await _unless_hung_up(request, _send(self.http, upstream))
+        except (httpx.HTTPError, _Unanswered) as error:
             return self._upstream_failure(call, error)
         if gone or reply is None:
             return self._hung_up(call)
@@ -251,6 +325,8 @@ class Forwarder:
             text_limit, reason = self._text_limit(call)
             async for data in reply.aiter_bytes():
                 ready, over = reader.feed(data, text_limit)
+                if reader.generation is not None:
+                    self.ledger.note_generation(call.call_id, reader.generation)
                 if over or reader.pending > self.limits.max_reply_bytes:
                     # Relayed up to the limit, then ended by the proxy: a usable reply, marked cut.
                     relayed = reader.text_bytes

@@ -3,9 +3,12 @@
 The ledger file is the proxy's memory: append-only JSON lines, each flushed and fsynced before the
 proxy goes on, keyed by run and instance. A proxy started on an existing file reads it back first,
 so a restart resumes every run's spend and counts where they were. Each forwarded call writes a
-``start`` line (with its worst-case cost) before it is sent upstream and its ``call`` line when it
+``start`` line (with its worst-case cost) before it is sent upstream, a ``generation`` line with
+the provider's id of its generation as soon as the reply names it, and its ``call`` line when it
 ends; a ``start`` with no end, found on reading the file back, is a call the proxy was killed
-during: it is settled then, charged its worst case.
+during: it is settled then, at the provider's record of its generation when the provider keeps one
+([settle][continual_arc_baselines.proxy.settle]), else at its worst case (bounded by the per-call
+ceiling).
 
 Recording a cost is kept apart from checking the cap: :meth:`Ledger.record_call` only adds,
 :meth:`Ledger.check_cap` only reads, and a refusal carries the amount reached and the limit.
@@ -23,7 +26,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
+from continual_arc_baselines.proxy.budget import PromptGauge
 from continual_arc_baselines.proxy.policy import Refusal
+from continual_arc_baselines.proxy.settle import SETTLED_BY, Settler
 from continual_arc_baselines.proxy.tally import (
     CallRecord,
     Price,
@@ -65,6 +70,8 @@ class Ledger:
             fsynced); ``None`` to keep the counts in memory only.
         unknown_call_cost: USD charged against the cap for each call whose cost is unknown; ``None``
             (the default) refuses a capped run's calls once one call's cost is unknown.
+        settler: asks the provider what a call killed with the proxy was billed (when the file read
+            back holds its generation id); ``None`` charges such calls their worst case.
 
     Attributes:
         skipped_lines: lines of the file read back that were not JSON (a line cut by a kill).
@@ -76,8 +83,12 @@ class Ledger:
         spend_cap: float | None = None,
         log_path: Path | None = None,
         unknown_call_cost: float | None = None,
+        settler: Settler | None = None,
     ) -> None:
         self.prices = dict(prices or {})
+        self.settler = settler
+        self.gauge = PromptGauge()
+        self._generations: dict[str, str] = {}  # call id -> the provider's generation id
         self.spend_cap = spend_cap
         self.unknown_call_cost = unknown_call_cost
         self.skipped_lines = 0
@@ -114,8 +125,11 @@ class Ledger:
                     continue
                 self._apply(entry)
                 call_id = entry.get("id")
-                if entry.get("event") == "start" and isinstance(call_id, str):
+                event = entry.get("event")
+                if event == "start" and isinstance(call_id, str):
                     starts[call_id] = entry
+                elif event == "generation" and isinstance(call_id, str) and call_id in starts:
+                    starts[call_id] = {**starts[call_id], "generation": entry.get("generation")}
                 elif call_id is not None:
                     starts.pop(str(call_id), None)
         return starts
@@ -132,21 +146,29 @@ class Ledger:
         tally = entry_tally(entry)
         if tally is not None:
             self._tally(run, instance).absorb(tally)
+        if entry.get("event") == "call" and entry.get("settled_by") is None:
+            self.gauge.learn(str(entry.get("model")), entry.get("prompt_bytes"), entry.get("prompt_tokens"))
 
     def _settle_interrupted(self, start: Mapping[str, Any]) -> None:
         worst = start.get("worst_cost")
+        generation = start.get("generation")
+        usage = None
+        if isinstance(generation, str) and self.settler is not None:
+            usage = self.settler.ask_now(generation)
         call = CallRecord(
             str(start.get("run")),
             str(start.get("instance")),
             str(start.get("model")),
             499,
             bool(start.get("stream")),
-            None,
+            usage,
             0.0,
             error=INTERRUPTED,
             usage_lost=True,
             call_id=str(start.get("id")),
             worst_cost=float(worst) if isinstance(worst, int | float) else None,
+            generation=generation if isinstance(generation, str) else None,
+            settled_by=SETTLED_BY if usage is not None else None,
         )
         self.record_call(call)
 
@@ -169,6 +191,28 @@ class Ledger:
             self._write(entry)
         return call_id
 
+    def note_generation(self, call_id: str, generation: str) -> None:
+        """Log the provider's id of a call's generation, as soon as the reply names it.
+
+        Written before the call ends, so that a proxy killed during the call can ask the provider,
+        once restarted, what the call was billed.
+        """
+        with self._lock:
+            if self._generations.get(call_id) == generation:
+                return
+            self._generations[call_id] = generation
+            self._write({"event": "generation", "id": call_id, "generation": generation})
+
+    def gauge_rate(self, model: str) -> float:
+        """The model's prompt bytes a token, calibrated from the prompt tokens it reported."""
+        with self._lock:
+            return self.gauge.rate(model)
+
+    def generation_of(self, call_id: str) -> str | None:
+        """The provider's generation id noted for a call not yet recorded, if any."""
+        with self._lock:
+            return self._generations.get(call_id)
+
     def record_call(self, call: CallRecord) -> dict[str, Any]:
         """Count one forwarded call and log it; returns the log entry."""
         entry = call_entry(call, self.prices.get(call.model))
@@ -176,6 +220,7 @@ class Ledger:
         with self._lock:
             self._apply(entry)
             self._reserved.pop(str(call.call_id), None)
+            self._generations.pop(str(call.call_id), None)
             self._write(entry)
         return entry
 
@@ -187,6 +232,7 @@ class Ledger:
         with self._lock:
             self._apply(entry)
             self._reserved.pop(call_id, None)
+            self._generations.pop(call_id, None)
             self._write(entry)
 
     def record_refusal(self, run: str, instance: str, refusal: Refusal, path: str, model: Any = None) -> None:
@@ -203,7 +249,8 @@ class Ledger:
     def check_cap(self, run: str) -> Refusal | None:
         """A 402 refusal if ``run`` has reached the spend cap (or its spend can no longer be known).
 
-        Calls in flight count at their worst case until they end.
+        Only settled spend counts here: calls in flight may settle below their worst case, so a
+        call that cannot be reserved beside them waits for them (the proxy's queue) instead.
         """
         if self.spend_cap is None:
             return None
@@ -216,7 +263,7 @@ class Ledger:
                 f"{total.cost:.6f} USD (a proxy started with --unknown-call-cost charges such calls instead)"
             )
             return Refusal(402, "spend_cap", message, value=total.cost, limit=cap)
-        spend = self._charged(run, total)
+        spend = self._charged(run, total, held=False)
         if spend >= cap:
             charged = (
                 f", {total.cost_unknown_calls} call(s) of unknown cost included"
@@ -229,16 +276,25 @@ class Ledger:
             return Refusal(402, "spend_cap", message, value=spend, limit=cap)
         return None
 
-    def budget_left(self, run: str) -> float | None:
-        """USD the run may still spend (its calls in flight held at their worst case); ``None``: no cap."""
+    def budget_left(self, run: str, *, held: bool = True) -> float | None:
+        """USD the run may still spend; ``None``: no cap.
+
+        With ``held`` (the default) its calls in flight are held at their worst case; without, only
+        settled spend counts (what is left once every call in flight has settled at nothing).
+        """
         if self.spend_cap is None:
             return None
-        return self.spend_cap - self._charged(run, self.spent(run))
+        return self.spend_cap - self._charged(run, self.spent(run), held=held)
 
-    def _charged(self, run: str, total: Tally) -> float:
+    def in_flight(self, run: str) -> int:
+        """The run's calls sent and not yet settled (each held at its worst case)."""
         with self._lock:
-            held = sum(worst for r, worst in self._reserved.values() if r == run)
-        return total.cost + total.cost_unknown_calls * (self.unknown_call_cost or 0.0) + held
+            return sum(1 for r, _ in self._reserved.values() if r == run)
+
+    def _charged(self, run: str, total: Tally, *, held: bool = True) -> float:
+        with self._lock:
+            holding = sum(worst for r, worst in self._reserved.values() if r == run) if held else 0.0
+        return total.cost + total.cost_unknown_calls * (self.unknown_call_cost or 0.0) + holding
 
     def carry(self, run: str, cost: float, cost_unknown_calls: int = 0) -> Tally:
         """Note that ``run`` spent at least this much before (its records say so, on resume).

@@ -56,6 +56,7 @@ class SseUsageReader:
     Attributes:
         usage: the last usage object seen. error: the stream's fault, in words. done: ``[DONE]`` seen.
         model: the model the first chunk naming one named. text_bytes: reply text so far, in bytes.
+        generation: the ``id`` the first chunk naming one named (the provider's generation id).
         pending: bytes of an unfinished line (kept until its newline arrives).
     """
 
@@ -64,6 +65,7 @@ class SseUsageReader:
         self.error: str | None = None
         self.done = False
         self.model: str | None = None
+        self.generation: str | None = None
         self.text_bytes = 0
         self._pending = b""
 
@@ -115,6 +117,8 @@ class SseUsageReader:
             self.error = f"error in stream: {json.dumps(event['error'])[:300]}"
         if self.model is None and isinstance(event.get("model"), str) and event["model"]:
             self.model = event["model"]
+        if self.generation is None and isinstance(event.get("id"), str) and event["id"]:
+            self.generation = event["id"]
         for choice in event.get("choices") or []:
             delta = choice.get("delta") if isinstance(choice, Mapping) else None
             if isinstance(delta, Mapping):
@@ -157,12 +161,15 @@ def cut_reply(model: str, reason: str, detail: str) -> dict[str, Any]:
     }
 
 
-async def read_capped(reply: httpx.Response, limit: int) -> tuple[bytes, bool]:
+async def read_capped(
+    reply: httpx.Response, limit: int, parts: list[bytes] | None = None
+) -> tuple[bytes, bool]:
     """A plain reply's body, read up to ``limit`` bytes, and whether it went past them.
 
-    Past them the rest is never read: the connection is closed.
+    Past them the rest is never read: the connection is closed. ``parts``, when given, receives the
+    body's pieces as they arrive: what came before a failure mid-body (the reply's ``id`` in it).
     """
-    parts: list[bytes] = []
+    parts = [] if parts is None else parts
     size = 0
     try:
         async for data in reply.aiter_bytes():

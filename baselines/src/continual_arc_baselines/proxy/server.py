@@ -14,6 +14,7 @@ import uvicorn
 from continual_arc_baselines.proxy.app import build_app
 from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, ReplyLimits
 from continual_arc_baselines.proxy.ledger import Ledger, Price
+from continual_arc_baselines.proxy.settle import DEFAULT_SETTLE, SettleOptions, Settler
 
 __all__ = ["ProxyConfig", "ProxyHandle", "run_proxy", "serve_proxy"]
 
@@ -37,8 +38,11 @@ class ProxyConfig:
         timeout: seconds allowed the upstream to connect and for each read.
         unknown_call_cost: USD charged against the spend cap for each call whose cost is unknown;
             ``None`` refuses a capped run's calls once one call's cost is unknown.
-        limits: how far one reply may go: its size, when the proxy sets ``max_tokens``, and the
-            smallest reply worth a call (:class:`~continual_arc_baselines.proxy.budget.ReplyLimits`).
+        limits: how far one reply may go: its size, the per-call ceiling on ``max_tokens``, and
+            the smallest reply worth a call ([ReplyLimits][continual_arc_baselines.proxy.budget.ReplyLimits]).
+        settle: how the upstream's generation endpoint is asked what a call whose usage was lost
+            was billed ([SettleOptions][continual_arc_baselines.proxy.settle.SettleOptions]; ``tries=0``
+            never asks, and charges such calls their worst case).
     """
 
     upstream: str
@@ -52,6 +56,7 @@ class ProxyConfig:
     timeout: float = 600.0
     unknown_call_cost: float | None = None
     limits: ReplyLimits = DEFAULT_LIMITS
+    settle: SettleOptions = DEFAULT_SETTLE
 
     def __post_init__(self) -> None:
         if not self.models:
@@ -92,9 +97,16 @@ class ProxyHandle:
 
 
 def _prepare(config: ProxyConfig) -> tuple[uvicorn.Server, socket.socket, Ledger]:
-    ledger = Ledger(config.prices, config.spend_cap, config.log_path, config.unknown_call_cost)
+    settler = Settler(config.upstream, config.api_key, config.settle) if config.settle.tries else None
+    ledger = Ledger(config.prices, config.spend_cap, config.log_path, config.unknown_call_cost, settler)
     app = build_app(
-        config.upstream, config.api_key, frozenset(config.models), ledger, config.timeout, config.limits
+        config.upstream,
+        config.api_key,
+        frozenset(config.models),
+        ledger,
+        config.timeout,
+        config.limits,
+        settler,
     )
     # Bind here, so that port 0 gives a known free port before the server starts.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -56,8 +56,13 @@ class CallRecord:
         model_mismatch: the reply named another model than the one asked for.
         cut: why the proxy cut the reply short (``"spend_cap"``, ``"size"``), or ``None``.
         worst_cost: USD the call may have cost at most (its prompt, estimated, and the most reply
-            tokens it could have had, at the model's price); charged when its usage never arrived.
-            ``None`` when the model has no price.
+            tokens it could have had, at the model's price); charged when its usage never arrived
+            and the provider could not say what it billed. ``None`` when the model has no price.
+        generation: the provider's id of the generation (the reply's ``id``), when one arrived.
+        settled_by: ``"generation"`` when the usage is not the reply's but the provider's record
+            of the generation, asked after the usage was lost.
+        prompt_bytes: the bytes of the prompt's JSON the proxy estimated it from (with the reported
+            prompt tokens, they calibrate the next estimates).
     """
 
     run: str
@@ -74,6 +79,9 @@ class CallRecord:
     model_mismatch: bool = False
     cut: str | None = None
     worst_cost: float | None = None
+    generation: str | None = None
+    settled_by: str | None = None
+    prompt_bytes: int | None = None
 
 
 @dataclass
@@ -94,7 +102,9 @@ class Tally:
         worst_case_calls: calls of unknown usage charged their worst case (part of ``cost``).
         cut_replies: replies the proxy cut short (at the spend cap or the size limit).
         model_mismatch_calls: replies naming another model than the one asked for.
-        unreached: attempts that never reached the upstream (it refused the connection): no call.
+        unreached: attempts that never reached the upstream (no byte of a reply came back): no call.
+        cap_refused: calls refused for the spend cap (part of ``refused``): a learner that cannot
+            see its refusals (a harness) learns from it that its run must stop.
     """
 
     calls: int = 0
@@ -110,6 +120,7 @@ class Tally:
     cut_replies: int = 0
     model_mismatch_calls: int = 0
     unreached: int = 0
+    cap_refused: int = 0
 
     def absorb(self, other: Tally) -> None:
         """Add another tally's counts to this one."""
@@ -149,6 +160,8 @@ def call_entry(call: CallRecord, price: Price | None) -> dict[str, Any]:
     unknown = call.usage is None and (ok or call.usage_lost)
     if call.usage is not None:
         cost, source = cost_of(call.usage, price)
+        if call.settled_by is not None and cost is not None:
+            source = call.settled_by
     elif unknown and call.worst_cost is not None:
         cost, source = call.worst_cost, "worst_case"
     else:
@@ -171,7 +184,7 @@ def entry_tally(entry: Mapping[str, Any]) -> Tally | None:
     """What one log line adds to its run and instance's counts (``None``: a line that counts nothing)."""
     event = entry.get("event")
     if event == "refused":
-        return Tally(refused=1)
+        return Tally(refused=1, cap_refused=int(entry.get("kind") == "spend_cap"))
     if event == "unreached":
         return Tally(unreached=1)
     if event != "call":

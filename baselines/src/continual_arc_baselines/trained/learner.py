@@ -162,6 +162,7 @@ class TrainedLearner(BareModelLearner):
             "model": self.settings.model,
             "lora": asdict(self.adapter.settings),
             **self.training_resources(),
+            "untrained_rounds": list(self.adapter.untrained),
         }
 
     def close(self) -> None:

@@ -30,8 +30,16 @@ from ..serve import Engine
 
 __all__ = ["COMPUTE_KEYS", "Adapter", "Example", "LoraSettings"]
 
-COMPUTE_KEYS = ("device_seconds", "tokens_trained", "peak_memory_bytes", "rounds_trained", "examples_trained")
-"""The training compute counters, cumulative over the learner's life."""
+COMPUTE_KEYS = (
+    "device_seconds",
+    "tokens_trained",
+    "peak_memory_bytes",
+    "rounds_trained",
+    "examples_trained",
+    "steps_trained",
+)
+"""The training compute counters, cumulative over the learner's life (a round counts as trained
+only when at least one step was taken on it)."""
 
 _ADAPTER, _OPTIMIZER, _TRAINED = "adapter.safetensors", "optimizer.pt", "trained.json"
 
@@ -111,6 +119,7 @@ class Adapter:
         self._initial = {k: v.detach().clone() for k, v in self._weights().items()}
         self.optimizer = self._new_optimizer()
         self.compute: dict[str, float] = dict.fromkeys(COMPUTE_KEYS, 0.0)
+        self.untrained: list[str] = []  # why each round that trained nothing did, in one sentence
 
     def _weights(self) -> dict[str, Any]:
         from peft import get_peft_model_state_dict
@@ -140,7 +149,17 @@ class Adapter:
         import torch
 
         rounds = int(self.compute["rounds_trained"])
-        encoded = [t for t in map(self.tokens, examples) if len(t[0]) <= self.settings.max_train_tokens]
+        every = list(map(self.tokens, examples))
+        encoded = [t for t in every if len(t[0]) <= self.settings.max_train_tokens]
+        if not encoded or not self.settings.epochs:
+            if every and not encoded:
+                shortest = min(len(ids) for ids, _ in every)
+                self.untrained.append(
+                    f"max_train_tokens={self.settings.max_train_tokens} left out every one of the round's "
+                    f"{len(every)} examples (the shortest has {shortest} tokens): the round trained nothing"
+                )
+                warnings.warn(self.untrained[-1], stacklevel=2)
+            return  # no step taken: the round is not counted as trained
         order = random.Random(f"{self.settings.seed}/{rounds}")
         torch.manual_seed(self.settings.seed * 1_000_003 + rounds)
         started, tokens = time.perf_counter(), 0
@@ -155,6 +174,7 @@ class Adapter:
                     self.optimizer.step()
                     self.optimizer.zero_grad(set_to_none=True)
                     tokens += len(ids)
+                    self.compute["steps_trained"] += 1
             model.eval()
         self.compute["device_seconds"] += time.perf_counter() - started
         self.compute["tokens_trained"] += tokens
