@@ -55,6 +55,7 @@ def _protocol(args: argparse.Namespace) -> int:
         run=run_options(args),
         resamples=args.resamples,
         plots=not args.no_plots,
+        floor=not args.no_floor,
     )
     try:
         document = play_protocol(options)
@@ -116,5 +117,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--no-plots",
         action="store_true",
         help="draw no plots (as a sweep with plots = false; `report --plots` draws a play's later)",
+    )
+    p.add_argument(
+        "--no-floor",
+        action="store_true",
+        help="play no floor beside the result (its floor flag then says the floor was not played)",
     )
     p.set_defaults(func=_protocol)

@@ -79,6 +79,9 @@ class ProtocolOptions:
             takes no plug-ins.
         resamples: bootstrap resamples of the final numbers.
         plots: draw the plane and the stream's plots into ``plots/``.
+        floor: copy the track's floor on each test in beside the plays, played once into the data
+            directory's cache ([continual_arc.protocol.floor][]); without it the floor flag says
+            the floor was not played.
     """
 
     out: Path
@@ -91,6 +94,7 @@ class ProtocolOptions:
     run: RunOptions = field(default_factory=RunOptions)
     resamples: int = 10_000
     plots: bool = True
+    floor: bool = True
 
     def __post_init__(self) -> None:
         if self.run.plugins:
