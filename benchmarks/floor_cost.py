@@ -7,8 +7,10 @@ tasks come from the installed packages), it plays the protocol without its floor
 (``continual-arc protocol --no-floor``), then the floor of both tests as ``protocol`` plays it at
 its end (``continual_arc.protocol.floor.stream_floors``, into the same data directory, whose search
 cache the protocol's resets filled), then the floor once more (a cache hit: what every later
-protocol, ``check`` or ``verify`` at the same configuration and seed pays). Each step runs in a
-fresh process; CPU time is that of the step and every process it started.
+protocol, ``check`` or ``verify`` at the same configuration and seed pays), then the floor in
+another empty data directory (a checker's machine, where no search is cached either: the most a
+``check`` pays for it, once). Each step runs in a fresh process; CPU time is that of the step and
+every process it started.
 """
 
 from __future__ import annotations
@@ -58,11 +60,14 @@ def main() -> None:
         floor = _timed([sys.executable, "-c", _FLOORS, out], env)
         again = _timed([sys.executable, "-c", _FLOORS, out], env)
         cached = sorted(p.name[:12] for p in Path(tmp, "data", "floors").iterdir())
+        cold = _timed([sys.executable, "-c", _FLOORS, out], {**env, "CONTINUAL_ARC_DATA": f"{tmp}/checker"})
     print(f"{args.config}, {args.learner}, seed {args.seed}, --jobs {args.jobs}")
     print(f"protocol without its floor: {plain[0]:.1f} s wall, {plain[1]:.1f} s CPU")
     print(f"the floor of both tests:    {floor[0]:.1f} s wall, {floor[1]:.1f} s CPU ({floor[2].strip()})")
     print(f"the floor again, cached:    {again[0]:.1f} s wall, {again[1]:.1f} s CPU")
+    print(f"the floor on a fresh machine: {cold[0]:.1f} s wall, {cold[1]:.1f} s CPU ({cold[2].strip()})")
     print(f"extra CPU of the floor: {floor[1] / plain[1]:.1%} of the protocol's (floors cached: {cached})")
+    print(f"on a fresh machine: {cold[1] / plain[1]:.1%} of the protocol's")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
