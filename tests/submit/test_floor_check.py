@@ -22,6 +22,7 @@ from continual_arc.protocol.floor import FLOOR_CACHE
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard_flags import flags as leaderboard_flags
+from continual_arc.submit.rebuild import store_run
 
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 GRID_FLOOR = "continual_arc_baselines.floors:GridFloorLearner"
@@ -119,3 +120,15 @@ def test_the_checker_reads_only_its_cache_when_told_not_to_play(
     assert played_here.numbers is not None
     assert [b["floor"] for b in played_here.numbers["flags"]["below_floor"]] == [GRID_FLOOR, GRID_FLOOR]
     assert len(list((_isolated_data_dir / FLOOR_CACHE).iterdir())) == 2
+
+
+def test_a_stored_run_keeps_its_floor_and_checks_against_it(played: Path, tmp_path: Path) -> None:
+    stored = store_run(played, tmp_path / "stored")
+    for test in ("held-out", "seen"):
+        assert (stored / f"{test}-floor" / "records.jsonl").read_bytes() == (
+            played / f"{test}-floor" / "records.jsonl"
+        ).read_bytes()
+    result = check_submission(stored, resamples=200, draft=True, records_only=True)
+    assert result.ok, result.problems
+    assert result.numbers is not None
+    assert [b["floor"] for b in result.numbers["flags"]["below_floor"]] == [GRID_FLOOR, GRID_FLOOR]

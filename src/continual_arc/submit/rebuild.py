@@ -24,6 +24,7 @@ from ..core.records import JSONValue
 from ..play.aliases import SALT_FILE
 from ..play.instance_record import TIMING_FIELDS
 from ..play.options import RunOptions
+from ..protocol.floor import FLOOR_PLAYS
 from ..protocol.play import ProtocolOptions, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
 from .check import CheckResult, check_submission
@@ -101,6 +102,12 @@ def store_run(protocol: Path | str, stored: Path | str, *, fields: Mapping[str, 
         (target / play).mkdir(exist_ok=True)
         for name in STORED_FILES:
             shutil.copy(source / play / name, target / play / name)
+    # The track's floor, where the protocol copied it in, is kept beside the plays, as its records.
+    for floor in FLOOR_PLAYS.values():
+        if all((source / floor / name).exists() for name in STORED_FILES):
+            (target / floor).mkdir(exist_ok=True)
+            for name in STORED_FILES:
+                shutil.copy(source / floor / name, target / floor / name)
     return target
 
 
