@@ -22,7 +22,7 @@ from continual_arc.protocol.floor import FLOOR_CACHE
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard_flags import flags as leaderboard_flags
-from continual_arc.submit.rebuild import store_run
+from continual_arc.submit.rebuild import rebuild_run, store_run
 
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 GRID_FLOOR = "continual_arc_baselines.floors:GridFloorLearner"
@@ -132,3 +132,21 @@ def test_a_stored_run_keeps_its_floor_and_checks_against_it(played: Path, tmp_pa
     assert result.ok, result.problems
     assert result.numbers is not None
     assert [b["floor"] for b in result.numbers["flags"]["below_floor"]] == [GRID_FLOOR, GRID_FLOOR]
+
+
+def test_a_run_stored_before_the_floor_gains_it_when_rebuilt(played: Path, tmp_path: Path) -> None:
+    stored = store_run(played, tmp_path / "stored")
+    submission = read_json(stored / "submission.json")
+    for test in ("held-out", "seen"):  # as the repository's runs were stored: no floor at all
+        shutil.rmtree(stored / f"{test}-floor")
+        del submission["tests"][test]["floor"]
+    atomic_write_json(stored / "submission.json", submission)
+    rebuilt = rebuild_run(stored, tmp_path / "rebuilt", allow_ablation=True)
+    assert rebuilt.difference is None
+    document = read_json(tmp_path / "rebuilt" / "submission.json")
+    assert {t: document["tests"][t]["floor"] for t in ("held-out", "seen")} == {
+        "held-out": "held-out-floor",
+        "seen": "seen-floor",
+    }
+    assert rebuilt.check.numbers is not None
+    assert [b["floor"] for b in rebuilt.check.numbers["flags"]["below_floor"]] == [GRID_FLOOR, GRID_FLOOR]

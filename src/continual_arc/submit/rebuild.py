@@ -212,7 +212,14 @@ def rebuild_run(
     options = _options(source, target, jobs)
     _prepare(source, target)
     play_protocol(options)
-    # The stored submission names the same plays, and the fields (student, code, contact) it was given.
-    shutil.copy(source / "submission.json", target / "submission.json")
+    # The stored submission names the same plays, and the fields (student, code, contact) it was given,
+    # and the floor the rebuild copied in beside them, which a run stored before the floor lacks.
+    submission = dict(_object(source / "submission.json"))
+    tests = submission.get("tests")
+    for test, floor in FLOOR_PLAYS.items():
+        entry = tests.get(test) if isinstance(tests, dict) else None
+        if isinstance(entry, dict) and entry.get("floor") is None and (target / floor).is_dir():
+            entry["floor"] = floor
+    atomic_write_json(target / "submission.json", submission)
     verdict = check(target) if check else check_submission(target, allow_ablation=allow_ablation)
     return Rebuilt(target, first_difference(source, target), verdict)
