@@ -6,12 +6,22 @@ by hand in the comments.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from continual_arc.measure.compare import MismatchError
-from continual_arc.measure.reset_flags import FIRST_SIGHT_MARGIN, first_sight_gap, reset_flags
+from continual_arc.measure.reset_flags import (
+    FIRST_SIGHT_MARGIN,
+    FloorPlay,
+    below_floor,
+    first_sight_gap,
+    floor_notes,
+    reset_flags,
+)
 from metrics_example import rec
 
 Records = list[dict[str, Any]]
@@ -153,3 +163,115 @@ def test_without_the_stream_only_the_held_out_reset_is_read() -> None:
     assert flags.gave_up[0].flagged  # reset 0 of 2, learner 1 of 2 on the same instances
     assert flags.first_sight is None
     assert flags.to_json()["messages"] == flags.messages()
+
+
+# -- below the floor (docs/METRICS.md, "The reset plays below the floor") --------------------------
+
+
+def _test_play(charges: dict[str, list[int]], phase: str = "seen") -> Records:
+    """One record per charge, task by task, seeds numbered from 1 across the play."""
+    out, seed = [], 0
+    for task, values in charges.items():
+        for charge in values:
+            seed += 1
+            out.append(rec(task, seed, charge, phase))
+    return out
+
+
+def test_a_reset_below_the_floor_on_every_task_is_flagged_with_the_hand_worked_interval() -> None:
+    # Excess per task in points: A 75 (16 - 4), B 50 (16 - 8), C 0, D 25 (16 - 12). In 25-point units
+    # a resample of four tasks sums to 0 with probability 1/256, to 1 with 4/256 (1.95 % in all),
+    # to 2 with 10/256 (5.86 % in all): the 2.5th percentile is a sum of 2, a mean of 12.5 points.
+    reset = _test_play({"A": [16], "B": [16], "C": [16], "D": [16]})
+    floor = _test_play({"A": [4], "B": [8], "C": [16], "D": [12]})
+    flag = below_floor("seen", reset, FloorPlay("the floor", floor), resamples=10_000)
+    assert flag.excess.value == pytest.approx(37.5)  # (75 + 50 + 0 + 25) / 4
+    assert flag.excess.low == pytest.approx(12.5) and flag.excess.high == pytest.approx(62.5)
+    assert (flag.reset_used, flag.floor_used) == (100.0, pytest.approx(62.5))
+    assert (flag.reset_solved, flag.floor_solved) == (0.0, 75.0)
+    assert flag.flagged
+    flags = reset_flags(
+        held_out=[], held_out_reset=[], seen_reset=reset, floors={"seen": FloorPlay("the floor", floor)}
+    )
+    assert flags.flagged
+    assert flags.messages() == [
+        "FLAG: the seen reset plays below the floor (the floor): U 100.0 against 62.5, 37.5 points more "
+        "[12.5, 62.5]"
+    ]
+
+
+def test_a_reset_below_the_floor_on_too_few_tasks_is_not_flagged() -> None:
+    # Excess 75, 50, 0: a resample of C three times (1/27, 3.7 %) reads 0, so the lower end is 0.
+    reset = _test_play({"A": [16], "B": [16], "C": [16]})
+    floor = _test_play({"A": [4], "B": [8], "C": [16]})
+    flag = below_floor("seen", reset, FloorPlay("the floor", floor), resamples=10_000)
+    assert flag.excess.value == pytest.approx(125 / 3) and flag.excess.low == 0.0
+    assert not flag.flagged
+
+
+def test_a_reset_as_good_as_its_floor_or_better_is_not_flagged() -> None:
+    reset = _test_play({"A": [4, 8], "B": [16], "C": [0]}, "held-out")
+    assert not below_floor("held-out", reset, FloorPlay("f", reset)).flagged  # the library: its own floor
+    worse_floor = _test_play({"A": [16, 16], "B": [16], "C": [16]}, "held-out")
+    better = below_floor("held-out", reset, FloorPlay("f", worse_floor))
+    # A saves 12 + 8, B nothing, C 16 of 16 charge units: every resample reads 0 or less
+    assert better.excess.value == pytest.approx(-56.25) and better.excess.high == 0.0
+    assert not better.flagged
+
+
+def test_a_floor_not_played_is_said_and_never_flagged() -> None:
+    reset = _test_play({"A": [16], "B": [16]})
+    flags = reset_flags(held_out=[], held_out_reset=[], seen_reset=reset, floors={"seen": None})
+    assert [b.floor for b in flags.below_floor] == [None, None]
+    assert not flags.flagged and flags.messages() == []
+    assert floor_notes(flags.to_json()) == ["floor not played"]
+    played = reset_flags(
+        held_out=[], held_out_reset=[], seen_reset=reset, floors={"seen": FloorPlay("f", reset)}
+    )
+    assert floor_notes(played.to_json()) == ["floor not played on the held-out test"]
+    # flags stored before the floor existed (no below_floor at all)
+    assert floor_notes({"gave_up": [], "first_sight": None}) == ["floor not played"]
+    # without floors the floor flag is not read at all (the flags of old callers are unchanged)
+    assert reset_flags(held_out=[], held_out_reset=[], seen_reset=reset).below_floor == []
+
+
+def test_a_floor_played_on_other_instances_is_refused() -> None:
+    reset = _test_play({"A": [16], "B": [16]})
+    floor = _test_play({"A": [16], "B": [16], "C": [4]})
+    with pytest.raises(MismatchError, match="seen test's reset and its floor"):
+        below_floor("seen", reset, FloorPlay("f", floor))
+
+
+def _exact_share_at_or_below_zero(excess: list[list[int]]) -> float:
+    """Over every equally likely resample of the tasks, the share whose mean excess is 0 or less.
+
+    The bootstrap's own distribution, enumerated: each of the ``n ** n`` ordered draws of ``n``
+    tasks, the mean over the instances drawn (each task's instances together).
+    """
+    sums = [sum(t) for t in excess]
+    draws = list(itertools.product(range(len(excess)), repeat=len(excess)))
+    at_or_below = sum(sum(sums[i] for i in d) <= 0 for d in draws)
+    return at_or_below / len(draws)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(min_value=-4, max_value=16), min_size=1, max_size=3), min_size=2, max_size=4
+    )
+)
+def test_the_flag_fires_exactly_when_the_bootstrap_rarely_reaches_zero(excess: list[list[int]]) -> None:
+    # Build a reset and a floor whose per-instance charge differences are the drawn excesses.
+    charges = {f"T{i}": values for i, values in enumerate(excess)}
+    reset = _test_play({t: [max(e, 0) for e in v] for t, v in charges.items()})
+    floor = _test_play({t: [max(-e, 0) for e in v] for t, v in charges.items()})
+    flag = below_floor("seen", reset, FloorPlay("f", floor), resamples=10_000)
+    exact = _exact_share_at_or_below_zero(excess)
+    counted = [e for task in excess for e in task]
+    assert flag.excess.value == pytest.approx(100 * sum(counted) / 16 / len(counted))
+    # Away from the 2.5 % boundary the sampled percentile cannot land on the other side of it.
+    if exact <= 0.01:
+        assert flag.flagged
+    elif exact >= 0.05:
+        assert not flag.flagged
+    assert flag.flagged == (flag.excess.low is not None and flag.excess.low > 0)

@@ -48,7 +48,13 @@ def test_protocol_in_processes_lays_out_a_submission(tmp_path: Path) -> None:
     resets = read_records(tmp_path / "p" / "seen-reset")
     assert all(r["reset_before"] for r in resets)
     submission = read_json(tmp_path / "p" / "submission.json")
-    assert submission["tests"]["seen"] == {"run": "seen", "reset": "seen-reset", "bare": None}
+    # the track's floor, copied in beside the plays (toy is a grid track: the baselines declare one)
+    assert submission["tests"]["seen"] == {
+        "run": "seen",
+        "reset": "seen-reset",
+        "bare": None,
+        "floor": "seen-floor",
+    }
     assert (tmp_path / "p" / "plots" / "plane.png").exists()
     for play in PROTOCOL_PLAYS.values():
         meta = read_json(tmp_path / "p" / play / "meta.json")

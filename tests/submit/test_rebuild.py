@@ -61,7 +61,8 @@ def _unclocked(run: Path) -> list[dict[str, object]]:
 
 def test_a_stored_run_keeps_records_meta_and_summaries_only(stored: Path) -> None:
     assert sorted(p.name for p in stored.iterdir()) == sorted([*PROTOCOL_PLAYS.values(), "protocol.json",
-                                                              "schedules", "submission.json"])  # fmt: skip
+                                                              "schedules", "submission.json",
+                                                              "held-out-floor", "seen-floor"])  # fmt: skip
     for play in PROTOCOL_PLAYS.values():
         assert sorted(p.name for p in (stored / play).iterdir()) == [
             "alias-salt", "meta.json", "records.jsonl", "summary.json"
@@ -160,6 +161,6 @@ def test_a_rebuild_without_ablation_says_its_records_are_the_stored_ones(
         "for the problems above"
     )
     refusals = [line for line in err if line.startswith(str(tmp_path / "rebuilt"))]
-    assert len(refusals) == len(PROTOCOL_PLAYS)
+    assert len(refusals) == len(PROTOCOL_PLAYS) + 2  # and the track's floor on each test
     assert all("not canonical" in line and line.endswith("with --ablation") for line in refusals)
     assert not any("is not what its code and meta rebuild" in line for line in err)

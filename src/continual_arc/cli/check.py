@@ -12,6 +12,7 @@ from ..core.errors import ContinualArcError
 from ..core.records import Phase
 from ..measure.ledger import format_outside
 from ..measure.report import POINT_DIGITS, format_estimate, format_points, tiny_budget_note
+from ..measure.reset_flags import floor_notes
 from ..submit.check import CheckNumbers, CheckResult, check_submission
 from ..submit.stored import is_stored_run, stored_run_sentence
 from ..tracks.registry import use_pack
@@ -43,9 +44,19 @@ def format_numbers(numbers: CheckNumbers) -> str:
             f"T {format_estimate(c['saving'], POINT_DIGITS)} points; "
             f"learner {_side(c['learner'])}; reset {_side(c['reset'])}{bare}{flag}"
         )
-    # The reset reference's own flags, beside the bare-model one (a stored result may predate them).
+    # The reset reference's own flags, beside the bare-model one (a stored result may predate them),
+    # then each test's floor: what it spent, or that it was not played beside the result.
     flags = numbers.get("flags")
     lines += [f"  {message}" for message in (flags.get("messages", []) if flags else [])]
+    for entry in flags.get("below_floor", []) if flags else []:
+        if entry["floor"] is not None and entry["floor_used"] is not None:
+            excess = entry["excess"]
+            lines.append(
+                f"  {entry['test']:9} floor ({entry['floor']}) U {format_points(entry['floor_used'])}, "
+                f"P {format_points(entry['floor_solved'])}; the reset spends "
+                f"{format_estimate(excess, POINT_DIGITS)} points more"
+            )
+    lines += [f"  {note}" for note in (floor_notes(flags) if flags else [])]
     learned = numbers.get("learned")
     if learned:
         lines.append(

@@ -88,6 +88,7 @@ def _protocol(args: argparse.Namespace) -> int:
         progress=ProtocolBar(out.name),
         notes=_note,
         play_lines=args.verbose,
+        floor=not args.no_floor,
     )
     try:
         document = play_protocol(options)
@@ -157,5 +158,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--no-plots",
         action="store_true",
         help="draw no plots (as a sweep with plots = false; `report --plots` draws a play's later)",
+    )
+    p.add_argument(
+        "--no-floor",
+        action="store_true",
+        help="play no floor beside the result (its floor flag then says the floor was not played)",
     )
     p.set_defaults(func=_protocol, on_interrupt="rerun the same command to resume")

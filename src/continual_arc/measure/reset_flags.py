@@ -1,4 +1,4 @@
-"""Flags on the reset reference: a reset that gives up, and a reset worse than the learner at first sight.
+"""Flags on the reset reference: a reset that gives up, is worse at first sight, or plays below the floor.
 
 Every measure reads a learner against itself reset, so a learner that plays badly only as its own
 reset (it can tell from its state, which says it has played nothing) looks as if it learned. No
@@ -17,15 +17,24 @@ sandbox stops that; these flags put it beside the score:
   that general learning on tasks it never met. The flag fires when the 95 % bootstrap interval of
   ``T_first - T(held-out)`` (tasks of each resampled apart, in the same draw) lies wholly above
   :data:`FIRST_SIGHT_MARGIN` points.
+* **below the floor** ([BelowFloor][continual_arc.measure.reset_flags.BelowFloor], one per test):
+  the track's floor is what any learner's reset should reach on the test's instances: the bare
+  model of the learner's student for a model learner, the track's stateless floor (the default
+  learner's search keeping nothing between instances) for a model-free one. The flag fires when
+  the reset spends more than the floor on the same instances, ``U(reset) - U(floor)`` per instance
+  paired, with the 95 % bootstrap interval over tasks wholly above zero. Unlike the two above, it
+  needs nothing of the learner: no first-sight solve to compare with, so a reset that gives up
+  everywhere, or fails on purpose on part of the test, cannot hide behind a learner that never
+  solves at first sight.
 
-docs/METRICS.md defines both with worked examples; docs/VERIFY.md says what each means.
+docs/METRICS.md defines the three with worked examples; docs/VERIFY.md says what each means.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TypedDict, cast
+from dataclasses import dataclass, field
+from typing import NotRequired, TypedDict, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -33,20 +42,25 @@ import numpy.typing as npt
 from ..core.jsonable import fields_json
 from ..core.records import Phase
 from .bootstrap import RESAMPLES, Estimate, EstimateJSON, estimate_rng, ratio_estimate
-from .budget import Record, instance_charge, primary
+from .budget import Record, budget_used, instance_charge, primary, share_solved
 from .compare import MismatchError
 
 __all__ = [
     "FIRST_SIGHT_MARGIN",
+    "BelowFloor",
+    "BelowFloorJSON",
     "FirstSightGap",
     "FirstSightJSON",
     "FlagsJSON",
+    "FloorPlay",
     "GaveUp",
     "GaveUpJSON",
     "ResetFlags",
     "ResetFlagsJSON",
+    "below_floor",
     "first_sight_gap",
     "flag_messages",
+    "floor_notes",
     "reset_flags",
 ]
 
@@ -83,11 +97,28 @@ class FirstSightJSON(TypedDict):
     tasks: int
 
 
+class BelowFloorJSON(TypedDict):
+    """A [BelowFloor][continual_arc.measure.reset_flags.BelowFloor] as JSON."""
+
+    test: str
+    floor: str | None
+    reset_used: float | None
+    floor_used: float | None
+    reset_solved: float | None
+    floor_solved: float | None
+    excess: EstimateJSON
+    flagged: bool
+
+
 class FlagsJSON(TypedDict):
-    """The flags themselves, as :func:`flag_messages` reads them."""
+    """The flags themselves, as :func:`flag_messages` reads them.
+
+    ``below_floor`` is absent from flags stored before the floor was played beside every result.
+    """
 
     gave_up: list[GaveUpJSON]
     first_sight: FirstSightJSON | None
+    below_floor: NotRequired[list[BelowFloorJSON]]
 
 
 class ResetFlagsJSON(FlagsJSON):
@@ -147,21 +178,71 @@ class FirstSightGap:
 
 
 @dataclass(frozen=True)
+class FloorPlay:
+    """The floor of one test, as the flag reads it: what plays it, and its records.
+
+    Attributes:
+        name: what the floor is, as the flag's line names it (the bare model, or the stateless
+            floor's learner).
+        records: its play of the test's instances, one at a time (the reset's schedule).
+    """
+
+    name: str
+    records: Play
+
+
+@dataclass(frozen=True)
+class BelowFloor:
+    """Whether one test's reset plays below the track's floor by more than its interval.
+
+    Attributes:
+        test: ``held-out`` or ``seen``.
+        floor: what the floor is (``None``: the floor was not played beside this result, and
+            nothing is read).
+        reset_used, floor_used: ``U`` of the reset and of the floor on the test's instances.
+        reset_solved, floor_solved: ``P`` of each.
+        excess: ``U(reset) - U(floor)`` in points, each instance's charges paired, with the 95 %
+            bootstrap interval over tasks.
+        flagged: the interval lies wholly above zero.
+    """
+
+    test: str
+    floor: str | None
+    reset_used: float | None
+    floor_used: float | None
+    reset_solved: float | None
+    floor_solved: float | None
+    excess: Estimate
+    flagged: bool
+
+    def to_json(self) -> BelowFloorJSON:
+        """The entry as JSON (every field, by [fields_json][continual_arc.core.jsonable.fields_json])."""
+        return cast(BelowFloorJSON, fields_json(self))
+
+
+@dataclass(frozen=True)
 class ResetFlags:
-    """Both flags on the reset reference of a protocol.
+    """The flags on the reset reference of a protocol.
 
     Attributes:
         gave_up: one entry per reset play read.
         first_sight: the first-sight gap (``None`` without the stream and its reset).
+        below_floor: one entry per test, against its floor (an entry whose ``floor`` is ``None``
+            says the floor was not played).
     """
 
     gave_up: list[GaveUp]
     first_sight: FirstSightGap | None
+    below_floor: list[BelowFloor] = field(default_factory=list)
 
     @property
     def flagged(self) -> bool:
         """Whether any flag fires."""
-        return any(g.flagged for g in self.gave_up) or bool(self.first_sight and self.first_sight.flagged)
+        return (
+            any(g.flagged for g in self.gave_up)
+            or bool(self.first_sight and self.first_sight.flagged)
+            or any(b.flagged for b in self.below_floor)
+        )
 
     def messages(self) -> list[str]:
         """One line per flag that fires, as ``check``, ``verify`` and the viewer print it."""
@@ -172,6 +253,7 @@ class ResetFlags:
         flags: FlagsJSON = {
             "gave_up": [g.to_json() for g in self.gave_up],
             "first_sight": None if self.first_sight is None else self.first_sight.to_json(),
+            "below_floor": [b.to_json() for b in self.below_floor],
         }
         return {**flags, "messages": flag_messages(flags)}
 
@@ -195,7 +277,28 @@ def flag_messages(flags: FlagsJSON) -> list[str]:
             f"(gap {gap['value']:.1f} [{gap['low']:.1f}, {gap['high']:.1f}], above the "
             f"{first['margin']:.0f}-point margin)"
         )
+    for b in flags.get("below_floor", []):
+        excess = b["excess"]
+        if b["flagged"] and excess["value"] is not None:
+            lines.append(
+                f"FLAG: the {b['test']} reset plays below the floor ({b['floor']}): U {b['reset_used']:.1f} "
+                f"against {b['floor_used']:.1f}, {excess['value']:.1f} points more "
+                f"[{excess['low']:.1f}, {excess['high']:.1f}]"
+            )
     return lines
+
+
+def floor_notes(flags: FlagsJSON) -> list[str]:
+    """What the floor flag could not read, in one line (never a flag): the floor was not played.
+
+    Both tests without a floor (or flags stored before the floor was played beside every result)
+    give ``floor not played``; one test alone names it.
+    """
+    entries = flags.get("below_floor")
+    missing = [b["test"] for b in entries if b["floor"] is None] if entries is not None else None
+    if missing is None or (missing and len(missing) == len(entries or [])):
+        return ["floor not played"]
+    return [f"floor not played on the {test} test" for test in missing]
 
 
 def _by_key(play: Play, phase: str) -> dict[Key, Record]:
@@ -306,6 +409,59 @@ def first_sight_gap(
     )
 
 
+def below_floor(
+    test: str,
+    reset: Play,
+    floor: FloorPlay | None,
+    *,
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+) -> BelowFloor:
+    """The floor flag of one test: its reset's play against the floor's, instance by instance.
+
+    Each instance's excess is the reset's charge minus the floor's (points); the estimate is their
+    mean, with a bootstrap over tasks (each task's instances kept together) on the explicit seeded
+    stream of ``below_floor/<test>``. With fewer than two tasks there is no interval, and nothing
+    is flagged.
+
+    Raises:
+        MismatchError: the reset and the floor were not played on the same instances.
+    """
+    resets = _by_key(reset, test)
+    reset_used, reset_solved = _used_solved(resets)
+    if floor is None:
+        return BelowFloor(
+            test, None, reset_used, None, reset_solved, None, Estimate(None, note="floor not played"), False
+        )
+    floors = _by_key(floor.records, test)
+    if set(floors) != set(resets):
+        raise MismatchError(
+            f"the {test} test's reset and its floor ({floor.name}) were not played on the same instances"
+        )
+    excess = {k: instance_charge(resets[k]) - instance_charge(floors[k]) for k in resets}
+    num, den = _totals(excess)
+    estimate = ratio_estimate(
+        num, den, estimate_rng(seed, f"below_floor/{test}", excess), resamples=resamples
+    )
+    floor_used, floor_solved = _used_solved(floors)
+    return BelowFloor(
+        test=test,
+        floor=floor.name,
+        reset_used=reset_used,
+        floor_used=floor_used,
+        reset_solved=reset_solved,
+        floor_solved=floor_solved,
+        excess=estimate,
+        flagged=estimate.low is not None and estimate.low > 0.0,
+    )
+
+
+def _used_solved(records: Mapping[Key, Record]) -> tuple[float | None, float | None]:
+    """``U`` and ``P`` of the records (``None`` without any)."""
+    plays = list(records.values())
+    return budget_used(plays), share_solved(plays)
+
+
 def reset_flags(
     *,
     held_out: Play,
@@ -313,11 +469,12 @@ def reset_flags(
     seen_reset: Play,
     stream: Play | None = None,
     stream_reset: Play | None = None,
+    floors: Mapping[str, FloorPlay | None] | None = None,
     seed: int = 0,
     resamples: int = RESAMPLES,
     margin: float = FIRST_SIGHT_MARGIN,
 ) -> ResetFlags:
-    """Both flags on a protocol's reset reference, from its plays' records.
+    """The flags on a protocol's reset reference, from its plays' records.
 
     Args:
         held_out: the learner's held-out test (records).
@@ -326,13 +483,15 @@ def reset_flags(
         stream: the learner's stream (``None``: the stream's flag and the first-sight gap are not
             read, and the seen reset is read against nothing, so never flagged).
         stream_reset: its reset's stream (``None``: as for ``stream``).
+        floors: each test's floor (``held-out``, ``seen``), ``None`` for a test whose floor was
+            not played (the entry says so); ``None`` altogether: the floor flag is not read.
         seed: the bootstrap seed.
         resamples: bootstrap resamples.
         margin: :data:`FIRST_SIGHT_MARGIN` by default.
 
     Raises:
-        MismatchError: the held-out plays were not on the same instances, or the reset's stream
-            never met a task the learner's did.
+        MismatchError: the held-out plays were not on the same instances, the reset's stream
+            never met a task the learner's did, or a test's floor was played on other instances.
     """
     firsts = _first_exposures(stream) if stream is not None else {}
     gave_up: list[GaveUp] = []
@@ -352,4 +511,11 @@ def reset_flags(
             resamples=resamples,
             margin=margin,
         )
-    return ResetFlags(gave_up, gap)
+    floored = []
+    if floors is not None:
+        resets = {Phase.HELD_OUT: held_out_reset, Phase.SEEN: seen_reset}
+        floored = [
+            below_floor(test, resets[test], floors.get(test), seed=seed, resamples=resamples)
+            for test in (Phase.HELD_OUT, Phase.SEEN)
+        ]
+    return ResetFlags(gave_up, gap, floored)

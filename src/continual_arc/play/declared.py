@@ -5,7 +5,8 @@ The core names no learner package. A package of learners (the baselines are one)
 * in :data:`DEFAULT_LEARNERS`, the learner the protocol plays when none is named, by track name or
   by a track's kind (``grid``, ``game``), as ``module:Class``; the track's name wins over its kind;
 * in :data:`REFERENCE_LEARNERS`, learners a check refers to by role (``bare``: the bare model that
-  a submission's ``-bare`` runs must play);
+  a submission's ``-bare`` runs must play; ``floor-<track>`` or ``floor-<kind>``: the track's
+  stateless floor, played beside every model-free result, :func:`track_floor_learner`);
 * in :data:`RUN_OPTIONS`, a :class:`RunOption`: a command-line switch of ``run`` and ``protocol``
   that only its learners read, carried to the processes a run starts through environment variables.
 
@@ -32,6 +33,7 @@ __all__ = [
     "run_option_env",
     "run_options",
     "track_default_learner",
+    "track_floor_learner",
 ]
 
 DEFAULT_LEARNERS = "continual_arc.default_learners"
@@ -82,6 +84,17 @@ def track_default_learner(track: Track) -> str:
             f"{track.name}: name one (--learner module:Class) or install continual-arc-baselines"
         )
     return learner
+
+
+def track_floor_learner(track: Track) -> str | None:
+    """The ``module:Class`` of ``track``'s stateless floor (its name's role, else its kind's), if declared.
+
+    The floor is the default learner's search keeping nothing between instances, built with no
+    arguments; a package declares it as ``floor-<track>`` or ``floor-<kind>`` among
+    :data:`REFERENCE_LEARNERS`. ``None``: no installed package declares one.
+    """
+    declared = _declared(REFERENCE_LEARNERS)
+    return declared.get(f"floor-{track.name}") or declared.get(f"floor-{track.kind}")
 
 
 def reference_learner(role: str) -> str | None:

@@ -14,6 +14,7 @@ from ..core.records import JSONValue, LearnerSpec, Play, ProtocolBlock
 from ..measure.plots import PlanePointJSON, plane_plot, run_plots
 from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
+from .floor import FLOOR_PLAYS, copy_floor, stream_floors
 from .plane import plane_point
 from .plays import PROTOCOL_PLAYS
 
@@ -115,8 +116,11 @@ def stream_plots(out: Path) -> list[Path]:
 def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDocument:
     """Write ``protocol.json``, ``submission.json`` (unless one exists) and the plots; the document.
 
-    The plots are left out when ``options.plots`` is false (a sweep may ask so). ``protocol.json``
-    is written last, so a protocol that has one is concluded whole.
+    First the track's floor on each test is copied in beside the plays (played once into the data
+    directory's cache if it is not there: [stream_floors][continual_arc.protocol.floor.stream_floors]),
+    unless ``options.floor`` is false. The plots are left out when ``options.plots`` is false (a
+    sweep may ask so). ``protocol.json`` is written last, so a protocol that has one is concluded
+    whole.
 
     Args:
         options: what was played.
@@ -124,6 +128,10 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDo
             here).
     """
     out: Path = options.out
+    if getattr(options, "floor", True):
+        for test, floor in stream_floors(read_meta(out / PROTOCOL_PLAYS[Play.STREAM])).items():
+            if floor is not None:
+                copy_floor(floor, out / FLOOR_PLAYS[test])
     label = learner_label(options.learner, options.learner_kwargs)
     point = plane_point(out, label=label, resamples=options.resamples).to_json()
     stream = read_meta(out / PROTOCOL_PLAYS[Play.STREAM])
@@ -192,6 +200,7 @@ def _write_submission(options: Played) -> None:
                     "run": PROTOCOL_PLAYS[Play.of(test)],
                     "reset": PROTOCOL_PLAYS[Play.of(test, reset=True)],
                     "bare": None,
+                    "floor": FLOOR_PLAYS[test] if (options.out / FLOOR_PLAYS[test]).is_dir() else None,
                 }
                 for test in TESTS
             },

@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.config import TESTS
 from ..core.records import Phase, Play, Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
 from ..measure.plots import PlanePointJSON
-from ..measure.reset_flags import ResetFlags, reset_flags
-from ..play.rundir import load_run
+from ..measure.reset_flags import FloorPlay, ResetFlags, reset_flags
+from ..play.rundir import load_run, read_records
+from .floor import FLOOR_PLAYS, floor_name
 from .plays import PROTOCOL_PLAYS, ProtocolError
 
 __all__ = ["PlanePoint", "plane_point"]
@@ -48,7 +50,11 @@ class PlanePoint:
 def plane_point(
     directory: Path | str, label: str | None = None, *, seed: int = 0, resamples: int = 10_000
 ) -> PlanePoint:
-    """A protocol directory's place on the plane (each test read against its reset)."""
+    """A protocol directory's place on the plane (each test read against its reset).
+
+    The floor flag reads the floor copied into the directory (``<test>-floor/``); a test without
+    one says its floor was not played.
+    """
     root = Path(directory)
     if not root.exists():
         raise ProtocolError(
@@ -97,7 +103,15 @@ def plane_point(
         seen_reset=records(Play.SEEN_RESET),
         stream=stream,
         stream_reset=stream_reset,
+        floors={str(test): _floor(root / FLOOR_PLAYS[test]) for test in TESTS},
         seed=seed,
         resamples=resamples,
     )
     return PlanePoint(label or root.name, seen, held, learned, setting, flags)
+
+
+def _floor(run: Path) -> FloorPlay | None:
+    """The floor copied into a protocol directory, if it was."""
+    if not (run / "records.jsonl").exists():
+        return None
+    return FloorPlay(floor_name(run), read_records(run))

@@ -83,6 +83,9 @@ class ProtocolOptions:
         progress: where the whole protocol's progress goes, every few seconds (``None``: nowhere).
         notes: where a sentence for the user goes (what a resumed protocol resumes).
         play_lines: each play also prints its own progress lines (several processes share stderr).
+        floor: copy the track's floor on each test in beside the plays, played once into the data
+            directory's cache ([continual_arc.protocol.floor][]); without it the floor flag says
+            the floor was not played.
     """
 
     out: Path
@@ -98,6 +101,7 @@ class ProtocolOptions:
     progress: Callable[[ProtocolProgress], None] | None = None
     notes: Callable[[str], None] | None = None
     play_lines: bool = True
+    floor: bool = True
 
     def __post_init__(self) -> None:
         if self.run.plugins:

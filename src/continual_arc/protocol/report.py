@@ -26,6 +26,16 @@ def _uses(side: Mapping[str, float | None]) -> str:
     return f"U {used:5.1f}  P {solved:5.1f}{format_level_score(side)}" if used is not None else "-"
 
 
+def _floor(entry: Mapping[str, object] | None) -> str:
+    """The floor beside a test's reset: its U and P, or that it was not played."""
+    if entry is None:
+        return ""
+    used, solved = entry.get("floor_used"), entry.get("floor_solved")
+    if entry.get("floor") is None or not isinstance(used, float | int) or not isinstance(solved, float | int):
+        return "   floor not played"
+    return f"   floor U {used:5.1f}  P {solved:5.1f}"
+
+
 def _heading(document: ProtocolDocument) -> str:
     protocol = document["protocol"]
     verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
@@ -43,17 +53,18 @@ def protocol_summary(document: ProtocolDocument) -> list[str]:
         "",
         "the plane of the two frozen tests (share of the reset's spend saved, 95 % interval)",
     ]
-    for label, c in (
-        ("memorization (seen)", point["seen"]),
-        ("generalization (held-out)", point["held_out"]),
+    # A protocol.json written before the flags has none to show (nor the floor, before it was played).
+    flags = point.get("flags")
+    floors = {str(b["test"]): b for b in (flags.get("below_floor", []) if flags else [])}
+    for label, test, c in (
+        ("memorization (seen)", "seen", point["seen"]),
+        ("generalization (held-out)", "held-out", point["held_out"]),
     ):
         lines += [
             f"  {label:27} share saved {format_estimate(c['share_saved'])}   "
             f"T {format_estimate(c['saving'], POINT_DIGITS)} points",
-            f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}",
+            f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}{_floor(floors.get(test))}",
         ]
-    # A protocol.json written before the flags has none to show.
-    flags = point.get("flags")
     lines += [f"  {message}" for message in (flags.get("messages", []) if flags else [])]
     learned = point["learned"]
     if learned:

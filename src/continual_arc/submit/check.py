@@ -22,6 +22,13 @@ It then computes the numbers the leaderboard shows: the place on the plane (the 
 each test, with intervals), T, the budget used and share solved of learner and reset, the
 bare-model flag, the share learned over the stream, and the flags on the reset reference
 (:mod:`continual_arc.measure.reset_flags`).
+
+The floor flag reads, on each test, the bare model's run when the submission names one (a model
+learner), else the track's stateless floor when the submission names a ``floor`` run: never that
+run itself, which its author could have weakened, but the checker's own floor
+([stream_floors][continual_arc.protocol.floor.stream_floors]: its cache, or played here), and a
+named floor run that differs from it is a problem. A result that names neither is read with the
+floor "not played", which ``check`` and the leaderboard say.
 """
 
 from __future__ import annotations
@@ -37,7 +44,8 @@ from ..core.records import JSONValue, Phase, Play, ProtocolBlock, Record
 from ..measure.compare import LearnedJSON, MismatchError, TestComparisonJSON, share_learned, share_saved
 from ..measure.ledger import OutsideJSON, ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
-from ..measure.reset_flags import ResetFlagsJSON, reset_flags
+from ..measure.reset_flags import FloorPlay, ResetFlagsJSON, reset_flags
+from ..protocol.floor import TrackFloor, floor_differences, stream_floors
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .bind import learner_problems, protocol_json_problems, verification_problems
@@ -133,7 +141,12 @@ def _roles(submission: Mapping[str, object]) -> dict[str, str | None]:
         roles[Play.of(test)] = _name(entry.get("run"))
         roles[Play.of(test, reset=True)] = _name(entry.get("reset"))
         roles[f"{test}-bare"] = _name(entry.get("bare"))
+        roles[f"{test}-floor"] = _name(entry.get("floor"))
     return roles
+
+
+_OPTIONAL = ("-bare", "-floor")
+"""The roles a submission may leave out: the bare model's runs and the stateless floor's."""
 
 
 def _object(value: object) -> Mapping[str, object]:
@@ -154,7 +167,42 @@ def _resolve(root: Path, name: str) -> Path | None:
     return None
 
 
-def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> CheckNumbers | None:
+def _floors(
+    runs: Mapping[str, LoadedRun], submission: Mapping[str, object], play: bool
+) -> tuple[dict[str, FloorPlay | None], list[str]]:
+    """Each test's floor as the flag reads it, and the problems of a floor run the submission names.
+
+    The bare model's run when one is named (a model learner's floor); else, when a floor run is
+    named, the checker's own floor, played here unless its cache holds it (``play`` false: the
+    cache only), against which the named run is compared; else none.
+    """
+    stream = runs.get(Play.STREAM)
+    floors: dict[str, FloorPlay | None] = {str(test): None for test in TESTS}
+    named = [str(t) for t in TESTS if f"{t}-bare" not in runs and f"{t}-floor" in runs]
+    own: dict[str, TrackFloor | None] = {}
+    if named and stream is not None and stream.meta is not None:
+        own = stream_floors(stream.meta, play=play)
+    problems: list[str] = []
+    for test in TESTS:
+        bare = runs.get(f"{test}-bare")
+        if bare is not None and bare.records is not None:
+            floors[test] = FloorPlay(f"the bare model, {submission.get('student')}", bare.records)
+            continue
+        copy, mine = runs.get(f"{test}-floor"), own.get(test)
+        if copy is None or mine is None:
+            continue
+        ours = mine.records()
+        problems += [
+            f"{copy.path}: not the track's floor on the {test} test: {d}"
+            for d in floor_differences(copy.records or [], ours)
+        ]
+        floors[test] = FloorPlay(mine.learner, ours)
+    return floors, problems
+
+
+def _numbers(
+    runs: dict[str, LoadedRun], resamples: int, seed: int, floors: Mapping[str, FloorPlay | None]
+) -> CheckNumbers | None:
     def records(role: str) -> list[Record] | None:
         run = runs.get(role)
         return run.records if run is not None else None
@@ -177,6 +225,7 @@ def _numbers(runs: dict[str, LoadedRun], resamples: int, seed: int) -> CheckNumb
         seen_reset=records(Play.SEEN_RESET) or [],
         stream=stream if both else None,
         stream_reset=stream_reset if both else None,
+        floors=floors,
         seed=seed,
         resamples=resamples,
     ).to_json()
@@ -238,6 +287,7 @@ def check_submission(
     draft: bool = False,
     records_only: bool = False,
     trusted: TrustedKeys | None = None,
+    play_floor: bool = True,
 ) -> CheckResult:
     """Check a result directory holding ``submission.json``.
 
@@ -259,6 +309,9 @@ def check_submission(
             everything but the replay is checked, and the result says it is records only.
         trusted: the keys whose signatures give a standing (default :func:`load_trusted`: the
             repository's and the reader's local key).
+        play_floor: when the submission names a floor run and the data directory's cache lacks
+            the track's floor, play it here (once: it is cached); ``False`` reads the cache only,
+            and a floor not cached is "not played".
     """
     root = Path(root)
     standing = standing_of(root, load_trusted() if trusted is None else trusted)
@@ -281,7 +334,7 @@ def check_submission(
     runs: dict[str, LoadedRun] = {}
     for role, name in _roles(submission).items():
         if name is None:
-            if not role.endswith("-bare"):
+            if not role.endswith(_OPTIONAL):
                 problems.append(f"{root / 'submission.json'}: names no {role} run")
             continue
         path = _resolve(root, name)
@@ -299,7 +352,9 @@ def check_submission(
     numbers = None
     if all(r.records is not None for r in runs.values()):
         try:
-            numbers = _numbers(runs, resamples, seed)
+            floors, found = _floors(runs, submission, play_floor)
+            problems += found
+            numbers = _numbers(runs, resamples, seed, floors)
         except MismatchError as err:
             problems.append(f"{root}: {err}")
         except Exception as err:  # runs that hold no instance to compare: one line, never a traceback

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..core.config import TESTS
 from ..core.records import Phase
+from ..measure.reset_flags import floor_notes
 from .check import CheckNumbers
 
 __all__ = ["RECORDS_ONLY", "flags"]
@@ -28,4 +29,5 @@ def flags(numbers: CheckNumbers) -> tuple[str, ...]:
     ]
     reset_flags = numbers.get("flags")
     out += list(reset_flags.get("messages", []) if reset_flags else [])
+    out += floor_notes(reset_flags) if reset_flags else []  # a result read against no floor says so
     return tuple(out)

@@ -31,6 +31,7 @@ from ..core.records import JSONObject, JSONValue
 from ..play.aliases import SALT_FILE
 from ..play.instance_record import TIMING_FIELDS
 from ..play.options import RunOptions
+from ..protocol.floor import FLOOR_PLAYS
 from ..protocol.play import ProtocolOptions, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
 from ..stream.users import with_users
@@ -142,6 +143,12 @@ def store_run(
             shutil.copy(source / play / name, target / play / name)
     if sign_with is not None and origin is not None:
         sign_directory(target, store_statement(target, whole, origin), sign_with)
+    # The track's floor, where the protocol copied it in, is kept beside the plays, as its records.
+    for floor in FLOOR_PLAYS.values():
+        if all((source / floor / name).exists() for name in STORED_FILES):
+            (target / floor).mkdir(exist_ok=True)
+            for name in STORED_FILES:
+                shutil.copy(source / floor / name, target / floor / name)
     return target
 
 
@@ -356,7 +363,14 @@ def rebuild_run(
         options = _options(source, target, jobs)
         _prepare(source, target)
         play_protocol(options)
-    # The stored submission names the same plays, and the fields (student, code, contact) it was given.
-    shutil.copy(source / "submission.json", target / "submission.json")
+    # The stored submission names the same plays, and the fields (student, code, contact) it was given,
+    # and the floor the rebuild copied in beside them, which a run stored before the floor lacks.
+    submission = dict(_object(source / "submission.json"))
+    tests = submission.get("tests")
+    for test, floor in FLOOR_PLAYS.items():
+        entry = tests.get(test) if isinstance(tests, dict) else None
+        if isinstance(entry, dict) and entry.get("floor") is None and (target / floor).is_dir():
+            entry["floor"] = floor
+    atomic_write_json(target / "submission.json", submission)
     verdict = check(target) if check else check_submission(target, allow_ablation=allow_ablation)
     return Rebuilt(target, first_difference(source, target), verdict)

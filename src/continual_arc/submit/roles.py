@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from ..core.config import TESTS
 from ..core.records import Play
 from ..data.status import source_digests
-from ..play.declared import reference_learner
-from ..tracks.registry import pack_in_use
+from ..play.declared import reference_learner, track_floor_learner
+from ..tracks.registry import get_track, pack_in_use
 from .check_run import LoadedRun
 
 __all__ = ["canonical_problems", "cross_checks"]
@@ -33,7 +33,7 @@ def _expect(run: LoadedRun, role: str, stream: Mapping[str, object]) -> list[str
     test = next((str(t) for t in TESTS if role.startswith(t)), None)
     wanted: dict[str, object] = {
         "test": test,
-        "width": 1 if role.endswith(("-reset", "-bare")) and test else meta.get("width"),
+        "width": 1 if role.endswith(("-reset", "-bare", "-floor")) and test else meta.get("width"),
         "reset_each": role == Play.STREAM_RESET,
         "config": stream["config"],
         "seed": stream["seed"],
@@ -64,6 +64,12 @@ def _same_learner(
                 f"{where}: the bare model is {model!r}, but the student is {submission['student']!r}"
             )
         return problems
+    if role.endswith("-floor"):
+        # The track's stateless floor, built with no arguments; its records are compared with the
+        # checker's own floor in check, so its code is not compared here.
+        floor = track_floor_learner(get_track(str(stream.meta["schedule"].get("track", ""))))
+        wanted = {"class": floor or "a stateless floor (no installed package declares one)", "kwargs": {}}
+        return [] if _spec(learner) == wanted else [f"{where}: played by {learner}, not the floor {wanted}"]
     theirs = stream.meta["learner"]
     if _spec(learner) != _spec(theirs):
         return [

@@ -47,6 +47,7 @@ from ..play.options import RunProgress
 from ..play.remote import CHILD_MODULE, RemoteLearner, remote_learner
 from ..play.runner import run
 from ..protocol.conclude import PlayedProtocol, ProtocolDocument, conclude
+from ..protocol.floor import FLOOR_PLAYS
 from ..protocol.jobs import ProgressLines, final_state
 from ..protocol.plan import PLAN, stream_start
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
@@ -333,6 +334,7 @@ def _write_submission(options: VerifyOptions, seed: int) -> None:
                     "run": PROTOCOL_PLAYS[Play.of(test)],
                     "reset": PROTOCOL_PLAYS[Play.of(test, reset=True)],
                     "bare": None,
+                    "floor": FLOOR_PLAYS[test] if (options.out / FLOOR_PLAYS[test]).is_dir() else None,
                 }
                 for test in TESTS
             },
@@ -417,6 +419,7 @@ def verify(options: VerifyOptions) -> ProtocolDocument:
         resamples=options.resamples,
     )
     document = conclude(played)
+    _write_submission(options, seed)  # again: it names the track's floor that conclude copied in
     if options.sign_with is not None:
         sign_directory(options.out, verify_statement(options, seed, isolation), options.sign_with)
     return document
