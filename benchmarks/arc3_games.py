@@ -8,10 +8,10 @@ levels that each of the two random floors wins under the environment's rules (8 
 its action cap): ``RandomPlayer`` clicking uniform pixels, and ``RandomPlayer(mode="patch")``
 clicking the centre of a uniform connected patch of one colour (both draw the other actions
 uniformly); then the solver's mean plan length (the level score's baseline), and the distinct levels among
-``M`` generator draws with Chao1's estimate of how many there are. Every served difficulty must stay
-below one random win in three for both players. ``--timing`` prints instead the mean and worst milliseconds per
-level drawn, with and without the engine replay of the plan, at every difficulty: a protocol draws
-about a thousand levels, so the mean should stay well under 50 ms.
+``M`` generator draws with Chao1's estimate of how many there are. Every served difficulty must
+stay below one random win in three for both players. ``--timing`` prints instead the mean and worst
+milliseconds per level drawn, with and without the engine replay of the plan, at every difficulty:
+a protocol draws about a thousand levels, so the mean should stay well under 50 ms.
 """
 
 from __future__ import annotations

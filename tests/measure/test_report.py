@@ -248,6 +248,5 @@ def test_a_game_run_s_report_shows_arc_agi_3_s_scorecard_and_a_grid_run_s_none(t
     games = [{**r, "baseline_actions": 4, "level_actions": 8, "level_score": 0.25} for r in played.records]
     report = run_report(played.path, played.meta, games)  # type: ignore[arg-type]
     assert report["scorecard"] == {"stream": pytest.approx(0.25)}
-    assert "ARC-AGI-3's scorecard (levels weighted by their index, baseline the solver's plan): stream 0.25" in (
-        format_run(report)
-    )
+    line = "ARC-AGI-3's scorecard (levels weighted by their index, baseline the solver's plan): stream 0.25"
+    assert line in format_run(report)

@@ -132,10 +132,11 @@ class MirrorBeam:
     rules = (
         "An orange lamp set in the grey wall shines a yellow beam straight into the room; the beam "
         "runs until it meets a wall. White diagonal mirrors bounce it through a right angle. Clicking "
-        "a mirror's white glass (ACTION6) turns it a quarter, so a / becomes a \\ and back; clicks anywhere else do "
-        "nothing. The beam is redrawn after every click. The marks below the room count the turns "
-        "left: each turn spends one, and spending the last one with the beam off the target loses "
-        "the level. The level is won as soon as the beam reaches the green target in the wall."
+        "a mirror's white glass (ACTION6) turns it a quarter, so a / becomes a \\ and back; clicks "
+        "anywhere else do nothing. The beam is redrawn after every click. The marks below the room "
+        "count the turns left: each turn spends one, and spending the last one with the beam off the "
+        "target loses the level. The level is won as soon as the beam reaches the green target in the "
+        "wall."
     )
     actions = (CLICK,)
     max_difficulty = len(_KNOBS) - 1
