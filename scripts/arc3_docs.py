@@ -9,8 +9,8 @@ games' README table, the one place they are listed), whether it is streamed or h
 difficulties the track serves (``SERVED_DIFFICULTIES``), and one picture per served difficulty
 with the length of the solver's plan on it: the level's first frame in ARC-AGI-3's 16-colour
 palette (listed at the section's head), two pixels a cell. The levels are drawn from the seed parts
-``("docs",)``, which no schedule uses. The section replaces the text between the two marker lines of docs/arc3.md, so
-the rest of that page stays hand-written.
+``("docs",)``, which no schedule uses. The section replaces the text between the two marker lines
+of docs/arc3.md, so the rest of that page stays hand-written.
 """
 
 from __future__ import annotations
