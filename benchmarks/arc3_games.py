@@ -4,12 +4,14 @@ Usage: python benchmarks/arc3_games.py [--levels N] [--draws M] [--game ID ...] 
 (needs Python 3.12 + arcengine)
 
 Prints, per game and served difficulty (``tracks/arc3/levels.py``), the share of ``N`` stream-half
-levels that ``RandomPlayer`` wins under the environment's rules (8 attempts, each to its action
-cap), the solver's mean plan length (the level score's baseline), and the distinct levels among
-``M`` generator draws with Chao1's estimate of how many there are. Every served difficulty must stay
-below one random win in three. ``--timing`` prints instead the mean and worst milliseconds per
-level drawn, with and without the engine replay of the plan, at every difficulty: a protocol draws
-about a thousand levels, so the mean should stay well under 50 ms.
+levels that each of the two random floors wins under the environment's rules (8 attempts, each to
+its action cap): ``RandomPlayer`` clicking uniform pixels, and ``RandomPlayer(mode="patch")``
+clicking the centre of a uniform connected patch of one colour (both draw the other actions
+uniformly); then the solver's mean plan length (the level score's baseline), and the distinct levels among
+``M`` generator draws with Chao1's estimate of how many there are. Every served difficulty must
+stay below one random win in three for both players. ``--timing`` prints instead the mean and worst
+milliseconds per level drawn, with and without the engine replay of the plan, at every difficulty:
+a protocol draws about a thousand levels, so the mean should stay well under 50 ms.
 """
 
 from __future__ import annotations
@@ -46,9 +48,9 @@ def measure(game_id: str, difficulty: int, levels: int, verify: bool) -> tuple[f
     return statistics.mean(times), max(times), statistics.mean(lengths)
 
 
-def random_wins(game_id: str, difficulty: int, levels: int) -> tuple[int, float]:
-    """Levels of ``levels`` (stream half) that RandomPlayer wins under the rules, and the mean plan."""
-    spec, player, wins, plans = GAMES[game_id], RandomPlayer(), 0, []
+def random_wins(game_id: str, difficulty: int, levels: int, mode: str) -> tuple[int, float]:
+    """Levels of ``levels`` (stream half) that RandomPlayer in ``mode`` wins, and the mean plan."""
+    spec, player, wins, plans = GAMES[game_id], RandomPlayer(mode=mode), 0, []
     for seed in range(levels):
         level, plan = draw_level(spec, ("benchmark", seed), difficulty, max_subdraws=64, accept=_stream_half)
         instance = GameInstance("benchmark", game_id, seed, difficulty, level, plan, 0, _no_demos)
@@ -83,17 +85,18 @@ def distinct_levels(game_id: str, difficulty: int, draws: int) -> tuple[int, flo
     return len(counts), estimate
 
 
-def floor_table(games: list[str], levels: int, draws: int) -> None:
+def floor_table(games: list[str], levels: int, draws: int, only: list[int] | None = None) -> None:
     """The random floor, the plan and the distinct levels of each game at each served difficulty."""
-    print(f"{'game':16} d  random wins      plan  distinct of {draws} (Chao1)")
+    print(f"{'game':16} d  pixel wins       patch wins       plan  distinct of {draws} (Chao1)")
     for game_id in games:
-        for difficulty in SERVED_DIFFICULTIES[game_id]:
-            wins, plan = random_wins(game_id, difficulty, levels)
+        for difficulty in only or SERVED_DIFFICULTIES[game_id]:
+            shares = []
+            for mode in RandomPlayer.MODES:
+                wins, plan = random_wins(game_id, difficulty, levels, mode)
+                shares.append(f"{wins:3}/{levels} = {wins / levels:.2f}")
             seen, estimate = distinct_levels(game_id, difficulty, draws)
-            share = f"{wins:3}/{levels} = {wins / levels:.2f}"
-            print(
-                f"{game_id:16} {difficulty}  {share:14}  {plan:5.1f}  {seen:5} ({estimate:.0f})", flush=True
-            )
+            floors = "  ".join(f"{share:14}" for share in shares)
+            print(f"{game_id:16} {difficulty}  {floors}  {plan:5.1f}  {seen:5} ({estimate:.0f})", flush=True)
 
 
 def main() -> None:
@@ -103,10 +106,13 @@ def main() -> None:
     parser.add_argument("--levels", type=int, default=30)
     parser.add_argument("--draws", type=int, default=400)
     parser.add_argument("--game", action="append", choices=sorted(GAMES))
+    parser.add_argument(
+        "--difficulty", type=int, action="append", help="these difficulties (served or not) instead"
+    )
     parser.add_argument("--timing", action="store_true", help="time the draws at every difficulty instead")
     args = parser.parse_args()
     if not args.timing:
-        floor_table(args.game or sorted(GAMES), args.levels, args.draws)
+        floor_table(args.game or sorted(GAMES), args.levels, args.draws, args.difficulty)
         return
     print(f"{'game':16} d  solve ms (worst)   +replay ms (worst)   plan")
     for game_id in args.game or sorted(GAMES):

@@ -1,4 +1,4 @@
-"""Write docs/arc3.md's section on the games, and a PNG of one level of each game under docs/img/arc3/.
+"""Write docs/arc3.md's section on the games, and a PNG of a level of each game at each served difficulty.
 
 Run from the repository root, in the Python 3.12 environment (the games need ``arcengine``)::
 
@@ -6,12 +6,11 @@ Run from the repository root, in the Python 3.12 environment (the games need ``a
 
 Each game gets its rules (the paragraph the game itself carries), its generator's knobs (the
 games' README table, the one place they are listed), whether it is streamed or held out, the
-difficulties the track serves (``SERVED_DIFFICULTIES``), the length of its solver's plan on the
-pictured level, and the picture: the level's first frame in ARC-AGI-3's 16-colour palette (listed
-at the section's head), two pixels a cell. The level is drawn at the game's lowest served
-difficulty, the one a stream's first levels of it are at, from the seed parts ``("docs",)``, which
-no schedule uses. The section replaces the text between the two marker lines of docs/arc3.md, so
-the rest of that page stays hand-written.
+difficulties the track serves (``SERVED_DIFFICULTIES``), and one picture per served difficulty
+with the length of the solver's plan on it: the level's first frame in ARC-AGI-3's 16-colour
+palette (listed at the section's head), two pixels a cell. The levels are drawn from the seed parts
+``("docs",)``, which no schedule uses. The section replaces the text between the two marker lines
+of docs/arc3.md, so the rest of that page stays hand-written.
 """
 
 from __future__ import annotations
@@ -33,8 +32,6 @@ PICTURES = ROOT / "docs" / "img" / "arc3"
 TABLE = ROOT / "games" / "README.md"
 BEGIN, END = "<!-- games: begin (scripts/arc3_docs.py) -->", "<!-- games: end -->"
 PIXEL = 2
-# The pictured levels' difficulty (the track's DIFFICULTY when it served one difficulty, since gone).
-DIFFICULTY = 0
 
 
 def knobs() -> dict[str, tuple[str, str]]:
@@ -66,23 +63,32 @@ def served(game: str) -> str:
 
 
 def section() -> str:
-    """The games' section: the palette, then one subsection per game, in id order, with its picture."""
+    """The games' section: the palette, then one subsection per game, in id order, with its pictures.
+
+    A game gets one picture per served difficulty, each drawn from the same seed parts, so that
+    what a difficulty adds shows beside the one before it; the lowest is ``<game>.png``, the others
+    ``<game>-d<difficulty>.png``.
+    """
     table = knobs()
     parts = [palette()]
     for game in sorted(GAMES):
         spec = GAMES[game]
-        lowest = SERVED_DIFFICULTIES[game][0]
-        level, plan = draw_level(spec, ("docs",), lowest)
-        save_level_png(spec, level, PICTURES / f"{game}.png", pixel=PIXEL)
+        pictures, plans = [], []
+        for number, difficulty in enumerate(SERVED_DIFFICULTIES[game]):
+            level, plan = draw_level(spec, ("docs",), difficulty)
+            name = f"{game}.png" if number == 0 else f"{game}-d{difficulty}.png"
+            save_level_png(spec, level, PICTURES / name, pixel=PIXEL)
+            pictures.append(f"![a level of {game} at difficulty {difficulty}](img/arc3/{name})")
+            caps = f"{len(plan)} actions, an attempt's cap {attempt_action_cap(len(plan))}"
+            plans.append(f"difficulty {difficulty}: {caps}")
         actions, knob = table[game]
         role = "held out" if game in HELD_OUT_GAMES else "streamed"
         parts.append(
             f"### {spec.title} (`{game}`, {role})\n\n"
-            f"![a level of {game}](img/arc3/{game}.png)\n\n"
+            f"{' '.join(pictures)}\n\n"
             f"{' '.join(spec.rules.split())}\n\n"
             f"Actions: ACTION{actions}. Knobs (difficulty 0 → {spec.max_difficulty}): {knob}. "
-            f"{served(game)}. The pictured level (difficulty {lowest}) has a plan of {len(plan)} "
-            f"actions; an attempt's cap is {attempt_action_cap(len(plan))}.\n"
+            f"{served(game)}. The pictured levels, left to right, have plans of: {'; '.join(plans)}.\n"
         )
     return "\n".join(parts)
 

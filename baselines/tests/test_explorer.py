@@ -45,6 +45,15 @@ def test_blobs_join_cells_of_a_colour_and_click_near_their_middle() -> None:
     assert found.at(30, 30).size == 1
 
 
+def test_a_diagonal_line_is_one_blob_clicked_on_its_middle() -> None:
+    """A mirror drawn as a diagonal of single pixels (they meet only at corners) is one target."""
+    slash = {(40 - k, 10 + k): 0 for k in range(7)}  # a / from (40, 10) down-left to (34, 16)
+    found = blobs(_frame(slash))
+    assert sorted(b.size for b in found.found) == [7, 4096 - 7]
+    line = found.at(40, 10)
+    assert found.at(34, 16) == line and (line.x, line.y) == (37, 13)  # the run of its middle row
+
+
 def test_the_moving_colour_and_what_a_move_covered() -> None:
     before = _frame({(5, 5): 9, (6, 5): 14})
     after = _frame({(6, 5): 9})

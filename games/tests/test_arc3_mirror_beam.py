@@ -114,3 +114,41 @@ def test_mirror_beam_by_turning_the_mirrors_the_beam_touches(seed: int) -> None:
                 seen.add(session.frame.tobytes())
                 queue.append((*tried, cell))
     pytest.fail("no set of turns brought the beam to the target")
+
+
+# The same room with a decoy \ at (3, 2) and one turn allowed: a strip row is added below the room,
+# so the board is 5x5 cells of 11 pixels (64 // 5 = 12, made odd), shown at offsets (4, 4); cell
+# (cx, cy) starts at pixel (4 + 11 cx, 4 + 11 cy). The turn's mark is the beam-wide square (pixels
+# 4-6 of a cell) in strip cell (1, 4).
+COUNTED = Level.make(
+    "mirror-beam", [[1, 1, 1, 1, 1], [2, 0, 4, 0, 1], [1, 0, 0, 5, 1], [1, 1, 3, 1, 1]], clicks=1
+)
+
+
+def _pixel(cx: int, cy: int, dx: int = 5, dy: int = 5) -> tuple[int, int]:
+    return 4 + 11 * cx + dx, 4 + 11 * cy + dy
+
+
+def test_a_click_beside_a_mirror_s_glass_turns_nothing_and_spends_nothing() -> None:
+    session = Session(SPEC, COUNTED)
+    first = session.frame.copy()
+    mark_x, mark_y = _pixel(1, 4)
+    assert first[mark_y, mark_x] == 0  # the one turn left, shown white
+    session.step(Move.click(*_pixel(2, 1, 0, 0)))  # the mirror's cell, its top-left corner: no glass
+    assert np.array_equal(session.frame, first) and not session.over
+    session.step(Move.click(*_pixel(2, 1)))  # the glass: the / turns, and the beam reaches the target
+    assert session.won
+
+
+def test_the_last_turn_spent_off_the_target_loses_the_level() -> None:
+    session = Session(SPEC, COUNTED)
+    session.step(Move.click(*_pixel(3, 2)))  # the decoy turns; the beam still goes up into the wall
+    assert session.lost
+    assert SPEC.solve(COUNTED, SPEC.budget) == (Move.click(*_pixel(2, 1)),)
+
+
+def test_a_drawn_level_allows_the_fewest_turns_it_needs_or_one_more() -> None:
+    for difficulty, spare in ((1, 0), (2, 1), (3, 1)):
+        for seed in range(3):
+            level, plan = draw_level(SPEC, ("turns", seed), difficulty)
+            assert dict(level.params)["clicks"] == len(plan) + spare

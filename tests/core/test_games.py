@@ -16,6 +16,7 @@ from continual_arc.core.games import (
     GameObservation,
     decode_frame,
     encode_frame,
+    frame_patches,
     game_action_from_json,
     game_action_to_json,
     game_feedback_to_json,
@@ -89,3 +90,31 @@ def test_game_values_cross_the_wire_unchanged() -> None:
     ]
     for value in values:
         assert from_wire(json.loads(json.dumps(to_wire(value)))) == value
+
+
+def _frame(cells: dict[tuple[int, int], int], background: int = 5) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(cells.get((x, y), background) for x in range(64)) for y in range(64))
+
+
+def test_patches_join_cells_by_a_side_or_a_corner_and_centre_on_a_cell_of_their_own() -> None:
+    # A / of seven pixels (meeting only at corners) is one patch centred on its middle pixel; a
+    # 3x3 square centres on its middle; a ring of 8 cells around an empty middle centres on a
+    # cell of the ring nearest the mean (the first such in row-major order), not the hole.
+    cells = {(40 - k, 10 + k): 0 for k in range(7)}
+    cells.update({(x, y): 9 for x in range(10, 13) for y in range(20, 23)})
+    cells.update({(x, y): 3 for x in range(30, 33) for y in range(30, 33) if (x, y) != (31, 31)})
+    patches = frame_patches(_frame(cells))
+    by_colour = {colour: (x, y) for colour, x, y in patches if colour != 5}
+    assert by_colour == {0: (37, 13), 9: (11, 21), 3: (31, 30)}
+    # The background is one patch around them, and the ring's hole one more of its own.
+    assert sum(1 for colour, _, _ in patches if colour == 5) == 2
+    assert len(patches) == 5
+
+
+def test_a_patch_centre_has_the_patch_s_colour() -> None:
+    rng = random.Random(7)
+    frame = tuple(tuple(rng.choice((1, 2, 2, 2)) for _ in range(64)) for _ in range(64))
+    patches = frame_patches(frame)
+    assert all(frame[y][x] == colour for colour, x, y in patches)
+    # Cells of one colour join across the frame, so the patches are far fewer than the cells.
+    assert 1 < len(patches) < 64 * 64

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from continual_arc.core.level_score import level_actions, level_fields, level_score
+from continual_arc.core.level_score import (
+    game_scorecard,
+    level_actions,
+    level_fields,
+    level_score,
+    scorecard,
+    scorecard_level,
+)
 
 
 def test_a_solved_level_scores_the_squared_ratio_of_baseline_to_actions() -> None:
@@ -42,3 +49,45 @@ def test_every_game_action_counts_but_a_free_reset_and_demonstrations_do_not() -
     fields = level_fields(entries, True, 2)
     assert (fields["baseline_actions"], fields["level_actions"]) == (2, 5)
     assert fields["level_score"] == pytest.approx(0.16)
+
+
+def test_the_scorecard_of_a_hand_worked_game_follows_arc_prize_s_rule() -> None:
+    """Four levels, worked out by hand as ARC Prize's ``EnvironmentScoreCalculator`` scores them.
+
+    Level 1 (weight 1): baseline 10 in 8 actions, (10/8)^2 = 1.5625, capped at 1.15.
+    Level 2 (weight 2): baseline 6 in 12 actions, (1/2)^2 = 0.25.
+    Level 3 (weight 3): unsolved, 0.
+    Level 4 (weight 4): baseline 9 in 9 actions, 1.
+    Weighted mean: (1.15 + 0.5 + 0 + 4) / 10 = 0.565. Levels above 0 weigh 1 + 2 + 4 = 7 of 10,
+    so the cap is 0.7, and the game scores 0.565.
+    """
+    levels = [(True, 8, 10), (True, 12, 6), (False, 30, 7), (True, 9, 9)]
+    assert game_scorecard(levels) == pytest.approx(0.565)
+    assert [scorecard_level(*level) for level in levels] == pytest.approx([1.15, 0.25, 0.0, 1.0])
+
+
+def test_the_scorecard_caps_a_game_at_its_weighted_share_of_levels_reached() -> None:
+    # Level 1 at 1.15, level 2 unsolved: the mean (1.15 + 0) / 3 = 0.3833 is above the share
+    # reached, 1/3, which caps it.
+    assert game_scorecard([(True, 1, 5), (False, 4, 2)]) == pytest.approx(1 / 3)
+    assert game_scorecard([]) == 0.0
+    assert scorecard_level(True, 0, 4) == 0.0  # a win that claims no action scores nothing
+
+
+def test_a_play_s_scorecard_is_the_mean_over_its_games_each_in_the_order_played() -> None:
+    def record(task: str, step: int, solved: bool, actions: int, baseline: int) -> dict[str, object]:
+        return {
+            "task_id": task,
+            "user": 0,
+            "step": step,
+            "solved": solved,
+            "level_actions": actions,
+            "baseline_actions": baseline,
+            "level_score": 0.0,
+        }
+
+    # Game a, in step order: unsolved, then a level at baseline (1): (0 + 2) / 3 = 2/3, cap 2/3.
+    # Game b: one level, (4/8)^2 = 0.25. The mean: (2/3 + 0.25) / 2.
+    records = [record("a", 5, True, 3, 3), record("b", 2, True, 8, 4), record("a", 1, False, 9, 3)]
+    assert scorecard(records) == pytest.approx((2 / 3 + 0.25) / 2)
+    assert scorecard([{"task_id": "t", "step": 0}]) is None  # a grid run has no scorecard

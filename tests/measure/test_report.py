@@ -11,7 +11,7 @@ from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.env import Action, GiveUp, LearnerObservation, RequestDemos, Submit
 from continual_arc.learner import BaseLearner
-from continual_arc.measure.report import recompute_summary, run_report
+from continual_arc.measure.report import format_run, recompute_summary, run_report
 from continual_arc.play.rundir import load_run
 from continual_arc.protocol.plane import plane_point
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
@@ -236,3 +236,17 @@ def test_plots_show_the_reset_beside_and_every_free_answer(tmp_path: Path, monke
     assert sum(len(c.get_offsets()) for c in marks) == free
     bars = [c for c in charges.collections if c not in marks]  # one rectangle per stream instance
     assert [len(c.get_paths()) for c in bars] == [sum(1 for r in stream if r["phase"] == "stream")]
+
+
+def test_a_game_run_s_report_shows_arc_agi_3_s_scorecard_and_a_grid_run_s_none(tmp_path: Path) -> None:
+    run(ToyRuleLearner(), build_schedule(TOY, 0, epilogue=False), tmp_path / "run")
+    played = load_run(tmp_path / "run")
+    assert "scorecard" not in run_report(played.path, played.meta, played.records)
+    # Every level solved in twice its baseline's actions scores (1/2)^2 = 1/4, whatever its weight,
+    # so each game and their mean score 1/4.
+    assert all(r["solved"] for r in played.records)
+    games = [{**r, "baseline_actions": 4, "level_actions": 8, "level_score": 0.25} for r in played.records]
+    report = run_report(played.path, played.meta, games)  # type: ignore[arg-type]
+    assert report["scorecard"] == {"stream": pytest.approx(0.25)}
+    line = "ARC-AGI-3's scorecard (levels weighted by their index, baseline the solver's plan): stream 0.25"
+    assert line in format_run(report)

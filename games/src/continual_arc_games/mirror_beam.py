@@ -2,7 +2,11 @@ r"""mirror-beam: turn mirrors, by clicking them, until the light's beam reaches 
 
 Legend of the level grid (the outer ring is wall, save the source and the target set into it):
 0 floor, 1 wall, 2 the light source (it fires into the room, away from the ring), 3 the target,
-4 a mirror ``/``, 5 a mirror ``\``.
+4 a mirror ``/``, 5 a mirror ``\``. The param ``clicks``, when above 0, is how many times the
+mirrors may be turned: a strip below the room shows a mark per turn left, and spending the last
+turn without the beam on the target loses the level. A level without it turns freely (a hand-made
+room of the tests); every level drawn has it, a few turns more than the fewest the level needs, so
+that clicking mirrors at random runs out long before it lights the target.
 """
 
 from __future__ import annotations
@@ -14,16 +18,17 @@ import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import CLICK, Level, Move, RejectLevel, knobs_at, long_plan, retry
-from .engine import GridGame, layer_sprite, patch
+from .engine import GridGame, frame_point, layer_sprite, patch
 from .layouts import Cell, bordered_room, inner_cells
 from .search import bfs
-from .strokes import SIDE_STEPS, arms, band, middle_of, odd_cell, paste
+from .strokes import SIDE_STEPS, arms, band, odd_cell, paste
 from .symmetry import SYMMETRIES, swaps_diagonals, turned_grid
 
 __all__ = ["MirrorBeam"]
 
 FLOOR, WALL, SOURCE, TARGET, SLASH, BACKSLASH = range(6)
 STONE, LAMP, GOAL, GLASS, LIGHT, GROUND, EDGE = 2, 12, 14, 0, 11, 5, 4
+LEFT_MARK, SPENT_MARK = 0, 8  # a turn left, a turn spent
 
 Direction = tuple[int, int]
 
@@ -36,13 +41,14 @@ class _Knobs:
     decoys: int  # mirrors off that path
     walls: int  # inner wall cells
     shortest: int  # fewest clicks a served level needs
+    spare: int  # turns allowed beyond the fewest
 
 
 _KNOBS = (
-    _Knobs(7, 2, 2, 2, 0, 2),
-    _Knobs(8, 3, 2, 3, 2, 2),
-    _Knobs(10, 4, 3, 5, 4, 3),
-    _Knobs(12, 5, 4, 8, 6, 4),
+    _Knobs(7, 2, 2, 2, 0, 2, 0),
+    _Knobs(8, 3, 3, 3, 2, 3, 0),
+    _Knobs(10, 4, 3, 5, 4, 3, 1),
+    _Knobs(12, 5, 4, 8, 6, 4, 1),
 )
 
 
@@ -70,6 +76,18 @@ class _Room:
     target: Cell
     mirrors: tuple[tuple[Cell, int], ...]  # (cell, kind) in row-major order
     index: dict[Cell, int]  # a mirror's place in ``mirrors``, by its cell
+    clicks: int  # the turns allowed, 0 for no limit
+
+    @property
+    def box(self) -> tuple[int, int]:
+        """The board in cells: the room, and below it the strip of turns left when they are limited."""
+        return self.width, self.height + (self.clicks > 0)
+
+    def click_at(self, cell: Cell) -> Move:
+        """The click on a cell of the room."""
+        width, height = self.box
+        size = odd_cell(width, height)
+        return Move.click(*frame_point((width * size, height * size), *_middle(cell, size)))
 
     @classmethod
     def read(cls, level: Level) -> _Room:
@@ -80,7 +98,8 @@ class _Room:
         )
         index = {cell: i for i, (cell, _) in enumerate(mirrors)}
         walls = frozenset(level.cells(WALL))
-        return cls(width, height, walls, (sx, sy), heading, level.cells(TARGET)[0], mirrors, index)
+        clicks = dict(level.params).get("clicks", 0)
+        return cls(width, height, walls, (sx, sy), heading, level.cells(TARGET)[0], mirrors, index, clicks)
 
     def trace(self, turned: int) -> tuple[bool, tuple[int, ...]]:
         """Where the beam goes when the mirrors in the bitmask ``turned`` are turned from the start.
@@ -113,9 +132,11 @@ class MirrorBeam:
     rules = (
         "An orange lamp set in the grey wall shines a yellow beam straight into the room; the beam "
         "runs until it meets a wall. White diagonal mirrors bounce it through a right angle. Clicking "
-        "a mirror (ACTION6) turns it a quarter, so a / becomes a \\ and back; clicks anywhere else do "
-        "nothing. The beam is redrawn after every click. The level is won as soon as the beam "
-        "reaches the green target in the wall."
+        "a mirror's white glass (ACTION6) turns it a quarter, so a / becomes a \\ and back; clicks "
+        "anywhere else do nothing. The beam is redrawn after every click. The marks below the room "
+        "count the turns left: each turn spends one, and spending the last one with the beam off the "
+        "target loses the level. The level is won as soon as the beam reaches the green target in the "
+        "wall."
     )
     actions = (CLICK,)
     max_difficulty = len(_KNOBS) - 1
@@ -125,8 +146,9 @@ class MirrorBeam:
         """A room of 7 to 12 cells a side holding a beam's path through 2 to 5 mirrors.
 
         Difficulty 0 to 3 turns 2 to 4 of the path's mirrors the wrong way, adds 2 to 8 decoy mirrors
-        and 0 to 6 inner walls, and serves only levels needing at least 2, 2, 3 or 4 clicks. The
-        room is then turned or mirrored at random.
+        and 0 to 6 inner walls, and serves only levels needing at least 2, 3, 3 or 4 clicks. The
+        room is then turned or mirrored at random. The level allows exactly the fewest turns it
+        needs at difficulties 0 and 1, one more at 2 and 3.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 30)
@@ -146,9 +168,9 @@ class MirrorBeam:
         picks = rng.sample(free, knobs.decoys + knobs.walls)
         for i, (x, y) in enumerate(picks):
             grid[y][x] = rng.choice((SLASH, BACKSLASH)) if i < knobs.decoys else WALL
-        level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
-        long_plan(self, level, knobs.shortest, "clicks")
-        return level
+        rows = _turned(grid, rng.randrange(SYMMETRIES))
+        fewest = len(long_plan(self, Level.make(self.id, rows), knobs.shortest, "clicks"))
+        return Level.make(self.id, rows, clicks=fewest + knobs.spare)
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: mirrors are sprites the engine turns; the beam is one repainted sprite."""
@@ -159,15 +181,17 @@ class MirrorBeam:
 
         Only mirrors the beam meets now are clicked: the mirrors of a fewest-click plan all lie on
         the final beam, and clicking them in the order that beam meets them, each is on the beam
-        when its turn comes, so nothing shorter is lost.
+        when its turn comes, so nothing shorter is lost. A plan longer than the turns allowed is
+        none.
         """
         room = _Room.read(level)
-        clicks = [Move.click(*middle_of(cell, room.width, room.height)) for cell, _ in room.mirrors]
+        clicks = [room.click_at(cell) for cell, _ in room.mirrors]
 
         def successors(turned: int) -> list[tuple[Move, int]]:
             return [(clicks[i], turned ^ (1 << i)) for i in room.trace(turned)[1]]
 
-        return bfs(0, successors, lambda turned: room.trace(turned)[0], budget)
+        plan = bfs(0, successors, lambda turned: room.trace(turned)[0], budget)
+        return None if plan is None or 0 < room.clicks < len(plan) else plan
 
 
 def _beam_path(rng: random.Random, side: int, turns: int) -> tuple[list[Cell], list[tuple[Cell, int]], Cell]:
@@ -205,6 +229,24 @@ def _beam_path(rng: random.Random, side: int, turns: int) -> tuple[list[Cell], l
     return path, corners, (x + dx, y + dy)
 
 
+def _middle(cell: Cell, size: int) -> tuple[int, int]:
+    """The viewport pixel in the middle of a cell ``size`` pixels wide."""
+    return cell[0] * size + size // 2, cell[1] * size + size // 2
+
+
+def _mark(number: int, colour: int, room: _Room, size: int) -> Sprite:
+    """The mark of a turn in the strip below the room: a square the beam's width, in cell ``number + 1``."""
+    lo, hi = band(size)
+    return Sprite(
+        np.full((hi - lo, hi - lo), colour, dtype=np.int8),
+        name=f"mark{number}",
+        x=(number + 1) * size + lo,
+        y=room.height * size + lo,
+        layer=3,
+        tags=[],
+    )
+
+
 def _turned(grid: list[list[int]], symmetry: int) -> list[list[int]]:
     """The room under a symmetry (see symmetry.py), its mirrors turned to bounce the same way."""
     swap = swaps_diagonals(symmetry)
@@ -215,10 +257,12 @@ def _turned(grid: list[list[int]], symmetry: int) -> list[list[int]]:
 class _MirrorGame(GridGame):
     """The engine side of mirror-beam: it traces the beam itself from the mirror sprites' turns."""
 
+    clicked: tuple[int, int] | None = None  # the viewport pixel of the click being handled
+
     def __init__(self, level: Level) -> None:
         room = _Room.read(level)
-        self.size = size = odd_cell(level.width, level.height)
-        box = (room.width, room.height)
+        box = room.box
+        self.size = size = odd_cell(*box)
         sprites = [
             layer_sprite([(x, y, STONE) for x, y in room.walls], "walls", box, cell=size),
             patch([[LAMP]], "source", *room.source, cell=size, layer=3),
@@ -230,6 +274,7 @@ class _MirrorGame(GridGame):
             mirror = Sprite(pixels, name=f"mirror{i}", x=x * size, y=y * size, layer=2, tags=[])
             # Every mirror starts as a /, turned a quarter when the level's mirror is a \ .
             sprites.append(mirror.set_rotation(90 * (kind == BACKSLASH)))
+        sprites += [_mark(k, LEFT_MARK, room, size) for k in range(room.clicks)]
         for sprite in sprites:
             sprite.set_interaction(InteractionMode.INTANGIBLE)  # nothing moves, so nothing collides
         self.room = room
@@ -239,16 +284,39 @@ class _MirrorGame(GridGame):
         )
 
     def on_set_level(self, level: object) -> None:
-        """Every (re)start shows the beam of the mirrors as they start."""
+        """Every (re)start shows the beam of the mirrors as they start, with every turn left."""
+        self.spent = 0
         self._shine()
 
+    def step(self) -> None:
+        """Keep the clicked pixel: only a click on a mirror's glass turns it, not one beside it."""
+        data = self.action.data
+        self.clicked = self.camera.display_to_grid(int(data.get("x", 0)), int(data.get("y", 0)))
+        super().step()
+
     def on_action(self, action: int, cell: Cell | None) -> bool:
-        """Turn the clicked mirror a quarter and redraw the beam; win when it reaches the target."""
+        """Turn the clicked mirror a quarter and redraw the beam; win when it reaches the target.
+
+        Only a click on the mirror's own (white) pixels turns it. A turn spends a mark when turns
+        are limited; the last one spent off the target loses.
+        """
         name = self.mirror_at.get(cell) if cell is not None else None
-        if name is not None:
-            self.sprite(name).rotate(90)
-            if self._shine():
-                self.next_level()
+        if name is None or self.clicked is None:
+            return True
+        mirror, (px, py) = self.sprite(name), self.clicked
+        glass = _mirror(SLASH if mirror.rotation // 90 % 2 == 0 else BACKSLASH, self.size)
+        if glass[py % self.size, px % self.size] < 0:
+            return True
+        mirror.rotate(90)
+        reached = self._shine()
+        if self.room.clicks:
+            mark = _mark(self.spent, SPENT_MARK, self.room, self.size)
+            self.current_level.add_sprite(mark.set_interaction(InteractionMode.INTANGIBLE).set_layer(4))
+            self.spent += 1
+        if reached:
+            self.next_level()
+        elif self.room.clicks and self.spent >= self.room.clicks:
+            self.lose()
         return True
 
     def _shine(self) -> bool:

@@ -44,6 +44,7 @@ __all__ = [
     "decode_frame",
     "demo_to_json",
     "encode_frame",
+    "frame_patches",
     "game_action_from_json",
     "game_action_to_json",
     "game_feedback_to_json",
@@ -377,3 +378,40 @@ def decode_frame(text: str) -> Frame:
     if position != len(text) or len(flat) != FRAME_SIDE * FRAME_SIDE:
         raise ValueError("a frame encoding must spell out exactly 4096 cells")
     return tuple(tuple(flat[i : i + FRAME_SIDE]) for i in range(0, len(flat), FRAME_SIDE))
+
+
+def frame_patches(frame: Frame) -> list[tuple[int, int, int]]:
+    """The connected patches of one colour in a frame, each as its colour and the cell at its centre.
+
+    Two cells of one colour are connected when they touch by a side or a corner (8-neighbours), so
+    a diagonal stroke (a mirror drawn as a diagonal band) is one patch, as a player sees it. A
+    patch's centre is its cell nearest the mean of its cells (the first in row-major order on a
+    tie), so a click there lands on the patch even when the patch is not convex.
+
+    Returns:
+        ``(colour, x, y)`` for every patch, in the row-major order of its first cell.
+    """
+    side = len(frame)
+    width = len(frame[0]) if side else 0
+    seen = [[False] * width for _ in range(side)]
+    found: list[tuple[int, int, int]] = []
+    for y0 in range(side):
+        for x0 in range(width):
+            if seen[y0][x0]:
+                continue
+            colour = frame[y0][x0]
+            seen[y0][x0] = True
+            cells, stack = [], [(x0, y0)]
+            while stack:
+                x, y = stack.pop()
+                cells.append((x, y))
+                for ny in range(max(0, y - 1), min(side, y + 2)):
+                    for nx in range(max(0, x - 1), min(width, x + 2)):
+                        if not seen[ny][nx] and frame[ny][nx] == colour:
+                            seen[ny][nx] = True
+                            stack.append((nx, ny))
+            mean_x = sum(x for x, _ in cells) / len(cells)
+            mean_y = sum(y for _, y in cells) / len(cells)
+            cx, cy = min(cells, key=lambda c: ((c[0] - mean_x) ** 2 + (c[1] - mean_y) ** 2, c[1], c[0]))
+            found.append((colour, cx, cy))
+    return found

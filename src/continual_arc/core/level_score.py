@@ -6,18 +6,35 @@ level by ``min(1, (baseline / actions) ** 2)``, the baseline being a human's act
 uses the solver's plan length where no human baseline is recorded. The score is reported beside U
 and never replaces it (docs/arc3.md says why).
 
+ARC-AGI-3's scorecard (ARC Prize's ``arc_agi/scorecard.py``) reads a game's levels together: a
+completed level scores ``min(1.15, (baseline / actions) ** 2)``, the ``k``-th level of a game
+(from 1) weighs ``k``, and the game scores the weighted mean of its levels, capped at the weighted
+share of its levels that scored above 0. :func:`game_scorecard` computes it for one game's levels
+in order, :func:`scorecard` for a play's records (the mean over its games).
+
 Only the game vocabulary's names are read here, so the recorder, the checker and the measures
 compute the same number from a record's actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .games import GAME_ACTIONS, RESET
 
-__all__ = ["level_actions", "level_fields", "level_score"]
+__all__ = [
+    "SCORECARD_CAP",
+    "game_scorecard",
+    "level_actions",
+    "level_fields",
+    "level_score",
+    "scorecard",
+    "scorecard_level",
+]
+
+SCORECARD_CAP = 1.15
+"""The most ARC-AGI-3's scorecard grants one level: a player may beat the baseline by a little."""
 
 
 def level_score(solved: bool, actions: int, baseline: int) -> float:
@@ -65,3 +82,61 @@ def level_fields(entries: Iterable[Mapping[str, Any]], solved: bool, baseline: i
         "level_actions": actions,
         "level_score": level_score(solved, actions, baseline),
     }
+
+
+def scorecard_level(solved: bool, actions: int, baseline: int) -> float:
+    """One level's share of ARC-AGI-3's scorecard: ``min(1.15, (baseline / actions) ** 2)``, 0 unsolved.
+
+    Unlike :func:`level_score` a level may score above 1 (to 1.15), and a solved level that
+    claims no action scores 0, as the scorecard has it.
+
+    Raises:
+        ValueError: the baseline is not positive.
+    """
+    if baseline <= 0:
+        raise ValueError(f"a level's baseline is a positive number of actions, got {baseline}")
+    if not solved or actions <= 0:
+        return 0.0
+    return min(SCORECARD_CAP, (baseline / actions) ** 2)
+
+
+def game_scorecard(levels: Sequence[tuple[bool, int, int]]) -> float:
+    """ARC-AGI-3's scorecard of one game: its levels ``(solved, actions, baseline)`` in the order played.
+
+    Level ``k`` (1 for the first) weighs ``k``. The score is the weighted mean of the levels'
+    :func:`scorecard_level`, capped at the weighted share of levels that scored above 0, so that
+    beating the baseline on a few levels cannot make up for levels left unsolved. A game of no
+    level scores 0. The scale is 0 to 1 (ARC Prize prints it times 100).
+    """
+    if not levels:
+        return 0.0
+    scores = [scorecard_level(*level) for level in levels]
+    weights = range(1, len(scores) + 1)
+    total = sum(weights)
+    weighted = sum(k * score for k, score in zip(weights, scores, strict=True)) / total
+    reached = sum(k for k, score in zip(weights, scores, strict=True) if score > 0) / total
+    return min(weighted, reached)
+
+
+def scorecard(records: Iterable[Mapping[str, Any]]) -> float | None:
+    """The mean over games of :func:`game_scorecard`, each game's levels in the order they were played.
+
+    A game is a task of one user; its levels are its records that carry a level score, ordered by
+    step. ``None`` when no record carries one (a grid run).
+    """
+    games: dict[tuple[Any, Any], list[Mapping[str, Any]]] = {}
+    for record in records:
+        if record.get("level_score") is not None:
+            games.setdefault((record.get("user"), record["task_id"]), []).append(record)
+    if not games:
+        return None
+    scores = [
+        game_scorecard(
+            [
+                (bool(r["solved"]), int(r["level_actions"]), int(r["baseline_actions"]))
+                for r in sorted(levels, key=lambda r: int(r["step"]))
+            ]
+        )
+        for levels in games.values()
+    ]
+    return sum(scores) / len(scores)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
+from ..core.level_score import scorecard
 from ..core.records import JSONValue, LearnerSpec, ProtocolBlock, Record, RunMeta
 from .budget import primary
 from .diagnostics import Diagnostics
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # for annotations only: importing compare at run time would i
 
 __all__ = [
     "POINT_DIGITS",
+    "SCORECARD_BASELINE",
     "SHARE_DIGITS",
     "TINY_LEARNABLE_BUDGET",
     "RunReport",
@@ -60,6 +62,11 @@ class RunReport(TypedDict):
     outside_spend: NotRequired[OutsideJSON]
     plots: NotRequired[list[str]]
     stopped: NotRequired[Stopped]
+    scorecard: NotRequired[dict[str, float]]
+
+
+SCORECARD_BASELINE = "the solver's plan"
+"""What the scorecard's baselines are: no served level has a human's action count recorded."""
 
 
 def recompute_summary(
@@ -205,6 +212,11 @@ def run_report(
     training = run_training(records)
     if training is not None:  # a learner that trains weights: its compute, beside the score
         report["training"] = training
+    # ARC-AGI-3's scorecard per phase (game runs only), kept out of summary.json: it is read from
+    # the same records fields as the level score, which check already recomputes.
+    cards = {phase: scorecard([r for r in chosen if r["phase"] == phase]) for phase in summary["phases"]}
+    if any(card is not None for card in cards.values()):
+        report["scorecard"] = {phase: card for phase, card in cards.items() if card is not None}
     return report
 
 
@@ -237,6 +249,13 @@ def format_run(report: RunReport) -> str:
             f"{phase:10} {row['instances']:>9} {_fmt(row['budget_used']):>7} {_fmt(row['share_solved']):>7} "
             f"{row['errored']:>8}" + (f" {_fmt(row.get('level_score'), SHARE_DIGITS):>12}" if games else "")
         )
+    cards = report.get("scorecard")
+    if cards:
+        shown = "  ".join(f"{phase} {_fmt(card, SHARE_DIGITS)}" for phase, card in cards.items())
+        lines += [
+            "",
+            f"ARC-AGI-3's scorecard (levels weighted by their index, baseline {SCORECARD_BASELINE}): {shown}",
+        ]
     if any(len(users) > 1 for users in s["per_user"].values()):
         lines += ["", "per user (U / P):"]
         for phase, users in s["per_user"].items():

@@ -8,12 +8,13 @@ demonstrations and keeps it, so a returning toy task costs it nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from pathlib import Path
 
 from ..core.actions import Action, Feedback, GiveUp, LearnerObservation, RequestDemos, Submit, SubmitFeedback
-from ..core.games import CLICK, FRAME_SIDE, RESET, GameAction, GameObservation
+from ..core.games import CLICK, FRAME_SIDE, RESET, GameAction, GameObservation, decode_frame, frame_patches
 from ..core.seeding import stable_rng
 from ..tracks.toy import apply_rule
 from .learner import BaseLearner
@@ -65,33 +66,58 @@ class RandomPlayer(BaseLearner):
     """Plays a game level (arc3) at random: the floor a game's levels must stand well above.
 
     Each action is drawn uniformly from the actions the game offers (never RESET: an attempt ends
-    by a loss or its action cap anyway), and a click (``ACTION6``) lands on a uniformly drawn cell
-    of the 64 x 64 frame. It never buys a demonstration and plays every attempt to its end.
+    by a loss or its action cap anyway). Where a click (``ACTION6``) lands depends on ``mode``:
+    on a uniformly drawn cell of the 64 x 64 frame (``"pixel"``), or on the centre of a uniformly
+    drawn patch of the current frame, a connected patch of one colour
+    ([frame_patches][continual_arc.core.games.frame_patches]) (``"patch"``), the random player
+    that knows what a thing on the screen is. It never buys a demonstration and plays every
+    attempt to its end.
 
     Args:
-        seed: the seed of its draws (each draw is a function of the seed, the game's name, the
-            step, the failed attempts and the attempt's actions, so a rerun plays the same).
+        seed: the seed of its draws (each draw is a function of the seed, the mode, the game's
+            name, the step, the failed attempts and the attempt's actions, so a rerun plays the same).
+        mode: ``"pixel"`` or ``"patch"``, where its clicks land.
+
+    Raises:
+        ValueError: an unknown mode.
     """
 
     stateless = True
 
-    def __init__(self, seed: int = 0) -> None:
+    MODES = ("pixel", "patch")
+    """Where a click can land: any cell, or a patch's centre."""
+
+    def __init__(self, seed: int = 0, mode: str = "pixel") -> None:
+        if mode not in self.MODES:
+            raise ValueError(f"RandomPlayer's mode is one of {', '.join(self.MODES)}, not {mode!r}")
         self.seed = seed
+        self.mode = mode
 
     def act(self, obs: LearnerObservation | GameObservation) -> GameAction | GiveUp:  # type: ignore[override]
         """A random offered action (a grid instance, which it cannot play, is given up)."""
         if not isinstance(obs, GameObservation):
             return GiveUp()
+        # The pixel mode's draws leave the mode out, so they stay those of the player before modes.
+        salt = () if self.mode == "pixel" else (self.mode,)
         rng = stable_rng(
-            "random-player", self.seed, obs.task_id, obs.step, obs.attempts_used, obs.attempt_actions
+            "random-player", self.seed, *salt, obs.task_id, obs.step, obs.attempts_used, obs.attempt_actions
         )
         offered = [a for a in obs.available_actions if a != RESET]
         if not offered:
             return GiveUp()
         name = rng.choice(offered)
-        if name == CLICK:
-            return GameAction(CLICK, rng.randrange(FRAME_SIDE), rng.randrange(FRAME_SIDE))
-        return GameAction(name)
+        if name != CLICK:
+            return GameAction(name)
+        if self.mode == "patch":
+            _, x, y = rng.choice(_patches(obs.frame))
+            return GameAction(CLICK, x, y)
+        return GameAction(CLICK, rng.randrange(FRAME_SIDE), rng.randrange(FRAME_SIDE))
+
+
+@functools.lru_cache(maxsize=1024)
+def _patches(frame: str) -> tuple[tuple[int, int, int], ...]:
+    """A frame's patches, kept for the frames met again (a level's opening, every attempt)."""
+    return tuple(frame_patches(decode_frame(frame)))
 
 
 class ToyRuleLearner(BaseLearner):

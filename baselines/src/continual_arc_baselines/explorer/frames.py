@@ -2,7 +2,8 @@
 
 Frames arrive as text (``f1:`` then colour runs, :func:`continual_arc.core.games.encode_frame`).
 :func:`decode` turns one into a 64 x 64 ``uint8`` array. :func:`blobs` finds its connected
-patches of one colour (4-neighbours), each with a cell to click near its middle.
+patches of one colour (8-neighbours: a diagonal stroke, such as a mirror, is one thing), each with
+a cell to click near its middle.
 :func:`moved_colour` and :func:`changed_before` compare two frames: which colour moved under an
 action (the rarest colour among the cells that changed), and what the changed cells held before.
 """
@@ -74,7 +75,11 @@ class Blobs:
 
 
 def blobs(grid: np.ndarray) -> Blobs:
-    """The frame's blobs: runs of a row joined to the runs of one colour they touch in the row above."""
+    """The frame's blobs: runs of a row joined to the runs of one colour they touch in the row above.
+
+    A run touches one above it by a side or a corner, so cells meeting only at a corner (the
+    pixels of a diagonal line) are one blob.
+    """
     runs = [(y, a, b, colour) for y, row in enumerate(_row_runs(grid)) for a, b, colour in row]
     parent = list(range(len(runs)))
 
@@ -92,7 +97,7 @@ def blobs(grid: np.ndarray) -> Blobs:
             above, here, row_of = here, [], y
         for other in above:
             _, c, d, other_colour = runs[other]
-            if other_colour == colour and c <= b and a <= d:
+            if other_colour == colour and c <= b + 1 and a <= d + 1:
                 parent[root(index)] = root(other)
         here.append(index)
     members: dict[int, list[int]] = {}

@@ -60,7 +60,7 @@ _SERVED: dict[str, tuple[int, ...]] = {
     "keys-doors": (0, 1, 2, 3),
     "lever-lift": (3,),
     "magnet": (1, 2, 3),
-    "mirror-beam": (2, 3),
+    "mirror-beam": (1, 2, 3),
     "odd-one-out": (0, 1, 2, 3),
     "paint-trail": (1, 2, 3),
     "pipe-connect": (1, 2, 3),
