@@ -1,8 +1,8 @@
 """Plug-ins, as their authors meet them (a stable import path).
 
-The protocol and its types are in :mod:`continual_arc.play.plugins`, the runtime that composes and
-checks them in :mod:`continual_arc.play.plugin_manager`, and two examples in
-:mod:`continual_arc.play.plugin_examples`.
+The protocol and its types are in [`continual_arc.play.plugins`][continual_arc.play.plugins], the runtime that
+composes and checks them in [`continual_arc.play.plugin_manager`][continual_arc.play.plugin_manager], and two
+examples in [`continual_arc.play.plugin_examples`][continual_arc.play.plugin_examples].
 """
 
 from .play.plugin_examples import HintPlugin, PracticeAfterFailure, with_extra

@@ -2,10 +2,11 @@
 
 Actions (``Submit``, ``RequestDemos``, ``GiveUp``), their feedback, the learner's observation, the
 rules (``EnvSettings``) and how an instance ends (``InstanceResult``) are defined in
-:mod:`continual_arc.core`; the environment itself (``InstanceEnv``, the cost rules) in
-:mod:`continual_arc.tracks.grid_env`. A game level (arc3) is played with ``GameAction`` (and
-``RequestDemos``, ``GiveUp``) on a ``GameObservation`` (:mod:`continual_arc.core.games`); its
-environment, ``GameEnv``, needs the arc3 extra (Python 3.12).
+`continual_arc.core`; the environment itself (``InstanceEnv``, the cost rules) in
+[`continual_arc.tracks.grid_env`][continual_arc.tracks.grid_env]. A game level (arc3) is played with
+``GameAction`` (and ``RequestDemos``, ``GiveUp``) on a ``GameObservation``
+([`continual_arc.core.games`][continual_arc.core.games]); its environment, ``GameEnv``, needs the arc3 extra
+(Python 3.12).
 """
 
 from .core.actions import (
@@ -42,7 +43,7 @@ from .core.games import (
 from .tracks.grid_env import GridEnv
 
 InstanceEnv = GridEnv
-"""The environment of one grid instance (:class:`~continual_arc.tracks.grid_env.GridEnv`)."""
+"""The environment of one grid instance ([`GridEnv`][continual_arc.tracks.grid_env.GridEnv])."""
 
 __all__ = [
     "Action",

@@ -1,12 +1,20 @@
 """The learner protocol, as a learner author meets it (a stable import path).
 
-Defined in :mod:`continual_arc.play.learner`: :class:`Learner` (generic over what the learner is
-shown, answers and is told: :data:`GridLearner`, :data:`GameLearner`), :class:`BaseLearner`,
-:func:`load_learner` (a learner built from ``module:Class``), and the optional members as small
-runtime-checkable protocols (:class:`SavesState`, :class:`LoadsState`, :class:`Stateless`,
-:class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`TrainsWeights`,
-:class:`ShowsMemory`, :class:`Closes`, :class:`Fingerprinted`). A learner that keeps files
-beyond its state (a cache of searches) keeps them under :func:`data_dir` and writes them whole
+Defined in [`continual_arc.play.learner`][continual_arc.play.learner]:
+[`Learner`][continual_arc.play.learner.Learner] (generic over what the learner is shown, answers and is told:
+[`GridLearner`][continual_arc.play.learner.GridLearner],
+[`GameLearner`][continual_arc.play.learner.GameLearner]),
+[`BaseLearner`][continual_arc.play.learner.BaseLearner],
+[`load_learner`][continual_arc.play.learner.load_learner] (a learner built from ``module:Class``), and the
+optional members as small runtime-checkable protocols ([`SavesState`][continual_arc.play.learner.SavesState],
+[`LoadsState`][continual_arc.play.learner.LoadsState], [`Stateless`][continual_arc.play.learner.Stateless],
+[`ResumesFrom`][continual_arc.play.learner.ResumesFrom],
+[`LogsInstances`][continual_arc.play.learner.LogsInstances],
+[`CountsInstances`][continual_arc.play.learner.CountsInstances],
+[`TrainsWeights`][continual_arc.play.learner.TrainsWeights],
+[`ShowsMemory`][continual_arc.play.learner.ShowsMemory], [`Closes`][continual_arc.play.learner.Closes],
+[`Fingerprinted`][continual_arc.play.learner.Fingerprinted]). A learner that keeps files beyond its state (a
+cache of searches) keeps them under [`data_dir`][continual_arc.data.directory.data_dir] and writes them whole
 with ``atomic_write_text``. A learner whose model call the spend cap refused raises
 [SpendCapReached][continual_arc.core.errors.SpendCapReached]: the runner stops the run there.
 """

@@ -1,7 +1,7 @@
 """The runner, as a learner author meets it (a stable import path).
 
-:func:`run` plays a learner over a schedule into a run directory that survives a crash. Defined in
-:mod:`continual_arc.play.runner`.
+[`run`][continual_arc.play.runner.run] plays a learner over a schedule into a run directory that survives a
+crash. Defined in [`continual_arc.play.runner`][continual_arc.play.runner].
 """
 
 from .play.episode import LearnerError

@@ -1,7 +1,7 @@
 """Schedules, as a learner author meets them (a stable import path).
 
-Defined in :mod:`continual_arc.stream`: :class:`Schedule` and its file, :class:`Slot`, and the
-builders of a stream and of the two frozen tests.
+Defined in `continual_arc.stream`: [`Schedule`][continual_arc.stream.schedule.Schedule] and its file,
+[`Slot`][continual_arc.stream.slots.Slot], and the builders of a stream and of the two frozen tests.
 """
 
 from .core.config import ScheduleError

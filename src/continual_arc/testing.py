@@ -1,10 +1,11 @@
 """For tests and for trying the benchmark quickly (a stable import path).
 
 Data-free toy task sources, trivial learners, a toy learner that really learns, and
-:func:`check_learner`.
+[`check_learner`][continual_arc.play.check_learner.check_learner].
 
-The toy tasks are :mod:`continual_arc.tracks.toy`'s; the learners :mod:`continual_arc.play.toy_learners`'s;
-the checker :mod:`continual_arc.play.check_learner`'s.
+The toy tasks are [`continual_arc.tracks.toy`][continual_arc.tracks.toy]'s; the learners
+[`continual_arc.play.toy_learners`][continual_arc.play.toy_learners]'s; the checker
+[`continual_arc.play.check_learner`][continual_arc.play.check_learner]'s.
 """
 
 from .play.check_learner import check_learner

@@ -4,8 +4,8 @@ Subcommands: ``proxy`` (the tracking proxy), ``fake-server`` (scripted replies f
 tries), ``run`` (the bare model over a schedule), ``harness`` (install an agent harness) and
 ``serve`` (open weights as an endpoint). Each is one ``add_<name>_parser(subparsers)``
 function that declares its options and sets ``func`` to a thin handler over a public function;
-:data:`SUBCOMMANDS` lists them in help order. To add a subcommand, write its ``add_..._parser`` and
-append it to :data:`SUBCOMMANDS`.
+`SUBCOMMANDS` lists them in help order. To add a subcommand, write its ``add_..._parser`` and
+append it to `SUBCOMMANDS`.
 """
 
 from __future__ import annotations
@@ -381,7 +381,7 @@ SUBCOMMANDS: list[Callable[[Subparsers], None]] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The root parser with every subcommand of :data:`SUBCOMMANDS`."""
+    """The root parser with every subcommand of `SUBCOMMANDS`."""
     parser = argparse.ArgumentParser(
         prog="continual-arc-baselines", description="The learners of Continual-ARC and their tools."
     )

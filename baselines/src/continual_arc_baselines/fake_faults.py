@@ -1,6 +1,6 @@
-"""The fake server's faulty replies and token counting (see :mod:`continual_arc_baselines.fake_server`).
+"""The fake server's faulty replies and token counting (see `continual_arc_baselines.fake_server`).
 
-Kept apart from the server so each stays short: :class:`FaultReplies` is mixed into its request
+Kept apart from the server so each stays short: `FaultReplies` is mixed into its request
 handler, and writes a runaway reply, one that dies mid-way, or one that is not valid JSON.
 """
 

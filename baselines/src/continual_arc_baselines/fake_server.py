@@ -38,15 +38,15 @@ client read it to its end. ``FakeModelServer.bill`` holds them, and with ``gener
 "native_tokens_completion", "native_tokens_reasoning", "cancelled", "streamed", "model"}}``), 404
 for an unknown id; with ``generations=False`` the endpoint does not exist, as with most providers.
 
-:attr:`FakeModelServer.text_sent` holds, for every reply with text, the bytes of text the server
+`FakeModelServer.text_sent` holds, for every reply with text, the bytes of text the server
 wrote before it finished or the client hung up: what left the server, to check a cut against.
 
 Tokens are counted simply and deterministically: whitespace-separated words of the messages' text
 (prompt) and of the reply (completion); a tool call's name and arguments count as completion words
-too. The usage of every reply served is kept in :attr:`FakeModelServer.served`. When a list script
-runs out the server answers HTTP 500 saying so, and sets :attr:`FakeModelServer.exhausted`. Every
-request is recorded in :attr:`FakeModelServer.requests`, and every usage object the server wrote in
-:attr:`FakeModelServer.usage_reported`: the server's own count, to check a counter against.
+too. The usage of every reply served is kept in `FakeModelServer.served`. When a list script
+runs out the server answers HTTP 500 saying so, and sets `FakeModelServer.exhausted`. Every
+request is recorded in `FakeModelServer.requests`, and every usage object the server wrote in
+`FakeModelServer.usage_reported`: the server's own count, to check a counter against.
 """
 
 from __future__ import annotations

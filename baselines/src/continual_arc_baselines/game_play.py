@@ -1,20 +1,20 @@
 """How the model-backed learners play a game level (arc3): one model call per action, frames as text.
 
 A level is not a grid to answer but a game to play, so the bare model, the two floors and the model
-program library all play it the same way, through :class:`GamePlayer`:
+program library all play it the same way, through `GamePlayer`:
 
 1. buy ``demos`` demonstrations first (fewer if the instance offers fewer); the prompt shows each
    one's actions (they play other levels of the same game, so their frames would mislead more than
    help, and 64 x 64 frames are long);
-2. for every action, one call with a fresh two-message prompt (:func:`game_messages`): the rules of
+2. for every action, one call with a fresh two-message prompt (`game_messages`): the rules of
    the environment, the current frame as 64 lines of 64 hexadecimal colours, the actions the game
    offers, the attempt's count against its cap, the failed attempts so far and the actions of the
-   current attempt; the model ends its reply with the action (:func:`parse_game_action`);
+   current attempt; the model ends its reply with the action (`parse_game_action`);
 3. a reply naming no action is told so, in the same conversation, and asked again;
 4. gives up once the instance's ``max_calls`` are spent.
 
 A conversation per action keeps every prompt as short as one frame; the calls go through the
-learner's :class:`~continual_arc_baselines.library.model_session.ModelSession`, so the proxy counts
+learner's `ModelSession`, so the proxy counts
 them per instance as on a grid. The player keeps nothing between levels: what a model learner keeps
 on arc1 (programs, demonstrations) has no counterpart it could reuse on another level of a game.
 """

@@ -2,7 +2,7 @@
 
 Its DSL search writes grid-to-grid programs; a game level has no grid to answer, only frames to
 act on, so there is nothing for it to search. The model learners play levels through
-:mod:`~continual_arc_baselines.game_play`, and the model-free learner of arc3 is the explorer.
+`game_play`, and the model-free learner of arc3 is the explorer.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def refuse_games(obs: object, learner: object) -> None:
     """Raise if ``obs`` is a game level's observation: ``learner`` searches grid programs only.
 
     Raises:
-        NotImplementedError: ``obs`` is a :class:`~continual_arc.env.GameObservation`.
+        NotImplementedError: ``obs`` is a [`GameObservation`][continual_arc.core.games.GameObservation].
     """
     if isinstance(obs, GameObservation):
         raise NotImplementedError(

@@ -1,18 +1,21 @@
 r"""The model-backed learners: the two prompting floors and the model program library.
 
-All three are :class:`~continual_arc_baselines.library.ProgramLibraryLearner`: the same policy
-(buy demonstrations up to ``initial_demos``, write, submit, buy one more after a wrong answer) and
+All three are [`ProgramLibraryLearner`][continual_arc_baselines.library.learner.ProgramLibraryLearner]: the
+same policy (buy demonstrations up to ``initial_demos``, write, submit, buy one more after a wrong answer) and
 the same memory, with a model writer in place of the DSL search. They differ only in what they keep
 between instances and in what the model writes:
 
 ============================  ==========  =========================================================
 learner                       ``keep``    writer
 ============================  ==========  =========================================================
-:class:`StatelessFloor`       nothing     :class:`~.library.answer_writer.DirectAnswerWriter`: the
+[`StatelessFloor`][continual_arc_baselines.learners.StatelessFloor]       nothing     `DirectAnswerWriter`:
+the
                                           model answers with the grid
-:class:`DemoCacheFloor`       demos       the same; each task's demonstrations are kept and shown
+[`DemoCacheFloor`][continual_arc_baselines.learners.DemoCacheFloor]       demos       the same; each task's
+demonstrations are kept and shown
                                           again when it returns, never bought twice
-:class:`ModelProgramLibrary`  programs    :class:`~.library.model_writer.ModelProgramWriter`: the
+[`ModelProgramLibrary`][continual_arc_baselines.learners.ModelProgramLibrary]  programs
+`ModelProgramWriter`: the
                                           model writes ``transform(grid)``, kept only if it
                                           reproduces every demonstration; the program that answered
                                           right is kept per task and run first on its return
@@ -24,12 +27,12 @@ Each is built from JSON keywords, so the command line can make one::
       --learner-kwargs '{"model": "openai/gpt-5-mini", "effort": "low"}' --schedule s.json --out run
 
 The keywords are ``model`` (required), ``initial_demos`` and every field of
-:class:`~.library.model_session.ModelSettings` (``effort``, ``base_url``, ``api_key_env``,
+`ModelSettings` (``effort``, ``base_url``, ``api_key_env``,
 ``run_id``, ``proxy_counts``, ``timeout``, ``max_retries``, ``max_tokens``, ``temperature``,
 ``stream``, ``tries``, ``max_calls``, ``instance_time_limit``, ``program_time_limit``,
 ``program_memory_mb``).
 
-Besides the protocol each has :meth:`~ModelLibraryLearner.instance_resources` (the calls, tokens
+Besides the protocol each has `instance_resources` (the calls, tokens
 and cost of a user's instance that just ended), a cumulative ``resources()``, and an
 ``instance_log(user)`` holding the instance's messages and those counts for its trajectory, and
 ``resume_from(records)``, with which a resumed run's counters and spend cap continue from its records.
@@ -59,7 +62,7 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
     Args:
         model: the model id, as the endpoint names it.
         initial_demos: demonstrations to hold before the first call.
-        **options: any field of :class:`~.library.model_session.ModelSettings`.
+        **options: any field of `ModelSettings`.
 
     Raises:
         TypeError: an unknown keyword.
@@ -77,7 +80,7 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
         self.games = GamePlayer(self.session, initial_demos)
 
     def make_writer(self) -> ProgramWriter:
-        """The writer over :attr:`session`."""
+        """The writer over `session`."""
         return ModelProgramWriter(self.session)
 
     def begin_round(self) -> None:
@@ -130,7 +133,7 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
 class StatelessFloor(ModelLibraryLearner):
     """The stateless floor: the model answers each instance afresh from the demonstrations it bought.
 
-    See :class:`ModelLibraryLearner` for the arguments.
+    See [`ModelLibraryLearner`][continual_arc_baselines.learners.ModelLibraryLearner] for the arguments.
     """
 
     keeps = "nothing"
@@ -145,8 +148,8 @@ class DemoCacheFloor(ModelLibraryLearner):
     """The demo-cache floor: keeps each task's demonstrations and shows them again on its return.
 
     It never pays twice for a demonstration it holds: with ``initial_demos`` kept for a task, a
-    returning instance is answered before anything is bought. See :class:`ModelLibraryLearner` for
-    the arguments.
+    returning instance is answered before anything is bought. See
+    [`ModelLibraryLearner`][continual_arc_baselines.learners.ModelLibraryLearner] for the arguments.
     """
 
     keeps = "demos"
@@ -161,7 +164,8 @@ class ModelProgramLibrary(ModelLibraryLearner):
     """The program library: every answer a model-written program checked free against the demonstrations.
 
     The program that answered right is kept per task and run first, with no model call, when the
-    task returns. See :class:`ModelLibraryLearner` for the arguments.
+    task returns. See [`ModelLibraryLearner`][continual_arc_baselines.learners.ModelLibraryLearner] for the
+    arguments.
     """
 
     keeps = "programs"

@@ -1,8 +1,8 @@
 """The baselines' own switches, declared to the core through its entry points (baselines/pyproject.toml).
 
-``--no-search-cache`` on ``continual-arc run`` and ``protocol`` (:data:`SEARCH_CACHE_OPTION`, entry
+``--no-search-cache`` on ``continual-arc run`` and ``protocol`` (`SEARCH_CACHE_OPTION`, entry
 point ``continual_arc.cli_options``) forbids the program library to serve repeated searches from
-the data directory, through :data:`NO_SEARCH_CACHE_ENV`, so that a user can time or check the
+the data directory, through `NO_SEARCH_CACHE_ENV`, so that a user can time or check the
 search itself. The core knows the switch only as a run option a package declared.
 """
 

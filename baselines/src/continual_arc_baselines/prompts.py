@@ -11,16 +11,16 @@ header giving their size::
 
 Three conversations use them:
 
-* the **program writer** (:func:`program_messages`): the model writes ``transform(grid)`` in
-  Python; the follow-ups (:func:`program_missing`, :func:`program_failed`,
-  :func:`program_mismatch`, :func:`program_failed_test`, :func:`program_repeats_wrong`) tell it why
+* the **program writer** (`program_messages`): the model writes ``transform(grid)`` in
+  Python; the follow-ups (`program_missing`, `program_failed`,
+  `program_mismatch`, `program_failed_test`, `program_repeats_wrong`) tell it why
   a program was not kept;
-* the **answer writer** of the floors (:func:`answer_messages`): the model answers with the grid;
-  the follow-ups are :func:`answer_unreadable` and :func:`answer_repeats_wrong`;
-* the **bare model** (:func:`bare_messages`): one conversation per instance, the verdict on each
-  answer given as a reply (:func:`bare_verdict`).
+* the **answer writer** of the floors (`answer_messages`): the model answers with the grid;
+  the follow-ups are `answer_unreadable` and `answer_repeats_wrong`;
+* the **bare model** (`bare_messages`): one conversation per instance, the verdict on each
+  answer given as a reply (`bare_verdict`).
 
-Replies are read by :func:`extract_program` and :func:`parse_grid`. Nothing here names a task,
+Replies are read by `extract_program` and `parse_grid`. Nothing here names a task,
 a dataset or a solver: the prompts carry only what the instance showed.
 """
 

@@ -1,7 +1,7 @@
 """The arc3 track's games, written for this benchmark on ARC Prize's open engine ``arcengine``.
 
-Each game is a :class:`~.base.GameSpec`: rules to discover, a seeded level generator, an engine
-game for a level, and a solver over an abstract model of the level. :data:`GAMES` lists them by id.
+Each game is a `GameSpec`: rules to discover, a seeded level generator, an engine
+game for a level, and a solver over an abstract model of the level. `GAMES` lists them by id.
 This package depends only on ``arcengine``, ``numpy`` and the standard library.
 """
 

@@ -67,7 +67,7 @@ class RejectLevel(ValueError):
 
 
 def retry(attempt: Callable[[], Level], attempts: int) -> Level:
-    """The first level ``attempt`` makes without raising :class:`RejectLevel`, of ``attempts`` tries.
+    """The first level ``attempt`` makes without raising `RejectLevel`, of ``attempts`` tries.
 
     A generator that rejects often should retry inside itself, on its own rng, rather than leave it
     all to the draw: the draw's sub-draws are bounded, and each one starts the layout from scratch.
@@ -115,7 +115,7 @@ class Move:
     """One action of a play: its name, and for ACTION6 the frame cell (x, y) it clicks.
 
     Attributes:
-        action: one of :data:`ACTIONS`.
+        action: one of `ACTIONS`.
         x: the clicked column of the 64x64 frame (0-63), only for ACTION6.
         y: the clicked row of the 64x64 frame (0-63), only for ACTION6.
     """
@@ -147,7 +147,7 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Move:
-        """The move :meth:`as_dict` gave."""
+        """The move `as_dict` gave."""
         return cls(data["action"], data.get("x"), data.get("y"))
 
     def __str__(self) -> str:
@@ -230,7 +230,7 @@ class Level:
 
     @classmethod
     def from_json(cls, text: str) -> Level:
-        """The level :meth:`to_json` wrote."""
+        """The level `to_json` wrote."""
         data = json.loads(text)
         grid = tuple(tuple(row) for row in data["grid"])
         return cls(data["game"], grid, tuple(sorted(data.get("params", {}).items())))
@@ -266,7 +266,7 @@ class GameSpec(Protocol):
 
     @property
     def max_difficulty(self) -> int:
-        """The largest difficulty :meth:`generate` accepts; difficulties run from 0 to it."""
+        """The largest difficulty `generate` accepts; difficulties run from 0 to it."""
         ...
 
     @property

@@ -3,9 +3,9 @@
 The generator's rng comes from SHA-256 of the game's id, the difficulty, the caller's seed parts and
 a sub-draw index, so a level is the same in every process (Python's ``hash()`` is salted per process
 and is never used). Sub-draw 0 is tried first; a draw the generator rejects, or the solver cannot
-solve within its budget, moves on to sub-draw 1, 2, ... up to a bound, after which :class:`DrawError`
+solve within its budget, moves on to sub-draw 1, 2, ... up to a bound, after which `DrawError`
 says what went wrong. A solution that does not win when replayed in the engine is a bug in the game
-(its model and its engine disagree), so that raises :class:`GameModelError` at once.
+(its model and its engine disagree), so that raises `GameModelError` at once.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every game of this package is a board of logical cells. A cell is ``cell`` x ``cell`` pixels of the
 engine's own grid (the camera's viewport), and the camera scales that viewport up to the 64x64 frame,
-letterboxing what is left. :class:`GridGame` takes care of the engine's habits a game author would
+letterboxing what is left. `GridGame` takes care of the engine's habits a game author would
 otherwise trip over (see the package README): it ignores RESET and unoffered actions in ``step``,
 turns ACTION6's frame coordinates into a logical cell, and completes the action for the game.
 """
@@ -84,9 +84,9 @@ def layer_sprite(
 class GridGame(ARCBaseGame):
     """An engine game with one level, a board of ``size`` logical cells of ``cell`` pixels each.
 
-    Subclasses override :meth:`on_action` and keep all state that RESET must restore either in the
+    Subclasses override `on_action` and keep all state that RESET must restore either in the
     level's sprites (the engine clones them back) or in fields they reinitialise in
-    :meth:`on_set_level`, which the engine calls on every reset, and once from its own constructor
+    `on_set_level`, which the engine calls on every reset, and once from its own constructor
     before the subclass's ``__init__`` has run on.
     """
 
@@ -110,7 +110,7 @@ class GridGame(ARCBaseGame):
         super().__init__(game_id, [level], camera=camera, available_actions=list(actions))
 
     def step(self) -> None:
-        """Route the current action to :meth:`on_action`; complete it once that says it is done."""
+        """Route the current action to `on_action`; complete it once that says it is done."""
         action = self.action.id
         done = True
         # The engine calls step for RESET too, and never checks the offered actions itself.

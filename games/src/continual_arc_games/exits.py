@@ -2,7 +2,7 @@
 
 Six games (keys-doors, coin-gate, portals, bridge-switches, guard-patrol, colour-gates) give the
 same codes to a level grid's floor, walls, start and exit, and each reads its level into a layout
-that begins with the walls, the start and the exit: :class:`Walk` holds those, and each game's
+that begins with the walls, the start and the exit: `Walk` holds those, and each game's
 layout extends it with what its mechanic adds.
 """
 
@@ -28,5 +28,5 @@ class Walk:
 
 
 def walk_ends(level: Level) -> tuple[frozenset[Cell], Cell, Cell]:
-    """The walls, start and exit of a level, in :class:`Walk`'s order (to construct a subclass)."""
+    """The walls, start and exit of a level, in `Walk`'s order (to construct a subclass)."""
     return frozenset(level.cells(WALL)), level.cells(START)[0], level.cells(EXIT)[0]

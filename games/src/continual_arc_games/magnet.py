@@ -1,6 +1,6 @@
 """magnet: pull metal blocks onto their targets with a magnet that draws along rows and columns.
 
-The level grid's legend is :mod:`.blocks`'s, shared with the other game of blocks and targets.
+The level grid's legend is `blocks`'s, shared with the other game of blocks and targets.
 """
 
 from __future__ import annotations

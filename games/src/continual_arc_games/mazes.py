@@ -1,4 +1,4 @@
-"""Helpers for generators that build on :func:`.layouts.carve_maze`: rooms, ways and loops.
+"""Helpers for generators that build on `layouts.carve_maze`: rooms, ways and loops.
 
 A maze from ``carve_maze`` has its rooms at odd x and y and the passages between two rooms at the
 cells where exactly one of x and y is even. These helpers take an explicit ``random.Random`` and

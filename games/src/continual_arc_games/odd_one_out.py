@@ -2,8 +2,8 @@
 
 Legend of the level grid: one row per shape, rounds in order, each row ``[round, slot, form, hue,
 size, turn]``: the round (0, 1, ...), the slot on a 3x3 board (row-major 0-8), the form (an index
-into :data:`FORMS`), the hue (an index into :data:`HUES`), the size (1 small, 2 large) and the
-quarter turns clockwise from the form as drawn in :data:`FORMS` (0-3).
+into `FORMS`), the hue (an index into `HUES`), the size (1 small, 2 large) and the
+quarter turns clockwise from the form as drawn in `FORMS` (0-3).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """push-blocks: push every block onto a target square (the mechanics of Sokoban).
 
-The level grid's legend is :mod:`.blocks`'s, shared with the other game of blocks and targets.
+The level grid's legend is `blocks`'s, shared with the other game of blocks and targets.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Play one level in the engine: reset, step moves, read frames; and a text encoding of frames.
 
-:class:`Session` is the only place the rest of the benchmark touches ``arcengine`` at play time. It
+`Session` is the only place the rest of the benchmark touches ``arcengine`` at play time. It
 asks the engine for raw numpy frames (the engine's list-of-lists frames cost a conversion per
 frame) and keeps the last one as a read-only 64x64 ``uint8`` array.
 """
@@ -54,7 +54,7 @@ class Session:
         return self._frame
 
     def step(self, move: Move) -> np.ndarray:
-        """Play one move and return the frame it ends on; a RESET move is :meth:`reset`.
+        """Play one move and return the frame it ends on; a RESET move is `reset`.
 
         Raises:
             ValueError: the game does not offer this action, or the play has already ended.
@@ -161,7 +161,7 @@ def encode_frame(frame: np.ndarray) -> str:
 
 
 def decode_frame(text: str) -> np.ndarray:
-    """The 64x64 ``uint8`` frame that :func:`encode_frame` encoded.
+    """The 64x64 ``uint8`` frame that `encode_frame` encoded.
 
     Raises:
         ValueError: the text is not a well-formed encoding of 4096 cells.

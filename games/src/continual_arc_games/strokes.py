@@ -1,7 +1,7 @@
 """Line art inside a board cell: a band from the cell's middle out to some of its sides.
 
 Pipes, beams and belts are all drawn this way. Sides are bits 0-3: north, east, south, west, which a
-quarter turn clockwise moves one on; :data:`SIDE_STEPS` gives each side's (dx, dy).
+quarter turn clockwise moves one on; `SIDE_STEPS` gives each side's (dx, dy).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A generator that builds its layouts one way round (the start on the left, say) turns the finished
 grid by a random symmetry, so that a plan remembered from one level rarely fits another. A symmetry
 is a number 0-7: bit 2 transposes (swaps x and y), then bit 0 mirrors left to right and bit 1 top to
-bottom. Games whose codes carry a direction map them with :func:`turned_side`.
+bottom. Games whose codes carry a direction map them with `turned_side`.
 """
 
 from __future__ import annotations

@@ -182,7 +182,7 @@ class SymmetryDraw:
     def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
         """The fewest clicks, by A* over (editable cells, selected colour) with an exact heuristic.
 
-        :func:`cost_to_go` is the exact number of clicks left, so A* walks straight down a shortest
+        `cost_to_go` is the exact number of clicks left, so A* walks straight down a shortest
         plan. Clicks on cells already right are never tried: undoing them only costs more clicks.
         """
         board = _Board.read(level)

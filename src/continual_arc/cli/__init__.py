@@ -1,14 +1,16 @@
 """The ``continual-arc`` command line: thin commands over the packages' public functions.
 
-One module per command group (:mod:`~.data`, :mod:`~.schedule`, :mod:`~.run`, :mod:`~.report`,
-:mod:`~.reports`, :mod:`~.frozen_test`, :mod:`~.protocol`, :mod:`~.check`, :mod:`~.leaderboard`,
-:mod:`~.runs`, :mod:`~.pack`, :mod:`~.verify`, :mod:`~.verify_request`, :mod:`~.keys`, :mod:`~.view`,
-:mod:`~.sweep`, :mod:`~.figures`,
-:mod:`~.first_sight`), each adding its commands to the root parser. Only the group of the command
-being run is imported, so that ``continual-arc schedule make`` does not pay for NumPy or the plotting
-library, and ``--help`` for nothing at all.
-Every error meant for a person
-(:class:`~continual_arc.core.errors.ContinualArcError`) is printed as one line, exit status 2.
+One module per command group ([`data`][continual_arc.cli.data], [`schedule`][continual_arc.cli.schedule],
+[`run`][continual_arc.cli.run], [`report`][continual_arc.cli.report], [`reports`][continual_arc.cli.reports],
+[`frozen_test`][continual_arc.cli.frozen_test], [`protocol`][continual_arc.cli.protocol],
+[`check`][continual_arc.cli.check], [`leaderboard`][continual_arc.cli.leaderboard],
+[`runs`][continual_arc.cli.runs], [`pack`][continual_arc.cli.pack], [`verify`][continual_arc.cli.verify],
+[`verify_request`][continual_arc.cli.verify_request], [`keys`][continual_arc.cli.keys],
+[`view`][continual_arc.cli.view], [`sweep`][continual_arc.cli.sweep], [`figures`][continual_arc.cli.figures],
+[`first_sight`][continual_arc.cli.first_sight]), each adding its commands to the root parser. Only the group
+of the command being run is imported, so that ``continual-arc schedule make`` does not pay for NumPy or the
+plotting library, and ``--help`` for nothing at all. Every error meant for a person
+([`ContinualArcError`][continual_arc.core.errors.ContinualArcError]) is printed as one line, exit status 2.
 """
 
 from __future__ import annotations

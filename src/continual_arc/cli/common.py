@@ -41,7 +41,7 @@ def deferred(module: str, function: str = "run") -> Callable[[argparse.Namespace
 
     For a command whose work needs heavy modules its group's other commands do not (``data fetch``
     needs the network and archive modules, ``data status`` none of them), so that building the
-    group's parser stays cheap; :mod:`continual_arc.cli` loads groups the same way.
+    group's parser stays cheap; `continual_arc.cli` loads groups the same way.
     """
 
     def handler(args: argparse.Namespace) -> int:
@@ -64,7 +64,7 @@ def apply_declared_options(args: argparse.Namespace) -> None:
 
 
 def add_run_options(parser: argparse.ArgumentParser, *, only: Sequence[str] | None = None) -> None:
-    """Add the options of how a learner plays (:class:`~continual_arc.play.options.RunOptions`).
+    """Add the options of how a learner plays ([`RunOptions`][continual_arc.play.options.RunOptions]).
 
     Args:
         parser: the command's parser.
@@ -90,7 +90,7 @@ def add_run_options(parser: argparse.ArgumentParser, *, only: Sequence[str] | No
 
 
 def run_options(args: argparse.Namespace) -> RunOptions:
-    """The :class:`~continual_arc.play.options.RunOptions` the flags of :func:`add_run_options` name."""
+    """The `RunOptions` the flags of `add_run_options` name."""
     return RunOptions(
         alias_style=getattr(args, "alias_style", "hash"),
         max_concurrent=getattr(args, "max_concurrent", None),
@@ -148,7 +148,7 @@ class ProgressBar:
         self.last = 0.0
 
     def __call__(self, p: RunProgress) -> None:
-        """Show a :class:`~continual_arc.play.options.RunProgress`."""
+        """Show a [`RunProgress`][continual_arc.play.options.RunProgress]."""
         now = time.monotonic()
         final = p.rounds_done == p.rounds_total
         if p.resumed:
@@ -177,7 +177,7 @@ def report_faults(faults: LearnerFaults, run_dir: Path | str | None) -> int:
     """End a run or a protocol: its learner errors in one line, and the exit status.
 
     Printed to standard error, last, so that a run whose learner erred never ends as if it measured
-    something (the rule is :class:`~continual_arc.play.faults.LearnerFaults`'s); ``run_dir`` is the
+    something (the rule is [`LearnerFaults`][continual_arc.play.faults.LearnerFaults]'s); ``run_dir`` is the
     run whose report lists the errors.
     """
     sentence = faults.sentence()

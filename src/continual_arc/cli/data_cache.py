@@ -1,7 +1,7 @@
 """``continual-arc data cache``: the instance cache shown, filled ahead of a protocol, limited or cleared.
 
 Only the parser lives here, so that ``data status`` stays quick; the work is in
-:mod:`~.data_cache_work`, imported when the command runs.
+[`data_cache_work`][continual_arc.cli.data_cache_work], imported when the command runs.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``continual-arc data fetch`` and ``data screen``: the data commands that work, loaded only when run.
 
-See :func:`.common.deferred`: ``data status`` needs neither the network and archive modules nor the
-screening machinery these import.
+See [`common.deferred`][continual_arc.cli.common.deferred]: ``data status`` needs neither the network and
+archive modules nor the screening machinery these import.
 """
 
 from __future__ import annotations

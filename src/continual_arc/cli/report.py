@@ -1,7 +1,7 @@
 """``continual-arc report``: a run's measures, diagnostics, errors and resources read back.
 
-Its own module, apart from the comparisons (:mod:`~.reports`), because reading one run needs no
-bootstrap, and so no NumPy at start-up.
+Its own module, apart from the comparisons ([`reports`][continual_arc.cli.reports]), because reading one run
+needs no bootstrap, and so no NumPy at start-up.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """What a learner and a grid instance say to each other: actions, feedback and the observation.
 
-A learner answers each :class:`LearnerObservation` with one of three actions: ``Submit(grid)``,
-``RequestDemos()`` or ``GiveUp()``. The environment answers each with a feedback
-(:class:`SubmitFeedback`, :class:`DemosFeedback`, :class:`GiveUpFeedback`); what each costs is
-:class:`continual_arc.tracks.grid_env.GridEnv`'s contract. The functions at the end turn them into
-the JSON a trajectory keeps.
+A learner answers each [`LearnerObservation`][continual_arc.core.actions.LearnerObservation] with one of three
+actions: ``Submit(grid)``, ``RequestDemos()`` or ``GiveUp()``. The environment answers each with a feedback
+([`SubmitFeedback`][continual_arc.core.actions.SubmitFeedback],
+[`DemosFeedback`][continual_arc.core.actions.DemosFeedback],
+[`GiveUpFeedback`][continual_arc.core.actions.GiveUpFeedback]); what each costs is
+[`continual_arc.tracks.grid_env.GridEnv`][continual_arc.tracks.grid_env.GridEnv]'s contract. The functions at
+the end turn them into the JSON a trajectory keeps.
 """
 
 from __future__ import annotations
@@ -177,7 +179,7 @@ def feedback_to_json(feedback: Feedback) -> JSONObject:
 
 
 def action_from_json(value: Mapping[str, JSONValue]) -> Action:
-    """The action :func:`action_to_json` wrote.
+    """The action [`action_to_json`][continual_arc.core.actions.action_to_json] wrote.
 
     A grid that was not valid comes back as its text, which is just as invalid.
 

@@ -1,7 +1,7 @@
 """What a configuration is: a track's tasks, the stream process's parameters and the environment's rules.
 
-The configurations themselves are declared by the tracks (:mod:`continual_arc.tracks`); the
-schedules built from them are the stream stage's (:mod:`continual_arc.stream`).
+The configurations themselves are declared by the tracks (`continual_arc.tracks`); the
+schedules built from them are the stream stage's (`continual_arc.stream`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class ScheduleError(ContinualArcError, ValueError):
 
 @dataclass(frozen=True)
 class ProcessParams:
-    """The parameters of the stream process (:mod:`continual_arc.stream.process`).
+    """The parameters of the stream process ([`continual_arc.stream.process`][continual_arc.stream.process]).
 
     Attributes:
         arrival_rate: new tasks per step (Poisson).
@@ -78,8 +78,9 @@ class Config:
         users: the number of users (a setting of the run: ``stream.users.with_users``).
         smoke: whether it is a small configuration for tests.
         held_out_instances: instances of each held-out task in the held-out test (arc3 plays
-            four fresh levels of each held-out game); left out of :meth:`to_dict` at its default
-            of 1, so the schedules of the tracks that serve one keep their bytes.
+            four fresh levels of each held-out game); left out of
+            [`to_dict`][continual_arc.core.config.Config.to_dict] at its default of 1, so the schedules of the
+            tracks that serve one keep their bytes.
     """
 
     name: str
@@ -109,7 +110,7 @@ class Config:
 
     @classmethod
     def from_dict(cls, value: Mapping[str, Any]) -> Config:
-        """A configuration from :meth:`to_dict`'s form.
+        """A configuration from [`to_dict`][continual_arc.core.config.Config.to_dict]'s form.
 
         Raises:
             ScheduleError: a field is unknown, missing or of the wrong kind.

@@ -1,12 +1,13 @@
 """The environment's rules, how an instance ends, and the protocol every kind of instance implements.
 
-One instance is played through an :class:`Environment`: the runner asks it for the learner's view,
-applies the learner's actions, and reads how the instance ended. A grid instance (arc1, arc2) and
-a game level (arc3) implement the same protocol, so the runner, the records and the measures never
-need to know which kind they serve. The cost rules are shared by every kind: an instance that ends
+One instance is played through an [`Environment`][continual_arc.core.environment.Environment]: the runner asks
+it for the learner's view, applies the learner's actions, and reads how the instance ended. A grid instance
+(arc1, arc2) and a game level (arc3) implement the same protocol, so the runner, the records and the measures
+never need to know which kind they serve. The cost rules are shared by every kind: an instance that ends
 solved is charged what it spent, an unsolved one ``max_cost = attempt_cap + demo_cost * demo_cap``
 (16 by default), and the budget used over instances is ``100 * mean_charge / max_cost``.
-:class:`BaseEnvironment` keeps that shared bookkeeping, so each kind writes only its own actions.
+[`BaseEnvironment`][continual_arc.core.environment.BaseEnvironment] keeps that shared bookkeeping, so each
+kind writes only its own actions.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ class EnvSettings:
 
     @classmethod
     def from_dict(cls, value: Mapping[str, float]) -> EnvSettings:
-        """Settings from :meth:`to_dict`'s form (``max_cost`` is derived, so ignored)."""
+        """Settings from `to_dict`'s form (``max_cost`` is derived, so ignored)."""
         return cls(**{k: int(v) for k, v in value.items() if k != "max_cost"})
 
     def deviations(self) -> list[str]:
@@ -86,13 +87,13 @@ class InvalidActionError(TypeError):
 
 
 ObsT = TypeVar("ObsT")
-"""What a learner is shown: a :class:`~.actions.LearnerObservation`, a :class:`~.games.GameObservation`."""
+"""What a learner is shown: a `LearnerObservation`, a `GameObservation`."""
 
 ActionT = TypeVar("ActionT")
-"""Every action a learner may take on the kind: :data:`~.actions.Action`, :data:`~.games.GameMove`."""
+"""Every action a learner may take on the kind: `Action`, `GameMove`."""
 
 ReplyT = TypeVar("ReplyT")
-"""Every feedback the kind gives: :data:`~.actions.Feedback`, :data:`~.games.GameReply`."""
+"""Every feedback the kind gives: `Feedback`, `GameReply`."""
 
 
 @runtime_checkable
@@ -155,7 +156,7 @@ class Environment(Protocol[ObsT, ActionT, ReplyT]):
         ...
 
     def action_from_json(self, value: Mapping[str, JSONValue]) -> ActionT:
-        """The action :meth:`action_json` wrote, for replaying a trajectory.
+        """The action `action_json` wrote, for replaying a trajectory.
 
         Raises:
             ValueError: the JSON names no action of this environment.
@@ -188,13 +189,14 @@ FeedbackT = TypeVar("FeedbackT", bound="DataclassInstance")
 class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
     """The bookkeeping every kind of instance shares: its counters, its end, its charge, its result.
 
-    A convenience for writing an :class:`Environment`, not a requirement. The base counts the
-    actions, refuses the closed instance and what is not an action, answers a give-up and a
-    demonstration request (bought below ``demo_cap``, refused at no cost at it), ends the instance
-    at its ``action_cap``-th action, and charges it: what it spent if solved, else ``max_cost``.
-    A subclass plays its own actions (:meth:`_act`), ending the instance through its ``tally``
-    (:meth:`~.rules.Tally.solve`, :meth:`~.rules.Tally.fail_attempt`; setting ``end`` and
-    ``attempts_used`` still works), and serves its demonstrations.
+    A convenience for writing an [`Environment`][continual_arc.core.environment.Environment], not a
+    requirement. The base counts the actions, refuses the closed instance and what is not an action, answers a
+    give-up and a demonstration request (bought below ``demo_cap``, refused at no cost at it), ends the
+    instance at its ``action_cap``-th action, and charges it: what it spent if solved, else ``max_cost``.
+    A subclass plays its own actions (`_act`), ending the instance through its ``tally``
+    ([`solve`][continual_arc.core.rules.Tally.solve],
+    [`fail_attempt`][continual_arc.core.rules.Tally.fail_attempt]; setting ``end`` and ``attempts_used`` still
+    works), and serves its demonstrations.
 
     Args:
         settings: the rules (the benchmark's when ``None``).
@@ -250,7 +252,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
 
     @property
     def end(self) -> str | None:
-        """Why the instance ended (an :class:`~.records.End`), or ``None`` while it is open."""
+        """Why the instance ended (an `End`), or ``None`` while it is open."""
         return self.tally.end
 
     @end.setter

@@ -1,9 +1,10 @@
 """The two families of error the benchmark raises on purpose.
 
-A :class:`ContinualArcError` is meant for a person: its message is one sentence that says what is
-wrong and what to do, and the command line prints it as such (exit status 2) instead of a
-traceback. A :class:`HarnessFault` is an error of the benchmark's own machinery during an instance
-(a task generator, a plug-in): it stops the run rather than being charged to the learner.
+A [`ContinualArcError`][continual_arc.core.errors.ContinualArcError] is meant for a person: its message is one
+sentence that says what is wrong and what to do, and the command line prints it as such (exit status 2)
+instead of a traceback. A [`HarnessFault`][continual_arc.core.errors.HarnessFault] is an error of the
+benchmark's own machinery during an instance (a task generator, a plug-in): it stops the run rather than being
+charged to the learner.
 """
 
 from __future__ import annotations

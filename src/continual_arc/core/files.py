@@ -3,7 +3,8 @@
 A JSON file is written to a temporary file beside it, flushed, fsynced and renamed over the
 target, so a reader sees the old file or the new one, never half of one. ``records.jsonl`` is only
 ever appended whole batches of lines (one round's records), flushed and fsynced together; a line
-cut short by a crash is detected on reading and dropped by :func:`truncate_partial_line`.
+cut short by a crash is detected on reading and dropped by
+[`truncate_partial_line`][continual_arc.core.files.truncate_partial_line].
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """What crosses a pipe for a game instance (arc3): its observation, actions and feedback, as JSON.
 
-:mod:`continual_arc.core.wire` hands game values here: :func:`game_to_wire` and
-:func:`game_from_wire` are each other's inverse on every game value the runner hands a learner or
-takes from it. Frames cross as their text, so a value comes back equal.
+[`continual_arc.core.wire`][continual_arc.core.wire] hands game values here:
+[`game_to_wire`][continual_arc.core.game_wire.game_to_wire] and
+[`game_from_wire`][continual_arc.core.game_wire.game_from_wire] are each other's inverse on every game value
+the runner hands a learner or takes from it. Frames cross as their text, so a value comes back equal.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def game_to_wire(value: Any) -> dict[str, Any] | None:
 
 
 def game_from_wire(value: Mapping[str, Any]) -> Any:
-    """The game value :func:`game_to_wire` wrote.
+    """The game value [`game_to_wire`][continual_arc.core.game_wire.game_to_wire] wrote.
 
     Raises:
         KeyError, TypeError, ValueError: the message is malformed (the wire says so in one line).

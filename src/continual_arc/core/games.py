@@ -1,17 +1,21 @@
 """What a learner and a game level say to each other: actions, feedback, the observation, as JSON.
 
 A game instance (the arc3 track) is one level of a game, played through frames: 64 x 64 cells of
-colours 0-15. The learner answers each :class:`GameObservation` with a :class:`GameAction`
-(``RESET`` or ``ACTION1`` .. ``ACTION7``; ``ACTION6`` clicks a frame cell), or with
-:class:`~continual_arc.core.actions.RequestDemos` or :class:`~continual_arc.core.actions.GiveUp`,
-as on a grid instance. The environment answers with :class:`GameFeedback`,
-:class:`GameDemosFeedback` or :class:`~continual_arc.core.actions.GiveUpFeedback`; what each costs
-is :class:`continual_arc.tracks.arc3.env.GameEnv`'s contract (``docs/arc3.md``).
+colours 0-15. The learner answers each [`GameObservation`][continual_arc.core.games.GameObservation] with a
+[`GameAction`][continual_arc.core.games.GameAction] (``RESET`` or ``ACTION1`` .. ``ACTION7``; ``ACTION6``
+clicks a frame cell), or with [`RequestDemos`][continual_arc.core.actions.RequestDemos] or
+[`GiveUp`][continual_arc.core.actions.GiveUp], as on a grid instance. The environment answers with
+[`GameFeedback`][continual_arc.core.games.GameFeedback],
+[`GameDemosFeedback`][continual_arc.core.games.GameDemosFeedback] or
+[`GiveUpFeedback`][continual_arc.core.actions.GiveUpFeedback]; what each costs is
+[`continual_arc.tracks.arc3.env.GameEnv`][continual_arc.tracks.arc3.env.GameEnv]'s contract
+(``docs/arc3.md``).
 
-Frames travel as text (:func:`encode_frame`): ``f1:`` then runs of a colour letter (``a`` = 0 ..
-``p`` = 15) and its length when above 1, row-major. Text is compact, hashable and equal for equal
-frames, so a learner can key states by it; :func:`decode_frame` gives the rows back. This module
-needs only the standard library, so learners and the core can use it without the game engine.
+Frames travel as text ([`encode_frame`][continual_arc.core.games.encode_frame]): ``f1:`` then runs of a colour
+letter (``a`` = 0 .. ``p`` = 15) and its length when above 1, row-major. Text is compact, hashable and equal
+for equal frames, so a learner can key states by it; [`decode_frame`][continual_arc.core.games.decode_frame]
+gives the rows back. This module needs only the standard library, so learners and the core can use it without
+the game engine.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ class AttemptEnd(StrEnum):
     """How an action ended an attempt at a game level (a feedback's ``ended``); not an instance's end.
 
     ``won`` solves the instance; the others fail the attempt (the instance ends when they use the
-    last attempt, with the :class:`~continual_arc.core.records.End` of the rules).
+    last attempt, with the [`End`][continual_arc.core.records.End] of the rules).
     """
 
     WON = "won"
@@ -86,7 +90,7 @@ class GameAction:
     """One action on a game level: its name, and for ``ACTION6`` the frame cell it clicks.
 
     Attributes:
-        action: one of :data:`GAME_ACTIONS`.
+        action: one of [`GAME_ACTIONS`][continual_arc.core.games.GAME_ACTIONS].
         x: the clicked column (0-63), only for ``ACTION6``.
         y: the clicked row (0-63), only for ``ACTION6``.
 
@@ -148,7 +152,7 @@ class GameObservation:
 
     Attributes:
         task_id: the game's name in this run (an alias of its id).
-        frame: the current frame, as text (:func:`encode_frame`).
+        frame: the current frame, as text ([`encode_frame`][continual_arc.core.games.encode_frame]).
         frames: every frame the last action rendered (or the level's opening), the last being
             ``frame``; an animation shows more than one.
         available_actions: the actions the game offers now (``RESET`` is always allowed besides).
@@ -195,7 +199,8 @@ class GameFeedback:
         frames: the frames the action rendered (the last is the frame it ended on); after an
             attempt ends, the next observation shows the level's opening again.
         state: ``"playing"``, ``"won"`` or ``"lost"``: the level's state after the action.
-        ended: how the action ended the attempt (an :class:`AttemptEnd`), or ``None``: it goes on.
+        ended: how the action ended the attempt (an [`AttemptEnd`][continual_arc.core.games.AttemptEnd]), or
+            ``None``: it goes on.
         attempt_actions: actions taken in the attempt, this one included (0 after a free RESET).
         attempts_used: failed attempts so far, this one included.
         spent: failed attempts and demonstrations so far, in cost units.
@@ -259,7 +264,7 @@ def game_action_to_json(action: object) -> JSONObject:
 
 
 def game_action_from_json(value: Mapping[str, JSONValue]) -> GameMove:
-    """The action :func:`game_action_to_json` wrote.
+    """The action [`game_action_to_json`][continual_arc.core.games.game_action_to_json] wrote.
 
     Raises:
         ValueError: the JSON is not a game instance's action (``invalid`` included).
@@ -361,7 +366,7 @@ def encode_frame(rows: Sequence[Sequence[int]]) -> str:
 
 
 def decode_frame(text: str) -> Frame:
-    """The rows of the frame :func:`encode_frame` encoded.
+    """The rows of the frame [`encode_frame`][continual_arc.core.games.encode_frame] encoded.
 
     Raises:
         ValueError: the text is not a well-formed encoding of 4096 cells.

@@ -2,9 +2,9 @@
 
 A grid is a non-empty rectangle of at most 30 x 30 cells, each an integer colour from 0 to 9.
 Inside the benchmark a grid is always a tuple of tuples of ``int`` (hashable and immutable);
-:func:`validate_grid` turns anything grid-like (nested lists or tuples, or an object with a
-``tolist()`` method such as a NumPy array) into that form or raises :class:`InvalidGridError`
-saying what is wrong and where.
+[`validate_grid`][continual_arc.core.grids.validate_grid] turns anything grid-like (nested lists or tuples, or
+an object with a ``tolist()`` method such as a NumPy array) into that form or raises
+[`InvalidGridError`][continual_arc.core.grids.InvalidGridError] saying what is wrong and where.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _as_colour(cell: Any, where: str) -> int:
 
 
 def validate_grid(value: Any) -> Grid:
-    """Return ``value`` as a validated :data:`Grid`.
+    """Return ``value`` as a validated [`Grid`][continual_arc.core.grids.Grid].
 
     Args:
         value: nested rows of integer colours (lists, tuples, or an array with ``tolist()``).
@@ -116,7 +116,7 @@ def validate_grid(value: Any) -> Grid:
 
 
 def validate_pair(value: Any) -> Pair:
-    """Validate an ``{"input": ..., "output": ...}`` mapping or a 2-sequence as a :data:`Pair`.
+    """Validate an ``{"input": ..., "output": ...}`` mapping or a 2-sequence as a `Pair`.
 
     Raises:
         InvalidGridError: either grid is invalid, or the value is not a pair.
@@ -146,11 +146,11 @@ def to_json(grid: Grid) -> list[list[int]]:
 
 
 def grid_json(grid: Grid) -> JSONValue:
-    """A grid as a JSON value (:func:`to_json`'s nested lists), for a document of JSON values."""
+    """A grid as a JSON value (`to_json`'s nested lists), for a document of JSON values."""
     rows: list[JSONValue] = [[*row] for row in grid]
     return rows
 
 
 def from_json(value: Any) -> Grid:
-    """A grid from JSON nested lists, validated (same rules as :func:`validate_grid`)."""
+    """A grid from JSON nested lists, validated (same rules as `validate_grid`)."""
     return validate_grid(value)

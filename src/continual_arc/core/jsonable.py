@@ -2,9 +2,10 @@
 
 A measure's result is declared twice: a frozen dataclass that code uses, and a ``TypedDict`` that
 says what its JSON document holds (what files store and readers type-check). Written by hand, the
-``to_json`` between the two can drop or rename a field without anyone noticing. :func:`fields_json`
-takes every field of the dataclass, under its own name, so the document is the dataclass; the
-test suite holds each such class's fields equal to its ``TypedDict``'s keys.
+``to_json`` between the two can drop or rename a field without anyone noticing.
+[`fields_json`][continual_arc.core.jsonable.fields_json] takes every field of the dataclass, under its own
+name, so the document is the dataclass; the test suite holds each such class's fields equal to its
+``TypedDict``'s keys.
 """
 
 from __future__ import annotations
@@ -58,5 +59,5 @@ def as_json(value: object) -> JSONValue:
 
 
 def fields_json(obj: DataclassInstance) -> JSONObject:
-    """Every field of a dataclass instance, under its own name, as JSON (:func:`as_json`)."""
+    """Every field of a dataclass instance, under its own name, as JSON (`as_json`)."""
     return {field.name: as_json(getattr(obj, field.name)) for field in dataclasses.fields(obj)}

@@ -9,8 +9,9 @@ and never replaces it (docs/arc3.md says why).
 ARC-AGI-3's scorecard (ARC Prize's ``arc_agi/scorecard.py``) reads a game's levels together: a
 completed level scores ``min(1.15, (baseline / actions) ** 2)``, the ``k``-th level of a game
 (from 1) weighs ``k``, and the game scores the weighted mean of its levels, capped at the weighted
-share of its levels that scored above 0. :func:`game_scorecard` computes it for one game's levels
-in order, :func:`scorecard` for a play's records (the mean over its games).
+share of its levels that scored above 0. [`game_scorecard`][continual_arc.core.level_score.game_scorecard]
+computes it for one game's levels in order, [`scorecard`][continual_arc.core.level_score.scorecard] for a
+play's records (the mean over its games).
 
 Only the game vocabulary's names are read here, so the recorder, the checker and the measures
 compute the same number from a record's actions.
@@ -42,7 +43,8 @@ def level_score(solved: bool, actions: int, baseline: int) -> float:
 
     Args:
         solved: whether the level was won.
-        actions: the actions the player took on it (:func:`level_actions`).
+        actions: the actions the player took on it
+            ([`level_actions`][continual_arc.core.level_score.level_actions]).
         baseline: the baseline's action count (the solver's plan, or a human's).
 
     Raises:
@@ -87,8 +89,8 @@ def level_fields(entries: Iterable[Mapping[str, Any]], solved: bool, baseline: i
 def scorecard_level(solved: bool, actions: int, baseline: int) -> float:
     """One level's share of ARC-AGI-3's scorecard: ``min(1.15, (baseline / actions) ** 2)``, 0 unsolved.
 
-    Unlike :func:`level_score` a level may score above 1 (to 1.15), and a solved level that
-    claims no action scores 0, as the scorecard has it.
+    Unlike [`level_score`][continual_arc.core.level_score.level_score] a level may score above 1 (to 1.15),
+    and a solved level that claims no action scores 0, as the scorecard has it.
 
     Raises:
         ValueError: the baseline is not positive.
@@ -104,9 +106,9 @@ def game_scorecard(levels: Sequence[tuple[bool, int, int]]) -> float:
     """ARC-AGI-3's scorecard of one game: its levels ``(solved, actions, baseline)`` in the order played.
 
     Level ``k`` (1 for the first) weighs ``k``. The score is the weighted mean of the levels'
-    :func:`scorecard_level`, capped at the weighted share of levels that scored above 0, so that
-    beating the baseline on a few levels cannot make up for levels left unsolved. A game of no
-    level scores 0. The scale is 0 to 1 (ARC Prize prints it times 100).
+    [`scorecard_level`][continual_arc.core.level_score.scorecard_level], capped at the weighted share of
+    levels that scored above 0, so that beating the baseline on a few levels cannot make up for levels left
+    unsolved. A game of no level scores 0. The scale is 0 to 1 (ARC Prize prints it times 100).
     """
     if not levels:
         return 0.0
@@ -119,7 +121,7 @@ def game_scorecard(levels: Sequence[tuple[bool, int, int]]) -> float:
 
 
 def scorecard(records: Iterable[Mapping[str, Any]]) -> float | None:
-    """The mean over games of :func:`game_scorecard`, each game's levels in the order they were played.
+    """The mean over games of `game_scorecard`, each game's levels in the order they were played.
 
     A game is a task of one user; its levels are its records that carry a level score, ordered by
     step. ``None`` when no record carries one (a grid run).

@@ -8,19 +8,28 @@ typing, and each has one reader and one writer:
 =================  ======================  =================================================
 file               type                    reader / writer
 =================  ======================  =================================================
-``records.jsonl``  :class:`Record`         :func:`parse_records` / :func:`records_text`
-``i/<n>.json``     :class:`Trajectory`     :func:`parse_trajectory` / :func:`trajectory_text`
-``meta.json``      :class:`RunMeta`        :func:`parse_run_meta` / :func:`run_meta_text`
-schedule block     :class:`ScheduleMeta`   :func:`parse_schedule_meta` / :func:`schedule_meta_json`
-=================  ======================  =================================================
+``records.jsonl``  [`Record`][continual_arc.core.records.Record]
+[`parse_records`][continual_arc.core.records.parse_records] /
+[`records_text`][continual_arc.core.records.records_text] ``i/<n>.json``
+[`Trajectory`][continual_arc.core.records.Trajectory]
+[`parse_trajectory`][continual_arc.core.records.parse_trajectory] /
+[`trajectory_text`][continual_arc.core.records.trajectory_text] ``meta.json``
+[`RunMeta`][continual_arc.core.records.RunMeta]
+[`parse_run_meta`][continual_arc.core.records.parse_run_meta] /
+[`run_meta_text`][continual_arc.core.records.run_meta_text] schedule block
+[`ScheduleMeta`][continual_arc.core.records.ScheduleMeta]
+[`parse_schedule_meta`][continual_arc.core.records.parse_schedule_meta] /
+[`schedule_meta_json`][continual_arc.core.records.schedule_meta_json] =================
+======================  =================================================
 
 They are TypedDicts, not dataclasses, on purpose: the files are the contract, written byte
 for byte as before (keys sorted, the same separators), and a record read back is the very mapping
 that was written, extra fields (a game's level score, a plug-in's summary) included. The readers
-check the shape a reader relies on and raise :class:`RecordShapeError` naming what is wrong; the
-checker's finer checks (:mod:`continual_arc.submit.shape`) run before them on untrusted runs.
+check the shape a reader relies on and raise [`RecordShapeError`][continual_arc.core.records.RecordShapeError]
+naming what is wrong; the checker's finer checks ([`continual_arc.submit.shape`][continual_arc.submit.shape])
+run before them on untrusted runs.
 
-The closed vocabularies are string enumerations (:class:`~enum.StrEnum`): a member is its
+The closed vocabularies are string enumerations (`StrEnum`): a member is its
 string, so it is written and compared as the plain string the files hold.
 """
 
@@ -66,7 +75,7 @@ __all__ = [
 ]
 
 JSONValue: TypeAlias = "str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None"
-"""Any JSON value, as :func:`json.loads` returns it."""
+"""Any JSON value, as `json.loads` returns it."""
 
 JSONObject: TypeAlias = "dict[str, JSONValue]"
 """A JSON object whose fields are not declared (a plug-in's, a learner's log, a game's state)."""
@@ -84,8 +93,8 @@ class Phase(StrEnum):
 class Play(StrEnum):
     """A play of the protocol, named as its directory: the stream, each frozen test, and the reset of each.
 
-    Here beside :class:`Phase` rather than with the protocol's plan, since the measures and the
-    checker, which cannot import the protocol, read the plays' records by these names.
+    Here beside [`Phase`][continual_arc.core.records.Phase] rather than with the protocol's plan, since the
+    measures and the checker, which cannot import the protocol, read the plays' records by these names.
     """
 
     STREAM = "stream"
@@ -206,7 +215,8 @@ class Record(SlotFields):
     """One line of ``records.jsonl``: an ended instance, its slot, its charge and its counters.
 
     An auxiliary episode's record (``episode_type`` ``addon``) is in no schedule: its exposure
-    fields are ``null``, and the measures read primary records only (:func:`is_primary`).
+    fields are ``null``, and the measures read primary records only
+    ([`is_primary`][continual_arc.core.records.is_primary]).
     """
 
     alias: str

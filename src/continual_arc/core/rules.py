@@ -1,8 +1,9 @@
-"""The rules of an instance, kept once: what ends it and what it is charged (:class:`Tally`).
+"""The rules of an instance, kept once: what ends it and what it is charged (`Tally`).
 
-Every kind of environment counts through a :class:`Tally` (:class:`~.environment.BaseEnvironment`
-does it for them), and the checker replays a record's recorded actions through one, so the
-rules the runs are played by and the rules they are checked by are the same code.
+Every kind of environment counts through a [`Tally`][continual_arc.core.rules.Tally]
+([`BaseEnvironment`][continual_arc.core.environment.BaseEnvironment] does it for them), and the checker
+replays a record's recorded actions through one, so the rules the runs are played by and the rules they are
+checked by are the same code.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class InstanceResult:
         demos_bought: demonstrations bought.
         demos_refused: demonstration requests refused at no cost.
         actions: actions taken.
-        end: why it ended: by the rules, or for a fault (:class:`~continual_arc.core.records.End`).
+        end: why it ended: by the rules, or for a fault ([`End`][continual_arc.core.records.End]).
     """
 
     solved: bool
@@ -50,9 +51,9 @@ class InstanceResult:
 class Tally:
     """The rules of one instance, whatever its kind: what ends it, and what it is charged.
 
-    The one implementation of the rules: every :class:`BaseEnvironment` counts through one, and the
+    The one implementation of the rules: every `BaseEnvironment` counts through one, and the
     checker replays a record's actions through one
-    (:func:`~continual_arc.submit.replay_charge.replay_charge`).
+    ([`replay_charge`][continual_arc.submit.replay_charge.replay_charge]).
     A failed attempt at the ``attempt_cap``-th ends the instance; a give-up ends it; its
     ``action_cap``-th action that leaves it open ends it; a solved instance is charged what it
     spent (failed attempts plus ``demo_cost`` per demonstration bought), any other ``max_cost``.
@@ -64,8 +65,8 @@ class Tally:
         demos_bought: demonstrations bought so far.
         demos_refused: demonstration requests refused so far.
         actions: actions taken so far.
-        end: why the instance ended (an :class:`End` by the rules; a fault's reason outside them may
-            be any sentence, the runner's are ``End`` members), or ``None`` while it is open.
+        end: why the instance ended (an [`End`][continual_arc.core.records.End] by the rules; a fault's reason
+            outside them may be any sentence, the runner's are ``End`` members), or ``None`` while it is open.
     """
 
     def __init__(self, settings: EnvSettings, action_cap: int | None = None) -> None:

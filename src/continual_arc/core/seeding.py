@@ -28,5 +28,5 @@ def stable_int(*parts: object) -> int:
 
 
 def stable_rng(*parts: object) -> random.Random:
-    """A :class:`random.Random` seeded by :func:`stable_int` of the parts."""
+    """A `random.Random` seeded by [`stable_int`][continual_arc.core.seeding.stable_int] of the parts."""
     return random.Random(stable_int(*parts))

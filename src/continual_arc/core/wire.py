@@ -1,12 +1,13 @@
 """What crosses a pipe between the runner and a learner in another process, as JSON.
 
 The observations, actions and feedback of a grid instance, whole and exact, and those of a game
-level (:mod:`.game_wire`).
+level ([`game_wire`][continual_arc.core.game_wire]).
 
-:func:`to_wire` and :func:`from_wire` are each other's inverse on every value the runner hands a
-learner or takes from it: ``from_wire(to_wire(x)) == x``, but that a submitted grid comes back as a
-tuple of tuples whatever sequence it was sent as (the environment reads both alike). A value of
-another kind is refused, so a process boundary never turns a value into something else silently.
+[`to_wire`][continual_arc.core.wire.to_wire] and [`from_wire`][continual_arc.core.wire.from_wire] are each
+other's inverse on every value the runner hands a learner or takes from it: ``from_wire(to_wire(x)) == x``,
+but that a submitted grid comes back as a tuple of tuples whatever sequence it was sent as (the environment
+reads both alike). A value of another kind is refused, so a process boundary never turns a value into
+something else silently.
 """
 
 from __future__ import annotations
@@ -114,10 +115,10 @@ def _observation_from(value: Mapping[str, Any]) -> LearnerObservation:
 
 
 def from_wire(value: Mapping[str, Any]) -> Any:
-    """The value :func:`to_wire` wrote.
+    """The value [`to_wire`][continual_arc.core.wire.to_wire] wrote.
 
     Raises:
-        WireError: the message is not one :func:`to_wire` writes.
+        WireError: the message is not one [`to_wire`][continual_arc.core.wire.to_wire] writes.
     """
     try:
         kind = value["kind"]

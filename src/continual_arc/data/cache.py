@@ -7,18 +7,19 @@ by
 
 * the source's **namespace**: a digest of the cache format, the release, the source's name, its
   data versions (package versions and file hashes) and the bytes of the modules that draw its
-  pairs (:func:`namespace`), so another release, other data or edited drawing code never meets
-  an old entry;
+  pairs ([`namespace`][continual_arc.data.cache.namespace]), so another release, other data or edited drawing
+  code never meets an old entry;
 * the task, the instance seed and **what is drawn**: ``test`` (the test pair) or ``demo-<k>``
   (demonstration ``k``, which does not depend on how many are bought).
 
 An entry is a first line holding the SHA-256 of the rest, then the key and the two grids
-(:class:`InstanceCache`). A read recomputes the hash and compares the key; an entry that fails
-either (cut short, altered, another key) is ignored, removed and drawn again. Writers write a
-temporary file beside the entry and rename it over (atomic on one machine), so several workers may
+([`InstanceCache`][continual_arc.data.cache.InstanceCache]). A read recomputes the hash and compares the key;
+an entry that fails either (cut short, altered, another key) is ignored, removed and drawn again. Writers
+write a temporary file beside the entry and rename it over (atomic on one machine), so several workers may
 fill the cache at once: two writers of one key write the same bytes. A read marks the entry used
-(its modification time), and when the cache grows past its limit (:func:`set_limit`, 1,024 MB by
-default) the least recently used entries are removed (:func:`evict`).
+(its modification time), and when the cache grows past its limit
+([`set_limit`][continual_arc.data.cache.set_limit], 1,024 MB by default) the least recently used entries are
+removed ([`evict`][continual_arc.data.cache.evict]).
 
 Deleting the cache never changes a result: an entry holds exactly what drawing gives. It is off
 when ``CONTINUAL_ARC_NO_CACHE`` is set to anything but ``0`` or the empty string.
@@ -88,7 +89,7 @@ _ROOTS: dict[str | None, str] = {}
 
 
 def _root() -> str:
-    """:func:`cache_root` as a string, remembered per value of the data directory's variable."""
+    """`cache_root` as a string, remembered per value of the data directory's variable."""
     key = os.environ.get(DATA_ENV)
     if key not in _ROOTS:
         _ROOTS[key] = str(cache_root())
@@ -171,7 +172,7 @@ class InstanceCache:
     JSON parser: reading is on every instance's path).
 
     Args:
-        space: the source's :func:`namespace`.
+        space: the source's [`namespace`][continual_arc.data.cache.namespace].
     """
 
     def __init__(self, space: str) -> None:
@@ -308,7 +309,7 @@ def cache_stats() -> CacheStats:
 
 
 def limit_mb() -> int:
-    """The cache's size limit in megabytes (:data:`DEFAULT_MAX_MB` unless :func:`set_limit` set one)."""
+    """The cache's size limit in megabytes (`DEFAULT_MAX_MB` unless `set_limit` set one)."""
     try:
         value = json.loads((cache_root() / _LIMIT_FILE).read_text())["max_mb"]
         return max(0, int(value))

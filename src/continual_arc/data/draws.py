@@ -4,8 +4,9 @@ A draw takes sub-draw 0, 1, 2, ... of its random stream until one gives an accep
 records why each earlier one was rejected. What rejects a sub-draw is the source's (a generator
 that raises, a grid that is not a valid ARC grid, an output equal to its input, a verifier that
 disagrees, ...); this module adds the input that repeats one the instance already has. After
-:data:`MAX_REDRAWS` rejections in a row a :class:`GeneratorError` is raised: the screens
-(:mod:`continual_arc.data.screen`) keep such tasks out of every pool.
+[`MAX_REDRAWS`][continual_arc.data.draws.MAX_REDRAWS] rejections in a row a
+[`GeneratorError`][continual_arc.data.draws.GeneratorError] is raised: the screens
+([`continual_arc.data.screen`][continual_arc.data.screen]) keep such tasks out of every pool.
 
 The demonstrations of an instance are further draws at the instance's own seed, each with an
 input distinct from the test input and from the demonstrations before it, so demonstration ``k``
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 MAX_REDRAWS = 40
-"""Rejected sub-draws tolerated in a row before a draw fails with :class:`GeneratorError`."""
+"""Rejected sub-draws tolerated in a row before a draw fails with `GeneratorError`."""
 
 
 class GeneratorError(HarnessFault, RuntimeError):
@@ -77,7 +78,8 @@ def first_accepted(sub_draw: Callable[[int], Pair | str], avoid: frozenset[Grid]
         what: the draw in words, for the error (``"the Re-ARC generator of 007bbfb7 (seed 3, test 0)"``).
 
     Raises:
-        GeneratorError: :data:`MAX_REDRAWS` sub-draws in a row were rejected.
+        GeneratorError: [`MAX_REDRAWS`][continual_arc.data.draws.MAX_REDRAWS] sub-draws in a row were
+            rejected.
     """
     rejections: list[str] = []
     for sub in range(MAX_REDRAWS):
@@ -120,7 +122,7 @@ def demonstrations(
 def one_demonstration(
     draw: Callable[[str, int, str, int, frozenset[Grid]], Draw],
 ) -> Callable[[str, int, int, frozenset[Grid]], Pair]:
-    """Demonstration ``k`` alone, ``(task_id, seed, k, avoid) -> Pair``, as :func:`demonstrations` draws it.
+    """Demonstration ``k`` alone, ``(task_id, seed, k, avoid) -> Pair``, as `demonstrations` draws it.
 
     A source that knows the inputs before demonstration ``k`` (the test input and the earlier
     demonstrations') draws it without redrawing them: buying the k-th costs one draw, not k.

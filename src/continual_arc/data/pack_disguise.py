@@ -1,14 +1,15 @@
 """Whether a pack's rule is a public task in disguise: the public verifiers run over its drawn pairs.
 
-:mod:`~continual_arc.data.pack_check` asks whether a rule's *own* verifier reproduces a public
+[`pack_check`][continual_arc.data.pack_check] asks whether a rule's *own* verifier reproduces a public
 task. A rule can pass that and still be one: its verifier may accept only grids of its own look
 (refusing the public task's inputs), while its generator draws the public task's pairs. The lookup
 learner (``tests/learners/lookup_learner.py``) does not read the rule's verifier; it runs the public
 ones on the demonstrations, and the public task's verifier answers the disguised rule's instances.
 So the check also runs it the other way: every public Re-ARC verifier (one per ARC-AGI-1 training
-task, 400, as :mod:`~continual_arc.data.rearc` loads them) over the rule's first
-:data:`DISGUISE_PAIRS` drawn pairs, and a rule is refused when one of them maps at least
-:data:`DISGUISE_MATCHES` of those inputs to their outputs.
+task, 400, as [`rearc`][continual_arc.data.rearc] loads them) over the rule's first
+[`DISGUISE_PAIRS`][continual_arc.data.pack_disguise.DISGUISE_PAIRS] drawn pairs, and a rule is refused when
+one of them maps at least [`DISGUISE_MATCHES`][continual_arc.data.pack_disguise.DISGUISE_MATCHES] of those
+inputs to their outputs.
 
 Why those numbers: a public task copied under a new look has its verifier reproduce 20 of 20 of
 its pairs; an honest rule meets a public verifier by coincidence, on few pairs. On ``packs/demo``
@@ -52,7 +53,7 @@ DISGUISE_PAIRS = 20
 """A rule's drawn pairs the public verifiers are run over: the first 20 of the check's draws."""
 
 DISGUISE_MATCHES = 11
-"""Pairs of :data:`DISGUISE_PAIRS` a public verifier must reproduce for the rule to be refused."""
+"""Pairs of `DISGUISE_PAIRS` a public verifier must reproduce for the rule to be refused."""
 
 VERIFIER_CALL_LIMIT = 0.5
 """Seconds (wall time) a public verifier may spend on one drawn input; past it, the pair is a miss.
@@ -131,11 +132,13 @@ def match_counts(
 
 
 def lookalikes(pairs: Sequence[Pair], verifiers: Mapping[str, Verifier] | None = None) -> list[Lookalike]:
-    """The public verifiers that reproduce at least :data:`DISGUISE_MATCHES` of a rule's pairs.
+    """The public verifiers that reproduce at least `DISGUISE_MATCHES` of a rule's pairs.
 
     Args:
-        pairs: the rule's drawn pairs; the first :data:`DISGUISE_PAIRS` are used.
-        verifiers: the public verifiers (default: :func:`public_verifiers`).
+        pairs: the rule's drawn pairs; the first
+            [`DISGUISE_PAIRS`][continual_arc.data.pack_disguise.DISGUISE_PAIRS] are used.
+        verifiers: the public verifiers (default:
+            [`public_verifiers`][continual_arc.data.pack_disguise.public_verifiers]).
     """
     used = pairs[:DISGUISE_PAIRS]
     counts = match_counts(

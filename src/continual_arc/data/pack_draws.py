@@ -1,11 +1,12 @@
 """Seeded, verified draws from a rule pack's generators, as Re-ARC's are drawn.
 
 An instance is a pure function of ``(pack name, rule, instance seed)``: its test pair is drawn by
-the rule's generator from a :func:`~continual_arc.core.seeding.stable_rng` named by the pack, the
-rule, the seed, the purpose, the index and the sub-draw, at difficulty :data:`DIFFICULTY`. A
-sub-draw is rejected and the next one taken (:mod:`continual_arc.data.draws`) when the generator
-raises, a grid is not a valid ARC grid, the output equals the input, or the rule's verifier raises
-or disagrees with the generator. A call past :data:`CALL_TIME_LIMIT` is an error, never a redraw.
+the rule's generator from a [`stable_rng`][continual_arc.core.seeding.stable_rng] named by the pack, the
+rule, the seed, the purpose, the index and the sub-draw, at difficulty
+[`DIFFICULTY`][continual_arc.data.pack_draws.DIFFICULTY]. A sub-draw is rejected and the next one taken
+([`continual_arc.data.draws`][continual_arc.data.draws]) when the generator raises, a grid is not a valid ARC
+grid, the output equals the input, or the rule's verifier raises or disagrees with the generator. A call past
+[`CALL_TIME_LIMIT`][continual_arc.data.pack_draws.CALL_TIME_LIMIT] is an error, never a redraw.
 """
 
 from __future__ import annotations

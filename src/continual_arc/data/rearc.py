@@ -1,9 +1,9 @@
 """Seeded, verified access to the Re-ARC generators.
 
 An instance is a pure function of ``(source version, task_id, instance_seed)``: its test pair is
-drawn by the task's generator from a :func:`~continual_arc.core.seeding.stable_rng` named by the track,
+drawn by the task's generator from a [`stable_rng`][continual_arc.core.seeding.stable_rng] named by the track,
 the task, the seed and the draw, at Re-ARC's default difficulty ``(0, 1)``. A draw is rejected, and
-the next sub-draw (1, 2, ...) taken instead (:mod:`continual_arc.data.draws`), when
+the next sub-draw (1, 2, ...) taken instead ([`continual_arc.data.draws`][continual_arc.data.draws]), when
 
 * the generator raises,
 * either grid is not a valid ARC grid (empty, ragged, larger than 30 x 30, a colour outside 0-9),
@@ -12,8 +12,9 @@ the next sub-draw (1, 2, ...) taken instead (:mod:`continual_arc.data.draws`), w
 
 The demonstrations of an instance are further draws from the same task at the instance's own seed
 (purpose ``"demo"``), each also rejected if its input repeats the test input or an earlier
-demonstration's. After :data:`MAX_REDRAWS` rejections in a row a :class:`GeneratorError` is raised:
-the screen (:mod:`continual_arc.data.screen`) keeps such tasks out of every track's pool.
+demonstration's. After [`MAX_REDRAWS`][continual_arc.data.draws.MAX_REDRAWS] rejections in a row a
+[`GeneratorError`][continual_arc.data.draws.GeneratorError] is raised: the screen
+([`continual_arc.data.screen`][continual_arc.data.screen]) keeps such tasks out of every track's pool.
 """
 
 from __future__ import annotations
@@ -88,7 +89,8 @@ def draw(task_id: str, seed: int, purpose: str, index: int, avoid: frozenset[Gri
 
     Raises:
         KeyError: no Re-ARC generator has this id.
-        GeneratorError: :data:`MAX_REDRAWS` draws in a row were rejected, or a call hung.
+        GeneratorError: [`MAX_REDRAWS`][continual_arc.data.draws.MAX_REDRAWS] draws in a row were rejected, or
+            a call hung.
     """
     generator = load_rearc().generators[task_id]
 

@@ -2,16 +2,20 @@
 
 Every generator of a track (Re-ARC's for arc1, ARC-GEN's for arc2) is run over a fixed set of
 seeds (purpose ``"screen"``, never used by any schedule), each draw with its source's redraw rule
-(:mod:`continual_arc.data.rearc`, :mod:`continual_arc.data.arcgen`). A task passes when no draw
-fails, at most :data:`MAX_REJECTION_RATE` of its sub-draws were rejected, and at least
-:data:`MIN_DISTINCT_SHARE` of its accepted inputs are distinct. On arc2, whose generators may loop,
-a task must also spend its random budget (:data:`~continual_arc.data.arcgen.RANDOM_BUDGET`) on at
-most :data:`ARC2_MAX_BUDGET_SHARE` of its sub-draws, a draw fails when more than
-:data:`ARC2_MAX_SPENT_PER_DRAW` of its sub-draws spend it or past :data:`ARC2_DRAW_TIME_LIMIT`,
-and a task's screen stops at its first failed draw. The result is a committed JSON file
-(``continual_arc/data/screens/<track>.json``), rebuilt byte for byte by ``continual-arc data
-screen``; every track draws its tasks from the tasks that pass. Reading the committed file is
-:mod:`.screen_file` (re-exported here), which a track needs without the screening machinery.
+([`continual_arc.data.rearc`][continual_arc.data.rearc],
+[`continual_arc.data.arcgen`][continual_arc.data.arcgen]). A task passes when no draw fails, at most
+[`MAX_REJECTION_RATE`][continual_arc.data.screen.MAX_REJECTION_RATE] of its sub-draws were rejected, and at
+least [`MIN_DISTINCT_SHARE`][continual_arc.data.screen.MIN_DISTINCT_SHARE] of its accepted inputs are
+distinct. On arc2, whose generators may loop, a task must also spend its random budget
+([`RANDOM_BUDGET`][continual_arc.data.arcgen.RANDOM_BUDGET]) on at most
+[`ARC2_MAX_BUDGET_SHARE`][continual_arc.data.screen.ARC2_MAX_BUDGET_SHARE] of its sub-draws, a draw fails when
+more than [`ARC2_MAX_SPENT_PER_DRAW`][continual_arc.data.screen.ARC2_MAX_SPENT_PER_DRAW] of its sub-draws
+spend it or past [`ARC2_DRAW_TIME_LIMIT`][continual_arc.data.screen.ARC2_DRAW_TIME_LIMIT], and a task's screen
+stops at its first failed draw. The result is a committed JSON file
+(``continual_arc/data/screens/<track>.json``), rebuilt byte for byte by ``continual-arc data screen``; every
+track draws its tasks from the tasks that pass. Reading the committed file is
+[`screen_file`][continual_arc.data.screen_file] (re-exported here), which a track needs without the screening
+machinery.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ MAX_REJECTION_RATE = 2 / 3
 """The largest share of rejected sub-draws a task may have.
 
 A rejection costs a redraw, not a wrong pair. What makes a task unusable is the chance that
-:data:`~continual_arc.data.draws.MAX_REDRAWS` draws in a row are rejected, which at this rate is
+[`MAX_REDRAWS`][continual_arc.data.draws.MAX_REDRAWS] draws in a row are rejected, which at this rate is
 below (2/3) ** 40, about 1e-7 per draw."""
 
 MIN_DISTINCT_SHARE = 0.9
@@ -87,8 +91,8 @@ ARC2_DRAW_TIME_LIMIT = 120.0
 """Seconds one arc2 screen draw (all its sub-draws) may take; a slower draw fails the task.
 
 Time depends on the machine and on what else runs on it, so this limit and the one per call
-(:data:`~continual_arc.data.arcgen.GENERATOR_TIME_LIMIT`) are far above what any call within its
-random budget takes here (under a second of CPU time): only a generator that hangs without drawing
+([`GENERATOR_TIME_LIMIT`][continual_arc.data.arcgen.GENERATOR_TIME_LIMIT]) are far above what any call within
+its random budget takes here (under a second of CPU time): only a generator that hangs without drawing
 random numbers meets them, and it meets them on every machine."""
 
 FORMAT = 1
@@ -116,7 +120,8 @@ def screen_draws(
     """Screen one generator by its draws at seeds ``0 .. draws - 1``: the entry a screen keeps for it.
 
     Args:
-        draw: seed -> the accepted draw (raising :class:`GeneratorError` when it fails).
+        draw: seed -> the accepted draw (raising [`GeneratorError`][continual_arc.data.draws.GeneratorError]
+            when it fails).
         draws: how many seeds.
         stop_at_failure: stop at the first failed draw (the entry then says where).
     """

@@ -1,7 +1,7 @@
-"""The committed screen files of the tracks, read and written (the screening itself is :mod:`.screen`).
+"""The committed screen files of the tracks, read and written (the screening itself is `screen`).
 
-Apart from :mod:`.screen` so that a track, which needs only its screened pool, does not import the
-generators' screening machinery (a process pool among it) when a command starts.
+Apart from [`screen`][continual_arc.data.screen] so that a track, which needs only its screened pool, does not
+import the generators' screening machinery (a process pool among it) when a command starts.
 """
 
 from __future__ import annotations

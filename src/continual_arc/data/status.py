@@ -1,9 +1,9 @@
 """What the data sources of each track are: packages or commits, paths, digests, task counts.
 
-:func:`status` describes every track's sources without raising (arc2's as not fetched, with the
-command to run, until ``data fetch --track arc2`` has put them in the data directory). Task counts
-come from the package's task indexes (:mod:`.task_index`) of the files just checked by hash, so
-the status decodes no data file. Fetching is :mod:`.fetch`.
+[`status`][continual_arc.data.status.status] describes every track's sources without raising (arc2's as not
+fetched, with the command to run, until ``data fetch --track arc2`` has put them in the data directory). Task
+counts come from the package's task indexes ([`task_index`][continual_arc.data.task_index]) of the files just
+checked by hash, so the status decodes no data file. Fetching is [`fetch`][continual_arc.data.fetch].
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Listing a split's task ids from the data file itself means decoding megabytes of
 2.6 MB, about 120 ms), which every command that builds a schedule would pay before doing anything.
 Each data file is pinned by its sha256 and checked before use, so its ids are fixed too: they are
 kept in ``indexes/<dataset>.json`` with the digest of the file they were read from; a test
-compares them with the files, and :func:`write_index` rebuilds one.
+compares them with the files, and [`write_index`][continual_arc.data.task_index.write_index] rebuilds one.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def estimate_rng(seed: int, estimate: str, instances: Iterable[tuple[str, int]])
 
 
 class EstimateJSON(TypedDict):
-    """An :class:`Estimate` as JSON: its value, its interval and its note (each ``None`` if absent)."""
+    """An `Estimate` as JSON: its value, its interval and its note (each ``None`` if absent)."""
 
     value: float | None
     low: float | None
@@ -68,7 +68,7 @@ class Estimate:
     note: str | None = None
 
     def to_json(self) -> EstimateJSON:
-        """The estimate as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        """The estimate as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
         return cast(EstimateJSON, fields_json(self))
 
 

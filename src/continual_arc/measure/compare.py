@@ -1,12 +1,13 @@
 """A learner against its reset: the share saved and T on a frozen test, the share learned over the stream.
 
 * on a frozen test, the share saved ``1 - U(learner) / U(reset)`` and the saving
-  ``T = U(reset) - U(learner)`` (:func:`share_saved`);
+  ``T = U(reset) - U(learner)`` ([`share_saved`][continual_arc.measure.compare.share_saved]);
 * over the stream, the share learned ``(U(reset) - U(learner)) / (U(reset) - U(perfect memory))``
-  (:func:`share_learned`).
+  ([`share_learned`][continual_arc.measure.compare.share_learned]).
 
-Intervals are 95 % bootstraps over tasks (:mod:`continual_arc.measure.bootstrap`) from an explicit
-RNG. docs/METRICS.md defines every measure with a worked example.
+Intervals are 95 % bootstraps over tasks
+([`continual_arc.measure.bootstrap`][continual_arc.measure.bootstrap]) from an explicit RNG. docs/METRICS.md
+defines every measure with a worked example.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def _mean(values: Iterable[float]) -> float | None:
 
 
 class TestComparisonJSON(TypedDict):
-    """A :class:`TestComparison` as JSON (its fields in order, the estimates as :class:`EstimateJSON`)."""
+    """A `TestComparison` as JSON (its fields in order, the estimates as `EstimateJSON`)."""
 
     test: str | None
     share_saved: EstimateJSON
@@ -136,7 +137,7 @@ class TestComparison:
     plays: dict[str, int]
 
     def to_json(self) -> TestComparisonJSON:
-        """The comparison as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        """The comparison as JSON (every field, by `fields_json`)."""
         return cast(TestComparisonJSON, fields_json(self))
 
 
@@ -203,7 +204,7 @@ def share_saved(
         learner_plays: the learner's runs of the test (records), one or more.
         reset_plays: its reset's runs of the same instances.
         seed: the bootstrap seed; each estimate draws from a stream of its own
-            (:func:`~continual_arc.measure.bootstrap.estimate_rng`).
+            ([`estimate_rng`][continual_arc.measure.bootstrap.estimate_rng]).
         test: the phase to read (``held-out`` or ``seen``); by default every primary record.
         bare_plays: the bare model's runs on the same instances, shown beside.
         resamples: bootstrap resamples.
@@ -250,7 +251,7 @@ def share_saved(
 
 
 class LearnedJSON(TypedDict):
-    """A :class:`LearnedResult` as JSON (its fields in order, the estimate as :class:`EstimateJSON`)."""
+    """A `LearnedResult` as JSON (its fields in order, the estimate as `EstimateJSON`)."""
 
     share_learned: EstimateJSON
     learnable_budget: float | None
@@ -285,7 +286,7 @@ class LearnedResult:
     matched_by_task_mean: int
 
     def to_json(self) -> LearnedJSON:
-        """The result as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        """The result as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
         return cast(LearnedJSON, fields_json(self))
 
 

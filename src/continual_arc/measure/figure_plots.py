@@ -1,16 +1,20 @@
 """The experiments' figures drawn as SVG, byte for byte the same in every process.
 
-Two figures, each drawn from numbers computed elsewhere (:mod:`continual_arc.measure.figures`):
+Two figures, each drawn from numbers computed elsewhere
+([`continual_arc.measure.figures`][continual_arc.measure.figures]):
 
-* :func:`exposure_plot`: the learning curve by exposure, ``U`` per exposure index of a stream and
-  of its reset's stream, with each floor a horizontal line at its ``U`` over returns;
-* :func:`users_plot`: the share saved on each test against the number of users, one colour per
-  series, the seen test solid and the held-out test dashed, with their 95 % intervals.
+* [`exposure_plot`][continual_arc.measure.figure_plots.exposure_plot]: the learning curve by exposure, ``U``
+  per exposure index of a stream and of its reset's stream, with each floor a horizontal line at its ``U``
+  over returns;
+* [`users_plot`][continual_arc.measure.figure_plots.users_plot]: the share saved on each test against the
+  number of users, one colour per series, the seen test solid and the held-out test dashed, with their 95 %
+  intervals.
 
 An SVG names its elements by ids drawn from a hash that matplotlib salts at random per process,
-and stamps the date it was drawn: both are fixed here (:data:`SVG_SALT`, no date), so a figure
-drawn twice from the same numbers is the same file, whatever ``PYTHONHASHSEED`` is. The bytes still
-depend on matplotlib's version, which the project does not pin exactly.
+and stamps the date it was drawn: both are fixed here
+([`SVG_SALT`][continual_arc.measure.figure_plots.SVG_SALT], no date), so a figure drawn twice from the same
+numbers is the same file, whatever ``PYTHONHASHSEED`` is. The bytes still depend on matplotlib's version,
+which the project does not pin exactly.
 """
 
 from __future__ import annotations
@@ -150,7 +154,8 @@ def users_plot(series: Sequence[UsersSeries], path: Path, title: str) -> Path:
     """Draw the share saved on each test against the number of users into ``path`` (SVG).
 
     Args:
-        series: one learner's points each (:func:`~continual_arc.measure.figures.share_saved_by_users`).
+        series: one learner's points each
+            ([`share_saved_by_users`][continual_arc.measure.figures.share_saved_by_users]).
         path: the file written.
         title: the figure's title.
     """

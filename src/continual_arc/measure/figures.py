@@ -1,11 +1,12 @@
 """The numbers behind the viewer's *Figures* page, computed from records alone.
 
-* :func:`exposure_curve`: the learning curve by exposure, ``U`` (mean ``u``, in points of the
-  budget) of the stream instances that met their task for the k-th time, k = 0, 1, ...;
-* :func:`floor_level`: where a floor sits on that figure: its ``U`` over the returns
-  (``exposure_index >= 1``), once it has met each task, drawn as a horizontal line;
-* :func:`share_saved_by_users`: the share saved on each test against the number of users, one
-  series per learner of a sweep, each setting's seeds pooled.
+* [`exposure_curve`][continual_arc.measure.figures.exposure_curve]: the learning curve by exposure, ``U``
+  (mean ``u``, in points of the budget) of the stream instances that met their task for the k-th time, k = 0,
+  1, ...;
+* [`floor_level`][continual_arc.measure.figures.floor_level]: where a floor sits on that figure: its ``U``
+  over the returns (``exposure_index >= 1``), once it has met each task, drawn as a horizontal line;
+* [`share_saved_by_users`][continual_arc.measure.figures.share_saved_by_users]: the share saved on each test
+  against the number of users, one series per learner of a sweep, each setting's seeds pooled.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def share_saved_by_users(
 
     The protocols of one label at one number of users are pooled over their seeds, as a sweep's
     table pools them, and compared with their resets instance by instance
-    (:func:`~continual_arc.measure.compare.share_saved`).
+    ([`share_saved`][continual_arc.measure.compare.share_saved]).
     """
     groups: dict[str, dict[int, list[SweepProtocol]]] = {}
     for protocol in protocols:

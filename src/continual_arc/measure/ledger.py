@@ -49,7 +49,7 @@ class LedgerCalls:
 
 
 class OutsideJSON(TypedDict):
-    """An :class:`OutsideSpend` as JSON (``report`` and ``check`` show it)."""
+    """An `OutsideSpend` as JSON (``report`` and ``check`` show it)."""
 
     ledger_calls: int
     ledger_cost: float

@@ -229,7 +229,7 @@ def plane_plot(points: Sequence[PlotPoint], out_dir: Path | str, name: str = "pl
     """The plane of the two tests: memorization (seen) across, generalization (held-out) up.
 
     Args:
-        points: :meth:`continual_arc.protocol.plane.PlanePoint.to_json` of each learner.
+        points: [`PlanePoint.to_json`][continual_arc.protocol.plane.PlanePoint.to_json] of each learner.
         out_dir: where to write the files.
         name: the files' name, without suffix.
     """

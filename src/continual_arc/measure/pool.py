@@ -4,10 +4,11 @@ The leaderboard pools the three canonical seeds (orders) of a learner: its row r
 instances together. Tasks are fixed by the configuration, not by the run seed, so the seeds are
 replicates over the same tasks, and pooling keeps each task's instances from every seed together:
 
-* :func:`pool_plays` joins the records of several plays into one, refusing two plays that share an
-  instance (the same task and instance seed: a seed pooled twice);
-* :func:`budget_estimate` gives ``U`` with its standard error over tasks, and ``P``;
-* the shares saved and learned of pooled records are :mod:`~continual_arc.measure.compare`'s, whose
+* [`pool_plays`][continual_arc.measure.pool.pool_plays] joins the records of several plays into one, refusing
+  two plays that share an instance (the same task and instance seed: a seed pooled twice);
+* [`budget_estimate`][continual_arc.measure.pool.budget_estimate] gives ``U`` with its standard error over
+  tasks, and ``P``;
+* the shares saved and learned of pooled records are [`compare`][continual_arc.measure.compare]'s, whose
   bootstrap resamples tasks, so each task's instances from every seed stay together.
 
 docs/METRICS.md gives the formulas with a worked example, which ``tests/measure/test_pool.py`` checks.
@@ -54,7 +55,7 @@ def pool_plays(plays: Iterable[Sequence[Record]]) -> list[Record]:
 
 
 class BudgetEstimateJSON(TypedDict):
-    """A :class:`BudgetEstimate` as JSON."""
+    """A [`BudgetEstimate`][continual_arc.measure.pool.BudgetEstimate] as JSON."""
 
     budget_used: float | None
     standard_error: float | None
@@ -81,7 +82,7 @@ class BudgetEstimate:
     tasks: int
 
     def to_json(self) -> BudgetEstimateJSON:
-        """The estimate as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        """The estimate as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
         return cast(BudgetEstimateJSON, fields_json(self))
 
 
@@ -96,7 +97,8 @@ def budget_estimate(records: Sequence[Record], phase: str | None = Phase.STREAM)
     ``sqrt(T)``.
 
     Args:
-        records: the records (one play, or several pooled by :func:`pool_plays`).
+        records: the records (one play, or several pooled by
+            [`pool_plays`][continual_arc.measure.pool.pool_plays]).
         phase: the phase read (``None``: every primary record).
     """
     chosen = [r for r in primary(records) if phase is None or r["phase"] == phase]

@@ -325,8 +325,9 @@ def format_estimate(e: EstimateJSON, digits: int = SHARE_DIGITS, *, with_note: b
     """An estimate's JSON as ``value [low, high]``, or ``undefined (why)``.
 
     Args:
-        e: :meth:`continual_arc.measure.bootstrap.Estimate.to_json`.
-        digits: decimals shown (:data:`SHARE_DIGITS` for a share, :data:`POINT_DIGITS` for points).
+        e: [`Estimate.to_json`][continual_arc.measure.bootstrap.Estimate.to_json].
+        digits: decimals shown ([`SHARE_DIGITS`][continual_arc.measure.report.SHARE_DIGITS] for a share,
+            [`POINT_DIGITS`][continual_arc.measure.report.POINT_DIGITS] for points).
         with_note: append the estimate's note (e.g. how many resamples were undefined), if any.
     """
     if e["value"] is None:
@@ -386,7 +387,7 @@ def format_learned(r: LearnedResult) -> str:
 
 TINY_LEARNABLE_BUDGET = 10.0
 """A learnable budget under this many points is tiny: one point of U moves the share learned by more
-than 0.1 (:func:`tiny_budget_note`)."""
+than 0.1 ([`tiny_budget_note`][continual_arc.measure.report.tiny_budget_note])."""
 
 
 def tiny_budget_note(learnable_budget: float | None) -> str | None:
@@ -394,9 +395,9 @@ def tiny_budget_note(learnable_budget: float | None) -> str | None:
 
     The share learned is ``(U(reset) - U(learner)) / learnable budget`` (docs/METRICS.md), so each
     point of U the learner saves or loses against its reset moves it by ``1 / learnable budget``.
-    Under :data:`TINY_LEARNABLE_BUDGET` points that is more than 0.1 a point: a difference of a few
-    points, within what one instance can cost, reads as a large share with a wide interval. A
-    budget of 0 has its own note already (the share is undefined).
+    Under [`TINY_LEARNABLE_BUDGET`][continual_arc.measure.report.TINY_LEARNABLE_BUDGET] points that is more
+    than 0.1 a point: a difference of a few points, within what one instance can cost, reads as a large share
+    with a wide interval. A budget of 0 has its own note already (the share is undefined).
     """
     if learnable_budget is None or not 0 < learnable_budget < TINY_LEARNABLE_BUDGET:
         return None

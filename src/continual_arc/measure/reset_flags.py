@@ -4,19 +4,19 @@ Every measure reads a learner against itself reset, so a learner that plays badl
 reset (it can tell from its state, which says it has played nothing) looks as if it learned. No
 sandbox stops that; these flags put it beside the score:
 
-* **the reset gives up** (:class:`GaveUp`, one per reset play: the stream's, each test's): the
-  reset solved none of the play's instances (every charge ``max_cost``: it played no better than
-  giving up at once), while the learner solved at least one instance of the same tasks *at first
-  sight*, knowing of them what its reset knew: on its first exposures of those tasks in the stream
+* **the reset gives up** ([`GaveUp`][continual_arc.measure.reset_flags.GaveUp], one per reset play: the
+  stream's, each test's): the reset solved none of the play's instances (every charge ``max_cost``: it played
+  no better than giving up at once), while the learner solved at least one instance of the same tasks *at
+  first sight*, knowing of them what its reset knew: on its first exposures of those tasks in the stream
   (the stream's and the seen test's reset), or on the held-out test itself (every held-out task is
   new to the learner too). A learner that solves nothing at first sight is not flagged: its reset
   giving up says nothing then.
-* **first sight** (:class:`FirstSightGap`): on the stream's first exposures the learner knows of
-  the task what its reset knows, so what it saves there, ``T_first = U(reset) - U(learner)`` over
-  those instances, can only come from what it learnt in general; the held-out test's ``T`` reads
-  that general learning on tasks it never met. The flag fires when the 95 % bootstrap interval of
-  ``T_first - T(held-out)`` (tasks of each resampled apart, in the same draw) lies wholly above
-  :data:`FIRST_SIGHT_MARGIN` points.
+* **first sight** ([`FirstSightGap`][continual_arc.measure.reset_flags.FirstSightGap]): on the stream's first
+  exposures the learner knows of the task what its reset knows, so what it saves there,
+  ``T_first = U(reset) - U(learner)`` over those instances, can only come from what it learnt in general; the
+  held-out test's ``T`` reads that general learning on tasks it never met. The flag fires when the 95 %
+  bootstrap interval of ``T_first - T(held-out)`` (tasks of each resampled apart, in the same draw) lies
+  wholly above [`FIRST_SIGHT_MARGIN`][continual_arc.measure.reset_flags.FIRST_SIGHT_MARGIN] points.
 * **below the floor** ([BelowFloor][continual_arc.measure.reset_flags.BelowFloor], one per test):
   the track's floor is what any learner's reset should reach on the test's instances: the bare
   model of the learner's student for a model learner, the track's stateless floor (the default
@@ -75,7 +75,7 @@ Key = tuple[str, int]
 
 
 class GaveUpJSON(TypedDict):
-    """A :class:`GaveUp` as JSON."""
+    """A [`GaveUp`][continual_arc.measure.reset_flags.GaveUp] as JSON."""
 
     play: str
     reset_instances: int
@@ -86,7 +86,7 @@ class GaveUpJSON(TypedDict):
 
 
 class FirstSightJSON(TypedDict):
-    """A :class:`FirstSightGap` as JSON (the estimates as :class:`EstimateJSON`)."""
+    """A `FirstSightGap` as JSON (the estimates as `EstimateJSON`)."""
 
     first: EstimateJSON
     held_out: EstimateJSON
@@ -111,7 +111,7 @@ class BelowFloorJSON(TypedDict):
 
 
 class FlagsJSON(TypedDict):
-    """The flags themselves, as :func:`flag_messages` reads them.
+    """The flags themselves, as [`flag_messages`][continual_arc.measure.reset_flags.flag_messages] reads them.
 
     ``below_floor`` is absent from flags stored before the floor was played beside every result.
     """
@@ -122,7 +122,7 @@ class FlagsJSON(TypedDict):
 
 
 class ResetFlagsJSON(FlagsJSON):
-    """:class:`ResetFlags` as JSON: the flags and the lines of those that fire."""
+    """`ResetFlags` as JSON: the flags and the lines of those that fire."""
 
     messages: list[str]
 
@@ -147,7 +147,7 @@ class GaveUp:
     flagged: bool
 
     def to_json(self) -> GaveUpJSON:
-        """The entry as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        """The entry as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
         return cast(GaveUpJSON, fields_json(self))
 
 
@@ -173,7 +173,7 @@ class FirstSightGap:
     tasks: int
 
     def to_json(self) -> FirstSightJSON:
-        """The gap as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        """The gap as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
         return cast(FirstSightJSON, fields_json(self))
 
 
@@ -259,7 +259,7 @@ class ResetFlags:
 
 
 def flag_messages(flags: FlagsJSON) -> list[str]:
-    """The lines of the flags that fire, from :meth:`ResetFlags.to_json` (a stored one too)."""
+    """The lines of the flags that fire, from `ResetFlags.to_json` (a stored one too)."""
     lines = [
         f"FLAG: the {g['play']} reset plays no better than giving up at once (it solved 0 of "
         f"{g['reset_instances']}, the learner {g['learner_solved']} of {g['learner_instances']} "
@@ -487,7 +487,7 @@ def reset_flags(
             not played (the entry says so); ``None`` altogether: the floor flag is not read.
         seed: the bootstrap seed.
         resamples: bootstrap resamples.
-        margin: :data:`FIRST_SIGHT_MARGIN` by default.
+        margin: [`FIRST_SIGHT_MARGIN`][continual_arc.measure.reset_flags.FIRST_SIGHT_MARGIN] by default.
 
     Raises:
         MismatchError: the held-out plays were not on the same instances, the reset's stream

@@ -2,8 +2,8 @@
 
 The run's n-th auxiliary episode (n from 1) has step ``-n`` and its trajectory in
 ``i/addon-<n>.json``; its seed is the task's j-th auxiliary seed in the run
-(:func:`continual_arc.stream.seeds.addon_seed`), so a resumed run that recounts them from its
-committed records draws the same instances.
+([`continual_arc.stream.seeds.addon_seed`][continual_arc.stream.seeds.addon_seed]), so a resumed run that
+recounts them from its committed records draws the same instances.
 """
 
 from __future__ import annotations

@@ -3,10 +3,11 @@
 The state must be saved before the next round changes it, so it is saved in the caller's thread.
 The trajectories and records are written by one committer thread while the next rounds play: it
 takes every round queued since its last write and commits them together, in order, with one fsync
-of the trajectories' directory and one of the records (:func:`continual_arc.play.rundir.write_rounds`
-says in what order). A crash loses only rounds not yet durable, which a resumed run replays from
-their start, as it replays an interrupted round. A learner that plays a round in a millisecond no
-longer waits for a disk flush after each one; past :data:`MAX_QUEUED` rounds the caller waits.
+of the trajectories' directory and one of the records
+([`continual_arc.play.rundir.write_rounds`][continual_arc.play.rundir.write_rounds] says in what order). A
+crash loses only rounds not yet durable, which a resumed run replays from their start, as it replays an
+interrupted round. A learner that plays a round in a millisecond no longer waits for a disk flush after each
+one; past [`MAX_QUEUED`][continual_arc.play.commit.MAX_QUEUED] rounds the caller waits.
 """
 
 from __future__ import annotations

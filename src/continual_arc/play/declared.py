@@ -2,13 +2,16 @@
 
 The core names no learner package. A package of learners (the baselines are one) declares:
 
-* in :data:`DEFAULT_LEARNERS`, the learner the protocol plays when none is named, by track name or
-  by a track's kind (``grid``, ``game``), as ``module:Class``; the track's name wins over its kind;
-* in :data:`REFERENCE_LEARNERS`, learners a check refers to by role (``bare``: the bare model that
-  a submission's ``-bare`` runs must play; ``floor-<track>`` or ``floor-<kind>``: the track's
-  stateless floor, played beside every model-free result, :func:`track_floor_learner`);
-* in :data:`RUN_OPTIONS`, a :class:`RunOption`: a command-line switch of ``run`` and ``protocol``
-  that only its learners read, carried to the processes a run starts through environment variables.
+* in [`DEFAULT_LEARNERS`][continual_arc.play.declared.DEFAULT_LEARNERS], the learner the protocol plays when
+  none is named, by track name or by a track's kind (``grid``, ``game``), as ``module:Class``; the track's
+  name wins over its kind;
+* in [`REFERENCE_LEARNERS`][continual_arc.play.declared.REFERENCE_LEARNERS], learners a check refers to by
+  role (``bare``: the bare model that a submission's ``-bare`` runs must play; ``floor-<track>`` or
+  ``floor-<kind>``: the track's stateless floor, played beside every model-free result,
+  [`track_floor_learner`][continual_arc.play.declared.track_floor_learner]);
+* in [`RUN_OPTIONS`][continual_arc.play.declared.RUN_OPTIONS], a
+  [`RunOption`][continual_arc.play.declared.RunOption]: a command-line switch of ``run`` and ``protocol`` that
+  only its learners read, carried to the processes a run starts through environment variables.
 
 A learner's path is read from the entry point's value without importing anything.
 """
@@ -43,7 +46,7 @@ REFERENCE_LEARNERS = "continual_arc.reference_learners"
 """The entry-point group of learners a check refers to by role."""
 
 RUN_OPTIONS = "continual_arc.cli_options"
-"""The entry-point group of :class:`RunOption` objects."""
+"""The entry-point group of [`RunOption`][continual_arc.play.declared.RunOption] objects."""
 
 
 @runtime_checkable
@@ -91,7 +94,8 @@ def track_floor_learner(track: Track) -> str | None:
 
     The floor is the default learner's search keeping nothing between instances, built with no
     arguments; a package declares it as ``floor-<track>`` or ``floor-<kind>`` among
-    :data:`REFERENCE_LEARNERS`. ``None``: no installed package declares one.
+    [`REFERENCE_LEARNERS`][continual_arc.play.declared.REFERENCE_LEARNERS]. ``None``: no installed package
+    declares one.
     """
     declared = _declared(REFERENCE_LEARNERS)
     return declared.get(f"floor-{track.name}") or declared.get(f"floor-{track.kind}")
@@ -106,7 +110,7 @@ def run_options() -> tuple[RunOption, ...]:
     """The run options installed packages declare, in the order of their names.
 
     Raises:
-        LearnerSpecError: an entry point does not name a :class:`RunOption`.
+        LearnerSpecError: an entry point does not name a [`RunOption`][continual_arc.play.declared.RunOption].
     """
     options = []
     for entry in sorted(entry_points(group=RUN_OPTIONS), key=lambda e: e.name):

@@ -1,10 +1,10 @@
 """One instance being played: the learner's calls, their time limit and faults.
 
-:class:`EpisodePlay` owns one instance: each step asks the learner for an action on the view it is
-shown (after the plug-ins' hooks), applies the final action in the instance's environment, hands
-the feedback to the learner (after the plug-ins' hooks), and keeps the trajectory's events.
-:func:`~continual_arc.play.instance_record.instance_record` turns a played instance into its record
-and trajectory.
+[`EpisodePlay`][continual_arc.play.episode.EpisodePlay] owns one instance: each step asks the learner for an
+action on the view it is shown (after the plug-ins' hooks), applies the final action in the instance's
+environment, hands the feedback to the learner (after the plug-ins' hooks), and keeps the trajectory's events.
+[`instance_record`][continual_arc.play.instance_record.instance_record] turns a played instance into its
+record and trajectory.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class _TimeLimit(Exception):
 
 
 def _timed_call(fn: Callable[..., R], args: tuple[object, ...], remaining: float, grace: float) -> R:
-    """Call ``fn`` on a thread of its own; :class:`_TimeLimit` if it runs past ``remaining`` seconds.
+    """Call ``fn`` on a thread of its own; `_TimeLimit` if it runs past ``remaining`` seconds.
 
     A call that overruns is waited for, ``grace`` seconds more, before the runner calls the learner
     again, so that it cannot go on changing the learner while other calls run; what it returns is
@@ -214,7 +214,7 @@ AnyEpisode = EpisodePlay[Any, Any, Any]
 
 
 def guarded(learner: AnyLearner, name: str, *args: object) -> None:
-    """Call a round hook of the learner; a fault there stops the run as a :class:`LearnerError`."""
+    """Call a round hook of the learner; a fault there stops the run as a `LearnerError`."""
     try:
         hook: Callable[..., object] = getattr(learner, name)
         hook(*args)

@@ -1,11 +1,11 @@
 """How many instances a learner's own faults ended, and the rule a run's exit status follows from it.
 
 A learner that raises in ``act`` or ``observe`` (or answers with something that is not an action)
-fails that instance, charged the whole budget, and the run goes on (:mod:`.runner`). A run whose
-every instance ended that way measured nothing about the learner, only the budget: ``check_learner``
+fails that instance, charged the whole budget, and the run goes on ([`runner`][continual_arc.play.runner]). A
+run whose every instance ended that way measured nothing about the learner, only the budget: ``check_learner``
 names it, and ``continual-arc run`` and ``protocol`` end with a line saying so and exit status
-:data:`ALL_ERRORED_STATUS`. When only some instances errored, the run is a measurement still: they
-end with a warning line giving the count, and exit 0.
+[`ALL_ERRORED_STATUS`][continual_arc.play.faults.ALL_ERRORED_STATUS]. When only some instances errored, the
+run is a measurement still: they end with a warning line giving the count, and exit 0.
 """
 
 from __future__ import annotations
@@ -78,5 +78,5 @@ class LearnerFaults:
         )
 
     def status(self) -> int:
-        """The exit status the rule gives: :data:`ALL_ERRORED_STATUS` when every instance errored, else 0."""
+        """The exit status the rule gives: `ALL_ERRORED_STATUS` when every instance errored, else 0."""
         return ALL_ERRORED_STATUS if self.all_errored else 0

@@ -1,9 +1,10 @@
 """The learner protocol: what the runner calls, and when.
 
 A learner is anything with these methods, typed by what it is shown and what it answers:
-``Learner[LearnerObservation, Action, Feedback]`` (:data:`GridLearner`) plays grid instances,
-``Learner[GameObservation, GameMove, GameReply]`` (:data:`GameLearner`) game levels. The runner
-plays a schedule round by round:
+``Learner[LearnerObservation, Action, Feedback]`` ([`GridLearner`][continual_arc.play.learner.GridLearner])
+plays grid instances, ``Learner[GameObservation, GameMove, GameReply]``
+([`GameLearner`][continual_arc.play.learner.GameLearner]) game levels. The runner plays a schedule round by
+round:
 
 1. ``reset()``, if the round's slots are marked ``reset_before`` (one reset serves them all);
 2. ``begin_round()``;
@@ -13,12 +14,16 @@ plays a schedule round by round:
    instance to the next. All the instances of a round start from the state it opened with.
 
 Besides the protocol, the runner uses these optional members when present, each a small
-runtime-checkable protocol of its own (:class:`SavesState`, :class:`LoadsState`, :class:`Stateless`,
-:class:`ResumesFrom`, :class:`LogsInstances`, :class:`CountsInstances`, :class:`ShowsMemory`,
-:class:`Fingerprinted`), which the runner asks with ``isinstance``. A member is recognised by what
-it is, never by its name alone: a method must be callable with the documented arguments, and
-``stateless`` must be a ``bool``; a data attribute that merely shares a name (``self.memory = {}``)
-is not taken for the member, and
+runtime-checkable protocol of its own ([`SavesState`][continual_arc.play.learner.SavesState],
+[`LoadsState`][continual_arc.play.learner.LoadsState], [`Stateless`][continual_arc.play.learner.Stateless],
+[`ResumesFrom`][continual_arc.play.learner.ResumesFrom],
+[`LogsInstances`][continual_arc.play.learner.LogsInstances],
+[`CountsInstances`][continual_arc.play.learner.CountsInstances],
+[`ShowsMemory`][continual_arc.play.learner.ShowsMemory],
+[`Fingerprinted`][continual_arc.play.learner.Fingerprinted]), which the runner asks with ``isinstance``. A
+member is recognised by what it is, never by its name alone: a method must be callable with the documented
+arguments, and ``stateless`` must be a ``bool``; a data attribute that merely shares a name
+(``self.memory = {}``) is not taken for the member, and
 [misnamed_members][continual_arc.play.learner.misnamed_members] names it:
 
 * ``save_state(directory)`` / ``load_state(directory)``: write and read everything the learner
@@ -188,7 +193,7 @@ def _mismatch(protocol: type, obj: object) -> str | None:
 
 @runtime_checkable
 class SavesState(Protocol, metaclass=_ByWhatItIs):
-    """A learner that writes what it carries between instances (with :class:`LoadsState`, a run resumes)."""
+    """A learner that writes what it carries between instances (with `LoadsState`, a run resumes)."""
 
     def save_state(self, directory: Path | str) -> None:
         """Write everything carried between instances into ``directory``."""
@@ -197,7 +202,7 @@ class SavesState(Protocol, metaclass=_ByWhatItIs):
 
 @runtime_checkable
 class LoadsState(Protocol, metaclass=_ByWhatItIs):
-    """A learner that reads back what :meth:`SavesState.save_state` wrote."""
+    """A learner that reads back what `SavesState.save_state` wrote."""
 
     def load_state(self, directory: Path | str) -> None:
         """Replace what it carries with what ``directory`` holds."""
@@ -324,7 +329,7 @@ def is_stateless(learner: object) -> bool:
 
 
 class BaseLearner:
-    """A convenient base: every hook but :meth:`act` does nothing, and it is served serially."""
+    """A convenient base: every hook but `act` does nothing, and it is served serially."""
 
     concurrent_users: bool = False
     stateless: bool = False
@@ -395,7 +400,8 @@ def load_learner(path: str, kwargs: Mapping[str, object] | None = None) -> AnyLe
     """Build the learner ``module:Class`` with ``kwargs``, checking that it has the protocol's members.
 
     Raises:
-        LearnerSpecError: see :func:`load_object`, or the object lacks a member of :class:`Learner`.
+        LearnerSpecError: see [`load_object`][continual_arc.play.learner.load_object], or the object lacks a
+            member of [`Learner`][continual_arc.play.learner.Learner].
     """
     learner = load_object(path, kwargs)
     missing = missing_members(learner)
@@ -417,11 +423,11 @@ MEMBERS = (
     "user_resources",
     "concurrent_users",
 )
-"""The members every learner has (:class:`Learner`'s)."""
+"""The members every learner has ([`Learner`][continual_arc.play.learner.Learner]'s)."""
 
 
 def missing_members(learner: object) -> list[str]:
-    """The members of :class:`Learner` that ``learner`` lacks, in the protocol's order."""
+    """The members of `Learner` that ``learner`` lacks, in the protocol's order."""
     return [name for name in MEMBERS if not hasattr(learner, name)]
 
 

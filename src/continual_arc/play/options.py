@@ -48,7 +48,7 @@ class ProgressTally:
         self.seen = len(records)
 
     def budget_used(self) -> float | None:
-        """``U`` over the primary records counted (:func:`~continual_arc.measure.budget.budget_used`)."""
+        """``U`` over the primary records counted (`budget_used`)."""
         return self.charges / self.instances if self.instances else None
 
 
@@ -60,13 +60,14 @@ class RunOptions:
         resume: continue the run already in the directory (replaying an unfinished round).
         alias_style: ``hash`` (``task-3f2a9c1e``) or ``names`` (codenames).
         max_concurrent: a concurrent learner's users served at once (default: the whole round).
-        plugins: plug-ins (:mod:`continual_arc.play.plugins`), in order; each sees what the one before
-            it returned. Recorded by import path in ``meta.json`` and checked on resume.
+        plugins: plug-ins ([`continual_arc.play.plugins`][continual_arc.play.plugins]), in order; each sees
+            what the one before it returned. Recorded by import path in ``meta.json`` and checked on resume.
         fail_fast: stop the run at the first learner fault instead of failing the instance.
         instance_time_limit: seconds an instance may take before it ends unsolved.
         learner_spec: ``{"class": "module:Class", "kwargs": {...}}``, recorded in ``meta.json``
             and checked on resume (the command line fills it in).
-        progress: called with a :class:`RunProgress` after every committed round.
+        progress: called with a [`RunProgress`][continual_arc.play.options.RunProgress] after every committed
+            round.
     """
 
     resume: bool = False

@@ -1,8 +1,9 @@
 """Two example plug-ins, and the helper a plug-in uses to show the learner more.
 
-:class:`PracticeAfterFailure` asks, after every primary episode that ends unsolved, for one fresh
-instance of the same task; :class:`HintPlugin` adds a hint to the observation for the learner to
-read if it wants.
+[`PracticeAfterFailure`][continual_arc.play.plugin_examples.PracticeAfterFailure] asks, after every primary
+episode that ends unsolved, for one fresh instance of the same task;
+[`HintPlugin`][continual_arc.play.plugin_examples.HintPlugin] adds a hint to the observation for the learner
+to read if it wants.
 """
 
 from __future__ import annotations

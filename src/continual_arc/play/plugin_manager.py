@@ -1,10 +1,10 @@
 """The plug-in runtime: composing plug-ins in order and checking every response they give.
 
-:class:`PluginManager` is what the runner drives: it calls each hook of each plug-in in order,
-hands each plug-in the previous one's transformed value, refuses any response that would touch the
-score (:class:`~continual_arc.play.plugins.PluginError`), and collects auxiliary episodes,
-metadata, metrics and events. The round (:mod:`continual_arc.play.session`) and the episode
-(:mod:`continual_arc.play.episode`) call it; nothing else does.
+[`PluginManager`][continual_arc.play.plugin_manager.PluginManager] is what the runner drives: it calls each
+hook of each plug-in in order, hands each plug-in the previous one's transformed value, refuses any response
+that would touch the score ([`PluginError`][continual_arc.play.plugins.PluginError]), and collects auxiliary
+episodes, metadata, metrics and events. The round ([`continual_arc.play.session`][continual_arc.play.session])
+and the episode ([`continual_arc.play.episode`][continual_arc.play.episode]) call it; nothing else does.
 """
 
 from __future__ import annotations
@@ -183,8 +183,9 @@ class PendingEpisode:
 class PluginManager:
     """Several plug-ins composed in order: each sees the value the one before it returned.
 
-    Objects that implement only the older :class:`Addon` are wrapped in :class:`LegacyAddonPlugin`.
-    Calls are serialised by a lock, so a concurrent learner's threads never run two hooks at once.
+    Objects that implement only the older [`Addon`][continual_arc.play.plugins.Addon] are wrapped in
+    [`LegacyAddonPlugin`][continual_arc.play.plugins.LegacyAddonPlugin]. Calls are serialised by a lock, so a
+    concurrent learner's threads never run two hooks at once.
 
     Args:
         plugins: plug-ins (or older add-ons), in order.

@@ -1,7 +1,8 @@
 """Plug-ins: interventions that hook every step of a run and may add episodes, never touch the score.
 
-A plug-in implements :class:`Plugin` (or subclasses :class:`BasePlugin` and overrides what it
-needs). The runner calls, in this order::
+A plug-in implements [`Plugin`][continual_arc.play.plugins.Plugin] (or subclasses
+[`BasePlugin`][continual_arc.play.plugins.BasePlugin] and overrides what it needs). The runner calls, in this
+order::
 
     on_run_start(run)
       per episode:  on_episode_start(episode)
@@ -10,20 +11,21 @@ needs). The runner calls, in this order::
                     on_episode_end(episode, result)
     on_run_end(run)
 
-Every hook may return a :class:`PluginResponse` (or ``None``). Its ``value`` replaces what the hook
-was handed, and the next plug-in, then the learner or the environment, sees the replacement: the
-observation the learner acts on, the action the environment applies, the feedback the learner
-observes. The environment keeps the score: it applies the final action and judges it on its own
+Every hook may return a [`PluginResponse`][continual_arc.play.plugins.PluginResponse] (or ``None``). Its
+``value`` replaces what the hook was handed, and the next plug-in, then the learner or the environment, sees
+the replacement: the observation the learner acts on, the action the environment applies, the feedback the
+learner observes. The environment keeps the score: it applies the final action and judges it on its own
 data, a feedback may be annotated (a subclass with fields of its own) but none of its fields may
 change, and the charge of an instance is never handed to a plug-in to change. A response that breaks
-these rules raises :class:`PluginError`, which stops the run (see ``docs/DESIGN.md``).
+these rules raises [`PluginError`][continual_arc.play.plugins.PluginError], which stops the run (see
+``docs/DESIGN.md``).
 
-A response may also enqueue :class:`AuxiliaryEpisode` s, attach ``metadata`` to the instance's
-record and trajectory, emit ``metrics`` and ``events``, or ask the run to stop after the current
-episode. :class:`PluginManager` composes several plug-ins in order and adapts the older
-episode-completion add-ons (:class:`Addon`) on the way in; its runtime is
-:mod:`continual_arc.play.plugin_manager`, and two examples are in
-:mod:`continual_arc.play.plugin_examples`.
+A response may also enqueue [`AuxiliaryEpisode`][continual_arc.play.plugins.AuxiliaryEpisode] s, attach
+``metadata`` to the instance's record and trajectory, emit ``metrics`` and ``events``, or ask the run to stop
+after the current episode. `PluginManager` composes several plug-ins in order and adapts the older
+episode-completion add-ons ([`Addon`][continual_arc.play.plugins.Addon]) on the way in; its runtime is
+[`continual_arc.play.plugin_manager`][continual_arc.play.plugin_manager], and two examples are in
+[`continual_arc.play.plugin_examples`][continual_arc.play.plugin_examples].
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ HOOKS = (
     "on_episode_end",
     "on_run_end",
 )
-"""The hooks of :class:`Plugin`, in the order a run calls them."""
+"""The hooks of [`Plugin`][continual_arc.play.plugins.Plugin], in the order a run calls them."""
 
 MAX_EPISODES_PER_ROUND = 100
 """The most auxiliary episodes one round may play: a plug-in that keeps enqueueing is a bug."""
@@ -206,7 +208,7 @@ class PluginResponse:
 
 @runtime_checkable
 class Plugin(Protocol):
-    """The hooks a plug-in implements; each returns a :class:`PluginResponse` or ``None``."""
+    """The hooks a plug-in implements; each returns a `PluginResponse` or ``None``."""
 
     def on_run_start(self, run: RunInfo) -> PluginResponse | None:
         """The run (or a resumed part of it) starts; no value, no stop."""
@@ -295,7 +297,7 @@ class BaseAddon:
 
 
 class LegacyAddonPlugin(BasePlugin):
-    """An :class:`Addon` seen as a plug-in: its ``on_episode_complete`` becomes ``on_episode_end``.
+    """An `Addon` seen as a plug-in: its ``on_episode_complete`` becomes ``on_episode_end``.
 
     Args:
         addon: the add-on.
@@ -322,7 +324,7 @@ def plugin_name(plugin: object) -> str:
 
 
 def check_plugin(obj: object, label: str | None = None) -> None:
-    """Check that ``obj`` implements :class:`Plugin`, or the older :class:`Addon`.
+    """Check that ``obj`` implements `Plugin`, or the older `Addon`.
 
     Raises:
         PluginSpecError: naming the hooks it lacks.
@@ -340,7 +342,8 @@ def load_plugin(path: str, kwargs: Mapping[str, object] | None = None) -> Plugin
 
     Raises:
         PluginSpecError: the path is malformed, cannot be imported or refuses the arguments, or
-            the object implements neither :class:`Plugin` nor :class:`Addon`.
+            the object implements neither [`Plugin`][continual_arc.play.plugins.Plugin] nor
+            [`Addon`][continual_arc.play.plugins.Addon].
     """
     try:
         plugin = load_object(path, kwargs, what="plug-in")

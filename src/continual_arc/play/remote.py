@@ -1,13 +1,14 @@
 """A learner in a process of its own, driven by the runner over a pipe.
 
-:func:`remote_learner` starts ``python -m continual_arc.play.remote_child`` for a learner named
-by its import path and returns an object with the learner protocol whose every call is forwarded
-(arguments and results through :mod:`continual_arc.core.wire`). It has the optional members the
-learner has (``save_state``, ``instance_log``, ...), and no others, so the runner treats it as it
-would treat the learner itself. Each process runs in a folder made for it alone (named at random,
-removed when it ends), in the kernel sandbox of :mod:`continual_arc.core.sandbox` when given a
-``confinement`` (or under a ``prefix`` command); its state crosses the folder's edge only through
-``save_state`` and ``load_state``, copied as plain files and folders (:mod:`.state_copy`).
+[`remote_learner`][continual_arc.play.remote.remote_learner] starts
+``python -m continual_arc.play.remote_child`` for a learner named by its import path and returns an object
+with the learner protocol whose every call is forwarded (arguments and results through
+[`continual_arc.core.wire`][continual_arc.core.wire]). It has the optional members the learner has
+(``save_state``, ``instance_log``, ...), and no others, so the runner treats it as it would treat the learner
+itself. Each process runs in a folder made for it alone (named at random, removed when it ends), in the kernel
+sandbox of [`continual_arc.core.sandbox`][continual_arc.core.sandbox] when given a ``confinement`` (or under a
+``prefix`` command); its state crosses the folder's edge only through ``save_state`` and ``load_state``,
+copied as plain files and folders ([`state_copy`][continual_arc.play.state_copy]).
 
 ``restart_on_reset`` makes ``reset()`` end the process and start a new one, from nothing or from a
 saved state: what verification does before every test instance, so that a learner carries to an
@@ -66,7 +67,7 @@ def state_bytes(directory: Path) -> int:
 
 
 def _object(reply: JSONValue) -> JSONObject:
-    """A reply that must be a JSON object (a value on the wire: :func:`~continual_arc.core.wire.to_wire`)."""
+    """A reply that must be a JSON object (a value on the wire: `to_wire`)."""
     if not isinstance(reply, dict):
         raise RemoteLearnerError(f"the learner's process replied {type(reply).__name__}, not an object")
     return reply
@@ -80,9 +81,10 @@ def _counters(reply: JSONValue) -> Mapping[str, float]:
 class RemoteLearner:
     """The learner protocol, forwarded to the learner's process (of whichever kind the learner is).
 
-    :meth:`learner` is the same object typed as the learner it forwards to; the optional members
-    the learner has (:data:`~continual_arc.play.learner.OPTIONAL_PROTOCOLS`) are added by
-    :func:`remote_learner`.
+    [`learner`][continual_arc.play.remote.RemoteLearner.learner] is the same object typed as the learner it
+    forwards to; the optional members the learner has
+    ([`OPTIONAL_PROTOCOLS`][continual_arc.play.learner.OPTIONAL_PROTOCOLS]) are added by
+    [`remote_learner`][continual_arc.play.remote.remote_learner].
     """
 
     concurrent_users = False  # one pipe: the runner serves a remote learner one action at a time
@@ -395,10 +397,12 @@ def remote_learner(
         env: the process's environment (default: this one's).
         restart_on_reset: ``reset()`` starts a new process instead of calling the learner's.
         start_state: a saved state every new process loads first (the end of a stream).
-        confinement: start every process in the kernel sandbox (:mod:`continual_arc.core.sandbox`)
-            with these rights; it writes only in its own folder. ``None``: no sandbox.
+        confinement: start every process in the kernel sandbox
+            ([`continual_arc.core.sandbox`][continual_arc.core.sandbox]) with these rights; it writes only in
+            its own folder. ``None``: no sandbox.
         zygote: fork each sandboxed process from this fork server rather than start an interpreter
-            (:mod:`continual_arc.core.sandbox.zygote`); with a ``prefix``, it is not used.
+            ([`continual_arc.core.sandbox.zygote`][continual_arc.core.sandbox.zygote]); with a ``prefix``, it
+            is not used.
         label: what these processes play (``seen-reset``, say): each process's log folder is then
             named at random, and ``logs/index.jsonl`` maps the name to the label and the number.
         code: the fingerprint of the learner's code as the caller computed it, which the runner

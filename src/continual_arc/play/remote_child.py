@@ -52,10 +52,10 @@ def _hello(learner: AnyLearner) -> Hello:
 
 
 def _handlers(learner: AnyLearner) -> dict[str, Callable[..., object]]:
-    """What each call does; arguments and results cross as :mod:`continual_arc.core.wire` has them.
+    """What each call does; arguments and results cross as `continual_arc.core.wire` has them.
 
     An optional member has a handler only if the learner has it (the parent calls only those
-    :func:`_hello` names).
+    `_hello` names).
     """
     handlers: dict[str, Callable[..., object]] = {
         "hello": lambda: _hello(learner),

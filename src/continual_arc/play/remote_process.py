@@ -1,9 +1,10 @@
 """The process behind a remote learner: started in its own folder, driven over a pipe, then gone.
 
-:class:`Child` is one learner process (:mod:`continual_arc.play.remote` starts a new one whenever a
-reset must start from nothing): started under a prefix command, in the kernel sandbox through the
-launcher, or forked from a zygote; it says it is ready, or why it could not build the learner,
-before any call. Its folder is made for it and removed when it ends; its log is kept apart.
+[`Child`][continual_arc.play.remote_process.Child] is one learner process
+([`continual_arc.play.remote`][continual_arc.play.remote] starts a new one whenever a reset must start from
+nothing): started under a prefix command, in the kernel sandbox through the launcher, or forked from a zygote;
+it says it is ready, or why it could not build the learner, before any call. Its folder is made for it and
+removed when it ends; its log is kept apart.
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ class Child:
         return reply["ok"]
 
     def call(self, name: str, *args: JSONValue) -> JSONValue:
-        """Send the call ``name`` with ``args`` and return the reply's value (see :meth:`read`)."""
+        """Send the call ``name`` with ``args`` and return the reply's value (see `read`)."""
         assert self.process.stdin is not None
         self.played = self.played or name not in UNPLAYED
         try:
@@ -239,7 +240,7 @@ class Child:
 
 
 class _Confined(TypedDict):
-    """The arguments :func:`launch_config` and :func:`start_sandboxed` share, for a learner's process."""
+    """The arguments `launch_config` and `start_sandboxed` share, for a learner's process."""
 
     env: dict[str, str]
     cwd: Path

@@ -17,11 +17,11 @@
 A round is committed in this order: the learner's state is saved to ``state/round-<r>/`` (a
 marker naming the round written last), the trajectories are written, the round's records are
 appended in one write and fsynced, and the states of earlier rounds are deleted. Rounds played
-while the disk was busy are committed together (:func:`write_rounds`): all their trajectories,
-then all their records in one write and one fsync. A crash anywhere leaves whole rounds only:
-:func:`committed_rounds` drops a partial round from the records, and :func:`state_for_round` finds
-the state saved after the last committed round (it is deleted only once a later round's records
-are durable).
+while the disk was busy are committed together ([`write_rounds`][continual_arc.play.rundir.write_rounds]): all
+their trajectories, then all their records in one write and one fsync. A crash anywhere leaves whole rounds
+only: [`committed_rounds`][continual_arc.play.rundir.committed_rounds] drops a partial round from the records,
+and [`state_for_round`][continual_arc.play.rundir.state_for_round] finds the state saved after the last
+committed round (it is deleted only once a later round's records are durable).
 
 A round's records are its slots' (``episode_type: "primary"``) followed by the auxiliary episodes
 plug-ins asked for (``episode_type: "addon"``). When there are any, every record of the round
@@ -224,9 +224,10 @@ def trajectory_name(record: Record) -> str:
 
 
 def write_trajectory(run_dir: Path, step: int | str, trajectory: Trajectory, *, fsync: bool = True) -> None:
-    """Write ``i/<step>.json`` atomically (:func:`~continual_arc.core.records.trajectory_text`).
+    """Write ``i/<step>.json`` atomically ([`trajectory_text`][continual_arc.core.records.trajectory_text]).
 
-    ``step`` is the slot's step, or the name :func:`trajectory_name` gives.
+    ``step`` is the slot's step, or the name [`trajectory_name`][continual_arc.play.rundir.trajectory_name]
+    gives.
     """
     atomic_write_text(run_dir / "i" / f"{step}.json", trajectory_text(trajectory), fsync=fsync)
 

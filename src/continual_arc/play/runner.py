@@ -2,22 +2,22 @@
 
 The runner plays round by round. For each round: ``reset()`` if the round's slots are marked
 ``reset_before``, ``begin_round()``, every slot of the round served, ``end_round()``, then the
-round committed (:meth:`continual_arc.play.session.RunSession.play_round`; the files are
-:mod:`continual_arc.play.rundir`'s). A learner with ``concurrent_users = True``
+round committed ([`RunSession.play_round`][continual_arc.play.session.RunSession.play_round]; the files are
+[`continual_arc.play.rundir`][continual_arc.play.rundir]'s). A learner with ``concurrent_users = True``
 plays each user's instance on a thread of its own (at most ``max_concurrent`` at once). Any other
 learner is asked for actions in turn: each instance still open gets its next action before any of
 them gets a further one.
 
-The learner sees only :class:`~continual_arc.core.actions.LearnerObservation`: the task under an alias, the
-input, its own counts, step, round and user. The records keep the real ids.
+The learner sees only [`LearnerObservation`][continual_arc.core.actions.LearnerObservation]: the task under an
+alias, the input, its own counts, step, round and user. The records keep the real ids.
 
 Faults: a learner that raises in ``act`` or ``observe`` (or returns something that is not an
 action) fails that instance, charged the whole budget, with the error and traceback in its record
 and trajectory, and the run goes on (``fail_fast`` stops it instead, committing nothing of the
 round). An instance that runs past ``instance_time_limit`` seconds ends unsolved (``time limit``).
 A fault in ``reset``, ``begin_round``, ``end_round`` or ``save_state`` stops the run with
-:class:`LearnerError`: it cannot be pinned on one instance. Nothing of an unfinished round is ever
-committed, and ``resume=True`` replays it from its start.
+[`LearnerError`][continual_arc.play.episode.LearnerError]: it cannot be pinned on one instance. Nothing of an
+unfinished round is ever committed, and ``resume=True`` replays it from its start.
 
 The spend cap: a learner that raises [SpendCapReached][continual_arc.core.errors.SpendCapReached] (its
 model call refused under the run's cap) stops the run cleanly. Every committed round stays as it
@@ -25,10 +25,10 @@ is; the round in progress is not committed but named in ``stopped.json`` (and in
 ``stopped``: "stopped at the spend cap after N of M slots"), and ``resume=True`` with a raised cap
 plays it again from its start.
 
-Plug-ins (:mod:`continual_arc.play.plugins`) are called around every episode and action. The auxiliary
-episodes they ask for are played after the round's slots and before ``end_round``, one at a time,
-each on a fresh instance, and committed with the round. A plug-in that raises or breaks the rules
-stops the run with :class:`~continual_arc.play.plugins.PluginError`; one that asks to stop ends the run
+Plug-ins ([`continual_arc.play.plugins`][continual_arc.play.plugins]) are called around every episode and
+action. The auxiliary episodes they ask for are played after the round's slots and before ``end_round``, one
+at a time, each on a fresh instance, and committed with the round. A plug-in that raises or breaks the rules
+stops the run with [`PluginError`][continual_arc.play.plugins.PluginError]; one that asks to stop ends the run
 cleanly once the round is committed.
 """
 
@@ -85,13 +85,13 @@ def run(
     """Play ``learner`` over ``schedule`` into ``out_dir``.
 
     Args:
-        learner: the learner (see :mod:`continual_arc.learner`).
+        learner: the learner (see `continual_arc.learner`).
         schedule: the schedule to play.
         out_dir: the run directory: empty (or holding only an ``alias-salt``), or, with
             ``resume=True``, a run to continue.
-        options: a :class:`RunOptions`.
-        **overrides: any field of :class:`RunOptions`, passed as a keyword (``resume=True``,
-            ``alias_style="names"``, ``max_concurrent=4``, ...).
+        options: a [`RunOptions`][continual_arc.play.options.RunOptions].
+        **overrides: any field of [`RunOptions`][continual_arc.play.options.RunOptions], passed as a keyword
+            (``resume=True``, ``alias_style="names"``, ``max_concurrent=4``, ...).
 
     Returns:
         The run's records and summary (with ``stopped`` set when the spend cap ended it early).
@@ -101,7 +101,7 @@ def run(
             resumed under this schedule, learner and plug-ins (the message says why).
         LearnerError: the learner failed in a round hook, or ``fail_fast`` was set.
         PluginSpecError: an object in ``plugins`` implements neither plug-in protocol.
-        PluginError: a plug-in raised or broke the rules (see :mod:`continual_arc.addons`).
+        PluginError: a plug-in raised or broke the rules (see `continual_arc.addons`).
     """
     options = dataclasses.replace(options or RunOptions(), **overrides)
     runner, start = _open(learner, schedule, Path(out_dir), options)

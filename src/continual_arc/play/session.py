@@ -1,10 +1,11 @@
-"""One call to :func:`~continual_arc.play.runner.run`: its state, and the round played top to bottom.
+"""One call to [`run`][continual_arc.play.runner.run]: its state, and the round played top to bottom.
 
-:meth:`RunSession.play_round` is the whole of a round: ``reset()`` if the round's slots ask for
-it, ``begin_round()``, every slot served (one action at a time in turn, or a thread per user for a
-concurrent learner), the auxiliary episodes plug-ins asked for, ``end_round()``, then the round
-committed. Each instance is an :class:`~continual_arc.play.episode.EpisodePlay`, opened through the
-track's environment, so nothing here knows whether it serves grids or games.
+[`RunSession.play_round`][continual_arc.play.session.RunSession.play_round] is the whole of a round:
+``reset()`` if the round's slots ask for it, ``begin_round()``, every slot served (one action at a time in
+turn, or a thread per user for a concurrent learner), the auxiliary episodes plug-ins asked for,
+``end_round()``, then the round committed. Each instance is an
+[`EpisodePlay`][continual_arc.play.episode.EpisodePlay], opened through the track's environment, so nothing
+here knows whether it serves grids or games.
 """
 
 from __future__ import annotations

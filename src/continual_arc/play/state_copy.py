@@ -2,11 +2,12 @@
 
 The state a learner writes in its own folder is copied out by a process that can read far more than
 the learner (the rules of a pack, the data directory). Copied with links followed, a symbolic link
-in the state would bring back whatever it names. So :func:`copy_state` follows nothing: every entry
-is opened relative to its folder's descriptor with ``O_NOFOLLOW``, and anything that is not a plain
-file or folder (a symbolic link, a hard link to a file with other names, a socket, a pipe, a device)
-stops the copy with :class:`UnsafeState`, one sentence naming it. Files are checked on the
-descriptor they are read from, so an entry swapped for a link while the copy runs is refused too.
+in the state would bring back whatever it names. So [`copy_state`][continual_arc.play.state_copy.copy_state]
+follows nothing: every entry is opened relative to its folder's descriptor with ``O_NOFOLLOW``, and anything
+that is not a plain file or folder (a symbolic link, a hard link to a file with other names, a socket, a pipe,
+a device) stops the copy with [`UnsafeState`][continual_arc.play.state_copy.UnsafeState], one sentence naming
+it. Files are checked on the descriptor they are read from, so an entry swapped for a link while the copy runs
+is refused too.
 """
 
 from __future__ import annotations

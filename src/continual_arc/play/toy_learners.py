@@ -1,9 +1,12 @@
 """Trivial learners, and a toy learner that really learns, for tests and for trying the benchmark.
 
-:class:`GiveUpLearner`, :class:`DemoBuyerLearner`, :class:`RandomLearner` and :class:`RandomPlayer`
-(the floor of a game level, arc3) keep nothing;
-:class:`ToyRuleLearner` finds the rule of a toy task (:mod:`continual_arc.tracks.toy`) from its
-demonstrations and keeps it, so a returning toy task costs it nothing.
+[`GiveUpLearner`][continual_arc.play.toy_learners.GiveUpLearner],
+[`DemoBuyerLearner`][continual_arc.play.toy_learners.DemoBuyerLearner],
+[`RandomLearner`][continual_arc.play.toy_learners.RandomLearner] and
+[`RandomPlayer`][continual_arc.play.toy_learners.RandomPlayer] (the floor of a game level, arc3) keep nothing;
+[`ToyRuleLearner`][continual_arc.play.toy_learners.ToyRuleLearner] finds the rule of a toy task
+([`continual_arc.tracks.toy`][continual_arc.tracks.toy]) from its demonstrations and keeps it, so a returning
+toy task costs it nothing.
 """
 
 from __future__ import annotations

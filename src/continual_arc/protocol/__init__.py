@@ -2,7 +2,8 @@
 
 The stream, the two frozen tests from its end, and the reset on each.
 
-Modules: :mod:`~.plays` (the six plays and their schedules), :mod:`~.play` (playing them, in
-parallel processes where the learner allows), :mod:`~.plane` (a protocol directory's place on the
-plane), :mod:`~.conclude` (``protocol.json``, the plots and ``submission.json``).
+Modules: [`plays`][continual_arc.protocol.plays] (the six plays and their schedules),
+[`play`][continual_arc.protocol.play] (playing them, in parallel processes where the learner allows),
+[`plane`][continual_arc.protocol.plane] (a protocol directory's place on the plane),
+[`conclude`][continual_arc.protocol.conclude] (``protocol.json``, the plots and ``submission.json``).
 """

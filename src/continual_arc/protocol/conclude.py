@@ -30,7 +30,7 @@ __all__ = [
 
 
 class Played(Protocol):
-    """What was played, as ``conclude`` reads it (``ProtocolOptions`` and :class:`PlayedProtocol` have it)."""
+    """What was played, as ``conclude`` reads it (``ProtocolOptions`` and `PlayedProtocol` have it)."""
 
     @property
     def out(self) -> Path:
@@ -71,7 +71,8 @@ class Played(Protocol):
 class ProtocolDocument(TypedDict):
     """``protocol.json``: what was played, its schedule's verdict, the plays' folders, its place on the plane.
 
-    ``plots`` (the files drawn) is in what :func:`conclude` returns, not in the file.
+    ``plots`` (the files drawn) is in what [`conclude`][continual_arc.protocol.conclude.conclude] returns, not
+    in the file.
     """
 
     format: int
@@ -124,8 +125,8 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDo
 
     Args:
         options: what was played.
-        drawn: the files of :func:`stream_plots` if they were drawn already (else they are drawn
-            here).
+        drawn: the files of [`stream_plots`][continual_arc.protocol.conclude.stream_plots] if they were drawn
+            already (else they are drawn here).
     """
     out: Path = options.out
     if getattr(options, "floor", True):

@@ -1,7 +1,7 @@
 """``continual-arc first-sight``: what a learner solves the first time it meets each public task.
 
-The learner plays :func:`~continual_arc.stream.first_sight.first_sight_schedule` (one instance of
-each pool task and each held-out task, wiped before each) into a run directory, resuming where a
+The learner plays [`first_sight_schedule`][continual_arc.stream.first_sight.first_sight_schedule] (one
+instance of each pool task and each held-out task, wiped before each) into a run directory, resuming where a
 killed run stopped. The share solved is the tracks table's "at first sight" column.
 """
 
@@ -38,7 +38,7 @@ class FirstSightPart(TypedDict):
 
 
 class FirstSightJSON(TypedDict):
-    """:class:`FirstSight` as JSON (what ``continual-arc first-sight --json`` prints)."""
+    """`FirstSight` as JSON (what ``continual-arc first-sight --json`` prints)."""
 
     config: str
     learner: str
@@ -61,7 +61,7 @@ class FirstSight:
     out: Path
 
     def to_json(self) -> FirstSightJSON:
-        """The result as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        """The result as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
         return cast(FirstSightJSON, fields_json(self))
 
 

@@ -1,9 +1,9 @@
 """One play of a protocol as a job: everything a worker process needs to play or resume a run.
 
-The protocol's plays and ``continual-arc test`` run through :func:`play_job`: the learner built
-anew from its import path and arguments, given the stream's end state (``load_state``) and the
-stream's task names (its ``alias-salt``) where the play needs them, and played with ``resume``
-so that a play killed midway continues where it stopped.
+The protocol's plays and ``continual-arc test`` run through
+[`play_job`][continual_arc.protocol.jobs.play_job]: the learner built anew from its import path and arguments,
+given the stream's end state (``load_state``) and the stream's task names (its ``alias-salt``) where the play
+needs them, and played with ``resume`` so that a play killed midway continues where it stopped.
 """
 
 from __future__ import annotations
@@ -104,8 +104,8 @@ def play_job(
 
     Args:
         job: the play.
-        learner: the learner to play (default: built by :func:`prepare`, and closed after it if it
-            can be: :func:`release`).
+        learner: the learner to play (default: built by [`prepare`][continual_arc.protocol.jobs.prepare], and
+            closed after it if it can be: [`release`][continual_arc.protocol.jobs.release]).
         progress: where progress goes, besides the play's own prefixed lines on stderr when the
             job prints them (``lines``).
     """

@@ -1,8 +1,9 @@
 """The protocol's plan, written once: its six plays, their schedules, what each waits for, and their order.
 
-Every path that plays a protocol consumes :data:`PLAN`: ``continual-arc protocol`` in this
-process or in a pool of processes (:mod:`.play`), a sweep's units (:mod:`continual_arc.sweep.units`)
-and ``verify`` (:mod:`continual_arc.submit.verify`). None of them lists the plays again.
+Every path that plays a protocol consumes [`PLAN`][continual_arc.protocol.plan.PLAN]:
+``continual-arc protocol`` in this process or in a pool of processes ([`play`][continual_arc.protocol.play]),
+a sweep's units ([`continual_arc.sweep.units`][continual_arc.sweep.units]) and ``verify``
+([`continual_arc.submit.verify`][continual_arc.submit.verify]). None of them lists the plays again.
 
 * ``stream``: the learner on the configuration's stream (no epilogue), from nothing;
 * ``held-out``, ``seen``: each frozen test, from the stream's end (its saved state and its task
@@ -100,7 +101,7 @@ class ProtocolPlan:
         return next(play for play in self.resets if play.test == test)
 
     def schedules(self, config: Config, seed: int, *, test_width: int | None = None) -> dict[str, Schedule]:
-        """Every play's schedule, by name (:meth:`PlannedPlay.schedule`)."""
+        """Every play's schedule, by name (`PlannedPlay.schedule`)."""
         return {play.name: play.schedule(config, seed, test_width=test_width) for play in self.plays}
 
     def one_by_one(self) -> tuple[PlannedPlay, ...]:

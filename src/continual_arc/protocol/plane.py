@@ -1,7 +1,8 @@
 """A protocol directory's place on the plane.
 
 The share saved on each test against its reset, the share learned over the stream, and the flags
-on the reset reference (:mod:`continual_arc.measure.reset_flags`) shown beside them.
+on the reset reference ([`continual_arc.measure.reset_flags`][continual_arc.measure.reset_flags]) shown beside
+them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The whole canonical protocol in one call: the stream, the two frozen tests, the reset on each.
 
 ``play_protocol`` plays six runs into one directory, laid out as a submission holds them
-(:data:`continual_arc.protocol.plays.PROTOCOL_PLAYS`):
+([`plays.PROTOCOL_PLAYS`][continual_arc.protocol.plays.PROTOCOL_PLAYS]):
 
 * ``stream``: the learner on the configuration's stream (no epilogue);
 * ``held-out``, ``seen``: each frozen test, played from the end of the stream with its own copy
@@ -10,7 +10,7 @@
 * ``stream-reset``, ``held-out-reset``, ``seen-reset``: the same learner, built anew with the same
   arguments, reset before every instance (``--reset-each`` and width 1).
 
-The plays, their order and what each waits for are :data:`~continual_arc.protocol.plan.PLAN`'s.
+The plays, their order and what each waits for are [`PLAN`][continual_arc.protocol.plan.PLAN]'s.
 Independent plays run in parallel processes (``jobs``); the tests wait for the stream, and this
 process draws the stream's plots while they play. Every play resumes where it stopped, so the
 whole call does too. At the end it writes ``protocol.json`` (the plane, the share learned, what was
@@ -60,7 +60,7 @@ def default_learner(config: str) -> str:
 
     Raises:
         LearnerSpecError: no installed package declares one
-            (:func:`~continual_arc.play.declared.track_default_learner`).
+            ([`track_default_learner`][continual_arc.play.declared.track_default_learner]).
     """
     return track_default_learner(get_track(get_config(config).track))
 
@@ -251,7 +251,7 @@ def play_protocol(options: ProtocolOptions) -> ProtocolDocument:
     """Play (or resume) the whole protocol; ``protocol.json``'s content.
 
     A call that fails before any play started removes what it wrote into a folder that was new or
-    empty (:func:`~continual_arc.protocol.unplayed.removed_if_unplayed`).
+    empty ([`removed_if_unplayed`][continual_arc.protocol.unplayed.removed_if_unplayed]).
 
     Raises:
         ProtocolError: the directory holds another protocol, or a test cannot get the stream's

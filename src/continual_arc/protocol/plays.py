@@ -1,7 +1,8 @@
 """The six plays of a protocol: the learner's stream and tests, and its reset on each, with their schedules.
 
 A protocol directory (what ``continual-arc protocol`` writes, and what a submission holds) has one
-subdirectory per play, named in :data:`PROTOCOL_PLAYS`, and their schedules in ``schedules/``.
+subdirectory per play, named in [`PROTOCOL_PLAYS`][continual_arc.protocol.plays.PROTOCOL_PLAYS], and their
+schedules in ``schedules/``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ __all__ = [
 ]
 
 PROTOCOL_PLAYS: dict[str, Play] = {play.name: play.name for play in PLAN}
-"""The directory of each play of a protocol (:data:`~continual_arc.protocol.plan.PLAN`), by name."""
+"""The directory of each play of a protocol ([`PLAN`][continual_arc.protocol.plan.PLAN]), by name."""
 
 
 def is_protocol_dir(path: Path) -> bool:
@@ -40,7 +41,7 @@ class ProtocolError(ContinualArcError, RuntimeError):
 
 
 def protocol_schedules(config_name: str, seed: int, users: int) -> dict[str, Schedule]:
-    """The schedule of each play of a named configuration (:func:`schedules_for`)."""
+    """The schedule of each play of a named configuration (`schedules_for`)."""
     return schedules_for(with_users(get_config(config_name), users), seed)
 
 

@@ -2,8 +2,8 @@
 
 Every generative instance of the protocol's plays at the given seeds and users (the stream, which
 its reset shares, and the seen test) is drawn once, with its first ``demos`` demonstrations, into
-the instance cache (:mod:`continual_arc.data.cache`); the held-out test's tasks are served from
-their own pairs and need no drawing. Work is split by task over worker processes, which share the
+the instance cache ([`continual_arc.data.cache`][continual_arc.data.cache]); the held-out test's tasks are
+served from their own pairs and need no drawing. Work is split by task over worker processes, which share the
 cache on disk.
 """
 

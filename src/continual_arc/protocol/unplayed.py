@@ -4,9 +4,9 @@
 first process) before the first play. When the call then fails (a learner that cannot be
 imported, arguments it refuses, a process that cannot start), those files alone would be left: a
 folder holding only ``schedules/``, which the next call takes for a protocol of its own.
-:func:`removed_if_unplayed` takes them away again, and touches nothing else: a folder that held
-anything before the call is left as it is, and so is any folder a play has started in (its
-``meta.json`` written), since a rerun resumes it.
+[`removed_if_unplayed`][continual_arc.protocol.unplayed.removed_if_unplayed] takes them away again, and
+touches nothing else: a folder that held anything before the call is left as it is, and so is any folder a
+play has started in (its ``meta.json`` written), since a rerun resumes it.
 """
 
 from __future__ import annotations

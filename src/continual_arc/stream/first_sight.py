@@ -5,7 +5,7 @@ track's stream source, as phase ``stream``) and every held-out task (its held-ou
 ``held-out``), one instance each, a round of its own, the learner reset before every one. A track's
 canonical configuration serves its whole pool and its whole held-out source; a smoke configuration
 serves its own stream and held-out tasks, so that a test plays a handful. Instance seeds lie in a
-range no other schedule uses (:func:`~continual_arc.stream.seeds.first_sight_seed`).
+range no other schedule uses ([`first_sight_seed`][continual_arc.stream.seeds.first_sight_seed]).
 
 The schedule is written with ``order: "custom"`` (it is no stream the configuration builds) and
 ``first_sight: true`` in its meta.

@@ -1,8 +1,9 @@
 """The rows of each kind of schedule, before they are numbered: a stream, its epilogue, and the two tests.
 
 A row is ``(round, user, phase, task_id, seed, reset_before)``
-(:data:`~continual_arc.stream.slots.Row`). :func:`meta_block` makes the meta a schedule file carries,
-from which the same rows are rebuilt (:func:`continual_arc.stream.schedule.rebuild`).
+([`Row`][continual_arc.stream.slots.Row]). [`meta_block`][continual_arc.stream.rows.meta_block] makes the meta
+a schedule file carries, from which the same rows are rebuilt
+([`continual_arc.stream.schedule.rebuild`][continual_arc.stream.schedule.rebuild]).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ __all__ = ["epilogue_rows", "fresh_rows", "meta_block", "stream_rows", "stream_t
 
 
 def stream_trace(config: Config, seed: int, user: int = 0, *, track: Track | None = None) -> ProcessTrace:
-    """The stream process's run for one user at a seed (what :func:`build_schedule` serves)."""
+    """The stream process's run for one user at a seed (what `build_schedule` serves)."""
     rng = stable_rng(Phase.STREAM, config.name, seed, user)
     return stream_process(user_tasks(config, user, track=track), config.supply, config.process, rng)
 

@@ -1,11 +1,12 @@
 """Schedules: which instance is served when, to whom, and whether the learner is wiped first.
 
-A :class:`Schedule` is a tuple of :class:`~continual_arc.stream.slots.Slot` s and a meta block that
-says how it was built (configuration, seed, order, users, test and width, rounds cut) and whether
-it is canonical. :func:`build_schedule` makes a stream (with or without the epilogue, or wiped
-before every slot for the reset reference) and :func:`test_schedule` one of the two frozen tests.
-A schedule is saved as JSON with a format version; loading rebuilds it from its meta and refuses a
-file whose slots differ from what the meta describes (:meth:`Schedule.load`).
+A [`Schedule`][continual_arc.stream.schedule.Schedule] is a tuple of [`Slot`][continual_arc.stream.slots.Slot]
+s and a meta block that says how it was built (configuration, seed, order, users, test and width, rounds cut)
+and whether it is canonical. [`build_schedule`][continual_arc.stream.schedule.build_schedule] makes a stream
+(with or without the epilogue, or wiped before every slot for the reset reference) and
+[`test_schedule`][continual_arc.stream.schedule.test_schedule] one of the two frozen tests. A schedule is
+saved as JSON with a format version; loading rebuilds it from its meta and refuses a file whose slots differ
+from what the meta describes ([`Schedule.load`][continual_arc.stream.schedule.Schedule.load]).
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ class Schedule:
 
     @classmethod
     def from_json(cls, document: Any, *, verify: bool = True, name: str = "schedule") -> Schedule:
-        """A schedule from its JSON document (see :meth:`load`)."""
+        """A schedule from its JSON document (see [`load`][continual_arc.stream.schedule.Schedule.load])."""
         if not isinstance(document, Mapping) or not {"format", "meta", "slots"} <= set(document):
             raise ScheduleError(f"{name}: not a schedule file (needs format, meta and slots)")
         if document["format"] != FORMAT:
@@ -156,7 +157,8 @@ def build_schedule(
             test's own instances).
         epilogue: end with the held-out tasks once each, learning on (not for ``fresh``).
         reset_each: mark every slot ``reset_before`` (the reset reference's stream).
-        rounds: keep only the first ``rounds`` rounds (:meth:`Schedule.first_rounds`).
+        rounds: keep only the first ``rounds`` rounds
+            ([`Schedule.first_rounds`][continual_arc.stream.schedule.Schedule.first_rounds]).
     """
     if order not in ORDERS:
         raise ScheduleError(f"unknown order {order!r}; known: {', '.join(ORDERS)}")

@@ -1,8 +1,9 @@
 """Slots: one instance served in a schedule, numbered, with its exposure metadata, and their checks.
 
-:func:`annotate` numbers rows and counts their exposures; :func:`check_numbering` and
-:func:`check_history` refuse slots that contradict themselves (a schedule file edited by hand, or
-built by a tool other than this package).
+[`annotate`][continual_arc.stream.slots.annotate] numbers rows and counts their exposures;
+[`check_numbering`][continual_arc.stream.slots.check_numbering] and
+[`check_history`][continual_arc.stream.slots.check_history] refuse slots that contradict themselves (a
+schedule file edited by hand, or built by a tool other than this package).
 """
 
 from __future__ import annotations

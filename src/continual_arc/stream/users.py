@@ -2,9 +2,9 @@
 
 Tasks are fixed by the configuration's ``task_seed``, not by the run's seed, so that seeds 0, 1
 and 2 are replicates over the same tasks: the stream's tasks are drawn from the track's screened
-pool; :func:`task_order` puts them first (sorted), then three more blocks' worth drawn from the
-rest by the same random stream (sorted), then every other task (sorted). User ``k`` plays block
-``k``.
+pool; [`task_order`][continual_arc.stream.users.task_order] puts them first (sorted), then three more blocks'
+worth drawn from the rest by the same random stream (sorted), then every other task (sorted). User ``k`` plays
+block ``k``.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def task_order(config: Config, *, track: Track | None = None) -> tuple[str, ...]
 
 
 def user_tasks(config: Config, user: int, *, track: Track | None = None) -> tuple[str, ...]:
-    """The tasks user ``user`` brings: block ``user`` of :func:`task_order`, sorted."""
+    """The tasks user ``user`` brings: block ``user`` of `task_order`, sorted."""
     track = track_of(config, track)
     most = max_users(config, track=track)
     if not 0 <= user < most:

@@ -2,7 +2,7 @@
 
 A verification (``verification.json``) switches the canonical check off, since it plays at a seed
 of its own; it does so only when a trusted signature vouches for it (the directory's standing,
-:func:`~continual_arc.submit.standing.standing_of`, is verified or reproduced) and it is the
+[`standing_of`][continual_arc.submit.standing.standing_of], is verified or reproduced) and it is the
 verification of these runs. Unsigned, it is a file like any other and counts for nothing. The learner that
 ``submission.json`` names, and the code its fingerprint describes, are the stream's. A
 ``protocol.json``, when there is one, says what the runs give. Each problem is one line
@@ -152,10 +152,10 @@ def learner_problems(
 ) -> list[str]:
     """The learner bound to the runs: each run's fingerprint, and the learner the submission names.
 
-    Every run records its learner's fingerprint (:mod:`continual_arc.play.fingerprint`), whose
-    ``package`` is the top-level package its code was read from: the package of the learner's
-    import path. ``submission.json``'s ``learner`` and ``learner_kwargs``, when given, are the
-    stream's.
+    Every run records its learner's fingerprint
+    ([`continual_arc.play.fingerprint`][continual_arc.play.fingerprint]), whose ``package`` is the top-level
+    package its code was read from: the package of the learner's import path. ``submission.json``'s
+    ``learner`` and ``learner_kwargs``, when given, are the stream's.
     """
     problems: list[str] = []
     for run in runs.values():
@@ -194,7 +194,7 @@ def protocol_json_problems(
 
     Compared: the learner, configuration, seed and users against the stream's meta; the protocol
     verdict against the one recomputed from its schedule (without ``release``); and on the plane,
-    the fields that do not depend on the bootstrap (:data:`_TEST_FIELDS`, :data:`_LEARNED_FIELDS`:
+    the fields that do not depend on the bootstrap (`_TEST_FIELDS`, `_LEARNED_FIELDS`:
     the point estimates and counts, not the intervals), against the numbers ``check`` computed.
     """
     path = root / "protocol.json"

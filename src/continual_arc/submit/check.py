@@ -2,7 +2,8 @@
 
 ``check_submission(result_dir)`` reads ``submission.json`` and every run it names (the learner's
 stream, its reset's stream, and each test's run, reset and bare-model runs), checks each run on
-its own (:mod:`continual_arc.submit.check_run`), then checks the runs against each other:
+its own ([`continual_arc.submit.check_run`][continual_arc.submit.check_run]), then checks the runs against
+each other:
 
 * each plays the schedule its role needs (the stream, the same stream reset before every slot,
   each test at full width, each test's reset at width 1), at the stream's configuration, seed
@@ -13,15 +14,16 @@ its own (:mod:`continual_arc.submit.check_run`), then checks the runs against ea
 * every run was played by the same release on the same data, which are the ones installed here;
 * a ``verification.json`` switches the canonical check off only when a trusted signature vouches
   for it and it is tied to the runs, and the learner ``submission.json`` names, the runs'
-  fingerprints and ``protocol.json`` are what the runs give (:mod:`continual_arc.submit.bind`).
+  fingerprints and ``protocol.json`` are what the runs give
+  ([`continual_arc.submit.bind`][continual_arc.submit.bind]).
 
 The result's standing (verified, reproduced or reported, with its reason) comes from its
-signature alone (:func:`~continual_arc.submit.standing.standing_of`), never from a file it holds.
+signature alone ([`standing_of`][continual_arc.submit.standing.standing_of]), never from a file it holds.
 
 It then computes the numbers the leaderboard shows: the place on the plane (the share saved on
 each test, with intervals), T, the budget used and share solved of learner and reset, the
 bare-model flag, the share learned over the stream, and the flags on the reset reference
-(:mod:`continual_arc.measure.reset_flags`).
+([`continual_arc.measure.reset_flags`][continual_arc.measure.reset_flags]).
 
 The floor flag reads, on each test, the bare model's run when the submission names one (a model
 learner), else the track's stateless floor when the submission names a ``floor`` run: never that
@@ -72,7 +74,7 @@ records (with a ledger). The functional form, since a test's key is ``held-out``
 
 
 class CheckResultJSON(TypedDict):
-    """:class:`CheckResult` as JSON (what ``continual-arc check --json`` prints)."""
+    """`CheckResult` as JSON (what ``continual-arc check --json`` prints)."""
 
     ok: bool
     problems: list[str]
@@ -307,8 +309,9 @@ def check_submission(
             accepted, as ``allow_ablation`` does (a smoke configuration is never canonical).
         records_only: accept runs stored without their trajectories (the repository's ``runs/``):
             everything but the replay is checked, and the result says it is records only.
-        trusted: the keys whose signatures give a standing (default :func:`load_trusted`: the
-            repository's and the reader's local key).
+        trusted: the keys whose signatures give a standing (default
+            [`load_trusted`][continual_arc.submit.standing.load_trusted]: the repository's and the reader's
+            local key).
         play_floor: when the submission names a floor run and the data directory's cache lacks
             the track's floor, play it here (once: it is cached); ``False`` reads the cache only,
             and a floor not cached is "not played".

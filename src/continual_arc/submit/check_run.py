@@ -11,23 +11,24 @@ Each check returns problems as lines ``<file>: <what does not hold, and what was
 * each submitted grid in the trajectory, checked against the instance drawn again from its task
   and seed, got the verdict recorded, and the trajectory's actions are the record's; a game level
   is played again from the trajectory's actions, and every frame and attempt's end must be the
-  engine's (:mod:`~continual_arc.submit.replay`);
+  engine's ([`replay`][continual_arc.submit.replay]);
 * every alias is the one the run's ``alias-salt`` gives;
 * ``summary.json`` is what the records give;
 * the schedule block in ``meta.json`` is the one its configuration and seed rebuild, and the
-  protocol block (the canonical verdict) is the one :func:`~continual_arc.stream.protocol_block.protocol_of`
-  gives for it: the verdict the canonical check reads is that recomputed one (:attr:`LoadedRun.protocol`);
-* a run whose meta lists no plug-in carries no plug-in trace (:mod:`.traces`).
+  protocol block (the canonical verdict) is the one
+  [`protocol_of`][continual_arc.stream.protocol_block.protocol_of] gives for it: the verdict the canonical
+  check reads is that recomputed one (`LoadedRun.protocol`);
+* a run whose meta lists no plug-in carries no plug-in trace ([`traces`][continual_arc.submit.traces]).
 
 A run stored without its trajectories (no ``i/`` folder, as the repository's ``runs/`` keeps them)
 is checked, when ``records_only`` allows it, on everything its records, meta and summary give
 (schedule, charges, aliases, summary, verdict); its instances are not replayed and a game level's
-score, which needs the trajectory's baseline, is not recomputed: :attr:`LoadedRun.records_only`
+score, which needs the trajectory's baseline, is not recomputed: `LoadedRun.records_only`
 says so, and ``continual-arc runs rebuild`` replays it whole.
 
 Every malformed input is a problem line, never a traceback: the files' shape is checked first
-(:mod:`.shape`), and a run whose shape does not hold is unusable; a check that still meets
-something it cannot read says so in one line naming the run.
+([`shape`][continual_arc.submit.shape]), and a run whose shape does not hold is unusable; a check that still
+meets something it cannot read says so in one line naming the run.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def _verdict(block: object) -> object:
 def _rebuilt(run: LoadedRun, problems: list[str]) -> Schedule | None:
     """The schedule ``meta.json`` describes, rebuilt; its schedule and protocol blocks compared with it.
 
-    Sets :attr:`LoadedRun.protocol` to the rebuilt schedule's protocol block. ``None`` (and one
+    Sets `LoadedRun.protocol` to the rebuilt schedule's protocol block. ``None`` (and one
     problem) when the schedule block does not rebuild a schedule.
     """
     assert run.meta is not None
@@ -289,9 +290,9 @@ def _check_aliases(run: LoadedRun, schedule: Schedule, problems: list[str]) -> N
 def _check_trajectories(
     run: LoadedRun, track: Track | ScheduleError, problems: list[str], regenerate: bool
 ) -> None:
-    """Every trajectory read for plug-in traces (:mod:`.traces`), and replayed when ``regenerate``.
+    """Every trajectory read for plug-in traces (`traces`), and replayed when ``regenerate``.
 
-    The replay (:mod:`.replay`) plays each instance again through its environment.
+    The replay ([`replay`][continual_arc.submit.replay]) plays each instance again through its environment.
     """
     assert run.meta is not None and run.records is not None
     if isinstance(track, ScheduleError):
@@ -339,7 +340,7 @@ def check_run(
     ``regenerate`` replays every instance through its environment; without it, the trajectories
     are still read for plug-in traces. ``records_only`` accepts a run stored without its
     trajectories (no ``i/`` folder): everything else is checked, and the run is marked
-    :attr:`LoadedRun.records_only`.
+    `LoadedRun.records_only`.
     """
     problems: list[str] = []
     run = load_checked_run(path, problems)

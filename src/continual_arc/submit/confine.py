@@ -6,7 +6,8 @@ point to: editable installs), ``continual_arc``'s and the learner's source folde
 ``PYTHONPATH`` of its environment. It writes only its own working folder. It reaches the tracking
 proxy's port if a proxy is given, and no address at all otherwise. None of the folders it may read
 may hold the data directory or the pack: Landlock grants a folder with everything under it, so such
-a folder is refused before any process starts (:class:`SandboxConflict`).
+a folder is refused before any process starts
+([`SandboxConflict`][continual_arc.submit.confine.SandboxConflict]).
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ def proxy_bridge(url: str | None) -> Iterator[ProxyBridge | None]:
 
 
 def with_proxy(env: Mapping[str, str], url: str) -> dict[str, str]:
-    """``env`` naming the proxy at ``url`` as a sandboxed learner reaches it (:data:`PROXY_ENV`).
+    """``env`` naming the proxy at ``url`` as a sandboxed learner reaches it (`PROXY_ENV`).
 
     Inside its network namespace the proxy is the relay on ``127.0.0.1`` at the proxy's port,
     whatever host serves it: the learner is told that address, with the URL's scheme and path

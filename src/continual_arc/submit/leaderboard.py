@@ -212,7 +212,7 @@ class Refusal:
     problems: int
 
     def to_json(self) -> RefusalJSON:
-        """The refusal as JSON (every field, by :func:`~continual_arc.core.jsonable.fields_json`)."""
+        """The refusal as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
         return cast(RefusalJSON, fields_json(self))
 
 

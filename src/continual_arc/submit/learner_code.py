@@ -1,11 +1,11 @@
 """The code a learner's import path names, read by the verifier itself and never by the learner.
 
 A learner's own processes run its code; asked what that code is, they could answer anything. So
-:func:`learner_code` finds the learner's package on this process's path without importing it (a
-top-level name is located, none of its code runs) and hashes it here: its Python files, as
-:func:`~continual_arc.play.fingerprint.learner_fingerprint` does for a learner in this process, and
-the files of the installed distribution that provides it, with where pip installed it from (its
-repository and commit, for ``pip install git+URL@COMMIT``).
+[`learner_code`][continual_arc.submit.learner_code.learner_code] finds the learner's package on this process's
+path without importing it (a top-level name is located, none of its code runs) and hashes it here: its Python
+files, as [`learner_fingerprint`][continual_arc.play.fingerprint.learner_fingerprint] does for a learner in
+this process, and the files of the installed distribution that provides it, with where pip installed it from
+(its repository and commit, for ``pip install git+URL@COMMIT``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class LearnerCodeJSON(TypedDict):
 
     Attributes:
         package, version, sources_sha256: the fingerprint a run records
-            (:class:`~continual_arc.core.records.CodeFingerprint`), computed here.
+            ([`CodeFingerprint`][continual_arc.core.records.CodeFingerprint]), computed here.
         distribution: the installed distribution that provides the package (``None``: none does,
             the package is found on ``PYTHONPATH``).
         distribution_sha256: SHA-256 over that distribution's files, names and bytes (the

@@ -2,17 +2,21 @@
 
 The repository's ``runs/`` holds each canonical protocol's records, meta and summaries, never its
 trajectories: the runs are deterministic, so anyone can make the trajectories again.
-:func:`store_run` keeps those files of a protocol directory; :func:`rebuild_run` plays the stored
-protocol again (the same learner and arguments, configuration, seed and users, each play under
-the stored ``alias-salt`` so that its tasks get the same names) into a fresh directory with
-trajectories, then proves it: every record of every play must equal the stored one, field for
-field, clocks aside (:func:`first_difference` names the first record that does not), and ``check``
-must hold on the rebuilt directory, replaying every instance.
+[`store_run`][continual_arc.submit.rebuild.store_run] keeps those files of a protocol directory;
+[`rebuild_run`][continual_arc.submit.rebuild.rebuild_run] plays the stored protocol again (the same learner
+and arguments, configuration, seed and users, each play under the stored ``alias-salt`` so that its tasks get
+the same names) into a fresh directory with trajectories, then proves it: every record of every play must
+equal the stored one, field for field, clocks aside
+([`first_difference`][continual_arc.submit.rebuild.first_difference] names the first record that does not),
+and ``check`` must hold on the rebuilt directory, replaying every instance.
 
-A stored run has no standing of its own (:mod:`.standing`): :func:`store_run` with a key signs a
-statement listing every file of the directory it stores from, the trajectories it leaves behind
-included (:func:`store_statement`), and a rebuild that proves every record equal is signed where
-it ran, with the reader's local key (:func:`rebuild_statement`, :func:`~.signing.local_key`).
+A stored run has no standing of its own ([`standing`][continual_arc.submit.standing]):
+[`store_run`][continual_arc.submit.rebuild.store_run] with a key signs a statement listing every file of the
+directory it stores from, the trajectories it leaves behind included
+([`store_statement`][continual_arc.submit.rebuild.store_statement]), and a rebuild that proves every record
+equal is signed where it ran, with the reader's local key
+([`rebuild_statement`][continual_arc.submit.rebuild.rebuild_statement],
+[`local_key`][continual_arc.submit.signing.local_key]).
 """
 
 from __future__ import annotations
@@ -112,7 +116,8 @@ def store_run(
     ``fields`` fills in ``submission.json`` (``student``, ``code``, ``contact``) where the protocol
     left it blank. A ``verify`` rerun keeps its ``verification.json``. Trajectories, learner states,
     plots and a rerun's ``work/`` folder are left behind. With ``sign_with``, the stored directory
-    is signed (:func:`store_statement`): the key must vouch for how the protocol was played.
+    is signed ([`store_statement`][continual_arc.submit.rebuild.store_statement]): the key must vouch for how
+    the protocol was played.
 
     Raises:
         RebuildError: the protocol is not finished.
@@ -229,7 +234,7 @@ def rebuild_statement(stored: Path, rebuilt: Rebuilt) -> JSONObject:
 
 
 def _unclocked(line: bytes) -> object:
-    """A record without its clocks (:data:`TIMING_FIELDS`); the raw line when it is not a JSON object."""
+    """A record without its clocks (`TIMING_FIELDS`); the raw line when it is not a JSON object."""
     try:
         value = json.loads(line)
     except json.JSONDecodeError:
@@ -240,8 +245,9 @@ def _unclocked(line: bytes) -> object:
 def first_difference(stored: Path | str, rebuilt: Path | str) -> str | None:
     """The first play's record that differs between two protocol directories, in one sentence.
 
-    Records are compared field for field, clocks aside (:data:`TIMING_FIELDS`: how long an
-    instance took is the machine's, not the run's); ``None`` when every record is the same.
+    Records are compared field for field, clocks aside
+    ([`TIMING_FIELDS`][continual_arc.play.instance_record.TIMING_FIELDS]: how long an instance took is the
+    machine's, not the run's); ``None`` when every record is the same.
     """
     for play in PROTOCOL_PLAYS.values():
         a, b = Path(stored) / play / RECORDS, Path(rebuilt) / play / RECORDS
@@ -336,7 +342,8 @@ def rebuild_run(
     """Play a stored protocol again into ``out`` (fresh), compare its records, and check it.
 
     Args:
-        stored: a stored protocol (:func:`store_run`: records, meta, summaries, no trajectories).
+        stored: a stored protocol ([`store_run`][continual_arc.submit.rebuild.store_run]: records, meta,
+            summaries, no trajectories).
         out: the directory to rebuild into; it must be empty or absent.
         jobs: plays at once, each in a process of its own.
         allow_ablation: check a protocol that is not canonical (as ``check --ablation``).

@@ -1,7 +1,7 @@
 """A record's charge replayed: what the environment's own rules make of its recorded actions.
 
-The checker (:mod:`.check_run`) compares each record's end, counts and charge with what its
-actions give here, counted through :class:`~continual_arc.core.rules.Tally`, the rules every
+The checker ([`check_run`][continual_arc.submit.check_run]) compares each record's end, counts and charge with
+what its actions give here, counted through [`Tally`][continual_arc.core.rules.Tally], the rules every
 environment plays by: there is one implementation of the rules, not a copy beside them.
 """
 
@@ -18,7 +18,7 @@ __all__ = ["ReplayCharge", "replay_charge"]
 
 
 class ReplayCharge(TypedDict, total=False):
-    """What a record's actions give under the rules (:func:`replay_charge`), or the problem that stops it."""
+    """What a record's actions give under the rules (`replay_charge`), or the problem that stops it."""
 
     problem: str
     end: str
@@ -34,7 +34,7 @@ class ReplayCharge(TypedDict, total=False):
 def replay_charge(record: Record, settings: EnvSettings, action_cap: int | None = None) -> ReplayCharge:
     """What the environment's rules make of a record's actions: its end, counts and charge.
 
-    The actions are counted through the environment's own rules (:class:`~continual_arc.core.rules.Tally`),
+    The actions are counted through the environment's own rules ([`Tally`][continual_arc.core.rules.Tally]),
     as the instance was played. A game action's entry says how it ended its attempt (``ended``):
     a win solves the instance, any other end is a failed attempt. ``action_cap`` is the instance's
     (a game level's depends on its solver's plan, and its trajectory gives it); by default the

@@ -96,7 +96,7 @@ def _installed_digests(track: str) -> dict[str, str]:
 def canonical_problems(run: LoadedRun, allow_ablation: bool) -> list[str]:
     """What keeps a run from counting on the leaderboard: plug-ins, a time limit, or any deviation.
 
-    The deviations are those of :attr:`LoadedRun.protocol`, the block recomputed from the run's
+    The deviations are those of `LoadedRun.protocol`, the block recomputed from the run's
     rebuilt schedule, not the one its ``meta.json`` holds.
 
     Plug-ins and time limits are refused even in an ablation: they change what an instance costs.

@@ -3,8 +3,8 @@
 The checks compare values; the measures add them up. A record whose ``charge`` is a string, or a
 meta whose ``learner`` is a list, would make either raise, and a traceback is not an answer. So a
 run is read in two steps: its shape here (one line per malformed field, the first few of a run),
-then, only when the shape holds, the checks of :mod:`.check_run`. A run whose shape does not hold
-is unusable, as a file that does not parse is.
+then, only when the shape holds, the checks of [`check_run`][continual_arc.submit.check_run]. A run whose
+shape does not hold is unusable, as a file that does not parse is.
 """
 
 from __future__ import annotations

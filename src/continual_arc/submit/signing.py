@@ -1,17 +1,18 @@
 """Ed25519 keys and signed statements: what vouches for a directory's files, and who vouches.
 
 A **statement** is a JSON object saying what a signer did to a directory (verified it, stored it,
-rebuilt it) and naming every file it covered with its SHA-256 (:func:`file_digests`). It is signed
-over its canonical bytes (:func:`canonical`: sorted keys, no spaces, UTF-8), behind a fixed prefix
-so that no other message signed with the same key can pass for one. The signatures live in one
-file of the directory, ``signature.json``: a list of entries, each a statement, the signer's key id
-and the signature, so that a maintainer's signature and a reader's own ("rebuilt here") stand side
-by side. Reading what they are worth is :mod:`.standing`'s.
+rebuilt it) and naming every file it covered with its SHA-256
+([`file_digests`][continual_arc.submit.signing.file_digests]). It is signed over its canonical bytes
+([`canonical`][continual_arc.submit.signing.canonical]: sorted keys, no spaces, UTF-8), behind a fixed prefix
+so that no other message signed with the same key can pass for one. The signatures live in one file of the
+directory, ``signature.json``: a list of entries, each a statement, the signer's key id and the signature, so
+that a maintainer's signature and a reader's own ("rebuilt here") stand side by side. Reading what they are
+worth is [`standing`][continual_arc.submit.standing]'s.
 
 Keys: the private key is PKCS#8 PEM, written with mode 0600 and never inside a result directory or
-a git work tree (:func:`new_key_pair`); the public key is one OpenSSH line, ``ssh-ed25519 <base64>
-<name>``, so a key made by ``ssh-keygen -t ed25519`` serves too. A key's id is the SHA-256 of its
-32 raw bytes, in hex.
+a git work tree ([`new_key_pair`][continual_arc.submit.signing.new_key_pair]); the public key is one OpenSSH
+line, ``ssh-ed25519 <base64> <name>``, so a key made by ``ssh-keygen -t ed25519`` serves too. A key's id is
+the SHA-256 of its 32 raw bytes, in hex.
 """
 
 from __future__ import annotations
@@ -265,8 +266,8 @@ def _files(directory: Path) -> Iterator[Path]:
 def file_digests(directory: Path | str) -> dict[str, str]:
     """Every file under ``directory`` (its POSIX path under it) with its SHA-256, sorted by path.
 
-    ``signature.json`` and the folders of :data:`UNSIGNED_FOLDERS` are left out; a symbolic link
-    is listed by what it points to (``link:<target>``), never followed.
+    ``signature.json`` and the folders of [`UNSIGNED_FOLDERS`][continual_arc.submit.signing.UNSIGNED_FOLDERS]
+    are left out; a symbolic link is listed by what it points to (``link:<target>``), never followed.
     """
     directory = Path(directory)
     out: dict[str, str] = {}
@@ -288,9 +289,10 @@ class Signed:
 
     Attributes:
         statement: what the signer states (a JSON object).
-        key_id: the signer's key id (:attr:`PublicKey.key_id`).
+        key_id: the signer's key id ([`PublicKey.key_id`][continual_arc.submit.signing.PublicKey.key_id]).
         signer: the name the signer gave its key (said, not vouched for: the trusted key's name counts).
-        signature: the Ed25519 signature over :func:`canonical` of the statement.
+        signature: the Ed25519 signature over [`canonical`][continual_arc.submit.signing.canonical] of the
+            statement.
     """
 
     statement: JSONObject

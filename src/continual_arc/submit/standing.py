@@ -1,11 +1,11 @@
 """A result's standing, from a signature only: verified, reproduced, or reported with the reason.
 
-The numbers of a result are checked from its files (:mod:`.check`); its standing cannot be, since
-any file can be written by hand. So a directory is *verified* or *reproduced* only when
-``signature.json`` holds a statement (:mod:`.signing`) that
+The numbers of a result are checked from its files ([`check`][continual_arc.submit.check]); its standing
+cannot be, since any file can be written by hand. So a directory is *verified* or *reproduced* only when
+``signature.json`` holds a statement ([`signing`][continual_arc.submit.signing]) that
 
-* is signed by a key the reader trusts (:func:`load_trusted`: the repository's ``trusted-keys/``,
-  the reader's local key, and the keys given with ``--trust``), and verifies;
+* is signed by a key the reader trusts ([`load_trusted`][continual_arc.submit.standing.load_trusted]: the
+  repository's ``trusted-keys/``, the reader's local key, and the keys given with ``--trust``), and verifies;
 * names exactly the files present, each with its SHA-256: a file changed or added since signing
   is named, and so is one missing, unless the statement says the directory was stored without it
   (``stored``: the files a stored copy keeps, trajectories left behind), which makes it *records
@@ -13,9 +13,9 @@ any file can be written by hand. So a directory is *verified* or *reproduced* on
 * says it was verified on a rule pack (``verified``) or rerun from code on public tasks
   (``reproduced``).
 
-Anything else is *reported*, with one sentence saying why. :func:`standing_of` reads nothing but
-the directory and the keys: ``verification.json`` is one of the files a statement covers, and is
-believed only through it.
+Anything else is *reported*, with one sentence saying why.
+[`standing_of`][continual_arc.submit.standing.standing_of] reads nothing but the directory and the keys:
+``verification.json`` is one of the files a statement covers, and is believed only through it.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ TRUSTED_FOLDER = Path(__file__).resolve().parents[3] / "trusted-keys"
 """The repository's trusted keys: one ``NAME.pub`` per verifier, its name the file's stem."""
 
 LOCAL_PUBLIC_KEY = "local-key.pub"
-"""The reader's own public key in the configuration folder (:func:`~.signing.local_key`)."""
+"""The reader's own public key in the configuration folder (`local_key`)."""
 
 
 class StandingKind(StrEnum):

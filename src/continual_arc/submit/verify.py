@@ -1,7 +1,8 @@
 """Verification: a learner rerun from its code, whole, at a seed of its own, where it keeps only files.
 
 ``verify`` plays the whole protocol of a configuration with the learner built from its import path
-with no arguments, every play in processes of the learner's own (:mod:`continual_arc.play.remote`):
+with no arguments, every play in processes of the learner's own
+([`continual_arc.play.remote`][continual_arc.play.remote]):
 
 * the stream, in one process, its state saved as files after every round;
 * each test one instance at a time, each instance in a new process that starts from the files
@@ -11,10 +12,10 @@ with no arguments, every play in processes of the learner's own (:mod:`continual
 
 The learner's processes never get the pack's folder or the data directory: the pack is loaded by
 this process alone (nothing the child is given names its path), the child's environment names an
-empty data directory of its own (:func:`learner_env`), and every process runs in the kernel
-sandbox (:mod:`.confine`): it reads only the system's folders and its Python's, writes only its own
-folder, and reaches no network but the tracking proxy's port, if one is given.
-``verification.json`` records what the kernel put in force for each kind of process;
+empty data directory of its own ([`learner_env`][continual_arc.submit.verify.learner_env]), and every process
+runs in the kernel sandbox ([`confine`][continual_arc.submit.confine]): it reads only the system's folders and
+its Python's, writes only its own folder, and reaches no network but the tracking proxy's port, if one is
+given. ``verification.json`` records what the kernel put in force for each kind of process;
 docs/VERIFY.md says what is and is not isolated.
 
 The seed is drawn when not given, and is never a canonical one (0, 1, 2), whose instances anyone
@@ -96,14 +97,14 @@ class VerifyOptions:
         learner: the learner's import path, ``module:Class``; it is built with no arguments.
         config: the configuration played (a track's public tasks, or a rule pack's).
         out: the protocol directory written.
-        seed: the seed (``None``: drawn by :func:`draw_seed`).
+        seed: the seed (``None``: drawn by [`draw_seed`][continual_arc.submit.verify.draw_seed]).
         mode: ``reproduced`` (a track's public tasks) or ``verified`` (a pack nobody has seen).
         about: what the result is about, recorded in ``verification.json`` (the pack and its
             manifest's hash, or the track).
         prefix: a command every learner process is started under (inside the sandbox), or nothing.
         env: the environment the learner processes' is taken from (default: this one's): only the
-            variables of :data:`KEPT_ENV` and ``pass_env`` are kept, and the data directory is an
-            empty one (:func:`learner_env`).
+            variables of [`KEPT_ENV`][continual_arc.submit.verify.KEPT_ENV] and ``pass_env`` are kept, and the
+            data directory is an empty one ([`learner_env`][continual_arc.submit.verify.learner_env]).
         pass_env: more variables of ``env`` the learner's processes are given.
         student: the model the learner plays with, as the submission names it (``none``).
         resamples: bootstrap resamples of the final numbers.
@@ -118,7 +119,8 @@ class VerifyOptions:
             which stands as reported).
         repository: the repository the learner was installed from, named in the statement.
         commit: the commit it was installed at, named in the statement.
-        code: the learner's code as this process read it (``None``: read by :func:`verify`).
+        code: the learner's code as this process read it (``None``: read by
+            [`verify`][continual_arc.submit.verify.verify]).
     """
 
     learner: str
@@ -153,7 +155,7 @@ def _fingerprint(options: VerifyOptions) -> CodeFingerprint | None:
 
 
 def learner_env(out: Path, base: Mapping[str, str] | None = None, keep: Sequence[str] = ()) -> dict[str, str]:
-    """The learner processes' environment: ``base``'s :data:`KEPT_ENV` and ``keep``, no data.
+    """The learner processes' environment: ``base``'s `KEPT_ENV` and ``keep``, no data.
 
     ``base`` defaults to this process's environment. Anything else in it (the verifying command's
     folders, a model key, the real data directory) is left out, so that a learner cannot read
@@ -381,8 +383,8 @@ def verify(options: VerifyOptions) -> ProtocolDocument:
 
     A learner that saves no state plays each test from nothing, as its memory lives in its process.
     A call that fails before any play started removes what it wrote into a folder that was new or
-    empty (:func:`~continual_arc.protocol.unplayed.removed_if_unplayed`). With ``sign_with``, the
-    directory is signed last (:func:`verify_statement`).
+    empty ([`removed_if_unplayed`][continual_arc.protocol.unplayed.removed_if_unplayed]). With ``sign_with``,
+    the directory is signed last ([`verify_statement`][continual_arc.submit.verify.verify_statement]).
     """
     _key_outside(options)
     if options.code is None:  # read here, before any learner process runs, and never asked of one

@@ -2,12 +2,13 @@
 
 The *Verify my learner* issue form (``.github/ISSUE_TEMPLATE/verify.yml``) is rendered by GitHub
 as Markdown, each field a ``### Label`` heading followed by its value (``_No response_`` when
-left empty). :func:`parse_form` reads it into a :class:`VerifyRequest`, refusing in one sentence
-a field that is missing or malformed. :func:`serve_request` then does what the workflow
-(``.github/workflows/verify.yml``) runs as one command: installs the learner's repository at its
-commit with pip, runs ``continual-arc verify`` on the pack it is given (a path the workflow holds
-as a secret, never named in what is posted), signs with the key it is given, and writes the
-comment to post: the numbers and the standing.
+left empty). [`parse_form`][continual_arc.submit.verify_request.parse_form] reads it into a
+[`VerifyRequest`][continual_arc.submit.verify_request.VerifyRequest], refusing in one sentence a field that is
+missing or malformed. [`serve_request`][continual_arc.submit.verify_request.serve_request] then does what the
+workflow (``.github/workflows/verify.yml``) runs as one command: installs the learner's repository at its
+commit with pip, runs ``continual-arc verify`` on the pack it is given (a path the workflow holds as a secret,
+never named in what is posted), signs with the key it is given, and writes the comment to post: the numbers
+and the standing.
 """
 
 from __future__ import annotations

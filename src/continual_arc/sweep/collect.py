@@ -1,6 +1,6 @@
 """Runs read back for pooling: a sweep's protocols, protocol directories, or run directories made by hand.
 
-:func:`collect` takes any mix of
+[`collect`][continual_arc.sweep.collect.collect] takes any mix of
 
 * a sweep's directory (its ``sweep.json`` names each protocol with its row's label),
 * protocol directories (what ``continual-arc protocol`` writes), and
@@ -162,7 +162,7 @@ def group_row(
     seed: int = 0,
     resamples: int = 10_000,
 ) -> Row:
-    """The pooled row of ``group`` from its records (:func:`read_plays`), its missing seeds named."""
+    """The pooled row of ``group`` from its records (`read_plays`), its missing seeds named."""
     return pooled_row(
         group.label,
         group.config,

@@ -1,14 +1,14 @@
 """A sweep played: its protocols planned as units, run on an engine, resumed, and tabled.
 
-:func:`run_sweep` expands the spec into protocols (each a directory of its own, laid out as
-``continual-arc protocol`` lays one out), writes each protocol's schedules, turns them into units
-(:mod:`~continual_arc.sweep.units`) and hands the ready ones to the engine, at most
+[`run_sweep`][continual_arc.sweep.driver.run_sweep] expands the spec into protocols (each a directory of its
+own, laid out as ``continual-arc protocol`` lays one out), writes each protocol's schedules, turns them into
+units ([`units`][continual_arc.sweep.units]) and hands the ready ones to the engine, at most
 ``max_parallel`` at once: a test once its stream is done, ``conclude`` once its protocol's six plays
 are. Units already finished on disk are skipped without reaching a worker; unfinished ones resume
 from their last committed round. A unit whose worker died runs again (Ray retries it itself; the
 local engine's pool is rebuilt and the driver resubmits it), up to the spec's ``retries``. A failed
 unit fails the units that wait for it, and the rest of the sweep goes on. At the end the table of
-every learner and setting is written (:mod:`~continual_arc.sweep.table`).
+every learner and setting is written ([`table`][continual_arc.sweep.table]).
 """
 
 from __future__ import annotations
@@ -260,11 +260,12 @@ def _drive(units: list[Unit], engine: Engine, options: SweepOptions, session: st
 def run_sweep(options: SweepOptions) -> SweepResult:
     """Play (or resume) every protocol of the sweep on the engine; every unit's status.
 
-    The table is not written here: see :func:`continual_arc.sweep.table.write_table`.
+    The table is not written here: see
+    [`continual_arc.sweep.table.write_table`][continual_arc.sweep.table.write_table].
 
     Raises:
         EngineError: the engine cannot be started.
-        LearnerSpecError, ProtocolError: see :func:`plan`.
+        LearnerSpecError, ProtocolError: see [`plan`][continual_arc.sweep.driver.plan].
     """
     session = f"{os.getpid()}-{time.time_ns()}"
     units = plan(options.spec, options.out, session)

@@ -1,9 +1,9 @@
 """Where a sweep's units run: Ray (a local instance or a cluster), or a local pool of processes.
 
-Both engines take a unit, run :func:`~continual_arc.sweep.units.run_unit` on a worker and give
-back its :class:`~continual_arc.sweep.units.UnitResult`. The scheduling is theirs: Ray places each
+Both engines take a unit, run [`run_unit`][continual_arc.sweep.units.run_unit] on a worker and give
+back its [`UnitResult`][continual_arc.sweep.units.UnitResult]. The scheduling is theirs: Ray places each
 unit as a task asking for the learner's CPUs (and GPUs), and retries a task whose worker died
-(``max_retries``); the local engine is a :class:`~concurrent.futures.ProcessPoolExecutor`, rebuilt
+(``max_retries``); the local engine is a `ProcessPoolExecutor`, rebuilt
 when a worker dies. Either way the lost unit runs again and resumes from its last committed round.
 
 Ray is an optional extra (``pip install -e '.[ray]'`` in a clone): it is imported only when the Ray
@@ -98,7 +98,7 @@ class LocalEngine:
         return [h for h in handles if h in done]
 
     def result(self, handle: object) -> UnitResult:
-        """The unit's result; :class:`WorkerLost` when a worker's death broke the pool."""
+        """The unit's result; `WorkerLost` when a worker's death broke the pool."""
         (future,) = _futures([handle])
         try:
             result: UnitResult = future.result()
@@ -112,7 +112,7 @@ class LocalEngine:
 
 
 def _futures(handles: Sequence[object]) -> list[Future[UnitResult]]:
-    """The local engine's handles, which are the futures its :meth:`LocalEngine.submit` returned."""
+    """The local engine's handles, which are the futures its `LocalEngine.submit` returned."""
     futures = [h for h in handles if isinstance(h, Future)]
     if len(futures) != len(handles):
         raise TypeError("a handle the local engine did not give")
@@ -184,7 +184,7 @@ class RayEngine:
         return list(ready)
 
     def result(self, handle: object) -> UnitResult:
-        """The task's result; :class:`WorkerLost` when its worker died past its retries."""
+        """The task's result; `WorkerLost` when its worker died past its retries."""
         try:
             result: UnitResult = self._ray.get(handle)
         except self._ray.exceptions.RayError as err:

@@ -1,15 +1,16 @@
 """The figures of an experiment: their numbers as Markdown tables, checked as tables are, and drawn.
 
-Three kinds of entry in ``experiment.toml`` are figures (:data:`FIGURE_KINDS`):
+Three kinds of entry in ``experiment.toml`` are figures
+([`FIGURE_KINDS`][continual_arc.sweep.experiment_figures.FIGURE_KINDS]):
 
 * ``curve``: the learning curve by exposure (the reference's Figure 3): ``U`` per exposure index
   over the stream of one protocol directory, for the learner and for its reset
-  (:func:`~continual_arc.measure.figures.exposure_curve`), with each of its optional
+  ([`exposure_curve`][continual_arc.measure.figures.exposure_curve]), with each of its optional
   ``floors = [...]`` (protocol or run directories) a horizontal line at its ``U`` over the
-  returns (:func:`~continual_arc.measure.figures.floor_level`);
+  returns ([`floor_level`][continual_arc.measure.figures.floor_level]);
 * ``users``: the share saved on each test, with its 95 % interval, against the number of users,
   one series per learner (and configuration), each setting's seeds pooled, from protocol
-  directories (:func:`~continual_arc.measure.figures.share_saved_by_users`);
+  directories ([`share_saved_by_users`][continual_arc.measure.figures.share_saved_by_users]);
 * ``cost``: the share saved on each test against what one instance cost the learner (dollars of
   model calls, else seconds inside the learner), one point per learner and setting, its seeds
   pooled, from protocol directories

@@ -1,13 +1,14 @@
 """The kinds of table an experiment recomputes from one or more stored protocols.
 
-* :func:`plane_table`: one protocol's numbers as the README shows them;
-* :func:`by_run_table`: one row per protocol, in the order given, each as the sweep's table shows
-  a row (its seed alone, never pooled);
-* :func:`printed_summary`: one protocol's summary exactly as ``continual-arc protocol`` printed it
-  when it finished, its numbers recomputed from the records.
+* [`plane_table`][continual_arc.sweep.experiment_tables.plane_table]: one protocol's numbers as the README
+  shows them;
+* [`by_run_table`][continual_arc.sweep.experiment_tables.by_run_table]: one row per protocol, in the order
+  given, each as the sweep's table shows a row (its seed alone, never pooled);
+* [`printed_summary`][continual_arc.sweep.experiment_tables.printed_summary]: one protocol's summary exactly
+  as ``continual-arc protocol`` printed it when it finished, its numbers recomputed from the records.
 
 Every interval is bootstrapped as the protocol command does by default: seed 0,
-:data:`RESAMPLES` resamples.
+[`RESAMPLES`][continual_arc.sweep.experiment_tables.RESAMPLES] resamples.
 """
 
 from __future__ import annotations
@@ -83,8 +84,9 @@ def by_run_table(protocols: Sequence[Path], names: Mapping[str, str]) -> str:
     """One row per protocol in the order given: learner, setting, seed, ``U``, ``P`` and the shares.
 
     ``names`` labels a learner's rows as a pooled table's do. Protocols that played games get each
-    play's level score too, learner and reset (:data:`LEVEL_HEADER`). Each protocol's records are
-    read once, for its row and its level scores.
+    play's level score too, learner and reset
+    ([`LEVEL_HEADER`][continual_arc.sweep.experiment_tables.LEVEL_HEADER]). Each protocol's records are read
+    once, for its row and its level scores.
     """
     found = []
     for protocol in protocols:

@@ -3,8 +3,9 @@
 One row per rerun, read from its records as ``continual-arc check`` reads them: the share saved on
 each test and the share learned (95 % intervals), ``U`` of the learner and of its reset on each
 play, the first-sight gap and the flags on the reset reference
-(:mod:`continual_arc.measure.reset_flags`). It is the table docs/VERIFY.md shows for a learner that
-sandbags its reset beside the honest learner it extends: the learner's side equal, the reset's moved.
+([`continual_arc.measure.reset_flags`][continual_arc.measure.reset_flags]). It is the table docs/VERIFY.md
+shows for a learner that sandbags its reset beside the honest learner it extends: the learner's side equal,
+the reset's moved.
 """
 
 from __future__ import annotations

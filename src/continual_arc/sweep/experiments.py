@@ -8,23 +8,23 @@ so that a page can include it alone. Each table reads protocol directories (the 
 * ``plane``: one protocol's numbers as the README shows them (the share saved on each test with
   its 95 % interval, T, U and P of learner and reset, the share learned over the stream), read
   from its records as ``continual-arc protocol`` reads them
-  (:func:`~continual_arc.protocol.plane.plane_point`);
+  ([`plane_point`][continual_arc.protocol.plane.plane_point]);
 * ``printed``: one protocol's summary as ``continual-arc protocol`` printed it, recomputed
-  (:func:`~continual_arc.sweep.experiment_tables.printed_summary`);
+  ([`printed_summary`][continual_arc.sweep.experiment_tables.printed_summary]);
 * ``pooled``: the sweep's table over the runs, each learner's seeds pooled
-  (:func:`~continual_arc.sweep.collect.rows`, :func:`~continual_arc.sweep.table.markdown`); its
+  ([`rows`][continual_arc.sweep.collect.rows], [`markdown`][continual_arc.sweep.table.markdown]); its
   optional ``names`` (a learner's import path to a name) labels rows as the sweep that played the
   runs did (``library keep=demos``, not ``ProgramLibraryLearner keep=demos``);
 * ``by-run``: the same columns, one row per protocol in the order given
-  (:func:`~continual_arc.sweep.experiment_tables.by_run_table`);
+  ([`by_run_table`][continual_arc.sweep.experiment_tables.by_run_table]);
 * ``verify``: ``continual-arc verify`` reruns side by side, a row each, with the flags on the reset
-  reference (:func:`~continual_arc.sweep.experiment_verify.verify_table`);
+  reference ([`verify_table`][continual_arc.sweep.experiment_verify.verify_table]);
 * ``curve`` and ``users``: figures, their numbers as tables and drawn by ``--write``
-  (:mod:`~continual_arc.sweep.experiment_figures`).
+  ([`experiment_figures`][continual_arc.sweep.experiment_figures]).
 
-:func:`figures` recomputes ``tables.md`` and :func:`differences` says, one sentence a line,
-where it departs from the stored one. Everything is read from records, meta and summaries:
-stored runs need no trajectories.
+[`figures`][continual_arc.sweep.experiments.figures] recomputes ``tables.md`` and
+[`differences`][continual_arc.sweep.experiments.differences] says, one sentence a line, where it departs from
+the stored one. Everything is read from records, meta and summaries: stored runs need no trajectories.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """The sweep's table: one row per learner and setting, its seeds pooled, ranked like the leaderboard.
 
 A row pools every seed of a learner at a setting (configuration and users): ``U`` on the stream
-with its standard error over tasks and ``P`` (:func:`~continual_arc.measure.pool.budget_estimate`),
-the share learned over the stream and the share saved on each frozen test with their 95 %
-intervals (:mod:`~continual_arc.measure.compare` over the pooled records: the bootstrap resamples
-tasks, each task's instances from every seed kept together). Rows are ranked within each setting
-by ``U``, lowest first, as the leaderboard ranks them; the table is written as Markdown and CSV,
-and the plane with every learner on it.
+with its standard error over tasks and ``P``
+([`budget_estimate`][continual_arc.measure.pool.budget_estimate]), the share learned over the stream and the
+share saved on each frozen test with their 95 % intervals ([`compare`][continual_arc.measure.compare] over the
+pooled records: the bootstrap resamples tasks, each task's instances from every seed kept together). Rows are
+ranked within each setting by ``U``, lowest first, as the leaderboard ranks them; the table is written as
+Markdown and CSV, and the plane with every learner on it.
 """
 
 from __future__ import annotations
@@ -232,7 +232,7 @@ def table_csv(rows: Sequence[Row]) -> str:
 
 
 def plane_points(rows: Sequence[Row]) -> list[PlotPoint]:
-    """Each row's place on the plane, as :func:`~continual_arc.measure.plots.plane_plot` draws it."""
+    """Each row's place on the plane, as [`plane_plot`][continual_arc.measure.plots.plane_plot] draws it."""
     return [
         {
             "label": f"{row.label} ({row.setting})",

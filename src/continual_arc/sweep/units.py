@@ -1,13 +1,13 @@
 """The units of a sweep: each play of each protocol, what it waits for, and how a worker runs it.
 
 A protocol of a learner that can carry its state across processes (it saves it, or keeps none) is
-seven units: one per play of :data:`~continual_arc.protocol.plan.PLAN`, waiting for what the play
+seven units: one per play of [`PLAN`][continual_arc.protocol.plan.PLAN], waiting for what the play
 waits for (the tests for the stream, whose end state and task names they start from), and
 ``conclude`` (which waits for the six and writes ``protocol.json``, the plots and ``submission.json``). A
 learner that keeps state it cannot save plays its whole protocol as one unit, in one process.
 
-A worker runs a unit with :func:`run_unit`. It holds an exclusive lock on the play
-(``<protocol>/.sweep/<play>.lock``) while it plays, so two workers never write one run directory
+A worker runs a unit with [`run_unit`][continual_arc.sweep.units.run_unit]. It holds an exclusive lock on the
+play (``<protocol>/.sweep/<play>.lock``) while it plays, so two workers never write one run directory
 (a worker of a killed driver still finishing, a retry racing a slow death); it skips a play that
 is already finished, and resumes an unfinished one from its last committed round (every play runs
 with ``resume=True``). While it plays it keeps ``<play>.progress`` up to date (the driver's progress
@@ -201,7 +201,7 @@ class PlayProgress(TypedDict):
 
 
 def read_progress(protocol: Path, play: str) -> PlayProgress | None:
-    """The progress a worker last wrote for a play (:class:`_Progress`), or ``None``."""
+    """The progress a worker last wrote for a play (`_Progress`), or ``None``."""
     try:
         value = json.loads((bookkeeping(protocol) / f"{play}.progress").read_text())
     except (OSError, ValueError):

@@ -1,8 +1,8 @@
 """The arc1 track: Re-ARC's generators over the ARC-AGI-1 training tasks, and the evaluation tasks held out.
 
 The stream and the seen test serve fresh instances of the screened Re-ARC pool
-(:mod:`continual_arc.data.screen`); the held-out test serves ARC-AGI-1 evaluation tasks with their
-own pairs. Instances are grids, played in :class:`~continual_arc.tracks.grid_env.GridEnv`.
+([`continual_arc.data.screen`][continual_arc.data.screen]); the held-out test serves ARC-AGI-1 evaluation
+tasks with their own pairs. Instances are grids, played in [`GridEnv`][continual_arc.tracks.grid_env.GridEnv].
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The arc2 track: ARC-GEN's generators over ARC-AGI-2's training tasks absent from ARC-AGI-1.
 
 The stream and the seen test serve fresh instances of the screened ARC-GEN pool (the new training
-tasks whose generator passes :mod:`continual_arc.data.screen`); the held-out test serves the
-ARC-AGI-2 evaluation tasks new to the second edition with their own pairs. Instances are grids,
-played in :class:`~continual_arc.tracks.grid_env.GridEnv`, as arc1's are. Every source checks
+tasks whose generator passes [`continual_arc.data.screen`][continual_arc.data.screen]); the held-out test
+serves the ARC-AGI-2 evaluation tasks new to the second edition with their own pairs. Instances are grids,
+played in [`GridEnv`][continual_arc.tracks.grid_env.GridEnv], as arc1's are. Every source checks
 that ``continual-arc data fetch --track arc2`` has fetched the data, and says so in one sentence
 when it has not.
 """

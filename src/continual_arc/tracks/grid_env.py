@@ -1,8 +1,8 @@
 """The environment of a grid instance (arc1, arc2): three actions, binary feedback, and its cost.
 
-The whole contract is :meth:`GridEnv.step`'s docstring. In short, with the default
-:class:`~continual_arc.core.environment.EnvSettings` (``attempt_cap = 8``, ``demo_cap = 8``,
-``demo_cost = 1``):
+The whole contract is [`GridEnv.step`][continual_arc.tracks.grid_env.GridEnv.step]'s docstring. In short, with
+the default [`EnvSettings`][continual_arc.core.environment.EnvSettings] (``attempt_cap = 8``,
+``demo_cap = 8``, ``demo_cost = 1``):
 
 ============================  ==========================================================  ==============
 action                        effect                                                       cost
@@ -53,10 +53,10 @@ __all__ = ["GridEnv"]
 
 
 class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
-    """One grid instance being played: its state, its rules and its charge (an :class:`Environment`).
+    """One grid instance being played: its state, its rules and its charge (an `Environment`).
 
     Its counters, its end and its charge are kept by
-    :class:`~continual_arc.core.environment.BaseEnvironment`.
+    [`BaseEnvironment`][continual_arc.core.environment.BaseEnvironment].
 
     Args:
         instance: the instance (test pair and demonstration supply).
@@ -93,11 +93,11 @@ class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
         * ``Submit(grid)``: the grid is validated; an invalid one is a wrong attempt with the
           reason in ``invalid``. A correct grid ends the instance solved. A wrong one uses an
           attempt (cost 1); the ``attempt_cap``-th wrong attempt ends the instance unsolved.
-          Returns :class:`SubmitFeedback`.
+          Returns [`SubmitFeedback`][continual_arc.core.actions.SubmitFeedback].
         * ``RequestDemos()``: below the instance's demonstration cap, returns the next
           demonstration pair at ``demo_cost``; at the cap, the request is refused at no cost.
-          Returns :class:`DemosFeedback`.
-        * ``GiveUp()``: ends the instance unsolved. Returns :class:`GiveUpFeedback`.
+          Returns [`DemosFeedback`][continual_arc.core.actions.DemosFeedback].
+        * ``GiveUp()``: ends the instance unsolved. Returns `GiveUpFeedback`.
 
         Whatever the action, the ``action_cap``-th action that leaves the instance open ends it
         unsolved (``done`` is then true in the feedback). An unsolved instance is charged
@@ -139,17 +139,17 @@ class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
         return {"input": grid_json(self.instance.input), "demo_cap": self.demo_cap}
 
     def action_json(self, action: object) -> JSONObject:
-        """An action as JSON (see :func:`~continual_arc.core.actions.action_to_json`)."""
+        """An action as JSON (see [`action_to_json`][continual_arc.core.actions.action_to_json])."""
         return action_to_json(action)
 
     def action_from_json(self, value: Mapping[str, JSONValue]) -> Action:
-        """The action :meth:`action_json` wrote (:func:`~continual_arc.core.actions.action_from_json`)."""
+        """The action `action_json` wrote (`action_from_json`)."""
         return action_from_json(value)
 
     def feedback_json(self, feedback: Feedback) -> JSONObject:
-        """A feedback as JSON (see :func:`~continual_arc.core.actions.feedback_to_json`)."""
+        """A feedback as JSON (see [`feedback_to_json`][continual_arc.core.actions.feedback_to_json])."""
         return feedback_to_json(feedback)
 
     def observation_json(self, obs: LearnerObservation) -> JSONObject:
-        """An observation's counters as JSON (:func:`~continual_arc.core.actions.observation_to_json`)."""
+        """An observation's counters as JSON (`observation_to_json`)."""
         return observation_to_json(obs)

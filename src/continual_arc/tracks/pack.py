@@ -1,9 +1,9 @@
 """A rule pack's track: its rules streamed and held out, built the way arc1 is built from its pool.
 
-The pack's pool is the rules that pass its screen (:func:`~continual_arc.data.pack_check.screen_rule`).
-The pool is split in two by a stable hash of the pack's name and each rule's id: the first half
-(rounded down) in hash order is held out, the rest is streamed. The configuration is arc1's scaled
-to the pack (:func:`pack_config`):
+The pack's pool is the rules that pass its screen
+([`screen_rule`][continual_arc.data.pack_check.screen_rule]). The pool is split in two by a stable hash of the
+pack's name and each rule's id: the first half (rounded down) in hash order is held out, the rest is streamed.
+The configuration is arc1's scaled to the pack ([`pack_config`][continual_arc.tracks.pack.pack_config]):
 
 * ``stream_tasks``: the streamed rules, at most 25; ``held_out``: the held-out rules, at most 25;
 * ``supply``: 8 instances of each streamed rule, as on arc1;
@@ -13,7 +13,7 @@ So a 50-rule pack plays as arc1 does (25 rules over 200 stream instances, 25 hel
 18 rules of ``packs/demo`` play 9 rules over 72 instances, 9 held out and a seen test of 36.
 The track and its configuration are named ``pack-<name>``; both of its sources serve the same
 pack, each its half of the rules. A held-out rule's instances offer the demonstrations its manifest
-entry's ``demo_cap`` sets (:attr:`~continual_arc.data.pack.RulePack.demo_caps`), 8 when it sets
+entry's ``demo_cap`` sets (`demo_caps`), 8 when it sets
 none; a streamed rule's always offer 8, as Re-ARC's streamed tasks do.
 """
 

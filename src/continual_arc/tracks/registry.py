@@ -1,21 +1,25 @@
 """The registry of tracks and configurations: one call registers a track, one entry-point group finds more.
 
-Every schedule names its track and configuration; :func:`get_track` and :func:`get_config` find
-them here, and :func:`get_source` finds any track's source by the name a schedule records.
+Every schedule names its track and configuration; [`get_track`][continual_arc.tracks.registry.get_track] and
+[`get_config`][continual_arc.tracks.registry.get_config] find them here, and
+[`get_source`][continual_arc.tracks.registry.get_source] finds any track's source by the name a schedule
+records.
 
-Tracks come in three ways, all through :func:`register_track`:
+Tracks come in three ways, all through [`register_track`][continual_arc.tracks.registry.register_track]:
 
 * the built-in tracks (arc1, arc2, toy) are registered when this module is imported;
-* an installed package declares more in the entry-point group :data:`ENTRY_POINT_GROUP`, each
-  entry naming a :class:`~.track.Track` or a function that returns one. The group is read the
-  first time a name is not already known (or the whole registry is listed), so a command that plays
-  arc1 never imports another track's modules. An entry whose function raises
-  :class:`~.track.TrackUnavailableError` (arc3 where its engine is not installed) is listed in
-  :data:`UNAVAILABLE` with its one sentence, and asking for it raises that sentence;
-* a rule pack's track (``pack-<name>``, :mod:`continual_arc.tracks.pack`) is registered once its
-  pack is given by its folder (:func:`use_pack`, what ``--pack DIR`` does), for the rest of the
-  process. A second pack of the same name but other files is refused, so a name always means one
-  set of rules.
+* an installed package declares more in the entry-point group
+  [`ENTRY_POINT_GROUP`][continual_arc.tracks.registry.ENTRY_POINT_GROUP], each entry naming a
+  [`Track`][continual_arc.tracks.track.Track] or a function that returns one. The group is read the first time
+  a name is not already known (or the whole registry is listed), so a command that plays arc1 never imports
+  another track's modules. An entry whose function raises
+  [`TrackUnavailableError`][continual_arc.tracks.track.TrackUnavailableError] (arc3 where its engine is not
+  installed) is listed in [`UNAVAILABLE`][continual_arc.tracks.registry.UNAVAILABLE] with its one sentence,
+  and asking for it raises that sentence;
+* a rule pack's track (``pack-<name>``, [`continual_arc.tracks.pack`][continual_arc.tracks.pack]) is
+  registered once its pack is given by its folder ([`use_pack`][continual_arc.tracks.registry.use_pack], what
+  ``--pack DIR`` does), for the rest of the process. A second pack of the same name but other files is
+  refused, so a name always means one set of rules.
 """
 
 from __future__ import annotations
@@ -199,7 +203,7 @@ def use_pack(root: Path | str) -> tuple[RulePack, Track]:
     """Load a pack from its folder and register its track in this process; the pack and its track.
 
     Raises:
-        PackError: the pack cannot be loaded (:func:`~continual_arc.data.pack.load_pack`), or a pack
+        PackError: the pack cannot be loaded ([`load_pack`][continual_arc.data.pack.load_pack]), or a pack
             of the same name but another manifest was given before.
     """
     pack = load_pack(root)
@@ -248,7 +252,7 @@ def find_config(name: str) -> Config | None:
 
 
 def get_config(name: str) -> Config:
-    """The configuration named ``name`` (or by an older name, :data:`CONFIG_ALIASES`).
+    """The configuration named ``name`` (or by an older name, `CONFIG_ALIASES`).
 
     Raises:
         ScheduleError: no configuration has that name, or its track cannot run here.
@@ -265,7 +269,7 @@ def get_config(name: str) -> Config:
 
 
 def config_alias_note(name: str) -> str | None:
-    """A note when ``name`` is an older name of a configuration (:data:`CONFIG_ALIASES`), else ``None``."""
+    """A note when ``name`` is an older name of a configuration (`CONFIG_ALIASES`), else ``None``."""
     if name not in CONFIG_ALIASES:
         return None
     return (

@@ -3,14 +3,14 @@
 A task source serves instances of tasks. There are two kinds:
 
 * **generative** (Re-ARC): every instance's test pair and demonstrations are fresh draws from the
-  task's generator at the instance seed (:mod:`continual_arc.data.rearc`);
+  task's generator at the instance seed ([`continual_arc.data.rearc`][continual_arc.data.rearc]);
 * **fixed** (a task's own ARC JSON pairs): the demonstrations are the task's train pairs in their
   order, its demonstration cap is their number (at most 8), and a task with several test pairs
   serves the one the instance seed picks.
 
 Every source has a name (``"arc1/rearc"``, ``"arc1/evaluation"``, ...); a track
-(:mod:`continual_arc.tracks.track`) names the source of its stream and seen test and the source of
-its held-out test.
+([`continual_arc.tracks.track`][continual_arc.tracks.track]) names the source of its stream and seen test and
+the source of its held-out test.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class TaskInstance:
         """Demonstration ``index`` (from 0); the same pair whenever it is asked for.
 
         Raises:
-            IndexError: ``index`` is not below :attr:`demo_cap`.
+            IndexError: ``index`` is not below `demo_cap`.
         """
         if not 0 <= index < self.demo_cap:
             raise IndexError(f"demonstration {index} of {self.task_id}: the instance offers {self.demo_cap}")
@@ -92,8 +92,8 @@ class TaskSource(Protocol):
     def instance(self, task_id: str, seed: int) -> Any:
         """Instance ``seed`` of a task; a pure function of the two.
 
-        A grid source serves a :class:`TaskInstance`; a game source (arc3) an instance of its
-        own, which its track's environment plays.
+        A grid source serves a [`TaskInstance`][continual_arc.tracks.sources.TaskInstance]; a game source
+        (arc3) an instance of its own, which its track's environment plays.
 
         Raises:
             UnknownTaskError: the source does not serve ``task_id``.
@@ -108,8 +108,8 @@ class TaskSource(Protocol):
 class GenerativeSource:
     """Instances drawn fresh from per-task pair generators, through the instance cache.
 
-    Every pair is looked up in the instance cache (:mod:`continual_arc.data.cache`) before it is
-    drawn, and stored there once drawn; the cache holds exactly what drawing gives, so a run's
+    Every pair is looked up in the instance cache ([`continual_arc.data.cache`][continual_arc.data.cache])
+    before it is drawn, and stored there once drawn; the cache holds exactly what drawing gives, so a run's
     records are the same with it, without it (``CONTINUAL_ARC_NO_CACHE=1``) or with it half full.
 
     Args:
@@ -118,7 +118,8 @@ class GenerativeSource:
         test_pair: ``(task_id, seed) -> Pair``.
         demonstrations: ``(task_id, seed, count, test_input) -> tuple[Pair, ...]``; demonstration
             ``k`` must not depend on ``count``.
-        versions: data versions recorded by :meth:`describe` (and keying the cache).
+        versions: data versions recorded by
+            [`describe`][continual_arc.tracks.sources.GenerativeSource.describe] (and keying the cache).
         cache_size: test pairs kept in memory.
         demonstration: ``(task_id, seed, k, avoid) -> Pair``: demonstration ``k`` alone, given the
             inputs it must differ from (the test input and the earlier demonstrations' inputs).
@@ -126,8 +127,8 @@ class GenerativeSource:
             whatever was bought before; without it, a request for ``k`` redraws the ``k - 1``
             before it through ``demonstrations`` (unless the cache holds them).
         demo_caps: the demonstrations an instance of a task offers, by task id, for tasks that
-            offer fewer than :data:`DEMO_CAP` (a rule pack's held-out rules may, as ARC-AGI-1's
-            evaluation tasks do); the pairs drawn are the same whatever the cap.
+            offer fewer than [`DEMO_CAP`][continual_arc.tracks.sources.DEMO_CAP] (a rule pack's held-out rules
+            may, as ARC-AGI-1's evaluation tasks do); the pairs drawn are the same whatever the cap.
     """
 
     kind = "generative"
@@ -245,7 +246,7 @@ class FixedSource:
         tasks: ``task_id -> {"train": [pairs], "test": [pairs]}``, pairs as ``{"input", "output"}``;
             or a function returning that mapping, called on the first instance served, so that a
             command that only lists tasks never decodes the data file.
-        versions: data versions recorded by :meth:`describe`.
+        versions: data versions recorded by [`describe`][continual_arc.tracks.sources.FixedSource.describe].
         ids: the task ids served; required when ``tasks`` is a function, since listing them must not
             load the tasks.
     """

@@ -1,10 +1,11 @@
 """What a track is: the sources of its tasks, its configurations, and the environment its instances need.
 
 A track serves two sources of tasks: one for the stream and the seen test (``"stream"``), one for
-the held-out test and the epilogue (``"held-out"``); :data:`PHASE_SOURCES` says which serves each
-phase. It declares its configurations (its canonical one, named as the track, and a smoke one for
-tests) and the environment an instance is played in (a grid, or a game level). The runner opens
-every instance through :meth:`Track.open`, so it never needs to know which kind it serves.
+the held-out test and the epilogue (``"held-out"``);
+[`PHASE_SOURCES`][continual_arc.tracks.track.PHASE_SOURCES] says which serves each phase. It declares its
+configurations (its canonical one, named as the track, and a smoke one for tests) and the environment an
+instance is played in (a grid, or a game level). The runner opens every instance through
+[`Track.open`][continual_arc.tracks.track.Track.open], so it never needs to know which kind it serves.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ class Track:
         return self.source_named(self.roles[role])
 
     def source_for(self, phase: str) -> TaskSource:
-        """The source that serves ``phase`` (:data:`PHASE_SOURCES`)."""
+        """The source that serves ``phase`` ([`PHASE_SOURCES`][continual_arc.tracks.track.PHASE_SOURCES])."""
         return self.source(PHASE_SOURCES[phase])
 
     def open(
@@ -107,7 +108,7 @@ class Track:
         """The environment of instance ``seed`` of ``task_id``, served in ``phase``, under ``settings``.
 
         ``exposure`` is the times its user met the task before (the slot's ``user_exposure_index``;
-        ``None`` or 0 outside a schedule); only a :attr:`rising` track reads it.
+        ``None`` or 0 outside a schedule); only a `rising` track reads it.
         """
         source = self.source_for(phase)
         if self.rising:

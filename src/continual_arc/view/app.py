@@ -6,7 +6,7 @@ Routes (every one a read of the catalog, but the two that play):
 ``GET /``                        the page (``static/index.html``)
 ``GET /static/<file>``           the page's CSS and JavaScript, by name from the package's files only
 ``GET /mode.js``                 tells the page a server answers (playing is available)
-``GET /api/<name>``              a document of :class:`~continual_arc.view.site.Site` (the index, a
+``GET /api/<name>``              a document of [`Site`][continual_arc.view.site.Site] (the index, a
                                  run, its diagnostics, its memory, an instance's replay, a protocol)
 ``POST /api/play``               open a fresh instance to play: ``{"track", "task", "phase"}``
 ``POST /api/play/<token>``       one action on it: ``{"action": "submit", "grid": [[...]]}``,

@@ -1,7 +1,7 @@
 """The runs and protocols under the paths given, each with an id, and the runs whose instances line up.
 
 A path may be a run directory, a protocol directory (what ``continual-arc protocol`` writes: one run
-per play of :data:`~continual_arc.protocol.plays.PROTOCOL_PLAYS`) or a results directory holding
+per play of [`PROTOCOL_PLAYS`][continual_arc.protocol.plays.PROTOCOL_PLAYS]) or a results directory holding
 either at any depth. Every run gets an id (``r0``, ``r1``, ...), every protocol one (``p0``, ...);
 the server names files only through these ids, so it can serve nothing outside the directories it
 was given. Two runs *line up* when they served instances with the same real task ids and instance

@@ -1,7 +1,7 @@
-"""The viewer's documents as types: what :mod:`.documents` builds and the page reads.
+"""The viewer's documents as types: what `documents` builds and the page reads.
 
 Fields read from a run's own files, which the viewer draws whatever their state, are
-:data:`~continual_arc.core.records.JSONValue` (``null`` when missing); what the measures compute has
+[`JSONValue`][continual_arc.core.records.JSONValue] (``null`` when missing); what the measures compute has
 their types.
 """
 

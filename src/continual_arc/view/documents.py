@@ -189,7 +189,7 @@ def _addons(records: Sequence[Record]) -> list[AddonEntry]:
 
 
 def run_document(entry: RunEntry, *, local: bool = True) -> RunDocument:
-    """A run: its overview (:func:`run_overview`), its stream strip's columns and its auxiliary episodes."""
+    """A run: its overview (`run_overview`), its stream strip's columns and its auxiliary episodes."""
     return {
         "format": 1,
         **run_overview(entry, local=local),

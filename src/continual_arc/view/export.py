@@ -2,7 +2,7 @@
 
 The directory holds the same page (``index.html``, ``static/``), a ``mode.js`` that tells it there
 is no server (so playing is unavailable, and the page says so), and every document of
-:class:`~continual_arc.view.site.Site` as ``data/<name>.js``: one file per instance's replay,
+[`Site`][continual_arc.view.site.Site] as ``data/<name>.js``: one file per instance's replay,
 loaded by the page only when that instance is shown. Each file is the document's JSON wrapped in
 one call (``CAV.deliver("<name>", {...});``), because a page opened from the file system may load
 scripts beside it but may not fetch JSON. Needs neither Starlette nor uvicorn.

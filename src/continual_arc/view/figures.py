@@ -1,6 +1,7 @@
 """The viewer's *Figures* page: the learning curve by exposure, the plane of every result, users.
 
-One document, ``figures`` (:func:`figures_document`), from what the viewer was given:
+One document, ``figures`` ([`figures_document`][continual_arc.view.figures.figures_document]), from what the
+viewer was given:
 
 * **the learning curve by exposure** (as the reference's Figure 3): for each protocol's stream,
   ``U`` per exposure index, and its reset's beside it; each run given as a *floor*
@@ -10,7 +11,8 @@ One document, ``figures`` (:func:`figures_document`), from what the viewer was g
 * **share saved against users**: from each sweep given (``--sweep DIR``), one series per row
   label, its settings' seeds pooled.
 
-Every number is computed by :mod:`continual_arc.measure.figures`; the page only draws.
+Every number is computed by [`continual_arc.measure.figures`][continual_arc.measure.figures]; the page only
+draws.
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
 """A game instance's replay (the arc3 track): each action with the frames it rendered, step by step.
 
 A game trajectory numbers the distinct frames of its level once (``frames``, the texts of
-:func:`continual_arc.core.games.encode_frame`) and every event refers to them by number, so a
-replay step carries numbers too and the page looks the text up in the document's ``frames``. The
-opening step holds the level's opening frames. A step of a game action holds the action (a click
-with its cell), the attempt it belonged to, the frames it rendered, the level's state after it
+[`continual_arc.core.games.encode_frame`][continual_arc.core.games.encode_frame]) and every event refers to
+them by number, so a replay step carries numbers too and the page looks the text up in the document's
+``frames``. The opening step holds the level's opening frames. A step of a game action holds the action (a
+click with its cell), the attempt it belonged to, the frames it rendered, the level's state after it
 and how it ended the attempt (won, lost, reset, action cap). A demonstration bought holds the
 solver's actions and the frames each rendered. The cost meter counts failed attempts where a grid
 instance counts wrong answers: each costs 1, as a demonstration does. The last step carries
-ARC-AGI-3's level score (:mod:`continual_arc.core.level_score`): the actions spent against the
-solver's plan.
+ARC-AGI-3's level score ([`continual_arc.core.level_score`][continual_arc.core.level_score]): the actions
+spent against the solver's plan.
 """
 
 from __future__ import annotations

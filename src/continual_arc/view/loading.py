@@ -1,9 +1,9 @@
 """A run directory read back for viewing: whatever is there, and a sentence for whatever is not.
 
-:func:`~continual_arc.play.rundir.load_run` refuses a run it cannot use; a viewer must show what it
-can instead. :func:`read_run` reads ``meta.json``, ``records.jsonl`` and ``summary.json`` without
-ever writing (a record line cut short by a crash is left out, not cut from the file), keeps the
-records that carry what the page draws, fills the fields an older format lacks, and lists every
+[`load_run`][continual_arc.play.rundir.load_run] refuses a run it cannot use; a viewer must show what it
+can instead. [`read_run`][continual_arc.view.loading.read_run] reads ``meta.json``, ``records.jsonl`` and
+``summary.json`` without ever writing (a record line cut short by a crash is left out, not cut from the file),
+keeps the records that carry what the page draws, fills the fields an older format lacks, and lists every
 problem in words.
 """
 
@@ -57,7 +57,7 @@ class RunData:
     Attributes:
         path: the directory.
         meta: ``meta.json`` (``None`` when missing or unreadable).
-        records: the records that could be read, each with every field of :data:`_DEFAULTS`.
+        records: the records that could be read, each with every field of `_DEFAULTS`.
         summary: ``summary.json`` (``None`` when the run has not finished).
         problems: what is missing or damaged, one sentence each.
         files: which of the optional files exist (``memory.json``, ``plugins.json``, ``i/``).

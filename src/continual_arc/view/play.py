@@ -1,13 +1,14 @@
 """Play it yourself: a person plays a fresh instance of a task, with the learner's three actions and costs.
 
-The server opens the instance through its track (:meth:`~continual_arc.tracks.track.Track.open`),
+The server opens the instance through its track ([`open`][continual_arc.tracks.track.Track.open]),
 exactly as the runner does, under the benchmark's rules, and keeps it: the page sends actions and
 gets back only what a learner would (the input, each demonstration bought, each verdict, the cost
 so far), never the answer. A game (arc3) is played the same way, its level's actions sent as the
 learner sends them (``{"action": "ACTION1"}``, a click with its ``x`` and ``y``) and each reply
-carrying the frames they rendered, as text (:func:`~continual_arc.core.games.decode_frame`'s
+carrying the frames they rendered, as text ([`decode_frame`][continual_arc.core.games.decode_frame]'s
 encoding). Instance seeds are drawn at random in a range no schedule and no
-auxiliary episode uses (:data:`PLAY_SEED_BASE`), so every play is a fresh instance.
+auxiliary episode uses ([`PLAY_SEED_BASE`][continual_arc.view.play.PLAY_SEED_BASE]), so every play is a fresh
+instance.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ learner gave no action for. Each step carries the cost meter after it: demonstra
 answers, what was spent, and the charge once the instance has ended (the whole budget if unsolved).
 What the trajectory holds beyond the events (the learner's log, what plug-ins said, an error,
 frames of a game level) is passed on as it is, for the page to draw. A game level's trajectory (the
-arc3 track) is laid out by :mod:`.game_replay`: its steps are actions on the level, with frames.
+arc3 track) is laid out by [`game_replay`][continual_arc.view.game_replay]: its steps are actions on the
+level, with frames.
 
 A run stored as its records alone (no ``i/``) is replayed on its instance regenerated from its task
 and seed under the run's configuration, as the checker regenerates it: the test input, each

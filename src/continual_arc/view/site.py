@@ -3,16 +3,18 @@
 =============================  ==================================================================
 name                           document
 =============================  ==================================================================
-``index``                      every run and protocol given (:func:`~.documents.index_document`)
-``run/<id>``                   a run and its stream strip (:func:`~.documents.run_document`)
-``run/<id>/diagnostics``       its stream diagnostics (:func:`~.documents.diagnostics_document`)
+``index``                      every run and protocol given
+([`index_document`][continual_arc.view.documents.index_document]) ``run/<id>``                   a run and its
+stream strip ([`run_document`][continual_arc.view.documents.run_document]) ``run/<id>/diagnostics``       its
+stream diagnostics ([`diagnostics_document`][continual_arc.view.documents.diagnostics_document])
 ``run/<id>/memory``            what the learner kept (``memory.json``) and ``plugins.json``
-``run/<id>/i/<step>``          one instance's replay (:func:`~.replay.replay_document`)
-``protocol/<id>``              a protocol and its plane (:func:`~.documents.protocol_document`)
-``leaderboard``                the leaderboard given, tied to the runs (:mod:`~.leaderboard`)
-``tasks``                      every track's tasks, or how to install it (:mod:`~.tasks`)
-``task/<track>/<role>/<id>``   one task's instance shown (:meth:`~.tasks.TaskBrowser.task`)
-``figures``                    the curves by exposure, the plane, users (:mod:`~.figures`)
+``run/<id>/i/<step>``          one instance's replay
+([`replay_document`][continual_arc.view.replay.replay_document]) ``protocol/<id>``              a protocol and
+its plane ([`protocol_document`][continual_arc.view.documents.protocol_document]) ``leaderboard``
+the leaderboard given, tied to the runs ([`leaderboard`][continual_arc.view.leaderboard]) ``tasks``
+every track's tasks, or how to install it ([`tasks`][continual_arc.view.tasks]) ``task/<track>/<role>/<id>``
+one task's instance shown ([`task`][continual_arc.view.tasks.TaskBrowser.task]) ``figures``
+the curves by exposure, the plane, users ([`figures`][continual_arc.view.figures])
 =============================  ==================================================================
 
 Ids are the catalog's (``r0``, ``p0``, ...): a name never carries a path, so nothing outside the

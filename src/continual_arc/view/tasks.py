@@ -1,17 +1,17 @@
 """The viewer's *Tasks* page: every task of every installed track, one instance of each shown.
 
-Two documents (:class:`~continual_arc.view.site.Site` serves them by name):
+Two documents ([`Site`][continual_arc.view.site.Site] serves them by name):
 
 * ``tasks``: every track the registry knows, in order (arc1, arc2, arc3, then the rest and the
   packs given), each with its task ids by role (``stream``, ``held-out``), or, for a track that
   cannot run here, the one sentence saying how to install it;
 * ``task/<track>/<role>/<task>``: one task. A grid task shows a generated instance, its
   demonstrations and test pair; a game (arc3) shows its opening frame and the actions it offers,
-  and the page plays a fresh level of it through the server (:mod:`~.play`).
+  and the page plays a fresh level of it through the server ([`play`][continual_arc.view.play]).
 
-The instance shown is always :data:`SHOWN_SEED`, in the viewer's own seed range (no schedule draws
-it), so the page is the same on every machine and in every process. A task's document is built
-only when the page asks for it, a page of cards at a time: hundreds of tasks never load at once.
+The instance shown is always [`SHOWN_SEED`][continual_arc.view.tasks.SHOWN_SEED], in the viewer's own seed
+range (no schedule draws it), so the page is the same on every machine and in every process. A task's document
+is built only when the page asks for it, a page of cards at a time: hundreds of tasks never load at once.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ class TaskBrowser:
         return {"format": 1, "seed": SHOWN_SEED, "demos": SHOWN_DEMOS, "tracks": tracks}
 
     def task(self, track_name: str, role: str, task_id: str) -> JSONObject:
-        """The ``task/<track>/<role>/<task>`` document: one instance of the task at :data:`SHOWN_SEED`.
+        """The ``task/<track>/<role>/<task>`` document: one instance of the task at `SHOWN_SEED`.
 
         Raises:
             UnknownTask: no such track here, no such role, or the role has no such task.

@@ -1,6 +1,6 @@
 """Choosing an object by its content, not only by its outline: odd, repeated, plainest, busiest.
 
-:func:`.objects.choose` compares objects by size, place and outline. Some tasks show several
+`objects.choose` compares objects by size, place and outline. Some tasks show several
 objects of one outline that differ only in the colours inside them, and ask for the one whose
 content no other shares (``oddc``), for the content that several share (``twin``: the first of
 them in reading order), or for the object with the fewest (``plain``) or most (``busy``) cells off
@@ -48,7 +48,7 @@ def _unique_extreme(values: list[int], low: bool) -> int | None:
 
 
 def choose_by_content(keys: list[bytes], off: list[int], prop: str) -> int | None:
-    """The index of the one item with content property ``prop`` (of :data:`CONTENT_CHOOSERS`).
+    """The index of the one item with content property ``prop`` (of `CONTENT_CHOOSERS`).
 
     Args:
         keys: per item, bytes naming what it shows.

@@ -30,7 +30,7 @@ def _same_shape_parts(a: Array, ctx: Context, how: str) -> tuple[list[Array], li
 
 
 def combine(op: str, masks: list[Mask]) -> Mask | None:
-    """The cell-wise operation ``op`` (one of :data:`LOGIC`) on the masks; ``None`` when it needs two."""
+    """The cell-wise operation ``op`` (one of `LOGIC`) on the masks; ``None`` when it needs two."""
     if op == "and":
         return reduce(np.logical_and, masks)
     if op == "or":

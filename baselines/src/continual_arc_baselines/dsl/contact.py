@@ -1,6 +1,6 @@
 """Objects that move by a rule of their own: toward an anchor until they touch it, or by their own size.
 
-``attract(prop)`` keeps the one object with property ``prop`` (:data:`.objects.CHOOSERS`) in place
+``attract(prop)`` keeps the one object with property ``prop`` (`objects.CHOOSERS`) in place
 and slides every other object (multicolour, 4-connected, so diagonal dots move apart) toward it:
 straight along the axis on which the two overlap, diagonally when they overlap on neither, until it
 touches the anchor or meets another object. ``leap(dir)`` moves every object in one direction by

@@ -1,7 +1,7 @@
 """The shape of a primitive family: a name, the values each argument may take, a cost and a maker.
 
 A family such as ``pick(mode, prop)`` stands for one primitive per combination of its arguments'
-values; :func:`expand` lists them in a fixed order, which is the order the search tries them.
+values; `expand` lists them in a fixed order, which is the order the search tries them.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ class Op:
         text: its canonical text, ``name`` or ``name(a,b)``.
         cost: its search cost.
         fn: the bound primitive.
-        shape: its family's shape behaviour (see :class:`Family`).
-        last: whether the search puts nothing after it (see :class:`Family`).
+        shape: its family's shape behaviour (see `Family`).
+        last: whether the search puts nothing after it (see `Family`).
     """
 
     text: str

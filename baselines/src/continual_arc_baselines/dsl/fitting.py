@@ -2,8 +2,8 @@
 
 A *state* is the list of grids a partial program makes from every demonstration input and the
 test input. It fits when its demonstration grids are the outputs: as they are, through a colour
-map fitted last (:func:`.colours.fit_map`), or through a block layout (:func:`.layout.fit_blocks`).
-A fit whose test prediction breaks a rule every demonstration obeys (:mod:`.shapes`) is dropped.
+map fitted last (`colours.fit_map`), or through a block layout (`layout.fit_blocks`).
+A fit whose test prediction breaks a rule every demonstration obeys (`shapes`) is dropped.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """NumPy helpers for grids: conversion, colour counts and background.
 
 Inside the DSL a grid is a 2-D ``uint8`` array. Values 0-9 are ARC colours; values from
-:data:`SENTINEL` up are labels that a primitive paints (a mask's "true" cell, an object's rank)
+`SENTINEL` up are labels that a primitive paints (a mask's "true" cell, an object's rank)
 and that only a fitted colour map turns back into colours, so an intermediate grid may hold them
 but a program's output may not.
 """
@@ -62,7 +62,7 @@ def is_valid_output(arr: Array) -> bool:
 
 
 def to_grid(arr: Array) -> Grid | None:
-    """An array as a :data:`Grid`, or ``None`` when it is not a valid ARC grid."""
+    """An array as a [`Grid`][continual_arc.core.grids.Grid], or ``None`` when it is not a valid ARC grid."""
     if not is_valid_output(arr):
         return None
     return tuple(tuple(row) for row in arr.tolist())
@@ -79,7 +79,7 @@ def colour_counts(arr: Array) -> npt.NDArray[np.intp]:
 
 
 def counts_without(arr: Array, value: int) -> npt.NDArray[np.intp]:
-    """:func:`colour_counts` with ``value``'s count at 0 (``value`` may be a label ``arr`` lacks)."""
+    """`colour_counts` with ``value``'s count at 0 (``value`` may be a label ``arr`` lacks)."""
     counts = colour_counts(arr)
     if value < len(counts):
         counts[value] = 0

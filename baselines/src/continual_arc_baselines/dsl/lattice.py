@@ -1,11 +1,11 @@
 """Pattern completion by fitted translations: a masked pattern that repeats along any direction.
 
-``tilefill`` (:mod:`.tiling`) completes a pattern that repeats along rows and columns everywhere.
+``tilefill`` (`tiling`) completes a pattern that repeats along rows and columns everywhere.
 Many tasks draw a pattern that repeats along a slanted direction (stripes on the diagonals, a
 staircase) or that leaves a frame around it that does not repeat. Here each translation
 ``(dy, dx)`` of a short range is scored on the cells that are not the hole colour: it fits when
-nearly all pairs of known cells it relates agree (:data:`MAX_DISAGREE`) and it relates a good share
-of them (:data:`MIN_SHARE`). The hole's cells then take the value most of their known partners
+nearly all pairs of known cells it relates agree (`MAX_DISAGREE`) and it relates a good share
+of them (`MIN_SHARE`). The hole's cells then take the value most of their known partners
 show, through every fitting translation, both ways, until none is left. When nothing fits the
 whole grid, the translations are fitted on its core (the outer lines of at most two colours, a
 frame, stripped off): the core's holes are filled so, and a hole on the frame takes its line's

@@ -4,7 +4,7 @@ A layout is a grid of copies, each turned or reflected its own way.
 
 When every output is ``R x C`` times its grid, each of its ``R * C`` blocks may be the grid under
 one of the eight symmetries of the square, or blank (the background). The search fits the choice
-per block from the demonstrations (:func:`fit_blocks`) and writes it into the step's text,
+per block from the demonstrations (`fit_blocks`) and writes it into the step's text,
 ``blocks(2x2){id,flip_h,flip_v,rot180}``, so one step covers every mirror-and-tile layout.
 
 A continuation (``continue{10,10}``) carries the grid's repeating pattern on to a fixed size, for

@@ -2,11 +2,11 @@
 
 A rule of kind ``b4`` keys a cell by its own colour and whether each of its four neighbours is
 foreground; ``r4`` by its colour and the colours the nearest foreground cells up, down, left and
-right would cast on it; and so on (:data:`KINDS`). Colours in keys are *roles* of the grid (``0``
+right would cast on it; and so on (`KINDS`). Colours in keys are *roles* of the grid (``0``
 its most frequent colour, ``1`` the next), so a table fitted on one palette answers another, as
 Re-ARC's recoloured pairs need; a table's value is a role (``c2``) or a literal colour (``5``).
 
-The table is fitted from the demonstrations (:func:`fit_local`) and written into the step's text,
+The table is fitted from the demonstrations (`fit_local`) and written into the step's text,
 ``local(b4){0.1.0.0.1>c1;...}``, so the program runs on a new grid with no demonstrations. A cell
 whose key the table lacks makes the step not apply: a rule answers only what it has seen.
 """
@@ -112,7 +112,7 @@ def fit_local(
     """The table of kind ``kind`` that turns every input into its output, if one does.
 
     ``None`` when two cells with one key want different colours, no single role or literal names
-    a key's colour in every demonstration, the table has more than :data:`MAX_RULES` entries, or
+    a key's colour in every demonstration, the table has more than `MAX_RULES` entries, or
     it changes nothing.
     """
     wanted: dict[str, list[tuple[int, dict[str, int]]]] = {}

@@ -1,6 +1,6 @@
 """Lists of objects: keep or erase the objects with a property, label them, rank them by size.
 
-Each primitive cuts the grid into objects (:data:`~.objects.MODES`), decides per object, and
+Each primitive cuts the grid into objects (`MODES`), decides per object, and
 paints the result back in place, so the grid keeps its shape.
 """
 

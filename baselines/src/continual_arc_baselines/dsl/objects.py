@@ -1,6 +1,6 @@
 """Objects: connected components of a grid's foreground, and choosing among them by a property.
 
-Five ways to cut a grid into objects (:data:`MODES`): single-colour components under 4- or
+Five ways to cut a grid into objects (`MODES`): single-colour components under 4- or
 8-connectivity (``"4"``, ``"8"``), multicolour components of the non-background cells
 (``"m4"``, ``"m8"``), and colour classes (``"c"``: all the cells of one colour, connected or
 not). Components are labelled with NumPy label propagation plus pointer jumping, so no per-cell
@@ -208,7 +208,7 @@ def _odd_one(keys: list[bytes] | list[int]) -> int | None:
 
 
 def choose(arr: Array, objs: Objects, prop: str) -> int | None:
-    """The index of the one object with property ``prop`` (one of :data:`CHOOSERS`), or ``None``."""
+    """The index of the one object with property ``prop`` (one of `CHOOSERS`), or ``None``."""
     key = "choose:" + prop
     if key not in objs.memo:
         objs.memo[key] = _choose(arr, objs, prop)
@@ -263,7 +263,7 @@ def _has_holes(objs: Objects, i: int) -> bool:
 
 
 def filter_objects(arr: Array, objs: Objects, prop: str) -> npt.NDArray[np.bool_]:
-    """Which objects have property ``prop`` (one of :data:`FILTERS`)."""
+    """Which objects have property ``prop`` (one of `FILTERS`)."""
     key = "filter:" + prop
     if key not in objs.memo:
         objs.memo[key] = _filter(arr, objs, prop)

@@ -2,8 +2,8 @@
 
 Besides these fixed primitives there are *fitted* steps, whose constants the search fits from the
 demonstrations and writes into the step's text in braces: ``window(tl){3,4}`` (a block of fitted
-size at a corner), ``local(b4){...}`` (a table of local rules, :mod:`.local`) and
-``blocks(2x2){...}`` (a layout of reflected copies, :mod:`.layout`).
+size at a corner), ``local(b4){...}`` (a table of local rules, `local`) and
+``blocks(2x2){...}`` (a layout of reflected copies, `layout`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Painting and topology: fill enclosed regions, outlines, gravity, symmetry completion, lines.
 
 Cells a primitive paints with a colour it cannot know (a hole's filling, an outline) get the
-label :data:`~.grid.TRUE`; the search's fitted colour map names the colour.
+label `TRUE`; the search's fitted colour map names the colour.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Combining parts that share one colour but not their most frequent one.
 
-:mod:`.combining` reads every part against the grid's background, which is right when that colour
+`combining` reads every part against the grid's background, which is right when that colour
 is each part's background. Re-ARC draws each half's foreground at its own density: one half may be
 mostly foreground, so the grid's most frequent colour is a foreground colour there (7 on 8 beside
 8 on 5). What the parts do share is their background, the one colour all of them hold.
@@ -21,7 +21,7 @@ __all__ = ["FAMILIES", "HOWS"]
 
 
 HOWS = (*SPLITS, "hv")
-"""How ``logicbg`` cuts: as :func:`.parts.split` does, or ``hv``: into the halves (left and right,
+"""How ``logicbg`` cuts: as `parts.split` does, or ``hv``: into the halves (left and right,
 else top and bottom) that share exactly one colour, as Re-ARC turns a task's pairs every way."""
 
 

@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 SPLITS = ("h", "v", "q", "sep")
-"""How :func:`split` cuts: left and right halves, top and bottom halves, four quadrants, or by
+"""How `split` cuts: left and right halves, top and bottom halves, four quadrants, or by
 separators (or, when there are none, into squares along the long side)."""
 
 
@@ -109,7 +109,7 @@ def halves(a: Array, axis: int) -> tuple[Array, Array] | None:
 
 
 def split(a: Array, bg: int, how: str) -> list[Array] | None:
-    """The parts of ``a`` cut as ``how`` (one of :data:`SPLITS`) says."""
+    """The parts of ``a`` cut as ``how`` (one of `SPLITS`) says."""
     if how == "sep":
         return separator_parts(a, bg) or square_blocks(a)
     if how == "q":

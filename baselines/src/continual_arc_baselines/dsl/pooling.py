@@ -1,10 +1,10 @@
 """Pooling into a layout: one cell per part of an n x n cut, or per block of a grid of blocks.
 
-``vote`` (:mod:`.sizing`) scales down by a factor, each block's commonest value; ``cells``
-(:mod:`.tiling`) needs separator lines. Some tasks scatter one mark in each part of an
+``vote`` (`sizing`) scales down by a factor, each block's commonest value; ``cells``
+(`tiling`) needs separator lines. Some tasks scatter one mark in each part of an
 unmarked n x n layout whose parts need not be equal (a 13-wide box cut in two), and ask for the
 marks: ``pool(n)`` gives each part its commonest colour other than the background, or the
-background when it has none. Parts are cut as :func:`numpy.array_split` cuts: the first ones
+background when it has none. Parts are cut as `numpy.array_split` cuts: the first ones
 one row (column) longer when the side does not divide. ``objgrid`` reads a layout drawn as solid
 blocks among noise instead: one cell per block, in its colour, rows and columns as they lie.
 """
@@ -40,7 +40,7 @@ def pool(a: Array, n: int, bg: int) -> Array | None:
 def layout(a: Array, bg: int) -> Array | None:
     """One cell per block (a solid single-colour rectangle), placed as the blocks are laid out.
 
-    A block is a rectangle at least 2 x 2 that holds at least :data:`LARGE` of the largest one's
+    A block is a rectangle at least 2 x 2 that holds at least `LARGE` of the largest one's
     cells; anything else is noise. Blocks whose row spans overlap the first one's of a row form
     that row, left to right; every row must hold as many blocks.
     """

@@ -1,7 +1,7 @@
 """A prior over programs, learned from the programs that answered right.
 
 The search ranks what it tries by a description length: a program costs the sum of its steps'
-costs, in bits. With no experience a step costs its family's hand-set cost (:class:`.family.Op`),
+costs, in bits. With no experience a step costs its family's hand-set cost (`family.Op`),
 which is the empty prior. A learned prior keeps the *skeletons* of programs that answered right
 (their steps without fitted constants, so ``pick(8,big) | map(c1>c2)`` and
 ``pick(8,big) | map(c1>c3)`` are one skeleton) and turns them into costs:
@@ -9,15 +9,15 @@ which is the empty prior. A learned prior keeps the *skeletons* of programs that
 * **steps**: a step used in ``n`` of the prior's weight out of ``N`` gets the probability
   ``(n + alpha * q) / (N + alpha)``, where ``q`` is its base probability (``2 ** -cost``,
   normalised); its cost moves by ``log2(q / p)`` from its base cost, by at most
-  :data:`MAX_DISCOUNT` down and :data:`MAX_PENALTY` up, so that a step never seen stays within
+  `MAX_DISCOUNT` down and `MAX_PENALTY` up, so that a step never seen stays within
   reach of a search that needs it;
 * **macros**: a run of two or three steps that appears in skeletons of weight at least
-  :data:`MACRO_MIN` becomes a step of its own, costing the sum of its parts less ``log2(1 + m)``
+  `MACRO_MIN` becomes a step of its own, costing the sum of its parts less ``log2(1 + m)``
   for its weight ``m`` (and, in the search, one token's price rather than one per part);
   applying one spends one application per step it holds.
 
 A skeleton that answered right ``k`` times weighs ``1 + log2(k)``, so a task that returns often
-does not drown the tasks met once. A prior is immutable: :meth:`Prior.learn` returns a new one.
+does not drown the tasks met once. A prior is immutable: `Prior.learn` returns a new one.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ class Prior:
         """The runs of two or three steps frequent enough to be steps of their own, heaviest first.
 
         Args:
-            costs: each token's cost under this prior (:meth:`step_costs`); a run holding a token
+            costs: each token's cost under this prior (`step_costs`); a run holding a token
                 not in it (a fitted step of another task) is left out.
         """
         runs: dict[tuple[str, ...], float] = {}
@@ -191,7 +191,7 @@ class Prior:
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Prior:
-        """The prior from :meth:`to_json`'s form.
+        """The prior from `to_json`'s form.
 
         Raises:
             ValueError: the value is not a prior's JSON.

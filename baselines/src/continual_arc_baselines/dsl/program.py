@@ -5,7 +5,7 @@ A program is a pipeline of steps separated by ``|``, applied left to right to th
     pick(8,big) | rot90 | map(c1>c2,11>c0)
 
 A step is a primitive (``rot90``), a primitive with arguments (``pick(8,big)``), a colour map
-(``map(...)``, see :mod:`.colours`) whose roles refer to the program's input, or ``bg0``, which
+(``map(...)``, see `colours`) whose roles refer to the program's input, or ``bg0``, which
 makes colour 0 the background of the steps after it (the background is otherwise the input's
 most frequent colour; Re-ARC keeps 0 as the background of many tasks even where it is not). Everything a
 program needs is in its text, so it runs on a new grid with no demonstrations.
@@ -52,7 +52,7 @@ class Program:
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Program:
-        """A program from :meth:`to_json`'s mapping.
+        """A program from `to_json`'s mapping.
 
         Raises:
             ProgramError: the text does not parse or the mapping is malformed.
@@ -134,7 +134,7 @@ def _compile(text: str) -> tuple[str, float, tuple[Prim | _MapStep | _ZeroBackgr
 
 
 def parse(text: str) -> Program:
-    """Parse program text into its canonical :class:`Program` (whitespace is ignored).
+    """Parse program text into its canonical `Program` (whitespace is ignored).
 
     Raises:
         ProgramError: the text is empty, names an unknown step, or holds a malformed map.

@@ -1,15 +1,15 @@
 """Enumerative program search, cheapest programs first, bounded by a count of primitive applications.
 
-A *state* (:class:`.fitting.State`) is the list of grids a partial program makes from every
+A *state* (`fitting.State`) is the list of grids a partial program makes from every
 demonstration input and the test input, together. A state is new only if its bytes are
 (deduplication), and exists only if the step applied to all of its grids. Each new state is
-checked for a fit (:meth:`.fitting.Task.fit`); a fit is a candidate.
+checked for a fit (`fitting.Task.fit`); a fit is a candidate.
 
-Costs are description lengths in bits under a :class:`.prior.Prior`: the empty prior gives every
+Costs are description lengths in bits under a `prior.Prior`: the empty prior gives every
 step its hand-set cost; a learned one makes the steps and runs of steps (macros) that answered
 before cheaper. Expansion is best first over (state, step) pairs: every state walks its steps
 cheapest first, and the pair with the lowest ``state cost + step cost`` goes next, less a bonus for
-states that already explain much of the outputs (:meth:`.fitting.Task.explained`). The search
+states that already explain much of the outputs (`fitting.Task.explained`). The search
 stops once nothing left can be cheaper than the best fit.
 
 Cuts keep the frontier small: a state with the outputs' shapes meets only shape-keeping steps; a

@@ -1,6 +1,6 @@
 """Stacking parts in a fitted order of colours: ``stack(how){8,4,2}``.
 
-``overlay`` (:mod:`.combining`) lays the parts of a split grid over each other in their own order.
+``overlay`` (`combining`) lays the parts of a split grid over each other in their own order.
 Many tasks rank the colours instead (red always shows over blue, blue over green, whatever part
 each is in). The order is fitted from the demonstrations: at every cell, the output's colour must
 be one of the parts' foreground colours there (or the background where there is none), and it

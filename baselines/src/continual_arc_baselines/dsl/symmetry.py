@@ -1,6 +1,6 @@
 """Symmetry completion with fitted axes: a masked symmetric pattern that need not fill the grid.
 
-``sym`` (:mod:`.painting`) completes a symmetry about the grid's centre. Many tasks draw a
+``sym`` (`painting`) completes a symmetry about the grid's centre. Many tasks draw a
 symmetric pattern whose axes sit off the centre (a 32-wide mosaic cut to 30), so here each
 reflection's axis is fitted: a reflection is a view ``B`` of the grid (flipped left-right, up-down,
 transposed or anti-transposed) laid over it at an offset, and it fits for a hole colour when every

@@ -1,10 +1,10 @@
 """Controls for the transfer explorer: learners that carry one bit between games, and no game knowledge.
 
 The transfer explorer's held-out saving says something only against what a learner saves that
-learns nothing of the games. :class:`PriorControl` is the explorer with every game's notes thrown
-away: what it keeps is one bit, set at the end of its first round (it has "played before") and
-cleared by ``reset``. With the bit set, every level starts from a hand-written prior instead of
-nothing:
+learns nothing of the games. [`PriorControl`][continual_arc_baselines.explorer.controls.PriorControl] is the
+explorer with every game's notes thrown away: what it keeps is one bit, set at the end of its first round (it
+has "played before") and cleared by ``reset``. With the bit set, every level starts from a hand-written prior
+instead of nothing:
 
 - ``prior="blue-to-green"``: the colour that moves is blue (9) and the goal is green (14), as in
   most of this track's walking games, and no demonstration is bought (the prior counts one win);
@@ -86,7 +86,7 @@ class PriorControl(GameExplorer):
         Path(directory, _STATE_FILE).write_text(json.dumps(self._state_json(), sort_keys=True) + "\n")
 
     def load_state(self, directory: str | Path) -> None:
-        """Read the bit written by :meth:`save_state`."""
+        """Read the bit written by `save_state`."""
         self.switched = bool(json.loads(Path(directory, _STATE_FILE).read_text())["switched"])
 
     def _state_json(self) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 """What the explorer reads in a frame: its cells, its blobs, the colour that moves and where it is.
 
-Frames arrive as text (``f1:`` then colour runs, :func:`continual_arc.core.games.encode_frame`).
-:func:`decode` turns one into a 64 x 64 ``uint8`` array. :func:`blobs` finds its connected
-patches of one colour (8-neighbours: a diagonal stroke, such as a mirror, is one thing), each with
-a cell to click near its middle.
-:func:`moved_colour` and :func:`changed_before` compare two frames: which colour moved under an
+Frames arrive as text (``f1:`` then colour runs,
+[`continual_arc.core.games.encode_frame`][continual_arc.core.games.encode_frame]). `decode` turns one into a
+64 x 64 ``uint8`` array. `blobs` finds its connected patches of one colour (8-neighbours: a diagonal stroke,
+such as a mirror, is one thing), each with a cell to click near its middle.
+`moved_colour` and `changed_before` compare two frames: which colour moved under an
 action (the rarest colour among the cells that changed), and what the changed cells held before.
 """
 

@@ -1,9 +1,9 @@
 """The level as the explorer has seen it: frames as states, actions as edges, and the ways to a frontier.
 
 A level plays the same from its start on every attempt, so what one attempt learnt (this action
-from that frame gives this frame, or loses) holds on the next. :class:`LevelGraph` keeps it: each
+from that frame gives this frame, or loses) holds on the next. `LevelGraph` keeps it: each
 state (a frame's text) has its candidate actions in order of preference, and the outcome of each
-one tried. :meth:`LevelGraph.route` finds, by breadth-first search over the known edges, the
+one tried. `LevelGraph.route` finds, by breadth-first search over the known edges, the
 cheapest way to a state that still has an untried candidate, avoiding moves that lost.
 """
 
@@ -44,7 +44,7 @@ class LevelGraph:
             self._open.discard(state)
 
     def record(self, state: str, key: Key, outcome: str) -> None:
-        """Note that ``key`` from ``state`` gave ``outcome`` (a state, or :data:`LOSS`)."""
+        """Note that ``key`` from ``state`` gave ``outcome`` (a state, or `LOSS`)."""
         self.edges.setdefault(state, {})[key] = outcome
         if state in self._open and not self.untried(state):
             self._open.discard(state)

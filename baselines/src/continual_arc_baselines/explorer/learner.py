@@ -1,10 +1,10 @@
 """The model-free explorer of the arc3 track: search a level by acting, keep per game what worked.
 
-On a level it searches by acting (:mod:`.episode`): frames are states, each frame's candidate
+On a level it searches by acting (`episode`): frames are states, each frame's candidate
 actions are tried best first, the known graph is walked to the nearest frame with an untried
 action, and a lost move is never taken again; demonstrations are bought when a game it never won
 keeps failing. Between instances it keeps, per game (under the name the run shows it), counts over
-its plays (:class:`~.notes.GameNotes`): which actions and which clicked colours changed the frame,
+its plays (`GameNotes`): which actions and which clicked colours changed the frame,
 lost, or were part of a win; which colour moves and how far each action moves it; which colour a
 winning move covers. A returning game's actions are then tried in that order, with the mover
 steered toward the goal colour; a game known to lose on a wrong move is searched deep first (past
@@ -116,7 +116,7 @@ class GameExplorer(BaseLearner):
         Path(directory, _STATE_FILE).write_text(text)
 
     def load_state(self, directory: str | Path) -> None:
-        """Read the notes written by :meth:`save_state`."""
+        """Read the notes written by `save_state`."""
         data = json.loads(Path(directory, _STATE_FILE).read_text())
         self.games = {name: GameNotes.from_json(value) for name, value in data["games"].items()}
 

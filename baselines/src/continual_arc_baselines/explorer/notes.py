@@ -1,11 +1,11 @@
 """What the explorer knows of one game: counts over its plays, kept between instances as JSON.
 
 An action is known by a key: its name (``ACTION1``), or ``c<colour>`` for a click on a blob of that
-colour. :class:`GameNotes` counts, per key, how often it was tried, changed the frame, lost the
+colour. `GameNotes` counts, per key, how often it was tried, changed the frame, lost the
 level, and appeared in a winning play (the explorer's own wins and the solver's demonstrations);
 per simple action, how far it moved the colour that moves; which colour moves, and which colour a
 winning move covers (the goal). One instance's notes are folded into the game's with
-:meth:`GameNotes.merge`, which only adds counts, so the order of instances within a round cannot
+`GameNotes.merge`, which only adds counts, so the order of instances within a round cannot
 matter.
 """
 
@@ -119,7 +119,7 @@ class GameNotes:
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> GameNotes:
-        """Notes from :meth:`to_json`'s form."""
+        """Notes from `to_json`'s form."""
         return cls(
             keys={k: [float(x) for x in v] for k, v in value.get("keys", {}).items()},
             moves={k: [float(x) for x in v] for k, v in value.get("moves", {}).items()},

@@ -1,1 +1,1 @@
-"""Agent harnesses as learners: the workspace, the ``arc`` tool channel and :class:`SystemLearner`."""
+"""Agent harnesses as learners: the workspace, the ``arc`` tool channel and `SystemLearner`."""

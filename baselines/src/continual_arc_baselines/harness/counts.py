@@ -3,7 +3,7 @@
 A harness's calls never pass through our client, so the proxy's counts are the only ones: the
 learner reads the instance's counts before its harness starts and after it has stopped, and keeps
 the difference (exact when a resumed round plays an instance again under the same key). A resumed
-run's totals and spend cap continue from its records as a model learner's do (:mod:`..library.carry`).
+run's totals and spend cap continue from its records as a model learner's do (`library.carry`).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class ProxyCounts:
         self._base[instance] = self.read(instance)
 
     def settle(self, instance: str) -> dict[str, float]:
-        """The instance's counts since :meth:`begin`, added to the totals (zeros if never begun)."""
+        """The instance's counts since `begin`, added to the totals (zeros if never begun)."""
         base = self._base.pop(instance, None)
         if base is None:
             return zero()

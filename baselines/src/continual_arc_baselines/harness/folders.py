@@ -1,6 +1,6 @@
 """A learner's temporary folder, marked with its owner so that a killed learner's folder is swept.
 
-A :class:`~continual_arc_baselines.harness.system.SystemLearner` keeps its workspace, its
+A `SystemLearner` keeps its workspace, its
 instances' folders and its Unix sockets in one folder under the temporary directory (``/tmp`` by
 default: a Unix socket's path must stay under about 100 bytes, so the folder cannot live deep in
 a run directory). ``close()`` removes it, and so does the interpreter's exit; a learner killed
@@ -106,7 +106,7 @@ def _kill_group(mark: Any) -> None:
 class LearnerFolder:
     """A learner's folder in the temporary directory, marked with its owner (see the module docstring).
 
-    It is made after a sweep, and removed by :meth:`remove` or, failing that, at the interpreter's exit.
+    It is made after a sweep, and removed by `remove` or, failing that, at the interpreter's exit.
     """
 
     def __init__(self) -> None:

@@ -12,7 +12,7 @@ are on, as shipped. Hermes acts on the instance with its ``terminal`` tool, runn
 ``SOUL.md``, and ``state.db`` (its SQLite session store, which ``session_search`` reads). Logs,
 locks, caches and the launch's ``config.yaml`` are not state.
 
-**The variants** (:data:`~continual_arc_baselines.harness.system.VARIANTS`) are the SystemLearner's:
+**The variants** (`VARIANTS`) are the SystemLearner's:
 the same command and settings, with the workspace reset before every instance (``memory_wiped``),
 the storage request after every verdict (``asked_to_store``), or the one-program instruction in
 the task (``keep_one_program``).

@@ -1,6 +1,6 @@
 """Installing a harness into an environment of its own: ``continual-arc-baselines harness install NAME``.
 
-Installing is the only step that downloads anything (see :mod:`.packages` for where it goes).
+Installing is the only step that downloads anything (see `packages` for where it goes).
 """
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ def _install_npm(package: HarnessPackage, home: Path) -> None:
 
 
 def install(name: str, root: Path | None = None) -> Path:
-    """Install the harness ``name`` (a key of :data:`HARNESSES`) into its own folder; that folder.
+    """Install the harness ``name`` (a key of `HARNESSES`) into its own folder; that folder.
 
-    OpenClaw's install is then checked (:func:`~continual_arc_baselines.harness.openclaw.verify_install`:
+    OpenClaw's install is then checked (`verify_install`:
     npm may have skipped its install scripts and still reported success) and it is run once, on a
     fixed local reply, to fill its compile cache
-    (:func:`~continual_arc_baselines.harness.openclaw.warm_compile_cache`). Only a checked install
+    (`warm_compile_cache`). Only a checked install
     is recorded as installed (``installed.json``).
 
     Raises:

@@ -20,7 +20,7 @@ files, SQLite journals and the launch's ``openclaw.json`` are not state.
 unless ``NODE_COMPILE_CACHE`` says where; each instance's ``TMPDIR`` is its own, so every instance
 compiled all of OpenClaw again (about a fifth of its CPU time). ``harness install openclaw`` fills
 ``compile-cache/`` in the installation by one turn against a fixed local reply
-(:func:`warm_compile_cache`), and every instance reads it (and cannot write it).
+(`warm_compile_cache`), and every instance reads it (and cannot write it).
 
 **Outside the instance** OpenClaw writes one thing: the lock files that coordinate its SQLite
 stores, in ``/tmp/openclaw-state-locks-<uid>/`` (a fixed machine-wide folder, whatever ``TMPDIR``
@@ -28,12 +28,12 @@ says, named per database by a hash of its path, so concurrent instances never sh
 launch creates that folder (mode 0700) and lets the sandbox write there; nothing in it is state.
 Its temporary folder is the instance's, as long as ``/tmp/openclaw`` does not exist on the machine
 (OpenClaw prefers that folder when its permissions look writable, which Landlock does not change,
-and creates it when it can: :data:`PREFERRED_TMP_DIR`). Its log, the one file a turn writes there,
+and creates it when it can: `PREFERRED_TMP_DIR`). Its log, the one file a turn writes there,
 goes to ``openclaw.log`` in the instance's temporary folder instead (``logging.file`` in the
 launch's configuration); the install's warm-up, which runs outside the sandbox and so makes the
-folder, removes it again when it made it (:func:`warm_compile_cache`).
+folder, removes it again when it made it (`warm_compile_cache`).
 
-**Its install is checked** (:func:`verify_install`): npm 11 may skip a package's install scripts
+**Its install is checked** (`verify_install`): npm 11 may skip a package's install scripts
 (those not approved in ``allowScripts``) and still report success, leaving an OpenClaw that has
 not finished its install; the check fails the install with one sentence saying so.
 """
@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 COMPILE_CACHE = "compile-cache"
-"""The installation's folder of Node's compiled code for OpenClaw (see :func:`warm_compile_cache`)."""
+"""The installation's folder of Node's compiled code for OpenClaw (see `warm_compile_cache`)."""
 
 PROVIDER = "continual-arc-proxy"
 """The custom provider's name in the launch's configuration."""
@@ -222,7 +222,7 @@ def warm_compile_cache(home: Path) -> Path:
     is "Done." (no model, no tool call): what it leaves is V8's compiled code for OpenClaw's modules,
     keyed by their sources, and nothing an instance wrote. Instances read it and cannot write it.
     It leaves nothing else: its files are in a temporary folder removed with it, its log too
-    (``logging.file``), and :data:`PREFERRED_TMP_DIR` is removed again if the turn made it.
+    (``logging.file``), and `PREFERRED_TMP_DIR` is removed again if the turn made it.
     """
     existed = PREFERRED_TMP_DIR.exists()
     cache, part = home / COMPILE_CACHE, home / f"{COMPILE_CACHE}.part"

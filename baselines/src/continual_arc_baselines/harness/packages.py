@@ -3,7 +3,7 @@
 Each harness is a program with its own pinned dependencies, installed under the data directory
 (``$CONTINUAL_ARC_DATA``, default ``~/.cache/continual-arc``) in ``harnesses/<name>-<version>/``
 and run as a separate process: the benchmark's environment never imports it. A learner whose
-harness is not installed says which command installs it (:mod:`.install`).
+harness is not installed says which command installs it (`install`).
 """
 
 from __future__ import annotations

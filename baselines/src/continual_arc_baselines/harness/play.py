@@ -1,6 +1,6 @@
 """One instance played by a harness: its folder, its process, its tool calls and what they were told.
 
-:class:`InstancePlay` is the learner's record of one harness run: it turns each ``arc`` call into
+`InstancePlay` is the learner's record of one harness run: it turns each ``arc`` call into
 the environment's action, words each verdict for the harness, and keeps the transcript of tool
 calls for the trajectory.
 """

@@ -10,16 +10,17 @@ tokens and cost whatever the harness does. At the round's end each harness is gi
 finish, stopped, and what it changed in its copy is folded into the workspace in user order (a
 later user's version of a file wins): every instance of a round meets the same workspace.
 
-An adapter subclasses :class:`SystemLearner` and says how to start its harness (:meth:`launch`),
-which of the harness's files are not state (:attr:`SystemLearner.volatile`: logs, locks, caches,
-the per-launch configuration), and, if it has one, its pristine workspace (:meth:`pristine`).
+An adapter subclasses `SystemLearner` and says how to start its harness (`launch`),
+which of the harness's files are not state (`SystemLearner.volatile`: logs, locks, caches,
+the per-launch configuration), and, if it has one, its pristine workspace (`pristine`).
 
 A resumed run (``--resume``) continues its counters and its spend cap from its records
-(:meth:`SystemLearner.resume_from`), as the model learners do.
+([`SystemLearner.resume_from`][continual_arc_baselines.harness.system.SystemLearner.resume_from]), as the
+model learners do.
 
 The learner's folders live in one folder of the temporary directory, removed by ``close()`` or at
 the interpreter's exit; a learner killed outright leaves it, and the next learner to start sweeps
-it (and kills any harness it left running): see :mod:`.folders`.
+it (and kills any harness it left running): see `folders`.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class SystemLearner(BaseLearner):
 
     Args:
         model: the model id, exactly as the tracking proxy serves it.
-        variant: one of :data:`VARIANTS`.
+        variant: one of `VARIANTS`.
         base_url: the tracking proxy's OpenAI base (its default port on 127.0.0.1).
         run_id: the run's name at the proxy; drawn per learner when not given.
         effort: the reasoning effort handed to the harness, if it takes one.

@@ -183,5 +183,5 @@ def write_json(path: Path, value: Any) -> None:
 
 
 def read_json(path: Path) -> Any:
-    """Read a JSON file written by :func:`write_json`."""
+    """Read a JSON file written by `write_json`."""
     return json.loads(path.read_text(encoding="utf-8"))

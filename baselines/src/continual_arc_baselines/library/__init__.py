@@ -1,8 +1,9 @@
 """The program-library learner and its program writers.
 
 ``ProgramLibraryLearner`` keeps, per task, the program that answered correctly and runs it first
-when the task returns. Its writer proposes programs: the model-free :class:`DslWriter` searches a
-grid DSL; a model writer asks a model. The policy and the memory are the same whatever writes.
+when the task returns. Its writer proposes programs: the model-free
+[`DslWriter`][continual_arc_baselines.library.dsl_writer.DslWriter] searches a grid DSL; a model writer asks a
+model. The policy and the memory are the same whatever writes.
 """
 
 from .dsl_writer import DslWriter

@@ -1,11 +1,11 @@
 """The direct-answer writer of the prompting floors: the model answers with the output grid.
 
 There is no program to check, so nothing is tested against the demonstrations: each call of
-:meth:`DirectAnswerWriter.write` shows the model the demonstrations held, the test input and the
-answers already judged wrong (:func:`~continual_arc_baselines.prompts.answer_messages`), reads a
-grid out of its reply (:func:`~continual_arc_baselines.prompts.parse_grid`) and returns it as the
+`DirectAnswerWriter.write` shows the model the demonstrations held, the test input and the
+answers already judged wrong (`answer_messages`), reads a
+grid out of its reply (`parse_grid`) and returns it as the
 one "program" of the result. A reply with no readable grid, or one repeating a wrong answer, is
-answered with why and asked again, up to ``tries`` calls. :meth:`DirectAnswerWriter.run` returns
+answered with why and asked again, up to ``tries`` calls. `DirectAnswerWriter.run` returns
 ``None``: an answer is not a program and cannot be run on another input.
 """
 
@@ -73,7 +73,7 @@ class DirectAnswerWriter:
         return None
 
     def resume(self, counts: Mapping[str, float]) -> None:
-        """Continue a resumed run's counters from ``counts`` (its last record's :meth:`resources`)."""
+        """Continue a resumed run's counters from ``counts`` (its last record's `resources`)."""
         self.writes = int(counts.get("writes", 0))
         self.unreadable = int(counts.get("unreadable_replies", 0))
 

@@ -2,13 +2,13 @@
 
 The runner hands a resumed learner the records it continues from (its ``resume_from``). The last
 record's cumulative ``resources`` are the counters every instance committed so far
-(:func:`last_resources`); the learner's totals start from them, and the tracking proxy is told the
-run's spend so far (``POST /continual-arc/carry``, :func:`carry_spend`), which its spend cap then
+(`last_resources`); the learner's totals start from them, and the tracking proxy is told the
+run's spend so far (``POST /continual-arc/carry``, `carry_spend`), which its spend cap then
 weighs with every later call of the learner's run id. The proxy counts whichever is more, its own
 count of the run id or the records', so nothing is counted twice when it kept running.
 
-The model learners (:class:`~.model_session.ModelSession`) and the harness learners
-(:class:`~continual_arc_baselines.harness.counts.ProxyCounts`) both go through here.
+The model learners (`ModelSession`) and the harness learners
+(`ProxyCounts`) both go through here.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def last_resources(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     """The cumulative resources of the last record: every instance of its round has settled by then.
 
     Every counter the learner reported, its own (a writer's writes) besides the model's
-    (:data:`~.counts.COUNT_KEYS`, which are what is carried to the proxy); none with no record.
+    (`COUNT_KEYS`, which are what is carried to the proxy); none with no record.
     """
     if not records:
         return {}

@@ -74,7 +74,7 @@ def minus(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:
 
 
 def add_counts(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:
-    """The sum of two count dicts (keys of :data:`COUNT_KEYS`)."""
+    """The sum of two count dicts (keys of `COUNT_KEYS`)."""
     return {key: round(a.get(key, 0.0) + b.get(key, 0.0), 12) for key in COUNT_KEYS}
 
 

@@ -19,14 +19,15 @@ class DslWriter:
     """The model-free writer: an enumerative search over the grid DSL.
 
     The search is bounded by a count of primitive applications, so that the same call gives the
-    same programs on any machine. It searches under :attr:`prior`, which a learner may replace
+    same programs on any machine. It searches under `prior`, which a learner may replace
     between rounds (the empty prior by default).
 
     A result is served from the search cache when an entry for the same inputs exists (the DSL's
     version, budget, candidates kept, prior, demonstrations and test input); the work reported is
     the search's own either way (the applications it spent when it ran), so that a play's
     counters read the same with the cache, without it, and whichever play ran a search first.
-    Cache hits are counted apart (:meth:`cache_stats`).
+    Cache hits are counted apart
+    ([`cache_stats`][continual_arc_baselines.library.dsl_writer.DslWriter.cache_stats]).
 
     Args:
         budget: primitive applications per search.

@@ -18,11 +18,12 @@ What it keeps between instances (``keep``) makes the variants: ``programs`` (the
 task, the program that answered correctly, run first when the task returns), ``demos`` (the
 demo-cache floor: per task, the demonstrations bought, shown to the writer again), ``both``, or
 ``nothing`` (its own reset). With ``learn_prior`` it also keeps a prior over programs
-(:class:`..dsl.Prior`): the skeletons of the programs its search wrote that answered right, which
+(`dsl.Prior`): the skeletons of the programs its search wrote that answered right, which
 make their steps and runs of steps cheaper in later searches, on any task, met or not.
-:class:`PriorLibraryLearner` keeps programs and the prior; :class:`PriorOnlyLearner` keeps only
-the prior, which isolates what transfers from what is remembered per task. What an instance
-teaches is folded in at ``end_round`` only.
+[`PriorLibraryLearner`][continual_arc_baselines.library.learner.PriorLibraryLearner] keeps programs and the
+prior; [`PriorOnlyLearner`][continual_arc_baselines.library.learner.PriorOnlyLearner] keeps only the prior,
+which isolates what transfers from what is remembered per task. What an instance teaches is folded in at
+``end_round`` only.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class ProgramLibraryLearner(BaseLearner):
         budget: the DSL search's budget in primitive applications (default writer only).
         learn_prior: also keep a prior over programs, learnt from the programs that answered
             right (default writer only).
-        trust: with ``learn_prior``, answer from :data:`TRUST_DEMOS` demonstrations when every
+        trust: with ``learn_prior``, answer from `TRUST_DEMOS` demonstrations when every
             fitting program agrees and what was learnt vouches for the answer.
         search_cache: whether the DSL writer serves repeated searches from the search cache
             (changes no result and no record, only the time).
@@ -225,7 +226,7 @@ class ProgramLibraryLearner(BaseLearner):
         Path(directory, "library.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
     def load_state(self, directory: str | Path) -> None:
-        """Read the memory written by :meth:`save_state`."""
+        """Read the memory written by `save_state`."""
         data = json.loads(Path(directory, "library.json").read_text())
         self.library = LibraryMemory.from_json(data)
         self._set_prior(Prior.from_json(data["prior"]) if self.learn_prior else Prior.empty())
@@ -261,11 +262,11 @@ class ProgramLibraryLearner(BaseLearner):
     # -- the policy's parts ----------------------------------------------------------------------
 
     def _answers_early(self, note: Notes, obs: LearnerObservation, held: list[Pair]) -> bool:
-        """Whether to answer from :data:`TRUST_DEMOS` demonstrations rather than buy more.
+        """Whether to answer from `TRUST_DEMOS` demonstrations rather than buy more.
 
         Only a learner that learns across tasks searches this early. When every program that fits
         the two demonstrations predicts one grid, that grid is noted (its outcome, once known,
-        teaches :class:`EarlyAnswers`), and it is submitted when what was learnt vouches for it:
+        teaches `EarlyAnswers`), and it is submitted when what was learnt vouches for it:
         the simplest program's skeleton answered right before, or unanimous early answers have
         proved right often enough. A reset, which has learnt nothing, never answers early.
         """
@@ -348,8 +349,8 @@ class PriorLibraryLearner(ProgramLibraryLearner):
 
     It keeps one program per task, as the library does, and the prior learnt from every program
     its search wrote that answered right, so that it also searches better on tasks it never met.
-    Keywords as :class:`ProgramLibraryLearner`, but ``keep`` is ``programs`` and ``learn_prior``
-    is on.
+    Keywords as [`ProgramLibraryLearner`][continual_arc_baselines.library.learner.ProgramLibraryLearner], but
+    ``keep`` is ``programs`` and ``learn_prior`` is on.
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -360,8 +361,9 @@ class PriorOnlyLearner(ProgramLibraryLearner):
     """A learner that keeps only the prior over programs: no program, no demonstration per task.
 
     What it saves over its reset is what transfers across tasks, apart from what a per-task memory
-    would remember. Keywords as :class:`ProgramLibraryLearner`, with ``keep`` ``nothing`` and
-    ``learn_prior`` on.
+    would remember. Keywords as
+    [`ProgramLibraryLearner`][continual_arc_baselines.library.learner.ProgramLibraryLearner], with ``keep``
+    ``nothing`` and ``learn_prior`` on.
     """
 
     def __init__(self, **kwargs: Any) -> None:

@@ -1,8 +1,8 @@
 """What the program-library learner carries between instances, and its notes on an open one.
 
-Besides the per-task memory (:class:`LibraryMemory`) and the prior over programs (kept by the
-learner), a learner that learns across tasks keeps :class:`EarlyAnswers`: how often an answer
-that every program fitting two demonstrations agreed on turned out right. It is learnt from
+Besides the per-task memory ([`LibraryMemory`][continual_arc_baselines.library.memory.LibraryMemory]) and the
+prior over programs (kept by the learner), a learner that learns across tasks keeps `EarlyAnswers`: how often
+an answer that every program fitting two demonstrations agreed on turned out right. It is learnt from
 instances where the learner went on to buy more demonstrations anyway, so it costs nothing to
 gather, and once it shows such answers to be reliable the learner stops buying the third.
 """
@@ -44,7 +44,7 @@ class LibraryMemory:
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> LibraryMemory:
-        """The memory from :meth:`to_json`'s form (grids validated)."""
+        """The memory from `to_json`'s form (grids validated)."""
         demos = {k: [(from_json(a), from_json(b)) for a, b in v] for k, v in value.get("demos", {}).items()}
         return cls(programs=dict(value.get("programs", {})), demos=demos)
 
@@ -98,7 +98,7 @@ class EarlyAnswers:
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> EarlyAnswers:
-        """The counts from :meth:`to_json`'s form."""
+        """The counts from `to_json`'s form."""
         right, wrong = value.get("right", 0), value.get("wrong", 0)
         if not (isinstance(right, int) and isinstance(wrong, int) and right >= 0 and wrong >= 0):
             raise ValueError("early answers need non-negative integer counts")

@@ -1,8 +1,8 @@
 """A model-backed learner's link to its model: settings, calls, transcripts and per-instance counts.
 
-One :class:`ModelSession` serves one learner. It makes the learner's calls through a
-:class:`~continual_arc_baselines.model.ModelClient` (each call marked with its instance and sent to
-the tracking proxy under the learner's run id), keeps each instance's messages for its trajectory,
+One `ModelSession` serves one learner. It makes the learner's calls through a
+[`ModelClient`][continual_arc_baselines.model.client.ModelClient] (each call marked with its instance and sent
+to the tracking proxy under the learner's run id), keeps each instance's messages for its trajectory,
 and counts each instance's calls, tokens and cost.
 
 **Counts per instance.** The first time an instance calls the model, the session notes that
@@ -12,7 +12,7 @@ instance's counts so far; when the round ends, it reads them again and keeps the
 included; otherwise they are the client's own. Taking a difference keeps them exact when an
 instance is played again under the same key (a resumed round, or one learner played twice).
 
-**Resumed runs.** :meth:`ModelSession.resume` (the learners' ``resume_from``, which the runner
+**Resumed runs.** `ModelSession.resume` (the learners' ``resume_from``, which the runner
 calls only when a run is resumed) takes the cumulative counts of the run's last committed record,
 so that ``resources()`` continues from them, and tells the proxy what the run spent before
 (``POST /continual-arc/carry``), so that its spend cap weighs the whole run, not the part since the
@@ -20,7 +20,7 @@ resume. The proxy counts whichever is more, its own count of the run id or the r
 nothing is counted twice when the proxy kept running and the run id is named.
 
 **Refusals.** A call the endpoint refuses outright (401 a bad key, 402 the proxy's spend cap, 403 a
-model the proxy does not serve, 404 a wrong URL) raises :class:`ModelRefusedError`; every later call
+model the proxy does not serve, 404 a wrong URL) raises `ModelRefusedError`; every later call
 of the session raises it again without reaching the endpoint, and the learners re-raise it from
 ``end_round``, which stops the run with that message. Transient failures (429, 5xx, time-outs) are
 retried by the client and, once its retries are spent, fail only the instance.
@@ -108,7 +108,7 @@ class ModelSettings:
         run_id: the run's name at the proxy, for its counts, log and spend cap. By default each
             learner draws its own, so that plays sharing a proxy never mix their counts; give each
             play its own if you name them. A resumed learner carries the run's spend so far to
-            its run id (:meth:`ModelSession.resume`), drawn or named.
+            its run id (`ModelSession.resume`), drawn or named.
         proxy_counts: read each instance's counts from the tracking proxy at ``base_url``
             (``false`` for an endpoint reached directly: the client's own counts are used).
         timeout: seconds allowed for one request. max_retries: retries of a transient failure.

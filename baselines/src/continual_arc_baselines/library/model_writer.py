@@ -1,14 +1,14 @@
 """The model program writer: a model writes Python, the sandbox checks it against the demonstrations.
 
-Each call of :meth:`ModelProgramWriter.write` asks the model for one program defining
-``transform(grid)`` (:func:`~continual_arc_baselines.prompts.program_messages`), runs it in the
+Each call of `ModelProgramWriter.write` asks the model for one program defining
+``transform(grid)`` (`program_messages`), runs it in the
 sandbox on every demonstration held and on the test input, and returns it only if it reproduces
 every demonstration output exactly and gives a valid answer not already judged wrong. Otherwise
 the model is told why (the error, or its output beside the expected one) and asked again, in the
 same conversation, up to ``tries`` calls. A program that loops, crashes, prints too much or
 returns something that is not a grid is one more reply not kept, never an error of the run.
 
-:meth:`ModelProgramWriter.run` runs a kept program's source again, in the sandbox, on a fresh input:
+`ModelProgramWriter.run` runs a kept program's source again, in the sandbox, on a fresh input:
 this is how the program library answers a returning task with no model call at all.
 """
 
@@ -117,7 +117,7 @@ class ModelProgramWriter:
         return result.outputs[0]
 
     def resume(self, counts: Mapping[str, float]) -> None:
-        """Continue a resumed run's counters from ``counts`` (its last record's :meth:`resources`)."""
+        """Continue a resumed run's counters from ``counts`` (its last record's `resources`)."""
         self.writes = int(counts.get("writes", 0))
         self.sandbox_runs = int(counts.get("sandbox_runs", 0))
         self.programs_kept = int(counts.get("programs_fitted", 0))

@@ -7,12 +7,13 @@ its content against what a result must hold, so a damaged, truncated or misplace
 ignored (and searched again), never believed. Writing is atomic (a temporary file in the same
 folder, then a rename), so two processes that write one entry at once leave one whole entry.
 
-A search missing from the cache is run under a claim (:meth:`SearchCache.claim`): an exclusive
-lock on the entry's folder, so that a second process that wants the same search while the first
-runs it waits and reads its result instead of running it twice. Plays run side by side (a
-protocol's ``--jobs``, a sweep) then pay for each search once however their timing falls. The
-locks are striped over the 256 folders, so an unrelated search with the same first two hex digits
-may wait too: that costs wall time, never CPU time or a result.
+A search missing from the cache is run under a claim
+([`SearchCache.claim`][continual_arc_baselines.library.search_cache.SearchCache.claim]): an exclusive lock on
+the entry's folder, so that a second process that wants the same search while the first runs it waits and
+reads its result instead of running it twice. Plays run side by side (a protocol's ``--jobs``, a sweep) then
+pay for each search once however their timing falls. The locks are striped over the 256 folders, so an
+unrelated search with the same first two hex digits may wait too: that costs wall time, never CPU time or a
+result.
 
 The data directory is ``$CONTINUAL_ARC_DATA`` or ``~/.cache/continual-arc``, the benchmark's own
 rule; the cache lives under ``search-cache/`` there.

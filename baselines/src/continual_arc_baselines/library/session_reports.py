@@ -1,7 +1,7 @@
 """What a model-backed learner reports of each instance, and how it continues a resumed run.
 
-:class:`SessionReports` is mixed into the learners that call a model through a
-:class:`~.model_session.ModelSession`: each instance's counts and messages for its record and
+`SessionReports` is mixed into the learners that call a model through a
+`ModelSession`: each instance's counts and messages for its record and
 trajectory, and ``resume_from``, which the runner calls only when a run is resumed.
 """
 

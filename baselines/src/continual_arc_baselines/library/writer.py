@@ -3,7 +3,7 @@
 A writer gets the demonstrations the learner holds and the test input, and returns programs that
 reproduce every demonstration, each with its prediction on the test input. The learner's policy
 and memory are the same whatever writes the programs: the model-free writer
-(:mod:`.dsl_writer`) searches a grid DSL; a model writer asks a model for Python programs.
+(`dsl_writer`) searches a grid DSL; a model writer asks a model for Python programs.
 """
 
 from __future__ import annotations

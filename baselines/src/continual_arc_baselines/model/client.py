@@ -4,7 +4,7 @@ Every call streams with ``stream_options={"include_usage": True}`` (so the endpo
 of a streamed reply), opens with a mark of its instance, and tells the tracking proxy its run and
 instance in two headers. Retries are the client's own (the SDK's are off): exponential backoff with a
 seeded jitter, on 429, 5xx, time-outs, connection errors and malformed replies only, up to a limit
-and within the call's deadline (:mod:`~continual_arc_baselines.model.retry`).
+and within the call's deadline (`retry`).
 """
 
 from __future__ import annotations
@@ -111,7 +111,8 @@ def _usage_numbers(usage: Any) -> tuple[int | None, int | None, int | None, floa
 class ModelClient:
     """A counted, retrying chat client for one model on one OpenAI-compatible endpoint.
 
-    Thread-safe: learners may call :meth:`chat` from several threads at once.
+    Thread-safe: learners may call [`chat`][continual_arc_baselines.model.client.ModelClient.chat] from
+    several threads at once.
 
     Args:
         base_url: the endpoint's OpenAI base, e.g. the tracking proxy's ``http://127.0.0.1:8787/v1``.

@@ -1,4 +1,4 @@
-"""What a model call returns, and the counts kept of many: :class:`ChatResult` and :class:`Usage`."""
+"""What a model call returns, and the counts kept of many: `ChatResult` and `Usage`."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ class Usage:
     """Cumulative counts, for one instance or in total.
 
     Attributes:
-        calls: calls answered. failures: calls that raised :class:`ModelCallError`.
+        calls: calls answered. failures: calls that raised
+            [`ModelCallError`][continual_arc_baselines.model.retry.ModelCallError].
         attempts: HTTP requests made, failed ones and retries included.
         prompt_tokens, completion_tokens, reasoning_tokens: sums over calls whose usage was reported.
         cost: sum of the costs the endpoint reported (USD).

@@ -50,7 +50,7 @@ class ModelCallError(RuntimeError):
         status: the last HTTP status, ``None`` for a time-out, connection error or malformed reply.
         detail: the last failure, in words.
         usage_unknown: attempts whose usage is unknown (see the module docstring).
-        unreached: attempts that never reached the model (:func:`unreached`): not calls.
+        unreached: attempts that never reached the model (`unreached`): not calls.
     """
 
     def __init__(

@@ -1,14 +1,15 @@
 """The tracking proxy: an OpenAI-compatible front for one upstream that counts every call.
 
 It forwards chat completions for the models it was started with (adding the upstream's key), refuses
-everything else (:data:`~continual_arc_baselines.proxy.policy.REFUSED_FIELDS` and the other rules in
-:mod:`~continual_arc_baselines.proxy.policy`), counts calls, tokens and cost per run and instance,
+everything else ([`REFUSED_FIELDS`][continual_arc_baselines.proxy.policy.REFUSED_FIELDS] and the other rules
+in `policy`), counts calls, tokens and cost per run and instance,
 logs each call as a JSON line in its ledger file (read back on restart), holds each call to a
 per-call ceiling and to what its run's spend cap leaves (``max_tokens``, and a cut of a runaway
 reply), settles a call whose usage was lost at the provider's record of it, queues a run's calls
 that its budget cannot yet reserve until earlier ones settle, enforces the cap per run,
-and serves the counts at ``GET /continual-arc/usage``. Start it with :func:`serve_proxy` (tests,
-in-process) or the command ``continual-arc-baselines proxy``.
+and serves the counts at ``GET /continual-arc/usage``. Start it with
+[`serve_proxy`][continual_arc_baselines.proxy.server.serve_proxy] (tests, in-process) or the command
+``continual-arc-baselines proxy``.
 """
 
 from continual_arc_baselines.proxy.app import (

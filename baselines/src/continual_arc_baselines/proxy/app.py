@@ -7,12 +7,14 @@ Routes:
   see below), then forwarded to ``{upstream}/chat/completions`` with the proxy's own API key; streamed replies
   pass through chunk by chunk while the usage is read from the final chunk.
 - ``POST /continual-arc/mark/{run}/{instance}/v1/chat/completions`` (and without ``/v1``): the same,
-  counted under the run and instance the path names (each percent-encoded, see :func:`marked_base_url`),
-  for a client that cannot send the run and instance headers, such as an agent harness given only
-  a base URL;
-- ``GET /continual-arc/usage?run=R&instance=I``: the counts (see :func:`usage_view`).
+  counted under the run and instance the path names (each percent-encoded, see
+  [`marked_base_url`][continual_arc_baselines.proxy.app.marked_base_url]), for a client that cannot send the
+  run and instance headers, such as an agent harness given only a base URL;
+- ``GET /continual-arc/usage?run=R&instance=I``: the counts (see
+  [`usage_view`][continual_arc_baselines.proxy.app.usage_view]).
 - ``POST /continual-arc/carry`` ``{"run", "cost", "cost_unknown_calls"}``: what a resumed run had
-  spent before, by its records, for its spend cap (:meth:`~.ledger.Ledger.carry`).
+  spent before, by its records, for its spend cap
+  ([`carry`][continual_arc_baselines.proxy.ledger.Ledger.carry]).
 - anything else: refused with 404 (or 405 for another method on the chat path), and counted.
 
 **Sharing a run's budget.** Each call is reserved at its worst case before it is sent. A call the
@@ -225,7 +227,7 @@ def usage_view(ledger: Ledger, run: str | None, instance: str | None) -> dict[st
     - ``run``: ``{"run": R, ...the run's totals..., "instances": {instance: {...}}}``;
     - ``run`` and ``instance`` (``instance`` alone: the default run): ``{"run": R, "instance": I, ...}``.
 
-    Counts are those of :class:`~continual_arc_baselines.proxy.ledger.Tally`; an unseen run or instance
+    Counts are those of [`Tally`][continual_arc_baselines.proxy.tally.Tally]; an unseen run or instance
     has zeros.
     """
     if run is None and instance is None:
@@ -249,7 +251,7 @@ def build_app(
     limits: ReplyLimits = DEFAULT_LIMITS,
     settler: Settler | None = None,
 ) -> Starlette:
-    """The proxy as a Starlette application (served by :func:`~continual_arc_baselines.proxy.serve_proxy`).
+    """The proxy as a Starlette application (served by `serve_proxy`).
 
     Args:
         upstream: the upstream's OpenAI base URL (``.../v1``); calls go to ``{upstream}/chat/completions``.

@@ -1,8 +1,8 @@
 """Forwarding one checked call upstream: sent, read, cut where it must be, and counted.
 
-The :class:`Forwarder` is the proxy's part between the policy and the ledger: it sends a call the
+The `Forwarder` is the proxy's part between the policy and the ledger: it sends a call the
 policy and the budget allowed, relays the reply (cutting a runaway one, see
-:mod:`~continual_arc_baselines.proxy.relay`), and records the call with what it measured: usage,
+`relay`), and records the call with what it measured: usage,
 the model the reply named, the cut, and the call's worst case for when its usage never arrived.
 
 A call whose usage is lost after the reply named its generation is settled in the background from

@@ -10,8 +10,10 @@ during: it is settled then, at the provider's record of its generation when the 
 ([settle][continual_arc_baselines.proxy.settle]), else at its worst case (bounded by the per-call
 ceiling).
 
-Recording a cost is kept apart from checking the cap: :meth:`Ledger.record_call` only adds,
-:meth:`Ledger.check_cap` only reads, and a refusal carries the amount reached and the limit.
+Recording a cost is kept apart from checking the cap:
+[`Ledger.record_call`][continual_arc_baselines.proxy.ledger.Ledger.record_call] only adds,
+[`Ledger.check_cap`][continual_arc_baselines.proxy.ledger.Ledger.check_cap] only reads, and a refusal carries
+the amount reached and the limit.
 """
 
 from __future__ import annotations
@@ -177,8 +179,9 @@ class Ledger:
     def begin_call(self, run: str, instance: str, model: str, stream: bool, worst_cost: float | None) -> str:
         """Note a call about to be sent upstream, and return its id.
 
-        The id goes to :meth:`record_call` or :meth:`record_unreached` when the call ends; until then
-        its worst-case cost is held against the run's cap.
+        The id goes to [`record_call`][continual_arc_baselines.proxy.ledger.Ledger.record_call] or
+        [`record_unreached`][continual_arc_baselines.proxy.ledger.Ledger.record_unreached] when the call ends;
+        until then its worst-case cost is held against the run's cap.
         """
         with self._lock:
             self._next_id += 1

@@ -1,6 +1,6 @@
 """The tracking proxy's units of account: prices, calls, counts, and how a logged line counts.
 
-The ledger counts a call only through :func:`entry_tally`, from the very line it writes to its log,
+The ledger counts a call only through `entry_tally`, from the very line it writes to its log,
 so that a proxy restarted on that log counts exactly what the first one did.
 """
 
@@ -96,7 +96,7 @@ class Tally:
             never arrived) its worst case at the price table.
         usage_unknown_calls: calls whose usage is unknown (their tokens are not counted): successful
             ones with no usage reported, and failed ones the upstream may have billed
-            (:attr:`CallRecord.usage_lost`).
+            (`CallRecord.usage_lost`).
         cost_unknown_calls: calls whose cost is unknown, not even bounded: those whose usage is and
             whose model has no price, and successful ones with usage but no ``usage.cost`` and no price.
         worst_case_calls: calls of unknown usage charged their worst case (part of ``cost``).

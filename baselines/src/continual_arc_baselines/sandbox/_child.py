@@ -1,6 +1,6 @@
 """The sandbox's child process: it locks itself down, then runs a model-written program on grids.
 
-The parent (:mod:`continual_arc_baselines.sandbox._run`) starts this file as a script with
+The parent (`continual_arc_baselines.sandbox._run`) starts this file as a script with
 ``python -I -B _child.py CONFIG`` in an empty environment; it is never imported by the benchmark, and it
 uses only the standard library. Before any model-written code runs it:
 

@@ -109,7 +109,7 @@ def run_program(
     Args:
         source: Python source defining ``transform(grid)``; it receives a grid as a list of lists of
             ``int`` and returns one (lists, tuples or an array with ``tolist()``).
-        grids: the input grids (anything :func:`~continual_arc.core.grids.validate_grid` accepts).
+        grids: the input grids (anything [`validate_grid`][continual_arc.core.grids.validate_grid] accepts).
         time_limit: wall-clock seconds allowed for loading the program, and again for each grid.
         memory_mb: the child's address-space limit in MiB.
         output_limit: bytes the program may print to stdout and to stderr, each; more fails the program.

@@ -1,9 +1,9 @@
 """Open weights as an OpenAI-compatible endpoint: ``continual-arc-baselines serve MODEL``.
 
-:func:`resolve_model` names the weights (:mod:`.naming`), :func:`load_engine` loads them from the
-disk only (:mod:`.engine`; vLLM on a GPU when it is installed, else transformers), and
-:class:`ServeHandle` answers chat completions over them, batching concurrent requests (:mod:`.app`,
-:mod:`.batcher`). Put the tracking proxy in front of it like any endpoint
+`resolve_model` names the weights (`naming`), `load_engine` loads them from the
+disk only (`engine`; vLLM on a GPU when it is installed, else transformers), and
+`ServeHandle` answers chat completions over them, batching concurrent requests (`app`,
+`batcher`). Put the tracking proxy in front of it like any endpoint
 (``proxy --upstream http://127.0.0.1:PORT/v1 --model NAME``).
 """
 

@@ -1,15 +1,15 @@
-"""The HTTP side of ``continual-arc-baselines serve``: OpenAI's chat completions over an :class:`Engine`.
+"""The HTTP side of ``continual-arc-baselines serve``: OpenAI's chat completions over an `Engine`.
 
 ``POST /v1/chat/completions`` answers plainly or, with ``stream: true``, as server-sent events
 (the reply sent once its batch is decoded, a chunk per token, and a last chunk with ``usage`` when
 ``stream_options.include_usage`` is set); ``GET /v1/models`` lists the one model. A request's
 ``tools`` go to the chat template and the reply's calls come back as ``tool_calls``
-(:mod:`.tools`). ``usage`` counts
+(`tools`). ``usage`` counts
 the prompt's tokens as the chat template makes them and the reply's tokens as decoded (its stop
 token included). The HTTP stack is the standard library's threading server, as the fake server's:
-each connection is a thread, and the :class:`Batcher` groups their requests.
+each connection is a thread, and the `Batcher` groups their requests.
 
-Every reply served is noted in :attr:`ServeHandle.served` (and, with a log file, as a JSON line
+Every reply served is noted in `ServeHandle.served` (and, with a log file, as a JSON line
 there): its prompt and completion tokens, and the batch that decoded it, to check counts against.
 """
 
@@ -68,7 +68,7 @@ class ServeHandle:
     """The server on ``host:port`` (0: a free port), serving in a daemon thread; a context manager.
 
     Args:
-        engine: the model. window, max_batch: the batcher's (see :class:`Batcher`).
+        engine: the model. window, max_batch: the batcher's (see `Batcher`).
         default_max_tokens: a reply's token limit when the request sets none.
         log_path: a JSON-lines file each reply served is appended to.
 
@@ -142,7 +142,7 @@ def _handler(owner: ServeHandle) -> type[BaseHTTPRequestHandler]:
         protocol_version = "HTTP/1.1"
 
         def log_message(self, format: str, *args: Any) -> None:
-            """Stay quiet: the log of replies is :attr:`ServeHandle.served`."""
+            """Stay quiet: the log of replies is ``ServeHandle.served``."""
 
         def handle(self) -> None:
             """Serve the connection; a client that hangs up mid-reply ends it quietly."""

@@ -1,7 +1,7 @@
 """Concurrent requests decoded together: a queue that groups what arrives within a short window.
 
 A request waits in the queue; one worker thread takes the oldest, waits ``window`` seconds for
-others (at most ``max_batch`` in all), and decodes those sampled alike (:class:`GenerationKey`) in
+others (at most ``max_batch`` in all), and decodes those sampled alike (`GenerationKey`) in
 one ``generate``. Each batch gets a number, kept in the server's log beside every reply it served.
 """
 
@@ -35,7 +35,7 @@ class _Job:
 
 
 class Batcher:
-    """Groups concurrent requests into batches for one :class:`Engine`; a daemon worker thread.
+    """Groups concurrent requests into batches for one `Engine`; a daemon worker thread.
 
     Args:
         engine: the model. window: seconds to wait for more requests after the first.

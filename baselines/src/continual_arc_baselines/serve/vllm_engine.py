@@ -1,6 +1,6 @@
 """vLLM in place of transformers, when it is installed and a GPU is present (``serve`` only).
 
-vLLM batches on its own; the :class:`~continual_arc_baselines.serve.Batcher` hands it whatever
+vLLM batches on its own; the `Batcher` hands it whatever
 arrived together. The counts are vLLM's own token ids: the prompt as the chat template makes it,
 the reply as decoded. Not exercised by the tests (no GPU there); the trained learner always uses
 transformers, since it trains the weights it serves.

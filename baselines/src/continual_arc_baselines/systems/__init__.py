@@ -1,4 +1,4 @@
-"""Systems played as they are, beside the learners: the bare model (:mod:`.bare`)."""
+"""Systems played as they are, beside the learners: the bare model (`bare`)."""
 
 from .bare import BareModelLearner
 

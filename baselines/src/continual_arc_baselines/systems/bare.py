@@ -1,27 +1,27 @@
 """The bare model: a model answering each instance on its own, keeping nothing and testing nothing.
 
-On each instance :class:`BareModelLearner`
+On each instance [`BareModelLearner`][continual_arc_baselines.systems.bare.BareModelLearner]
 
 1. buys ``demos`` demonstrations (3 by default; fewer if the instance offers fewer);
-2. opens one conversation with the model (:func:`~continual_arc_baselines.prompts.bare_messages`:
+2. opens one conversation with the model (`bare_messages`:
    the rules, the demonstrations, the test input) and submits the grid it answers;
 3. after a wrong answer, gives the verdict as the next message of the same conversation
-   (:func:`~continual_arc_baselines.prompts.bare_verdict`) and submits the next answer, until one
+   (`bare_verdict`) and submits the next answer, until one
    is right or the attempt cap ends the instance; a reply with no readable grid is told so and
    asked again;
 4. gives up once the instance's ``max_calls`` are spent.
 
-A game level (arc3) it plays through :class:`~continual_arc_baselines.game_play.GamePlayer`, as the
+A game level (arc3) it plays through `GamePlayer`, as the
 floors and the model library do: ``demos`` demonstrations, then one call per action.
 
 It is the reference every result is shown beside: what the model does with the instance alone.
 
-**How it differs from the stateless floor** (:class:`~continual_arc_baselines.learners.StatelessFloor`).
-Both keep nothing between instances, and neither can test an answer against the demonstrations
-(an answer is a grid, not a program). The floor is the program library's policy with a
-direct-answer writer: after a wrong answer it buys one more demonstration, while the instance has
-any, and asks the model afresh in a new prompt listing every demonstration held and every answer
-judged wrong; it never submits an answer already judged wrong; and after a wrong answer with no
+**How it differs from the stateless floor**
+([`StatelessFloor`][continual_arc_baselines.learners.StatelessFloor]). Both keep nothing between instances,
+and neither can test an answer against the demonstrations (an answer is a grid, not a program). The floor is
+the program library's policy with a direct-answer writer: after a wrong answer it buys one more demonstration,
+while the instance has any, and asks the model afresh in a new prompt listing every demonstration held and
+every answer judged wrong; it never submits an answer already judged wrong; and after a wrong answer with no
 demonstration left to buy, it gives up. The bare model buys its demonstrations once, at the start,
 and never another; keeps one conversation, in which each verdict arrives as a reply; submits
 whatever grid the model answers, a repeated wrong one included; and goes on answering up to the
@@ -69,7 +69,7 @@ class BareModelLearner(SessionReports, BaseLearner):
     Args:
         model: the model id, as the endpoint names it.
         demos: demonstrations to buy before the first answer.
-        **options: any field of :class:`~continual_arc_baselines.library.model_session.ModelSettings`
+        **options: any field of `ModelSettings`
             (``effort``, ``base_url``, ``api_key_env``, ``run_id``, ``proxy_counts``, ``timeout``,
             ``max_retries``, ``max_tokens``, ``temperature``, ``stream``, ``max_calls``,
             ``instance_time_limit``; the

@@ -1,7 +1,7 @@
 r"""The trained learner: open weights whose LoRA adapters learn between rounds (the ``[train]`` extra).
 
 Importing this package needs neither torch nor transformers; building a
-:class:`~continual_arc_baselines.trained.learner.TrainedLearner` does. Play it with the core's
+`TrainedLearner` does. Play it with the core's
 command, e.g.::
 
     continual-arc protocol --config arc1-smoke --out run \

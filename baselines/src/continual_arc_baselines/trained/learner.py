@@ -1,15 +1,15 @@
 """The trained learner: the bare model on open weights, whose LoRA adapters learn between rounds.
 
-:class:`TrainedLearner` plays exactly as :class:`~continual_arc_baselines.systems.bare.BareModelLearner`
+`TrainedLearner` plays exactly as [`BareModelLearner`][continual_arc_baselines.systems.bare.BareModelLearner]
 does (the same prompts, calls and counts), against weights it holds in its own process:
 
-* it loads the weights (:func:`~continual_arc_baselines.serve.load_engine`), wraps them in LoRA
+* it loads the weights (`load_engine`), wraps them in LoRA
   adapters, and serves them with the ``serve`` command's own server on ``serve_port``;
 * its calls go through the tracking proxy like any model learner's: the proxy at ``base_url``
   when one is given (start it with ``--upstream http://127.0.0.1:<serve_port>/v1``), else a
   proxy it starts in its own process in front of its server, whose counts the records then hold;
 * in ``end_round`` it trains the adapters on what the round taught it, in one fixed format
-  (:func:`round_examples`): every demonstration bought, each as the test of a bare prompt showing
+  (`round_examples`): every demonstration bought, each as the test of a bare prompt showing
   the instance's other demonstrations, and every answer verified right, as the test of a prompt
   showing all of them; the reply learned is the grid in a fenced block.
 
@@ -88,7 +88,7 @@ class TrainedLearner(BareModelLearner):
         batch_window: seconds the server waits to batch concurrent requests.
         **options: ``rank``, ``alpha``, ``learning_rate``, ``epochs``,
             ``max_train_tokens`` and ``seed`` go to the adapters
-            (:class:`~continual_arc_baselines.trained.lora.LoraSettings`); the rest are the bare
+            (`LoraSettings`); the rest are the bare
             model's (``base_url``, ``max_tokens``, ``max_calls``, ...).
 
     Raises:
@@ -149,7 +149,7 @@ class TrainedLearner(BareModelLearner):
         self.adapter.save(Path(directory))
 
     def load_state(self, directory: Path) -> None:
-        """Read what :meth:`save_state` wrote."""
+        """Read what `save_state` wrote."""
         self.adapter.load(Path(directory))
 
     def training_resources(self) -> Mapping[str, float]:

@@ -1,6 +1,6 @@
 """LoRA adapters on the served weights: trained on a round's examples, saved, loaded and reset.
 
-The adapters (peft) wrap the :class:`~continual_arc_baselines.serve.Engine`'s model in place, so
+The adapters (peft) wrap the `Engine`'s model in place, so
 the server decodes with them as soon as a round's training ends. Training holds the engine's lock
 (no request is decoded half-way through a step). Everything drawn is seeded: the adapters' first
 values by ``seed``, each round's order of examples by ``seed`` and the round's number, so the same
@@ -204,7 +204,7 @@ class Adapter:
         )
 
     def load(self, directory: Path) -> None:
-        """Read what :meth:`save` wrote.
+        """Read what `save` wrote.
 
         Raises:
             FileNotFoundError: a file is missing.

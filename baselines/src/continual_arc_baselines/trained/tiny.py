@@ -1,6 +1,6 @@
 """A tiny model of a real architecture (Qwen2), with random weights, built offline: for tests and trials.
 
-:func:`build_tiny_model` writes a folder ``serve`` and the trained learner read like any
+`build_tiny_model` writes a folder ``serve`` and the trained learner read like any
 downloaded model: a Qwen2 configuration and weights (a couple of layers, hidden size 32 by
 default) and a word-and-character tokenizer with a ChatML chat template. It answers nonsense, but
 every count, batch, adapter and state file is real. Nothing is downloaded.

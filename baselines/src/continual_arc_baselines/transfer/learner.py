@@ -1,14 +1,14 @@
 """The transfer explorer: the explorer's search, started on every game from what all games taught.
 
-:class:`TransferExplorer` plays a level exactly as :class:`~continual_arc_baselines.explorer.GameExplorer`
-does (:mod:`~continual_arc_baselines.explorer.episode`), and keeps the same per-game notes, but
-each level starts from more than its own game's notes: under them lies the pool of every game of
-the same signature (the actions offered; :mod:`.pool`), so that a game never met is played from
+[`TransferExplorer`][continual_arc_baselines.transfer.learner.TransferExplorer] plays a level exactly as
+[`GameExplorer`][continual_arc_baselines.explorer.learner.GameExplorer] does (`episode`), and keeps the same
+per-game notes, but each level starts from more than its own game's notes: under them lies the pool of every
+game of the same signature (the actions offered; `pool`), so that a game never met is played from
 the first action with what its kind of game taught: which way each arrow moves the mover and how
 often each changes the frame, loses or wins; which colour moves and which colour a win covers (so
 the mover is steered toward the goal); and how likely a wrong move is to lose (so a kind of game
 that loses is searched deep first, in proportion). Clicks are counted per game only (a blob's
-meaning is the game's own rule; :mod:`.pool` says why), and a game played by clicks alone is
+meaning is the game's own rule; `pool` says why), and a game played by clicks alone is
 played from its own notes, as the explorer plays it. A returning game's own levels outweigh the
 pool. As the explorer buys no demonstration for a game it has won, this learner buys none for a
 game of a kind it has won: what a demonstration would teach (the mover, the goal, the arrows'
@@ -77,7 +77,7 @@ class TransferExplorer(GameExplorer):
         super().end_round()
 
     def load_state(self, directory: str | Path) -> None:
-        """Read the notes and signatures written by :meth:`save_state`."""
+        """Read the notes and signatures written by `save_state`."""
         data = json.loads(Path(directory, _STATE_FILE).read_text())
         self.games = {name: GameNotes.from_json(value) for name, value in data["games"].items()}
         self.signatures = {name: str(value) for name, value in data["signatures"].items()}

@@ -3,21 +3,21 @@
 A game is known by the alias a run gives it, which says nothing of the game; what does carry over
 is its **signature**, the actions it offers (``ACTION1,ACTION2,ACTION3,ACTION4`` for a maze walked
 with four arrows, ``ACTION6`` for a game played by clicking). Games of one signature tend to share
-what :class:`~continual_arc_baselines.explorer.notes.GameNotes` counts of their simple actions:
+what `GameNotes` counts of their simple actions:
 which way each arrow moves the mover, how often it changes the frame, loses or wins; which colour
 moves (the player) and which colour a win covers (the exit); and whether a wrong move loses.
 
-Clicks are counted per game only (:func:`transferable` drops them): the explorer names a click by
+Clicks are counted per game only (`transferable` drops them): the explorer names a click by
 the colour and size of the blob clicked, and what such a blob is (a tile that loses in count-click,
 a pipe to turn in pipe-connect) is the game's own rule. Pooled, those counts reordered a new click
 game's candidates for the worse (pipe-connect at seed 1: 64 charged against its reset's 38). What
-a game passes on is whether wrong moves lose (:attr:`Pool.losing`), which sets how deep first a
+a game passes on is whether wrong moves lose (`Pool.losing`), which sets how deep first a
 new game is searched. (A game played by clicks alone is given no pool at all by the learner.)
 
-:class:`Pool` keeps nothing of its own: it is computed from the per-game notes and signatures the
+`Pool` keeps nothing of its own: it is computed from the per-game notes and signatures the
 learner keeps, so it cannot drift from them. Each game counts as one level's worth of evidence
 (its counts divided by the levels it was played), so a game met often does not drown the others,
-and the pool of a signature is the mean over its games. :func:`prior_for` lays that pool, scaled
+and the pool of a signature is the mean over its games. `prior_for` lays that pool, scaled
 by a weight that shrinks with the levels the game itself was played, under a game's own notes: on
 a new game the pool decides; on a returning game its own levels do.
 """

@@ -2,8 +2,10 @@
 
 Standard library only, at the bottom of the stages, so that the benchmark (``verify`` runs every
 learner process in it) and the baselines (an agent harness runs in it) share one. The launcher
-(``_launch.py``) is run as a file; :func:`start_sandboxed` starts a program through it, and
-:meth:`SandboxedProcess.isolation` says which layers the kernel put in force.
+(``_launch.py``) is run as a file; [`start_sandboxed`][continual_arc.core.sandbox.process.start_sandboxed]
+starts a program through it, and
+[`SandboxedProcess.isolation`][continual_arc.core.sandbox.process.SandboxedProcess.isolation] says which
+layers the kernel put in force.
 """
 
 # The package's names are the launcher module's, re-exported whole: its __all__ is the one list.

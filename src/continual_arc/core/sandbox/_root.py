@@ -1,8 +1,8 @@
 """The launcher's private root and unprivileged user (standard library only).
 
 ``_launch.py`` runs as a file (``python -I -S``), so it loads this module by path; the remote
-learner imports :func:`give` from it as a module. In a mount namespace of the program's own,
-:func:`enter_private_root` builds a new root on a tmpfs that holds only what the program may use:
+learner imports `give` from it as a module. In a mount namespace of the program's own,
+`enter_private_root` builds a new root on a tmpfs that holds only what the program may use:
 the folders it may read (bound read-only), its working folder (bound read-write at a fixed path, so
 that nothing in the path tells one play from another), a ``/dev`` with the few devices a program
 needs, a private ``/tmp`` and ``/dev/shm``, and a ``/proc`` of its own PID namespace (where no
@@ -10,7 +10,7 @@ parent is visible). Then it pivots into that root. A pathname Unix socket outsid
 tree, so it cannot be reached; an abstract one belongs to the host's network namespace, which the
 program has left.
 
-:func:`drop_privileges` makes a root launcher's program ``nobody`` with no capabilities.
+`drop_privileges` makes a root launcher's program ``nobody`` with no capabilities.
 """
 
 from __future__ import annotations

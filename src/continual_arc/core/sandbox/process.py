@@ -1,12 +1,13 @@
 """A long-lived sandboxed process (an agent harness, a learner) and its only way out: the proxy.
 
-:class:`ProxyBridge` listens on a Unix socket and carries each connection to the tracking proxy's
-TCP port; :func:`start_sandboxed` starts a program through ``_launch.py``, which puts it in a
-network namespace of its own where a relay on ``127.0.0.1:<proxy port>`` leads to the bridge, and
-confines its files with Landlock. See ``_launch.py`` for the layers and what happens without them.
-With no proxy (``port`` ``None``) the program reaches no address at all. Its output goes to files,
-or (``pipes``) its standard input and output are pipes to the caller, for a program driven over
-them (a remote learner).
+[`ProxyBridge`][continual_arc.core.sandbox.process.ProxyBridge] listens on a Unix socket and carries each
+connection to the tracking proxy's TCP port;
+[`start_sandboxed`][continual_arc.core.sandbox.process.start_sandboxed] starts a program through
+``_launch.py``, which puts it in a network namespace of its own where a relay on ``127.0.0.1:<proxy port>``
+leads to the bridge, and confines its files with Landlock. See ``_launch.py`` for the layers and what happens
+without them. With no proxy (``port`` ``None``) the program reaches no address at all. Its output goes to
+files, or (``pipes``) its standard input and output are pipes to the caller, for a program driven over them (a
+remote learner).
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ class Confinement:
     Attributes:
         read_dirs: folders it may read and execute from, besides the system's.
         port: the proxy's port, the only TCP port it may reach (``None``: no network at all).
-        bridge: the Unix socket of the :class:`ProxyBridge` (with ``port``).
+        bridge: the Unix socket of the [`ProxyBridge`][continual_arc.core.sandbox.process.ProxyBridge] (with
+            ``port``).
         wall_seconds: the longest it may live, enforced by its caller (``None``: no cap).
         cpu_seconds: the CPU seconds the kernel lets it use (``None``: no cap).
         limits: its memory, processes, file size, working folder, log and saved state
@@ -131,7 +133,7 @@ class Confinement:
 
 
 class ProcessHandle(Protocol):
-    """A started program as its owner drives it: :class:`subprocess.Popen`, or a zygote's fork."""
+    """A started program as its owner drives it: `subprocess.Popen`, or a zygote's fork."""
 
     pid: int
     stdin: IO[bytes] | None
@@ -141,7 +143,7 @@ class ProcessHandle(Protocol):
         """Its exit code once it has ended, else ``None``."""
 
     def wait(self, timeout: float | None = None) -> int:
-        """Wait for it to end (raising :class:`subprocess.TimeoutExpired` past ``timeout``)."""
+        """Wait for it to end (raising `subprocess.TimeoutExpired` past ``timeout``)."""
 
     def kill(self) -> None:
         """Kill it."""
@@ -248,7 +250,7 @@ def launch_config(
     processes: int | None = None,
     data: tuple[str, Path] | None = None,
 ) -> dict[str, Any]:
-    """The launcher's config for a program (the arguments as :func:`start_sandboxed` takes them).
+    """The launcher's config for a program (the arguments as `start_sandboxed` takes them).
 
     It makes ``log_dir`` and, in it, the empty folder the private root is built on.
     """
@@ -310,7 +312,8 @@ def start_sandboxed(
         read_dirs: folders it may read and execute from, besides the system's.
         write_dirs: folders it may also write to.
         port: the proxy's port, the only TCP port it may reach (``None``: no proxy, no network).
-        bridge: the Unix socket of the :class:`ProxyBridge` (``None`` with no proxy).
+        bridge: the Unix socket of the [`ProxyBridge`][continual_arc.core.sandbox.process.ProxyBridge]
+            (``None`` with no proxy).
         log_dir: where its stdout, stderr, the launcher's config and report are written; keep it
             out of ``write_dirs``, so the program cannot rewrite its own report.
         file_bytes: the largest file it may write.
@@ -318,8 +321,9 @@ def start_sandboxed(
         pipes: its standard input and output are pipes (``process.stdin``, ``process.stdout``).
         stderr: the file its standard error is appended to (default ``log_dir/stderr.txt``).
         isolate: a PID namespace, a private root and no privileges too: the program then sees
-            ``write_dirs[0]`` at :data:`WORK_INSIDE` (its ``cwd``, when ``cwd`` is that folder), and
-            its ``TMPDIR`` and ``HOME`` name its working folder as it sees it.
+            ``write_dirs[0]`` at [`WORK_INSIDE`][continual_arc.core.sandbox.process.WORK_INSIDE] (its ``cwd``,
+            when ``cwd`` is that folder), and its ``TMPDIR`` and ``HOME`` name its working folder as it sees
+            it.
         memory_bytes: the private memory it may use (``RLIMIT_DATA``; ``None``: no cap).
         processes: the processes its PID namespace may hold (the kernel's backstop,
             ``pid_max``, is this many above the reserved PIDs; ``None``: none).

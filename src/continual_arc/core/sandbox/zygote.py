@@ -2,10 +2,10 @@
 
 ``verify`` starts a new learner process before every test instance, and each used to pay the
 interpreter's start and the imports of NumPy and ``continual_arc`` (a quarter of a CPU-second)
-before doing anything. A :class:`Zygote` is one process, started with the learners' environment,
-that imports trusted modules only (``continual_arc``'s and what they import; never the learner's:
-its code runs nowhere but in a sandbox), then forks a program per request. Each forked program puts
-every layer of the launcher in force on itself (:func:`~._launch.lockdown`: a network, PID and mount
+before doing anything. A [`Zygote`][continual_arc.core.sandbox.zygote.Zygote] is one process, started with the
+learners' environment, that imports trusted modules only (``continual_arc``'s and what they import; never the
+learner's: its code runs nowhere but in a sandbox), then forks a program per request. Each forked program puts
+every layer of the launcher in force on itself (`lockdown`: a network, PID and mount
 namespace of its own, its private root, Landlock, no privileges, the limits), exactly as a program
 started through ``_launch.py`` does, and then runs its module (``python -m MODULE ARGS``) in
 process instead of starting an interpreter. Forked from a process that never ran the learner, it
@@ -50,7 +50,7 @@ _MESSAGE = 1 << 20
 
 
 class SpawnedProcess:
-    """A program the zygote forked: what :class:`subprocess.Popen` offers that the remote learner uses."""
+    """A program the zygote forked: what `subprocess.Popen` offers that the remote learner uses."""
 
     def __init__(self, zygote: Zygote, pid: int, stdin: IO[bytes], stdout: IO[bytes]) -> None:
         self.zygote, self.pid = zygote, pid

@@ -1,9 +1,11 @@
 """The arc3 track: games on ARC Prize's engine, written for this benchmark.
 
-The core's ``continual_arc.tracks`` entry point ``arc3`` names :func:`load_track` (not ``track``:
-that is the submodule :mod:`~.track`), which imports the track (and the engine) only when the
-engine is installed, and otherwise says in one sentence what to install. The track's
-configuration names are :data:`CONFIG_NAMES`, here and in :mod:`~.track`.
+The core's ``continual_arc.tracks`` entry point ``arc3`` names
+[`load_track`][continual_arc.tracks.arc3.load_track] (not ``track``: that is the submodule
+[`track`][continual_arc.tracks.arc3.track]), which imports the track (and the engine) only when the engine is
+installed, and otherwise says in one sentence what to install. The track's configuration names are
+[`CONFIG_NAMES`][continual_arc.tracks.arc3.CONFIG_NAMES], here and in
+[`track`][continual_arc.tracks.arc3.track].
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ MISSING = (
 
 
 def load_track() -> Track:
-    """The arc3 track (:data:`~.track.ARC3`).
+    """The arc3 track ([`ARC3`][continual_arc.tracks.arc3.track.ARC3]).
 
     Raises:
         TrackUnavailableError: the engine (``arcengine``, the arc3 extra) or the games package

@@ -1,8 +1,9 @@
 """The environment of a game instance (arc3): one level, played in attempts, charged on arc1's scale.
 
-The whole contract is :meth:`GameEnv.step`'s docstring, and ``docs/arc3.md`` explains it. In short,
-with the default :class:`~continual_arc.core.environment.EnvSettings` (``attempt_cap = 8``,
-``demo_cap = 8``, ``demo_cost = 1``, ``action_cap = 64``):
+The whole contract is [`GameEnv.step`][continual_arc.tracks.arc3.env.GameEnv.step]'s docstring, and
+``docs/arc3.md`` explains it. In short, with the default
+[`EnvSettings`][continual_arc.core.environment.EnvSettings] (``attempt_cap = 8``, ``demo_cap = 8``,
+``demo_cost = 1``, ``action_cap = 64``):
 
 ====================  =====================================================================  ===========
 action                effect                                                                 cost
@@ -17,10 +18,10 @@ action                effect                                                    
 ====================  =====================================================================  ===========
 
 An attempt is one play of the level from its start. Its action cap is
-:func:`attempt_action_cap` of the solver's plan length: four times the plan plus eight, rounded
-up to a multiple of 16. The ``attempt_cap``-th failed attempt ends the instance unsolved. An
-instance ends solved at its charge (failed attempts plus demonstrations), or unsolved, however,
-at ``max_cost = attempt_cap + demo_cost * demo_cap`` (16), as on a grid. Every action counts
+[`attempt_action_cap`][continual_arc.tracks.arc3.env.attempt_action_cap] of the solver's plan length: four
+times the plan plus eight, rounded up to a multiple of 16. The ``attempt_cap``-th failed attempt ends the
+instance unsolved. An instance ends solved at its charge (failed attempts plus demonstrations), or unsolved,
+however, at ``max_cost = attempt_cap + demo_cost * demo_cap`` (16), as on a grid. Every action counts
 toward the instance's action cap, ``attempt_cap * attempt_action_cap + action_cap``: every attempt
 played out, and ``action_cap`` (64) more for free RESETs, refused requests and demonstrations.
 An action the game does not offer changes nothing but counts in the attempt.
@@ -76,8 +77,8 @@ def attempt_action_cap(plan_length: int) -> int:
 class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeedback]):
     """One game instance being played: its level live in the engine, its rules and its charge.
 
-    An :class:`~continual_arc.core.environment.Environment`; its counters, its end and its charge
-    are kept by :class:`~continual_arc.core.environment.BaseEnvironment`.
+    An [`Environment`][continual_arc.core.environment.Environment]; its counters, its end and its charge
+    are kept by [`BaseEnvironment`][continual_arc.core.environment.BaseEnvironment].
 
     Args:
         instance: the instance (a level its solver won, and its demonstrations).
@@ -140,10 +141,11 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
           ends the instance solved. A loss, or the attempt's ``attempt_action_cap``-th action,
           fails the attempt. A failed attempt costs 1; the ``attempt_cap``-th ends the instance
           unsolved, and any earlier one restarts the level for the next attempt (the next
-          observation shows its opening). Returns :class:`GameFeedback`.
+          observation shows its opening). Returns [`GameFeedback`][continual_arc.core.games.GameFeedback].
         * ``RequestDemos()``: below the cap, a demonstration at ``demo_cost``; at the cap, refused
-          at no cost. Returns :class:`GameDemosFeedback`.
-        * ``GiveUp()``: ends the instance unsolved. Returns :class:`GiveUpFeedback`.
+          at no cost. Returns [`GameDemosFeedback`][continual_arc.core.games.GameDemosFeedback].
+        * ``GiveUp()``: ends the instance unsolved. Returns
+          [`GiveUpFeedback`][continual_arc.core.actions.GiveUpFeedback].
 
         Whatever the action, the instance's ``action_cap``-th action that leaves it open ends it
         unsolved (``done`` is then true in the feedback).
@@ -235,7 +237,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         }
 
     def record_fields(self, actions: Sequence[ActionEntry], solved: bool) -> JSONObject:
-        """The record's level-score fields (:func:`~continual_arc.core.level_score.level_fields`).
+        """The record's level-score fields ([`level_fields`][continual_arc.core.level_score.level_fields]).
 
         Args:
             actions: the record's ``actions`` entries.
@@ -244,11 +246,11 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         return level_fields(actions, solved, self.baseline_actions)
 
     def action_json(self, action: object) -> JSONObject:
-        """An action as JSON (:func:`~continual_arc.core.games.game_action_to_json`)."""
+        """An action as JSON ([`game_action_to_json`][continual_arc.core.games.game_action_to_json])."""
         return game_action_to_json(action)
 
     def action_from_json(self, value: Mapping[str, JSONValue]) -> GameAction | RequestDemos | GiveUp:
-        """The action :meth:`action_json` wrote (for replaying a trajectory)."""
+        """The action `action_json` wrote (for replaying a trajectory)."""
         return game_action_from_json(value)
 
     def feedback_json(self, feedback: object) -> JSONObject:
@@ -256,5 +258,5 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         return game_feedback_to_json(feedback, self.table.id)
 
     def observation_json(self, obs: GameObservation) -> JSONObject:
-        """An observation's counters as JSON (:func:`~continual_arc.core.games.game_observation_to_json`)."""
+        """An observation's counters as JSON (`game_observation_to_json`)."""
         return game_observation_to_json(obs)

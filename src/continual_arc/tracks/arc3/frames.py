@@ -1,11 +1,12 @@
 """Frames as text, fast and once each: the encoder the environment uses, and a trajectory's frame table.
 
-The text is :func:`continual_arc.core.games.encode_frame`'s (``f1:`` then colour runs), computed
-here from the engine's numpy frame with the runs found by NumPy. A level revisits the same frames
-again and again (every attempt starts from the same one), so :class:`FrameTexts` encodes each
-distinct frame once, keyed by its bytes. :class:`FrameTable` numbers the distinct texts of one
-instance in the order they first appear, so a trajectory stores each frame once and its events
-refer to frames by number.
+The text is [`continual_arc.core.games.encode_frame`][continual_arc.core.games.encode_frame]'s (``f1:`` then
+colour runs), computed here from the engine's numpy frame with the runs found by NumPy. A level revisits the
+same frames again and again (every attempt starts from the same one), so
+[`FrameTexts`][continual_arc.tracks.arc3.frames.FrameTexts] encodes each distinct frame once, keyed by its
+bytes. [`FrameTable`][continual_arc.tracks.arc3.frames.FrameTable] numbers the distinct texts of one instance
+in the order they first appear, so a trajectory stores each frame once and its events refer to frames by
+number.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ _LETTERS = "abcdefghijklmnop"
 
 
 def frame_text(frame: np.ndarray) -> str:
-    """The text of a 64 x 64 frame of colours 0-15 (see :func:`continual_arc.core.games.encode_frame`).
+    """The text of a 64 x 64 frame of colours 0-15 (see `continual_arc.core.games.encode_frame`).
 
     Raises:
         ValueError: the frame is not 64 x 64 or holds a colour outside 0-15.

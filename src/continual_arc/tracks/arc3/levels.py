@@ -1,13 +1,13 @@
 """Which difficulty each arc3 level is served at, and which half of a game's levels a phase draws from.
 
-**Difficulty.** Each game serves the difficulties of :data:`SERVED_DIFFICULTIES`, the lowest first:
-those at which a random player (:class:`~continual_arc.play.toy_learners.RandomPlayer`) won at most
-8 levels of 30 in ``benchmarks/arc3_games.py``'s measure (and at most 6 of 20 in a first one), so
-that none is won by chance one time in three. As ARC-AGI-3's games rise level by level, a user's
-``k``-th level of a game on the stream is at the ``k // LEVELS_PER_DIFFICULTY``-th of them (the
-last once they run out). A frozen test plays each instance alone, with no order to rise along, so
-its level is at a served difficulty drawn from the instance seed: the tests cover the whole range
-the stream climbs.
+**Difficulty.** Each game serves the difficulties of
+[`SERVED_DIFFICULTIES`][continual_arc.tracks.arc3.levels.SERVED_DIFFICULTIES], the lowest first: those at
+which a random player ([`RandomPlayer`][continual_arc.play.toy_learners.RandomPlayer]) won at most 8 levels of
+30 in ``benchmarks/arc3_games.py``'s measure (and at most 6 of 20 in a first one), so that none is won by
+chance one time in three. As ARC-AGI-3's games rise level by level, a user's ``k``-th level of a game on the
+stream is at the ``k // LEVELS_PER_DIFFICULTY``-th of them (the last once they run out). A frozen test plays
+each instance alone, with no order to rise along, so its level is at a served difficulty drawn from the
+instance seed: the tests cover the whole range the stream climbs.
 
 **Halves.** Every level of a game falls in one of two halves by the SHA-256 of its canonical JSON.
 The frozen tests (seen and held-out) draw only from the test half and everything else (the stream,

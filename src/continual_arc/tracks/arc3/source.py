@@ -1,15 +1,15 @@
 """The arc3 track's task source: a game id and an instance seed give a fresh level its solver solved.
 
-An instance is a level of the game drawn by :func:`~.games.draw.draw_level` from the seed parts
-``("arc3", seed, "level")`` at its served difficulty (:func:`~.levels.served_difficulty`: rising
-with the user's exposure to the game on the stream, drawn from the seed on a test) and in its
-phase's half of the game's levels (:func:`~.levels.in_test_half`): the draw redraws until the
-level lies in that half and the game's solver wins it, and replays the winning plan in the engine,
-so no level is ever served unsolved. Demonstration ``k`` is a further level of the same game,
-difficulty and half (``("arc3", seed, "demo", j)`` for the first ``j`` that gives a level distinct
-from the instance's own and from demonstrations 0 to ``k - 1``), played by the solver frame by
-frame. Demonstrations are drawn only when bought, and demonstration ``k`` never depends on how many
-are asked for.
+An instance is a level of the game drawn by `draw_level` from the seed parts
+``("arc3", seed, "level")`` at its served difficulty
+([`served_difficulty`][continual_arc.tracks.arc3.levels.served_difficulty]: rising with the user's exposure to
+the game on the stream, drawn from the seed on a test) and in its phase's half of the game's levels
+([`in_test_half`][continual_arc.tracks.arc3.levels.in_test_half]): the draw redraws until the level lies in
+that half and the game's solver wins it, and replays the winning plan in the engine, so no level is ever
+served unsolved. Demonstration ``k`` is a further level of the same game, difficulty and half
+(``("arc3", seed, "demo", j)`` for the first ``j`` that gives a level distinct from the instance's own and
+from demonstrations 0 to ``k - 1``), played by the solver frame by frame. Demonstrations are drawn only when
+bought, and demonstration ``k`` never depends on how many are asked for.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class GameInstance:
         """Demonstration ``index`` (from 0); the same whenever it is asked for.
 
         Raises:
-            IndexError: ``index`` is not below :attr:`demo_cap`.
+            IndexError: ``index`` is not below `demo_cap`.
         """
         if not 0 <= index < self.demo_cap:
             raise IndexError(f"demonstration {index} of {self.task_id}: the instance offers {self.demo_cap}")
@@ -153,7 +153,8 @@ class GameSource:
         name: the registry name (``"arc3/stream"``, ...).
         game_ids: the games served.
         difficulty: one difficulty for every level, in either half (benchmarks, tests); by default
-            (``None``) each level's served difficulty and its phase's half (:mod:`~.levels`).
+            (``None``) each level's served difficulty and its phase's half
+            ([`levels`][continual_arc.tracks.arc3.levels]).
         cache_size: instances kept in memory.
     """
 

@@ -1,10 +1,11 @@
 """The arc3 track: games written for this benchmark on ARC Prize's engine, 15 streamed and 10 held out.
 
 A task is a game (its id is the task id) and an instance is a fresh level of it, drawn from the
-instance seed and solved by the game's solver before it is served (:mod:`~.source`); instances are
-played in :class:`~.env.GameEnv`. The split of the games is :data:`HELD_OUT_GAMES`, here and
-nowhere else: every game of :data:`~.games.GAMES` not held out is streamed. ``docs/arc3.md``
-explains the choice.
+instance seed and solved by the game's solver before it is served
+([`source`][continual_arc.tracks.arc3.source]); instances are played in
+[`GameEnv`][continual_arc.tracks.arc3.env.GameEnv]. The split of the games is
+[`HELD_OUT_GAMES`][continual_arc.tracks.arc3.track.HELD_OUT_GAMES], here and nowhere else: every game of
+`GAMES` not held out is streamed. ``docs/arc3.md`` explains the choice.
 """
 
 from __future__ import annotations
