@@ -29,11 +29,17 @@ from continual_arc.play.remote import log_index
 from cpu_clock import children_cpu
 
 
-def _timed(argv: list[str]) -> tuple[float, float]:
-    """Run ``continual-arc argv``; its wall seconds and CPU seconds (its own and its children's)."""
+def _timed(argv: list[str], data: str) -> tuple[float, float]:
+    """Run ``continual-arc argv``; its wall seconds and CPU seconds (its own and its children's).
+
+    Both commands run with an empty data directory of the pair's and the search cache off: a
+    sandboxed learner process never reads the cache, so a plain run served from it (warmed by any
+    earlier run on this machine) would time a different amount of search.
+    """
     before = children_cpu()
     start = time.perf_counter()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(CONTINUAL_ARC_DATA=data, CONTINUAL_ARC_NO_SEARCH_CACHE="1")
     command = [sys.executable, "-m", "continual_arc.cli", *argv]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - start
@@ -51,8 +57,10 @@ def _pair(common: list[str]) -> tuple[tuple[float, float], tuple[float, float], 
         key = f"{tmp}/keys/verifier"  # a throwaway key, outside any repository and result
         subprocess.run([sys.executable, "-m", "continual_arc.cli", "keys", "new", key, "--name", "bench"],
                        check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-        plain = _timed(["protocol", *common, "--out", f"{tmp}/plain"])
-        rerun = _timed(["verify", *common, "--out", f"{tmp}/verify", "--sign-with", key])
+        plain = _timed(["protocol", *common, "--out", f"{tmp}/plain"], f"{tmp}/data-plain")
+        rerun = _timed(
+            ["verify", *common, "--out", f"{tmp}/verify", "--sign-with", key], f"{tmp}/data-verify"
+        )
         return plain, rerun, _processes(Path(tmp, "verify"))
 
 

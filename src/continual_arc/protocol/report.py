@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..core.records import Phase
 from ..measure.report import (
     POINT_DIGITS,
     format_estimate,
@@ -57,8 +58,8 @@ def protocol_summary(document: ProtocolDocument) -> list[str]:
     flags = point.get("flags")
     floors = {str(b["test"]): b for b in (flags.get("below_floor", []) if flags else [])}
     for label, test, c in (
-        ("memorization (seen)", "seen", point["seen"]),
-        ("generalization (held-out)", "held-out", point["held_out"]),
+        ("memorization (seen)", Phase.SEEN, point["seen"]),
+        ("generalization (held-out)", Phase.HELD_OUT, point["held_out"]),
     ):
         lines += [
             f"  {label:27} share saved {format_estimate(c['share_saved'])}   "

@@ -54,7 +54,7 @@ class PriorControl(GameExplorer):
 
     Args:
         prior: the hand-written prior the bit switches on (one of
-            [PRIORS][continual_arc_baselines.explorer.controls.PRIORS]).
+            ``PRIORS``).
         keep: whether to keep the bit between rounds (``False``: its own reset, the explorer's).
         **explorer: the explorer's knobs (``max_clicks``, ``stuck_attempts``, ``max_demos``,
             ``goal_weight``, ``depth_weight``).
