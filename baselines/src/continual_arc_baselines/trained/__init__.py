@@ -7,13 +7,16 @@ command, e.g.::
     continual-arc protocol --config arc1-smoke --out run \
       --learner continual_arc_baselines.trained:TrainedLearner \
       --learner-kwargs '{"model": "local/tiny@sha256:...", "weights": "/models/tiny", "max_tokens": 64}'
+
+`QDLearner` is the same student trained instead to imitate a teacher model's move in each state it
+met (``"teacher": "<model id>"`` among its keywords; see `continual_arc_baselines.trained.qd`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["TrainedLearner"]
+__all__ = ["QDLearner", "TrainedLearner"]
 
 
 def __getattr__(name: str) -> Any:
@@ -22,4 +25,8 @@ def __getattr__(name: str) -> Any:
         from .learner import TrainedLearner
 
         return TrainedLearner
+    if name == "QDLearner":
+        from .qd import QDLearner
+
+        return QDLearner
     raise AttributeError(name)

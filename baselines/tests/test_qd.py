@@ -1,0 +1,197 @@
+"""QD: the trained learner imitating a teacher's move in every state it met, the teacher behind a proxy."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from qd_rig import TEACHER, FakeTeacher, fenced, teacher_rig
+
+from continual_arc.env import GameAction, GiveUp
+from continual_arc.runner import run
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.tracks.registry import get_config
+from continual_arc_baselines.fake_server import FakeModelServer
+from continual_arc_baselines.library.model_session import ModelSettings
+from continual_arc_baselines.proxy import ProxyHandle
+from continual_arc_baselines.serve import resolve_model
+from continual_arc_baselines.trained.lora import COMPUTE_KEYS
+from continual_arc_baselines.trained.qd import Pair, QDLearner
+from continual_arc_baselines.trained.teacher import PLAYING_RULES, State, Teacher, game_line
+
+FAST = {"learning_rate": 0.05, "epochs": 1, "max_tokens": 8, "max_calls": 2, "max_retries": 0}
+
+
+@pytest.fixture
+def teacher_server() -> Iterator[tuple[FakeTeacher, FakeModelServer, ProxyHandle]]:
+    with teacher_rig() as rig:
+        yield rig
+
+
+def test_the_teacher_reads_the_rules_then_the_state_and_answers_as_the_student_writes(
+    teacher_server: tuple[FakeTeacher, FakeModelServer, ProxyHandle],
+) -> None:
+    script, fake, proxy = teacher_server
+    teacher = Teacher(ModelSettings(model=TEACHER, base_url=proxy.url, max_retries=0))
+    try:
+        teacher.begin_round()
+        shown = ({"role": "system", "content": "rules"}, {"role": "user", "content": "input (1x1):\n7"})
+        moves = []
+        for n in range(6):
+            kind = "game" if n % 2 else "grid"
+            extra = ({"role": "user", "content": f"Offered actions: ACTION6 {n}"},) if kind == "game" else ()
+            state = State(kind, (*shown, *extra, {"role": "user", "content": f"state {n}"}), f"i{n}")
+            moves.append(teacher.ask_teacher(state))
+        teacher.end_round()
+        requests = fake.chat_requests
+        assert len(requests) == 6
+        for request in requests:
+            system, user = request.body["messages"]
+            assert system["role"] == "system" and system["content"].endswith(PLAYING_RULES)
+            assert "[system]\nrules" in user["content"] and "input (1x1):\n7" in user["content"]
+        expected = []
+        for _, reply in script.replies:
+            if reply.startswith("My answer"):
+                expected.append(reply.split(":\n", 1)[1])
+            elif "ACTION6" in reply:
+                expected.append("ACTION6 3 4")
+            else:
+                expected.append(None)
+        assert moves == expected and None in expected  # the fake's hash leaves one state without a move
+        compute = teacher.compute()
+        assert compute["teacher_calls"] == 6 and compute["teacher_moves"] == 6 - expected.count(None)
+        assert compute["teacher_unreadable_replies"] == expected.count(None)
+        served = [u for u in fake.served if u is not None]
+        assert compute["teacher_prompt_tokens"] == sum(u["prompt_tokens"] for u in served)
+        assert compute["teacher_completion_tokens"] == sum(u["completion_tokens"] for u in served)
+    finally:
+        teacher.close()
+
+
+def test_a_game_move_is_written_as_the_student_parses_it() -> None:
+    assert game_line(GameAction("ACTION6", 12, 40)) == "ACTION6 12 40"
+    assert game_line(GameAction("ACTION3")) == "ACTION3"
+    assert game_line(GiveUp()) == "GIVE UP"
+
+
+def qd(tiny_model: Path, proxy: ProxyHandle, **extra: Any) -> QDLearner:
+    name = resolve_model(str(tiny_model)).name
+    options = {**FAST, "teacher_options": {"max_retries": 0}, **extra}
+    return QDLearner(name, TEACHER, weights=str(tiny_model), teacher_base_url=proxy.url, **options)
+
+
+def weights(learner: QDLearner) -> dict[str, list[Any]]:
+    return {k: v.tolist() for k, v in learner.adapter.weights().items()}
+
+
+def test_qd_trains_on_the_teachers_moves_in_the_states_the_student_met(
+    tiny_model: Path, tmp_path: Path, teacher_server: tuple[FakeTeacher, FakeModelServer, ProxyHandle]
+) -> None:
+    script, fake, proxy = teacher_server
+    learner = qd(tiny_model, proxy)
+    try:
+        base = weights(learner)
+        schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
+        result = run(learner, schedule, tmp_path / "run")
+        student_log = learner.server.served
+        learner.save_state(tmp_path / "state")
+        after = weights(learner)
+        compute = dict(learner.training_resources())
+    finally:
+        learner.close()
+    records = result.records
+    assert all(r["error"] is None for r in records)
+    # Every student call met a state the teacher was asked in, one teacher call each.
+    requests = fake.chat_requests
+    assert all(r.body["model"] == TEACHER for r in requests)
+    assert len(requests) == len(student_log) == compute["teacher_calls"] > 0
+    served = [u for u in fake.served if u is not None]
+    for key in ("prompt_tokens", "completion_tokens"):
+        assert compute[f"teacher_{key}"] == sum(u[key] for u in served)
+    assert set(COMPUTE_KEYS) <= set(compute)
+    # The student's own counts hold the student alone.
+    counts = [r["instance_resources"] for r in records]
+    assert sum(c["calls"] for c in counts) == len(student_log)
+    # The labels trained on are the teacher's replies, read from what the server sent.
+    pairs = [
+        Pair.from_json(json.loads(line))
+        for line in (tmp_path / "state" / "pairs.jsonl").read_text().splitlines()
+    ]
+    sent = script.grid_moves()
+    assert [p.move for p in pairs] == sent and len(sent) < len(script.replies)
+    assert compute["teacher_moves"] == len(pairs)
+    for pair, (state, _) in zip(
+        pairs, [s for s in script.replies if s[1].startswith("My answer")], strict=True
+    ):
+        assert all(m["content"] in state for m in pair.messages)  # the state is the student's view
+    assert after != base and compute["rounds_trained"] > 0
+    rounds = max(r["round"] for r in records) + 1
+    # DAgger's aggregate: every round trains on every pair collected so far (one epoch).
+    per_round = [0] * rounds
+    for record in records:
+        log = json.loads((tmp_path / "run" / "i" / f"{record['step']}.json").read_text())["learner_log"]
+        per_round[record["round"]] += len(log["teacher"]["moves"])
+    assert sum(per_round) == len(pairs)
+    running = [sum(per_round[: n + 1]) for n in range(rounds)]
+    assert compute["examples_trained"] == sum(running)
+
+
+def test_save_load_and_reset_keep_the_pairs_and_the_teachers_counts(
+    tiny_model: Path, tmp_path: Path, teacher_server: tuple[FakeTeacher, FakeModelServer, ProxyHandle]
+) -> None:
+    _, _, proxy = teacher_server
+    learner = qd(tiny_model, proxy)
+    try:
+        schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
+        run(learner, schedule, tmp_path / "run")
+        learner.save_state(tmp_path / "state")
+        saved, compute = weights(learner), dict(learner.training_resources())
+        learner.reset()
+        assert learner.memory()["pairs"] == 0
+        assert learner.training_resources()["teacher_calls"] == compute["teacher_calls"]  # spent is spent
+    finally:
+        learner.close()
+    again = qd(tiny_model, proxy)
+    try:
+        again.load_state(tmp_path / "state")
+        assert weights(again) == saved
+        assert {k: v for k, v in again.training_resources().items() if k.startswith("teacher_")} == {
+            k: v for k, v in compute.items() if k.startswith("teacher_")
+        }
+        again.save_state(tmp_path / "again")
+        for name in ("pairs.jsonl", "qd.json", "adapter.safetensors"):
+            assert (tmp_path / "again" / name).read_bytes() == (tmp_path / "state" / name).read_bytes()
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize(("replay", "trained"), [(None, 5), (1, 3), (0, 2), (10, 5)])
+def test_replay_bounds_the_earlier_pairs_trained_beside_the_new(
+    tiny_model: Path,
+    teacher_server: tuple[FakeTeacher, FakeModelServer, ProxyHandle],
+    replay: int | None,
+    trained: int,
+) -> None:
+    _, _, proxy = teacher_server
+    learner = qd(tiny_model, proxy, replay=replay)
+    try:
+
+        def pair(n: int) -> Pair:
+            return Pair("grid", f"i{n}", ({"role": "user", "content": f"input {n}"},), fenced([[n]]))
+
+        learner.begin_round()
+        learner._pairs = [pair(0), pair(1), pair(2)]
+        learner._round = [pair(3), pair(4)]
+        learner.end_round()
+        assert learner.training_resources()["examples_trained"] == trained
+        assert learner.memory()["pairs"] == 5
+    finally:
+        learner.close()
+
+
+def test_a_negative_replay_is_refused(tiny_model: Path) -> None:
+    with pytest.raises(ValueError, match="replay must be at least 0"):
+        QDLearner("local/x@sha256:00", TEACHER, weights=str(tiny_model), replay=-1)
