@@ -50,11 +50,14 @@ class FakeTeacher:
 
 
 @contextlib.contextmanager
-def teacher_rig() -> Iterator[tuple[FakeTeacher, FakeModelServer, ProxyHandle]]:
-    """The fake teacher served on 127.0.0.1 behind a tracking proxy that serves its model alone."""
+def teacher_rig(**config: Any) -> Iterator[tuple[FakeTeacher, FakeModelServer, ProxyHandle]]:
+    """The fake teacher served on 127.0.0.1 behind a tracking proxy that serves its model alone.
+
+    ``config``: further fields of the proxy's [ProxyConfig][continual_arc_baselines.proxy.ProxyConfig].
+    """
     script = FakeTeacher()
     with FakeModelServer(script, model=TEACHER) as fake:
-        proxy = serve_proxy(ProxyConfig(upstream=fake.url, models=(TEACHER,)))
+        proxy = serve_proxy(ProxyConfig(upstream=fake.url, models=(TEACHER,), **config))
         try:
             yield script, fake, proxy
         finally:

@@ -16,7 +16,7 @@ from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.library.model_session import ModelSettings
-from continual_arc_baselines.proxy import ProxyHandle
+from continual_arc_baselines.proxy import Price, ProxyHandle
 from continual_arc_baselines.serve import resolve_model
 from continual_arc_baselines.trained.lora import COMPUTE_KEYS
 from continual_arc_baselines.trained.qd import Pair, QDLearner
@@ -100,6 +100,7 @@ def test_qd_trains_on_the_teachers_moves_in_the_states_the_student_met(
         learner.save_state(tmp_path / "state")
         after = weights(learner)
         compute = dict(learner.training_resources())
+        named = dict(learner.teacher_resources())
     finally:
         learner.close()
     records = result.records
@@ -110,7 +111,8 @@ def test_qd_trains_on_the_teachers_moves_in_the_states_the_student_met(
     assert len(requests) == len(student_log) == compute["teacher_calls"] > 0
     served = [u for u in fake.served if u is not None]
     for key in ("prompt_tokens", "completion_tokens"):
-        assert compute[f"teacher_{key}"] == sum(u[key] for u in served)
+        assert compute[f"teacher_{key}"] == named[key] == sum(u[key] for u in served)
+    assert named["calls"] == len(requests) and named["uncharged_plays"] == 0
     assert set(COMPUTE_KEYS) <= set(compute)
     # The student's own counts hold the student alone.
     counts = [r["instance_resources"] for r in records]
@@ -195,3 +197,18 @@ def test_replay_bounds_the_earlier_pairs_trained_beside_the_new(
 def test_a_negative_replay_is_refused(tiny_model: Path) -> None:
     with pytest.raises(ValueError, match="replay must be at least 0"):
         QDLearner("local/x@sha256:00", TEACHER, weights=str(tiny_model), replay=-1)
+
+
+def test_the_teachers_own_cap_stops_the_run_cleanly_at_the_round(tiny_model: Path, tmp_path: Path) -> None:
+    # 1e-4 USD a reply token: a cap of 0.002 USD pays for fewer reply tokens than a call needs.
+    with teacher_rig(spend_cap=0.002, prices={TEACHER: Price(0.0, 100.0)}) as (_, fake, proxy):
+        learner = qd(tiny_model, proxy)
+        try:
+            schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
+            result = run(learner, schedule, tmp_path / "run")
+            refused = learner.training_resources()["teacher_refused_calls"]
+        finally:
+            learner.close()
+    assert not fake.chat_requests  # refused at the proxy: nothing reached the teacher
+    assert result.records == [] and "spend cap" in str(result.summary["stopped"])
+    assert refused >= 1

@@ -238,6 +238,17 @@ class QDLearner(TrainedLearner):
         """The adapters' training compute and the teacher's calls, tokens and cost, never the score's."""
         return {**self.adapter.compute, **self.teacher.compute()}
 
+    def teacher_resources(self) -> Mapping[str, float]:
+        """The teacher's counters under the names the general teacher layer reads (no play uncharged).
+
+        The same counts as the ``teacher_`` keys of `training_resources`, unprefixed: ``calls``,
+        ``prompt_tokens``, ``completion_tokens``, ``reasoning_tokens``, ``cost``, ``refused_calls``,
+        and ``uncharged_plays``, always 0 (QD's teacher only labels states the student met).
+        """
+        totals = self.teacher.totals()
+        named = ("calls", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost", "refused_calls")
+        return {**{key: totals[key] for key in named}, "uncharged_plays": 0.0}
+
     def instance_log(self, user: int) -> dict[str, Any] | None:
         """The bare model's log of the instance, with the teacher's moves in its states."""
         log = super().instance_log(user)

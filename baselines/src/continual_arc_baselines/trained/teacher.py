@@ -31,13 +31,21 @@ from continual_arc.grids import Grid
 
 from .. import prompts
 from ..game_play import parse_game_action
-from ..library.carry import carry_spend
+from ..library.carry import ProxyCountsError, carry_spend
 from ..library.counts import COUNT_KEYS, add_counts, minus, zero
 from ..library.model_session import ModelRefusedError, ModelSession, ModelSettings
 from ..model import ModelCallError
 from ..prompts import Message
 
-__all__ = ["PLAYING_RULES", "TEACHER_PREFIX", "State", "Teacher", "game_line", "grid_reply"]
+__all__ = [
+    "PLAYING_RULES",
+    "TEACHER_PREFIX",
+    "State",
+    "Teacher",
+    "game_line",
+    "grid_reply",
+    "teacher_messages",
+]
 
 PLAYING_RULES = resources.files(__package__).joinpath("playing_rules.md").read_text(encoding="utf-8")
 """The page of playing rules the teacher reads before every state (``playing_rules.md``)."""
@@ -46,6 +54,7 @@ TEACHER_PREFIX = "teacher_"
 """The prefix of the teacher's counters among a learner's training compute."""
 
 Kind = Literal["grid", "game"]
+"""What a state shows: a grid instance or a game level."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +139,8 @@ class Teacher:
         self._keys.add(state.instance)
         try:
             reply = self.session.chat(teacher_messages(state), state.instance)
-        except (ModelCallError, ModelRefusedError):
-            return None  # a refusal stays in the session and stops the run at the round's end
+        except (ModelCallError, ModelRefusedError, ProxyCountsError):
+            return None  # a refusal or unread counts stay in the session and stop the run at end_round
         if reply is None:
             return None
         move = _move(state.kind, reply)
