@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 from qd_rig import TEACHER, FakeTeacher, fenced, teacher_rig
 
+from continual_arc.core.games import GameFeedback, GameObservation, encode_frame
 from continual_arc.env import GameAction, GiveUp
 from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.fake_server import FakeModelServer
+from continual_arc_baselines.game_play import game_messages
 from continual_arc_baselines.library.model_session import ModelSettings
 from continual_arc_baselines.proxy import Price, ProxyHandle
 from continual_arc_baselines.serve import resolve_model
@@ -212,3 +214,30 @@ def test_the_teachers_own_cap_stops_the_run_cleanly_at_the_round(tiny_model: Pat
     assert not fake.chat_requests  # refused at the proxy: nothing reached the teacher
     assert result.records == [] and "spend cap" in str(result.summary["stopped"])
     assert refused >= 1
+
+
+def test_a_game_state_is_labelled_with_the_teachers_action_as_the_student_writes_it(
+    tiny_model: Path, teacher_server: tuple[FakeTeacher, FakeModelServer, ProxyHandle]
+) -> None:
+    script, fake, proxy = teacher_server
+    frame = encode_frame([[5] * 64 for _ in range(64)])
+    actions = ("ACTION1", "ACTION6")
+    obs = GameObservation("game-a", frame, (frame,), actions, 0, 32, 0, 8, 0, 0, (), 0, 0, 0)
+    learner = qd(tiny_model, proxy, demos=0, max_train_tokens=20_000)
+    try:
+        learner.begin_round()
+        action = learner.act(obs)
+        learner.observe(obs, action, GameFeedback((frame,), "won", "won", 1, 0, 0, True))
+        log = learner.instance_log(0)
+        learner.end_round()
+        pairs, compute = list(learner._pairs), dict(learner.training_resources())
+    finally:
+        learner.close()
+    assert len(fake.chat_requests) == 2  # the tiny student's two calls: two states met
+    assert all("Offered actions: ACTION1, ACTION6" in state for state, _ in script.replies)
+    expected = ["ACTION6 3 4" for _, reply in script.replies if reply.endswith("ACTION6 3 4")]
+    assert [p.move for p in pairs] == expected and expected
+    assert all(p.kind == "game" for p in pairs)
+    assert all(list(p.messages[:2]) == game_messages(obs, []) for p in pairs)  # the student's own view
+    assert log is not None and log["teacher"]["moves"] == expected
+    assert compute["examples_trained"] == len(expected) and compute["rounds_trained"] == 1
