@@ -20,6 +20,7 @@ from continual_arc_baselines.game_play import game_messages
 from continual_arc_baselines.library.model_session import ModelSettings
 from continual_arc_baselines.proxy import Price, ProxyHandle
 from continual_arc_baselines.serve import resolve_model
+from continual_arc_baselines.trained.learner import Taught
 from continual_arc_baselines.trained.lora import COMPUTE_KEYS
 from continual_arc_baselines.trained.qd import Pair, QDLearner
 from continual_arc_baselines.trained.teacher import PLAYING_RULES, State, Teacher, game_line
@@ -194,6 +195,23 @@ def test_replay_bounds_the_earlier_pairs_trained_beside_the_new(
         assert learner.memory()["pairs"] == 5
     finally:
         learner.close()
+
+
+def test_own_examples_adds_the_trained_learners_round_examples_beside_the_teachers(
+    tiny_model: Path, teacher_server: tuple[FakeTeacher, FakeModelServer, ProxyHandle]
+) -> None:
+    _, _, proxy = teacher_server
+    a, b, c = ((1, 2),), ((2, 1),), ((3, 3),)
+    for own, trained in ((False, 1), (True, 1 + 3)):  # two demonstrations bought and one answer right
+        learner = qd(tiny_model, proxy, own_examples=own)
+        try:
+            learner.begin_round()
+            learner._round = [Pair("grid", "i0", ({"role": "user", "content": "input"},), fenced([[1]]))]
+            learner._taught = [Taught(((a, b), (c, c)), (a, b), 8)]
+            learner.end_round()
+            assert learner.training_resources()["examples_trained"] == trained
+        finally:
+            learner.close()
 
 
 def test_a_negative_replay_is_refused(tiny_model: Path) -> None:
