@@ -90,11 +90,24 @@ def weights(learner: QDLearner) -> dict[str, list[Any]]:
     return {k: v.tolist() for k, v in learner.adapter.weights().items()}
 
 
+class Watched(QDLearner):
+    """QD noting, at each round's end, how many pairs the round added and whether the adapters moved."""
+
+    rounds: list[tuple[int, bool]]
+
+    def end_round(self) -> None:
+        before, added = weights(self), len(self._round)
+        super().end_round()
+        self.rounds = [*getattr(self, "rounds", []), (added, weights(self) != before)]
+
+
 def test_qd_trains_on_the_teachers_moves_in_the_states_the_student_met(
     tiny_model: Path, tmp_path: Path, teacher_server: tuple[FakeTeacher, FakeModelServer, ProxyHandle]
 ) -> None:
     script, fake, proxy = teacher_server
-    learner = qd(tiny_model, proxy)
+    name = resolve_model(str(tiny_model)).name
+    options: dict[str, Any] = {**FAST, "teacher_options": {"max_retries": 0}}
+    learner = Watched(name, TEACHER, weights=str(tiny_model), teacher_base_url=proxy.url, **options)
     try:
         base = weights(learner)
         schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
@@ -133,6 +146,11 @@ def test_qd_trains_on_the_teachers_moves_in_the_states_the_student_met(
     ):
         assert all(m["content"] in state for m in pair.messages)  # the state is the student's view
     assert after != base and compute["rounds_trained"] > 0
+    # Every round that added a teacher's label moved the adapters; none moved before the first label.
+    assert any(added for added, _ in learner.rounds)
+    first = next(n for n, (added, _) in enumerate(learner.rounds) if added)
+    assert all(moved for added, moved in learner.rounds if added)
+    assert not any(moved for _, moved in learner.rounds[:first])
     rounds = max(r["round"] for r in records) + 1
     # DAgger's aggregate: every round trains on every pair collected so far (one epoch).
     per_round = [0] * rounds
