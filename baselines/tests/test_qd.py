@@ -232,9 +232,12 @@ def test_own_examples_adds_the_trained_learners_round_examples_beside_the_teache
             learner.close()
 
 
-def test_a_negative_replay_is_refused(tiny_model: Path) -> None:
+def test_a_negative_replay_or_an_unknown_teacher_option_is_refused(tiny_model: Path) -> None:
     with pytest.raises(ValueError, match="replay must be at least 0"):
         QDLearner("local/x@sha256:00", TEACHER, weights=str(tiny_model), replay=-1)
+    name = resolve_model(str(tiny_model)).name
+    with pytest.raises(TypeError, match="effrot"):
+        QDLearner(name, TEACHER, weights=str(tiny_model), teacher_options={"effrot": "high"})
 
 
 def test_the_teachers_own_cap_stops_the_run_cleanly_at_the_round(tiny_model: Path, tmp_path: Path) -> None:

@@ -150,7 +150,11 @@ class QDLearner(TrainedLearner):
         told = dict(teacher_options or {})
         told.setdefault("max_calls", self.settings.max_calls)
         told["base_url"] = teacher_base_url or told.get("base_url") or default_base_url()
-        self.teacher = Teacher(ModelSettings(model=teacher, **told))
+        try:
+            self.teacher = Teacher(ModelSettings(model=teacher, **told))
+        except (TypeError, ValueError):
+            super().close()  # the student's weights, server and proxy are up by now: let them go
+            raise
         self.replay = replay
         self.own_examples = own_examples
         # The bare model's session, replaced by one that asks the teacher at every state.
