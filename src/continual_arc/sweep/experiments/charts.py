@@ -1,7 +1,7 @@
 """The figures of an experiment: their numbers as Markdown tables, checked as tables are, and drawn.
 
 Three kinds of entry in ``experiment.toml`` are figures
-([`FIGURE_KINDS`][continual_arc.sweep.experiment_figures.FIGURE_KINDS]):
+([`FIGURE_KINDS`][continual_arc.sweep.experiments.charts.FIGURE_KINDS]):
 
 * ``curve``: the learning curve by exposure (the reference's Figure 3): ``U`` per exposure index
   over the stream of one protocol directory, for the learner and for its reset
@@ -30,11 +30,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.errors import ContinualArcError
-from ..core.records import Play
-from ..measure.cost_figure import COST_LABELS, CostProtocol, cost_of, cost_points, cost_unit
-from ..measure.figure_plots import Floor, cost_plot, exposure_plot, users_plot
-from ..measure.figures import (
+from ...core.errors import ContinualArcError
+from ...core.records import Play
+from ...measure.cost_figure import COST_LABELS, CostProtocol, cost_of, cost_points, cost_unit
+from ...measure.figure_plots import Floor, cost_plot, exposure_plot, users_plot
+from ...measure.figures import (
     ExposurePoint,
     SweepProtocol,
     UsersSeries,
@@ -42,13 +42,13 @@ from ..measure.figures import (
     floor_level,
     share_saved_by_users,
 )
-from ..measure.report import format_estimate, format_points
-from ..play.rundir import read_meta, read_records
-from ..protocol.plays import is_protocol_dir
-from .collect import collect, spec_label
+from ...measure.report import format_estimate, format_points
+from ...play.rundir import read_meta, read_records
+from ...protocol.plays import is_protocol_dir
+from ..collect import collect, spec_label
 
 if TYPE_CHECKING:
-    from .experiments import Experiment
+    from .experiment import Experiment
 
 __all__ = [
     "FIGURES_DIR",
