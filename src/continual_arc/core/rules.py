@@ -53,7 +53,7 @@ class Tally:
 
     The one implementation of the rules: every `BaseEnvironment` counts through one, and the
     checker replays a record's actions through one
-    ([`replay_charge`][continual_arc.submit.replay_charge.replay_charge]).
+    ([`replay_charge`][continual_arc.submit.replay.replay_charge]).
     A failed attempt at the ``attempt_cap``-th ends the instance; a give-up ends it; its
     ``action_cap``-th action that leaves it open ends it; a solved instance is charged what it
     spent (failed attempts plus ``demo_cost`` per demonstration bought), any other ``max_cost``.

@@ -59,8 +59,7 @@ from ..play.rundir import trajectory_name
 from ..stream.schedule import Schedule, rebuild
 from ..tracks.registry import get_track
 from ..tracks.track import Track
-from .replay import replay_instance
-from .replay_charge import ReplayCharge, replay_charge
+from .replay import ReplayCharge, replay_charge, replay_instance
 from .shape import meta_shape, records_shape
 from .traces import TraceFinder
 
