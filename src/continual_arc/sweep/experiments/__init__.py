@@ -19,6 +19,8 @@ from .experiment import (
     differences,
     figures,
     load_experiment,
+    remove_stray_figures,
+    stored_figure_problems,
 )
 
 __all__ = [
@@ -30,4 +32,6 @@ __all__ = [
     "differences",
     "figures",
     "load_experiment",
+    "remove_stray_figures",
+    "stored_figure_problems",
 ]

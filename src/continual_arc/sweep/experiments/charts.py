@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ...core.errors import ContinualArcError
 from ...core.records import Play
@@ -47,9 +46,6 @@ from ...play.rundir import read_meta, read_records
 from ...protocol.plays import is_protocol_dir
 from ..collect import collect, spec_label
 
-if TYPE_CHECKING:
-    from .experiment import Experiment
-
 __all__ = [
     "FIGURES_DIR",
     "FIGURE_KINDS",
@@ -57,8 +53,6 @@ __all__ = [
     "figure_clash",
     "figure_file",
     "figure_section",
-    "remove_stray_figures",
-    "stored_figure_problems",
 ]
 
 FIGURE_KINDS = ("curve", "users", "cost")
@@ -295,35 +289,3 @@ def figure_section(
     else:
         lines = _users(title, runs, draw_to, resamples)
     return "\n".join([f"![{title}]({name})", "", *lines]) + "\n"
-
-
-def _figure_titles(experiment: Experiment) -> list[str]:
-    return [table.title for table in experiment.tables if table.kind in FIGURE_KINDS]
-
-
-def _stray(experiment: Experiment) -> list[Path]:
-    """Drawings in the experiment's ``figures/`` that no figure of it names."""
-    named = {experiment.folder / figure_file(title) for title in _figure_titles(experiment)}
-    return sorted(p for p in (experiment.folder / FIGURES_DIR).glob("*.svg") if p not in named)
-
-
-def stored_figure_problems(experiment: Experiment) -> list[str]:
-    """One sentence per drawing missing from the experiment's folder, or there but named by no figure."""
-    out = [
-        f"{path} is missing: draw it with --write"
-        for path in (experiment.folder / figure_file(title) for title in _figure_titles(experiment))
-        if not path.is_file()
-    ]
-    out += [
-        f"{path} is drawn by no figure of its experiment.toml: --write removes it"
-        for path in _stray(experiment)
-    ]
-    return out
-
-
-def remove_stray_figures(experiment: Experiment) -> list[Path]:
-    """Delete the drawings no figure of the experiment names (a figure retitled or removed)."""
-    stray = _stray(experiment)
-    for path in stray:
-        path.unlink()
-    return stray

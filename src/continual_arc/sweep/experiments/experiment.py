@@ -39,7 +39,7 @@ from pathlib import Path
 from ...core.errors import ContinualArcError
 from ..collect import collect, rows
 from ..table import markdown
-from .charts import FIGURE_KINDS, entry_problem, figure_clash, figure_section
+from .charts import FIGURE_KINDS, FIGURES_DIR, entry_problem, figure_clash, figure_file, figure_section
 from .tables import RESAMPLES, by_run_table, plane_table, printed_summary
 from .verify import verify_table
 
@@ -52,6 +52,8 @@ __all__ = [
     "differences",
     "figures",
     "load_experiment",
+    "remove_stray_figures",
+    "stored_figure_problems",
 ]
 
 EXPERIMENT_FILE = "experiment.toml"
@@ -213,3 +215,35 @@ def differences(stored: str, recomputed: str, where: Path | str) -> list[str]:
     elif len(new) > len(old):
         out.append(f"{where}: lacks the last {len(new) - len(old)} line(s) of the {len(new)} the runs give")
     return out
+
+
+def _figure_titles(experiment: Experiment) -> list[str]:
+    return [table.title for table in experiment.tables if table.kind in FIGURE_KINDS]
+
+
+def _stray(experiment: Experiment) -> list[Path]:
+    """Drawings in the experiment's ``figures/`` that no figure of it names."""
+    named = {experiment.folder / figure_file(title) for title in _figure_titles(experiment)}
+    return sorted(p for p in (experiment.folder / FIGURES_DIR).glob("*.svg") if p not in named)
+
+
+def stored_figure_problems(experiment: Experiment) -> list[str]:
+    """One sentence per drawing missing from the experiment's folder, or there but named by no figure."""
+    out = [
+        f"{path} is missing: draw it with --write"
+        for path in (experiment.folder / figure_file(title) for title in _figure_titles(experiment))
+        if not path.is_file()
+    ]
+    out += [
+        f"{path} is drawn by no figure of its experiment.toml: --write removes it"
+        for path in _stray(experiment)
+    ]
+    return out
+
+
+def remove_stray_figures(experiment: Experiment) -> list[Path]:
+    """Delete the drawings no figure of the experiment names (a figure retitled or removed)."""
+    stray = _stray(experiment)
+    for path in stray:
+        path.unlink()
+    return stray
