@@ -86,7 +86,8 @@ def _annotated_names(node: ast.ClassDef) -> frozenset[str]:
     return frozenset(
         s.target.id
         for s in node.body
-        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        if isinstance(s, ast.AnnAssign)
+        and isinstance(s.target, ast.Name)
         # a ClassVar is no field of a dataclass
         and "ClassVar" not in ast.unparse(s.annotation)
     )
@@ -164,9 +165,7 @@ def _string_annotations(tree: ast.Module) -> Iterator[ast.AST]:
     """The expressions of annotations written as strings (``"dict[str, Any]"``)."""
     for node in ast.walk(tree):
         annotations: list[ast.expr | None] = []
-        if isinstance(node, ast.AnnAssign):
-            annotations.append(node.annotation)
-        elif isinstance(node, ast.arg):
+        if isinstance(node, ast.AnnAssign | ast.arg):
             annotations.append(node.annotation)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             annotations.append(node.returns)
@@ -401,9 +400,7 @@ def figures(root: Path) -> dict[str, list[str]]:
         "functions over 60 lines (src/)": long_functions(core, root),
         "functions over 60 lines (baselines/src/)": long_functions(baselines, root),
         "imports in functions without a comment (src/)": uncommented_local_imports(core, root),
-        "imports in functions without a comment (baselines/src/)": uncommented_local_imports(
-            baselines, root
-        ),
+        "imports in functions without a comment (baselines/src/)": uncommented_local_imports(baselines, root),
     }
 
 

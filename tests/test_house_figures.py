@@ -101,7 +101,7 @@ def _tree(root: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
     long = "def long():\n" + "    x = 1\n" * 60 + "    return x\n"  # 62 lines
-    (root / "src" / "pkg" / "long.py").write_text(long + "\n" * (300 - 63))  # 300 lines in all
+    (root / "src" / "pkg" / "long.py").write_text(long + "\n" * (300 - long.count("\n")))  # 300 lines
     (root / "baselines" / "src").mkdir(parents=True)
 
 
