@@ -16,7 +16,8 @@ Over ``src/`` (the core) and ``baselines/src/`` (run from the repository's root,
   the circles that imports inside functions close as well;
 * the modules of 300 to 400 lines (bunched under the 400-line cap);
 * the functions over 60 lines, from ``def`` to their last line;
-* the imports inside a function with no comment on their line or on the line above, saying why.
+* the imports inside a function with no comment on their line or on the line above, saying why
+  (a run of imports on consecutive lines shares the comment above its first).
 
 The fast loop's wall time is not read from the tree: ``--fast-loop`` runs the command that
 ``CONTRIBUTING.md`` names under its "fast loop" heading and prints its wall time.
@@ -361,20 +362,27 @@ def _comment_lines(text: str) -> set[int]:
 
 
 def uncommented_local_imports(modules: list[Module], root: Path) -> list[str]:
-    """The imports inside a function with no comment on their first line or the line above it."""
+    """The imports inside a function with no comment saying why.
+
+    The comment stands on the import's first line or on the line above; a run of imports on
+    consecutive lines shares the comment above its first.
+    """
     found = []
     for module in modules:
         comments = _comment_lines(module.text)
-        functions = [
-            n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
-        ]
-        seen: set[int] = set()
-        for function in functions:
-            for node in ast.walk(function):
-                if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in seen:
-                    seen.add(id(node))
-                    if not {node.lineno, node.lineno - 1} & comments:
-                        found.append(_where(module, node.lineno, root))
+        nodes = {
+            node.lineno: node
+            for function in ast.walk(module.tree)
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+            for node in ast.walk(function)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+        }
+        for line in sorted(nodes):
+            first = line
+            while first - 1 in nodes and first not in comments:  # the run's first import
+                first -= 1
+            if not {first, first - 1} & comments:
+                found.append(_where(module, line, root))
     return sorted(found)
 
 
