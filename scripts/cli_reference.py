@@ -34,10 +34,15 @@ def commands(prog: str) -> Iterator[tuple[str, argparse.ArgumentParser]]:
     if prog == "continual-arc":
         from continual_arc.cli import build_parser
 
-        # The root parser loads one command group in full (the others by their help line only):
-        # each command is read from the root parser built for it.
-        for name in _subcommands(build_parser()):
-            yield from _walk(f"{prog} {name}", _subcommands(build_parser(name))[name])
+        # The root parser loads one command's module in full (the others by their help line only):
+        # each command, and each subcommand of a group, is read from the root parser built for it.
+        for name, placeholder in _subcommands(build_parser()).items():
+            group = _subcommands(placeholder)
+            if not group:
+                yield from _walk(f"{prog} {name}", _subcommands(build_parser(name))[name])
+            for sub_name in group:
+                built = _subcommands(_subcommands(build_parser(f"{name} {sub_name}"))[name])
+                yield from _walk(f"{prog} {name} {sub_name}", built[sub_name])
     elif prog == "continual-arc-baselines":
         from continual_arc_baselines.cli import build_parser as build_baselines
 

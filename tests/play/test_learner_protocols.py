@@ -8,8 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from continual_arc.play.learner import (
+    MEMBERS as LEARNER_MEMBERS,
+)
+from continual_arc.play.learner import (
+    OPTIONAL_MEMBERS,
     OPTIONAL_PROTOCOLS,
     BaseLearner,
+    Closes,
     CountsInstances,
     Fingerprinted,
     Learner,
@@ -57,6 +62,21 @@ def test_a_learner_has_exactly_the_protocols_of_the_members_it_has(members: set[
 
 def test_the_wire_names_the_optional_methods_a_remote_learner_mirrors() -> None:
     assert dict(OPTIONAL_PROTOCOLS) == {k: v for k, v in MEMBERS.items() if k != "code_fingerprint"}
+
+
+def test_the_member_lists_are_read_from_the_protocols() -> None:
+    # Written out here, in the protocol's order: what a learner must have, and what it may have.
+    assert LEARNER_MEMBERS == (
+        "reset",
+        "act",
+        "observe",
+        "begin_round",
+        "end_round",
+        "resources",
+        "user_resources",
+        "concurrent_users",
+    )
+    assert dict(OPTIONAL_MEMBERS) == {**MEMBERS, "stateless": Stateless, "close": Closes}
 
 
 def test_the_existing_learners_are_still_learners() -> None:

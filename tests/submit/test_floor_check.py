@@ -21,7 +21,7 @@ from continual_arc.play.rundir import load_run, read_records
 from continual_arc.protocol.floor import FLOOR_CACHE
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.submit.check import check_submission
-from continual_arc.submit.leaderboard_flags import flags as leaderboard_flags
+from continual_arc.submit.leaderboard.flags import flags as leaderboard_flags
 from continual_arc.submit.rebuild import rebuild_run, store_run
 
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"

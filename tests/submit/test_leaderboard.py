@@ -23,7 +23,6 @@ from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.measure.pool import BudgetEstimate
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
-from continual_arc.submit import leaderboard as board_module
 from continual_arc.submit.leaderboard import (
     Checked,
     LeaderboardError,
@@ -31,7 +30,8 @@ from continual_arc.submit.leaderboard import (
     find_results,
     leaderboard,
 )
-from continual_arc.submit.leaderboard_format import CSV_COLUMNS, leaderboard_markdown
+from continual_arc.submit.leaderboard import board as board_module
+from continual_arc.submit.leaderboard.formats import CSV_COLUMNS, leaderboard_markdown
 from continual_arc.submit.standing import Standing, StandingKind
 
 pytestmark = pytest.mark.tampered  # one result is edited on purpose

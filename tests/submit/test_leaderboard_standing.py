@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from continual_arc.measure.pool import BudgetEstimate
 from continual_arc.submit.check import CheckNumbers
 from continual_arc.submit.leaderboard import Checked, leaderboard
-from continual_arc.submit.leaderboard_format import leaderboard_csv, leaderboard_markdown
-from continual_arc.submit.leaderboard_here import NotHere
-from continual_arc.submit.leaderboard_spend import Spend, spend_of_runs
+from continual_arc.submit.leaderboard.formats import leaderboard_csv, leaderboard_markdown
+from continual_arc.submit.leaderboard.here import NotHere
+from continual_arc.submit.leaderboard.spend import Spend, spend_of_runs
 from continual_arc.submit.standing import Standing, StandingKind
 
 REPORTED = Standing(StandingKind.REPORTED, "unsigned")

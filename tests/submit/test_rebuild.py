@@ -18,7 +18,7 @@ from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard import check_result, leaderboard
-from continual_arc.submit.leaderboard_flags import RECORDS_ONLY
+from continual_arc.submit.leaderboard.flags import RECORDS_ONLY
 from continual_arc.submit.rebuild import RebuildError, first_difference, rebuild_run, store_run
 
 pytestmark = pytest.mark.tampered  # stored copies are edited on purpose

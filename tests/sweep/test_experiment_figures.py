@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from continual_arc.cli import main
 from continual_arc.core.records import Record, parse_run_meta
 from continual_arc.measure.summary import summarize, summary_json
-from continual_arc.sweep.experiment_figures import figure_clash, figure_file
 from continual_arc.sweep.experiments import ExperimentError, load_experiment
+from continual_arc.sweep.experiments.charts import figure_clash, figure_file
 
 SCHEDULES = {
     "stream": {},

@@ -7,9 +7,12 @@ One module per command group ([`data`][continual_arc.cli.data], [`schedule`][con
 [`runs`][continual_arc.cli.runs], [`pack`][continual_arc.cli.pack], [`verify`][continual_arc.cli.verify],
 [`verify_request`][continual_arc.cli.verify_request], [`keys`][continual_arc.cli.keys],
 [`view`][continual_arc.cli.view], [`sweep`][continual_arc.cli.sweep], [`figures`][continual_arc.cli.figures],
-[`first_sight`][continual_arc.cli.first_sight]), each adding its commands to the root parser. Only the group
-of the command being run is imported, so that ``continual-arc schedule make`` does not pay for NumPy or the
-plotting library, and ``--help`` for nothing at all. Every error meant for a person
+[`first_sight`][continual_arc.cli.first_sight]), each adding its commands to the root parser; a group's
+subcommands may have modules of their own ([`data`][continual_arc.cli.data] ``status``,
+[`data_fetch`][continual_arc.cli.data_fetch] ``fetch`` and ``screen``,
+[`data_cache`][continual_arc.cli.data_cache]), a command's parser and its work in one module. Only the
+module of the command being run is imported, so that ``continual-arc schedule make`` does not pay for
+NumPy or the plotting library, and ``--help`` for nothing at all. Every error meant for a person
 ([`ContinualArcError`][continual_arc.core.errors.ContinualArcError]) is printed as one line, exit status 2.
 """
 
@@ -24,10 +27,21 @@ from types import ModuleType
 
 from ..core.errors import ContinualArcError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "command_of", "main"]
+
+_GROUPS: dict[str, tuple[str, str]] = {
+    "data": ("data_command", "the data sources of each track: check, fetch, screen, cache"),
+}
+"""The commands that only group subcommands: the destination of the subcommand's name, and help."""
 
 _COMMANDS: dict[str, tuple[str, str]] = {
-    "data": ("data", "the data sources of each track: check, fetch, screen"),
+    "data status": ("data", "every track's sources, versions, file hashes and task counts"),
+    "data fetch": ("data_fetch", "check (arc2: fetch) a track's sources, then draw every screened task"),
+    "data screen": ("data_fetch", "screen a track's generators and write its screen file"),
+    "data cache": (
+        "data_cache",
+        "the instance cache: show it, prewarm it for a configuration, limit or clear it",
+    ),
     "schedule": ("schedule", "make and show schedules"),
     "run": ("run", "play a learner over a schedule into a run directory"),
     "report": ("report", "a run's measures, diagnostics, errors and resources"),
@@ -49,36 +63,58 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "pool": ("sweep", "the table of runs made by hand: each learner's seeds pooled, ranked by U"),
     "first-sight": ("first_sight", "one instance of each of a track's public tasks, wiped before each"),
 }
-"""Every top-level command: the module of its group, and its one-line help."""
+"""Every command (a subcommand of a group by its path, ``data fetch``): its module, and its help line."""
 
 
-def _group(command: str) -> ModuleType:
-    # Loaded by name so that a command imports its own group alone (see the module docstring).
+def _module(command: str) -> ModuleType:
+    # Loaded by name so that a command imports its own module alone (see the module docstring).
     return importlib.import_module(f"{__name__}.{_COMMANDS[command][0]}")
 
 
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names (``data fetch`` for a group's subcommand), or ``None`` if none.
+
+    The root parser and the groups take no option with a value, so the command's words are the
+    first words of ``argv`` that are not options.
+    """
+    words = [arg for arg in argv if not arg.startswith("-")][:2]
+    command = " ".join(words[:2]) if words and words[0] in _GROUPS else " ".join(words[:1])
+    return command if command in _COMMANDS else None
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The root parser: ``command``'s group in full, every other command by its help line only."""
+    """The root parser: ``command``'s module in full, every other command by its help line only.
+
+    Args:
+        command: A key of the command table (``run``, ``data cache``), as
+            [command_of][continual_arc.cli.command_of] reads it from the arguments.
+    """
     parser = argparse.ArgumentParser(
         prog="continual-arc",
         description="Continual-ARC: a continual-learning benchmark on ARC-AGI puzzles.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    loaded = _group(command) if command in _COMMANDS else None
+    groups: dict[str, argparse._SubParsersAction[argparse.ArgumentParser]] = {}
+    loaded = _module(command) if command in _COMMANDS else None
     for name, (_, help_line) in _COMMANDS.items():
+        group, _, leaf = name.rpartition(" ")
+        if group and group not in groups:
+            dest, group_help = _GROUPS[group]
+            group_parser = sub.add_parser(group, help=group_help)
+            groups[group] = group_parser.add_subparsers(dest=dest, required=True, metavar="COMMAND")
+        target = groups[group] if group else sub
         if loaded is not None and name in loaded.COMMANDS:
             if name == loaded.COMMANDS[0]:
-                loaded.add_commands(sub)
+                loaded.add_commands(target)
         else:
-            sub.add_parser(name, help=help_line, add_help=False)
+            target.add_parser(leaf, help=help_line, add_help=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    command = next((arg for arg in args_list if not arg.startswith("-")), None)
-    args = build_parser(command).parse_args(args_list)
+    args = build_parser(command_of(args_list)).parse_args(args_list)
     try:
         status: int = args.func(args)
     except ContinualArcError as err:

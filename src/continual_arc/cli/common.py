@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
@@ -24,7 +23,6 @@ __all__ = [
     "apply_declared_options",
     "count",
     "counter",
-    "deferred",
     "json_arg",
     "print_json",
     "report_faults",
@@ -34,21 +32,6 @@ __all__ = [
 
 class CliError(ContinualArcError):
     """A user error found by the command line itself: printed as one line, exit status 2."""
-
-
-def deferred(module: str, function: str = "run") -> Callable[[argparse.Namespace], int]:
-    """A command's handler that imports its module only when the command runs.
-
-    For a command whose work needs heavy modules its group's other commands do not (``data fetch``
-    needs the network and archive modules, ``data status`` none of them), so that building the
-    group's parser stays cheap; `continual_arc.cli` loads groups the same way.
-    """
-
-    def handler(args: argparse.Namespace) -> int:
-        result: int = getattr(importlib.import_module(f"{__package__}.{module}"), function)(args)
-        return result
-
-    return handler
 
 
 def add_declared_options(parser: argparse.ArgumentParser) -> None:

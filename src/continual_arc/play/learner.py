@@ -90,6 +90,7 @@ __all__ = [
     "load_object",
     "misnamed_members",
     "missing_members",
+    "protocol_members",
     "saves_state",
 ]
 
@@ -279,22 +280,30 @@ class Fingerprinted(Protocol, metaclass=_ByWhatItIs):
         ...
 
 
-OPTIONAL_PROTOCOLS: Mapping[str, type] = {
-    "save_state": SavesState,
-    "load_state": LoadsState,
-    "resume_from": ResumesFrom,
-    "instance_log": LogsInstances,
-    "instance_resources": CountsInstances,
-    "training_resources": TrainsWeights,
-    "memory": ShowsMemory,
-}
+def protocol_members(protocol: type) -> tuple[str, ...]:
+    """The public members ``protocol`` declares itself: its methods in order, then its attributes."""
+    methods = [n for n, v in vars(protocol).items() if not n.startswith("_") and inspect.isfunction(v)]
+    attributes = [n for n in vars(protocol).get("__annotations__", {}) if not n.startswith("_")]
+    return (*methods, *attributes)
+
+
+def _by_member(*protocols: type) -> dict[str, type]:
+    """Each one-member protocol by the name of its member."""
+    named = {}
+    for protocol in protocols:
+        (member,) = protocol_members(protocol)  # an optional protocol stands for one member
+        named[member] = protocol
+    return named
+
+
+OPTIONAL_PROTOCOLS: Mapping[str, type] = _by_member(
+    SavesState, LoadsState, ResumesFrom, LogsInstances, CountsInstances, TrainsWeights, ShowsMemory
+)
 """The optional methods a learner in another process may have, each with its protocol (named on the wire)."""
 
 OPTIONAL_MEMBERS: Mapping[str, type] = {
     **OPTIONAL_PROTOCOLS,
-    "stateless": Stateless,
-    "close": Closes,
-    "code_fingerprint": Fingerprinted,
+    **_by_member(Stateless, Closes, Fingerprinted),
 }
 """Every optional member the runner looks for, each with the protocol that says what it must be."""
 
@@ -413,17 +422,8 @@ def load_learner(path: str, kwargs: Mapping[str, object] | None = None) -> AnyLe
     return cast(AnyLearner, learner)  # every member of the protocol is there (checked just above)
 
 
-MEMBERS = (
-    "reset",
-    "act",
-    "observe",
-    "begin_round",
-    "end_round",
-    "resources",
-    "user_resources",
-    "concurrent_users",
-)
-"""The members every learner has ([`Learner`][continual_arc.play.learner.Learner]'s)."""
+MEMBERS = protocol_members(Learner)
+"""The members every learner has ([`Learner`][continual_arc.play.learner.Learner]'s), read from it."""
 
 
 def missing_members(learner: object) -> list[str]:

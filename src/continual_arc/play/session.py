@@ -15,11 +15,10 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..core.environment import AnyEnvironment, EnvSettings
+from ..core.environment import AnyEnvironment
 from ..core.records import Record
 from ..stream.schedule import Schedule
 from ..stream.slots import Slot
-from ..tracks.registry import get_track
 from .aliases import Aliases, read_or_create_salt
 from .auxiliary import AuxiliaryLedger
 from .commit import Committer
@@ -55,13 +54,13 @@ class RunSession:
     ) -> None:
         self.learner, self.schedule, self.out, self.hooks = learner, schedule, out, hooks
         self.time_limit, self.fail_fast = options.instance_time_limit, options.fail_fast
-        self.track = get_track(schedule.meta["track"])
+        self.track = schedule.track  # resolved once, where the schedule was built or read
         if dict(schedule.meta["sources"]) != self.track.sources:
             raise RunDirError(
                 f"the schedule names the sources {dict(schedule.meta['sources'])}, but track "
                 f"{self.track.name} serves {self.track.sources}"
             )
-        self.settings = EnvSettings.from_dict(schedule.meta["configuration"]["env"])
+        self.settings = schedule.config.env
         self.aliases = Aliases(read_or_create_salt(out), options.alias_style)
         self.aliases.check_unique(sorted({s.task_id for s in schedule.slots}))
         self.saves_state = saves_state(learner)

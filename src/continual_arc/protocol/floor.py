@@ -104,7 +104,7 @@ def floor_key(schedule: Schedule, learner: str) -> str:
         code = learner_fingerprint(built)
     finally:
         release(built)
-    track = get_track(str(schedule.meta["track"]))
+    track = schedule.track  # the schedule's own, resolved where it was built
     described = {
         "format": 1,
         "learner": learner,

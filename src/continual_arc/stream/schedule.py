@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from ..core.config import TESTS, Config, ScheduleError
 from ..core.files import RecordsError, atomic_write_text, read_json
 from ..core.records import RecordShapeError, ScheduleMeta, parse_schedule_meta
+from ..tracks.track import Track
 from .process import ORDERS
 from .protocol_block import protocol_of
 from .rows import epilogue_rows, fresh_rows, meta_block, stream_rows, test_rows
@@ -44,14 +46,44 @@ FORMAT = 1
 class Schedule:
     """Slots and the meta block that says how they were made.
 
+    The configuration is parsed from the meta once ([`config`][continual_arc.stream.schedule.Schedule.config])
+    and the track resolved once ([`track`][continual_arc.stream.schedule.Schedule.track]): a schedule
+    built here carries the track it was built from, and whoever plays or checks it takes the track
+    from it instead of looking it up by name again.
+
     Attributes:
         slots: the slots, in serving order.
         meta: configuration, seed, order, users, test, width, rounds cut, sources, environment
             settings, process parameters and the protocol block.
+        built_from: the track the schedule was built from (``None`` for a schedule read from a
+            file, whose track is resolved from its configuration when first asked for); never
+            compared, copied or pickled, since it is the registry's object, not the schedule's data.
     """
 
     slots: tuple[Slot, ...]
     meta: ScheduleMeta
+    built_from: Track | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def config(self) -> Config:
+        """The configuration the meta names, parsed once."""
+        return Config.from_dict(self.meta["configuration"])
+
+    @cached_property
+    def track(self) -> Track:
+        """The track the schedule draws from, resolved once.
+
+        Raises:
+            ScheduleError: the configuration's track is unknown or cannot run here.
+        """
+        return self.built_from if self.built_from is not None else track_of(self.config)
+
+    def __getstate__(self) -> dict[str, object]:
+        # A copy or a pickle (a schedule sent to a worker process) carries the data, not the track
+        # object or the parsed configuration: the receiver resolves them again, once, if it asks.
+        state = {k: v for k, v in self.__dict__.items() if k not in ("config", "track")}
+        state["built_from"] = None
+        return state
 
     @property
     def rounds(self) -> int:
@@ -76,7 +108,7 @@ class Schedule:
             return self
         meta: ScheduleMeta = {**self.meta, "rounds_cut": rounds}
         meta["protocol"] = protocol_of(meta)
-        return Schedule(tuple(s for s in self.slots if s.round < rounds), meta)
+        return Schedule(tuple(s for s in self.slots if s.round < rounds), meta, self.built_from)
 
     def to_json(self) -> dict[str, Any]:
         """The schedule as a JSON document."""
@@ -173,7 +205,7 @@ def build_schedule(
         if epilogue:
             rows += epilogue_rows(track, config, seed, config.stream_tasks * config.supply, reset_each)
         meta = meta_block(track, config, seed, order=order, epilogue=epilogue, reset_each=reset_each)
-    schedule = Schedule(annotate(rows), meta)
+    schedule = Schedule(annotate(rows), meta, track)
     return schedule.first_rounds(rounds) if rounds is not None else schedule
 
 
@@ -192,7 +224,7 @@ def test_schedule(config: Config, seed: int, test: str, *, width: int | None = N
         raise ScheduleError("--width must be at least 1")
     track = track_of(config)  # once, here at the edge, then passed down
     meta = meta_block(track, config, seed, test=test, width=width, order=None)
-    return Schedule(annotate(test_rows(track, config, seed, test, width)), meta)
+    return Schedule(annotate(test_rows(track, config, seed, test, width)), meta, track)
 
 
 test_schedule.__test__ = False  # type: ignore[attr-defined]  # a contract name, not a pytest test

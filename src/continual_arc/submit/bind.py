@@ -13,17 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..core.files import RecordsError, read_json
 from ..core.records import Phase, Play
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun
+from .numbers import CheckNumbers
 from .standing import Standing, StandingKind
-
-if TYPE_CHECKING:  # check imports this module: its numbers' type is for annotations only
-    from .check import CheckNumbers
 
 __all__ = ["MODES", "learner_problems", "protocol_json_problems", "verification_problems"]
 

@@ -42,35 +42,21 @@ from typing import NotRequired, TypedDict
 
 from ..core.config import TESTS
 from ..core.files import RecordsError, read_json
-from ..core.records import JSONValue, Phase, Play, ProtocolBlock, Record
-from ..measure.compare import LearnedJSON, MismatchError, TestComparisonJSON, share_learned, share_saved
+from ..core.records import JSONValue, Phase, Play, Record
+from ..measure.compare import MismatchError, TestComparisonJSON, share_learned, share_saved
 from ..measure.ledger import OutsideJSON, ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
-from ..measure.reset_flags import FloorPlay, ResetFlagsJSON, reset_flags
+from ..measure.reset_flags import FloorPlay, reset_flags
 from ..protocol.floor import TrackFloor, floor_differences, stream_floors
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .bind import learner_problems, protocol_json_problems, verification_problems
 from .check_run import LoadedRun, check_run
+from .numbers import CheckNumbers
 from .roles import cross_checks
 from .standing import Standing, TrustedKeys, load_trusted, standing_json, standing_of
 
 __all__ = ["CheckNumbers", "CheckResult", "CheckResultJSON", "check_submission"]
-
-CheckNumbers = TypedDict(
-    "CheckNumbers",
-    {
-        "held-out": TestComparisonJSON,
-        "seen": TestComparisonJSON,
-        "learned": NotRequired[LearnedJSON],
-        "flags": ResetFlagsJSON,
-        "protocol": ProtocolBlock | None,
-        "outside_spend": NotRequired[OutsideJSON | None],
-    },
-)
-"""The leaderboard's numbers of a checked result: each test's comparison, the share learned (with the
-stream and its reset), the flags on the reset, the verdict recomputed, and the spend outside the
-records (with a ledger). The functional form, since a test's key is ``held-out``."""
 
 
 class CheckResultJSON(TypedDict):

@@ -57,10 +57,8 @@ from ..measure.summary import summarize, summary_json
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
 from ..stream.schedule import Schedule, rebuild
-from ..tracks.registry import get_track
 from ..tracks.track import Track
-from .replay import replay_instance
-from .replay_charge import ReplayCharge, replay_charge
+from .replay import ReplayCharge, replay_charge, replay_instance
 from .shape import meta_shape, records_shape
 from .traces import TraceFinder
 
@@ -356,7 +354,7 @@ def check_run(
         return run, problems
     track: Track | ScheduleError
     try:
-        track = get_track(schedule.meta["track"])  # once for the checks that need it
+        track = schedule.track  # the rebuilt schedule's, resolved once for the checks that need it
     except ScheduleError as err:
         track = err
     checks: list[tuple[str, Callable[[], None]]] = [

@@ -6,6 +6,11 @@ step what the learner was shown (its counters), each feedback (verdicts, counter
 pairs byte for byte, refusals), how the instance ended and what it was charged, with the trajectory
 and with the record. A record edited alone, a trajectory and record edited together, a
 demonstration cut out of both: each leaves a step where the replay and the files part.
+
+A record's charge is replayed too ([`replay_charge`][continual_arc.submit.replay.replay_charge]):
+its actions counted through [`Tally`][continual_arc.core.rules.Tally], the rules every environment
+plays by, so that the checker ([`check_run`][continual_arc.submit.check_run]) compares each record's
+end, counts and charge with one implementation of the rules, not a copy beside them.
 """
 
 from __future__ import annotations
@@ -13,13 +18,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TypedDict
 
 from ..core.environment import AnyEnvironment, EnvSettings
-from ..core.records import End, Record
+from ..core.games import GAME_ACTIONS
+from ..core.records import ActionEntry, End, Record
+from ..core.rules import Tally
 from ..play.instance_record import action_entries
 from ..tracks.track import Track
 
-__all__ = ["replay_instance"]
+__all__ = ["ReplayCharge", "replay_charge", "replay_instance"]
 
 _RESULT_FIELDS = ("solved", "charge", "wrong_attempts", "demos_bought", "demos_refused", "end")
 
@@ -140,3 +148,60 @@ def replay_instance(
             for d in _differences({k: record.get(k) for k in wanted_fields}, wanted_fields)
         ]
     return problems
+
+
+class ReplayCharge(TypedDict, total=False):
+    """What a record's actions give under the rules (`replay_charge`), or the problem that stops it."""
+
+    problem: str
+    end: str
+    solved: bool
+    wrong_attempts: int
+    demos_bought: int
+    demos_refused: int
+    charge: int
+    max_cost: int
+    budget_share: float
+
+
+def replay_charge(record: Record, settings: EnvSettings, action_cap: int | None = None) -> ReplayCharge:
+    """What the environment's rules make of a record's actions: its end, counts and charge.
+
+    The actions are counted through the environment's own rules ([`Tally`][continual_arc.core.rules.Tally]),
+    as the instance was played. A game action's entry says how it ended its attempt (``ended``):
+    a win solves the instance, any other end is a failed attempt. ``action_cap`` is the instance's
+    (a game level's depends on its solver's plan, and its trajectory gives it); by default the
+    settings' own. An instance the actions leave open ended outside the rules (its recorded fault),
+    or never ended (``unfinished``).
+    """
+    tally = Tally(settings, action_cap)
+    for action in record.get("actions", []):
+        if tally.done:
+            return {"problem": "an action after the instance ended"}
+        _apply_entry(tally, action)
+        tally.count_action()
+    tally.fail(End.fault(record.get("end")) or End.UNFINISHED)
+    result = tally.result()
+    return {
+        "end": result.end,
+        "solved": result.solved,
+        "wrong_attempts": result.wrong_attempts,
+        "demos_bought": result.demos_bought,
+        "demos_refused": result.demos_refused,
+        "charge": result.charge,
+        "max_cost": settings.max_cost,
+        "budget_share": result.charge / settings.max_cost,
+    }
+
+
+def _apply_entry(tally: Tally, action: ActionEntry) -> None:
+    """One recorded action's outcome, as the environment counted it when it was played."""
+    kind = action.get("action")
+    if kind in GAME_ACTIONS and action.get("ended") is not None:
+        tally.solve() if action["ended"] == "won" else tally.fail_attempt()
+    elif kind == "submit":
+        tally.solve() if action.get("correct") else tally.fail_attempt()
+    elif kind == "request_demos":
+        tally.demo(refused=bool(action.get("refused")))
+    elif kind == "give_up":
+        tally.give_up()

@@ -1,7 +1,7 @@
 """The environment of a grid instance (arc1, arc2): three actions, binary feedback, and its cost.
 
 The whole contract is [`GridEnv.step`][continual_arc.tracks.grid_env.GridEnv.step]'s docstring. In short, with
-the default [`EnvSettings`][continual_arc.core.environment.EnvSettings] (``attempt_cap = 8``,
+the default [`EnvSettings`][continual_arc.core.rules.EnvSettings] (``attempt_cap = 8``,
 ``demo_cap = 8``, ``demo_cost = 1``):
 
 ============================  ==========================================================  ==============

@@ -35,6 +35,7 @@ def load_track() -> Track:
     """
     if any(importlib.util.find_spec(name) is None for name in ("arcengine", "continual_arc_games")):
         raise TrackUnavailableError(MISSING, configs=CONFIG_NAMES)
+    # Only now: the track's module imports the engine and the games, known by here to be installed.
     from .track import ARC3
 
     return ARC3

@@ -2,7 +2,7 @@
 
 The whole contract is [`GameEnv.step`][continual_arc.tracks.arc3.env.GameEnv.step]'s docstring, and
 ``docs/arc3.md`` explains it. In short, with the default
-[`EnvSettings`][continual_arc.core.environment.EnvSettings] (``attempt_cap = 8``, ``demo_cap = 8``,
+[`EnvSettings`][continual_arc.core.rules.EnvSettings] (``attempt_cap = 8``, ``demo_cap = 8``,
 ``demo_cost = 1``, ``action_cap = 64``):
 
 ====================  =====================================================================  ===========

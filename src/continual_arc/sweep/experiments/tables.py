@@ -1,14 +1,14 @@
 """The kinds of table an experiment recomputes from one or more stored protocols.
 
-* [`plane_table`][continual_arc.sweep.experiment_tables.plane_table]: one protocol's numbers as the README
+* [`plane_table`][continual_arc.sweep.experiments.tables.plane_table]: one protocol's numbers as the README
   shows them;
-* [`by_run_table`][continual_arc.sweep.experiment_tables.by_run_table]: one row per protocol, in the order
+* [`by_run_table`][continual_arc.sweep.experiments.tables.by_run_table]: one row per protocol, in the order
   given, each as the sweep's table shows a row (its seed alone, never pooled);
-* [`printed_summary`][continual_arc.sweep.experiment_tables.printed_summary]: one protocol's summary exactly
+* [`printed_summary`][continual_arc.sweep.experiments.tables.printed_summary]: one protocol's summary exactly
   as ``continual-arc protocol`` printed it when it finished, its numbers recomputed from the records.
 
 Every interval is bootstrapped as the protocol command does by default: seed 0,
-[`RESAMPLES`][continual_arc.sweep.experiment_tables.RESAMPLES] resamples.
+[`RESAMPLES`][continual_arc.sweep.experiments.tables.RESAMPLES] resamples.
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..core.errors import ContinualArcError
-from ..core.files import read_json
-from ..core.records import Phase, Play, Record
-from ..measure.compare import LearnedJSON, TestComparisonJSON, mean_level_score
-from ..measure.report import SHARE_DIGITS, format_estimate, format_points
-from ..protocol.conclude import ProtocolDocument
-from ..protocol.plane import plane_point
-from ..protocol.report import protocol_summary
-from .collect import collect, group_row, read_plays
-from .table import row_cells
+from ...core.errors import ContinualArcError
+from ...core.files import read_json
+from ...core.records import Phase, Play, Record
+from ...measure.compare import LearnedJSON, TestComparisonJSON, mean_level_score
+from ...measure.report import SHARE_DIGITS, format_estimate, format_points
+from ...protocol.conclude import ProtocolDocument
+from ...protocol.plane import plane_point
+from ...protocol.report import protocol_summary
+from ..collect import collect, group_row, read_plays
+from ..table import row_cells
 
 __all__ = ["RESAMPLES", "by_run_table", "plane_table", "printed_summary"]
 
@@ -85,7 +85,7 @@ def by_run_table(protocols: Sequence[Path], names: Mapping[str, str]) -> str:
 
     ``names`` labels a learner's rows as a pooled table's do. Protocols that played games get each
     play's level score too, learner and reset
-    ([`LEVEL_HEADER`][continual_arc.sweep.experiment_tables.LEVEL_HEADER]). Each protocol's records are read
+    ([`LEVEL_HEADER`][continual_arc.sweep.experiments.tables.LEVEL_HEADER]). Each protocol's records are read
     once, for its row and its level scores.
     """
     found = []

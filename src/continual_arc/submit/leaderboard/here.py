@@ -4,7 +4,7 @@ A fresh install holds arc1 only: arc2's data is fetched by a command, arc3 needs
 ARC Prize's game engine, and a result verified on a rule pack needs that pack's folder. Such a
 result is not wrong, and the checker could not read it, so the leaderboard lists it apart as *not
 checked here* instead of refusing it:
-[not_checked_here][continual_arc.submit.leaderboard_here.not_checked_here] asks the stream's
+[not_checked_here][continual_arc.submit.leaderboard.here.not_checked_here] asks the stream's
 schedule to rebuild before anything is checked, and turns the sentence of what is missing into a
 reason and a command.
 """
@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.errors import ContinualArcError
-from ..core.files import RecordsError, read_json
-from ..data.pinned import SourceError
-from ..stream.schedule import rebuild
-from ..tracks.registry import UNAVAILABLE, pack_in_use
+from ...core.errors import ContinualArcError
+from ...core.files import RecordsError, read_json
+from ...data.pinned import SourceError
+from ...stream.schedule import rebuild
+from ...tracks.registry import UNAVAILABLE, pack_in_use
 
 __all__ = ["NotHere", "not_checked_here"]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from ..measure.bootstrap import EstimateJSON
-from ..measure.pool import BudgetEstimateJSON
-from ..measure.spend import SpendJSON
+from ...measure.bootstrap import EstimateJSON
+from ...measure.pool import BudgetEstimateJSON
+from ...measure.spend import SpendJSON
 
 __all__ = [
     "LeaderboardJSON",
@@ -55,7 +55,7 @@ class PublicJSON(TypedDict):
 
 
 class RowJSON(TypedDict):
-    """A [Row][continual_arc.submit.leaderboard_rows.Row] as JSON (its fields in order)."""
+    """A [Row][continual_arc.submit.leaderboard.rows.Row] as JSON (its fields in order)."""
 
     rank: int
     path: str
@@ -85,7 +85,7 @@ class RowJSON(TypedDict):
 
 
 class TableJSON(TypedDict):
-    """A [Table][continual_arc.submit.leaderboard_rows.Table] as JSON."""
+    """A [Table][continual_arc.submit.leaderboard.rows.Table] as JSON."""
 
     track: str
     users: int
@@ -94,7 +94,7 @@ class TableJSON(TypedDict):
 
 
 class RefusalJSON(TypedDict):
-    """A [Refusal][continual_arc.submit.leaderboard.Refusal] as JSON."""
+    """A [Refusal][continual_arc.submit.leaderboard.board.Refusal] as JSON."""
 
     path: str
     name: str | None
@@ -103,7 +103,7 @@ class RefusalJSON(TypedDict):
 
 
 class NotHereJSON(TypedDict):
-    """A [NotHere][continual_arc.submit.leaderboard_here.NotHere] result as JSON."""
+    """A [NotHere][continual_arc.submit.leaderboard.here.NotHere] result as JSON."""
 
     path: str
     name: str | None

@@ -10,21 +10,22 @@ so that a page can include it alone. Each table reads protocol directories (the 
   from its records as ``continual-arc protocol`` reads them
   ([`plane_point`][continual_arc.protocol.plane.plane_point]);
 * ``printed``: one protocol's summary as ``continual-arc protocol`` printed it, recomputed
-  ([`printed_summary`][continual_arc.sweep.experiment_tables.printed_summary]);
+  ([`printed_summary`][continual_arc.sweep.experiments.tables.printed_summary]);
 * ``pooled``: the sweep's table over the runs, each learner's seeds pooled
   ([`rows`][continual_arc.sweep.collect.rows], [`markdown`][continual_arc.sweep.table.markdown]); its
   optional ``names`` (a learner's import path to a name) labels rows as the sweep that played the
   runs did (``library keep=demos``, not ``ProgramLibraryLearner keep=demos``);
 * ``by-run``: the same columns, one row per protocol in the order given
-  ([`by_run_table`][continual_arc.sweep.experiment_tables.by_run_table]);
+  ([`by_run_table`][continual_arc.sweep.experiments.tables.by_run_table]);
 * ``verify``: ``continual-arc verify`` reruns side by side, a row each, with the flags on the reset
-  reference ([`verify_table`][continual_arc.sweep.experiment_verify.verify_table]);
+  reference ([`verify_table`][continual_arc.sweep.experiments.verify.verify_table]);
 * ``curve`` and ``users``: figures, their numbers as tables and drawn by ``--write``
-  ([`experiment_figures`][continual_arc.sweep.experiment_figures]).
+  ([`charts`][continual_arc.sweep.experiments.charts]).
 
-[`figures`][continual_arc.sweep.experiments.figures] recomputes ``tables.md`` and
-[`differences`][continual_arc.sweep.experiments.differences] says, one sentence a line, where it departs from
-the stored one. Everything is read from records, meta and summaries: stored runs need no trajectories.
+[`figures`][continual_arc.sweep.experiments.experiment.figures] recomputes ``tables.md`` and
+[`differences`][continual_arc.sweep.experiments.experiment.differences] says, one sentence a line, where
+it departs from the stored one. Everything is read from records, meta and summaries: stored runs need
+no trajectories.
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.errors import ContinualArcError
-from .collect import collect, rows
-from .experiment_figures import FIGURE_KINDS, entry_problem, figure_clash, figure_section
-from .experiment_tables import RESAMPLES, by_run_table, plane_table, printed_summary
-from .experiment_verify import verify_table
-from .table import markdown
+from ...core.errors import ContinualArcError
+from ..collect import collect, rows
+from ..table import markdown
+from .charts import FIGURE_KINDS, FIGURES_DIR, entry_problem, figure_clash, figure_file, figure_section
+from .tables import RESAMPLES, by_run_table, plane_table, printed_summary
+from .verify import verify_table
 
 __all__ = [
     "EXPERIMENT_FILE",
@@ -51,6 +52,8 @@ __all__ = [
     "differences",
     "figures",
     "load_experiment",
+    "remove_stray_figures",
+    "stored_figure_problems",
 ]
 
 EXPERIMENT_FILE = "experiment.toml"
@@ -212,3 +215,35 @@ def differences(stored: str, recomputed: str, where: Path | str) -> list[str]:
     elif len(new) > len(old):
         out.append(f"{where}: lacks the last {len(new) - len(old)} line(s) of the {len(new)} the runs give")
     return out
+
+
+def _figure_titles(experiment: Experiment) -> list[str]:
+    return [table.title for table in experiment.tables if table.kind in FIGURE_KINDS]
+
+
+def _stray(experiment: Experiment) -> list[Path]:
+    """Drawings in the experiment's ``figures/`` that no figure of it names."""
+    named = {experiment.folder / figure_file(title) for title in _figure_titles(experiment)}
+    return sorted(p for p in (experiment.folder / FIGURES_DIR).glob("*.svg") if p not in named)
+
+
+def stored_figure_problems(experiment: Experiment) -> list[str]:
+    """One sentence per drawing missing from the experiment's folder, or there but named by no figure."""
+    out = [
+        f"{path} is missing: draw it with --write"
+        for path in (experiment.folder / figure_file(title) for title in _figure_titles(experiment))
+        if not path.is_file()
+    ]
+    out += [
+        f"{path} is drawn by no figure of its experiment.toml: --write removes it"
+        for path in _stray(experiment)
+    ]
+    return out
+
+
+def remove_stray_figures(experiment: Experiment) -> list[Path]:
+    """Delete the drawings no figure of the experiment names (a figure retitled or removed)."""
+    stray = _stray(experiment)
+    for path in stray:
+        path.unlink()
+    return stray

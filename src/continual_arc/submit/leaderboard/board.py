@@ -3,10 +3,10 @@
 ``continual-arc leaderboard DIR...`` reads result directories (what ``continual-arc check``
 accepts: a protocol directory holding ``submission.json``). Each is checked first
 ([check_submission][continual_arc.submit.check.check_submission],
-[check_result][continual_arc.submit.leaderboard.check_result]), unless its track cannot run here
+[check_result][continual_arc.submit.leaderboard.board.check_result]), unless its track cannot run here
 (arc2's data not fetched, arc3 on a Python without its engine, a rule pack not given): such a result
 is listed as *not checked here*, with one short reason and the command that would check it
-([leaderboard_here][continual_arc.submit.leaderboard_here]). A result the checker refuses is listed
+([here][continual_arc.submit.leaderboard.here]). A result the checker refuses is listed
 with its reason and never ranked.
 
 The rest are placed by their standing ([standing_of][continual_arc.submit.standing.standing_of],
@@ -16,12 +16,12 @@ reproduced results rank in the main tables, one per track and number of users; e
 their own beneath, never interleaved with the main ones. A reported result whose learner code (the
 fingerprint its stream recorded) is the code a verified result's signed statement names stands
 beside that verified row, unranked. Within a table, the seeds of one learner are pooled into one
-row ([leaderboard_rows][continual_arc.submit.leaderboard_rows]) ranked by ``U`` on the learner's
+row ([rows][continual_arc.submit.leaderboard.rows]) ranked by ``U`` on the learner's
 stream, lowest first, shown with its standard error over tasks, beside what the learner spent
-([leaderboard_spend][continual_arc.submit.leaderboard_spend]).
+([spend][continual_arc.submit.leaderboard.spend]).
 
-[leaderboard][continual_arc.submit.leaderboard.leaderboard] is pure: it reads nothing but the
-[Checked][continual_arc.submit.leaderboard_rows.Checked] results it is given.
+[leaderboard][continual_arc.submit.leaderboard.board.leaderboard] is pure: it reads nothing but the
+[Checked][continual_arc.submit.leaderboard.rows.Checked] results it is given.
 """
 
 from __future__ import annotations
@@ -33,19 +33,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
 
-from ..core.errors import ContinualArcError
-from ..core.files import RecordsError, read_json
-from ..core.jsonable import fields_json
-from ..core.records import JSONValue, Phase, Play
-from ..measure.pool import BudgetEstimate, budget_estimate
-from ..play.rundir import read_meta, read_records
-from .check import check_submission
-from .leaderboard_flags import RECORDS_ONLY, flags
-from .leaderboard_here import NotHere, not_checked_here
-from .leaderboard_json import LeaderboardJSON, NotHereJSON, RefusalJSON, Setting
-from .leaderboard_rows import Checked, Public, Row, Table, pooled_row, ranks_with_verified, row_of
-from .leaderboard_spend import spend_of
-from .standing import TrustedKeys, load_trusted, standing_of
+from ...core.errors import ContinualArcError
+from ...core.files import RecordsError, read_json
+from ...core.jsonable import fields_json
+from ...core.records import JSONValue, Phase, Play
+from ...measure.pool import BudgetEstimate, budget_estimate
+from ...play.rundir import read_meta, read_records
+from ..check import check_submission
+from ..standing import TrustedKeys, load_trusted, standing_of
+from .documents import LeaderboardJSON, NotHereJSON, RefusalJSON, Setting
+from .flags import RECORDS_ONLY, flags
+from .here import NotHere, not_checked_here
+from .rows import Checked, Public, Row, Table, pooled_row, ranks_with_verified, row_of
+from .spend import spend_of
 
 __all__ = [
     "RECORDS_ONLY",
@@ -330,7 +330,7 @@ def leaderboard(results: Sequence[Checked]) -> Leaderboard:
     """The leaderboard of checked results: main and reported tables per track and users, ranked by ``U``.
 
     A result ranks in a main table only when its standing is verified or reproduced by a trusted
-    signature ([ranks_with_verified][continual_arc.submit.leaderboard_rows.ranks_with_verified]);
+    signature ([ranks_with_verified][continual_arc.submit.leaderboard.rows.ranks_with_verified]);
     every other checked result is in the reported tables. Ties in ``U`` are broken by name, then
     path, so the order never depends on the order given. A result whose track cannot run here is
     in ``not_here``, one the checker refused in ``refused``; neither appears in any table.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..core.config import TESTS
-from ..core.records import Phase
-from ..measure.reset_flags import floor_notes
-from .check import CheckNumbers
+from ...core.config import TESTS
+from ...core.records import Phase
+from ...measure.reset_flags import floor_notes
+from ..check import CheckNumbers
 
 __all__ = ["RECORDS_ONLY", "flags"]
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..core.errors import ContinualArcError
-from ..core.files import read_json
-from ..core.records import JSONValue
-from ..measure.report import POINT_DIGITS, format_estimate, format_points
-from ..measure.reset_flags import FlagsJSON
-from ..protocol.plane import plane_point
+from ...core.errors import ContinualArcError
+from ...core.files import read_json
+from ...core.records import JSONValue
+from ...measure.report import POINT_DIGITS, format_estimate, format_points
+from ...measure.reset_flags import FlagsJSON
+from ...protocol.plane import plane_point
 
 __all__ = ["VERIFICATION_FILE", "verify_table"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..core.errors import ContinualArcError
-from ..measure.spend import Spend, pooled_spend, spend_of_runs
-from ..play.rundir import read_meta, read_records
+from ...core.errors import ContinualArcError
+from ...measure.spend import Spend, pooled_spend, spend_of_runs
+from ...play.rundir import read_meta, read_records
 
 __all__ = ["Spend", "pooled_spend", "spend_of", "spend_of_runs"]
 

@@ -1,6 +1,6 @@
 """The leaderboard as Markdown (for people) and CSV (one line per result, for spreadsheets).
 
-Both are read off a [Leaderboard][continual_arc.submit.leaderboard.Leaderboard]; its JSON is its own
+Both are read off a [Leaderboard][continual_arc.submit.leaderboard.board.Leaderboard]; its JSON is its own
 ``to_json()``. Markdown rounds as every command prints (points to a tenth, shares to a hundredth)
 and shows the main tables first, the reported ones beneath, then the results not checked here and
 the refused ones; CSV keeps every number at full precision, one line per result (each seed of a
@@ -12,13 +12,13 @@ from __future__ import annotations
 import csv
 import io
 
-from ..core.records import Phase
-from ..measure.bootstrap import EstimateJSON
-from ..measure.report import SHARE_DIGITS, format_estimate, format_points
-from .leaderboard import Leaderboard, Row, Table
-from .leaderboard_flags import RECORDS_ONLY
-from .leaderboard_json import SavedOnTest
-from .leaderboard_spend import Spend
+from ...core.records import Phase
+from ...measure.bootstrap import EstimateJSON
+from ...measure.report import SHARE_DIGITS, format_estimate, format_points
+from .board import Leaderboard, Row, Table
+from .documents import SavedOnTest
+from .flags import RECORDS_ONLY
+from .spend import Spend
 
 __all__ = ["CSV_COLUMNS", "format_per_instance", "format_spend", "leaderboard_csv", "leaderboard_markdown"]
 

@@ -2,12 +2,12 @@
 
 A row's place comes from its standing ([Standing][continual_arc.submit.standing.Standing]), never
 from a file a result carries: a verified or reproduced result ranks in the main tables only when a
-trusted key signed it ([ranks_with_verified][continual_arc.submit.leaderboard_rows.ranks_with_verified]),
+trusted key signed it ([ranks_with_verified][continual_arc.submit.leaderboard.rows.ranks_with_verified]),
 and everything else (self-run results, records-only rows unless their signature covers the
 records-only form) is *reported*, in tables of its own.
 
 Seeds of one learner (the same learner and arguments, models, effort, configuration and standing)
-are pooled into one row ([pooled_row][continual_arc.submit.leaderboard_rows.pooled_row]) that keeps
+are pooled into one row ([pooled_row][continual_arc.submit.leaderboard.rows.pooled_row]) that keeps
 each seed's row in ``by_seed``. The pooled ``U`` and ``P`` are over every seed's instances; its
 standard error treats the seeds as independent samples, ``sqrt(sum_i (n_i SE_i)^2) / sum_i n_i``.
 Every other pooled number is the mean of the seeds' values, its interval the range of those values
@@ -22,17 +22,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
 
-from ..core.jsonable import fields_json
-from ..core.records import JSONValue
-from ..measure.bootstrap import EstimateJSON
-from ..measure.compare import TestComparisonJSON
-from ..measure.pool import BudgetEstimate
-from .check import CheckNumbers
-from .leaderboard_flags import flags
-from .leaderboard_here import NotHere
-from .leaderboard_json import PublicJSON, RowJSON, SavedOnTest, Setting, TableJSON
-from .leaderboard_spend import Spend, pooled_spend
-from .standing import Standing, StandingKind
+from ...core.jsonable import fields_json
+from ...core.records import JSONValue
+from ...measure.bootstrap import EstimateJSON
+from ...measure.compare import TestComparisonJSON
+from ...measure.pool import BudgetEstimate
+from ..check import CheckNumbers
+from ..standing import Standing, StandingKind
+from .documents import PublicJSON, RowJSON, SavedOnTest, Setting, TableJSON
+from .flags import flags
+from .here import NotHere
+from .spend import Spend, pooled_spend
 
 __all__ = ["Checked", "Public", "Row", "Table", "pooled_row", "ranks_with_verified", "row_of"]
 

@@ -1,7 +1,7 @@
 """The figures of an experiment: their numbers as Markdown tables, checked as tables are, and drawn.
 
 Three kinds of entry in ``experiment.toml`` are figures
-([`FIGURE_KINDS`][continual_arc.sweep.experiment_figures.FIGURE_KINDS]):
+([`FIGURE_KINDS`][continual_arc.sweep.experiments.charts.FIGURE_KINDS]):
 
 * ``curve``: the learning curve by exposure (the reference's Figure 3): ``U`` per exposure index
   over the stream of one protocol directory, for the learner and for its reset
@@ -28,13 +28,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ..core.errors import ContinualArcError
-from ..core.records import Play
-from ..measure.cost_figure import COST_LABELS, CostProtocol, cost_of, cost_points, cost_unit
-from ..measure.figure_plots import Floor, cost_plot, exposure_plot, users_plot
-from ..measure.figures import (
+from ...core.errors import ContinualArcError
+from ...core.records import Play
+from ...measure.cost_figure import COST_LABELS, CostProtocol, cost_of, cost_points, cost_unit
+from ...measure.figure_plots import Floor, cost_plot, exposure_plot, users_plot
+from ...measure.figures import (
     ExposurePoint,
     SweepProtocol,
     UsersSeries,
@@ -42,13 +41,10 @@ from ..measure.figures import (
     floor_level,
     share_saved_by_users,
 )
-from ..measure.report import format_estimate, format_points
-from ..play.rundir import read_meta, read_records
-from ..protocol.plays import is_protocol_dir
-from .collect import collect, spec_label
-
-if TYPE_CHECKING:
-    from .experiments import Experiment
+from ...measure.report import format_estimate, format_points
+from ...play.rundir import read_meta, read_records
+from ...protocol.plays import is_protocol_dir
+from ..collect import collect, spec_label
 
 __all__ = [
     "FIGURES_DIR",
@@ -57,8 +53,6 @@ __all__ = [
     "figure_clash",
     "figure_file",
     "figure_section",
-    "remove_stray_figures",
-    "stored_figure_problems",
 ]
 
 FIGURE_KINDS = ("curve", "users", "cost")
@@ -295,35 +289,3 @@ def figure_section(
     else:
         lines = _users(title, runs, draw_to, resamples)
     return "\n".join([f"![{title}]({name})", "", *lines]) + "\n"
-
-
-def _figure_titles(experiment: Experiment) -> list[str]:
-    return [table.title for table in experiment.tables if table.kind in FIGURE_KINDS]
-
-
-def _stray(experiment: Experiment) -> list[Path]:
-    """Drawings in the experiment's ``figures/`` that no figure of it names."""
-    named = {experiment.folder / figure_file(title) for title in _figure_titles(experiment)}
-    return sorted(p for p in (experiment.folder / FIGURES_DIR).glob("*.svg") if p not in named)
-
-
-def stored_figure_problems(experiment: Experiment) -> list[str]:
-    """One sentence per drawing missing from the experiment's folder, or there but named by no figure."""
-    out = [
-        f"{path} is missing: draw it with --write"
-        for path in (experiment.folder / figure_file(title) for title in _figure_titles(experiment))
-        if not path.is_file()
-    ]
-    out += [
-        f"{path} is drawn by no figure of its experiment.toml: --write removes it"
-        for path in _stray(experiment)
-    ]
-    return out
-
-
-def remove_stray_figures(experiment: Experiment) -> list[Path]:
-    """Delete the drawings no figure of the experiment names (a figure retitled or removed)."""
-    stray = _stray(experiment)
-    for path in stray:
-        path.unlink()
-    return stray
