@@ -118,6 +118,37 @@ def test_without_the_endpoint_a_lost_call_costs_at_most_the_per_call_ceiling(fau
     assert fake.bill[0]["total_cost"] <= charged  # never less than the server billed
 
 
+# -- 1b. a reply the proxy cut (a runaway) is settled as a lost call is ----------------------------------
+
+RUNAWAY = 64 << 10  # bytes of reply text the fake sends, whatever max_tokens says
+CUT_AT = 16 << 10  # the proxy's size limit: it cuts the reply there
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streamed", "plain"])
+@pytest.mark.parametrize("generations", [True, False], ids=["endpoint", "no-endpoint"])
+def test_a_reply_cut_by_the_proxy_is_settled_as_a_lost_call(generations: bool, stream: bool) -> None:
+    ceiling = 20_000  # above the reply the proxy relays: its worst case is then the ceiling's
+    limits = ReplyLimits(max_reply_bytes=CUT_AT, max_tokens_ceiling=ceiling)
+    with (
+        rig([{"runaway": RUNAWAY}], generations=generations, limits=limits) as (fake, proxy),
+        client_of(proxy, stream=stream) as client,
+    ):
+        result = client.chat(GO, instance="i")
+        spent = settled(proxy, fake)
+    assert result.cut == "size"
+    assert (spent.calls, spent.cut_replies) == (1, 1)
+    billed = fake.bill[0]["total_cost"]
+    if generations:
+        # The provider's own word, whatever the proxy relayed of the reply.
+        assert (spent.worst_case_calls, spent.cost) == (0, pytest.approx(billed))
+    else:
+        request = fake.chat_requests[0].body
+        prompt_estimate = -(-len(json.dumps({"messages": request["messages"], "tools": None})) // 2)
+        assert request["max_tokens"] == ceiling
+        assert spent.worst_case_calls == 1
+        assert spent.cost == pytest.approx(PRICE.of(prompt_estimate, ceiling))  # at most the ceiling
+
+
 # -- 2. a proxy restarted on its ledger settles the calls it was killed during ------------------------
 
 
