@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from continual_arc_baselines.fake_faults import prompt_tokens
 from continual_arc_baselines.fake_server import FakeModelServer, Script
 from continual_arc_baselines.model import Backoff, ModelCallError, ModelClient
 from continual_arc_baselines.proxy import (
@@ -280,3 +281,34 @@ def test_a_prompt_is_estimated_at_the_models_reported_bytes_a_token(tmp_path: Pa
     assert first == pytest.approx(PRICE.of(-(-size // 2), 10))
     assert second == pytest.approx(PRICE.of(-(-size // (size / reported)), 10))
     assert second < first / 50  # the schema-heavy prompt was over-estimated about a hundredfold at first
+
+
+def test_a_prompt_counted_with_the_models_tokenizer_is_not_estimated(tmp_path: Path) -> None:
+    """Where the proxy holds the model's tokenizer (beside ``serve``), its count is the prompt's cost."""
+    long_words = [{"role": "user", "content": "abcdefghijklmnopqrstuvwxyz " * 200}]
+    body = {"model": MODEL, "messages": long_words, "max_tokens": 10}
+    counted = prompt_tokens(body)  # the fake server's own count: 200 words
+    estimated = -(-len(json.dumps({"messages": long_words, "tools": None})) // 2)
+    cap = PRICE.of(counted, 300)  # pays for the counted prompt and a reply, not for the estimate
+    assert PRICE.of(estimated, 0) > cap
+    for counters, status in (({}, 402), ({MODEL: prompt_tokens}, 200)):
+        with rig(["fine"], spend_cap=cap, prompt_counters=counters, log_path=tmp_path / f"{status}") as (
+            fake,
+            proxy,
+        ):
+            reply = httpx.post(f"{proxy.url}/chat/completions", json=body)
+            assert reply.status_code == status
+            assert proxy.ledger.prompt_count(MODEL, body) == (counted if counters else None)
+    starts = [json.loads(line) for line in (tmp_path / "200").read_text().splitlines()]
+    (start,) = [line for line in starts if line["event"] == "start"]
+    assert start["worst_cost"] == pytest.approx(PRICE.of(counted, 10))
+    assert fake.bill[0]["tokens_prompt"] == counted
+
+
+def test_a_counter_that_cannot_take_the_request_leaves_the_estimate() -> None:
+    def refuses(body: Any) -> int:
+        raise ValueError("the chat template refuses this message")
+
+    gauge = PromptGauge({MODEL: refuses})
+    assert gauge.count(MODEL, {"messages": GO}) is None
+    assert gauge.count("vendor/other", {"messages": GO}) is None

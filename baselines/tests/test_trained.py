@@ -145,3 +145,20 @@ def test_a_run_counts_calls_like_the_server_and_training_apart(tiny_model: Path,
     report = run_report(tmp_path / "run", meta, records)
     assert report["training"] == last
     assert f"tokens_trained {last['tokens_trained']:g}" in format_run(report)
+
+
+def test_its_proxy_counts_prompts_with_the_models_tokenizer(tiny_model: Path) -> None:
+    """The proxy in front of the weights it serves counts a prompt as the server does, not from bytes."""
+    trained = learner(tiny_model)
+    try:
+        assert trained.proxy is not None
+        model = trained.settings.model
+        body = {"model": model, "messages": PROBE, "max_tokens": 4}
+        answer = httpx.post(f"{trained.proxy.url}/chat/completions", json=body, timeout=60)
+        answer.raise_for_status()
+        served = answer.json()["usage"]["prompt_tokens"]
+        assert trained.proxy.ledger.prompt_count(model, body) == served
+        other = {"model": model, "messages": [*PROBE, {"role": "assistant", "content": "1 2"}, *PROBE]}
+        assert trained.proxy.ledger.prompt_count(model, other) == trained.engine.prompt_tokens(other) > served
+    finally:
+        trained.close()

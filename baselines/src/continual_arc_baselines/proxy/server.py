@@ -12,7 +12,7 @@ from pathlib import Path
 import uvicorn
 
 from continual_arc_baselines.proxy.app import build_app
-from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, ReplyLimits
+from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, PromptCounter, ReplyLimits
 from continual_arc_baselines.proxy.ledger import Ledger, Price
 from continual_arc_baselines.proxy.settle import DEFAULT_SETTLE, SettleOptions, Settler
 
@@ -43,6 +43,10 @@ class ProxyConfig:
         settle: how the upstream's generation endpoint is asked what a call whose usage was lost
             was billed ([SettleOptions][continual_arc_baselines.proxy.settle.SettleOptions]; ``tries=0``
             never asks, and charges such calls their worst case).
+        prompt_counters: models whose prompts are counted exactly with their own tokenizer instead
+            of estimated from their bytes: where the proxy runs in the process that holds the
+            weights (the trained learner's ``serve``). A
+            [PromptCounter][continual_arc_baselines.proxy.budget.PromptCounter] by model.
     """
 
     upstream: str
@@ -57,6 +61,7 @@ class ProxyConfig:
     unknown_call_cost: float | None = None
     limits: ReplyLimits = DEFAULT_LIMITS
     settle: SettleOptions = DEFAULT_SETTLE
+    prompt_counters: Mapping[str, PromptCounter] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.models:
@@ -98,7 +103,14 @@ class ProxyHandle:
 
 def _prepare(config: ProxyConfig) -> tuple[uvicorn.Server, socket.socket, Ledger]:
     settler = Settler(config.upstream, config.api_key, config.settle) if config.settle.tries else None
-    ledger = Ledger(config.prices, config.spend_cap, config.log_path, config.unknown_call_cost, settler)
+    ledger = Ledger(
+        config.prices,
+        config.spend_cap,
+        config.log_path,
+        config.unknown_call_cost,
+        settler,
+        prompt_counters=config.prompt_counters,
+    )
     app = build_app(
         config.upstream,
         config.api_key,
