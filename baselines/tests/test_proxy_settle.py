@@ -123,6 +123,7 @@ def test_without_the_endpoint_a_lost_call_costs_at_most_the_per_call_ceiling(fau
 
 RUNAWAY = 64 << 10  # bytes of reply text the fake sends, whatever max_tokens says
 CUT_AT = 16 << 10  # the proxy's size limit: it cuts the reply there
+PATIENT = SettleOptions(tries=10, wait=0.2)  # a loaded machine may answer the first asks late
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["streamed", "plain"])
@@ -131,7 +132,7 @@ def test_a_reply_cut_by_the_proxy_is_settled_as_a_lost_call(generations: bool, s
     ceiling = 20_000  # above the reply the proxy relays: its worst case is then the ceiling's
     limits = ReplyLimits(max_reply_bytes=CUT_AT, max_tokens_ceiling=ceiling)
     with (
-        rig([{"runaway": RUNAWAY}], generations=generations, limits=limits) as (fake, proxy),
+        rig([{"runaway": RUNAWAY}], generations=generations, limits=limits, settle=PATIENT) as (fake, proxy),
         client_of(proxy, stream=stream) as client,
     ):
         result = client.chat(GO, instance="i")
