@@ -1,8 +1,9 @@
 """Serving a Starlette application with uvicorn on a loopback port, in a background thread.
 
-Every server the baselines run in-process is a Starlette application served this way: the tracking
-proxy's own start-up binds its socket the same way, and ``serve``'s OpenAI endpoint
-([serve.app][continual_arc_baselines.serve.app]) starts through `BackgroundServer`. The socket is bound
+Every Starlette application the baselines serve runs this way: the tracking proxy
+([proxy.server][continual_arc_baselines.proxy.server]) and ``serve``'s OpenAI endpoint
+([serve.app][continual_arc_baselines.serve.app]) start through `BackgroundServer` (the proxy's
+command line in the foreground, on the same `bind` and `uvicorn_config`). The socket is bound
 before uvicorn starts, so that port 0 gives a known free port and a connection made before the
 server is up waits in the backlog instead of failing.
 """
@@ -16,7 +17,7 @@ import time
 import uvicorn
 from starlette.applications import Starlette
 
-__all__ = ["BackgroundServer", "bind"]
+__all__ = ["BackgroundServer", "bind", "uvicorn_config"]
 
 _START_LIMIT = 20.0  # seconds a server may take to start
 
@@ -28,6 +29,18 @@ def bind(host: str, port: int) -> socket.socket:
     sock.bind((host, port))
     sock.listen(128)
     return sock
+
+
+def uvicorn_config(app: Starlette) -> uvicorn.Config:
+    """How every server here runs under uvicorn: quiet (its own logs say what matters), 5 s to stop."""
+    return uvicorn.Config(
+        app,
+        lifespan="on",
+        log_config=None,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
 
 
 class BackgroundServer:
@@ -47,15 +60,7 @@ class BackgroundServer:
     def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0, name: str = "asgi") -> None:
         sock = bind(host, port)
         self.host, self.port = host, int(sock.getsockname()[1])
-        config = uvicorn.Config(
-            app,
-            lifespan="off",
-            log_config=None,
-            log_level="warning",
-            access_log=False,
-            timeout_graceful_shutdown=5,
-        )
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn.Server(uvicorn_config(app))
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [sock]}, name=name, daemon=True
         )
