@@ -85,3 +85,48 @@ def test_a_protocol_stopped_by_the_cap_exits_3_keeps_its_rounds_and_resumes(
 
 def outcomes(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [(r["step"], r["task_id"], r["end"], r["charge"]) for r in records]
+
+
+class StopsOnItsStream(ToyRuleLearner):
+    """The toy rule learner, stopped by the cap after ``after`` actions of a play that never resets.
+
+    While the file ``stop`` exists: so the stream stops, and its reset (reset before every
+    instance) plays on; removing the file is raising the cap.
+    """
+
+    def __init__(self, stop: str, after: int = 3, keep: bool = True) -> None:
+        super().__init__(keep)
+        self.stop, self.after, self.acted, self.was_reset = Path(stop), after, 0, False
+
+    def reset(self) -> None:
+        super().reset()
+        self.was_reset = True
+
+    def act(self, obs: LearnerObservation) -> Action:
+        self.acted += 1
+        if self.stop.exists() and not self.was_reset and self.acted > self.after:
+            raise SpendCapReached("the stream's budget is spent")
+        return super().act(obs)
+
+
+def test_in_processes_no_play_starts_after_the_cap_stopped_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, stop = tmp_path / "p", tmp_path / "stop"
+    stop.touch()
+    kwargs = json.dumps({"stop": str(stop)})
+    args = [
+        *("protocol", "--learner", "test_protocol_cap:StopsOnItsStream", "--learner-kwargs", kwargs),
+        *("--config", "toy-smoke", "--out", str(out), "--jobs", "2", "--resamples", "200", "--no-plots"),
+        "--no-floor",
+    ]
+    assert main(args) == SPEND_CAP_STATUS
+    stream = out / PROTOCOL_PLAYS["stream"]
+    assert (stream / STOPPED).exists() and f"{stream}: stopped at the spend cap" in capsys.readouterr().err
+    # The tests wait for the stream: none started. The stream's reset may have played beside it.
+    for play in ("held-out", "seen"):
+        assert not (out / PROTOCOL_PLAYS[play] / "meta.json").exists()
+    stop.unlink()
+    assert main(args) == 0
+    assert all(play_finished(out / play) for play in PROTOCOL_PLAYS.values())
+    assert (out / "protocol.json").exists()
