@@ -16,13 +16,15 @@ from typing import Any
 import pytest
 
 from continual_arc.play.instance_record import TIMING_FIELDS
-from continual_arc.runner import run
+from continual_arc.runner import run, stop_sentence
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
+from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.harness.hermes import HermesLearner
 from continual_arc_baselines.harness.openclaw import OpenClawLearner
 from continual_arc_baselines.harness.packages import HarnessNotInstalledError, data_dir, installed
 from continual_arc_baselines.harness.system import VARIANTS, SystemLearner
+from continual_arc_baselines.proxy import Price, ProxyConfig, serve_proxy
 
 sys.path.insert(0, str(Path(__file__).parent))
 from harness_rig import MODEL, answers, killed_and_resumed, records, rig, scripted_model
@@ -164,3 +166,39 @@ def _kept(out: Path) -> tuple[list[tuple[str, str | None]], list[list[tuple[str,
     for session, role, tool in rows:
         sessions.setdefault(session, []).append((role, tool))
     return files, list(sessions.values())
+
+
+HERMES_CAP = 40.0  # USD
+TOKEN_PRICE = (
+    1000.0,
+    1000.0,
+)  # USD per million prompt and completion tokens: Hermes's calls cost about 2 USD
+
+
+@pytest.mark.harness
+def test_hermes_spends_most_of_a_40_usd_cap_then_stops_at_it(tmp_path: Path) -> None:
+    """Hermes's prompts, mostly tool schemas, run at many more bytes a token than the proxy's first
+    guess: once calibrated from the server's counts, the cap is spent to within a call of it."""
+    _skip_unless_installed("hermes")
+    script = scripted_model(answers(SMOKE), shell="terminal", note=lambda alias: HERMES_NOTE)
+    config: dict[str, Any] = {"prices": {MODEL: Price(*TOKEN_PRICE)}, "spend_cap": HERMES_CAP}
+    with (
+        FakeModelServer(script, price=TOKEN_PRICE) as fake,
+        serve_proxy(ProxyConfig(upstream=fake.url, models=(MODEL,), **config)) as proxy,
+    ):
+        learner = HermesLearner(MODEL, base_url=proxy.url)
+        try:
+            result = run(learner, SMOKE, tmp_path / "run")
+        finally:
+            learner.close()
+        spent, billed = proxy.ledger.totals(), fake.billed()
+    assert result.stopped is not None and result.summary["stopped"] == result.stopped
+    assert stop_sentence(result.stopped).startswith(
+        f"stopped at the spend cap after {result.stopped['slots_done']} of {len(SMOKE.slots)} slots"
+    )
+    assert len(result.records) == result.stopped["slots_done"] < len(SMOKE.slots)
+    assert spent.cost == pytest.approx(billed)  # every call settled at the server's bill
+    assert 0.9 * HERMES_CAP <= billed <= HERMES_CAP
+    print(
+        f"hermes under {HERMES_CAP} USD: billed {billed:.2f}, {spent.calls} calls, stopped {result.stopped}"
+    )

@@ -78,11 +78,11 @@ def test_a_streamed_runaway_reply_is_cut_at_the_cap(tmp_path: Path) -> None:
     config["limits"] = ReplyLimits(max_tokens_ceiling=32768)  # the budget binds before the ceiling
     with rig([{"runaway": RUNAWAY}], **config) as (fake, proxy), client_of(proxy) as client:
         result = client.chat(GO, instance="i")
-        spent = proxy.ledger.spent("r")
         run_r = {"X-Continual-ARC-Run": "r"}
         refused = httpx.post(
             f"{proxy.url}/chat/completions", json={"model": MODEL, "messages": GO}, headers=run_r
         )
+        spent = settled(proxy, fake)  # a cut reply is settled as a lost one: the provider is asked first
     (sent,) = fake.chat_requests
     held_to = sent.body["max_tokens"]  # what the proxy told the upstream it may write
     assert 9_000 < held_to <= 10_000  # the cap's 1 USD at 1e-4 USD a token, less the prompt
@@ -100,6 +100,9 @@ def test_a_plain_runaway_reply_is_cut_at_the_size_limit() -> None:
         reply = httpx.post(f"{proxy.url}/chat/completions", json={"model": MODEL, "messages": GO})
         with client_of(proxy, stream=False) as client:
             assert client.chat(GO, instance="j").text == "after"
+        deadline = time.monotonic() + 10  # a cut reply is settled in the background, as a lost one
+        while proxy.ledger.in_flight("default") and time.monotonic() < deadline:
+            time.sleep(0.01)
         tally = proxy.ledger.totals("default")
     assert reply.status_code == 200 and reply.headers[CUT_HEADER] == "size"
     body = reply.json()

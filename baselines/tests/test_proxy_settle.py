@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from continual_arc_baselines.fake_faults import prompt_tokens
 from continual_arc_baselines.fake_server import FakeModelServer, Script
 from continual_arc_baselines.model import Backoff, ModelCallError, ModelClient
 from continual_arc_baselines.proxy import (
@@ -116,6 +117,38 @@ def test_without_the_endpoint_a_lost_call_costs_at_most_the_per_call_ceiling(fau
     prompt_estimate = -(-len(json.dumps({"messages": first.body["messages"], "tools": None})) // 2)
     assert charged == pytest.approx(PRICE.of(prompt_estimate, ceiling))  # the bounded worst case
     assert fake.bill[0]["total_cost"] <= charged  # never less than the server billed
+
+
+# -- 1b. a reply the proxy cut (a runaway) is settled as a lost call is ----------------------------------
+
+RUNAWAY = 64 << 10  # bytes of reply text the fake sends, whatever max_tokens says
+CUT_AT = 16 << 10  # the proxy's size limit: it cuts the reply there
+PATIENT = SettleOptions(tries=10, wait=0.2)  # a loaded machine may answer the first asks late
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streamed", "plain"])
+@pytest.mark.parametrize("generations", [True, False], ids=["endpoint", "no-endpoint"])
+def test_a_reply_cut_by_the_proxy_is_settled_as_a_lost_call(generations: bool, stream: bool) -> None:
+    ceiling = 20_000  # above the reply the proxy relays: its worst case is then the ceiling's
+    limits = ReplyLimits(max_reply_bytes=CUT_AT, max_tokens_ceiling=ceiling)
+    with (
+        rig([{"runaway": RUNAWAY}], generations=generations, limits=limits, settle=PATIENT) as (fake, proxy),
+        client_of(proxy, stream=stream) as client,
+    ):
+        result = client.chat(GO, instance="i")
+        spent = settled(proxy, fake)
+    assert result.cut == "size"
+    assert (spent.calls, spent.cut_replies) == (1, 1)
+    billed = fake.bill[0]["total_cost"]
+    if generations:
+        # The provider's own word, whatever the proxy relayed of the reply.
+        assert (spent.worst_case_calls, spent.cost) == (0, pytest.approx(billed))
+    else:
+        request = fake.chat_requests[0].body
+        prompt_estimate = -(-len(json.dumps({"messages": request["messages"], "tools": None})) // 2)
+        assert request["max_tokens"] == ceiling
+        assert spent.worst_case_calls == 1
+        assert spent.cost == pytest.approx(PRICE.of(prompt_estimate, ceiling))  # at most the ceiling
 
 
 # -- 2. a proxy restarted on its ledger settles the calls it was killed during ------------------------
@@ -249,3 +282,34 @@ def test_a_prompt_is_estimated_at_the_models_reported_bytes_a_token(tmp_path: Pa
     assert first == pytest.approx(PRICE.of(-(-size // 2), 10))
     assert second == pytest.approx(PRICE.of(-(-size // (size / reported)), 10))
     assert second < first / 50  # the schema-heavy prompt was over-estimated about a hundredfold at first
+
+
+def test_a_prompt_counted_with_the_models_tokenizer_is_not_estimated(tmp_path: Path) -> None:
+    """Where the proxy holds the model's tokenizer (beside ``serve``), its count is the prompt's cost."""
+    long_words = [{"role": "user", "content": "abcdefghijklmnopqrstuvwxyz " * 200}]
+    body = {"model": MODEL, "messages": long_words, "max_tokens": 10}
+    counted = prompt_tokens(body)  # the fake server's own count: 200 words
+    estimated = -(-len(json.dumps({"messages": long_words, "tools": None})) // 2)
+    cap = PRICE.of(counted, 300)  # pays for the counted prompt and a reply, not for the estimate
+    assert PRICE.of(estimated, 0) > cap
+    for counters, status in (({}, 402), ({MODEL: prompt_tokens}, 200)):
+        with rig(["fine"], spend_cap=cap, prompt_counters=counters, log_path=tmp_path / f"{status}") as (
+            fake,
+            proxy,
+        ):
+            reply = httpx.post(f"{proxy.url}/chat/completions", json=body)
+            assert reply.status_code == status
+            assert proxy.ledger.prompt_count(MODEL, body) == (counted if counters else None)
+    starts = [json.loads(line) for line in (tmp_path / "200").read_text().splitlines()]
+    (start,) = [line for line in starts if line["event"] == "start"]
+    assert start["worst_cost"] == pytest.approx(PRICE.of(counted, 10))
+    assert fake.bill[0]["tokens_prompt"] == counted
+
+
+def test_a_counter_that_cannot_take_the_request_leaves_the_estimate() -> None:
+    def refuses(body: Any) -> int:
+        raise ValueError("the chat template refuses this message")
+
+    gauge = PromptGauge({MODEL: refuses})
+    assert gauge.count(MODEL, {"messages": GO}) is None
+    assert gauge.count("vendor/other", {"messages": GO}) is None

@@ -90,7 +90,9 @@ def test_training_changes_the_adapters_and_the_replies_and_reset_undoes_it(
         again.close()
 
 
-def test_a_token_limit_that_drops_every_example_trains_nothing_and_says_so(tiny_model: Path) -> None:
+def test_a_token_limit_that_drops_every_example_trains_nothing_and_says_so(
+    tiny_model: Path, tmp_path: Path
+) -> None:
     trained = learner(tiny_model, max_train_tokens=2)  # shorter than any example
     try:
         before = weights(trained)
@@ -104,8 +106,16 @@ def test_a_token_limit_that_drops_every_example_trains_nothing_and_says_so(tiny_
         assert str(caught[0].message) == sentence
         assert sentence.startswith("max_train_tokens=2 left out every one of the round's 3 examples")
         assert sentence.endswith("the round trained nothing") and sentence.count(".") == 0
+        trained.save_state(tmp_path / "state")
     finally:
         trained.close()
+    again = learner(tiny_model)  # a resumed run's learner, given the saved state
+    try:
+        assert again.memory()["untrained_rounds"] == []
+        again.load_state(tmp_path / "state")
+        assert again.memory()["untrained_rounds"] == [sentence]
+    finally:
+        again.close()
 
 
 def test_a_folder_that_is_not_the_named_model_is_refused(tiny_model: Path) -> None:
@@ -135,3 +145,20 @@ def test_a_run_counts_calls_like_the_server_and_training_apart(tiny_model: Path,
     report = run_report(tmp_path / "run", meta, records)
     assert report["training"] == last
     assert f"tokens_trained {last['tokens_trained']:g}" in format_run(report)
+
+
+def test_its_proxy_counts_prompts_with_the_models_tokenizer(tiny_model: Path) -> None:
+    """The proxy in front of the weights it serves counts a prompt as the server does, not from bytes."""
+    trained = learner(tiny_model)
+    try:
+        assert trained.proxy is not None
+        model = trained.settings.model
+        body = {"model": model, "messages": PROBE, "max_tokens": 4}
+        answer = httpx.post(f"{trained.proxy.url}/chat/completions", json=body, timeout=60)
+        answer.raise_for_status()
+        served = answer.json()["usage"]["prompt_tokens"]
+        assert trained.proxy.ledger.prompt_count(model, body) == served
+        other = {"model": model, "messages": [*PROBE, {"role": "assistant", "content": "1 2"}, *PROBE]}
+        assert trained.proxy.ledger.prompt_count(model, other) == trained.engine.prompt_tokens(other) > served
+    finally:
+        trained.close()

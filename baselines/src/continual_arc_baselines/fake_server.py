@@ -330,158 +330,162 @@ class FakeModelServer:
         return {"text": reply} if isinstance(reply, str) else dict(reply)
 
 
-def _make_handler(server_owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
-    owner = server_owner
+class _Handler(FaultReplies):
+    """One connection's requests, answered from the script of `owner` (set by `_make_handler`)."""
 
-    class Handler(FaultReplies):
-        protocol_version = "HTTP/1.1"
-        owner = server_owner
+    protocol_version = "HTTP/1.1"
+    owner: FakeModelServer
 
-        def log_message(self, format: str, *args: Any) -> None:
-            """Stay quiet: tests and the command line print what matters themselves."""
+    def log_message(self, format: str, *args: Any) -> None:
+        """Stay quiet: tests and the command line print what matters themselves."""
 
-        def handle(self) -> None:
-            """Serve the connection; a client that hangs up mid-reply (a killed harness) ends it quietly."""
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                super().handle()
+    def handle(self) -> None:
+        """Serve the connection; a client that hangs up mid-reply (a killed harness) ends it quietly."""
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            super().handle()
 
-        def do_GET(self) -> None:
-            self._record(None)
-            path, _, query = self.path.partition("?")
-            if path in ("/v1/models", "/models"):
-                self._json(200, {"object": "list", "data": [{"id": owner.model, "object": "model"}]})
-            elif path in _GENERATION_PATHS and owner.generations:
-                found = owner.generation(parse_qs(query).get("id", [""])[0])
-                if found is None:
-                    self._error(404, "generation not found")
-                else:
-                    self._json(200, {"data": found})
+    def do_GET(self) -> None:
+        """The model list, and OpenRouter's generation endpoint (when the server serves it)."""
+        self._record(None)
+        path, _, query = self.path.partition("?")
+        if path in ("/v1/models", "/models"):
+            self._json(200, {"object": "list", "data": [{"id": self.owner.model, "object": "model"}]})
+        elif path in _GENERATION_PATHS and self.owner.generations:
+            found = self.owner.generation(parse_qs(query).get("id", [""])[0])
+            if found is None:
+                self._error(404, "generation not found")
             else:
-                self._error(404, f"no such endpoint: GET {self.path}")
+                self._json(200, {"data": found})
+        else:
+            self._error(404, f"no such endpoint: GET {self.path}")
 
-        def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+    def do_POST(self) -> None:
+        """A chat completion, answered by the script's next reply."""
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        self._record(body)
+        if self.path.split("?")[0] not in _CHAT_PATHS:
+            self._error(404, f"no such endpoint: POST {self.path}")
+        elif not isinstance(body, dict):
+            self._error(400, "the request body is not a JSON object")
+        else:
+            self._answer(body, self.owner.next_reply(body))
+
+    def _record(self, body: Any) -> None:
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        self.owner.record(RecordedRequest(self.command, self.path, headers, body))
+
+    def _answer(self, body: dict[str, Any], reply: dict[str, Any]) -> None:
+        """A scripted fault, a scripted status, or the reply itself."""
+        time.sleep(float(reply.get("delay", 0)))
+        model = str(reply.get("answer_model") or body.get("model") or self.owner.model)
+        status = int(reply.get("status", 200))
+        if reply.get("reset"):
+            self.reset()
+        elif reply.get("hang") is not None:
+            time.sleep(float(reply["hang"]))
+            self.close_connection = True  # no answer at all: the connection just ends
+        elif reply.get("malformed"):
+            counted = {"prompt_tokens": prompt_tokens(body), "completion_tokens": 1}
+            self.malformed(bool(body.get("stream")), self.owner.open_generation(counted, model, False))
+        elif reply.get("runaway"):
+            self.runaway(body, model, int(reply["runaway"]))
+        elif status != 200:
+            self._error(status, str(reply.get("error", f"scripted status {status}")), reply.get("headers"))
+        else:
+            self._complete(body, reply, model)
+
+    def _complete(self, body: dict[str, Any], reply: dict[str, Any], model: str) -> None:
+        """The scripted reply, billed as a generation, in one body or streamed."""
+        text = str(reply.get("text", ""))
+        usage = _usage(body, reply, text)
+        self.owner.note_served(usage)
+        calls = _tool_calls(reply, body)
+        billed = usage if usage is not None else _usage(body, {**reply, "usage": {}}, text)
+        generation = self.owner.open_generation(billed, model, bool(body.get("stream")))
+        base = {"id": generation, "created": int(time.time()), "model": model}
+        if body.get("stream"):
+            include = bool((body.get("stream_options") or {}).get("include_usage"))
+            chunks = _chunks(base, text, calls, usage if include else None)
+            self._stream(str(base["id"]), chunks, reply)
+            return
+        message: dict[str, Any] = {"role": "assistant", "content": text}
+        if calls:
+            message["tool_calls"] = calls
+        finish = "tool_calls" if calls else "stop"
+        choice = {"index": 0, "message": message, "finish_reason": finish}
+        payload = {**base, "object": "chat.completion", "choices": [choice]}
+        if usage is not None:
+            payload["usage"] = usage
+        if reply.get("die_after") is not None:
+            self.die_plain(payload)
+            return
+        self._json(200, payload, reply.get("headers"))
+        self.owner.note_text(len(text.encode()), new=True)
+        if usage is not None:
+            self.owner.note_usage(usage)
+
+    def _stream(self, generation: str, chunks: list[dict[str, Any]], reply: Mapping[str, Any]) -> None:
+        """Send ``chunks`` as server-sent events (dropped after ``die_after`` of them, if scripted)."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")  # the stream's end is the connection's end
+        self.end_headers()
+        self.close_connection = True
+        self.owner.note_text(0, new=True)
+        for n, chunk in enumerate(chunks):
+            if reply.get("die_after") is not None and n >= int(reply["die_after"]):
+                return  # dropped mid-reply: no last chunk, no usage, no [DONE]
             try:
-                body = json.loads(raw) if raw else None
-            except ValueError:
-                body = None
-            self._record(body)
-            if self.path.split("?")[0] not in _CHAT_PATHS:
-                self._error(404, f"no such endpoint: POST {self.path}")
-            elif not isinstance(body, dict):
-                self._error(400, "the request body is not a JSON object")
-            else:
-                self._answer(body, owner.next_reply(body))
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.flush()
+            except OSError:
+                self.owner.cancel_generation(generation)  # the client hung up: billed all the same
+                raise
+            for choice in chunk.get("choices") or []:
+                self.owner.note_text(len(str(choice["delta"].get("content") or "").encode()))
+            if chunk.get("usage"):
+                self.owner.note_usage(chunk["usage"])
+            time.sleep(float(reply.get("chunk_delay", 0)))
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
 
-        def _record(self, body: Any) -> None:
-            headers = {name.lower(): value for name, value in self.headers.items()}
-            owner.record(RecordedRequest(self.command, self.path, headers, body))
+    def _json(self, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, str(value))
+        self.end_headers()
+        self.wfile.write(data)
 
-        def _answer(self, body: dict[str, Any], reply: dict[str, Any]) -> None:
-            time.sleep(float(reply.get("delay", 0)))
-            if reply.get("reset"):
-                self.reset()
-                return
-            if reply.get("hang") is not None:
-                time.sleep(float(reply["hang"]))
-                self.close_connection = True  # no answer at all: the connection just ends
-                return
-            model = str(reply.get("answer_model") or body.get("model") or owner.model)
-            if reply.get("malformed"):
-                counted = {"prompt_tokens": prompt_tokens(body), "completion_tokens": 1}
-                self.malformed(bool(body.get("stream")), owner.open_generation(counted, model, False))
-                return
-            if reply.get("runaway"):
-                self.runaway(body, model, int(reply["runaway"]))
-                return
-            status = int(reply.get("status", 200))
-            if status != 200:
-                self._error(
-                    status, str(reply.get("error", f"scripted status {status}")), reply.get("headers")
-                )
-                return
-            text = str(reply.get("text", ""))
-            usage = _usage(body, reply, text)
-            owner.note_served(usage)
-            calls = _tool_calls(reply, body)
-            billed = usage if usage is not None else _usage(body, {**reply, "usage": {}}, text)
-            generation = owner.open_generation(billed, model, bool(body.get("stream")))
-            base = {"id": generation, "created": int(time.time()), "model": model}
-            if body.get("stream"):
-                include = bool((body.get("stream_options") or {}).get("include_usage"))
-                self._stream(base, text, calls, usage if include else None, reply)
-                return
-            message: dict[str, Any] = {"role": "assistant", "content": text}
-            if calls:
-                message["tool_calls"] = calls
-            finish = "tool_calls" if calls else "stop"
-            choice = {"index": 0, "message": message, "finish_reason": finish}
-            payload = {**base, "object": "chat.completion", "choices": [choice]}
-            if usage is not None:
-                payload["usage"] = usage
-            if reply.get("die_after") is not None:
-                self.die_plain(payload)
-                return
-            self._json(200, payload, reply.get("headers"))
-            owner.note_text(len(text.encode()), new=True)
-            if usage is not None:
-                owner.note_usage(usage)
+    def _error(self, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
+        error = {"message": message, "type": "fake_server_error", "code": status}
+        self._json(status, {"error": error}, headers)
 
-        def _stream(
-            self,
-            base: dict[str, Any],
-            text: str,
-            calls: list[dict[str, Any]],
-            usage: dict[str, Any] | None,
-            reply: Mapping[str, Any],
-        ) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")  # the stream's end is the connection's end
-            self.end_headers()
-            self.close_connection = True
-            base = {**base, "object": "chat.completion.chunk"}
-            include = usage is not None
-            pieces = re.findall(r"\s*\S+\s*", text) or [text]
-            chunks = [make_chunk(base, {"role": "assistant", "content": ""}, None, include)]
-            chunks += [make_chunk(base, {"content": piece}, None, include) for piece in pieces if piece]
-            for index, call in enumerate(calls):
-                delta = {"tool_calls": [{"index": index, **call}]}
-                chunks.append(make_chunk(base, delta, None, include))
-            chunks.append(make_chunk(base, {}, "tool_calls" if calls else "stop", include))
-            if usage is not None:
-                chunks.append({**base, "choices": [], "usage": usage})
-            owner.note_text(0, new=True)
-            for n, chunk in enumerate(chunks):
-                if reply.get("die_after") is not None and n >= int(reply["die_after"]):
-                    return  # dropped mid-reply: no last chunk, no usage, no [DONE]
-                try:
-                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                    self.wfile.flush()
-                except OSError:
-                    owner.cancel_generation(str(base["id"]))  # the client hung up: billed all the same
-                    raise
-                for choice in chunk.get("choices") or []:
-                    owner.note_text(len(str(choice["delta"].get("content") or "").encode()))
-                if chunk.get("usage"):
-                    owner.note_usage(chunk["usage"])
-                time.sleep(float(reply.get("chunk_delay", 0)))
-            self.wfile.write(b"data: [DONE]\n\n")
-            self.wfile.flush()
 
-        def _json(self, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in (headers or {}).items():
-                self.send_header(name, str(value))
-            self.end_headers()
-            self.wfile.write(data)
+def _chunks(
+    base: dict[str, Any], text: str, calls: list[dict[str, Any]], usage: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """A streamed reply's chunks: a word a chunk, the calls, the finish, and the usage if reported."""
+    base = {**base, "object": "chat.completion.chunk"}
+    include = usage is not None
+    pieces = re.findall(r"\s*\S+\s*", text) or [text]
+    chunks = [make_chunk(base, {"role": "assistant", "content": ""}, None, include)]
+    chunks += [make_chunk(base, {"content": piece}, None, include) for piece in pieces if piece]
+    for index, call in enumerate(calls):
+        chunks.append(make_chunk(base, {"tool_calls": [{"index": index, **call}]}, None, include))
+    chunks.append(make_chunk(base, {}, "tool_calls" if calls else "stop", include))
+    if usage is not None:
+        chunks.append({**base, "choices": [], "usage": usage})
+    return chunks
 
-        def _error(self, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
-            error = {"message": message, "type": "fake_server_error", "code": status}
-            self._json(status, {"error": error}, headers)
 
-    return Handler
+def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
+    """The request handler class of one server: `_Handler` answering from ``owner``'s script."""
+    return type("Handler", (_Handler,), {"owner": owner})

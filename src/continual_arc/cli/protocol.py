@@ -9,12 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from ..play.faults import LearnerFaults
+from ..play.faults import SPEND_CAP_STATUS, LearnerFaults
 from ..play.learner import LearnerSpecError, learner_slug
 from ..play.rundir import load_run
+from ..play.runner import stop_sentence
 from ..protocol.conclude import SUBMISSION_FIELDS, ProtocolDocument, fill_submission
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
-from ..protocol.plays import PROTOCOL_PLAYS
+from ..protocol.plays import PROTOCOL_PLAYS, ProtocolStopped
 from ..protocol.progress import ProtocolProgress
 from ..protocol.report import protocol_summary
 from .common import (
@@ -92,6 +93,8 @@ def _protocol(args: argparse.Namespace) -> int:
     )
     try:
         document = play_protocol(options)
+    except ProtocolStopped as stop:
+        return _stopped_at_cap(out, stop)
     except LearnerSpecError as err:
         if not args.learner and "cannot import" in str(err):
             raise CliError(
@@ -104,6 +107,14 @@ def _protocol(args: argparse.Namespace) -> int:
     else:
         print(format_protocol(document, out, plots=not args.no_plots))
     return _report_faults(out)
+
+
+def _stopped_at_cap(out: Path, stop: ProtocolStopped) -> int:
+    """Say where the spend cap stopped the protocol, play by play; the cap's exit status."""
+    for name, stopped in stop.stopped.items():
+        print(f"continual-arc: {out / PROTOCOL_PLAYS[name]}: {stop_sentence(stopped)}", file=sys.stderr)
+    print(f"continual-arc: rerun the same command with a raised cap to continue {out}", file=sys.stderr)
+    return SPEND_CAP_STATUS
 
 
 def _report_faults(out: Path) -> int:

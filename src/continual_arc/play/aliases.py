@@ -6,6 +6,11 @@ held-out input among the public pairs), so the learner sees an alias instead: ``
 the task id and the run directory's ``alias-salt``. The salt is created on first use and reused
 when present, so a test played in a directory holding the stream's salt meets the stream's tasks
 under the names it learnt them by.
+
+The run itself has a name too, its ``run-id`` (`read_or_create_run_id`): drawn once in the run
+directory and read back when the run resumes, so that a learner naming its run to an outside
+service (the tracking proxy's spend cap) names the same run after a kill. A test's directory draws
+its own: it is another run, never given the stream's.
 """
 
 from __future__ import annotations
@@ -18,10 +23,21 @@ from pathlib import Path
 
 from ..core.errors import ContinualArcError
 
-__all__ = ["ALIAS_STYLES", "SALT_FILE", "AliasCollisionError", "Aliases", "read_or_create_salt"]
+__all__ = [
+    "ALIAS_STYLES",
+    "RUN_ID_FILE",
+    "SALT_FILE",
+    "AliasCollisionError",
+    "Aliases",
+    "read_or_create_run_id",
+    "read_or_create_salt",
+]
 
 SALT_FILE = "alias-salt"
 """The name of the salt file in a run directory."""
+
+RUN_ID_FILE = "run-id"
+"""The name of the file holding the run's id in a run directory."""
 
 ALIAS_STYLES = ("hash", "names")
 """The alias styles."""
@@ -48,28 +64,40 @@ class AliasCollisionError(ContinualArcError, RuntimeError):
     """Two tasks of one run got the same alias (odds about 1 in 10^5 per run with hash names)."""
 
 
-def read_or_create_salt(run_dir: Path | str) -> str:
-    """The run directory's salt: read from ``alias-salt``, or drawn and written there first.
+def _read_or_draw(path: Path, digits: int) -> str:
+    """The hex token in ``path``, or one of ``digits`` hex digits drawn and written there first.
 
-    The file is created exclusively, so two processes starting in one directory share one salt.
+    The file is created exclusively, so two processes starting in one directory share one token.
+
+    Raises:
+        ValueError: the file holds something else than hex digits.
     """
-    path = Path(run_dir) / SALT_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
-        salt = secrets.token_hex(16)
+        token = secrets.token_hex(digits // 2)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             pass
         else:
             with os.fdopen(fd, "w") as handle:
-                handle.write(salt + "\n")
+                handle.write(token + "\n")
                 handle.flush()
                 os.fsync(handle.fileno())
     text = path.read_text().strip()
     if not text or any(c not in "0123456789abcdef" for c in text):
-        raise ValueError(f"{path} does not hold a salt (hex digits); delete it to draw a new one")
+        raise ValueError(f"{path} does not hold hex digits; delete it to draw a new one")
     return text
+
+
+def read_or_create_salt(run_dir: Path | str) -> str:
+    """The run directory's salt: read from ``alias-salt``, or drawn and written there first."""
+    return _read_or_draw(Path(run_dir) / SALT_FILE, 32)
+
+
+def read_or_create_run_id(run_dir: Path | str) -> str:
+    """The run's id: read from the run directory's ``run-id``, or drawn (16 hex digits) and written first."""
+    return _read_or_draw(Path(run_dir) / RUN_ID_FILE, 16)
 
 
 class Aliases:

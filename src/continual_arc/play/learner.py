@@ -16,7 +16,7 @@ round:
 Besides the protocol, the runner uses these optional members when present, each a small
 runtime-checkable protocol of its own ([`SavesState`][continual_arc.play.learner.SavesState],
 [`LoadsState`][continual_arc.play.learner.LoadsState], [`Stateless`][continual_arc.play.learner.Stateless],
-[`ResumesFrom`][continual_arc.play.learner.ResumesFrom],
+[`ResumesFrom`][continual_arc.play.learner.ResumesFrom], [`JoinsRun`][continual_arc.play.learner.JoinsRun],
 [`LogsInstances`][continual_arc.play.learner.LogsInstances],
 [`CountsInstances`][continual_arc.play.learner.CountsInstances],
 [`ShowsMemory`][continual_arc.play.learner.ShowsMemory],
@@ -35,6 +35,10 @@ arguments, and ``stateless`` must be a ``bool``; a data attribute that merely sh
   before a frozen test), with the run's committed records (copies, possibly none), so that a
   learner can continue what it counts over the whole run (cumulative ``resources``, a spend cap)
   from the records instead of from zero.
+* ``join_run(run_id)``: called once before anything else of a run, fresh or resumed, with the
+  run's id (drawn once and kept in the run directory's ``run-id``), so that a learner naming its
+  run to an outside service (the tracking proxy, whose spend cap is per run) names the same run
+  after a kill and ``--resume``.
 * ``instance_log(user)``: a JSON-ready dict of what the learner reports of its reasoning on the
   user's instance that just ended, stored in the instance's trajectory ``i/<step>.json``.
 * ``instance_resources(user)``: the counters (tokens, calls, cost) of the user's instance that
@@ -73,6 +77,7 @@ __all__ = [
     "Fingerprinted",
     "GameLearner",
     "GridLearner",
+    "JoinsRun",
     "Learner",
     "LearnerSpecError",
     "LoadsState",
@@ -227,6 +232,15 @@ class ResumesFrom(Protocol, metaclass=_ByWhatItIs):
 
 
 @runtime_checkable
+class JoinsRun(Protocol, metaclass=_ByWhatItIs):
+    """A learner that takes the run's id (kept in the run directory) before the run starts or resumes."""
+
+    def join_run(self, run_id: str) -> None:
+        """Take the run's id: the same when the run is resumed, another for every other run."""
+        ...
+
+
+@runtime_checkable
 class LogsInstances(Protocol, metaclass=_ByWhatItIs):
     """A learner that reports its reasoning on each instance, kept in the instance's trajectory."""
 
@@ -297,7 +311,7 @@ def _by_member(*protocols: type) -> dict[str, type]:
 
 
 OPTIONAL_PROTOCOLS: Mapping[str, type] = _by_member(
-    SavesState, LoadsState, ResumesFrom, LogsInstances, CountsInstances, TrainsWeights, ShowsMemory
+    SavesState, LoadsState, ResumesFrom, JoinsRun, LogsInstances, CountsInstances, TrainsWeights, ShowsMemory
 )
 """The optional methods a learner in another process may have, each with its protocol (named on the wire)."""
 

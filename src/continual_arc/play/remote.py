@@ -328,6 +328,14 @@ class _ResumeFrom:
         self._call("resume_from", cast(list[JSONValue], records))  # records are JSON objects
 
 
+class _JoinsRun:
+    _call: Callable[..., JSONValue]
+
+    def join_run(self, run_id: str) -> None:
+        """Hand the learner the run's id (kept in the run directory)."""
+        self._call("join_run", run_id)
+
+
 class _InstanceLog:
     _call: Callable[..., JSONValue]
 
@@ -363,6 +371,7 @@ class _Memory:
 _MIXINS = {
     "save_state": _SavesState,
     "resume_from": _ResumeFrom,
+    "join_run": _JoinsRun,
     "instance_log": _InstanceLog,
     "instance_resources": _InstanceResources,
     "training_resources": _TrainingResources,

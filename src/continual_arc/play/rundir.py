@@ -5,6 +5,7 @@
     meta.json        written first: the schedule's meta and protocol block, the learner, versions
     schedule.json    the schedule played (replaced by a longer one when a cut run is resumed)
     alias-salt       the salt of the task names the learner saw
+    run-id           the run's id, handed to a learner with join_run (the same when resumed)
     records.jsonl    one line per instance, appended a whole round at a time, flushed and fsynced
     i/<step>.json    one trajectory per instance: every observation, action and feedback
     i/addon-<n>.json the trajectory of the run's n-th auxiliary episode (asked for by a plug-in)
@@ -60,6 +61,7 @@ from ..core.records import (
     records_text,
     trajectory_text,
 )
+from .aliases import RUN_ID_FILE, SALT_FILE
 from .learner import SavesState
 
 __all__ = [
@@ -130,13 +132,14 @@ def _leftover(name: str) -> bool:
 def is_empty_run_dir(path: Path, *, interrupted_setup: bool = False) -> bool:
     """Whether ``path`` holds no run.
 
-    It may hold an ``alias-salt`` (a test's copied names) and temporary files of writes a kill
-    cut short. With ``interrupted_setup``, a ``meta.json`` and ``schedule.json`` without records (a run
-    killed while it was being set up, before any round) count as empty too.
+    It may hold an ``alias-salt`` (a test's copied names), a ``run-id`` (of a run killed before its
+    setup ended) and temporary files of writes a kill cut short. With ``interrupted_setup``, a
+    ``meta.json`` and ``schedule.json`` without records (a run killed while it was being set up,
+    before any round) count as empty too.
     """
     if not path.exists():
         return True
-    allowed = {"alias-salt"} | ({META, SCHEDULE} if interrupted_setup else set())
+    allowed = {SALT_FILE, RUN_ID_FILE} | ({META, SCHEDULE} if interrupted_setup else set())
     if interrupted_setup and (path / RECORDS).exists():
         return False
     return all(child.name in allowed or _leftover(child.name) for child in path.iterdir())

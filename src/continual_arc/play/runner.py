@@ -44,8 +44,9 @@ from ..core.errors import SpendCapReached
 from ..core.files import atomic_write_json, read_json
 from ..measure.summary import Stopped, summarize
 from ..stream.schedule import Schedule
-from .episode import LearnerError
-from .learner import AnyLearner, ShowsMemory, missing_members
+from .aliases import read_or_create_run_id
+from .episode import LearnerError, guarded
+from .learner import AnyLearner, JoinsRun, ShowsMemory, missing_members
 from .meta import write_meta
 from .options import RunOptions, RunProgress, RunResult
 from .plugin_manager import PluginManager, plugin_totals
@@ -165,6 +166,8 @@ def _open(learner: AnyLearner, schedule: Schedule, out: Path, options: RunOption
         raise RunDirError(f"{out} is not empty and holds no run: give the run an empty directory")
     out.mkdir(parents=True, exist_ok=True)
     session = RunSession(learner, schedule, out, hooks, options)
+    if isinstance(learner, JoinsRun):  # before load_state and resume_from: a resumed run is the same run
+        guarded(learner, "join_run", read_or_create_run_id(out))
     start = resume(session, options) if resuming else 0
     if not resuming:
         write_meta(session, options, [])

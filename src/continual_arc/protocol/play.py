@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..core.records import JSONValue, Play
 from ..measure.plots import load_matplotlib
-from ..measure.summary import Summary
+from ..measure.summary import Stopped, Summary
 from ..play.aliases import SALT_FILE
 from ..play.declared import track_default_learner
 from ..play.learner import AnyLearner, is_stateless, load_learner
@@ -39,13 +39,14 @@ from ..tracks.registry import get_config, get_track
 from .conclude import ProtocolDocument, conclude, stream_plots
 from .jobs import PlayJob, final_state, play_job, release
 from .plan import PLAN, PlannedPlay, stream_start
-from .plays import PROTOCOL_PLAYS, ProtocolError, protocol_schedules
+from .plays import PROTOCOL_PLAYS, ProtocolError, ProtocolStopped, play_finished, protocol_schedules
 from .progress import ProtocolProgress, ProtocolWatch, resume_note
 from .unplayed import removed_if_unplayed
 
 __all__ = [
     "ProtocolError",
     "ProtocolOptions",
+    "ProtocolStopped",
     "default_learner",
     "learner_keeps",
     "planned_job",
@@ -146,25 +147,27 @@ def _final_state(options: ProtocolOptions) -> Path | None:
 
 def _run_all(
     options: ProtocolOptions, saves: bool, stateless: bool, watch: ProtocolWatch
-) -> list[Path] | None:
+) -> tuple[list[Path] | None, dict[str, Stopped]]:
     """Play the six runs: in parallel processes where the learner can carry its state across.
 
-    Every play is started, in the plan's order, as soon as the plays it waits for have finished.
+    Every play is started, in the plan's order, as soon as the plays it waits for have finished;
+    once the spend cap has stopped one, no other is started (those playing end as they end).
 
     Returns:
-        The stream's plots when they were drawn here while the tests played (``None``: not drawn).
+        The stream's plots when they were drawn here while the tests played (``None``: not drawn),
+        and the stop of each play the spend cap stopped.
     """
     if options.jobs <= 1 or not (saves or stateless):
-        _run_here(options, saves, stateless, watch)
-        return None
+        return None, _run_here(options, saves, stateless, watch)
     drawn = None
     finished: set[str] = set()
+    stopped: dict[str, Stopped] = {}
     with ProcessPoolExecutor(max_workers=options.jobs) as pool:
         running: dict[Future[Summary], str] = {}
 
         def start_ready() -> None:
             for play in PLAN.ready(finished):
-                if play.name not in running.values():
+                if play.name not in running.values() and not stopped:
                     running[pool.submit(play_job, planned_job(options, play, stateless))] = play.name
 
         start_ready()
@@ -176,42 +179,52 @@ def _run_all(
             done, _ = wait(running, timeout=watch.every, return_when=FIRST_COMPLETED)
             watch()
             for future in done:
-                future.result()
-                finished.add(running.pop(future))
+                name = running.pop(future)
+                summary = future.result()
+                if "stopped" in summary:
+                    stopped[name] = summary["stopped"]
+                else:
+                    finished.add(name)
             start_ready()
             if options.plots and drawn is None and {Play.STREAM, Play.STREAM_RESET} <= finished:
                 drawn = stream_plots(options.out)  # they read the stream and its reset
-    return drawn
+    return drawn, stopped
 
 
-def _run_here(options: ProtocolOptions, saves: bool, stateless: bool, watch: ProtocolWatch) -> None:
+def _run_here(
+    options: ProtocolOptions, saves: bool, stateless: bool, watch: ProtocolWatch
+) -> dict[str, Stopped]:
     """Every play in this process, one by one; each learner built here is closed after its play.
 
     A test of a learner that cannot save its state plays a deep copy of the learner the stream left.
+    The first play the spend cap stops ends the protocol: its stop is returned, by play name.
     """
     stream: AnyLearner | None = None
     try:
         for play in PLAN.one_by_one():
             job = planned_job(options, play, stateless)
-            if (job.out / "summary.json").exists():
+            if play_finished(job.out):
                 continue  # finished (a resumed run's summary is removed first and written last)
             if play.name == Play.STREAM:
                 stream = load_learner(options.learner, options.learner_kwargs)
-                play_job(job, stream, progress=watch)
+                summary = play_job(job, stream, progress=watch)
                 if saves or stateless:  # the tests build their own
                     release(stream)
                     stream = None
             elif not play.from_stream or saves or stateless:
-                play_job(job, progress=watch)
+                summary = play_job(job, progress=watch)
             else:
-                _play_copy(job, stream, watch)
+                summary = _play_copy(job, stream, watch)
+            if "stopped" in summary:
+                return {play.name: summary["stopped"]}
     finally:
         if stream is not None:
             release(stream)
+    return {}
 
 
-def _play_copy(job: PlayJob, stream: AnyLearner | None, watch: ProtocolWatch) -> None:
-    """A test played by a deep copy of the learner the stream left in this process."""
+def _play_copy(job: PlayJob, stream: AnyLearner | None, watch: ProtocolWatch) -> Summary:
+    """A test played by a deep copy of the learner the stream left in this process; its summary."""
     if stream is None or (job.out / "meta.json").exists():
         raise ProtocolError(
             f"{job.out} was left unfinished, and the learner cannot save its state: "
@@ -222,7 +235,7 @@ def _play_copy(job: PlayJob, stream: AnyLearner | None, watch: ProtocolWatch) ->
     shutil.copy(job.salt, job.out / SALT_FILE)
     learner = copy.deepcopy(stream)
     try:
-        play_job(job, learner, progress=watch)
+        return play_job(job, learner, progress=watch)
     finally:
         release(learner)
 
@@ -254,6 +267,8 @@ def play_protocol(options: ProtocolOptions) -> ProtocolDocument:
     empty ([`removed_if_unplayed`][continual_arc.protocol.unplayed.removed_if_unplayed]).
 
     Raises:
+        ProtocolStopped: the spend cap stopped a play (its ``stopped.json`` says where); every
+            committed round is kept, and the same call with a raised cap continues the protocol.
         ProtocolError: the directory holds another protocol, or a test cannot get the stream's
             state.
     """
@@ -272,11 +287,13 @@ def _play_protocol(options: ProtocolOptions) -> ProtocolDocument:
         # The stream's end lived in the process that played it: a resume can finish the resets,
         # never a test that still needs that end.
         needs_end = [p.name for p in PLAN if p.name == Play.STREAM or p.from_stream]
-        if not all((out / PROTOCOL_PLAYS[name] / "summary.json").exists() for name in needs_end):
+        if not all(play_finished(out / PROTOCOL_PLAYS[name]) for name in needs_end):
             raise ProtocolError(
                 f"{options.learner} cannot save its state, so an unfinished protocol cannot resume"
             )
     watch = ProtocolWatch(out, sizes, options.progress or (lambda _: None))
-    drawn = _run_all(options, saves, stateless, watch)
+    drawn, stopped = _run_all(options, saves, stateless, watch)
     watch()
+    if stopped:
+        raise ProtocolStopped(stopped)
     return conclude(options, drawn)

@@ -13,6 +13,9 @@ from pathlib import Path
 from ..core.config import Config
 from ..core.errors import ContinualArcError
 from ..core.records import Phase, Play
+from ..measure.summary import Stopped
+from ..play.rundir import STOPPED, SUMMARY
+from ..play.runner import stop_sentence
 from ..stream.schedule import Schedule
 from ..stream.users import with_users
 from ..tracks.registry import get_config
@@ -21,7 +24,9 @@ from .plan import PLAN
 __all__ = [
     "PROTOCOL_PLAYS",
     "ProtocolError",
+    "ProtocolStopped",
     "is_protocol_dir",
+    "play_finished",
     "protocol_schedules",
     "reset_problem",
     "schedules_for",
@@ -38,6 +43,25 @@ def is_protocol_dir(path: Path) -> bool:
 
 class ProtocolError(ContinualArcError, RuntimeError):
     """A protocol that cannot be played or read as asked."""
+
+
+class ProtocolStopped(ProtocolError):
+    """The spend cap stopped one play or more: the protocol ends there, every committed round kept.
+
+    Attributes:
+        stopped: each stopped play's stop (its ``stopped.json``), by play name.
+    """
+
+    def __init__(self, stopped: Mapping[str, Stopped]) -> None:
+        self.stopped = dict(stopped)
+        super().__init__(
+            "; ".join(f"{PROTOCOL_PLAYS[name]}: {stop_sentence(stop)}" for name, stop in self.stopped.items())
+        )
+
+
+def play_finished(play_dir: Path) -> bool:
+    """Whether the play in ``play_dir`` ended: its ``summary.json`` written, and not by a stop at the cap."""
+    return (play_dir / SUMMARY).exists() and not (play_dir / STOPPED).exists()
 
 
 def protocol_schedules(config_name: str, seed: int, users: int) -> dict[str, Schedule]:

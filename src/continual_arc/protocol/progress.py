@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..play.rundir import RECORDS, SUMMARY
-from .plays import PROTOCOL_PLAYS
+from ..play.rundir import RECORDS
+from .plays import PROTOCOL_PLAYS, play_finished
 
 __all__ = ["ProtocolProgress", "ProtocolWatch", "played_instances", "resume_note"]
 
@@ -96,7 +96,7 @@ class ProtocolWatch:
 
     def count(self) -> ProtocolProgress:
         """The progress now."""
-        finished = sum((self.out / PROTOCOL_PLAYS[name] / SUMMARY).exists() for name in self.sizes)
+        finished = sum(play_finished(self.out / PROTOCOL_PLAYS[name]) for name in self.sizes)
         played, total = self._played(), sum(self.sizes.values())
         elapsed, here = self.clock() - self.started, played - self.at_start
         left = (total - played) * elapsed / here if here > 0 and elapsed > 0 and played < total else None
@@ -124,7 +124,7 @@ def resume_note(out: Path, sizes: Mapping[str, int]) -> str | None:
     parts = []
     for name, size in sizes.items():
         play_dir = out / PROTOCOL_PLAYS[name]
-        if (play_dir / SUMMARY).exists():
+        if play_finished(play_dir):
             parts.append(f"{name} done")
         elif name in started:
             parts.append(f"{name} at {played_instances(play_dir)} of {size} instances")

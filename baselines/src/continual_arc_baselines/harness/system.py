@@ -84,7 +84,8 @@ class SystemLearner(BaseLearner):
         model: the model id, exactly as the tracking proxy serves it.
         variant: one of `VARIANTS`.
         base_url: the tracking proxy's OpenAI base (its default port on 127.0.0.1).
-        run_id: the run's name at the proxy; drawn per learner when not given.
+        run_id: the run's name at the proxy; when not given, the learner's name and the run
+            directory's ``run-id`` (`join_run`), drawn for a learner played outside a run.
         effort: the reasoning effort handed to the harness, if it takes one.
         instance_seconds: wall-clock seconds one instance's harness may take to end the instance.
         wrap_up_seconds: seconds a harness may go on (writing notes) once its instance is over.
@@ -114,6 +115,7 @@ class SystemLearner(BaseLearner):
             raise ValueError("instance_seconds must be positive and wrap_up_seconds not negative")
         self.model, self.variant, self.base_url, self.effort = model, variant, base_url, effort
         self.instance_seconds, self.wrap_up_seconds = instance_seconds, wrap_up_seconds
+        self._named = run_id is not None
         self.counts = ProxyCounts(base_url, run_id or f"{self.name}-{_token()}")
         self._folder = LearnerFolder()  # in the temporary directory: Unix socket paths are short
         self._root = self._folder.path
@@ -221,6 +223,15 @@ class SystemLearner(BaseLearner):
         """Take the workspace and its versions from ``directory``."""
         ws.copy_state(Path(directory) / "workspace", self.state, self.volatile)
         self.history = ws.read_json(Path(directory) / "versions.json")
+
+    def join_run(self, run_id: str) -> None:
+        """Name the run at the proxy after the run directory's id, unless ``run_id`` was given.
+
+        A resumed run is then the same run at the proxy: the calls of the round it was killed in
+        count against its spend cap.
+        """
+        if not self._named:
+            self.counts.run_id = f"{self.name}-{run_id}"
 
     def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
         """Continue a resumed run: its counters from the last committed record, its spend told to the proxy.

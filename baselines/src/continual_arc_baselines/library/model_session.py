@@ -105,10 +105,12 @@ class ModelSettings:
         base_url: the endpoint's OpenAI base; by default the tracking proxy on its default port.
         api_key_env: the environment variable holding the endpoint's key; ``None`` sends a
             placeholder, which is all the proxy needs (it holds the upstream's key itself).
-        run_id: the run's name at the proxy, for its counts, log and spend cap. By default each
-            learner draws its own, so that plays sharing a proxy never mix their counts; give each
+        run_id: the run's name at the proxy, for its counts, log and spend cap. By default it is
+            the learner's label and the run directory's ``run-id`` (`ModelSession.join_run`), the
+            same when the run is resumed and another for every other run, so that plays sharing a
+            proxy never mix their counts (a learner played outside a run draws one); give each
             play its own if you name them. A resumed learner carries the run's spend so far to
-            its run id (`ModelSession.resume`), drawn or named.
+            its run id (`ModelSession.resume`).
         proxy_counts: read each instance's counts from the tracking proxy at ``base_url``
             (``false`` for an endpoint reached directly: the client's own counts are used).
         timeout: seconds allowed for one request. max_retries: retries of a transient failure.
@@ -182,6 +184,7 @@ class ModelSession:
 
     def __init__(self, settings: ModelSettings, label: str = "learner") -> None:
         self.settings = settings
+        self.label = label
         self.run_id = settings.run_id or f"{label}-{secrets.token_hex(4)}"
         api_key = None
         if settings.api_key_env:
@@ -309,6 +312,16 @@ class ModelSession:
             self._total = add_counts(self._total, counts)
         self._settled[instance] = counts
         return dict(counts)
+
+    def join_run(self, run_id: str) -> None:
+        """Call under ``{label}-{run_id}``, the run directory's id, unless the settings name a run id.
+
+        Called before any call of the run (the learners' ``join_run``), so that a resumed run,
+        whose directory holds the same id, spends against the same cap at the proxy.
+        """
+        if self.settings.run_id is None:
+            self.run_id = f"{self.label}-{run_id}"
+            self.client.run_id = self.run_id
 
     def resume(self, counts: Mapping[str, float]) -> None:
         """Continue a resumed run from ``counts``, the cumulative counters its records end with.

@@ -33,6 +33,14 @@ class SessionReports:
         key = self._keys.get(user)
         return self.session.settle(key) if key is not None else dict.fromkeys(COUNT_KEYS, 0.0)
 
+    def join_run(self, run_id: str) -> None:
+        """Name the run at the proxy after the run directory's id (unless ``run_id`` was given).
+
+        A resumed run is then the same run at the proxy: its killed round's calls count against
+        its spend cap, whether the proxy kept running or was restarted on its ledger.
+        """
+        self.session.join_run(run_id)
+
     def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
         """Continue a resumed run: its counts from the last committed record, its spend told to the proxy.
 

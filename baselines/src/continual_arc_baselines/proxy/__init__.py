@@ -19,7 +19,7 @@ from continual_arc_baselines.proxy.app import (
     marked_base_url,
     usage_view,
 )
-from continual_arc_baselines.proxy.budget import DEFAULT_CALL_CEILING, PromptGauge, ReplyLimits
+from continual_arc_baselines.proxy.budget import DEFAULT_CALL_CEILING, PromptCounter, PromptGauge, ReplyLimits
 from continual_arc_baselines.proxy.forward import UNREACHED_HEADER
 from continual_arc_baselines.proxy.ledger import CallRecord, Ledger, Price, Tally, cost_of
 from continual_arc_baselines.proxy.policy import (
@@ -45,6 +45,7 @@ __all__ = [
     "CallRecord",
     "Ledger",
     "Price",
+    "PromptCounter",
     "PromptGauge",
     "ProxyConfig",
     "ProxyHandle",

@@ -124,6 +124,7 @@ class _Proxy:
             ceiling=self.limits.max_tokens_ceiling,
             min_reply_tokens=self.limits.min_reply_tokens,
             bytes_per_token=self.ledger.gauge_rate(model),
+            counted=self.ledger.prompt_count(model, body),
         )
 
     async def reserve(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ __all__ = [
     "PROMPT_BYTES_PER_TOKEN",
     "REPLY_BYTES_PER_TOKEN",
     "CallBudget",
+    "PromptCounter",
     "PromptGauge",
     "ReplyLimits",
     "plan_call",
@@ -115,17 +116,41 @@ def prompt_tokens(body: Mapping[str, Any], bytes_per_token: float = PROMPT_BYTES
     return math.ceil(prompt_bytes(body) / bytes_per_token)
 
 
+PromptCounter = Callable[[Mapping[str, Any]], int]
+"""Counts a chat request's prompt tokens (its messages and tools) with the model's own tokenizer."""
+
+
 class PromptGauge:
     """Bytes a prompt token, per model, calibrated from the prompt tokens the upstream reports.
 
     A model's gauge starts at ``PROMPT_BYTES_PER_TOKEN`` and is, once any call of it reported
     its prompt tokens, the fewest bytes a token of those calls (the most tokens for a prompt's
-    bytes: the estimate stays on the side that keeps the cap safe). Not thread-safe: the ledger
-    holds its lock around it.
+    bytes: the estimate stays on the side that keeps the cap safe). A model whose tokenizer is at
+    hand (``counters``: the weights ``serve`` holds, in the proxy's process) is not estimated at
+    all: `count` gives its prompt's exact tokens. Not thread-safe: the ledger holds its lock
+    around the rates.
+
+    Args:
+        counters: a [PromptCounter][continual_arc_baselines.proxy.budget.PromptCounter] by model.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, counters: Mapping[str, PromptCounter] | None = None) -> None:
         self._rates: dict[str, float] = {}
+        self._counters = dict(counters or {})
+
+    def count(self, model: str, body: Mapping[str, Any]) -> int | None:
+        """The prompt's tokens by the model's own tokenizer, or ``None`` when the gauge has none.
+
+        ``None`` too when the tokenizer cannot take the request (a message its chat template
+        refuses): the upstream will say so itself, and the estimate stands for the call until then.
+        """
+        counter = self._counters.get(model)
+        if counter is None:
+            return None
+        try:
+            return int(counter(body))
+        except Exception:  # a request the template refuses is the upstream's to refuse
+            return None
 
     def rate(self, model: str) -> float:
         """The bytes a token the model's next prompt is estimated at."""
@@ -161,6 +186,7 @@ def plan_call(
     ceiling: int,
     min_reply_tokens: int,
     bytes_per_token: float = PROMPT_BYTES_PER_TOKEN,
+    counted: int | None = None,
 ) -> CallBudget | Refusal:
     """The call's limits: its reply limit set to the request's, the ceiling's or the budget's, the least.
 
@@ -175,12 +201,14 @@ def plan_call(
         ceiling: the per-call ceiling on reply tokens.
         min_reply_tokens: the fewest reply tokens worth a call: with less left the call is refused.
         bytes_per_token: the model's calibrated prompt bytes a token (``PromptGauge``).
+        counted: the prompt's tokens as the model's own tokenizer counts them (``PromptGauge.count``,
+            where the proxy runs beside the weights): taken instead of the estimate from bytes.
 
     Returns:
         The call's budget, or a 402 refusal when the budget cannot pay for the prompt and a minimal reply.
     """
     size = prompt_bytes(body)
-    estimate = math.ceil(size / bytes_per_token)
+    estimate = counted if counted is not None else math.ceil(size / bytes_per_token)
     requested = _requested(body)
     wanted = ceiling if requested is None else min(requested, ceiling)
     allowance: int | None = None

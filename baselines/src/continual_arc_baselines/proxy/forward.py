@@ -184,7 +184,9 @@ class Forwarder:
             generation=generation,
             prompt_bytes=call.budget.prompt_bytes or None,
         )
-        if usage is None and lost and generation and self.settler is not None:
+        # A reply cut by the proxy (a runaway, or the cap's allowance) never reports its usage
+        # either: like a lost call, it is settled from the provider's record before its worst case.
+        if usage is None and (lost or cut is not None) and generation and self.settler is not None:
             task = asyncio.get_running_loop().create_task(self._settle(record, generation))
             self._settling.add(task)  # held until done: a task nobody holds may be collected
             task.add_done_callback(self._settling.discard)

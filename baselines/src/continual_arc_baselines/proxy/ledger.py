@@ -28,7 +28,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
-from continual_arc_baselines.proxy.budget import PromptGauge
+from continual_arc_baselines.proxy.budget import PromptCounter, PromptGauge
 from continual_arc_baselines.proxy.policy import Refusal
 from continual_arc_baselines.proxy.settle import SETTLED_BY, Settler
 from continual_arc_baselines.proxy.tally import (
@@ -74,6 +74,8 @@ class Ledger:
             (the default) refuses a capped run's calls once one call's cost is unknown.
         settler: asks the provider what a call killed with the proxy was billed (when the file read
             back holds its generation id); ``None`` charges such calls their worst case.
+        prompt_counters: the models whose prompts are counted with their own tokenizer instead of
+            estimated ([PromptGauge][continual_arc_baselines.proxy.budget.PromptGauge]).
 
     Attributes:
         skipped_lines: lines of the file read back that were not JSON (a line cut by a kill).
@@ -86,10 +88,11 @@ class Ledger:
         log_path: Path | None = None,
         unknown_call_cost: float | None = None,
         settler: Settler | None = None,
+        prompt_counters: Mapping[str, PromptCounter] | None = None,
     ) -> None:
         self.prices = dict(prices or {})
         self.settler = settler
-        self.gauge = PromptGauge()
+        self.gauge = PromptGauge(prompt_counters)
         self._generations: dict[str, str] = {}  # call id -> the provider's generation id
         self.spend_cap = spend_cap
         self.unknown_call_cost = unknown_call_cost
@@ -210,6 +213,10 @@ class Ledger:
         """The model's prompt bytes a token, calibrated from the prompt tokens it reported."""
         with self._lock:
             return self.gauge.rate(model)
+
+    def prompt_count(self, model: str, body: Mapping[str, Any]) -> int | None:
+        """The prompt's exact tokens when the model's tokenizer is at hand, else ``None`` (estimate it)."""
+        return self.gauge.count(model, body)  # no lock: the counter reads only the request
 
     def generation_of(self, call_id: str) -> str | None:
         """The provider's generation id noted for a call not yet recorded, if any."""

@@ -173,10 +173,12 @@ async def read_capped(
     size = 0
     try:
         async for data in reply.aiter_bytes():
+            room = limit - size
             size += len(data)
+            # Up to the limit, even of a first piece past it: the reply's ``id`` opens the body.
+            parts.append(data[:room])
             if size > limit:
                 return b"".join(parts), True
-            parts.append(data)
     finally:
         await reply.aclose()
     return b"".join(parts), False

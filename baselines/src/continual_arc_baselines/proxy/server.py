@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import uvicorn
+from starlette.applications import Starlette
 
+from continual_arc_baselines.asgi import BackgroundServer, bind, uvicorn_config
 from continual_arc_baselines.proxy.app import build_app
-from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, ReplyLimits
+from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, PromptCounter, ReplyLimits
 from continual_arc_baselines.proxy.ledger import Ledger, Price
 from continual_arc_baselines.proxy.settle import DEFAULT_SETTLE, SettleOptions, Settler
 
 __all__ = ["ProxyConfig", "ProxyHandle", "run_proxy", "serve_proxy"]
-
-_START_LIMIT = 20.0
 
 
 @dataclass(frozen=True)
@@ -43,6 +40,10 @@ class ProxyConfig:
         settle: how the upstream's generation endpoint is asked what a call whose usage was lost
             was billed ([SettleOptions][continual_arc_baselines.proxy.settle.SettleOptions]; ``tries=0``
             never asks, and charges such calls their worst case).
+        prompt_counters: models whose prompts are counted exactly with their own tokenizer instead
+            of estimated from their bytes: where the proxy runs in the process that holds the
+            weights (the trained learner's ``serve``). A
+            [PromptCounter][continual_arc_baselines.proxy.budget.PromptCounter] by model.
     """
 
     upstream: str
@@ -57,6 +58,7 @@ class ProxyConfig:
     unknown_call_cost: float | None = None
     limits: ReplyLimits = DEFAULT_LIMITS
     settle: SettleOptions = DEFAULT_SETTLE
+    prompt_counters: Mapping[str, PromptCounter] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.models:
@@ -74,19 +76,15 @@ class ProxyHandle:
         ledger: the proxy's counts, readable in-process too.
     """
 
-    def __init__(
-        self, server: uvicorn.Server, thread: threading.Thread, ledger: Ledger, host: str, port: int
-    ):
+    def __init__(self, server: BackgroundServer, ledger: Ledger) -> None:
         self._server = server
-        self._thread = thread
         self.ledger = ledger
-        self.url = f"http://{host}:{port}/v1"
-        self.usage_url = f"http://{host}:{port}/continual-arc/usage"
+        self.url = f"http://{server.host}:{server.port}/v1"
+        self.usage_url = f"http://{server.host}:{server.port}/continual-arc/usage"
 
     def close(self) -> None:
         """Stop serving, wait for the server thread, close the log."""
-        self._server.should_exit = True
-        self._thread.join(timeout=30)
+        self._server.close()
         self.ledger.close()
 
     def __enter__(self) -> ProxyHandle:
@@ -96,9 +94,16 @@ class ProxyHandle:
         self.close()
 
 
-def _prepare(config: ProxyConfig) -> tuple[uvicorn.Server, socket.socket, Ledger]:
+def _prepare(config: ProxyConfig) -> tuple[Starlette, Ledger]:
     settler = Settler(config.upstream, config.api_key, config.settle) if config.settle.tries else None
-    ledger = Ledger(config.prices, config.spend_cap, config.log_path, config.unknown_call_cost, settler)
+    ledger = Ledger(
+        config.prices,
+        config.spend_cap,
+        config.log_path,
+        config.unknown_call_cost,
+        settler,
+        prompt_counters=config.prompt_counters,
+    )
     app = build_app(
         config.upstream,
         config.api_key,
@@ -108,20 +113,7 @@ def _prepare(config: ProxyConfig) -> tuple[uvicorn.Server, socket.socket, Ledger
         config.limits,
         settler,
     )
-    # Bind here, so that port 0 gives a known free port before the server starts.
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((config.host, config.port))
-    sock.listen(128)  # connections made before uvicorn is up wait in the backlog instead of failing
-    uv = uvicorn.Config(
-        app,
-        lifespan="on",
-        log_config=None,
-        log_level="warning",
-        access_log=False,
-        timeout_graceful_shutdown=5,
-    )
-    return uvicorn.Server(uv), sock, ledger
+    return app, ledger
 
 
 def serve_proxy(config: ProxyConfig) -> ProxyHandle:
@@ -130,30 +122,24 @@ def serve_proxy(config: ProxyConfig) -> ProxyHandle:
     Raises:
         RuntimeError: the server did not start in time.
     """
-    server, sock, ledger = _prepare(config)
-    port = sock.getsockname()[1]
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="tracking-proxy", daemon=True
-    )
-    thread.start()
-    deadline = time.monotonic() + _START_LIMIT
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            server.should_exit = True
-            ledger.close()
-            raise RuntimeError("the tracking proxy did not start")
-        time.sleep(0.01)
-    return ProxyHandle(server, thread, ledger, config.host, port)
+    app, ledger = _prepare(config)
+    try:
+        server = BackgroundServer(app, config.host, config.port, name="tracking proxy")
+    except BaseException:
+        ledger.close()
+        raise
+    return ProxyHandle(server, ledger)
 
 
 def run_proxy(config: ProxyConfig, *, announce: bool = True) -> None:
     """Serve the proxy in the calling thread until interrupted (Ctrl-C), as the command line does."""
-    server, sock, ledger = _prepare(config)
+    app, ledger = _prepare(config)
+    sock = bind(config.host, config.port)
     if announce:
         host, port = sock.getsockname()[:2]
         print(f"tracking proxy for {', '.join(config.models)} at http://{host}:{port}/v1", flush=True)
         print(f"usage: http://{host}:{port}/continual-arc/usage", flush=True)
     try:
-        server.run(sockets=[sock])
+        uvicorn.Server(uvicorn_config(app)).run(sockets=[sock])
     finally:
         ledger.close()

@@ -4,10 +4,12 @@
 (the reply sent once its batch is decoded, a chunk per token, and a last chunk with ``usage`` when
 ``stream_options.include_usage`` is set); ``GET /v1/models`` lists the one model. A request's
 ``tools`` go to the chat template and the reply's calls come back as ``tool_calls``
-(`tools`). ``usage`` counts
-the prompt's tokens as the chat template makes them and the reply's tokens as decoded (its stop
-token included). The HTTP stack is the standard library's threading server, as the fake server's:
-each connection is a thread, and the `Batcher` groups their requests.
+(`tools`). ``usage`` counts the prompt's tokens as the chat template makes them and the reply's
+tokens as decoded (its stop token included). Replies are built as the ``openai`` package's own
+types (``ChatCompletion``, ``ChatCompletionChunk``, ``CompletionUsage``), so the wire is what an
+OpenAI client reads. The HTTP stack is the tracking proxy's: a Starlette application under uvicorn
+([asgi][continual_arc_baselines.asgi]); a request waits for its batch in a worker thread, and the
+`Batcher` groups the requests waiting at once.
 
 Every reply served is noted in `ServeHandle.served` (and, with a log file, as a JSON line
 there): its prompt and completion tokens, and the batch that decoded it, to check counts against.
@@ -15,22 +17,36 @@ there): its prompt and completion tokens, and the batch that decoded it, to chec
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 import time
-from collections.abc import Mapping
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
+from openai.types import CompletionUsage
+from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage
+from openai.types.chat.chat_completion import Choice
+from openai.types.chat.chat_completion_chunk import Choice as ChunkChoice
+from openai.types.chat.chat_completion_chunk import ChoiceDelta, ChoiceDeltaToolCall
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ..asgi import BackgroundServer
 from .batcher import Batched, Batcher
 from .engine import Engine, GenerationKey, Prompt
 from .tools import read_tool_calls
 
-__all__ = ["RequestError", "ServeHandle", "parse_request"]
+__all__ = ["RequestError", "ServeHandle", "build_app", "parse_request"]
 
 _CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
+_MODELS_PATHS = ("/v1/models", "/models")
+
+Finish = Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
 
 
 class RequestError(ValueError):
@@ -93,12 +109,8 @@ class ServeHandle:
         self.log_path = log_path
         self._lock = threading.Lock()
         self._served: list[dict[str, Any]] = []
-        self._http = ThreadingHTTPServer((host, port), _handler(self))
-        self._http.daemon_threads = True
-        bound_host, bound_port = self._http.server_address[:2]
-        self.url = f"http://{bound_host!s}:{bound_port}/v1"
-        self._thread = threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True)
-        self._thread.start()
+        self._server = BackgroundServer(build_app(self), host, port, name="serve")
+        self.url = f"http://{self._server.host}:{self._server.port}/v1"
 
     @property
     def served(self) -> list[dict[str, Any]]:
@@ -107,7 +119,7 @@ class ServeHandle:
             return list(self._served)
 
     def note(self, entry: dict[str, Any]) -> None:
-        """Log one reply served (called by the request handler)."""
+        """Log one reply served (called by the application)."""
         with self._lock:
             self._served.append(entry)
             if self.log_path is not None:
@@ -116,12 +128,11 @@ class ServeHandle:
 
     def serve_forever(self) -> None:
         """Block until interrupted (for the command line)."""
-        self._thread.join()
+        self._server.wait()
 
     def close(self) -> None:
         """Stop serving and release the port."""
-        self._http.shutdown()
-        self._http.server_close()
+        self._server.close()
         self.batcher.close()
 
     def __enter__(self) -> ServeHandle:
@@ -131,116 +142,124 @@ class ServeHandle:
         self.close()
 
 
-def _usage(done: Batched) -> dict[str, int]:
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"message": message, "type": "serve_error", "code": status}}, status)
+
+
+def _usage(done: Batched) -> CompletionUsage:
     c = done.completion
     total = c.prompt_tokens + c.completion_tokens
-    return {"prompt_tokens": c.prompt_tokens, "completion_tokens": c.completion_tokens, "total_tokens": total}
+    return CompletionUsage(
+        prompt_tokens=c.prompt_tokens, completion_tokens=c.completion_tokens, total_tokens=total
+    )
 
 
-def _handler(owner: ServeHandle) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+def build_app(owner: ServeHandle) -> Starlette:
+    """The server as a Starlette application: the chat completions and the model list of ``owner``."""
 
-        def log_message(self, format: str, *args: Any) -> None:
-            """Stay quiet: the log of replies is ``ServeHandle.served``."""
+    async def models(request: Request) -> Response:
+        model = {"id": owner.engine.name, "object": "model", "owned_by": "local"}
+        return JSONResponse({"object": "list", "data": [model]})
 
-        def handle(self) -> None:
-            """Serve the connection; a client that hangs up mid-reply ends it quietly."""
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                super().handle()
-
-        def do_GET(self) -> None:
-            if self.path.split("?")[0] in ("/v1/models", "/models"):
-                model = {"id": owner.engine.name, "object": "model", "owned_by": "local"}
-                self._json(200, {"object": "list", "data": [model]})
-            else:
-                self._error(404, f"no such endpoint: GET {self.path}")
-
-        def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            if self.path.split("?")[0] not in _CHAT_PATHS:
-                self._error(404, f"no such endpoint: POST {self.path}")
-                return
-            try:
-                body = json.loads(raw)
-                prompt, key = parse_request(owner.engine, body, owner.default_max_tokens)
-                done = owner.batcher.submit(prompt, key)
-            except RequestError as error:
-                self._error(error.status, str(error))
-                return
-            except Exception as error:  # a malformed body or a failed decode
-                self._error(
-                    500 if not isinstance(error, ValueError) else 400, f"{type(error).__name__}: {error}"
-                )
-                return
-            usage = _usage(done)
-            owner.note({**usage, "batch": done.batch, "batch_size": done.batch_size})
-            base = {
-                "id": f"chatcmpl-{time.monotonic_ns()}",
-                "created": int(time.time()),
-                "model": owner.engine.name,
-            }
-            text, calls = (
-                read_tool_calls(done.completion.text) if body.get("tools") else (done.completion.text, [])
+    async def chat(request: Request) -> Response:
+        try:
+            body = json.loads(await request.body())
+            prompt, key = parse_request(owner.engine, body, owner.default_max_tokens)
+            done: Batched = await run_in_threadpool(owner.batcher.submit, prompt, key)
+        except RequestError as error:
+            return _error(error.status, str(error))
+        except Exception as error:  # a malformed body or a failed decode
+            return _error(
+                500 if not isinstance(error, ValueError) else 400, f"{type(error).__name__}: {error}"
             )
-            if body.get("stream"):
-                include = (body.get("stream_options") or {}).get("include_usage")
-                self._stream(base, done, text if calls else None, calls, usage if include else None)
-                return
-            message: dict[str, Any] = {"role": "assistant", "content": text}
-            if calls:
-                message["tool_calls"] = calls
-            finish = "tool_calls" if calls else done.completion.finish_reason
-            choice = {"index": 0, "message": message, "finish_reason": finish}
-            self._json(200, {**base, "object": "chat.completion", "choices": [choice], "usage": usage})
+        usage = _usage(done)
+        owner.note(
+            {**usage.model_dump(exclude_none=True), "batch": done.batch, "batch_size": done.batch_size}
+        )
+        return _reply(owner.engine.name, body, done, usage)
 
-        def _stream(
-            self,
-            base: dict[str, Any],
-            done: Batched,
-            text: str | None,
-            calls: list[dict[str, Any]],
-            usage: Mapping[str, int] | None,
-        ) -> None:
-            """Send the reply as events: its pieces (or, with calls, its other text and the calls)."""
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")  # the stream's end is the connection's end
-            self.end_headers()
-            self.close_connection = True
-            base = {**base, "object": "chat.completion.chunk"}
-            pieces = done.completion.pieces if text is None else ([text] if text else [])
-            deltas: list[tuple[dict[str, Any], str | None]] = [({"role": "assistant", "content": ""}, None)]
-            deltas += [({"content": piece}, None) for piece in pieces]
-            deltas += [({"tool_calls": [{"index": n, **call}]}, None) for n, call in enumerate(calls)]
-            deltas.append(({}, "tool_calls" if calls else done.completion.finish_reason))
-            for delta, finish in deltas:
-                chunk: dict[str, Any] = {
-                    **base,
-                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-                }
-                if usage is not None:
-                    chunk["usage"] = None  # OpenAI's convention: only the last chunk carries usage
-                self._send(chunk)
-            if usage is not None:
-                self._send({**base, "choices": [], "usage": dict(usage)})
-            self.wfile.write(b"data: [DONE]\n\n")
-            self.wfile.flush()
+    async def missing(request: Request) -> Response:
+        return _error(404, f"no such endpoint: {request.method} {request.url.path}")
 
-        def _send(self, chunk: Mapping[str, Any]) -> None:
-            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-            self.wfile.flush()
+    routes = [
+        *(Route(path, chat, methods=["POST"]) for path in _CHAT_PATHS),
+        *(Route(path, models, methods=["GET"]) for path in _MODELS_PATHS),
+        Route("/{path:path}", missing, methods=["GET", "POST"]),
+    ]
+    return Starlette(routes=routes)
 
-        def _json(self, status: int, payload: Any) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
 
-        def _error(self, status: int, message: str) -> None:
-            self._json(status, {"error": {"message": message, "type": "serve_error", "code": status}})
+@dataclass(frozen=True)
+class _Opened:
+    """What every part of one reply names: its id, when it was made, and the model."""
 
-    return Handler
+    id: str
+    created: int
+    model: str
+
+    def chunk(self, choices: list[ChunkChoice], usage: CompletionUsage | None = None) -> ChatCompletionChunk:
+        return ChatCompletionChunk(
+            id=self.id,
+            created=self.created,
+            model=self.model,
+            object="chat.completion.chunk",
+            choices=choices,
+            usage=usage,
+        )
+
+
+def _reply(model: str, body: dict[str, Any], done: Batched, usage: CompletionUsage) -> Response:
+    """The reply to a decoded request: one body, or its events when streamed."""
+    opened = _Opened(f"chatcmpl-{time.monotonic_ns()}", int(time.time()), model)
+    text, calls = read_tool_calls(done.completion.text) if body.get("tools") else (done.completion.text, [])
+    finish = cast(Finish, "tool_calls" if calls else done.completion.finish_reason)
+    if body.get("stream"):
+        include = bool((body.get("stream_options") or {}).get("include_usage"))
+        pieces = list(done.completion.pieces) if not calls else ([text] if text else [])
+        events = _events(opened, pieces, calls, finish, usage if include else None)
+        headers = {"Cache-Control": "no-cache"}
+        return StreamingResponse(events, media_type="text/event-stream", headers=headers)
+    message = ChatCompletionMessage.model_validate(
+        {"role": "assistant", "content": text, **({"tool_calls": calls} if calls else {})}
+    )
+    completion = ChatCompletion(
+        id=opened.id,
+        created=opened.created,
+        model=opened.model,
+        object="chat.completion",
+        choices=[Choice(index=0, message=message, finish_reason=finish)],
+        usage=usage,
+    )
+    return JSONResponse(completion.model_dump(exclude_none=True))
+
+
+def _events(
+    opened: _Opened,
+    pieces: list[str],
+    calls: list[dict[str, Any]],
+    finish: Finish,
+    usage: CompletionUsage | None,
+) -> Iterator[bytes]:
+    """The reply as server-sent events: its pieces (or, with calls, its other text and the calls)."""
+    deltas: list[tuple[ChoiceDelta, Finish | None]] = [(ChoiceDelta(role="assistant", content=""), None)]
+    deltas += [(ChoiceDelta(content=piece), None) for piece in pieces]
+    deltas += [
+        (ChoiceDelta(tool_calls=[ChoiceDeltaToolCall.model_validate({"index": n, **call})]), None)
+        for n, call in enumerate(calls)
+    ]
+    deltas.append((ChoiceDelta(), finish))
+    for delta, reason in deltas:
+        choice = ChunkChoice(index=0, delta=delta, finish_reason=reason)
+        chunk = opened.chunk([choice])
+        wire = chunk.model_dump(exclude_none=True)
+        wire["choices"][0]["finish_reason"] = reason  # null until the last, as OpenAI sends it
+        if usage is not None:
+            wire["usage"] = None  # OpenAI's convention: only the last chunk carries usage
+        yield _event(wire)
+    if usage is not None:
+        yield _event(opened.chunk([], usage).model_dump(exclude_none=True))
+    yield b"data: [DONE]\n\n"
+
+
+def _event(payload: dict[str, Any]) -> bytes:
+    return f"data: {json.dumps(payload)}\n\n".encode()

@@ -96,6 +96,14 @@ class Engine:
         )
         return tuple(int(i) for i in self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
+    def prompt_tokens(self, body: Mapping[str, Any]) -> int:
+        """A chat request's prompt tokens, exactly as this server will count them (its messages and tools).
+
+        The tracking proxy in the same process counts prompts with it instead of estimating them
+        ([PromptCounter][continual_arc_baselines.proxy.budget.PromptCounter]).
+        """
+        return len(self.encode(body["messages"], body.get("tools")))
+
     def generate(self, prompts: Sequence[Prompt], key: GenerationKey) -> list[Completion]:
         """Decode the prompts in one batch (left-padded), each cut at its own token limit."""
         import torch

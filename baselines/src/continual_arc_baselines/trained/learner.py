@@ -112,7 +112,9 @@ class TrainedLearner(BareModelLearner):
         self.server = ServeHandle(self.engine, port=serve_port, window=batch_window)
         self.proxy: ProxyHandle | None = None
         if options.get("base_url") is None:
-            self.proxy = serve_proxy(ProxyConfig(upstream=self.server.url, models=(model,)))
+            # The weights are here: the proxy counts each prompt with the model's own tokenizer.
+            counters = {model: self.engine.prompt_tokens}
+            self.proxy = serve_proxy(ProxyConfig(self.server.url, (model,), prompt_counters=counters))
             options["base_url"] = self.proxy.url
         super().__init__(model, demos, **options)
         self._taught: list[Taught] = []

@@ -192,16 +192,17 @@ class Adapter:
         self.compute["rounds_trained"] = 0.0
 
     def save(self, directory: Path) -> None:
-        """Write the adapters (safetensors), the optimizer's state and the counters to ``directory``."""
+        """Write the adapters (safetensors), the optimizer's state, the counters and any untrained round."""
         import torch
         from safetensors.torch import save_file
 
         directory.mkdir(parents=True, exist_ok=True)
         save_file({k: v.contiguous() for k, v in self.weights().items()}, str(directory / _ADAPTER))
         torch.save(self.optimizer.state_dict(), directory / _OPTIMIZER)
-        (directory / _TRAINED).write_text(
-            json.dumps({"compute": self.compute}, sort_keys=True), encoding="utf-8"
-        )
+        kept: dict[str, Any] = {"compute": self.compute}
+        if self.untrained:  # only when there is one: a state that trained every round reads as before
+            kept["untrained"] = self.untrained
+        (directory / _TRAINED).write_text(json.dumps(kept, sort_keys=True), encoding="utf-8")
 
     def load(self, directory: Path) -> None:
         """Read what `save` wrote.
@@ -218,5 +219,6 @@ class Adapter:
             set_peft_model_state_dict(self.engine.model, weights)
         self.optimizer = self._new_optimizer()
         self.optimizer.load_state_dict(torch.load(directory / _OPTIMIZER, weights_only=True))
-        saved = json.loads((directory / _TRAINED).read_text(encoding="utf-8"))["compute"]
-        self.compute = {key: float(saved.get(key, 0.0)) for key in COMPUTE_KEYS}
+        kept = json.loads((directory / _TRAINED).read_text(encoding="utf-8"))
+        self.compute = {key: float(kept["compute"].get(key, 0.0)) for key in COMPUTE_KEYS}
+        self.untrained = [str(sentence) for sentence in kept.get("untrained", [])]

@@ -1,0 +1,82 @@
+"""Serving a Starlette application with uvicorn on a loopback port, in a background thread.
+
+Every Starlette application the baselines serve runs this way: the tracking proxy
+([proxy.server][continual_arc_baselines.proxy.server]) and ``serve``'s OpenAI endpoint
+([serve.app][continual_arc_baselines.serve.app]) start through `BackgroundServer` (the proxy's
+command line in the foreground, on the same `bind` and `uvicorn_config`). The socket is bound
+before uvicorn starts, so that port 0 gives a known free port and a connection made before the
+server is up waits in the backlog instead of failing.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import uvicorn
+from starlette.applications import Starlette
+
+__all__ = ["BackgroundServer", "bind", "uvicorn_config"]
+
+_START_LIMIT = 20.0  # seconds a server may take to start
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (0: a free port)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    return sock
+
+
+def uvicorn_config(app: Starlette) -> uvicorn.Config:
+    """How every server here runs under uvicorn: quiet (its own logs say what matters), 5 s to stop."""
+    return uvicorn.Config(
+        app,
+        lifespan="on",
+        log_config=None,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+
+
+class BackgroundServer:
+    """``app`` served on ``host:port`` in a daemon thread, from construction until `close`.
+
+    Args:
+        app: the application. host: the address (keep it on loopback). port: 0 for a free one.
+        name: the thread's name.
+
+    Attributes:
+        host, port: where it listens (the port bound, when 0 was asked for).
+
+    Raises:
+        RuntimeError: the server did not start in time.
+    """
+
+    def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0, name: str = "asgi") -> None:
+        sock = bind(host, port)
+        self.host, self.port = host, int(sock.getsockname()[1])
+        self._server = uvicorn.Server(uvicorn_config(app))
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [sock]}, name=name, daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + _START_LIMIT
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self._server.should_exit = True
+                raise RuntimeError(f"the {name} server did not start")
+            time.sleep(0.01)
+
+    def wait(self) -> None:
+        """Block until the server stops (for the command line, until Ctrl-C)."""
+        self._thread.join()
+
+    def close(self) -> None:
+        """Stop serving and wait for the thread."""
+        self._server.should_exit = True
+        self._thread.join(timeout=30)
