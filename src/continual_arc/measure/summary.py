@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import NotRequired, TypedDict, cast
+from typing import NotRequired, cast
+
+from typing_extensions import TypedDict  # the form pydantic reads on 3.11 (scripts/export_schemas.py)
 
 from ..core.records import ProtocolBlock, RunMeta, is_primary
 from .budget import PHASE_ORDER, Record, budget_used, primary, share_solved
@@ -76,7 +78,7 @@ class Summary(TypedDict):
     config: str
     seed: int
     users: int
-    order: str
+    order: str | None
     test: str | None
     slots: int
     instances: int

@@ -1,0 +1,176 @@
+"""Reading the documents on disk: each validated against its declaration, once, where it is read.
+
+A run's files are declared in [`continual_arc.core.records`][continual_arc.core.records] as
+`TypedDict`s; this module holds their readers. Each reader hands the file's text to a
+[pydantic](https://docs.pydantic.dev) validator built from the declaration itself (a cached
+`TypeAdapter`), in strict mode: a ``"3"`` where a number belongs, a ``phase`` outside
+[`Phase`][continual_arc.core.records.Phase], a missing field, or a field a closed document does not
+declare is refused with a [`DocumentError`][continual_arc.core.documents.DocumentError], one sentence
+naming the file, the line and the field. What a reader returns is the validated mapping: the same
+fields, the closed vocabularies as their enumerations (a `StrEnum` writes back the same string), so
+a document read and written again is the same bytes.
+
+pydantic was measured against msgspec on the record reader (``benchmarks/record_reader.py``) and
+chosen: it validates the declarations as they are (msgspec cannot hold the recursive
+[`JSONValue`][continual_arc.core.records.JSONValue] and drops the fields a game or plug-in adds),
+and it exports JSON Schema ([`document_schema`][continual_arc.core.documents.document_schema]).
+It is imported on the first read, not when this module is: building a validator costs a few
+hundred milliseconds that a command reading no document should not pay.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .errors import ContinualArcError
+from .records import Record, RunMeta, ScheduleMeta, Trajectory
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter, ValidationError
+
+__all__ = [
+    "DOCUMENTS",
+    "DocumentError",
+    "document_schema",
+    "parse_document",
+    "parse_records",
+    "parse_run_meta",
+    "parse_schedule_meta",
+    "parse_trajectory",
+    "schedule_meta_json",
+]
+
+T = TypeVar("T")
+
+DOCUMENTS: Mapping[str, type] = {
+    "record": Record,
+    "trajectory": Trajectory,
+    "run-meta": RunMeta,
+    "schedule-meta": ScheduleMeta,
+}
+"""Every document of a run directory, by the name of its exported schema (``schemas/<name>.json``)."""
+
+
+class DocumentError(ContinualArcError, ValueError):
+    """A document on disk that is not what its declaration says: the message names file, line and field."""
+
+
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+"""Each declaration's validator, built on its first read in the process (building one takes milliseconds)."""
+
+
+def _adapter(kind: type[T]) -> TypeAdapter[T]:
+    """The validator of a declaration (cached in ``_ADAPTERS``)."""
+    if kind not in _ADAPTERS:
+        # Imported here, not at the top: pydantic and its first validator cost a few hundred
+        # milliseconds of start-up that commands reading no document (--help, schedule make) skip.
+        import pydantic
+
+        _ADAPTERS[kind] = pydantic.TypeAdapter(kind)
+    adapter: TypeAdapter[T] = _ADAPTERS[kind]
+    return adapter
+
+
+def _where(loc: Sequence[int | str]) -> str:
+    """A field's place in a document, as a reader writes it: ``actions[2].correct``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _sentence(err: ValidationError, where: str, text: str) -> str:
+    """The first of a validation's errors as one sentence naming the file (and line) and the field."""
+    errors = err.errors(include_url=False)
+    first = errors[0]
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    if first["type"] == "json_invalid":
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as bad:
+            return f"{where}: not valid JSON ({bad.msg})"
+        return f"{where}: not valid JSON ({first['msg']})"
+    field = _where(first["loc"]) or "the document"
+    if first["type"] == "missing":
+        return f"{where}: field {field} is missing{more}"
+    if first["type"] == "extra_forbidden":
+        return f"{where}: field {field} is not one this document holds{more}"
+    said = str(first["msg"])
+    said = said[len("Input ") :] if said.startswith("Input ") else said[0].lower() + said[1:]
+    return f"{where}: field {field} {said}, not {first['input']!r}{more}"
+
+
+def parse_document(kind: type[T], text: str | bytes, where: str) -> T:
+    """The document ``text`` holds, validated as a ``kind`` (a declaration of ``core.records``).
+
+    Raises:
+        DocumentError: ``text`` is not valid JSON, or not a ``kind`` (naming ``where`` and the field).
+    """
+    adapter = _adapter(kind)
+    # Imported here for the reason _adapter gives; by now it is loaded, a look-up in sys.modules.
+    from pydantic import ValidationError
+
+    try:
+        return adapter.validate_json(text, strict=True)
+    except ValidationError as err:
+        raw = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+        raise DocumentError(_sentence(err, where, raw)) from None
+
+
+def parse_records(
+    text: str, where: str = "records.jsonl", *, allow_partial_tail: bool = False
+) -> list[Record]:
+    """The records of a ``records.jsonl``'s text, each line validated (``where`` names the file).
+
+    Args:
+        text: the file's text, one record per line.
+        where: the file, as errors name it.
+        allow_partial_tail: skip a final line with no newline (cut short by a crash) instead of
+            refusing it.
+
+    Raises:
+        DocumentError: a line is not valid JSON or not a record (naming the file, line and field).
+    """
+    lines = text.split("\n")
+    tail = lines.pop()  # "" when the text ends with a newline
+    records = [
+        parse_document(Record, line, f"{where}, line {number}")
+        for number, line in enumerate(lines, 1)
+        if line.strip()
+    ]
+    if tail.strip() and not allow_partial_tail:
+        raise DocumentError(
+            f"{where}, line {len(lines) + 1}: cut short (no final newline); a crash mid-write?"
+        )
+    return records
+
+
+def parse_trajectory(text: str | bytes, where: str = "trajectory") -> Trajectory:
+    """A trajectory (``i/<name>.json``) from its text."""
+    return parse_document(Trajectory, text, where)
+
+
+def parse_run_meta(text: str | bytes, where: str = "meta.json") -> RunMeta:
+    """A run's meta from the text of its ``meta.json``."""
+    return parse_document(RunMeta, text, where)
+
+
+def parse_schedule_meta(value: Mapping[str, Any], where: str = "schedule meta") -> ScheduleMeta:
+    """A schedule's meta block from its parsed JSON (a schedule file's, or one rebuilt), validated."""
+    return parse_document(ScheduleMeta, json.dumps(dict(value)), where)
+
+
+def schedule_meta_json(meta: Mapping[str, object]) -> ScheduleMeta:
+    """A schedule's meta block exactly as it reads back from JSON (tuples as lists, keys as strings)."""
+    return parse_schedule_meta(json.loads(json.dumps(dict(meta))))
+
+
+def document_schema(kind: type) -> dict[str, Any]:
+    """The JSON Schema of a declared document (a `TypedDict` of any stage), as its validator sees it.
+
+    What ``scripts/export_schemas.py`` writes to ``schemas/``, and the viewer's types are generated from.
+    """
+    schema: dict[str, Any] = _adapter(kind).json_schema(mode="validation")
+    return schema
