@@ -21,6 +21,7 @@ hundred milliseconds that a command reading no document should not pay.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -40,6 +41,7 @@ __all__ = [
     "parse_schedule_meta",
     "parse_trajectory",
     "schedule_meta_json",
+    "validate_document",
 ]
 
 T = TypeVar("T")
@@ -73,7 +75,16 @@ def _adapter(kind: type[T]) -> TypeAdapter[T]:
     return adapter
 
 
-def _where(loc: Sequence[int | str]) -> str:
+_UNION_TAG = re.compile(r"^(int|float|str|bool|none|typed-dict|[a-z-]+\[.*\])$")
+"""How pydantic names the member of a union it tried, in an error's place (not a field of ours)."""
+
+
+def _where(loc: Sequence[int | str]) -> tuple[int | str, ...]:
+    """An error's place without the union members pydantic tried on the way."""
+    return tuple(part for part in loc if isinstance(part, int) or not _UNION_TAG.match(part))
+
+
+def _field(loc: Sequence[int | str]) -> str:
     """A field's place in a document, as a reader writes it: ``actions[2].correct``."""
     text = ""
     for part in loc:
@@ -82,17 +93,24 @@ def _where(loc: Sequence[int | str]) -> str:
 
 
 def _sentence(err: ValidationError, where: str, text: str) -> str:
-    """The first of a validation's errors as one sentence naming the file (and line) and the field."""
+    """The most precise of a validation's errors as one sentence naming the file (and line) and the field.
+
+    A value refused by each member of a union (an integer or a list of them) is one fault: it is
+    named at its deepest place (the list's item that is not an integer), and counted once.
+    """
     errors = err.errors(include_url=False)
-    first = errors[0]
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    first = max(errors, key=lambda e: len(_where(e["loc"])))
     if first["type"] == "json_invalid":
         try:
             json.loads(text)
         except json.JSONDecodeError as bad:
             return f"{where}: not valid JSON ({bad.msg})"
         return f"{where}: not valid JSON ({first['msg']})"
-    field = _where(first["loc"]) or "the document"
+    places = {_where(e["loc"]) for e in errors}
+    place = _where(first["loc"])
+    others = [p for p in places if p != place and p != place[: len(p)]]
+    more = f" (and {len(others)} more)" if others else ""
+    field = _field(place) or "the document"
     if first["type"] == "missing":
         return f"{where}: field {field} is missing{more}"
     if first["type"] == "extra_forbidden":
@@ -117,6 +135,26 @@ def parse_document(kind: type[T], text: str | bytes, where: str) -> T:
     except ValidationError as err:
         raw = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
         raise DocumentError(_sentence(err, where, raw)) from None
+
+
+def validate_document(kind: type[T], value: object, where: str) -> T:
+    """A document already parsed into Python values (a TOML file's), validated as a ``kind``.
+
+    Strict as [`parse_document`][continual_arc.core.documents.parse_document] is, in pydantic's
+    Python mode: a field typed by an enumeration wants its member there, so a document holding one
+    is read from its text instead.
+
+    Raises:
+        DocumentError: ``value`` is not a ``kind`` (naming ``where`` and the field).
+    """
+    adapter = _adapter(kind)
+    # Imported here for the reason _adapter gives; by now it is loaded, a look-up in sys.modules.
+    from pydantic import ValidationError
+
+    try:
+        return adapter.validate_python(value, strict=True)
+    except ValidationError as err:
+        raise DocumentError(_sentence(err, where, "")) from None
 
 
 def parse_records(

@@ -21,7 +21,7 @@ written here ([`records_text`][continual_arc.core.records.records_text],
 [`trajectory_text`][continual_arc.core.records.trajectory_text],
 [`run_meta_text`][continual_arc.core.records.run_meta_text]) and read, validated against the same
 declaration, by [`continual_arc.core.documents`][continual_arc.core.documents]. Whether a document
-keeps fields it does not declare is said beside it (``_keeps_extra``/``_closed``): only a record and a
+keeps fields it does not declare is said beside it (``keeps_extra``/``closed``): only a record and a
 trajectory do, since games and plug-ins add theirs.
 
 The closed vocabularies are string enumerations (`StrEnum`): a member is its
@@ -59,7 +59,9 @@ __all__ = [
     "ScheduleMeta",
     "SlotFields",
     "Trajectory",
+    "closed",
     "is_primary",
+    "keeps_extra",
     "record_line",
     "records_text",
     "run_meta_text",
@@ -92,8 +94,10 @@ def _extra(extra: Literal["allow", "forbid"]) -> Callable[[_Declared], _Declared
     return mark
 
 
-_keeps_extra = _extra("allow")
-_closed = _extra("forbid")
+keeps_extra = _extra("allow")
+"""Mark a document (a `TypedDict`) as keeping the fields it does not declare, for its validator."""
+closed = _extra("forbid")
+"""Mark a document (a `TypedDict`) as refusing any field it does not declare, for its validator."""
 
 
 class Phase(StrEnum):
@@ -156,7 +160,7 @@ class EpisodeType(StrEnum):
     ADDON = "addon"
 
 
-@_closed
+@closed
 class ActionEntry(TypedDict):
     """One action of a record: its kind and outcome (what the checker replays the rules from)."""
 
@@ -169,7 +173,7 @@ class ActionEntry(TypedDict):
     y: NotRequired[JSONValue]
 
 
-@_closed
+@closed
 class LearnerFault(TypedDict):
     """What a learner's fault left in its record: where it raised, the exception and its traceback."""
 
@@ -179,7 +183,7 @@ class LearnerFault(TypedDict):
     traceback: NotRequired[str]  # absent from a fault in observe after the instance had ended
 
 
-@_closed
+@closed
 class PluginCounts(TypedDict, total=False):
     """What a plug-in's responses add up to: metrics summed; events, enqueues and transforms counted."""
 
@@ -189,7 +193,7 @@ class PluginCounts(TypedDict, total=False):
     transforms: int
 
 
-@_closed
+@closed
 class PluginBlock(PluginCounts, total=False):
     """What one plug-in said about an instance, summed for its record (each field only when said)."""
 
@@ -197,13 +201,13 @@ class PluginBlock(PluginCounts, total=False):
     stopped: bool
 
 
-@_closed
+@closed
 class _PluginWhere(TypedDict):
     plugin: str
     hook: str
 
 
-@_closed
+@closed
 class PluginEntry(_PluginWhere, total=False):
     """One plug-in response kept whole in a trajectory: who said it, at which event, and what."""
 
@@ -216,7 +220,7 @@ class PluginEntry(_PluginWhere, total=False):
     stop_after_episode: bool
 
 
-@_closed
+@closed
 class SlotFields(TypedDict):
     """A slot's fields, which a record and a trajectory both open with (``Slot.to_json``)."""
 
@@ -233,7 +237,7 @@ class SlotFields(TypedDict):
     user_gap: int | None
 
 
-@_keeps_extra
+@keeps_extra
 class Record(SlotFields):
     """One line of ``records.jsonl``: an ended instance, its slot, its charge and its counters.
 
@@ -269,7 +273,7 @@ class Record(SlotFields):
     level_score: NotRequired[float]
 
 
-@_closed
+@closed
 class Event(TypedDict):
     """One step of a trajectory: the observation's counters, the action and its feedback (as JSON)."""
 
@@ -279,7 +283,7 @@ class Event(TypedDict):
     learner_action: NotRequired[JSONObject]
 
 
-@_keeps_extra
+@keeps_extra
 class Trajectory(SlotFields):
     """``i/<name>.json``: an instance's slot, its opening (the kind's own fields), events and result."""
 
@@ -294,7 +298,7 @@ class Trajectory(SlotFields):
     plugins: NotRequired[list[PluginEntry]]
 
 
-@_closed
+@closed
 class CodeFingerprint(TypedDict):
     """What identifies a learner's code: its top-level package, its version, its sources' SHA-256."""
 
@@ -305,10 +309,10 @@ class CodeFingerprint(TypedDict):
 
 LearnerSpec = TypedDict("LearnerSpec", {"class": str, "kwargs": JSONObject})
 """The learner a run played: ``module:Class`` (``class``, a keyword, hence this form) and its arguments."""
-_closed(LearnerSpec)
+closed(LearnerSpec)
 
 
-@_closed
+@closed
 class ProtocolBlock(TypedDict):
     """The verdict on a schedule: canonical or not, and each deviation, for a track and release."""
 
@@ -318,7 +322,7 @@ class ProtocolBlock(TypedDict):
     release: NotRequired[str]
 
 
-@_closed
+@closed
 class ScheduleMeta(TypedDict):
     """A schedule's meta block: what rebuilds it (configuration, seed, order or test, users, width)."""
 
@@ -337,7 +341,7 @@ class ScheduleMeta(TypedDict):
     protocol: ProtocolBlock
 
 
-@_closed
+@closed
 class RunMeta(TypedDict):
     """``meta.json``: the schedule played, its verdict, the learner, versions, the run's own options."""
 
