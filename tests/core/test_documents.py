@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from continual_arc.core.documents import (
     DocumentError,
+    parse_document,
+    parse_document_as_written,
     parse_records,
     parse_run_meta,
     parse_schedule_meta,
@@ -18,6 +20,7 @@ from continual_arc.core.documents import (
 )
 from continual_arc.core.errors import ContinualArcError
 from continual_arc.core.records import End, EpisodeType, Phase, records_text, run_meta_text
+from continual_arc.measure.summary import Summary
 
 ROOT = Path(__file__).resolve().parents[2]
 STORED = ROOT / "runs" / "arc1-library-seed0" / "stream"
@@ -176,3 +179,13 @@ def test_any_record_is_written_back_as_read_and_any_integer_given_as_text_is_ref
     assert refusal(jsonl(wrong)) == (
         f"run/records.jsonl, line 1: field {field} should be a valid integer, not {wrong[field]!r}"
     )
+
+
+def test_a_summary_read_as_written_keeps_the_files_order_and_is_still_validated() -> None:
+    text = (STORED / "summary.json").read_text()
+    read = parse_document_as_written(Summary, text, "summary.json")
+    assert json.dumps(read, indent=1) + "\n" == text  # the file's own order, not the declaration's
+    assert list(parse_document(Summary, text, "summary.json")) != list(read)
+    wrong = json.loads(text) | {"instances": "200"}
+    with pytest.raises(DocumentError, match=r"^summary\.json: field instances should be a valid integer"):
+        parse_document_as_written(Summary, json.dumps(wrong), "summary.json")

@@ -36,6 +36,7 @@ __all__ = [
     "DocumentError",
     "document_schema",
     "parse_document",
+    "parse_document_as_written",
     "parse_records",
     "parse_run_meta",
     "parse_schedule_meta",
@@ -135,6 +136,22 @@ def parse_document(kind: type[T], text: str | bytes, where: str) -> T:
     except ValidationError as err:
         raw = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
         raise DocumentError(_sentence(err, where, raw)) from None
+
+
+def parse_document_as_written(kind: type[T], text: str | bytes, where: str) -> T:
+    """The document ``text`` holds, validated as a ``kind``, returned as the file holds it.
+
+    [`parse_document`][continual_arc.core.documents.parse_document] returns pydantic's copy, its
+    keys in declaration order; this returns the file's own JSON, its keys in the file's order, for
+    a document a command prints back (a summary) as it always has. Only for a declaration with no
+    enumeration, whose validated copy holds nothing the JSON does not.
+
+    Raises:
+        DocumentError: as [`parse_document`][continual_arc.core.documents.parse_document].
+    """
+    parse_document(kind, text, where)
+    document: T = json.loads(text)  # the very JSON just validated as a kind
+    return document
 
 
 def validate_document(kind: type[T], value: object, where: str) -> T:

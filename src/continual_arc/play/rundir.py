@@ -37,7 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ..core.documents import DocumentError, parse_document, parse_records, parse_run_meta, parse_trajectory
+from ..core.documents import (
+    DocumentError,
+    parse_document_as_written,
+    parse_records,
+    parse_run_meta,
+    parse_trajectory,
+)
 from ..core.errors import ContinualArcError
 from ..core.files import (
     RecordsError,
@@ -121,9 +127,9 @@ class Run:
 
 
 def _optional(path: Path, kind: type[T]) -> T | None:
-    """A file validated as ``kind``, or ``None`` when there is none."""
+    """A file validated as ``kind`` and read as written (``report`` prints it), or ``None`` if absent."""
     try:
-        return parse_document(kind, path.read_bytes(), str(path))
+        return parse_document_as_written(kind, path.read_bytes(), str(path))
     except FileNotFoundError:
         return None
     except DocumentError as err:
