@@ -307,8 +307,11 @@ class CodeFingerprint(TypedDict):
     sources_sha256: str | None
 
 
-LearnerSpec = TypedDict("LearnerSpec", {"class": str, "kwargs": JSONObject})
-"""The learner a run played: ``module:Class`` (``class``, a keyword, hence this form) and its arguments."""
+LearnerSpec = TypedDict("LearnerSpec", {"class": str, "kwargs": JSONObject | None})
+"""The learner a run played: ``module:Class`` (``class``, a keyword, hence this form) and its arguments.
+
+Earlier releases recorded no arguments as ``null``; a reader takes that as none.
+"""
 closed(LearnerSpec)
 
 
