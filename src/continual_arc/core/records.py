@@ -342,6 +342,7 @@ class ScheduleMeta(TypedDict):
     rounds_cut: int | None
     sources: dict[str, str]
     protocol: ProtocolBlock
+    first_sight: NotRequired[bool]  # true in a first-sight schedule (stream.first_sight), else absent
 
 
 @closed
