@@ -33,13 +33,13 @@ def _summaries_match_records(request: pytest.FixtureRequest, tmp_path: Path) -> 
     if request.node.get_closest_marker("tampered"):
         return
     from continual_arc.measure.report import recompute_summary
-    from continual_arc.play.rundir import load_run
+    from continual_arc.play.rundir import read_run
 
     for summary in tmp_path.rglob("summary.json"):
         run_dir = summary.parent
         if not (run_dir / "meta.json").exists():
             continue
-        run = load_run(run_dir)
+        run = read_run(run_dir)
         _, differs = recompute_summary(run.records, run.meta, run.summary)
         assert not differs, f"{run_dir}: summary.json differs from its records: {differs}"
 

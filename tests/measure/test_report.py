@@ -12,7 +12,7 @@ from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.env import Action, GiveUp, LearnerObservation, RequestDemos, Submit
 from continual_arc.learner import BaseLearner
 from continual_arc.measure.report import format_run, recompute_summary, run_report
-from continual_arc.play.rundir import load_run
+from continual_arc.play.rundir import read_run
 from continual_arc.protocol.plane import plane_point
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.runner import run
@@ -67,7 +67,7 @@ def test_report_recompute_catches_an_edited_summary(tmp_path: Path, capsys) -> N
     assert main(["report", str(tmp_path / "run"), "--recompute"]) == 1
     err = capsys.readouterr().err
     assert "budget_used: summary.json has 12.0, the records give 100.0" in err
-    played = load_run(tmp_path / "run")
+    played = read_run(tmp_path / "run")
     assert recompute_summary(played.records, played.meta, played.summary)[1]
 
 
@@ -168,7 +168,7 @@ def test_report_counts_a_four_user_run_once(tmp_path: Path, learner: type[Counti
     schedule = build_schedule(with_users(TOY, 4), 0, epilogue=False, rounds=5)
     result = run(learner(), schedule, tmp_path / "run")
     assert len(result.records) == 20  # 5 rounds of 4 users, two calls on each instance: 40 calls
-    played = load_run(tmp_path / "run")
+    played = read_run(tmp_path / "run")
     report = run_report(played.path, played.meta, played.records)
     assert report["resources"] == {"calls": 40.0}
     rounds = {r["round"]: r["round_time"] for r in played.records}
@@ -225,7 +225,7 @@ def test_plots_show_the_reset_beside_and_every_free_answer(tmp_path: Path, monke
         return real_save(fig, out, name)
 
     monkeypatch.setattr(plots, "_save", keep)
-    stream, reset = load_run(root / "stream").records, load_run(root / "stream-reset").records
+    stream, reset = read_run(root / "stream").records, read_run(root / "stream-reset").records
     plots.run_plots(stream, tmp_path / "plots", reset)
     exposure = drawn["cost_by_exposure"].axes[0]  # type: ignore[attr-defined]
     assert [c.get_label() for c in exposure.containers] == ["learner", "reset"]
@@ -240,7 +240,7 @@ def test_plots_show_the_reset_beside_and_every_free_answer(tmp_path: Path, monke
 
 def test_a_game_run_s_report_shows_arc_agi_3_s_scorecard_and_a_grid_run_s_none(tmp_path: Path) -> None:
     run(ToyRuleLearner(), build_schedule(TOY, 0, epilogue=False), tmp_path / "run")
-    played = load_run(tmp_path / "run")
+    played = read_run(tmp_path / "run")
     assert "scorecard" not in run_report(played.path, played.meta, played.records)
     # Every level solved in twice its baseline's actions scores (1/2)^2 = 1/4, whatever its weight,
     # so each game and their mean score 1/4.

@@ -17,7 +17,7 @@ import pytest
 from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.measure.report import recompute_summary
-from continual_arc.play.rundir import load_run, read_records
+from continual_arc.play.rundir import read_records, read_run
 from continual_arc.protocol.floor import FLOOR_CACHE
 from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.submit.check import check_submission
@@ -40,7 +40,7 @@ def _weaken(run: Path) -> None:
     records = read_records(run)
     forged = [{**r, "charge": r["max_cost"], "solved": False} for r in records]
     (run / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in forged))
-    loaded = load_run(run)
+    loaded = read_run(run)
     summary, _ = recompute_summary(loaded.records, loaded.meta, loaded.summary)
     atomic_write_json(run / "summary.json", summary)
 

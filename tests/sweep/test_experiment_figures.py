@@ -12,13 +12,14 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from continual_arc.cli import main
-from continual_arc.core.records import Record, parse_run_meta
+from continual_arc.core.records import Record, RunMeta
 from continual_arc.measure.summary import summarize, summary_json
 from continual_arc.sweep.experiments import ExperimentError, load_experiment
 from continual_arc.sweep.experiments.charts import figure_clash, figure_file
@@ -37,11 +38,16 @@ SCHEDULES = {
 def rec(
     task: str, charge: int, phase: str = "stream", exposure: int = 0, seed: int = 0, step: int = 0
 ) -> Record:
-    """A primary record with a budget of 16 (u = charge * 100 / 16)."""
-    return {"task_id": task, "seed": seed, "charge": charge, "max_cost": 16, "solved": charge < 16,
-            "phase": phase, "exposure_index": exposure, "gap": None, "step": step, "round": step,
-            "user": 0, "actions": [], "end": "solved" if charge < 16 else "gave_up",
-            "episode_type": "primary"}  # fmt: skip
+    """A primary record with a budget of 16 (u = charge * 100 / 16), whole as the runner writes one."""
+    return cast(Record, {
+        "task_id": task, "seed": seed, "charge": charge, "max_cost": 16, "solved": charge < 16,
+        "phase": phase, "exposure_index": exposure, "gap": None, "step": step, "round": step,
+        "user": 0, "actions": [], "end": "solved" if charge < 16 else "gave up",
+        "episode_type": "primary", "alias": f"task-{task}", "reset_before": False,
+        "user_exposure_index": exposure, "user_gap": None, "demos_bought": 0, "demos_refused": 0,
+        "wrong_attempts": 0, "budget_share": charge / 16, "wall_time": 0.0, "learner_time": 0.0,
+        "resources": {}, "instance_resources": None, "error": None,
+    })  # fmt: skip
 
 
 def write_run(
@@ -49,9 +55,13 @@ def write_run(
 ) -> None:
     """A finished run directory: the meta the figures read, the records, and the summary they give."""
     run.mkdir(parents=True)
-    schedule = {"config": "toy", "seed": seed, "users": users, "order": None, "test": None, **SCHEDULES[play]}
+    block = {"canonical": False, "deviations": ["written by hand"], "track": "toy"}
+    schedule = {"config": "toy", "configuration": {}, "track": "toy", "seed": seed, "users": users,
+                "order": None, "test": None, "width": None, "reset_each": False, "epilogue": False,
+                "rounds_cut": None, "sources": {}, "protocol": block, **SCHEDULES[play]}  # fmt: skip
     learner = {"class": "pkg.mod:Toy", "kwargs": kwargs}
-    meta = parse_run_meta({"schedule": schedule, "learner": learner, "protocol": None, "slots": len(records)})
+    meta = cast(RunMeta, {"format": 1, "schedule": schedule, "learner": learner, "protocol": block,
+                          "slots": len(records)})  # fmt: skip
     (run / "meta.json").write_text(json.dumps(meta))
     (run / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     (run / "summary.json").write_text(json.dumps(summary_json(summarize(records, meta))))

@@ -33,7 +33,15 @@ def test_a_spec_expands_into_protocols(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("document", "message"),
     [
-        ({"learners": [LEARNER], "colour": 1}, "unknown key"),
+        ({"learners": [LEARNER], "colour": 1}, "^the spec: field colour is not one this document holds$"),
+        (
+            {"learners": [{**LEARNER, "cpus": "2"}]},
+            r"^the spec: field learners\[0\]\.cpus should be a valid number, not '2'$",
+        ),
+        (
+            {"learners": [LEARNER], "seeds": [True]},
+            r"^the spec: field seeds\[0\] should be a valid integer, not True$",
+        ),
         ({"learners": []}, "at least one"),
         ({"learners": [{"class": "nocolon"}]}, "module:Class"),
         ({"learners": [LEARNER], "seeds": [-1]}, "seeds must be"),
@@ -42,7 +50,8 @@ def test_a_spec_expands_into_protocols(tmp_path: Path) -> None:
         ({"learners": [{**LEARNER, "axes": {"keep": []}}]}, "non-empty list"),
         ({"learners": [{**LEARNER, "cpus": -1}]}, "at least 0"),
         ({"learners": [LEARNER], "run": {"alias_style": "x"}}, "alias_style"),
-        ({"learners": [LEARNER], "run": {"speed": 1}}, "unknown key"),
+        ({"learners": [LEARNER], "run": {"speed": 1}}, "field run.speed is not one this document holds"),
+        ({"learners": [LEARNER], "run": {"plots": "yes"}}, "field run.plots should be a valid boolean"),
         ({"learners": [LEARNER], "config": "toy-smoke", "configs": ["toy-smoke"]}, "not both"),
     ],
 )

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, browser]
 pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is not installed")
 
 from continual_arc.core.environment import EnvSettings  # noqa: E402
-from continual_arc.play.rundir import load_run  # noqa: E402
+from continual_arc.play.rundir import read_run  # noqa: E402
 from continual_arc.tracks.registry import get_track  # noqa: E402
 from continual_arc.view.app import ServerThread  # noqa: E402
 from continual_arc.view.catalog import build_catalog  # noqa: E402
@@ -281,7 +281,7 @@ def test_frames_and_a_learner_log(page: Any, copy_run: Callable[[str], Path]) ->
 
 
 def test_an_auxiliary_episode_opens_in_the_replay(page: Any, practice: Path) -> None:
-    addon = next(r for r in load_run(practice).records if r["episode_type"] == "addon")
+    addon = next(r for r in read_run(practice).records if r["episode_type"] == "addon")
     name = f"addon-{addon['addon_index']}"
     with ServerThread(Site(build_catalog([practice]), live=True)) as running:
         page.goto(running.url)

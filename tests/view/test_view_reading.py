@@ -12,7 +12,7 @@ import pytest
 from view_support import records, snapshot
 
 import continual_arc
-from continual_arc.play.rundir import load_run
+from continual_arc.play import rundir
 from continual_arc.view.catalog import build_catalog
 from continual_arc.view.documents import run_document
 from continual_arc.view.loading import read_run
@@ -172,7 +172,7 @@ def test_paths_that_hold_no_run(tmp_path: Path) -> None:
 def test_auxiliary_episodes_are_listed_and_replayed_apart(practice: Path) -> None:
     site = Site(build_catalog([practice]), live=True)
     doc = site.document("run/r0")
-    addons = [r for r in load_run(practice).records if r["episode_type"] == "addon"]
+    addons = [r for r in rundir.read_run(practice).records if r["episode_type"] == "addon"]
     assert [a["name"] for a in doc["addons"]] == [f"addon-{r['addon_index']}" for r in addons]
     assert len(doc["strip"]["columns"]["step"]) == 9  # the strip holds the schedule's instances only
     assert f"run/r0/i/{doc['addons'][0]['name']}" in set(site.names())

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from continual_arc.play.rundir import load_run
+from continual_arc.play.rundir import read_run
 
 CHROMIUM = Path(os.environ.get("CONTINUAL_ARC_CHROMIUM", "/usr/bin/chromium"))
 """Debian's chromium (``$CONTINUAL_ARC_CHROMIUM`` names another binary)."""
@@ -74,7 +74,7 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
 
 def records(path: Path) -> list[dict[str, Any]]:
     """A run's primary records, in order of step."""
-    chosen = [r for r in load_run(path).records if r.get("episode_type", "primary") == "primary"]
+    chosen = [r for r in read_run(path).records if r.get("episode_type", "primary") == "primary"]
     return sorted(chosen, key=lambda r: r["step"])
 
 

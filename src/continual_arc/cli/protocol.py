@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..play.faults import SPEND_CAP_STATUS, LearnerFaults
 from ..play.learner import LearnerSpecError, learner_slug
-from ..play.rundir import load_run
+from ..play.rundir import read_run
 from ..play.runner import stop_sentence
 from ..protocol.conclude import SUBMISSION_FIELDS, ProtocolDocument, fill_submission
 from ..protocol.play import ProtocolOptions, default_learner, play_protocol
@@ -121,7 +121,7 @@ def _report_faults(out: Path) -> int:
     """The learner errors of the six plays together, in one line; the exit status they give."""
     faults, first = LearnerFaults(0, 0, None), None
     for name in PROTOCOL_PLAYS.values():
-        found = LearnerFaults.of(load_run(out / name).records)
+        found = LearnerFaults.of(read_run(out / name).records)
         first = first or (out / name if found.errored else None)
         faults = faults + found
     return report_faults(faults, first)

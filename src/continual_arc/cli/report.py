@@ -9,14 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import cast
 
-from ..core.files import read_json
 from ..measure.ledger import OutsideJSON, format_outside, ledger_calls, outside_spend, read_ledger
 from ..measure.plots import run_plots
 from ..measure.report import format_run, recompute_summary, run_report
-from ..measure.summary import Stopped
-from ..play.rundir import STOPPED, invalid_reasons, load_run
+from ..play.rundir import invalid_reasons, read_run
 from ..play.runner import stop_sentence
 from .common import CliError, print_json
 
@@ -36,7 +33,7 @@ def _outside(path: Path, runs: list[str] | None, resources: dict[str, float]) ->
 
 
 def _report(args: argparse.Namespace) -> int:
-    run = load_run(args.run)
+    run = read_run(args.run)
     status = 0
     if args.recompute:
         _, differs = recompute_summary(run.records, run.meta, run.summary)
@@ -48,15 +45,14 @@ def _report(args: argparse.Namespace) -> int:
         elif not args.json:
             print("summary.json is exactly what records.jsonl gives\n")
     report = run_report(run.path, run.meta, run.records, invalid_reasons(run.path, run.records))
-    stopped = run.path / STOPPED
-    if stopped.exists():
-        report["stopped"] = cast(Stopped, read_json(stopped))
+    if run.stopped is not None:
+        report["stopped"] = run.stopped
     if args.ledger:
         outside = _outside(Path(args.ledger), args.ledger_run, report["resources"])
         report["outside_spend"] = outside
         status = 1 if outside["over_recorded"] else status
     if args.plots:
-        reset = load_run(args.reset).records if args.reset else None
+        reset = read_run(args.reset).records if args.reset else None
         report["plots"] = [str(p) for p in run_plots(run.records, Path(args.run) / "plots", reset)]
     if args.json:
         print_json(report)

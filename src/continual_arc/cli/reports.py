@@ -10,7 +10,7 @@ from ..measure.budget import primary
 from ..measure.compare import share_learned, share_saved
 from ..measure.plots import plane_plot
 from ..measure.report import format_estimate, format_learned, format_transfer
-from ..play.rundir import Run, load_run
+from ..play.rundir import Run, read_run
 from ..protocol.plane import plane_point
 from ..protocol.plays import reset_problem
 from .common import CliError, print_json
@@ -31,8 +31,8 @@ def _refuse_unpaired(runs: list[Run], resets: list[Run], test: str | None) -> No
 
 
 def _learned(args: argparse.Namespace) -> int:
-    runs = [load_run(p) for p in [args.run, *(args.also_run or [])]]
-    resets = [load_run(p) for p in [args.reset, *(args.also_reset or [])]]
+    runs = [read_run(p) for p in [args.run, *(args.also_run or [])]]
+    resets = [read_run(p) for p in [args.reset, *(args.also_reset or [])]]
     _refuse_unpaired(runs, resets, None)
     learner, reset = [r.records for r in runs], [r.records for r in resets]
     result = share_learned(learner, reset, seed=args.bootstrap_seed, resamples=args.resamples)
@@ -44,9 +44,9 @@ def _learned(args: argparse.Namespace) -> int:
 
 
 def _transfer(args: argparse.Namespace) -> int:
-    runs = [load_run(p) for p in [args.run, *(args.also_run or [])]]
-    resets = [load_run(p) for p in [args.reset, *(args.also_reset or [])]]
-    bares = [load_run(p) for p in args.bare or []]
+    runs = [read_run(p) for p in [args.run, *(args.also_run or [])]]
+    resets = [read_run(p) for p in [args.reset, *(args.also_reset or [])]]
+    bares = [read_run(p) for p in args.bare or []]
     for run in runs + resets + bares:
         phases = {r["phase"] for r in primary(run.records)}
         if args.test not in phases:

@@ -5,29 +5,24 @@ them (the measures, the checker, the viewer, the protocol, the sweep) reads them
 declared here once, at the lowest stage, so that each reader sees the same fields under strict
 typing, and each has one reader and one writer:
 
-=================  ======================  =================================================
-file               type                    reader / writer
-=================  ======================  =================================================
-``records.jsonl``  [`Record`][continual_arc.core.records.Record]
-[`parse_records`][continual_arc.core.records.parse_records] /
-[`records_text`][continual_arc.core.records.records_text] ``i/<n>.json``
-[`Trajectory`][continual_arc.core.records.Trajectory]
-[`parse_trajectory`][continual_arc.core.records.parse_trajectory] /
-[`trajectory_text`][continual_arc.core.records.trajectory_text] ``meta.json``
-[`RunMeta`][continual_arc.core.records.RunMeta]
-[`parse_run_meta`][continual_arc.core.records.parse_run_meta] /
-[`run_meta_text`][continual_arc.core.records.run_meta_text] schedule block
-[`ScheduleMeta`][continual_arc.core.records.ScheduleMeta]
-[`parse_schedule_meta`][continual_arc.core.records.parse_schedule_meta] /
-[`schedule_meta_json`][continual_arc.core.records.schedule_meta_json] =================
-======================  =================================================
+=================  ======================================================
+file               type
+=================  ======================================================
+``records.jsonl``  [`Record`][continual_arc.core.records.Record], one a line
+``i/<n>.json``     [`Trajectory`][continual_arc.core.records.Trajectory]
+``meta.json``      [`RunMeta`][continual_arc.core.records.RunMeta]
+schedule block     [`ScheduleMeta`][continual_arc.core.records.ScheduleMeta]
+=================  ======================================================
 
 They are TypedDicts, not dataclasses, on purpose: the files are the contract, written byte
 for byte as before (keys sorted, the same separators), and a record read back is the very mapping
-that was written, extra fields (a game's level score, a plug-in's summary) included. The readers
-check the shape a reader relies on and raise [`RecordShapeError`][continual_arc.core.records.RecordShapeError]
-naming what is wrong; the checker's finer checks ([`continual_arc.submit.shape`][continual_arc.submit.shape])
-run before them on untrusted runs.
+that was written, extra fields (a game's level score, a plug-in's summary) included. Each is
+written here ([`records_text`][continual_arc.core.records.records_text],
+[`trajectory_text`][continual_arc.core.records.trajectory_text],
+[`run_meta_text`][continual_arc.core.records.run_meta_text]) and read, validated against the same
+declaration, by [`continual_arc.core.documents`][continual_arc.core.documents]. Whether a document
+keeps fields it does not declare is said beside it (``keeps_extra``/``closed``): only a record and a
+trajectory do, since games and plug-ins add theirs.
 
 The closed vocabularies are string enumerations (`StrEnum`): a member is its
 string, so it is written and compared as the plain string the files hold.
@@ -36,9 +31,12 @@ string, so it is written and compared as the plain string the files hold.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
-from typing import Any, NotRequired, TypeAlias, TypedDict, cast
+from typing import Any, Literal, NotRequired, TypeAlias, TypeVar
+
+# pydantic reads a TypedDict from typing_extensions only, on Python 3.11 (core.documents validates them).
+from typing_extensions import TypeAliasType, TypedDict
 
 __all__ = [
     "ActionEntry",
@@ -57,28 +55,49 @@ __all__ = [
     "PluginEntry",
     "ProtocolBlock",
     "Record",
-    "RecordShapeError",
     "RunMeta",
     "ScheduleMeta",
     "SlotFields",
     "Trajectory",
+    "closed",
     "is_primary",
-    "parse_records",
-    "parse_run_meta",
-    "parse_schedule_meta",
-    "parse_trajectory",
+    "keeps_extra",
     "record_line",
     "records_text",
     "run_meta_text",
-    "schedule_meta_json",
     "trajectory_text",
 ]
 
-JSONValue: TypeAlias = "str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None"
+JSONValue = TypeAliasType(
+    "JSONValue", "str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None"
+)
 """Any JSON value, as `json.loads` returns it."""
 
-JSONObject: TypeAlias = "dict[str, JSONValue]"
+JSONObject: TypeAlias = dict[str, JSONValue]
 """A JSON object whose fields are not declared (a plug-in's, a learner's log, a game's state)."""
+
+_Declared = TypeVar("_Declared", bound=type)
+
+
+def _extra(extra: Literal["allow", "forbid"]) -> Callable[[_Declared], _Declared]:
+    """Mark whether a document keeps fields it does not declare, for its validator.
+
+    pydantic reads ``__pydantic_config__`` from a `TypedDict`; setting the key here spares this,
+    the lowest stage, importing pydantic (the readers of
+    [`continual_arc.core.documents`][continual_arc.core.documents] do, on first use).
+    """
+
+    def mark(declared: _Declared) -> _Declared:
+        setattr(declared, "__pydantic_config__", {"extra": extra})  # noqa: B010 (a dunder mypy does not know)
+        return declared
+
+    return mark
+
+
+keeps_extra = _extra("allow")
+"""Mark a document (a `TypedDict`) as keeping the fields it does not declare, for its validator."""
+closed = _extra("forbid")
+"""Mark a document (a `TypedDict`) as refusing any field it does not declare, for its validator."""
 
 
 class Phase(StrEnum):
@@ -141,6 +160,7 @@ class EpisodeType(StrEnum):
     ADDON = "addon"
 
 
+@closed
 class ActionEntry(TypedDict):
     """One action of a record: its kind and outcome (what the checker replays the rules from)."""
 
@@ -153,6 +173,7 @@ class ActionEntry(TypedDict):
     y: NotRequired[JSONValue]
 
 
+@closed
 class LearnerFault(TypedDict):
     """What a learner's fault left in its record: where it raised, the exception and its traceback."""
 
@@ -162,6 +183,7 @@ class LearnerFault(TypedDict):
     traceback: NotRequired[str]  # absent from a fault in observe after the instance had ended
 
 
+@closed
 class PluginCounts(TypedDict, total=False):
     """What a plug-in's responses add up to: metrics summed; events, enqueues and transforms counted."""
 
@@ -171,6 +193,7 @@ class PluginCounts(TypedDict, total=False):
     transforms: int
 
 
+@closed
 class PluginBlock(PluginCounts, total=False):
     """What one plug-in said about an instance, summed for its record (each field only when said)."""
 
@@ -178,11 +201,13 @@ class PluginBlock(PluginCounts, total=False):
     stopped: bool
 
 
+@closed
 class _PluginWhere(TypedDict):
     plugin: str
     hook: str
 
 
+@closed
 class PluginEntry(_PluginWhere, total=False):
     """One plug-in response kept whole in a trajectory: who said it, at which event, and what."""
 
@@ -195,22 +220,24 @@ class PluginEntry(_PluginWhere, total=False):
     stop_after_episode: bool
 
 
+@closed
 class SlotFields(TypedDict):
     """A slot's fields, which a record and a trajectory both open with (``Slot.to_json``)."""
 
     step: int
     round: int
     user: int
-    phase: str
+    phase: Phase
     task_id: str
     seed: int
     reset_before: bool
-    exposure_index: int
+    exposure_index: int | None  # None in an auxiliary episode's record, which is in no schedule
     gap: int | None
-    user_exposure_index: int
+    user_exposure_index: int | None  # as exposure_index
     user_gap: int | None
 
 
+@keeps_extra
 class Record(SlotFields):
     """One line of ``records.jsonl``: an ended instance, its slot, its charge and its counters.
 
@@ -220,13 +247,13 @@ class Record(SlotFields):
     """
 
     alias: str
-    episode_type: NotRequired[str]
+    episode_type: NotRequired[EpisodeType]
     actions: list[ActionEntry]
     demos_bought: int
     demos_refused: int
     wrong_attempts: int
     solved: bool
-    end: str
+    end: End
     charge: int
     max_cost: int
     budget_share: float
@@ -246,6 +273,7 @@ class Record(SlotFields):
     level_score: NotRequired[float]
 
 
+@closed
 class Event(TypedDict):
     """One step of a trajectory: the observation's counters, the action and its feedback (as JSON)."""
 
@@ -255,11 +283,12 @@ class Event(TypedDict):
     learner_action: NotRequired[JSONObject]
 
 
+@keeps_extra
 class Trajectory(SlotFields):
     """``i/<name>.json``: an instance's slot, its opening (the kind's own fields), events and result."""
 
     alias: str
-    episode_type: str
+    episode_type: EpisodeType
     events: list[Event]
     result: JSONObject
     learner_log: JSONValue
@@ -269,6 +298,7 @@ class Trajectory(SlotFields):
     plugins: NotRequired[list[PluginEntry]]
 
 
+@closed
 class CodeFingerprint(TypedDict):
     """What identifies a learner's code: its top-level package, its version, its sources' SHA-256."""
 
@@ -277,10 +307,15 @@ class CodeFingerprint(TypedDict):
     sources_sha256: str | None
 
 
-LearnerSpec = TypedDict("LearnerSpec", {"class": str, "kwargs": JSONObject})
-"""The learner a run played: ``module:Class`` (``class``, a keyword, hence this form) and its arguments."""
+LearnerSpec = TypedDict("LearnerSpec", {"class": str, "kwargs": JSONObject | None})
+"""The learner a run played: ``module:Class`` (``class``, a keyword, hence this form) and its arguments.
+
+Earlier releases recorded no arguments as ``null``; a reader takes that as none.
+"""
+closed(LearnerSpec)
 
 
+@closed
 class ProtocolBlock(TypedDict):
     """The verdict on a schedule: canonical or not, and each deviation, for a track and release."""
 
@@ -290,6 +325,7 @@ class ProtocolBlock(TypedDict):
     release: NotRequired[str]
 
 
+@closed
 class ScheduleMeta(TypedDict):
     """A schedule's meta block: what rebuilds it (configuration, seed, order or test, users, width)."""
 
@@ -298,7 +334,7 @@ class ScheduleMeta(TypedDict):
     track: str
     seed: int
     users: int
-    order: str
+    order: str | None  # None in a frozen test's schedule (its test field names which)
     test: str | None
     width: int | None
     reset_each: bool
@@ -306,8 +342,10 @@ class ScheduleMeta(TypedDict):
     rounds_cut: int | None
     sources: dict[str, str]
     protocol: ProtocolBlock
+    first_sight: NotRequired[bool]  # true in a first-sight schedule (stream.first_sight), else absent
 
 
+@closed
 class RunMeta(TypedDict):
     """``meta.json``: the schedule played, its verdict, the learner, versions, the run's own options."""
 
@@ -329,25 +367,6 @@ class RunMeta(TypedDict):
     started: NotRequired[str]
 
 
-class RecordShapeError(ValueError):
-    """A record, trajectory or meta that lacks a field its readers rely on (the message names it)."""
-
-
-_RECORD_NEEDS = ("step", "round", "user", "phase", "task_id", "actions", "solved", "end", "charge")
-_META_NEEDS = ("schedule", "learner")
-_SCHEDULE_NEEDS = ("config", "seed", "users")
-
-
-def _object(value: object, what: str, needs: Sequence[str]) -> dict[str, Any]:
-    """``value`` as a JSON object holding every field in ``needs``, else one sentence naming the first gap."""
-    if not isinstance(value, dict):
-        raise RecordShapeError(f"{what} is not a JSON object")
-    missing = [name for name in needs if name not in value]
-    if missing:
-        raise RecordShapeError(f"{what} lacks {', '.join(missing)}")
-    return value
-
-
 def _dumps_compact(value: object) -> str:
     """One line of compact JSON, keys sorted (the C encoder: the indented form is 10x slower)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":")) + "\n"
@@ -361,11 +380,6 @@ def is_primary(record: Mapping[str, object]) -> bool:
     return record.get("episode_type", EpisodeType.PRIMARY) == EpisodeType.PRIMARY
 
 
-def parse_records(values: Iterable[object], where: str = "records.jsonl") -> list[Record]:
-    """Records from the parsed lines of ``records.jsonl`` (``where`` names the file in errors)."""
-    return [cast(Record, _object(v, f"{where}, line {n}", _RECORD_NEEDS)) for n, v in enumerate(values, 1)]
-
-
 def record_line(record: Record) -> str:
     """One record as its line of ``records.jsonl``."""
     return _dumps_compact(record)
@@ -376,33 +390,11 @@ def records_text(records: Iterable[Record]) -> str:
     return "".join(record_line(r) for r in records)
 
 
-def parse_trajectory(value: object, where: str = "trajectory") -> Trajectory:
-    """A trajectory from its parsed JSON."""
-    return cast(Trajectory, _object(value, where, ("events",)))
-
-
 def trajectory_text(trajectory: Trajectory | Mapping[str, object]) -> str:
     """A trajectory as the text of its ``i/<name>.json`` (compact: trajectories are large)."""
     return _dumps_compact(trajectory)
 
 
-def parse_run_meta(value: object, where: str = "meta.json") -> RunMeta:
-    """A run's meta from its parsed ``meta.json``."""
-    meta = _object(value, where, _META_NEEDS)
-    parse_schedule_meta(meta["schedule"], f"{where}: its schedule block")
-    return cast(RunMeta, meta)
-
-
 def run_meta_text(meta: RunMeta | Mapping[str, object]) -> str:
     """A run's meta as the text of ``meta.json`` (indented, keys sorted)."""
     return json.dumps(meta, indent=1, sort_keys=True) + "\n"
-
-
-def parse_schedule_meta(value: object, where: str = "schedule meta") -> ScheduleMeta:
-    """A schedule's meta block from its parsed JSON."""
-    return cast(ScheduleMeta, _object(value, where, _SCHEDULE_NEEDS))
-
-
-def schedule_meta_json(meta: Mapping[str, object]) -> ScheduleMeta:
-    """A schedule's meta block exactly as it reads back from JSON (tuples as lists, keys as strings)."""
-    return parse_schedule_meta(json.loads(json.dumps(dict(meta))))

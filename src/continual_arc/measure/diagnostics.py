@@ -15,7 +15,8 @@ All are read over the primary stream instances of a run, in points of the budget
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TypedDict
+
+from typing_extensions import TypedDict  # the form pydantic reads on 3.11 (scripts/export_schemas.py)
 
 __all__ = [
     "GAP_BINS",
@@ -89,7 +90,7 @@ def acquisition_cost(records: Iterable[Record]) -> Group:
 def cost_by_exposure(records: Iterable[Record]) -> dict[str, Group]:
     """``{str(k): group}`` for every exposure index k met on the stream, in order."""
     chosen = stream_records(records)
-    indices = sorted({int(r["exposure_index"]) for r in chosen})
+    indices = sorted({r["exposure_index"] for r in chosen if r["exposure_index"] is not None})
     return {str(k): _group([r for r in chosen if r["exposure_index"] == k]) for k in indices}
 
 
@@ -106,7 +107,7 @@ def _within(gap: int | None, low: int, high: int | None) -> bool:
 
 def retention_by_gap(records: Iterable[Record]) -> dict[str, Group]:
     """``{bin: group}`` over the stream's returns, for every gap bin that holds one."""
-    returns = [r for r in stream_records(records) if r["exposure_index"] >= 1 and r["gap"] is not None]
+    returns = [r for r in stream_records(records) if (r["exposure_index"] or 0) >= 1 and r["gap"] is not None]
     out: dict[str, Group] = {}
     for low, high in GAP_BINS:
         chosen = [r for r in returns if _within(r["gap"], low, high)]

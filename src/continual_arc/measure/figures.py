@@ -80,7 +80,7 @@ def exposure_curve(records: Iterable[Record]) -> list[ExposurePoint]:
 
 def floor_level(records: Iterable[Record]) -> float | None:
     """A floor's ``U`` over the stream's returns (``None``: no task returned on its stream)."""
-    returns = [r for r in stream_records(records) if int(r["exposure_index"]) >= 1]
+    returns = [r for r in stream_records(records) if (r["exposure_index"] or 0) >= 1]
     if not returns:
         return None
     return sum(100.0 * float(r["charge"]) / float(r["max_cost"]) for r in returns) / len(returns)

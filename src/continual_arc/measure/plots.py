@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
+
+from typing_extensions import TypedDict  # the form pydantic reads on 3.11 (scripts/export_schemas.py)
 
 from ..core.records import Record
 from .diagnostics import Group, cost_by_exposure, learning_curve, retention_by_gap, stream_records

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from ..core.level_score import scorecard
-from ..core.records import JSONValue, LearnerSpec, ProtocolBlock, Record, RunMeta
+from ..core.records import LearnerSpec, ProtocolBlock, Record, RunMeta
 from .budget import primary
 from .diagnostics import Diagnostics
 from .ledger import OutsideJSON
@@ -70,7 +70,7 @@ SCORECARD_BASELINE = "the solver's plan"
 
 
 def recompute_summary(
-    records: Sequence[Record], meta: RunMeta, summary: Mapping[str, JSONValue] | None
+    records: Sequence[Record], meta: RunMeta, summary: Mapping[str, object] | None
 ) -> tuple[Summary, list[str]]:
     """The summary the records give, and each top-level field where ``summary`` (as written) differs."""
     fresh = summary_json(summarize(records, meta))

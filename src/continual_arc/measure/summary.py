@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import NotRequired, TypedDict, cast
+from typing import NotRequired
 
+from typing_extensions import TypedDict  # the form pydantic reads on 3.11 (scripts/export_schemas.py)
+
+from ..core.documents import parse_document
 from ..core.records import ProtocolBlock, RunMeta, is_primary
 from .budget import PHASE_ORDER, Record, budget_used, primary, share_solved
 from .diagnostics import Diagnostics, diagnostics
@@ -76,7 +79,7 @@ class Summary(TypedDict):
     config: str
     seed: int
     users: int
-    order: str
+    order: str | None
     test: str | None
     slots: int
     instances: int
@@ -187,5 +190,8 @@ def summarize(records: Sequence[Record], meta: RunMeta) -> Summary:
 
 
 def summary_json(summary: Summary) -> Summary:
-    """``summary`` exactly as it reads back from ``summary.json`` (tuples as lists, keys as strings)."""
-    return cast(Summary, json.loads(json.dumps(summary)))
+    """``summary`` exactly as it reads back from ``summary.json`` (tuples as lists, keys as strings).
+
+    Read back through its declaration's validator, as a reader of the file reads it.
+    """
+    return parse_document(Summary, json.dumps(summary), "summary")

@@ -6,8 +6,9 @@ import platform
 import time
 
 from .. import __version__
+from ..core.documents import schedule_meta_json
 from ..core.files import atomic_write_text
-from ..core.records import JSONObject, LearnerSpec, RunMeta, run_meta_text, schedule_meta_json
+from ..core.records import JSONObject, LearnerSpec, RunMeta, run_meta_text
 from .fingerprint import learner_fingerprint
 from .options import RunOptions
 from .rundir import META, SCHEDULE

@@ -36,7 +36,15 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+from ..core.documents import (
+    DocumentError,
+    parse_document_as_written,
+    parse_records,
+    parse_run_meta,
+    parse_trajectory,
+)
 from ..core.errors import ContinualArcError
 from ..core.files import (
     RecordsError,
@@ -45,22 +53,17 @@ from ..core.files import (
     atomic_write_text,
     fsync_dir,
     read_json,
-    read_jsonl,
     truncate_partial_line,
 )
 from ..core.records import (
-    JSONObject,
     Record,
-    RecordShapeError,
     RunMeta,
     Trajectory,
     is_primary,
-    parse_records,
-    parse_run_meta,
-    parse_trajectory,
     records_text,
     trajectory_text,
 )
+from ..measure.summary import Stopped, Summary
 from .aliases import RUN_ID_FILE, SALT_FILE
 from .learner import SavesState
 
@@ -77,10 +80,10 @@ __all__ = [
     "committed_rounds",
     "invalid_reasons",
     "is_empty_run_dir",
-    "load_run",
     "prune_states",
     "read_meta",
     "read_records",
+    "read_run",
     "read_trajectory",
     "save_learner_state",
     "setup_complete",
@@ -95,6 +98,8 @@ PLUGINS = "plugins.json"
 STOPPED = "stopped.json"
 _STATE, _MARKER = "state", "_round.json"
 
+T = TypeVar("T")
+
 
 class RunDirError(ContinualArcError, RuntimeError):
     """A run directory that cannot be used as asked."""
@@ -102,26 +107,53 @@ class RunDirError(ContinualArcError, RuntimeError):
 
 @dataclass(frozen=True)
 class Run:
-    """A run directory read back: its meta, records and summary (``None`` if not written yet)."""
+    """A run directory read back, each file validated against its declaration.
+
+    Attributes:
+        path: the run directory.
+        meta: its ``meta.json``.
+        records: its ``records.jsonl`` (empty when read with ``header_only``, or before any round).
+        summary: its ``summary.json`` (``None`` until the run has finished).
+        stopped: its ``stopped.json``, when the spend cap stopped it (else ``None``).
+    """
 
     path: Path
     meta: RunMeta
     records: list[Record]
-    summary: JSONObject | None
+    summary: Summary | None
+    stopped: Stopped | None = None
+
+    def trajectory(self, record: Record) -> Trajectory | None:
+        """A record's trajectory (``i/<name>.json``), or ``None`` when it is missing or unreadable."""
+        return read_trajectory(self.path, record)
 
 
-def load_run(path: Path | str) -> Run:
-    """Read a run directory.
+def _optional(path: Path, kind: type[T]) -> T | None:
+    """A file validated as ``kind`` and read as written (``report`` prints it), or ``None`` if absent."""
+    try:
+        return parse_document_as_written(kind, path.read_bytes(), str(path))
+    except FileNotFoundError:
+        return None
+    except DocumentError as err:
+        raise RecordsError(str(err)) from None
+
+
+def read_run(path: Path | str, *, header_only: bool = False) -> Run:
+    """Read a run directory, every file validated where it is read (as inspect_ai's ``read_eval_log``).
+
+    Args:
+        path: the run directory.
+        header_only: read its meta, summary and stop only, not its records (a large run's are many).
 
     Raises:
-        RunDirError: it is not a run directory.
-        RecordsError: ``records.jsonl`` has a malformed line (naming it).
+        RunDirError: it is not a run directory, or its ``meta.json`` is not a run's meta.
+        RecordsError: ``records.jsonl``, ``summary.json`` or ``stopped.json`` is not valid JSON or
+            not what it declares (one sentence naming the file, the line and the field).
     """
     path = Path(path)
     meta = read_meta(path)
-    records = read_records(path)
-    summary = read_json(path / SUMMARY) if (path / SUMMARY).exists() else None
-    return Run(path, meta, records, summary)
+    records = [] if header_only else read_records(path)
+    return Run(path, meta, records, _optional(path / SUMMARY, Summary), _optional(path / STOPPED, Stopped))
 
 
 def _leftover(name: str) -> bool:
@@ -153,10 +185,10 @@ def setup_complete(path: Path) -> bool:
 def read_meta(run_dir: Path) -> RunMeta:
     """The run's ``meta.json``."""
     try:
-        return parse_run_meta(read_json(run_dir / META), str(run_dir / META))
+        return parse_run_meta((run_dir / META).read_bytes(), str(run_dir / META))
     except FileNotFoundError:
         raise RunDirError(f"{run_dir} has no {META}: not a run directory") from None
-    except (RecordsError, RecordShapeError) as err:
+    except DocumentError as err:
         raise RunDirError(str(err)) from None
 
 
@@ -164,14 +196,16 @@ def read_records(run_dir: Path, *, allow_partial_tail: bool = False) -> list[Rec
     """The run's records (empty when there are none yet).
 
     Raises:
-        RecordsError: a line is not valid JSON, or not a record (naming the line).
+        RecordsError: a line is not valid JSON, or not a record (naming the line and the field).
     """
     path = run_dir / RECORDS
     if not path.exists():
         return []
     try:
-        return parse_records(read_jsonl(path, allow_partial_tail=allow_partial_tail), str(path))
-    except RecordShapeError as err:
+        return parse_records(
+            path.read_text(encoding="utf-8"), str(path), allow_partial_tail=allow_partial_tail
+        )
+    except DocumentError as err:
         raise RecordsError(str(err)) from None
 
 
@@ -239,8 +273,8 @@ def read_trajectory(run_dir: Path, record: Record) -> Trajectory | None:
     """A record's trajectory (``i/<step>.json``), or ``None`` when it is missing or unreadable."""
     path = run_dir / "i" / f"{trajectory_name(record)}.json"
     try:
-        return parse_trajectory(read_json(path), str(path))
-    except (FileNotFoundError, RecordsError, RecordShapeError):
+        return parse_trajectory(path.read_bytes(), str(path))
+    except (FileNotFoundError, DocumentError):
         return None
 
 

@@ -15,7 +15,7 @@ from ..core.records import Phase, Play, Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
 from ..measure.plots import PlanePointJSON
 from ..measure.reset_flags import FloorPlay, ResetFlags, reset_flags
-from ..play.rundir import load_run, read_records
+from ..play.rundir import read_records, read_run
 from .floor import FLOOR_PLAYS, floor_name
 from .plays import PROTOCOL_PLAYS, ProtocolError
 
@@ -72,7 +72,7 @@ def plane_point(
         )
 
     def records(play: Play) -> list[Record]:
-        found = load_run(root / PROTOCOL_PLAYS[play]).records
+        found = read_run(root / PROTOCOL_PLAYS[play]).records
         if not found:  # nothing to compare: an unfinished or emptied play, not a zero
             raise ProtocolError(
                 f"{root / PROTOCOL_PLAYS[play]} holds no records: the protocol is unfinished "
@@ -80,7 +80,7 @@ def plane_point(
             )
         return found
 
-    played = load_run(root / PROTOCOL_PLAYS[Play.SEEN]).meta["schedule"]
+    played = read_run(root / PROTOCOL_PLAYS[Play.SEEN]).meta["schedule"]
     setting = f"{played['config']}, {played['users']} user(s)"
 
     seen = share_saved(

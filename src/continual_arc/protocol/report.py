@@ -40,7 +40,7 @@ def _floor(entry: Mapping[str, object] | None) -> str:
 def _heading(document: ProtocolDocument) -> str:
     protocol = document["protocol"]
     verdict = "canonical" if protocol["canonical"] else "ablation: " + "; ".join(protocol["deviations"])
-    learner = f"{document['learner']['class']} {kwargs_text(document['learner']['kwargs'])}".strip()
+    learner = f"{document['learner']['class']} {kwargs_text(document['learner']['kwargs'] or {})}".strip()
     return (
         f"{learner} on {document['config']}, seed {document['seed']}, {document['users']} user(s) ({verdict})"
     )

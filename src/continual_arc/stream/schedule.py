@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.config import TESTS, Config, ScheduleError
+from ..core.documents import DocumentError, parse_schedule_meta
 from ..core.files import RecordsError, atomic_write_text, read_json
-from ..core.records import RecordShapeError, ScheduleMeta, parse_schedule_meta
+from ..core.records import ScheduleMeta
 from ..tracks.track import Track
 from .process import ORDERS
 from .protocol_block import protocol_of
@@ -159,7 +160,7 @@ class Schedule:
         slots = tuple(Slot.from_json(value, i) for i, value in enumerate(document["slots"]))
         try:
             meta = parse_schedule_meta(dict(document["meta"]), f"{name}: its meta")
-        except RecordShapeError as err:
+        except DocumentError as err:
             raise ScheduleError(str(err)) from None
         schedule = cls(slots, meta)
         check_numbering(schedule.slots, name)
@@ -238,10 +239,13 @@ def rebuild(meta: ScheduleMeta) -> Schedule:
     test = meta.get("test")
     if test is not None:
         return test_schedule(config, meta["seed"], test, width=meta.get("width"))
+    order = meta["order"]
+    if order is None:  # only a frozen test's schedule has no order, and this meta names no test
+        raise ScheduleError("meta names neither a frozen test nor an order")
     return build_schedule(
         config,
         meta["seed"],
-        order=meta["order"],
+        order=order,
         epilogue=bool(meta["epilogue"]),
         reset_each=bool(meta["reset_each"]),
         rounds=meta.get("rounds_cut"),

@@ -37,22 +37,20 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TypeVar
 
 from ..core.config import Config, ScheduleError
-from ..core.environment import EnvSettings
-from ..core.files import RecordsError, read_json, read_jsonl
-from ..core.level_score import level_fields
-from ..core.records import (
-    JSONObject,
-    JSONValue,
-    ProtocolBlock,
-    Record,
-    RunMeta,
-    is_primary,
+from ..core.documents import (
+    DocumentError,
+    parse_records,
+    parse_run_meta,
     parse_schedule_meta,
     schedule_meta_json,
 )
+from ..core.environment import EnvSettings
+from ..core.files import RecordsError, read_json, read_jsonl
+from ..core.level_score import level_fields
+from ..core.records import JSONObject, JSONValue, ProtocolBlock, Record, RunMeta, is_primary
 from ..measure.summary import summarize, summary_json
 from ..play.aliases import SALT_FILE, Aliases
 from ..play.rundir import trajectory_name
@@ -63,6 +61,8 @@ from .shape import meta_shape, records_shape
 from .traces import TraceFinder
 
 __all__ = ["LoadedRun", "ReplayCharge", "check_run", "load_checked_run", "replay_charge"]
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -94,30 +94,46 @@ def _read(path: Path, problems: list[str]) -> JSONValue:
     return None
 
 
+def _validated(path: Path, problems: list[str], read: Callable[[str, str], T]) -> T | None:
+    """A file whose shape has passed, read again by its declaration's reader (one problem if refused)."""
+    try:
+        return read(path.read_text(encoding="utf-8"), str(path))
+    except DocumentError as err:
+        problems.append(str(err))
+        return None
+
+
 def load_checked_run(path: Path, problems: list[str]) -> LoadedRun:
-    """Read a run's files, noting each that is missing or malformed (of the wrong shape: unusable)."""
+    """Read a run's files, noting each that is missing or malformed (of the wrong shape: unusable).
+
+    Each file is first checked by the checker's own shape check ([`shape`][continual_arc.submit.shape]),
+    which names up to five problems a file; one whose shape holds is then read by its declaration's
+    reader ([`continual_arc.core.documents`][continual_arc.core.documents]), which refuses whatever
+    else the declaration does not allow.
+    """
     raw = _read(path / "meta.json", problems)
     meta: RunMeta | None = None
     if raw is not None and (wrong := meta_shape(raw, path / "meta.json")):
         problems += wrong
     elif raw is not None:
-        # The checker's own shape check (.shape) has passed: a schedule block it cannot rebuild is
-        # a problem line of its own (_rebuilt), never an exception here.
-        meta = cast(RunMeta, raw)
+        # A schedule block that does not rebuild is a problem line of its own (_rebuilt), not this.
+        meta = _validated(path / "meta.json", problems, parse_run_meta)
     summary = _read(path / "summary.json", problems)
     if summary is not None and not isinstance(summary, dict):
         problems.append(f"{path / 'summary.json'}: not an object")
         summary = None
-    records = None
+    records: list[Record] | None = None
     try:
-        records = read_jsonl(path / "records.jsonl")
+        lines = read_jsonl(path / "records.jsonl")
     except FileNotFoundError:
         problems.append(f"{path / 'records.jsonl'}: missing")
     except RecordsError as err:
         problems.append(str(err))
-    if records is not None and (wrong := records_shape(records, path / "records.jsonl")):
-        problems += wrong
-        records = None
+    else:
+        if wrong := records_shape(lines, path / "records.jsonl"):
+            problems += wrong
+        else:
+            records = _validated(path / "records.jsonl", problems, parse_records)
     salt = None
     try:
         salt = (path / SALT_FILE).read_text().strip()

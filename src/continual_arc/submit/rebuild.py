@@ -26,7 +26,6 @@ import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from .. import __version__
 from ..core.errors import ContinualArcError
@@ -203,7 +202,7 @@ def store_statement(stored: Path, whole: Mapping[str, str], origin: Mapping[str,
         kind="store",
         project={"name": "continual-arc", "version": __version__},
         files=dict(sorted({**whole, **kept}.items())),
-        stored=cast(list[JSONValue], sorted(kept)),
+        stored=list[JSONValue](sorted(kept)),
     )
     return statement
 
@@ -229,7 +228,7 @@ def rebuild_statement(stored: Path, rebuilt: Rebuilt) -> JSONObject:
                     "code": code_json(learner_code(name))},
         "rebuilt": {"records": "every play's records equal, clocks aside", "check": rebuilt.check.ok},
         "files": dict(files),
-        "stored": cast(list[JSONValue], sorted(files)),
+        "stored": list[JSONValue](sorted(files)),
     }  # fmt: skip
 
 

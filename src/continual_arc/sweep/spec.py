@@ -35,11 +35,15 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired
+
+# pydantic reads a TypedDict from typing_extensions only, on Python 3.11 (the spec is validated).
+from typing_extensions import TypedDict
 
 from ..core.config import CANONICAL_SEEDS
+from ..core.documents import DocumentError, validate_document
 from ..core.errors import ContinualArcError
-from ..core.records import JSONObject, JSONValue
+from ..core.records import JSONObject, JSONValue, closed
 from ..play.options import RunOptions
 from ..tracks.registry import CONFIG_ALIASES, get_config
 
@@ -54,13 +58,57 @@ __all__ = [
     "spec_json",
 ]
 
-_TOP = {"name", "configs", "config", "seeds", "users", "run", "learners"}
-_LEARNER = {"name", "class", "kwargs", "cpus", "gpus", "axes"}
 _SLUG = re.compile(r"[^A-Za-z0-9._=-]+")
 
 
 class SpecError(ContinualArcError, ValueError):
     """A sweep spec that cannot be read or expanded: the message names the key and what is wrong."""
+
+
+_LearnerTable = TypedDict(
+    "_LearnerTable",
+    {
+        "name": NotRequired[str],
+        "class": str,
+        "kwargs": NotRequired[JSONObject],
+        "cpus": NotRequired[float],
+        "gpus": NotRequired[float],
+        "axes": NotRequired[dict[str, list[JSONValue]]],
+    },
+)
+"""A ``[[learners]]`` table as the file holds it (``class``, a keyword, hence this form)."""
+closed(_LearnerTable)
+
+
+@closed
+class _RunTable(TypedDict, total=False):
+    """The spec's ``[run]`` table as the file holds it: each key optional (the defaults of RunSettings)."""
+
+    alias_style: Literal["hash", "names"]
+    max_concurrent: int
+    instance_time_limit: float
+    resamples: int
+    bootstrap_seed: int
+    retries: int
+    plots: bool
+
+
+@closed
+class SpecDocument(TypedDict):
+    """A sweep spec as its TOML file holds it (the module docstring says what each key means).
+
+    The types are checked by the declaration's validator; what a type cannot say (a list not
+    empty, a number in range, an import path, two variants of one name) by
+    [`parse_spec`][continual_arc.sweep.spec.parse_spec].
+    """
+
+    name: NotRequired[str]
+    configs: NotRequired[str | list[str]]
+    config: NotRequired[str | list[str]]
+    seeds: NotRequired[int | list[int]]
+    users: NotRequired[int | list[int]]
+    run: NotRequired[_RunTable]
+    learners: list[_LearnerTable]
 
 
 @dataclass(frozen=True)
@@ -178,107 +226,80 @@ def parse_spec(document: Mapping[str, object], default_name: str = "sweep") -> S
         SpecError: an unknown or missing key, a value of the wrong kind, an unknown configuration,
             or two learner variants with one label.
     """
-    _known(document, _TOP, "the spec")
-    if "config" in document and "configs" in document:
+    try:
+        spec = validate_document(SpecDocument, document, "the spec")
+    except DocumentError as err:
+        raise SpecError(str(err)) from None
+    if "config" in spec and "configs" in spec:
         raise SpecError("give configs (a list) or config (one name), not both")
-    configs = _names(document.get("configs", document.get("config")), "configs")
+    configs = _names(spec.get("configs", spec.get("config")), "configs")
     for config in configs:
         get_config(config)  # refuses an unknown name, listing the known ones
     configs = [CONFIG_ALIASES.get(c, c) for c in configs]
-    seeds = _ints(document.get("seeds", list(CANONICAL_SEEDS)), "seeds", low=0)
-    users = _ints(document.get("users", [1]), "users", low=1)
-    raw = document.get("learners")
-    if not isinstance(raw, list) or not raw:
+    seeds = _ints(spec.get("seeds", list(CANONICAL_SEEDS)), "seeds", low=0)
+    users = _ints(spec.get("users", [1]), "users", low=1)
+    if not spec["learners"]:
         raise SpecError("the spec needs at least one [[learners]] table")
-    learners = [v for i, entry in enumerate(raw) for v in _variants(entry, i)]
+    learners = [v for i, entry in enumerate(spec["learners"]) for v in _variants(entry, i)]
     labels = [v.label for v in learners]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice or len({v.slug for v in learners}) < len(learners):
         raise SpecError(f"two learner variants share a name: {', '.join(twice) or 'after slugging'}")
     return SweepSpec(
-        name=str(document.get("name", default_name)),
+        name=spec.get("name", default_name),
         learners=tuple(learners),
         configs=tuple(dict.fromkeys(configs)),
         seeds=tuple(dict.fromkeys(seeds)),
         users=tuple(dict.fromkeys(users)),
-        run=_run(document.get("run", {})),
+        run=_run(spec.get("run", {})),
     )
 
 
-def _known(table: object, keys: set[str], where: str) -> Mapping[str, object]:
-    """``table`` as the TOML table it must be, holding none but ``keys``."""
-    if not isinstance(table, Mapping):
-        raise SpecError(f"{where} must be a table")
-    unknown = sorted(set(table) - keys)
-    if unknown:
-        raise SpecError(f"{where} has unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(keys))}")
-    return table
-
-
-def _names(value: object, key: str) -> list[str]:
+def _names(value: str | list[str] | None, key: str) -> list[str]:
     values = [value] if isinstance(value, str) else value
-    if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+    if not values:
         raise SpecError(f"{key} must be a configuration name or a non-empty list of them")
     return values
 
 
-def _ints(value: object, key: str, low: int) -> list[int]:
-    values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
-    if not isinstance(values, list) or not values or not all(type(v) is int and v >= low for v in values):
+def _ints(value: int | list[int], key: str, low: int) -> list[int]:
+    values = [value] if isinstance(value, int) else value
+    if not values or any(v < low for v in values):
         raise SpecError(f"{key} must be a non-empty list of integers of at least {low}")
-    return [int(v) for v in values]
+    return values
 
 
-def _variants(table: object, index: int) -> list[LearnerSpec]:
+def _variants(entry: _LearnerTable, index: int) -> list[LearnerSpec]:
     where = f"learners[{index}]"
-    entry = _known(table, _LEARNER, where)
-    learner = entry.get("class")
-    if not isinstance(learner, str) or ":" not in learner:
+    learner = entry["class"]
+    if ":" not in learner:
         raise SpecError(f"{where}.class must be an import path, module:Class")
-    kwargs = entry.get("kwargs", {})
-    axes = entry.get("axes", {})
-    if not isinstance(kwargs, Mapping) or not isinstance(axes, Mapping):
-        raise SpecError(f"{where}.kwargs and {where}.axes must be tables")
+    kwargs, axes = entry.get("kwargs", {}), entry.get("axes", {})
     for axis, values in axes.items():
-        if not isinstance(values, list) or not values:
+        if not values:
             raise SpecError(f"{where}.axes.{axis} must be a non-empty list of values")
-    cpus, gpus = _amount(entry.get("cpus", 1)), _amount(entry.get("gpus", 0))
-    if cpus is None or gpus is None:
+    cpus, gpus = float(entry.get("cpus", 1)), float(entry.get("gpus", 0))
+    if cpus < 0 or gpus < 0:
         raise SpecError(f"{where}.cpus and {where}.gpus must be numbers of at least 0")
-    name = str(entry.get("name") or learner.rsplit(":", 1)[-1])
+    name = entry.get("name") or learner.rsplit(":", 1)[-1]
     out = []
-    for values in itertools.product(*axes.values()):
-        chosen = dict(zip(axes, values, strict=True))
+    for combination in itertools.product(*axes.values()):
+        chosen = dict(zip(axes, combination, strict=True))
         label = " ".join([name, *(f"{k}={_text(v)}" for k, v in chosen.items())])
         out.append(LearnerSpec(label, learner, {**kwargs, **chosen}, cpus, gpus))
     return out
-
-
-def _amount(value: object) -> float | None:
-    """A number of CPUs or GPUs (at least 0), or ``None`` when ``value`` is none."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
-        return float(value)
-    return None
 
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
-def _run(table: object) -> RunSettings:
-    defaults = RunSettings()
-    keys = set(RunSettings.__dataclass_fields__)
-    _known(table, keys, "[run]")
-    assert isinstance(table, Mapping)  # _known refuses anything else
-    settings = RunSettings(**{**defaults.__dict__, **dict(table)})  # each field checked below
-    if settings.alias_style not in ("hash", "names"):
-        raise SpecError("[run].alias_style must be hash or names")
-    if type(settings.resamples) is not int or settings.resamples < 1:
+def _run(table: _RunTable) -> RunSettings:
+    settings = RunSettings(**table)
+    if settings.resamples < 1:
         raise SpecError("[run].resamples must be a positive integer")
-    if type(settings.retries) is not int or settings.retries < 0:
+    if settings.retries < 0:
         raise SpecError("[run].retries must be an integer of at least 0")
-    if not isinstance(settings.plots, bool):
-        raise SpecError("[run].plots must be true or false")
     return settings
 
 

@@ -26,9 +26,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypedDict, cast
 
+# pydantic reads a TypedDict from typing_extensions only, on Python 3.11 (read_progress validates).
+from typing_extensions import TypedDict
+
+from ..core.documents import DocumentError, parse_document
 from ..core.files import atomic_write_text, read_json
+from ..core.records import closed
 from ..data.cache import NO_CACHE_ENV
 from ..data.directory import DATA_ENV
 from ..play.options import RunProgress
@@ -190,6 +194,7 @@ class _Progress:
             self.write(p.instances_done, p.instances_total)
 
 
+@closed
 class PlayProgress(TypedDict):
     """``<play>.progress``: which worker of which session plays it, and how far it has come."""
 
@@ -201,12 +206,12 @@ class PlayProgress(TypedDict):
 
 
 def read_progress(protocol: Path, play: str) -> PlayProgress | None:
-    """The progress a worker last wrote for a play (`_Progress`), or ``None``."""
+    """The progress a worker last wrote for a play (`_Progress`), or ``None`` (none, or not one)."""
+    path = bookkeeping(protocol) / f"{play}.progress"
     try:
-        value = json.loads((bookkeeping(protocol) / f"{play}.progress").read_text())
-    except (OSError, ValueError):
+        return parse_document(PlayProgress, path.read_bytes(), str(path))
+    except (OSError, DocumentError):
         return None
-    return cast(PlayProgress, value) if isinstance(value, dict) else None
 
 
 def _apply_env(env: Mapping[str, str | None]) -> None:

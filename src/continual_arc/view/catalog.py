@@ -15,7 +15,8 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypedDict
+
+from typing_extensions import TypedDict  # the form pydantic reads on 3.11 (scripts/export_schemas.py)
 
 from ..core.records import JSONObject, JSONValue, Record, is_primary
 from ..protocol.plays import PROTOCOL_PLAYS

@@ -7,7 +7,7 @@ their types.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing_extensions import TypedDict  # the form pydantic reads on 3.11 (scripts/export_schemas.py)
 
 from ..core.records import JSONValue
 from ..measure.diagnostics import Diagnostics
@@ -109,7 +109,7 @@ class StripColumns(TypedDict):
     phase: list[str]
     task: list[int]
     seed: list[int]
-    exposure: list[int]
+    exposure: list[int | None]  # None for an auxiliary episode, in no schedule
     gap: list[int | None]
     charge: list[int]
     solved: list[bool]

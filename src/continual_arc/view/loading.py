@@ -1,10 +1,10 @@
 """A run directory read back for viewing: whatever is there, and a sentence for whatever is not.
 
-[`load_run`][continual_arc.play.rundir.load_run] refuses a run it cannot use; a viewer must show what it
-can instead. [`read_run`][continual_arc.view.loading.read_run] reads ``meta.json``, ``records.jsonl`` and
-``summary.json`` without ever writing (a record line cut short by a crash is left out, not cut from the file),
-keeps the records that carry what the page draws, fills the fields an older format lacks, and lists every
-problem in words.
+The play stage's reader, [`rundir.read_run`][continual_arc.play.rundir.read_run], refuses a run it
+cannot use; a viewer must show what it can instead. [`read_run`][continual_arc.view.loading.read_run]
+reads ``meta.json``, ``records.jsonl`` and ``summary.json`` without ever writing (a record line cut
+short by a crash is left out, not cut from the file), keeps the records that carry what the page
+draws, fills the fields an older format lacks, and lists every problem in words.
 """
 
 from __future__ import annotations

@@ -96,6 +96,7 @@
   async function showIndex() {
     // The run asked for (or the first) is fetched while the index is: it is the strip's data.
     if (CAV.hasRuns) CAV.load("run/" + (hash().run || "r0")).catch(() => null);
+    /** @type {IndexPage} (documents.js) */
     const index = await CAV.load("index");
     page.index = index;
     $("#pages [data-page=leaderboard]").hidden = !index.leaderboard;
@@ -193,6 +194,7 @@
   }
 
   async function openRun(id, fromHash, besideChoice) {
+    /** @type {RunDocument} (documents.js) */
     const doc = await CAV.load("run/" + id);
     const h = hash();
     const changed = !page.run || page.run.id !== id;
@@ -241,6 +243,7 @@
     const memory = $("#memory");
     if (!memory.open || memory.dataset.loaded === page.run.id) return;
     memory.dataset.loaded = page.run.id;
+    /** @type {MemoryDocument} (documents.js) */
     const doc = await CAV.load("run/" + page.run.id + "/memory");
     CAV.clear(memory.querySelector(".memory-body"),
       doc.memory !== null ? CAV.jsonTree(doc.memory, "memory.json", true) : null,
