@@ -13,14 +13,18 @@ optional members as small runtime-checkable protocols ([`SavesState`][continual_
 [`CountsInstances`][continual_arc.play.learner.CountsInstances],
 [`TrainsWeights`][continual_arc.play.learner.TrainsWeights],
 [`ShowsMemory`][continual_arc.play.learner.ShowsMemory], [`Closes`][continual_arc.play.learner.Closes],
-[`Fingerprinted`][continual_arc.play.learner.Fingerprinted]). A learner that keeps files beyond its state (a
-cache of searches) keeps them under [`data_dir`][continual_arc.data.directory.data_dir] and writes them whole
-with ``atomic_write_text``. A learner whose model call the spend cap refused raises
+[`Fingerprinted`][continual_arc.play.learner.Fingerprinted],
+[`HasTeacher`][continual_arc.play.learner.HasTeacher]), and what names a teacher model
+([`check_teacher_name`][continual_arc.core.teacher.check_teacher_name],
+[`TEACHER_COUNTERS`][continual_arc.core.teacher.TEACHER_COUNTERS]). A learner that keeps files beyond its
+state (a cache of searches) keeps them under [`data_dir`][continual_arc.data.directory.data_dir] and writes
+them whole with ``atomic_write_text``. A learner whose model call the spend cap refused raises
 [SpendCapReached][continual_arc.core.errors.SpendCapReached]: the runner stops the run there.
 """
 
 from .core.errors import SpendCapReached
 from .core.files import atomic_write_text
+from .core.teacher import TEACHER_COUNTERS, check_teacher_name
 from .data.directory import data_dir
 from .play.learner import (
     MEMBERS,
@@ -31,6 +35,7 @@ from .play.learner import (
     Fingerprinted,
     GameLearner,
     GridLearner,
+    HasTeacher,
     Learner,
     LearnerSpecError,
     LoadsState,
@@ -48,6 +53,7 @@ from .play.learner import (
 
 __all__ = [
     "MEMBERS",
+    "TEACHER_COUNTERS",
     "AnyLearner",
     "BaseLearner",
     "Closes",
@@ -55,6 +61,7 @@ __all__ = [
     "Fingerprinted",
     "GameLearner",
     "GridLearner",
+    "HasTeacher",
     "Learner",
     "LearnerSpecError",
     "LoadsState",
@@ -66,6 +73,7 @@ __all__ = [
     "Stateless",
     "TrainsWeights",
     "atomic_write_text",
+    "check_teacher_name",
     "data_dir",
     "is_stateless",
     "load_learner",

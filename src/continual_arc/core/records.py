@@ -236,6 +236,8 @@ class Record(SlotFields):
     resources: dict[str, float]
     instance_resources: dict[str, float] | None
     training_resources: NotRequired[dict[str, float]]
+    teacher_resources: NotRequired[dict[str, float]]
+    experiment: NotRequired[str]
     error: LearnerFault | None
     addon_index: NotRequired[int | None]
     round_addons: NotRequired[int]

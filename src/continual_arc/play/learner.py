@@ -42,6 +42,10 @@ arguments, and ``stateless`` must be a ``bool``; a data attribute that merely sh
 * ``training_resources()``: counters of the compute the learner spends training its own weights
   (device-seconds, tokens trained, peak memory), cumulative; stored in every record as
   ``training_resources`` apart from ``resources`` (serving), shown by ``report``, never scored.
+* ``teacher_resources()``: counters of a teacher model's calls (tokens, cost, and the instances it
+  played uncharged; [TEACHER_COUNTERS][continual_arc.core.teacher.TEACHER_COUNTERS]), cumulative; stored
+  in every record as ``teacher_resources``, training compute shown by ``report``, never scored. A run
+  whose teacher played instances uncharged is an experiment (``experiment`` in its records).
 * ``memory()``: a JSON-ready view of what it keeps, written to ``memory.json`` at the end of a run.
 * ``code_fingerprint()``: what identifies its code, for a learner whose code is elsewhere (another
   process); otherwise the runner fingerprints the learner's package itself.
@@ -73,6 +77,7 @@ __all__ = [
     "Fingerprinted",
     "GameLearner",
     "GridLearner",
+    "HasTeacher",
     "Learner",
     "LearnerSpecError",
     "LoadsState",
@@ -253,6 +258,18 @@ class TrainsWeights(Protocol, metaclass=_ByWhatItIs):
 
 
 @runtime_checkable
+class HasTeacher(Protocol, metaclass=_ByWhatItIs):
+    """A learner taught by a teacher model, whose calls are counted apart from the student's as training."""
+
+    def teacher_resources(self) -> Mapping[str, float]:
+        """The teacher's cumulative counters, never scored.
+
+        Keyed as [TEACHER_COUNTERS][continual_arc.core.teacher.TEACHER_COUNTERS].
+        """
+        ...
+
+
+@runtime_checkable
 class Closes(Protocol, metaclass=_ByWhatItIs):
     """A learner holding what it must release (weights, a server, a process) once its play is over."""
 
@@ -286,6 +303,7 @@ OPTIONAL_PROTOCOLS: Mapping[str, type] = {
     "instance_log": LogsInstances,
     "instance_resources": CountsInstances,
     "training_resources": TrainsWeights,
+    "teacher_resources": HasTeacher,
     "memory": ShowsMemory,
 }
 """The optional methods a learner in another process may have, each with its protocol (named on the wire)."""

@@ -23,6 +23,7 @@ from .fingerprint import learner_fingerprint
 from .learner import (
     OPTIONAL_PROTOCOLS,
     AnyLearner,
+    HasTeacher,
     TrainsWeights,
     is_stateless,
     load_learner,
@@ -76,6 +77,9 @@ def _handlers(learner: AnyLearner) -> dict[str, Callable[..., object]]:
     if isinstance(learner, TrainsWeights) and "training_resources" in handlers:
         trains = learner  # narrowed, for the closure
         handlers["training_resources"] = lambda: dict(trains.training_resources())
+    if isinstance(learner, HasTeacher) and "teacher_resources" in handlers:
+        taught = learner  # narrowed, for the closure: counters cross the pipe as a plain dict
+        handlers["teacher_resources"] = lambda: dict(taught.teacher_resources())
     return handlers
 
 

@@ -59,7 +59,9 @@ class RemoteLearnerError(ContinualArcError, RuntimeError):
 STATE_IN, STATE_OUT = "state-in", "state-out"
 """The folders, in a process's own, that a state is loaded from and saved to (relative paths)."""
 
-UNPLAYED = frozenset({"hello", "fingerprint", "resources", "user_resources", "training_resources"})
+UNPLAYED = frozenset(
+    {"hello", "fingerprint", "resources", "user_resources", "training_resources", "teacher_resources"}
+)
 """Calls after which a process has still played nothing: a reset need not replace it."""
 
 
