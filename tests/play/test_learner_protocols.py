@@ -12,6 +12,7 @@ from continual_arc.play.learner import (
     BaseLearner,
     CountsInstances,
     Fingerprinted,
+    HasTeacher,
     Learner,
     LoadsState,
     LogsInstances,
@@ -34,6 +35,7 @@ MEMBERS: dict[str, type] = {
     "instance_log": LogsInstances,
     "instance_resources": CountsInstances,
     "training_resources": TrainsWeights,
+    "teacher_resources": HasTeacher,
     "memory": ShowsMemory,
     "code_fingerprint": Fingerprinted,
 }
