@@ -14,7 +14,9 @@ optional members as small runtime-checkable protocols ([`SavesState`][continual_
 [`TrainsWeights`][continual_arc.play.learner.TrainsWeights],
 [`ShowsMemory`][continual_arc.play.learner.ShowsMemory], [`Closes`][continual_arc.play.learner.Closes],
 [`Fingerprinted`][continual_arc.play.learner.Fingerprinted],
-[`HasTeacher`][continual_arc.play.learner.HasTeacher]), and what names a teacher model
+[`HasTeacher`][continual_arc.play.learner.HasTeacher],
+[`TeacherPlaysFirst`][continual_arc.play.learner.TeacherPlaysFirst] with its
+[`UnchargedCopy`][continual_arc.play.uncharged.UnchargedCopy]), and what names a teacher model
 ([`check_teacher_name`][continual_arc.core.teacher.check_teacher_name],
 [`TEACHER_COUNTERS`][continual_arc.core.teacher.TEACHER_COUNTERS]). A learner that keeps files beyond its
 state (a cache of searches) keeps them under [`data_dir`][continual_arc.data.directory.data_dir] and writes
@@ -44,12 +46,14 @@ from .play.learner import (
     SavesState,
     ShowsMemory,
     Stateless,
+    TeacherPlaysFirst,
     TrainsWeights,
     is_stateless,
     load_learner,
     load_object,
     saves_state,
 )
+from .play.uncharged import UnchargedCopy
 
 __all__ = [
     "MEMBERS",
@@ -71,7 +75,9 @@ __all__ = [
     "ShowsMemory",
     "SpendCapReached",
     "Stateless",
+    "TeacherPlaysFirst",
     "TrainsWeights",
+    "UnchargedCopy",
     "atomic_write_text",
     "check_teacher_name",
     "data_dir",

@@ -269,6 +269,7 @@ class Trajectory(SlotFields):
     action_cap: NotRequired[int]
     baseline_actions: NotRequired[int]
     plugins: NotRequired[list[PluginEntry]]
+    teacher_play: NotRequired[JSONObject]  # an experiment's teacher's play of an uncharged copy
 
 
 class CodeFingerprint(TypedDict):

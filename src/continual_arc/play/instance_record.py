@@ -102,6 +102,8 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Traj
     training = _training_resources(learner)
     if training is not None:  # only a learner that trains weights: other runs' records are unchanged
         record["training_resources"] = training
+    if inst.uncharged is not None:  # the runner handed the learner an uncharged copy: an experiment
+        record["experiment"] = UNCHARGED_TEACHER
     teacher = _teacher_resources(learner)
     if teacher is not None:  # only a learner with a teacher: its calls are training, apart from the student's
         record["teacher_resources"] = teacher
@@ -120,6 +122,8 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Traj
         "learner_log": learner.instance_log(ep.user) if isinstance(learner, LogsInstances) else None,
         "error": inst.error,
     }
+    if inst.uncharged is not None:  # the teacher's play of the copy, beside the student's
+        trajectory["teacher_play"] = inst.uncharged.summary()
     said = inst.trace.summary()
     if said is not None:  # only when a plug-in said something: runs without them are unchanged
         record["plugins"] = said
