@@ -4,14 +4,17 @@ Neither calls a model: each counts one teacher call of ten prompt tokens for eve
 plays, so a test knows every counter without a server. ``TaughtToy`` is a learner with a teacher (it
 only "labels" what it met); ``UnchargedToy``'s teacher "plays" each instance first with nothing
 charged, as the rows QT, QTE and QETE do, so its runs are experiments. Used with
-``PYTHONPATH=tests/learners``: ``taught_learner:TaughtToy``, ``taught_learner:UnchargedToy``.
+``PYTHONPATH=tests/learners``: ``taught_learner:TaughtToy``, ``taught_learner:UnchargedToy``;
+``taught_learner:RehearsedToy`` asks the runner for an uncharged copy of each instance, as QT does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from continual_arc.core.actions import Action, Feedback, LearnerObservation
+from continual_arc.learner import UnchargedCopy
 from continual_arc.testing import ToyRuleLearner
 
 TEACHER = "z-ai/glm-5.3-flash"
@@ -54,3 +57,11 @@ class UnchargedToy(TaughtToy):
     """The same, its teacher playing every instance first with nothing charged: an experiment."""
 
     uncharged = True
+
+
+class RehearsedToy(TaughtToy):
+    """The toy learner whose teacher asks the runner for an uncharged copy of each instance first."""
+
+    def teacher_play(self, copy: UnchargedCopy[Any, Any, Any]) -> None:
+        """Look at the copy and leave it: the runner marks the instance an experiment all the same."""
+        copy.view()

@@ -191,3 +191,13 @@ def test_verify_refuses_an_experiment_in_one_sentence(
     assert code != 0
     err = capsys.readouterr().err
     assert EXPERIMENT_REFUSAL in err and "Traceback" not in err
+
+
+def test_verify_refuses_a_learner_whose_teacher_plays_first_before_it_plays(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(LEARNERS)}
+    options = VerifyOptions(
+        learner="taught_learner:RehearsedToy", config=with_users(TOY, 1), out=tmp_path / "v", seed=7, env=env
+    )
+    with pytest.raises(ExperimentRefusedError, match="not a learner the benchmark verifies"):
+        verify(options)
+    assert not list((tmp_path / "v").glob("*/records.jsonl"))  # refused before a single instance

@@ -24,6 +24,7 @@ from .learner import (
     OPTIONAL_PROTOCOLS,
     AnyLearner,
     HasTeacher,
+    TeacherPlaysFirst,
     TrainsWeights,
     is_stateless,
     load_learner,
@@ -49,6 +50,7 @@ def _hello(learner: AnyLearner) -> Hello:
         "members": [name for name, kind in OPTIONAL_PROTOCOLS.items() if _offers(learner, name, kind)],
         "stateless": is_stateless(learner),
         "concurrent_users": bool(getattr(learner, "concurrent_users", False)),
+        "teacher_plays_first": isinstance(learner, TeacherPlaysFirst),
     }
 
 

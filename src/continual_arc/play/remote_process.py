@@ -19,7 +19,7 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO, TypedDict
+from typing import BinaryIO, NotRequired, TypedDict
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject, JSONValue, LearnerSpec
@@ -71,6 +71,7 @@ class Hello(TypedDict):
     members: list[str]
     stateless: bool
     concurrent_users: bool
+    teacher_plays_first: NotRequired[bool]  # an experiment's learner, which no other process can serve
 
 
 def hand_over(folder: Path, isolation: Mapping[str, JSONValue] | None) -> None:

@@ -220,7 +220,7 @@ def _learner(
             options.learner, env, withheld=withheld, bridge=bridge, wall_seconds=options.process_seconds,
             empty_data=options.out / "work" / "no-data", limits=options.limits,
         )  # fmt: skip
-    return remote_learner(
+    learner = remote_learner(
         _spec(options),
         options.out / "work",
         logs=options.out / "work" / "logs",
@@ -233,6 +233,10 @@ def _learner(
         zygote=zygote,
         code=_fingerprint(options),
     )
+    if learner.hello.get("teacher_plays_first"):  # refused before it plays: its teacher would play uncharged
+        learner.close()
+        raise ExperimentRefusedError(EXPERIMENT_REFUSAL)
+    return learner
 
 
 def _fresh_state(
