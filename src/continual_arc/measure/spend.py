@@ -106,7 +106,10 @@ def spend_of_runs(runs: Sequence[tuple[Sequence[Record], bool]], training: Seque
         training: the records whose last ``training_resources`` is the training compute (the stream's).
     """
     totals = [run_resources(records, concurrent) for records, concurrent in runs]
-    compute = dict(run_training(training) or {})
+    # The teacher's counters are read from teacher_resources alone, over every play of the learner:
+    # a learner that also reports them among its training counters (prefixed) is not counted twice.
+    trained = run_training(training) or {}
+    compute = {key: value for key, value in trained.items() if not key.startswith("teacher_")}
     for records, _ in runs:  # each play's teacher counters start afresh in its own process
         for key, value in (teacher_compute(records) or {}).items():
             compute[f"teacher_{key}"] = compute.get(f"teacher_{key}", 0.0) + value
