@@ -28,7 +28,10 @@ class UnchargedCopy(Generic[ObsT, ActionT, ReplyT]):
 
     Args:
         env: the copy's own environment, opened as the instance's was.
-        alias, step, round, user: what the instance's observations name (the task's alias, never its id).
+        alias: the task's alias, as the instance's observations name it (never its id).
+        step: the instance's step in the schedule.
+        round: its round.
+        user: its user.
     """
 
     def __init__(self, env: Environment[ObsT, ActionT, ReplyT], alias: str, step: int, round: int, user: int):
