@@ -373,7 +373,9 @@ class SystemLearner(BaseLearner):
         if teacher is None or self.teacher_plays is None:
             return
         obs: LearnerObservation = copy.view()
-        key = f"{obs.task_id}/{obs.step}/{obs.user}"
+        # A key of its own: a harness that names its session after the key (OpenClaw) must not hand
+        # the teacher's conversation on to the student, only what it left in the workspace.
+        key = f"{obs.task_id}/{obs.step}/{obs.user}/teacher"
         folder = self._root / f"t{obs.step}-u{obs.user}"
         who = (key, teacher.base_url_for(key), teacher.model, teacher.settings.effort)
         teacher.begin(key)
