@@ -202,3 +202,48 @@ def test_hermes_spends_most_of_a_40_usd_cap_then_stops_at_it(tmp_path: Path) -> 
     print(
         f"hermes under {HERMES_CAP} USD: billed {billed:.2f}, {spent.calls} calls, stopped {result.stopped}"
     )
+
+
+TEACHER = "fake/teacher-model"
+TAUGHT_ROWS = {"QT": ("as_shipped", "as_shipped"), "QTE": ("as_shipped", "keep_one_program")}
+TAUGHT_ROWS["QETE"] = ("keep_one_program", "keep_one_program")
+
+
+@pytest.mark.harness
+@pytest.mark.parametrize("row", sorted(TAUGHT_ROWS))
+@pytest.mark.parametrize("harness", sorted(ADAPTERS))
+def test_a_real_harness_taught_by_a_teacher_that_plays_first(tmp_path: Path, harness: str, row: str) -> None:
+    _skip_unless_installed(harness)
+    _skip_unless_chosen(harness, "as_shipped" if row == "QT" else row)
+    learner_class, shell, note, _ = ADAPTERS[harness]
+    variant, teacher_plays = TAUGHT_ROWS[row]
+    fake = FakeModelServer(scripted_model(answers(SMOKE), shell=shell, note=lambda alias: note)).start()
+    try:
+        with serve_proxy(ProxyConfig(upstream=fake.url, models=(MODEL, TEACHER))) as proxy:
+            learner = learner_class(
+                MODEL, variant=variant, base_url=proxy.url, teacher=TEACHER, teacher_plays=teacher_plays
+            )
+            try:
+                run(learner, SMOKE, tmp_path / "run")
+            finally:
+                learner.close()
+    finally:
+        fake.close()
+    played = records(tmp_path / "run")
+    assert [r["end"] for r in played] == ["solved"] * len(SMOKE.slots), [r["error"] for r in played]
+    assert all(r["experiment"] == "uncharged_teacher" for r in played)
+    for model, counted in ((MODEL, sum_of(played, "instance_resources")), (TEACHER, last_of(played))):
+        mine = [e for e in fake.bill if e["model"] == model]
+        assert counted["calls"] == len(mine) > 0, model
+        assert counted["prompt_tokens"] == sum(e["tokens_prompt"] for e in mine), model
+        assert counted["completion_tokens"] == sum(e["tokens_completion"] for e in mine), model
+
+
+def sum_of(played: list[dict[str, Any]], key: str) -> dict[str, float]:
+    """The records' per-instance counters summed."""
+    return {k: sum(r[key][k] for r in played) for k in ("calls", "prompt_tokens", "completion_tokens")}
+
+
+def last_of(played: list[dict[str, Any]]) -> dict[str, float]:
+    """The teacher's cumulative counters at the run's end."""
+    return dict(max(played, key=lambda r: r["step"])["teacher_resources"])

@@ -95,3 +95,29 @@ def test_the_learner_guides_stateful_learner_is_played_and_ranked_as_written(
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
         status = main([*stored, "--ablation", "--no-regenerate", "--resamples", "200"])
     assert status == 0 and "my_learner:RuleMemory" in printed.getvalue()
+
+
+def test_the_learner_tables_dry_run_lists_every_row_without_playing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = DOCS / "guides" / "learner-table.md"
+    (argv,) = [argv for _, prog, argv in commands(page) if prog == "continual-arc" and "--dry-run" in argv]
+    monkeypatch.chdir(ROOT)  # the page's commands run from a clone's root, where sweeps/ is
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+        assert main(argv) == 0
+    text = printed.getvalue()
+    rows = ["Q", "QE", "QT", "QTE", "QETE", "QD", "stateless floor", "demo-cache floor", "program library"]
+    for row in rows:
+        for seed in (0, 1, 2):
+            assert (
+                f": {row} (continual_arc_baselines." in text
+                and f"{row.replace(' ', '-')}/arc1-users1-seed{seed}:" in text
+            )
+    # six plays a protocol, each listed, and nothing written: the sweep's directory is not made
+    assert text.count("\n  stream\n") == 9 * 3 and text.count("(after stream)") == 2 * 9 * 3
+    assert not (ROOT / "out" / "sweep-table3").exists() and not list(tmp_path.iterdir())
+    experiments = {line for line in text.splitlines() if "teacher_plays" in line}
+    assert {line.split(":")[0] for line in experiments} == {
+        f"protocols/{row}/arc1-users1-seed{s}" for row in ("QT", "QTE", "QETE") for s in (0, 1, 2)
+    }

@@ -18,6 +18,7 @@ from continual_arc.play.learner import (
     CountsInstances,
     Fingerprinted,
     JoinsRun,
+    HasTeacher,
     Learner,
     LoadsState,
     LogsInstances,
@@ -41,6 +42,7 @@ MEMBERS: dict[str, type] = {
     "instance_log": LogsInstances,
     "instance_resources": CountsInstances,
     "training_resources": TrainsWeights,
+    "teacher_resources": HasTeacher,
     "memory": ShowsMemory,
     "code_fingerprint": Fingerprinted,
 }

@@ -103,3 +103,16 @@ def test_a_file_that_is_not_a_leaderboard_gets_one_sentence(
         read_leaderboard(older)
     with pytest.raises(LeaderboardFileError, match="does not exist"):
         read_leaderboard(tmp_path / "missing.json")
+
+
+def test_an_experiment_stays_in_its_own_table_tied_to_its_runs(board_file: Path) -> None:
+    board = read_leaderboard(board_file)
+    (table,) = board["reported"]
+    # the same result, as the leaderboard lists an experiment: in a table of its own
+    tried = {**board, "reported": [], "experiments": [{**table, "experiment": True}]}
+    row = table["rows"][0]
+    document = leaderboard_document(tried, build_catalog([row["path"]]), live=True)
+    assert document["reported"] == [] and document["tables"] == []
+    (shown,) = document["experiments"][0]["rows"]
+    assert document["experiments"][0]["experiment"] is True and shown["protocol"] is not None
+    assert document["problems"] == []

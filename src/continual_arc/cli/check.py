@@ -15,6 +15,7 @@ from ..measure.report import POINT_DIGITS, format_estimate, format_points, tiny_
 from ..measure.reset_flags import floor_notes
 from ..submit.check import CheckNumbers, CheckResult, check_submission
 from ..submit.stored import is_stored_run, stored_run_sentence
+from ..submit.taught import EXPERIMENT_NOTES
 from ..tracks.registry import use_pack
 from .keys import add_trust_argument, trusted_keys
 
@@ -105,6 +106,10 @@ def _check(args: argparse.Namespace) -> int:
         print(format_numbers(result.numbers))
     if result.standing is not None:
         print(f"standing: {result.standing.kind} ({result.standing.reason})")
+    if result.teacher is not None:
+        print(f"teacher: {result.teacher} (its calls are training compute, beside the score, never in it)")
+    if result.experiment is not None:
+        print(f"experiment: {EXPERIMENT_NOTES.get(result.experiment, result.experiment)}")
     print(_verdict(result, args.draft), file=sys.stderr if not result.ok else sys.stdout)
     return 0 if result.ok else 1
 
@@ -112,6 +117,8 @@ def _check(args: argparse.Namespace) -> int:
 def _verdict(result: CheckResult, draft: bool) -> str:
     if not result.ok:
         return f"{len(result.problems)} problem(s): the result is not verified as is"
+    if result.experiment is not None:
+        return "every check holds, as an experiment: listed apart on the leaderboard, never verified"
     if not draft:
         return "every check holds"
     names = " and ".join(", ".join(result.unfilled).rsplit(", ", 1))

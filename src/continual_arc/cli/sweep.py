@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from ..sweep.collect import collect, rows
-from ..sweep.driver import SweepOptions, SweepProgress, run_sweep
+from ..sweep.driver import SweepOptions, SweepProgress, dry_run, run_sweep
 from ..sweep.spec import load_spec
 from ..sweep.table import markdown, table_csv, write_table
 from .common import CliError
@@ -54,6 +54,9 @@ class SweepBar:
 
 def _sweep(args: argparse.Namespace) -> int:
     spec = load_spec(args.spec)
+    if args.dry_run:  # the plays listed, nothing built, written or played
+        print("\n".join(dry_run(spec)))
+        return 0
     out = Path(args.out or f"out/sweep-{Path(args.spec).stem}")
     if args.max_parallel is not None and args.max_parallel < 1:
         raise CliError("--max-parallel must be at least 1")
@@ -100,6 +103,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--address", help="a Ray cluster's address (default: start a local instance)")
     p.add_argument("--max-parallel", type=int, help="plays at once (default: the engine's CPUs)")
     p.add_argument("--no-plots", action="store_true", help="write the table without the plane")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list the protocols and plays the spec makes, without building a learner or playing",
+    )
     p.set_defaults(func=_sweep)
     q = sub.add_parser("pool", help="the table of runs made by hand: seeds pooled per learner and setting")
     q.add_argument("paths", nargs="+", help="sweeps, protocol directories or run directories")

@@ -99,6 +99,7 @@ def _verify(args: argparse.Namespace) -> int:
         mode=mode,
         about=about,
         student=args.student,
+        teacher=args.teacher,
         resamples=args.resamples,
         withheld=[Path(args.pack)] if args.pack else [],
         proxy=args.proxy,
@@ -151,6 +152,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--seed", type=int, help="the seed (default: drawn, never 0, 1 or 2)")
     p.add_argument("--out", required=True, help="the protocol directory to write (resumed if it exists)")
     p.add_argument("--student", default="none", help="the model the learner plays with (default none)")
+    p.add_argument(
+        "--teacher", help="the model that teaches the learner, as its submission names it (default none)"
+    )
     p.add_argument("--claim", help="a submitted result of the same learner, printed beside the rerun")
     p.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples of the numbers")
     p.add_argument(

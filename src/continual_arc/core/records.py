@@ -263,6 +263,8 @@ class Record(SlotFields):
     resources: dict[str, float]
     instance_resources: dict[str, float] | None
     training_resources: NotRequired[dict[str, float]]
+    teacher_resources: NotRequired[dict[str, float]]
+    experiment: NotRequired[str]
     error: LearnerFault | None
     addon_index: NotRequired[int | None]
     round_addons: NotRequired[int]
@@ -296,6 +298,7 @@ class Trajectory(SlotFields):
     action_cap: NotRequired[int]
     baseline_actions: NotRequired[int]
     plugins: NotRequired[list[PluginEntry]]
+    teacher_play: NotRequired[JSONObject]  # an experiment's teacher's play of an uncharged copy
 
 
 @closed

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from ..core.level_score import scorecard
-from ..core.records import LearnerSpec, ProtocolBlock, Record, RunMeta
+from ..core.records import JSONValue, LearnerSpec, ProtocolBlock, Record, RunMeta
+from ..core.teacher import TEACHER_KWARG, UNCHARGED_TEACHER, experiment_of
 from .budget import primary
 from .diagnostics import Diagnostics
 from .ledger import OutsideJSON
@@ -28,6 +29,7 @@ __all__ = [
     "SHARE_DIGITS",
     "TINY_LEARNABLE_BUDGET",
     "RunReport",
+    "TeacherReport",
     "format_estimate",
     "format_learned",
     "format_level_score",
@@ -37,10 +39,25 @@ __all__ = [
     "recompute_summary",
     "run_report",
     "run_resources",
+    "run_teacher",
     "run_time",
     "run_training",
+    "teacher_compute",
     "tiny_budget_note",
 ]
+
+
+class TeacherReport(TypedDict):
+    """The teacher a run's learner names, its compute (training, never scored), and any experiment.
+
+    ``model`` is the ``teacher`` of the learner's keywords (``None`` if they name none);
+    ``experiment`` is [UNCHARGED_TEACHER][continual_arc.core.teacher.UNCHARGED_TEACHER] when the
+    teacher played instances uncharged, ``None`` otherwise.
+    """
+
+    model: str | None
+    compute: dict[str, float]
+    experiment: str | None
 
 
 class RunReport(TypedDict):
@@ -59,6 +76,7 @@ class RunReport(TypedDict):
     resources: dict[str, float]
     wall_time: float
     training: NotRequired[dict[str, float]]
+    teacher: NotRequired[TeacherReport]
     outside_spend: NotRequired[OutsideJSON]
     plots: NotRequired[list[str]]
     stopped: NotRequired[Stopped]
@@ -157,6 +175,48 @@ def run_training(records: Sequence[Record]) -> dict[str, float] | None:
     return {str(k): float(v) for k, v in last.items()}
 
 
+def run_teacher(records: Sequence[Record], learner_kwargs: Mapping[str, object]) -> TeacherReport | None:
+    """The teacher's part of a run: its name, its counters at the run's end, and whether it is an experiment.
+
+    ``None`` when no record carries ``teacher_resources`` and the keywords name no teacher. A name
+    that is not a published model's is shown as given: ``check`` is where it is refused.
+    """
+    compute = teacher_compute(records)
+    name = learner_kwargs.get(TEACHER_KWARG)
+    if compute is None and name is None:
+        return None
+    return {
+        "model": None if name is None else str(name),
+        "compute": compute or {},
+        "experiment": experiment_of(records),
+    }
+
+
+def teacher_compute(records: Sequence[Record]) -> dict[str, float] | None:
+    """A play's teacher counters at its end (its last ``teacher_resources``), ``None`` when it has none."""
+    taught = [r for r in records if isinstance(r.get("teacher_resources"), Mapping)]
+    if not taught:
+        return None
+    last = max(taught, key=lambda r: r["step"])["teacher_resources"]
+    return {str(k): float(v) for k, v in last.items()}
+
+
+def _teacher_lines(teacher: TeacherReport | None) -> list[str]:
+    if teacher is None:
+        return []
+    counters = ", ".join(f"{k} {v:g}" for k, v in teacher["compute"].items()) or "none reported"
+    lines = [
+        f"teacher {teacher['model'] or '(unnamed)'}: training compute, apart from the student's "
+        f"resources, unscored: {counters}"
+    ]
+    if teacher["experiment"] == UNCHARGED_TEACHER:
+        lines.append(
+            "EXPERIMENT: the teacher played instances itself with nothing charged; an upper bound on "
+            "what a teacher can pass on, not a learner the benchmark verifies"
+        )
+    return lines
+
+
 def _training_line(training: Mapping[str, float] | None) -> list[str]:
     if training is None:
         return []
@@ -212,6 +272,10 @@ def run_report(
     training = run_training(records)
     if training is not None:  # a learner that trains weights: its compute, beside the score
         report["training"] = training
+    kwargs = meta["learner"].get("kwargs")
+    teacher = run_teacher(records, kwargs if isinstance(kwargs, Mapping) else {})
+    if teacher is not None:  # a learner with a teacher: its compute beside the score, never in it
+        report["teacher"] = teacher
     # ARC-AGI-3's scorecard per phase (game runs only), kept out of summary.json: it is read from
     # the same records fields as the level score, which check already recomputes.
     cards = {phase: scorecard([r for r in chosen if r["phase"] == phase]) for phase in summary["phases"]}
@@ -289,6 +353,7 @@ def format_run(report: RunReport) -> str:
     counters = ", ".join(f"{k} {v:g}" for k, v in report["resources"].items()) or "none reported"
     lines.append(f"resources: {counters}; time in rounds {report['wall_time']:.1f} s")
     lines += _training_line(report.get("training"))
+    lines += _teacher_lines(report.get("teacher"))
     # Counters a learner may report (the baselines' model learners do): read, never required.
     mismatched = report["resources"].get("model_mismatch_calls", 0)
     if mismatched:

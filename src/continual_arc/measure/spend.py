@@ -7,7 +7,9 @@ bare model are what it is read against, not what it spends), each play's counter
 ([run_resources][continual_arc.measure.report.run_resources]: per-instance counters summed, or the
 cumulative ones at the end). ``learner_seconds`` sums the time spent inside the learner's calls
 (each record's ``learner_time``): for a model-free learner, its search. Training compute
-([run_training][continual_arc.measure.report.run_training]) is kept apart.
+([run_training][continual_arc.measure.report.run_training]) is kept apart, and with it a teacher
+model's calls over the learner's plays
+([teacher_compute][continual_arc.measure.report.teacher_compute]), each counter prefixed ``teacher_``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TypedDict, cast
 from ..core.jsonable import fields_json
 from ..core.records import Record
 from .budget import primary
-from .report import run_resources, run_training
+from .report import run_resources, run_training, teacher_compute
 
 __all__ = ["Spend", "SpendJSON", "pooled_spend", "spend_of_runs"]
 
@@ -55,7 +57,9 @@ class Spend:
         calls: model calls (``None`` when not counted).
         searches: searches of a model-free learner (``None`` when not counted).
         learner_seconds: seconds spent inside the learner's calls, every instance.
-        training: training compute at the stream's end (``None`` for a learner that trains nothing).
+        training: training compute at the stream's end, with the teacher's counters over the
+            learner's plays prefixed ``teacher_`` (``None`` for a learner that trains nothing and has
+            no teacher).
     """
 
     instances: int
@@ -102,6 +106,13 @@ def spend_of_runs(runs: Sequence[tuple[Sequence[Record], bool]], training: Seque
         training: the records whose last ``training_resources`` is the training compute (the stream's).
     """
     totals = [run_resources(records, concurrent) for records, concurrent in runs]
+    # The teacher's counters are read from teacher_resources alone, over every play of the learner:
+    # a learner that also reports them among its training counters (prefixed) is not counted twice.
+    trained = run_training(training) or {}
+    compute = {key: value for key, value in trained.items() if not key.startswith("teacher_")}
+    for records, _ in runs:  # each play's teacher counters start afresh in its own process
+        for key, value in (teacher_compute(records) or {}).items():
+            compute[f"teacher_{key}"] = compute.get(f"teacher_{key}", 0.0) + value
     return Spend(
         instances=sum(len(primary(records)) for records, _ in runs),
         usd=_maybe(totals, ("cost",)),
@@ -109,7 +120,7 @@ def spend_of_runs(runs: Sequence[tuple[Sequence[Record], bool]], training: Seque
         calls=_maybe(totals, ("calls",)),
         searches=_maybe(totals, ("searches",)),
         learner_seconds=sum(float(r.get("learner_time") or 0.0) for records, _ in runs for r in records),
-        training=run_training(training),
+        training=compute or None,
     )
 
 

@@ -22,6 +22,7 @@ from ..core.records import End, Event, LearnerFault
 from .learner import AnyLearner, Learner
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import Episode
+from .uncharged import UnchargedCopy
 
 __all__ = ["OVERRUN_GRACE", "AnyEpisode", "EpisodePlay", "LearnerError", "guarded"]
 
@@ -107,6 +108,7 @@ class EpisodePlay(Generic[ObsT, ActionT, ReplyT]):
     started: float = 0.0
     finished: float = 0.0
     learner_time: float = 0.0
+    uncharged: UnchargedCopy[ObsT, ActionT, ReplyT] | None = None
 
     def open(self) -> None:
         """Note when the instance opened, and call the episode-start hooks."""

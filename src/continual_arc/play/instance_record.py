@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
 from ..core.records import ActionEntry, Event, Record, Trajectory
+from ..core.teacher import UNCHARGED_TEACHER
 from .episode import AnyEpisode
-from .learner import AnyLearner, CountsInstances, LogsInstances, TrainsWeights
+from .learner import AnyLearner, CountsInstances, HasTeacher, LogsInstances, TrainsWeights
 
 __all__ = ["TIMING_FIELDS", "action_entries", "instance_record"]
 
@@ -41,6 +42,11 @@ def _instance_resources(learner: AnyLearner, user: int) -> dict[str, float] | No
 def _training_resources(learner: AnyLearner) -> dict[str, float] | None:
     """The learner's cumulative training compute, if it trains weights (``training_resources``)."""
     return _counters(learner.training_resources) if isinstance(learner, TrainsWeights) else None
+
+
+def _teacher_resources(learner: AnyLearner) -> dict[str, float] | None:
+    """The learner's teacher's cumulative counters, if it has a teacher (``teacher_resources``)."""
+    return _counters(learner.teacher_resources) if isinstance(learner, HasTeacher) else None
 
 
 def _counters(fetch: Callable[[], Mapping[str, float]]) -> dict[str, float]:
@@ -96,6 +102,13 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Traj
     training = _training_resources(learner)
     if training is not None:  # only a learner that trains weights: other runs' records are unchanged
         record["training_resources"] = training
+    if inst.uncharged is not None:  # the runner handed the learner an uncharged copy: an experiment
+        record["experiment"] = UNCHARGED_TEACHER
+    teacher = _teacher_resources(learner)
+    if teacher is not None:  # only a learner with a teacher: its calls are training, apart from the student's
+        record["teacher_resources"] = teacher
+        if teacher.get("uncharged_plays", 0.0) > 0:  # its teacher played instances for nothing
+            record["experiment"] = UNCHARGED_TEACHER
     fields = getattr(inst.env, "record_fields", None)
     if callable(fields):  # a game level's action efficiency (arc3): only its environment knows the baseline
         record.update(fields(actions, result.solved))
@@ -109,6 +122,8 @@ def instance_record(inst: AnyEpisode, learner: AnyLearner) -> tuple[Record, Traj
         "learner_log": learner.instance_log(ep.user) if isinstance(learner, LogsInstances) else None,
         "error": inst.error,
     }
+    if inst.uncharged is not None:  # the teacher's play of the copy, beside the student's
+        trajectory["teacher_play"] = inst.uncharged.summary()
     said = inst.trace.summary()
     if said is not None:  # only when a plug-in said something: runs without them are unchanged
         record["plugins"] = said

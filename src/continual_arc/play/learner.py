@@ -46,6 +46,12 @@ arguments, and ``stateless`` must be a ``bool``; a data attribute that merely sh
 * ``training_resources()``: counters of the compute the learner spends training its own weights
   (device-seconds, tokens trained, peak memory), cumulative; stored in every record as
   ``training_resources`` apart from ``resources`` (serving), shown by ``report``, never scored.
+* ``teacher_resources()``: counters of a teacher model's calls (tokens, cost, and the instances it
+  played uncharged; [TEACHER_COUNTERS][continual_arc.core.teacher.TEACHER_COUNTERS]), cumulative; stored
+  in every record as ``teacher_resources``, training compute shown by ``report``, never scored. A run
+  whose teacher played instances uncharged is an experiment (``experiment`` in its records).
+* ``teacher_play(copy)``: an experiment's teacher playing an uncharged copy of each instance first
+  ([TeacherPlaysFirst][continual_arc.play.learner.TeacherPlaysFirst]); in the runner's process only.
 * ``memory()``: a JSON-ready view of what it keeps, written to ``memory.json`` at the end of a run.
 * ``code_fingerprint()``: what identifies its code, for a learner whose code is elsewhere (another
   process); otherwise the runner fingerprints the learner's package itself.
@@ -60,12 +66,13 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol, TypeVar, _ProtocolMeta, cast, get_type_hints, runtime_checkable
+from typing import Any, Protocol, TypeVar, _ProtocolMeta, cast, get_type_hints, runtime_checkable
 
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.errors import ContinualArcError
 from ..core.games import GameMove, GameObservation, GameReply
 from ..core.records import CodeFingerprint, JSONValue, Record
+from .uncharged import UnchargedCopy
 
 __all__ = [
     "MEMBERS",
@@ -78,6 +85,7 @@ __all__ = [
     "GameLearner",
     "GridLearner",
     "JoinsRun",
+    "HasTeacher",
     "Learner",
     "LearnerSpecError",
     "LoadsState",
@@ -86,6 +94,7 @@ __all__ = [
     "SavesState",
     "ShowsMemory",
     "Stateless",
+    "TeacherPlaysFirst",
     "TrainsWeights",
     "is_stateless",
     "kwargs_text",
@@ -268,6 +277,32 @@ class TrainsWeights(Protocol, metaclass=_ByWhatItIs):
 
 
 @runtime_checkable
+class HasTeacher(Protocol, metaclass=_ByWhatItIs):
+    """A learner taught by a teacher model, whose calls are counted apart from the student's as training."""
+
+    def teacher_resources(self) -> Mapping[str, float]:
+        """The teacher's cumulative counters, never scored.
+
+        Keyed as [TEACHER_COUNTERS][continual_arc.core.teacher.TEACHER_COUNTERS].
+        """
+        ...
+
+
+@runtime_checkable
+class TeacherPlaysFirst(Protocol, metaclass=_ByWhatItIs):
+    """An experiment: a learner whose teacher plays an uncharged copy of each instance before it does.
+
+    The runner hands it the copy before the learner's first ``act`` on the instance, marks the
+    instance's record ``experiment: uncharged_teacher`` whatever it does with it, and keeps the
+    copy's play in the trajectory ([UnchargedCopy][continual_arc.play.uncharged.UnchargedCopy]).
+    """
+
+    def teacher_play(self, copy: UnchargedCopy[Any, Any, Any]) -> None:
+        """Play ``copy`` (its demonstrations and verdicts charged to nobody) before the instance itself."""
+        ...
+
+
+@runtime_checkable
 class Closes(Protocol, metaclass=_ByWhatItIs):
     """A learner holding what it must release (weights, a server, a process) once its play is over."""
 
@@ -311,7 +346,15 @@ def _by_member(*protocols: type) -> dict[str, type]:
 
 
 OPTIONAL_PROTOCOLS: Mapping[str, type] = _by_member(
-    SavesState, LoadsState, ResumesFrom, JoinsRun, LogsInstances, CountsInstances, TrainsWeights, ShowsMemory
+    SavesState,
+    LoadsState,
+    ResumesFrom,
+    JoinsRun,
+    LogsInstances,
+    CountsInstances,
+    TrainsWeights,
+    HasTeacher,
+    ShowsMemory,
 )
 """The optional methods a learner in another process may have, each with its protocol (named on the wire)."""
 

@@ -360,6 +360,14 @@ class _TrainingResources:
         return _counters(self._call("training_resources"))
 
 
+class _TeacherResources:
+    _call: Callable[..., JSONValue]
+
+    def teacher_resources(self) -> Mapping[str, float]:
+        """The learner's teacher's counters so far (its calls, tokens, cost, uncharged plays)."""
+        return _counters(self._call("teacher_resources"))
+
+
 class _Memory:
     _call: Callable[..., JSONValue]
 
@@ -375,6 +383,7 @@ _MIXINS = {
     "instance_log": _InstanceLog,
     "instance_resources": _InstanceResources,
     "training_resources": _TrainingResources,
+    "teacher_resources": _TeacherResources,
     "memory": _Memory,
 }
 

@@ -23,6 +23,8 @@ from .fingerprint import learner_fingerprint
 from .learner import (
     OPTIONAL_PROTOCOLS,
     AnyLearner,
+    HasTeacher,
+    TeacherPlaysFirst,
     TrainsWeights,
     is_stateless,
     load_learner,
@@ -48,6 +50,7 @@ def _hello(learner: AnyLearner) -> Hello:
         "members": [name for name, kind in OPTIONAL_PROTOCOLS.items() if _offers(learner, name, kind)],
         "stateless": is_stateless(learner),
         "concurrent_users": bool(getattr(learner, "concurrent_users", False)),
+        "teacher_plays_first": isinstance(learner, TeacherPlaysFirst),
     }
 
 
@@ -76,6 +79,9 @@ def _handlers(learner: AnyLearner) -> dict[str, Callable[..., object]]:
     if isinstance(learner, TrainsWeights) and "training_resources" in handlers:
         trains = learner  # narrowed, for the closure
         handlers["training_resources"] = lambda: dict(trains.training_resources())
+    if isinstance(learner, HasTeacher) and "teacher_resources" in handlers:
+        taught = learner  # narrowed, for the closure: counters cross the pipe as a plain dict
+        handlers["teacher_resources"] = lambda: dict(taught.teacher_resources())
     return handlers
 
 

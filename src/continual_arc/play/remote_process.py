@@ -19,7 +19,7 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO, TypedDict
+from typing import BinaryIO, NotRequired, TypedDict
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject, JSONValue, LearnerSpec
@@ -59,7 +59,9 @@ class RemoteLearnerError(ContinualArcError, RuntimeError):
 STATE_IN, STATE_OUT = "state-in", "state-out"
 """The folders, in a process's own, that a state is loaded from and saved to (relative paths)."""
 
-UNPLAYED = frozenset({"hello", "fingerprint", "resources", "user_resources", "training_resources"})
+UNPLAYED = frozenset(
+    {"hello", "fingerprint", "resources", "user_resources", "training_resources", "teacher_resources"}
+)
 """Calls after which a process has still played nothing: a reset need not replace it."""
 
 
@@ -69,6 +71,7 @@ class Hello(TypedDict):
     members: list[str]
     stateless: bool
     concurrent_users: bool
+    teacher_plays_first: NotRequired[bool]  # an experiment's learner, which no other process can serve
 
 
 def hand_over(folder: Path, isolation: Mapping[str, JSONValue] | None) -> None:

@@ -16,6 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..core.environment import AnyEnvironment
+from ..core.errors import SpendCapReached
+from ..core.rules import EnvSettings
 from ..core.records import Record
 from ..stream.schedule import Schedule
 from ..stream.slots import Slot
@@ -24,11 +26,12 @@ from .auxiliary import AuxiliaryLedger
 from .commit import Committer
 from .episode import AnyEpisode, EpisodePlay, guarded
 from .instance_record import instance_record
-from .learner import AnyLearner, SavesState, saves_state
+from .learner import AnyLearner, SavesState, TeacherPlaysFirst, saves_state
 from .options import ProgressTally, RunOptions
 from .plugin_manager import PluginManager, PluginTrace
 from .plugins import MAX_EPISODES_PER_ROUND, Episode, PluginError
 from .rundir import RunDirError
+from .uncharged import UnchargedCopy
 
 __all__ = ["RunSession", "saves_state"]
 
@@ -82,6 +85,9 @@ class RunSession:
             guarded(self.learner, "reset")
         guarded(self.learner, "begin_round")
         played = [self._open(Episode.of_slot(slot, self.aliases.alias(slot.task_id))) for slot in slots]
+        if isinstance(self.learner, TeacherPlaysFirst):  # an experiment: the teacher plays each copy first
+            for play in played:
+                self._teacher_first(play, self.learner)
         if pool is not None:
             self._serve_concurrently(played, pool)
         else:
@@ -98,12 +104,34 @@ class RunSession:
         self.committer.commit(slots[0].round, records, [trajectory for _, trajectory in finished])
         self.records.extend(records)
 
-    def _open(self, episode: Episode) -> AnyEpisode:
+    def _environment(self, episode: Episode) -> AnyEnvironment:
         exposure = episode.slot.user_exposure_index if episode.slot is not None else 0
         env: AnyEnvironment = self.track.open(
             episode.phase, episode.task_id, episode.seed, self.settings, exposure
         )
-        return EpisodePlay(episode, env, self.time_limit, self.fail_fast, self.hooks)
+        return env
+
+    def _open(self, episode: Episode) -> AnyEpisode:
+        return EpisodePlay(episode, self._environment(episode), self.time_limit, self.fail_fast, self.hooks)
+
+    def _teacher_first(self, play: AnyEpisode, learner: TeacherPlaysFirst) -> None:
+        """Hand the learner an uncharged copy of the instance (the same task, seed and rules) to play first.
+
+        The instance's record is marked an experiment whatever the learner does with it; a fault
+        in the teacher's play is kept with the copy's play and the student plays on. The spend cap
+        still stops the run.
+        """
+        ep = play.episode
+        copy: UnchargedCopy[object, object, object] = UnchargedCopy(
+            self._environment(ep), ep.alias, ep.step, ep.round, ep.user
+        )
+        play.uncharged = copy
+        try:
+            learner.teacher_play(copy)
+        except SpendCapReached:
+            raise
+        except Exception as err:  # the teacher's fault, not the instance's: kept beside its play
+            copy.fault = f"{type(err).__name__}: {err}"
 
     def _serve_serially(self, played: list[AnyEpisode]) -> None:
         """Each instance still open gets its next action before any of them gets a further one."""

@@ -11,6 +11,7 @@ from typing import NotRequired, Protocol, TypedDict
 from ..core.config import TESTS
 from ..core.files import atomic_write_json
 from ..core.records import JSONValue, LearnerSpec, Play, ProtocolBlock
+from ..core.teacher import TEACHER_KWARG
 from ..measure.plots import PlanePointJSON, plane_plot, run_plots
 from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
@@ -178,6 +179,11 @@ def fill_submission(out: Path, fields: Mapping[str, str]) -> None:
         atomic_write_json(path, {**submission, **blank})
 
 
+def _teacher_name(learner_kwargs: Mapping[str, object]) -> str | None:
+    name = learner_kwargs.get(TEACHER_KWARG)
+    return name if isinstance(name, str) else None
+
+
 def _write_submission(options: Played) -> None:
     path = options.out / "submission.json"
     if path.exists():
@@ -191,7 +197,9 @@ def _write_submission(options: Played) -> None:
             "learner_kwargs": dict(options.learner_kwargs),
             "student": None,
             "effort": None,
-            "teacher": None,
+            # The model that only teaches the student, as the learner's keywords name it (check
+            # refuses a name that is not a published model's, with the reason).
+            "teacher": _teacher_name(options.learner_kwargs),
             "code": None,
             "contact": None,
             Play.STREAM: PROTOCOL_PLAYS[Play.STREAM],

@@ -55,6 +55,7 @@ from .check_run import LoadedRun, check_run
 from .numbers import CheckNumbers
 from .roles import cross_checks
 from .standing import Standing, TrustedKeys, load_trusted, standing_json, standing_of
+from .taught import result_experiment, teacher_problems
 
 __all__ = ["CheckNumbers", "CheckResult", "CheckResultJSON", "check_submission"]
 
@@ -69,6 +70,8 @@ class CheckResultJSON(TypedDict):
     unfilled: NotRequired[list[str]]
     records_only: NotRequired[bool]
     standing: NotRequired[dict[str, JSONValue]]
+    teacher: NotRequired[str]
+    experiment: NotRequired[str]
 
 
 @dataclass
@@ -84,6 +87,10 @@ class CheckResult:
         records_only: some run was stored without trajectories and checked without replaying
             them (only when the check allowed it).
         standing: the result's standing, from its signature (``None``: not read).
+        teacher: the model that teaches the student, as ``submission.json`` names it (``None``: none).
+        experiment: the experiment the runs are marked with
+            ([UNCHARGED_TEACHER][continual_arc.core.teacher.UNCHARGED_TEACHER]), ``None`` for a learner:
+            an experiment is accepted as such, listed apart and never verified.
     """
 
     ok: bool
@@ -93,9 +100,11 @@ class CheckResult:
     unfilled: list[str] = field(default_factory=list)
     records_only: bool = False
     standing: Standing | None = None
+    teacher: str | None = None
+    experiment: str | None = None
 
     def to_json(self) -> CheckResultJSON:
-        """The result as JSON; ``unfilled``, ``records_only`` and ``standing`` only when set."""
+        """The result as JSON; the optional fields (``unfilled``, ``teacher``, ...) only when set."""
         result: CheckResultJSON = {
             "ok": self.ok,
             "problems": self.problems,
@@ -108,6 +117,10 @@ class CheckResult:
             result["records_only"] = True
         if self.standing is not None:
             result["standing"] = standing_json(self.standing)
+        if self.teacher is not None:
+            result["teacher"] = self.teacher
+        if self.experiment is not None:
+            result["experiment"] = self.experiment
         return result
 
 
@@ -338,6 +351,7 @@ def check_submission(
     problems += found
     problems += cross_checks(runs, submission, allow_ablation or verified)
     problems += learner_problems(runs, submission, root)
+    problems += teacher_problems(runs, submission, root)
     numbers = None
     if all(r.records is not None for r in runs.values()):
         try:
@@ -365,4 +379,6 @@ def check_submission(
         unfilled if draft else [],
         records_only=stored,
         standing=standing,
+        teacher=submission.get("teacher") if isinstance(submission.get("teacher"), str) else None,
+        experiment=result_experiment(runs),
     )

@@ -58,6 +58,8 @@ _RECORD_OPTIONAL: Mapping[str, tuple[type, ...]] = {
     "resources": (dict, _NONE),
     "instance_resources": (dict, _NONE),
     "training_resources": (dict, _NONE),
+    "teacher_resources": (dict, _NONE),
+    "experiment": (str, _NONE),
     "wall_time": (*_NUMBER, _NONE),
     "learner_time": (*_NUMBER, _NONE),
     "round_time": (*_NUMBER, _NONE),

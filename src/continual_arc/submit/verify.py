@@ -36,6 +36,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
+from ..core.errors import ContinualArcError
 from ..core.files import atomic_write_json, read_json
 from ..core.records import CodeFingerprint, JSONObject, JSONValue, LearnerSpec, Play
 from ..core.sandbox import Limits, ProxyBridge, stop_on_interrupt
@@ -46,6 +47,7 @@ from ..play.declared import run_option_env
 from ..play.learner import SavesState
 from ..play.options import RunProgress
 from ..play.remote import CHILD_MODULE, RemoteLearner, remote_learner
+from ..play.rundir import read_records
 from ..play.runner import run
 from ..protocol.conclude import PlayedProtocol, ProtocolDocument, conclude
 from ..protocol.floor import FLOOR_PLAYS
@@ -57,10 +59,12 @@ from ..stream.schedule import Schedule
 from .confine import confinement, in_force, limits_block, precompile, proxy_bridge, sandboxed_env, with_proxy
 from .learner_code import LearnerCodeJSON, code_json, learner_code
 from .signing import SigningError, SigningKey, file_digests, sign_directory
+from .taught import EXPERIMENT_REFUSAL, experiment_of
 
 __all__ = [
     "KEPT_ENV",
     "VERIFICATION",
+    "ExperimentRefusedError",
     "VerifyOptions",
     "draw_seed",
     "learner_env",
@@ -80,6 +84,10 @@ sets how its libraries compute (and what the installed run options set, such as 
 
 VERIFICATION = "verification.json"
 """The file that marks a protocol directory as a verification's, and says how it was made."""
+
+
+class ExperimentRefusedError(ContinualArcError):
+    """The learner verified turned out an experiment (its teacher played instances uncharged): refused."""
 
 
 def draw_seed() -> int:
@@ -107,6 +115,7 @@ class VerifyOptions:
             data directory is an empty one ([`learner_env`][continual_arc.submit.verify.learner_env]).
         pass_env: more variables of ``env`` the learner's processes are given.
         student: the model the learner plays with, as the submission names it (``none``).
+        teacher: the model that teaches it, as the submission names it (``None``: none).
         resamples: bootstrap resamples of the final numbers.
         progress: where progress goes (default: prefixed lines on stderr).
         sandbox: start every learner process in the kernel sandbox (off only to compare).
@@ -133,6 +142,7 @@ class VerifyOptions:
     env: Mapping[str, str] | None = None
     pass_env: Sequence[str] = ()
     student: str = "none"
+    teacher: str | None = None
     resamples: int = 10_000
     progress: Callable[[RunProgress], None] | None = None
     sandbox: bool = True
@@ -210,7 +220,7 @@ def _learner(
             options.learner, env, withheld=withheld, bridge=bridge, wall_seconds=options.process_seconds,
             empty_data=options.out / "work" / "no-data", limits=options.limits,
         )  # fmt: skip
-    return remote_learner(
+    learner = remote_learner(
         _spec(options),
         options.out / "work",
         logs=options.out / "work" / "logs",
@@ -223,6 +233,10 @@ def _learner(
         zygote=zygote,
         code=_fingerprint(options),
     )
+    if learner.hello.get("teacher_plays_first"):  # refused before it plays: its teacher would play uncharged
+        learner.close()
+        raise ExperimentRefusedError(EXPERIMENT_REFUSAL)
+    return learner
 
 
 def _fresh_state(
@@ -303,7 +317,18 @@ def _play_all(
             shutil.copy(salt, target / SALT_FILE)
         kind = "reset" if planned.reset else "test" if planned.from_stream else Play.STREAM
         reports[kind] += play(planned.name, planned.name != Play.STREAM, state)
+        _refuse_experiment(target)
     return reports
+
+
+def _refuse_experiment(run_dir: Path) -> None:
+    """Stop a verification whose learner's teacher played instances uncharged: it is no learner.
+
+    Raises:
+        ExperimentRefusedError: the run's records are marked as such an experiment.
+    """
+    if experiment_of(read_records(run_dir, allow_partial_tail=True)) is not None:
+        raise ExperimentRefusedError(EXPERIMENT_REFUSAL)
 
 
 def _resolved_seed(options: VerifyOptions) -> int:
@@ -326,7 +351,7 @@ def _write_submission(options: VerifyOptions, seed: int) -> None:
             "learner_kwargs": {},
             "student": options.student,
             "effort": None,
-            "teacher": None,
+            "teacher": options.teacher,
             "code": options.learner,
             "contact": "continual-arc verify",
             Play.STREAM: PROTOCOL_PLAYS[Play.STREAM],

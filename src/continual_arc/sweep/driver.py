@@ -13,6 +13,7 @@ every learner and setting is written ([`table`][continual_arc.sweep.table]).
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -21,12 +22,13 @@ from pathlib import Path
 
 from ..core.files import atomic_write_json
 from ..core.records import Play
+from ..protocol.plan import PLAN
 from ..protocol.play import ProtocolOptions, learner_keeps, write_schedules
 from .engines import Engine, WorkerLost, make_engine
 from .spec import ProtocolRun, SweepSpec, spec_json
 from .units import Unit, driver_env, is_finished, protocol_units, read_progress
 
-__all__ = ["SWEEP_FILE", "SweepOptions", "SweepProgress", "SweepResult", "plan", "run_sweep"]
+__all__ = ["SWEEP_FILE", "SweepOptions", "SweepProgress", "SweepResult", "dry_run", "plan", "run_sweep"]
 
 SWEEP_FILE = "sweep.json"
 """The expanded spec and its protocols, in the sweep's directory."""
@@ -150,6 +152,33 @@ def plan(spec: SweepSpec, out: Path, session: str = "") -> list[Unit]:
         slots = {name: len(s.slots) for name, s in schedules.items()}
         units += protocol_units(options, str(run.directory), slots, keeps[key], base)
     return units
+
+
+def dry_run(spec: SweepSpec) -> list[str]:
+    """The plays ``spec`` makes, one protocol a block, listed without playing, building or writing anything.
+
+    Each protocol is named by its directory, learner variant (its class and arguments), setting and
+    seed, and what one play asks of the engine; under it, its plays in the order they are started
+    (a test after the stream it starts from). Nothing is imported but the spec's configurations,
+    which the spec was already checked against.
+    """
+    lines = [
+        f"sweep {spec.name}: {len(spec.learners)} learner variant(s) x {len(spec.configs)} configuration(s) "
+        f"x {len(spec.users)} number(s) of users x {len(spec.seeds)} seed(s) = {len(spec.protocols())} "
+        f"protocol(s), {len(spec.protocols()) * len(PLAN.plays)} plays (nothing played: --dry-run)"
+    ]
+    for run in spec.protocols():
+        variant = run.learner
+        kwargs = json.dumps(dict(variant.kwargs), sort_keys=True)
+        lines += [
+            "",
+            f"{run.directory}: {variant.label} ({variant.learner} {kwargs}) on {run.setting}, "
+            f"seed {run.seed}, {variant.cpus:g} cpu(s) and {variant.gpus:g} gpu(s) a play",
+        ]
+        for play in PLAN.one_by_one():
+            after = f" (after {', '.join(play.after)})" if play.after else ""
+            lines.append(f"  {play.name}{after}")
+    return lines
 
 
 class _Tracker:

@@ -77,7 +77,11 @@ def _rows_of(tables: JSONValue) -> list[JSONObject]:
 
 def leaderboard_paths(board: JSONObject) -> list[str]:
     """The result directories a leaderboard names, ranked, reported and refused, in its order."""
-    ranked = [str(row["path"]) for row in _rows_of(board["tables"]) + _rows_of(board.get("reported", []))]
+    ranked = [
+        str(row["path"])
+        for key in ("tables", "reported", "experiments")
+        for row in _rows_of(board.get(key, []))
+    ]
     return list(dict.fromkeys([*ranked, *(str(r["path"]) for r in _objects(board.get("refused", [])))]))
 
 
@@ -188,6 +192,8 @@ def leaderboard_document(
         return out
 
     tables, below = tied(main), tied(reported)
+    # Experiments (a teacher played instances uncharged) stay in their own tables whatever their standing.
+    tried = tied([dict(t) for t in _objects(board.get("experiments", []))])
     refused: list[JSONValue] = [dict(r) if live else _unplaced(r) for r in _objects(board.get("refused", []))]
     not_here: list[JSONValue] = [
         dict(r) if live else _unplaced(r) for r in _objects(board.get("not_here", []))
@@ -199,6 +205,7 @@ def leaderboard_document(
         "ranked_by": board.get("ranked_by"),
         "tables": tables,
         "reported": below,
+        "experiments": tried,
         "not_here": not_here,
         "refused": refused,
         "problems": shown,

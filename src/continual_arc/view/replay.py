@@ -237,6 +237,7 @@ class ReplayDocument(TypedDict):
     attempt_action_cap: NotRequired[JSONValue]
     action_cap: NotRequired[JSONValue]
     opening: NotRequired[JSONValue]
+    teacher_play: NotRequired[JSONValue]
 
 
 def replay_document(entry: RunEntry, name: str) -> ReplayDocument:
@@ -288,6 +289,8 @@ def replay_document(entry: RunEntry, name: str) -> ReplayDocument:
         "phase": trajectory.get("phase"),
         "demo_cap": trajectory.get("demo_cap"),
     }
+    if "teacher_play" in trajectory:  # an experiment's teacher's play of the copy, beside the student's
+        document["teacher_play"] = trajectory.get("teacher_play")
     if game:  # a game level's: its game, its caps (the page says them), its opening's frames
         document["game"] = trajectory.get("game")
         document["difficulty"] = trajectory.get("difficulty")

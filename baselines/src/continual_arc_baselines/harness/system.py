@@ -18,6 +18,18 @@ A resumed run (``--resume``) continues its counters and its spend cap from its r
 ([`SystemLearner.resume_from`][continual_arc_baselines.harness.system.SystemLearner.resume_from]), as the
 model learners do.
 
+**A teacher that plays first** (the reference's QT, QTE and QETE). With ``teacher`` (a model the
+proxy serves) and ``teacher_plays`` (the variant the teacher plays under: ``as_shipped``, or
+``keep_one_program`` for the expert guidance), the runner hands the learner an uncharged copy of
+each instance before the student's play
+([TeacherPlaysFirst][continual_arc.play.learner.TeacherPlaysFirst]); the teacher plays it in the
+same harness from the learner's workspace, through the proxy under its own run name
+([Teacher][continual_arc_baselines.teacher.Teacher]), and the student then plays the instance from
+the workspace the teacher left, so that what the teacher wrote is folded in with what the student
+wrote. The teacher's tokens are training compute (``teacher_resources``); its demonstrations and
+verdicts are charged to nobody, so such a run is an experiment, never a verified learner. A
+``teacher`` without ``teacher_plays`` is named and counted, and plays nothing.
+
 The learner's folders live in one folder of the temporary directory, removed by ``close()`` or at
 the interpreter's exit; a learner killed outright leaves it, and the next learner to start sweeps
 it (and kills any harness it left running): see `folders`.
@@ -29,19 +41,20 @@ import secrets
 import shutil
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from continual_arc.env import Action, Feedback, LearnerObservation
-from continual_arc.learner import BaseLearner
+from continual_arc.learner import BaseLearner, UnchargedCopy
 from continual_arc.sandbox import ProxyBridge, start_sandboxed
 
 from ..library.carry import last_resources
 from ..library.model_session import DEFAULT_BASE_URL
 from ..proxy.app import marked_base_url
+from ..teacher import Teacher
 from . import channel
 from . import workspace as ws
 from .channel import ToolChannel, write_arc_command
@@ -51,6 +64,9 @@ from .play import InstanceContext, InstancePlay, verdict_text
 from .texts import KEEP_ONE_PROGRAM, STORE_REQUEST, task_prompt
 
 __all__ = ["VARIANTS", "Launch", "SystemLearner"]
+
+_TAUGHT_VARIANTS = ("as_shipped", "keep_one_program")
+"""The variants a teacher may play under: as shipped (QT), or given the expert guidance (QTE, QETE)."""
 
 VARIANTS = ("as_shipped", "memory_wiped", "asked_to_store", "keep_one_program")
 """``as_shipped``: the harness with every learning mechanism it ships, its workspace kept;
@@ -89,10 +105,21 @@ class SystemLearner(BaseLearner):
         effort: the reasoning effort handed to the harness, if it takes one.
         instance_seconds: wall-clock seconds one instance's harness may take to end the instance.
         wrap_up_seconds: seconds a harness may go on (writing notes) once its instance is over.
+        teacher: the teacher model, as the proxy serves it (``None``: none).
+        teacher_budget_usd: USD the teacher may spend over the run (``None``: no cap of its own).
+        teacher_effort: the teacher's reasoning effort.
+        teacher_plays: the variant the teacher plays each instance under before the student
+            (``as_shipped`` or ``keep_one_program``); ``None``: the teacher plays nothing.
 
     Raises:
-        ValueError: an unknown variant, or limits that are not positive.
+        ValueError: an unknown variant, limits that are not positive, or a teacher that is not a
+            published model's name, or ``teacher_plays`` without a teacher.
     """
+
+    teacher_play: Callable[[UnchargedCopy[Any, Any, Any]], None]
+    """Present only with ``teacher_plays``: the runner hands it each instance's uncharged copy."""
+    teacher_resources: Callable[[], Mapping[str, float]]
+    """Present only with a teacher: its counters, kept in every record apart from the student's."""
 
     name: ClassVar[str] = "system"
     version: ClassVar[str] = ""
@@ -108,15 +135,38 @@ class SystemLearner(BaseLearner):
         effort: str | None = None,
         instance_seconds: float = 1800.0,
         wrap_up_seconds: float = 300.0,
+        teacher: str | None = None,
+        teacher_budget_usd: float | None = None,
+        teacher_effort: str | None = None,
+        teacher_plays: str | None = None,
     ) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        if teacher_plays is not None and (teacher is None or teacher_plays not in _TAUGHT_VARIANTS):
+            raise ValueError(
+                f"teacher_plays must be one of {', '.join(_TAUGHT_VARIANTS)}, with a teacher; "
+                f"got {teacher_plays!r} with teacher {teacher!r}"
+            )
         if instance_seconds <= 0 or wrap_up_seconds < 0:
             raise ValueError("instance_seconds must be positive and wrap_up_seconds not negative")
         self.model, self.variant, self.base_url, self.effort = model, variant, base_url, effort
         self.instance_seconds, self.wrap_up_seconds = instance_seconds, wrap_up_seconds
         self._named = run_id is not None
         self.counts = ProxyCounts(base_url, run_id or f"{self.name}-{_token()}")
+        named = {
+            "teacher": teacher,
+            "teacher_budget_usd": teacher_budget_usd,
+            "teacher_effort": teacher_effort,
+        }
+        self.teacher = Teacher.from_kwargs(named, student_run_id=self.counts.run_id, base_url=base_url)
+        self.teacher_plays = teacher_plays
+        if self.teacher is not None:  # instance members: a learner without a teacher has neither
+            self.teacher_resources = self.teacher.resources
+            if teacher_plays is not None:
+                self.teacher_play = self._teacher_play
+        self._taught: dict[int, Path] = {}  # the workspace each instance's teacher left, by step
+        self._teacher_folders: list[Path] = []
+        self._teacher_logs: dict[int, dict[str, Any]] = {}
         self._folder = LearnerFolder()  # in the temporary directory: Unix socket paths are short
         self._root = self._folder.path
         self._pristine = self._root / "pristine"
@@ -140,9 +190,9 @@ class SystemLearner(BaseLearner):
         """How to start the harness on the instance ``context`` describes."""
         raise NotImplementedError(f"{type(self).__name__} must say how to launch its harness")
 
-    def instructions(self) -> str:
-        """What the harness is told besides the task: the variant's instruction, if any."""
-        return KEEP_ONE_PROGRAM if self.variant == "keep_one_program" else ""
+    def instructions(self, variant: str | None = None) -> str:
+        """What the harness is told besides the task: the variant's instruction (the learner's by default)."""
+        return KEEP_ONE_PROGRAM if (variant or self.variant) == "keep_one_program" else ""
 
     # -- the protocol --------------------------------------------------------------------------
 
@@ -155,6 +205,7 @@ class SystemLearner(BaseLearner):
         """Start a round: the last round's logs and counts are stored by now."""
         self._logs.clear()
         self._resources.clear()
+        self._teacher_logs.clear()
 
     def act(self, obs: LearnerObservation) -> Action:
         """The harness's next ``arc`` call on this instance (starting the harness on its first)."""
@@ -191,6 +242,12 @@ class SystemLearner(BaseLearner):
             self._fold(found)
         for play, _ in found:
             shutil.rmtree(play.context.folder, ignore_errors=True)
+        for folder in self._teacher_folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        self._teacher_folders.clear()
+        self._taught.clear()
+        if self.teacher is not None:
+            self.teacher.end_round()  # stops the run once the teacher has spent its own budget
 
     def resources(self) -> Mapping[str, float]:
         """Calls, tokens and cost of every instance so far (the proxy's), and the workspace's size."""
@@ -242,6 +299,8 @@ class SystemLearner(BaseLearner):
         """
         if records:
             self.counts.resume(last_resources(records))
+        if self.teacher is not None:
+            self.teacher.resume(records)
 
     # -- inside ----------------------------------------------------------------------------------
 
@@ -258,6 +317,28 @@ class SystemLearner(BaseLearner):
         self.counts.check_cap()  # the run stops at the cap rather than start a harness to be refused
         key = f"{obs.task_id}/{obs.step}/{obs.user}"
         folder = self._root / f"i{obs.step}-u{obs.user}"
+        source = self._taught.pop(obs.step, self.state)  # what the teacher left, if it played first
+        base_url = marked_base_url(self.base_url, self.counts.run_id, key)
+        who = (key, base_url, self.model, self.effort)
+        play = self._launch(obs, folder, source, self.instructions(), who)
+        self.counts.begin(key)
+        self._plays[obs.step] = play
+        self._round_plays.append(play)
+        return play
+
+    def _launch(
+        self,
+        obs: LearnerObservation,
+        folder: Path,
+        source: Path,
+        instructions: str,
+        who: tuple[str, str, str, str | None],
+    ) -> InstancePlay:
+        """Start the harness on ``obs`` in ``folder``, its workspace a copy of ``source``.
+
+        ``who``: the instance's key at the proxy, the marked base URL, the model and its effort.
+        """
+        key, base_url, model, effort = who
         shutil.rmtree(folder, ignore_errors=True)
         context = InstanceContext(
             key=key,
@@ -266,18 +347,17 @@ class SystemLearner(BaseLearner):
             home=folder / "home",
             tmp=folder / "tmp",
             bin_dir=folder / "bin",
-            prompt=task_prompt(obs, self.instructions(), str(folder / "bin" / "arc")),
-            base_url=marked_base_url(self.base_url, self.counts.run_id, key),
-            model=self.model,
-            effort=self.effort,
+            prompt=task_prompt(obs, instructions, str(folder / "bin" / "arc")),
+            base_url=base_url,
+            model=model,
+            effort=effort,
         )
-        ws.copy_state(self.state, context.workspace, self.volatile)
+        ws.copy_state(source, context.workspace, self.volatile)
         for place in (context.home, context.tmp):
             place.mkdir(parents=True)
         channel = ToolChannel(folder / "arc.sock", lambda: context.prompt)
         write_arc_command(context.bin_dir, channel.path)
         launch = self.launch(context)
-        self.counts.begin(key)
         bridge = self._proxy_bridge()
         process = start_sandboxed(
             launch.argv,
@@ -292,10 +372,47 @@ class SystemLearner(BaseLearner):
         self._folder.harness_started(process.process.pid)
         at_start = ws.snapshot(self.state, self.volatile)
         deadline = time.monotonic() + self.instance_seconds
-        play = InstancePlay(context, obs.user, obs.round, channel, process, at_start, deadline)
-        self._plays[obs.step] = play
-        self._round_plays.append(play)
-        return play
+        return InstancePlay(context, obs.user, obs.round, channel, process, at_start, deadline)
+
+    def _teacher_play(self, copy: UnchargedCopy[Any, Any, Any]) -> None:
+        """The teacher plays ``copy`` in the same harness, from the workspace; the student, from what it left.
+
+        Its calls are counted under the teacher's run at the proxy; its demonstrations and verdicts
+        are the copy's, charged to nobody.
+        """
+        teacher = self.teacher
+        if teacher is None or self.teacher_plays is None:
+            return
+        obs: LearnerObservation = copy.view()
+        # A key of its own: a harness that names its session after the key (OpenClaw) must not hand
+        # the teacher's conversation on to the student, only what it left in the workspace.
+        key = f"{obs.task_id}/{obs.step}/{obs.user}/teacher"
+        folder = self._root / f"t{obs.step}-u{obs.user}"
+        who = (key, teacher.base_url_for(key), teacher.model, teacher.settings.effort)
+        teacher.begin(key)
+        play = self._launch(obs, folder, self.state, self.instructions(self.teacher_plays), who)
+        try:
+            while not copy.done:
+                action = play.next_action()
+                feedback = copy.step(action)
+                play.tell(verdict_text(feedback, copy.view()), feedback.done)
+        finally:
+            process = play.stop(self.wrap_up_seconds)
+            counts = teacher.settle(key)
+            teacher.played_uncharged()
+        written = ws.changes_between(play.at_start, self.state, play.context.workspace, self.volatile)
+        self._taught[obs.step] = play.context.workspace
+        self._teacher_folders.append(folder)
+        self._teacher_logs[obs.user] = {
+            "model": teacher.model,
+            "variant": self.teacher_plays,
+            "prompt": play.context.prompt,
+            "tool_calls": play.calls,
+            "workspace": {"written": [c.to_json() for c in written]},
+            "process": process,
+            "counted_by": "proxy, under the teacher's run",
+            "resources": counts,
+        }
 
     def _fold(self, found: list[tuple[InstancePlay, list[ws.FileChange]]]) -> None:
         changed = []
@@ -308,7 +425,7 @@ class SystemLearner(BaseLearner):
     def _log(
         self, play: InstancePlay, changes: list[ws.FileChange], process: dict[str, Any]
     ) -> dict[str, Any]:
-        return {
+        log = {
             **self._describe(),
             "prompt": play.context.prompt,
             "tool_calls": play.calls,
@@ -321,6 +438,10 @@ class SystemLearner(BaseLearner):
             "counted_by": "proxy",
             "resources": self._resources.get(play.user, {}),
         }
+        teacher = self._teacher_logs.get(play.user)
+        if teacher is not None:  # the teacher's play of the instance's copy, beside the student's
+            log["teacher"] = teacher
+        return log
 
     def close(self) -> None:
         """Stop any harness still running, the bridge, and remove the learner's folders."""
@@ -329,6 +450,8 @@ class SystemLearner(BaseLearner):
         if self._bridge is not None:
             self._bridge.close()
         self.counts.close()
+        if self.teacher is not None:
+            self.teacher.close()
         self._folder.remove()
 
 

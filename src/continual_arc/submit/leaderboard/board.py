@@ -154,6 +154,7 @@ def check_result(
         setting=setting,
         stream=estimate,
         records_only=result.records_only,
+        experiment=result.experiment,
         spend=spend_of([Path(p) for p in learner_plays], Path(stream) if stream else None),
         learner_spec=spec,
         learner_code=code,
@@ -243,6 +244,8 @@ class Leaderboard:
     Attributes:
         tables: per track then users, the results a trusted signature places, ranked.
         reported: per track then users, every other checked result, ranked among themselves.
+        experiments: per track then users, the checked experiments (a teacher played instances
+            uncharged), whatever their standing: never learners, never in the other tables.
         not_here: results whose track cannot run here, not checked.
         refused: results the checker refused.
     """
@@ -251,6 +254,7 @@ class Leaderboard:
     reported: tuple[Table, ...]
     not_here: tuple[NotChecked, ...]
     refused: tuple[Refusal, ...]
+    experiments: tuple[Table, ...] = ()
 
     def to_json(self) -> LeaderboardJSON:
         """The leaderboard as JSON (what ``--json FILE`` writes)."""
@@ -259,6 +263,7 @@ class Leaderboard:
             "ranked_by": "U on the learner's stream, lowest first",
             "tables": [table.to_json() for table in self.tables],
             "reported": [table.to_json() for table in self.reported],
+            "experiments": [table.to_json() for table in self.experiments],
             "not_here": [entry.to_json() for entry in self.not_here],
             "refused": [refusal.to_json() for refusal in self.refused],
         }
@@ -310,7 +315,7 @@ def _public(checked: Checked) -> Public:
 
 
 def _tables(
-    members: Mapping[tuple[str, int], Sequence[tuple[Checked, Row]]], reported: bool
+    members: Mapping[tuple[str, int], Sequence[tuple[Checked, Row]]], reported: bool, experiment: bool = False
 ) -> tuple[Table, ...]:
     tables: list[Table] = []
     for (track, users), placed in sorted(members.items()):
@@ -322,7 +327,7 @@ def _tables(
             replace(row, rank=i, by_seed=tuple(replace(r, rank=i) for r in row.by_seed))
             for i, row in enumerate(pooled, 1)
         )
-        tables.append(Table(track, users, reported, ranked))
+        tables.append(Table(track, users, reported, ranked, experiment))
     return tuple(tables)
 
 
@@ -331,11 +336,14 @@ def leaderboard(results: Sequence[Checked]) -> Leaderboard:
 
     A result ranks in a main table only when its standing is verified or reproduced by a trusted
     signature ([ranks_with_verified][continual_arc.submit.leaderboard.rows.ranks_with_verified]);
-    every other checked result is in the reported tables. Ties in ``U`` are broken by name, then
-    path, so the order never depends on the order given. A result whose track cannot run here is
+    every other checked result is in the reported tables, and an experiment (its teacher played
+    instances uncharged) in the experiments' tables whatever its standing. Ties in ``U`` are broken
+    by name, then path, so the order never depends on the order given. A result whose track cannot run here is
     in ``not_here``, one the checker refused in ``refused``; neither appears in any table.
     """
-    rankable = [c for c in results if _rankable(c)]
+    # An experiment (its teacher played instances uncharged) is no learner: a table of its own.
+    experiments = [c for c in results if _rankable(c) and c.experiment is not None]
+    rankable = [c for c in results if _rankable(c) and c.experiment is None]
     main = [c for c in rankable if ranks_with_verified(c)[0]]
     verified_codes: dict[str, list[Checked]] = {}
     for c in main:
@@ -358,10 +366,15 @@ def leaderboard(results: Sequence[Checked]) -> Leaderboard:
             row = replace(row, beside=tuple(beside))
         key = (str(c.setting.get("track")), int(c.setting.get("users") or 1))
         groups[0 if c in main else 1].setdefault(key, []).append((c, row))
+    tried: dict[tuple[str, int], list[tuple[Checked, Row]]] = {}
+    for c in sorted(experiments, key=lambda c: c.path):
+        key = (str(c.setting.get("track")), int(c.setting.get("users") or 1))
+        tried.setdefault(key, []).append((c, row_of(c)))
     ordered = sorted(results, key=lambda c: c.path)
     return Leaderboard(
         tables=_tables(groups[0], reported=False),
         reported=_tables(groups[1], reported=True),
         not_here=tuple(_not_checked(c, c.not_here) for c in ordered if c.not_here is not None),
         refused=tuple(_refusal(c) for c in ordered if c.not_here is None and not _rankable(c)),
+        experiments=_tables(tried, reported=True, experiment=True),
     )

@@ -6,7 +6,7 @@ viewer and the formats read the same fields under strict typing.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from ...measure.bootstrap import EstimateJSON
 from ...measure.pool import BudgetEstimateJSON
@@ -91,6 +91,7 @@ class TableJSON(TypedDict):
     users: int
     reported: bool
     rows: list[RowJSON]
+    experiment: NotRequired[bool]
 
 
 class RefusalJSON(TypedDict):
@@ -119,5 +120,6 @@ class LeaderboardJSON(TypedDict):
     ranked_by: str
     tables: list[TableJSON]
     reported: list[TableJSON]
+    experiments: NotRequired[list[TableJSON]]
     not_here: list[NotHereJSON]
     refused: list[RefusalJSON]

@@ -53,6 +53,15 @@ _LEGEND = (
     "calls), per instance beside it; training compute apart, never in the score."
 )
 
+_EXPERIMENTS = (
+    "# Experiments: a teacher played the instances first, uncharged",
+    "",
+    "Not learners: each instance was played twice, by the teacher with its demonstrations and verdicts "
+    "uncharged, then by the student. An upper bound on what a teacher can pass on, never verified, "
+    "ranked among themselves only.",
+    "",
+)
+
 _REPORTED = (
     "# Reported: self-run results (not rerun by a trusted verifier)",
     "",
@@ -168,7 +177,8 @@ def _line(row: Row, *, rank: str | None = None, name: str | None = None) -> str:
 def _table(table: Table, by_seed: bool) -> list[str]:
     users = f"{table.users} user{'s' if table.users != 1 else ''}"
     lines = [
-        f"## {table.track}, {users}" + (" (reported)" if table.reported else ""),
+        f"## {table.track}, {users}"
+        + (" (experiment)" if table.experiment else " (reported)" if table.reported else ""),
         "",
         "| " + " | ".join(_HEADER) + " |",
         "|" + "---|" * len(_HEADER),
@@ -196,9 +206,14 @@ def leaderboard_markdown(board: Leaderboard, *, by_seed: bool = False) -> str:
         lines += list(_REPORTED)
         for table in board.reported:
             lines += _table(table, by_seed)
-    if board.tables or board.reported:
+    if board.experiments:
+        lines += list(_EXPERIMENTS)
+        for table in board.experiments:
+            lines += _table(table, by_seed)
+    shown = (*board.tables, *board.reported, *board.experiments)
+    if shown:
         lines += [_LEGEND, ""]
-        if any(row.records_only for t in (*board.tables, *board.reported) for row in t.rows):
+        if any(row.records_only for t in shown for row in t.rows):
             lines += [f"{RECORDS_ONLY[0].upper()}{RECORDS_ONLY[1:]}.", ""]
     if board.not_here:
         lines += ["## Not checked here (their tracks cannot run on this install)", ""]
@@ -299,7 +314,7 @@ def _csv_row(table: Table, row: Row) -> dict[str, object]:
     return {
         "track": table.track,
         "users": table.users,
-        "table": "reported" if table.reported else "main",
+        "table": "experiment" if table.experiment else "reported" if table.reported else "main",
         "rank": row.rank,
         "status": row.status,
         "standing_reason": row.standing_reason,
@@ -329,11 +344,11 @@ def _csv_row(table: Table, row: Row) -> dict[str, object]:
 
 
 def leaderboard_csv(board: Leaderboard) -> str:
-    """The leaderboard as CSV: every result, main tables then reported ones, then the unranked ones."""
+    """The leaderboard as CSV: every result (main, reported, experiments), then the unranked ones."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for table in (*board.tables, *board.reported):
+    for table in (*board.tables, *board.reported, *board.experiments):
         for row in table.rows:
             writer.writerows(_csv_row(table, seed) for seed in (row.by_seed or (row,)))
     for entry in board.not_here:

@@ -55,6 +55,8 @@ class Checked:
         learner_spec: the stream's learner, class and arguments, as one text (seeds of the same pool).
         learner_code: the digest of the learner's code its stream recorded (its fingerprint).
         not_here: why its track cannot run here (then it was not checked at all).
+        experiment: the experiment its runs are marked with (its teacher played instances
+            uncharged), ``None`` for a learner: an experiment is listed in a table of its own.
     """
 
     path: str
@@ -70,6 +72,7 @@ class Checked:
     learner_spec: str = ""
     learner_code: str | None = None
     not_here: NotHere | None = None
+    experiment: str | None = None
 
 
 def ranks_with_verified(checked: Checked) -> tuple[bool, str]:
@@ -160,12 +163,17 @@ class Row:
 
 @dataclass(frozen=True)
 class Table:
-    """The rows of one track at one number of users: the ranked ones, or the reported ones."""
+    """The rows of one track at one number of users: the ranked ones, the reported ones, or the experiments.
+
+    ``experiment``: a table of experiments (a teacher played instances uncharged), never learners,
+    ranked among themselves only.
+    """
 
     track: str
     users: int
     reported: bool
     rows: tuple[Row, ...]
+    experiment: bool = False
 
     def to_json(self) -> TableJSON:
         """The table as JSON (every field, by [fields_json][continual_arc.core.jsonable.fields_json])."""

@@ -226,9 +226,9 @@
   function tableOf(t, open) {
     const users = t.users + " user" + (t.users === 1 ? "" : "s");
     const unit = unitOf(t.rows);
-    const key = (t.reported ? "reported-" : "") + t.track + "-" + t.users;
+    const key = (t.experiment ? "experiment-" : t.reported ? "reported-" : "") + t.track + "-" + t.users;
     return el("section.board-table" + (t.reported ? ".reported" : ""), { dataset: { track: t.track, users: t.users, reported: t.reported ? "yes" : "no" } },
-      el("h3", {}, t.track + ", " + users + (t.reported ? " (reported)" : "")),
+      el("h3", {}, t.track + ", " + users + (t.experiment ? " (experiment)" : t.reported ? " (reported)" : "")),
       el("div.table-scroll", {}, el("table.numbers.board", {},
         el("thead", {}, el("tr", {}, HEAD.map((h) => el("th", {}, h)))),
         el("tbody", {}, bodyOf(t.rows, open, unit, key)))),
@@ -249,6 +249,11 @@
       el("p.muted", {}, "Not rerun by a verifier this viewer trusts: ranked among themselves, never with the verified and reproduced results above. " +
         "A stored run without trajectories is here too, marked records only, unless a trusted signature covers it."),
       doc.reported.map((t) => tableOf(t, open))) : null;
+    const experiments = doc.experiments && doc.experiments.length ? el("section.experiment-tables", {},
+      el("h2", {}, "Experiments: a teacher played the instances first, uncharged"),
+      el("p.muted", {}, "Not learners: every instance was played twice, by the teacher (its demonstrations and verdicts charged to nobody) and then by the student. " +
+        "An upper bound on what a teacher can pass on, never verified, ranked among themselves only. The teacher's calls are in the training column."),
+      doc.experiments.map((t) => tableOf(t, open))) : null;
     CAV.clear(box,
       el("h2", {}, "Leaderboard"),
       el("p.muted", {}, "Ranked by " + (doc.ranked_by || "U") + ". U in points of the budget ± its standard error over tasks; " +
@@ -256,6 +261,6 @@
         "Spent: the learner's model cost and tokens, or its searches and seconds, on its stream and both tests; training compute apart. " +
         "Each number opens the replay of its run."),
       doc.tables.length ? doc.tables.map((t) => tableOf(t, open)) : el("p.muted.no-verified", {}, "No verified or reproduced result: the main tables are empty."),
-      reported, notHere, refused, CAV.problems(doc.problems, "Not viewed"));
+      reported, experiments, notHere, refused, CAV.problems(doc.problems, "Not viewed"));
   };
 })(window.CAV);

@@ -105,6 +105,13 @@
       const parts = [el("h4", {}, "What the trajectory holds")];
       parts.push(CAV.learnerLog(doc.learner_log));
       if (doc.plugins) parts.push(el("h4", {}, "What plug-ins said"), CAV.jsonTree(doc.plugins, "plugins"));
+      if (doc.teacher_play) {  // an experiment: the teacher played a copy of this instance first, uncharged
+        const t = doc.teacher_play, end = t.result ? (t.result.solved ? "solved" : "unsolved (" + t.result.end + ")") : "not ended";
+        parts.push(el("h4", {}, "The teacher's play of this instance, before the student's (uncharged)"),
+          el("p.muted", {}, (t.events || []).map((e) => e.action ? e.action.action : "no action").join(" → ") + ": " + end +
+            (t.fault ? "; its fault: " + t.fault : "")),
+          CAV.jsonTree(t, "teacher_play"));
+      }
       if (doc.error) parts.push(el("h4", {}, "The learner's error"), el("pre.error", {}, doc.error.traceback || JSON.stringify(doc.error, null, 1)));
       return parts;
     }

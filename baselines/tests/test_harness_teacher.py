@@ -1,0 +1,123 @@
+"""QT, QTE and QETE: the teacher plays an uncharged copy of each instance first, in the same harness.
+
+Against the fake server behind a real tracking proxy serving two models (the student and the
+teacher), with the scripted stand-in harness: the records' student and teacher counts each equal
+what the server billed that model, the student plays every instance from the notes the teacher
+left, and every record is marked as the experiment it is.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from continual_arc.core.teacher import UNCHARGED_TEACHER
+from continual_arc.runner import run
+from continual_arc.stream.schedule import build_schedule
+from continual_arc.tracks.registry import get_config
+from continual_arc_baselines.fake_server import FakeModelServer
+from continual_arc_baselines.proxy import ProxyConfig, ProxyHandle, serve_proxy
+
+sys.path.insert(0, str(Path(__file__).parent))
+from harness_rig import MODEL, FakeHarnessLearner, answers, records, scripted_model
+
+TEACHER = "fake/teacher-model"
+SMOKE = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
+ROWS = {  # the row: the student's variant, and the variant the teacher plays under
+    "QT": ("as_shipped", "as_shipped"),
+    "QTE": ("as_shipped", "keep_one_program"),
+    "QETE": ("keep_one_program", "keep_one_program"),
+}
+GUIDANCE = "Keep one tested program per task"
+
+
+@contextmanager
+def two_models() -> Iterator[tuple[FakeModelServer, ProxyHandle]]:
+    fake = FakeModelServer(scripted_model(answers(SMOKE))).start()
+    try:
+        with serve_proxy(ProxyConfig(upstream=fake.url, models=(MODEL, TEACHER))) as proxy:
+            yield fake, proxy
+    finally:
+        fake.close()
+
+
+def billed(fake: FakeModelServer, model: str) -> dict[str, float]:
+    """What the server itself billed one model: the truth each side's counts are held to."""
+    mine = [entry for entry in fake.bill if entry["model"] == model]
+    return {
+        "calls": float(len(mine)),
+        "prompt_tokens": float(sum(e["tokens_prompt"] for e in mine)),
+        "completion_tokens": float(sum(e["tokens_completion"] for e in mine)),
+    }
+
+
+def trajectories(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted(out.glob("i/*.json"), key=lambda p: int(p.stem))]
+
+
+@pytest.mark.parametrize("row", sorted(ROWS))
+def test_the_teacher_plays_first_and_each_sides_counts_equal_the_servers(row: str, tmp_path: Path) -> None:
+    variant, teacher_plays = ROWS[row]
+    out = tmp_path / row
+    with two_models() as (fake, proxy):
+        learner = FakeHarnessLearner(
+            MODEL, variant=variant, base_url=proxy.url, teacher=TEACHER, teacher_plays=teacher_plays
+        )
+        try:
+            run(learner, SMOKE, out)
+        finally:
+            learner.close()
+        student, teacher = billed(fake, MODEL), billed(fake, TEACHER)
+    played = records(out)
+    assert len(played) == len(SMOKE.slots) and all(r["experiment"] == UNCHARGED_TEACHER for r in played)
+    # the student's own play is as without a teacher: a demonstration, a wrong answer, the right one
+    assert all([a["action"] for a in r["actions"]] == ["request_demos", "submit", "submit"] for r in played)
+    counted = {k: sum(r["instance_resources"][k] for r in played) for k in student}
+    assert counted == student and student["calls"] == 5 * len(SMOKE.slots)
+    last = max(played, key=lambda r: r["step"])["teacher_resources"]
+    assert {k: last[k] for k in teacher} == teacher and teacher["calls"] == 5 * len(SMOKE.slots)
+    assert [r["teacher_resources"]["uncharged_plays"] for r in played] == [n + 1 for n in range(len(played))]
+    for record, trajectory in zip(played, trajectories(out), strict=True):
+        copy = trajectory["teacher_play"]  # the runner's account of the copy, beside the student's events
+        assert [e["action"]["action"] for e in copy["events"]] == ["request_demos", "submit", "submit"]
+        assert copy["result"]["solved"] is True and copy["fault"] is None
+        log = trajectory["learner_log"]
+        assert log["teacher"]["model"] == TEACHER and len(log["teacher"]["tool_calls"]) == 3
+        # on a task's first instance the teacher writes its note, and the student starts from it (it
+        # is folded in with the student's own changes); on its return the note is there already
+        note = f"notes/{record['alias']}.md"
+        first = record["exposure_index"] == 0
+        assert {f["path"] for f in log["teacher"]["workspace"]["written"]} == ({note} if first else set())
+        assert (note in {f["path"] for f in log["workspace"]["written"]}) is first
+        assert (note in {f["path"] for f in log["workspace"]["at_start"]}) is not first
+        assert (GUIDANCE in log["teacher"]["prompt"]) is (teacher_plays == "keep_one_program")
+        assert (GUIDANCE in log["prompt"]) is (variant == "keep_one_program")
+
+
+def test_a_teacher_that_plays_nothing_is_counted_and_is_no_experiment(tmp_path: Path) -> None:
+    with two_models() as (fake, proxy):
+        learner = FakeHarnessLearner(MODEL, base_url=proxy.url, teacher=TEACHER)
+        try:
+            run(learner, SMOKE.first_rounds(2), tmp_path / "run")
+        finally:
+            learner.close()
+        assert billed(fake, TEACHER)["calls"] == 0
+    played = records(tmp_path / "run")
+    assert all("experiment" not in r and r["teacher_resources"]["calls"] == 0 for r in played)
+
+
+def test_a_learner_without_a_teacher_has_no_teacher_members() -> None:
+    learner = FakeHarnessLearner(MODEL, base_url="http://127.0.0.1:9/v1")
+    try:
+        assert not hasattr(learner, "teacher_play") and not hasattr(learner, "teacher_resources")
+    finally:
+        learner.close()
+    for bad in ({"teacher_plays": "as_shipped"}, {"teacher": TEACHER, "teacher_plays": "memory_wiped"}):
+        with pytest.raises(ValueError, match="teacher_plays must be one of"):
+            FakeHarnessLearner(MODEL, base_url="http://127.0.0.1:9/v1", **bad)
