@@ -26,7 +26,7 @@ from continual_arc.stream.schedule import build_schedule
 from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard import check_result, leaderboard
-from continual_arc.submit.leaderboard_format import leaderboard_csv, leaderboard_markdown
+from continual_arc.submit.leaderboard.formats import leaderboard_csv, leaderboard_markdown
 from continual_arc.submit.taught import EXPERIMENT_REFUSAL
 from continual_arc.submit.verify import ExperimentRefusedError, VerifyOptions, verify
 from continual_arc.tracks.registry import get_config

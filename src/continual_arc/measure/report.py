@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from ..core.level_score import scorecard
-from ..core.records import JSONValue, LearnerSpec, ProtocolBlock, Record, RunMeta
+from ..core.records import LearnerSpec, ProtocolBlock, Record, RunMeta
 from ..core.teacher import TEACHER_KWARG, UNCHARGED_TEACHER, experiment_of
 from .budget import primary
 from .diagnostics import Diagnostics

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from ..core.environment import AnyEnvironment
 from ..core.errors import SpendCapReached
-from ..core.rules import EnvSettings
 from ..core.records import Record
 from ..stream.schedule import Schedule
 from ..stream.slots import Slot
