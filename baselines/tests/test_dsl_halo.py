@@ -122,10 +122,10 @@ def _paint_by_hand(grid: list[list[int]], stamps: dict[int, list[list[int]]]) ->
 def test_a_halo_painted_by_hand_on_spread_cells_is_fitted_back(
     spots: list[tuple[int, int]], cells: list[int], colour: int
 ) -> None:
-    # Cells of one colour at least four apart, on a 14 x 14 grid: their stamps never touch.
+    # Cells of one colour four apart, on a 15 x 15 grid: their stamps never touch nor leave the grid.
     stamp = [cells[0:3], cells[3:6], cells[6:9]]
     stamp[1][1] = 0
-    grid = [[0] * 14 for _ in range(14)]
+    grid = [[0] * 15 for _ in range(15)]
     for y, x in spots:
         grid[1 + 4 * y][1 + 4 * x] = colour
     painted = _paint_by_hand(grid, {colour: stamp})
