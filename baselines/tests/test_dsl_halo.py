@@ -128,12 +128,12 @@ def test_a_halo_painted_by_hand_on_spread_cells_is_fitted_back(
     grid = [[0] * 15 for _ in range(15)]
     for y, x in spots:
         grid[1 + 4 * y][1 + 4 * x] = colour
-    painted = _paint_by_hand(grid, {colour: stamp})
-    fitted = fit_halo([to_array(grid)], [to_array(painted)], [0], 1)
+    as_grid = tuple(tuple(row) for row in grid)
+    painted = tuple(tuple(row) for row in _paint_by_hand(grid, {colour: stamp}))
+    fitted = fit_halo([to_array(as_grid)], [to_array(painted)], [0], 1)
     if not any(any(row) for row in stamp):
         assert fitted is None  # a stamp that paints nothing is no halo
         return
     assert fitted is not None
     text = halo_op(1, fitted).text
-    as_grid = tuple(tuple(row) for row in grid)
-    assert execute(parse(text), as_grid) == tuple(tuple(row) for row in painted)
+    assert execute(parse(text), as_grid) == painted
