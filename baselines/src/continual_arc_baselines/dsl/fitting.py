@@ -17,6 +17,7 @@ from .colours import apply_map, entry_cost, fit_map
 from .extract import CORNERS
 from .family import Op
 from .grid import Array, Context, Grid, Pair, to_array, to_grid
+from .halo import RADII, fit_halo, halo_op
 from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
 from .local import KINDS, fit_local, local_op
 from .ops import window_op
@@ -85,13 +86,19 @@ class Task:
         self.same = all(i.shape == o.shape for i, o in zip(self.inputs, self.outputs, strict=False))
 
     def fitted_ops(self) -> tuple[Op, ...]:
-        """The steps whose constants the demonstrations fix: windows, continuations, local rules."""
+        """The steps whose constants the demonstrations fix: windows, continuations, halos, local rules."""
         fixed, scale = self.expectation.fixed, self.expectation.scale
         windows = (*(window_op(c, *fixed) for c in CORNERS), continue_op(*fixed)) if fixed else ()
         if scale is not None and min(scale) >= 1 and max(scale) > 1:
             windows = (*windows, scaled_continue_op(*scale))
         rules = [] if self.same else fit_stack(self.inputs[: self.n], self.outputs, self.contexts[0])
         if self.same:
+            bgs = [c.bg for c in self.contexts[0][: self.n]]
+            for radius in RADII:
+                stamps = fit_halo(self.inputs[: self.n], self.outputs, bgs, radius)
+                if stamps is not None:
+                    rules.append(halo_op(radius, stamps))
+                    break  # the smallest radius that fits says it all
             for kind in KINDS:
                 table = fit_local(self.inputs[: self.n], self.outputs, kind)
                 if table is not None:

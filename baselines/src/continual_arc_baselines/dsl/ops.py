@@ -2,8 +2,9 @@
 
 Besides these fixed primitives there are *fitted* steps, whose constants the search fits from the
 demonstrations and writes into the step's text in braces: ``window(tl){3,4}`` (a block of fitted
-size at a corner), ``local(b4){...}`` (a table of local rules, `local`) and
-``blocks(2x2){...}`` (a layout of reflected copies, `layout`).
+size at a corner), ``local(b4){...}`` (a table of local rules, `local`), ``halo(1){...}``
+(a pattern each colour paints around its cells, `halo`) and ``blocks(2x2){...}`` (a layout of
+reflected copies, `layout`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from . import (
     tiling,
 )
 from .family import Family, Op, expand
+from .halo import HALO_COST, RADII, parse_halo
 from .layout import BLOCKS_COST, CONTINUE_COST, parse_blocks, parse_continue
 from .local import KINDS, LOCAL_COST, parse_local
 from .parts import SPLITS
@@ -75,6 +77,7 @@ BASE_COSTS: dict[str, float] = {
     **{f"blocks({r}x{c})": BLOCKS_COST for r in range(1, 6) for c in range(1, 6) if r * c > 1},
     "continue": CONTINUE_COST,
     **{f"stack({how})": STACK_COST for how in SPLITS},
+    **{f"halo({radius})": HALO_COST for radius in RADII},
 }
 """Every step's cost under the empty prior, by its token (a fitted step without its constants)."""
 
@@ -105,6 +108,7 @@ _FITTED: dict[str, Callable[[str], Op | None]] = {
     "blocks(": parse_blocks,
     "continue{": parse_continue,
     "stack(": parse_stack,
+    "halo(": parse_halo,
 }
 
 
