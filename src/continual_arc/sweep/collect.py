@@ -25,7 +25,7 @@ from ..core.files import read_json
 from ..core.records import LearnerSpec, Play, Record
 from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
-from ..protocol.plays import PROTOCOL_PLAYS, is_protocol_dir
+from ..protocol.plays import PROTOCOL_PLAYS, is_protocol_dir, play_finished
 from .driver import SWEEP_FILE
 from .table import Row, pooled_row
 
@@ -55,7 +55,7 @@ class Group:
 
 
 def _finished(run_dir: Path) -> bool:
-    return (run_dir / "summary.json").exists()
+    return play_finished(run_dir)  # a play stopped at the spend cap is not finished
 
 
 def _role(schedule: Mapping[str, object]) -> str:

@@ -40,7 +40,7 @@ from ..protocol.conclude import conclude
 from ..protocol.jobs import play_job
 from ..protocol.plan import PLAN
 from ..protocol.play import ProtocolOptions, planned_job, play_protocol
-from ..protocol.plays import PROTOCOL_PLAYS
+from ..protocol.plays import PROTOCOL_PLAYS, play_finished
 
 __all__ = [
     "Unit",
@@ -120,9 +120,10 @@ def is_finished(unit: Unit) -> bool:
 
 
 def _play_finished(run_dir: Path) -> bool:
+    # a play stopped at the spend cap has a summary too, and must be played on (resumed), not skipped
+    if not play_finished(run_dir):
+        return False  # the runner removes the summary when it resumes and writes it last
     summary = run_dir / "summary.json"
-    if not summary.exists():
-        return False  # the runner removes it when it resumes and writes it last
     try:
         return bool(read_json(summary).get("complete", True))
     except (OSError, ValueError):
