@@ -242,6 +242,7 @@ class Record(SlotFields):
     plugin: NotRequired[str]
     plugins: NotRequired[dict[str, PluginBlock]]
     baseline_actions: NotRequired[int]
+    baseline_source: NotRequired[str]
     level_actions: NotRequired[int]
     level_score: NotRequired[float]
 
@@ -266,6 +267,7 @@ class Trajectory(SlotFields):
     error: LearnerFault | None
     action_cap: NotRequired[int]
     baseline_actions: NotRequired[int]
+    baseline_source: NotRequired[str]
     plugins: NotRequired[list[PluginEntry]]
 
 

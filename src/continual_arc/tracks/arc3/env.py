@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from continual_arc_games import Move
+from continual_arc_games.human import human_actions
 from continual_arc_games.session import Session
 
 from ...core.actions import GiveUp, GiveUpFeedback, RequestDemos
@@ -93,9 +94,11 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         self.instance = instance
         super().__init__(settings, instance.demo_cap)
         self.attempt_action_cap = attempt_action_cap(len(instance.plan))
-        # ARC-AGI-3's level score reads the actions against this; no human baseline is recorded
-        # for a served level (the viewer's human plays use seeds no schedule draws).
-        self.baseline_actions = len(instance.plan)
+        # ARC-AGI-3's level score reads the actions against a human's count where one is recorded
+        # beside the games for this very level, else against the solver's plan.
+        human = human_actions(instance.level)
+        self.baseline_actions = len(instance.plan) if human is None else human
+        self.baseline_source = "plan" if human is None else "human"
         self.action_cap = self.settings.attempt_cap * self.attempt_action_cap + self.settings.action_cap
         self.session = Session(instance.spec, instance.level)
         self.texts = FrameTexts()
@@ -229,6 +232,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             "game": inst.task_id,
             "difficulty": inst.difficulty,
             "baseline_actions": self.baseline_actions,
+            "baseline_source": self.baseline_source,
             "attempt_action_cap": self.attempt_action_cap,
             "action_cap": self.action_cap,
             "demo_cap": self.demo_cap,
@@ -243,7 +247,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             actions: the record's ``actions`` entries.
             solved: whether the instance ended solved.
         """
-        return level_fields(actions, solved, self.baseline_actions)
+        return level_fields(actions, solved, self.baseline_actions, self.baseline_source)
 
     def action_json(self, action: object) -> JSONObject:
         """An action as JSON ([`game_action_to_json`][continual_arc.core.games.game_action_to_json])."""
