@@ -29,7 +29,7 @@ from .base import (
     long_plan,
     retry,
 )
-from .engine import DELTAS, GridGame, block, layer_sprite
+from .engine import DELTAS, FUEL_RULE, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, distances, inner_cells, ordered, passable
 from .search import bfs
 from .strokes import SIDE_STEPS, odd_cell, paste
@@ -108,7 +108,7 @@ class Conveyor:
         "a player standing on a belt is carried one cell the way its arrow points, unless a wall is "
         "there, and the carry shows as a second frame. A belt can speed the player along, sweep it "
         "sideways, or push it back where it came from. The level is won when the player reaches "
-        "the green exit, by a step or by a belt."
+        "the green exit, by a step or by a belt." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT, USE)
     max_difficulty = len(_KNOBS) - 1

@@ -37,6 +37,12 @@ DELTAS: dict[int, tuple[int, int]] = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 
 # The engine treats any negative pixel as transparent.
 _CLEAR = -1
 
+#: The sentence a fuelled game's rules end with.
+FUEL_RULE = (
+    " On the harder levels a bar below the board counts the actions left: every action shortens it, and "
+    "spending the last of it before the level is won loses the level."
+)
+
 #: The fuel bar's colours: what is left (white, as mirror-beam's turns left), what is spent (red).
 FUEL_LEFT, FUEL_SPENT = 0, 8
 

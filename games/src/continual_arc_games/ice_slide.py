@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from arcengine import ARCBaseGame, InteractionMode
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, fuelled, knobs_at, long_plan, retry
-from .engine import DELTAS, GridGame, block, layer_sprite
+from .engine import DELTAS, FUEL_RULE, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
 
@@ -79,7 +79,7 @@ class IceSlide:
         "blue ice it keeps sliding the way it was sent, one cell per frame, until a grey wall or rock "
         "is straight ahead. White snow stops it on the cell it enters, and from snow it steps one "
         "cell at a time. The level is won when the player reaches the green exit, which also stops "
-        "it mid-slide."
+        "it mid-slide." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1

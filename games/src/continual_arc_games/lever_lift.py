@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import LEFT, RIGHT, USE, Level, Move, RejectLevel, fuelled, knobs_at, retry
-from .engine import GridGame, block, layer_sprite, patch
+from .engine import FUEL_RULE, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, new_grid
 from .search import bfs
 
@@ -123,7 +123,7 @@ class LeverLift:
         "player falls until it lands (one frame per cell). ACTION5 while standing on a lever moves "
         "that lever's lift one cell the way its triangle points, unless the platform is at the end "
         "of its shaft. The level is won when the player stands in the door. A fall the player cannot "
-        "climb out of leaves the level unwinnable until RESET."
+        "climb out of leaves the level unwinnable until RESET." + FUEL_RULE
     )
     actions = (LEFT, RIGHT, USE)
     max_difficulty = len(_KNOBS) - 1

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from arcengine import ARCBaseGame, InteractionMode
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, fuelled, knobs_at, retry
-from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .engine import DELTAS, FUEL_RULE, GridGame, block, layer_sprite, patch
 from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_rooms, open_loops
@@ -74,7 +74,7 @@ class Portals:
         "right); grey walls stop it, and they split the room into chambers. Portals come in pairs, "
         "two rings of one colour. Stepping into a ring shows the player in it for a frame, then moves "
         "it to the other ring of that colour; standing in a ring does nothing until the player steps "
-        "out and in again. The level is won when the player reaches the green exit."
+        "out and in again. The level is won when the player reaches the green exit." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1

@@ -16,7 +16,7 @@ import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, fuelled, knobs_at, retry
-from .engine import DELTAS, GridGame, layer_sprite
+from .engine import DELTAS, FUEL_RULE, GridGame, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
 
@@ -91,6 +91,7 @@ class ShapeFit:
         "stop a move or a turn that would overlap them. The light holes on the floor can be crossed. "
         "Exactly one hole has the piece's shape in some turn; the others are shapes it can never "
         "become, such as its mirror image. The level is won when the piece covers that hole exactly."
+        + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT, USE)
     max_difficulty = len(_KNOBS) - 1

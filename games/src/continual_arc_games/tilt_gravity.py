@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
 from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, fuelled, knobs_at, retry
-from .engine import DELTAS, GridGame, block, layer_sprite
+from .engine import DELTAS, FUEL_RULE, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
 
@@ -84,7 +84,7 @@ class TiltGravity:
         "ACTION1-4 tilt the whole board up, down, left or right, and every red ball rolls that way "
         "until a wall or another ball stops it. A ball that rolls onto the green hole drops into it "
         "and is gone. A ball that rolls onto a black pit is lost, and so is the level: only RESET "
-        "continues. The level is won when every ball has dropped into the green hole."
+        "continues. The level is won when every ball has dropped into the green hole." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
