@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..data.arc2_sources import ARCGEN_ENV
+from ..data.arc3_public import KEY_ENV, PUBLIC_GAMES, PUBLIC_TRACK
 from ..data.screen_file import SCREENED_TRACKS, load_screen
 from ..data.status import Arc2Tasks, ArcGenSource, ArcTasks, RearcSource, status
 from .common import deferred, print_json
@@ -83,9 +84,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     fetch_p = data_sub.add_parser(
         "fetch",
         help="arc1: check the pinned packages (offline); arc2: fetch and check its sources; then draw one "
-        "instance of every screened task",
+        "instance of every screened task; arc3-public: have ARC Prize's toolkit download the public games",
     )
-    fetch_p.add_argument("--track", default="arc1", choices=list(SCREENED_TRACKS))
+    fetch_p.add_argument("--track", default="arc1", choices=[*SCREENED_TRACKS, PUBLIC_TRACK])
+    fetch_p.add_argument(
+        "--game",
+        action="append",
+        metavar="ID",
+        help=f"arc3-public: a public game to fetch, repeatable (default {', '.join(PUBLIC_GAMES)}); "
+        f"ARC Prize's toolkit downloads it with your key (${KEY_ENV})",
+    )
     fetch_p.add_argument(
         "--from",
         dest="source",

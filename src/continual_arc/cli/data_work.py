@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..data import fetch as data_fetch
 from ..data.arc2_sources import ARCGEN_ENV
+from ..data.arc3_public import PUBLIC_GAMES, PUBLIC_TRACK, fetch_public_games
 from ..data.screen import build_screen, screen_path, write_screen
 from .common import CliError, counter, print_json
 
@@ -22,6 +23,16 @@ def fetch(args: argparse.Namespace) -> int:
     """Check (and for arc2 fetch) a track's sources, then draw an instance of every screened task."""
     if args.track != "arc2" and (args.source or args.wheel):
         raise CliError("--from and --wheel apply to --track arc2 only")
+    if args.track != PUBLIC_TRACK and args.game:
+        raise CliError(f"--game applies to --track {PUBLIC_TRACK} only")
+    if args.track == PUBLIC_TRACK:
+        fetched = fetch_public_games(args.game or PUBLIC_GAMES)
+        if args.json:
+            print_json(fetched)
+        else:
+            for line in fetched["lines"]:
+                print(line)
+        return 0
     source = args.source or os.environ.get(ARCGEN_ENV) or None
     result = data_fetch.fetch(
         args.track,

@@ -89,14 +89,18 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
     action_names = "GameAction, RequestDemos or GiveUp"
 
     def __init__(self, instance: GameInstance, settings: EnvSettings | None = None) -> None:
-        if not instance.plan:
-            raise ValueError(f"{instance.task_id}: a level is served only with its solver's winning plan")
+        if not instance.plan and instance.baseline is None:
+            raise ValueError(
+                f"{instance.task_id}: a level is served only with its solver's winning plan "
+                "or a human's baseline"
+            )
         self.instance = instance
         super().__init__(settings, instance.demo_cap)
-        self.attempt_action_cap = attempt_action_cap(len(instance.plan))
-        # ARC-AGI-3's level score reads the actions against a human's count where one is recorded
-        # beside the games for this very level, else against the solver's plan.
-        human = human_actions(instance.level)
+        # ARC-AGI-3's level score reads the actions against a human's count where one is known (the
+        # instance's own, a public game's, or one recorded beside the games for this very level), else
+        # against the solver's plan. A level without a plan has its attempt cap from the human's count.
+        human = instance.baseline if instance.baseline is not None else human_actions(instance.level)
+        self.attempt_action_cap = attempt_action_cap(len(instance.plan) or human or 0)
         self.baseline_actions = len(instance.plan) if human is None else human
         self.baseline_source = "plan" if human is None else "human"
         self.action_cap = self.settings.attempt_cap * self.attempt_action_cap + self.settings.action_cap
