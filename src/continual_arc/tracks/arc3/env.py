@@ -30,10 +30,11 @@ An action the game does not offer changes nothing but counts in the attempt.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from types import MappingProxyType
 
 from continual_arc_games import Move
-from continual_arc_games.human import human_actions
+from continual_arc_games.human import human_actions, record_human_actions
 from continual_arc_games.session import Session
 
 from ...core.actions import GiveUp, GiveUpFeedback, RequestDemos
@@ -252,6 +253,14 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             solved: whether the instance ended solved.
         """
         return level_fields(actions, solved, self.baseline_actions, self.baseline_source)
+
+    def record_human(self, actions: int, path: Path) -> None:
+        """Record a human's win of this level in ``actions`` actions in the counts file ``path``.
+
+        The viewer's game player calls it
+        ([`record_human_actions`][continual_arc_games.human.record_human_actions]).
+        """
+        record_human_actions(self.instance.level, actions, path)
 
     def action_json(self, action: object) -> JSONObject:
         """An action as JSON ([`game_action_to_json`][continual_arc.core.games.game_action_to_json])."""
