@@ -1,6 +1,6 @@
 """arc3's games at their served difficulties: the random floor, the solver's plan, the distinct levels.
 
-Usage: python benchmarks/arc3_games.py [--levels N] [--draws M] [--game ID ...] [--timing]
+Usage: python benchmarks/arc3_games.py [--levels N] [--draws M] [--game ID ...] [--jobs J] [--timing]
 (needs Python 3.12 + arcengine)
 
 Prints, per game and served difficulty (``tracks/arc3/levels.py``), the share of ``N`` stream-half
@@ -17,6 +17,7 @@ a protocol draws about a thousand levels, so the mean should stay well under 50 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import time
 
@@ -85,18 +86,38 @@ def distinct_levels(game_id: str, difficulty: int, draws: int) -> tuple[int, flo
     return len(counts), estimate
 
 
-def floor_table(games: list[str], levels: int, draws: int, only: list[int] | None = None) -> None:
-    """The random floor, the plan and the distinct levels of each game at each served difficulty."""
+def floor_row(game_id: str, difficulty: int, levels: int, draws: int) -> str:
+    """One line of the table: both random floors' wins, the mean plan and the distinct levels."""
+    shares = []
+    for mode in RandomPlayer.MODES:
+        wins, plan = random_wins(game_id, difficulty, levels, mode)
+        shares.append(f"{wins:3}/{levels} = {wins / levels:.2f}")
+    seen, estimate = distinct_levels(game_id, difficulty, draws)
+    floors = "  ".join(f"{share:14}" for share in shares)
+    return f"{game_id:16} {difficulty}  {floors}  {plan:5.1f}  {seen:5} ({estimate:.0f})"
+
+
+def _row(job: tuple[str, int, int, int]) -> str:
+    return floor_row(*job)
+
+
+def floor_table(
+    games: list[str], levels: int, draws: int, only: list[int] | None = None, jobs: int = 1
+) -> None:
+    """The random floor, the plan and the distinct levels of each game at each served difficulty.
+
+    Rows are computed in ``jobs`` processes (each row is a pure function of its game and difficulty)
+    and printed in order, so the table is the same whatever ``jobs`` is.
+    """
     print(f"{'game':16} d  pixel wins       patch wins       plan  distinct of {draws} (Chao1)")
-    for game_id in games:
-        for difficulty in only or SERVED_DIFFICULTIES[game_id]:
-            shares = []
-            for mode in RandomPlayer.MODES:
-                wins, plan = random_wins(game_id, difficulty, levels, mode)
-                shares.append(f"{wins:3}/{levels} = {wins / levels:.2f}")
-            seen, estimate = distinct_levels(game_id, difficulty, draws)
-            floors = "  ".join(f"{share:14}" for share in shares)
-            print(f"{game_id:16} {difficulty}  {floors}  {plan:5.1f}  {seen:5} ({estimate:.0f})", flush=True)
+    rows = [(g, d, levels, draws) for g in games for d in only or SERVED_DIFFICULTIES[g]]
+    if jobs <= 1:
+        for row in rows:
+            print(_row(row), flush=True)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for line in pool.imap(_row, rows):
+            print(line, flush=True)
 
 
 def main() -> None:
@@ -110,9 +131,12 @@ def main() -> None:
         "--difficulty", type=int, action="append", help="these difficulties (served or not) instead"
     )
     parser.add_argument("--timing", action="store_true", help="time the draws at every difficulty instead")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes computing the table's rows (default 1)"
+    )
     args = parser.parse_args()
     if not args.timing:
-        floor_table(args.game or sorted(GAMES), args.levels, args.draws, args.difficulty)
+        floor_table(args.game or sorted(GAMES), args.levels, args.draws, args.difficulty, args.jobs)
         return
     print(f"{'game':16} d  solve ms (worst)   +replay ms (worst)   plan")
     for game_id in args.game or sorted(GAMES):

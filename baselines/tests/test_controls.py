@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from continual_arc.core.games import GameAction, GameFeedback, GameObservation, encode_frame
-from continual_arc_baselines.explorer import PriorControl
+from continual_arc.play.learner import load_learner
+from continual_arc_baselines.explorer import DemoSkipControl, PriorControl
 from continual_arc_baselines.explorer.controls import hand_prior
 from continual_arc_baselines.explorer.notes import GameNotes
 
@@ -73,8 +74,19 @@ def test_its_reset_form_never_switches_the_prior_on() -> None:
     assert not forgetful.switched and forgetful.stateless
 
 
+def test_the_demo_skipping_control_is_the_no_demos_prior_under_a_name_of_its_own() -> None:
+    control = load_learner("continual_arc_baselines.explorer:DemoSkipControl", {})
+    assert isinstance(control, DemoSkipControl) and control.prior == "no-demos" and control.keep
+    _one_round(control, "a", 1)
+    assert control._episode(_observation("b", 2)).prior == GameNotes(wins=1)  # nothing assumed but a win
+    assert not DemoSkipControl(keep=False).keep
+    prior = load_learner("continual_arc_baselines.explorer:PriorControl", {})
+    assert isinstance(prior, PriorControl) and prior.prior == "blue-to-green"
+
+
 @needs_engine
-def test_the_controls_pass_check_learner_on_arc3() -> None:
+@pytest.mark.parametrize("control", [PriorControl, DemoSkipControl])
+def test_the_controls_pass_check_learner_on_arc3(control: type[PriorControl]) -> None:
     from continual_arc.testing import check_learner
 
-    assert check_learner(PriorControl, config="arc3-smoke", users=1) == []
+    assert check_learner(control, config="arc3-smoke", users=1) == []

@@ -96,6 +96,7 @@ def test_retry_returns_the_first_accepted_attempt_and_reraises_the_last_rejectio
 _FRAMEWORK = {
     *("base", "blocks", "draw", "engine", "exits", "layouts", "mazes", "render", "search", "session"),
     *("strokes", "symmetry"),
+    *("human", "public"),  # human action counts, and ARC Prize's public games: not games of this package
 }
 
 

@@ -6,6 +6,10 @@ continual_arc.tracks.arc3.games``): every game's generated and served levels at 
 three seeds, the solver's plans, and every frame of a fixed play. Any change to a game's behaviour,
 however small, changes a digest; a change meant to alter a game must say so by bumping the track's
 ``GAME_DATA_VERSION`` and writing the file again.
+
+At ``GAME_DATA_VERSION`` 4 the file was written again with the fuelled difficulties six games gained
+(conveyor, ice-slide, lever-lift and tilt-gravity 4 and 5, portals 4, shape-fit 5 and 6): every digest
+the file held before came out unchanged, and only those difficulties' keys were added.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from continual_arc.core.level_score import (
+    baseline_note,
     game_scorecard,
+    human_share,
     level_actions,
     level_fields,
     level_score,
@@ -91,3 +93,23 @@ def test_a_play_s_scorecard_is_the_mean_over_its_games_each_in_the_order_played(
     records = [record("a", 5, True, 3, 3), record("b", 2, True, 8, 4), record("a", 1, False, 9, 3)]
     assert scorecard(records) == pytest.approx((2 / 3 + 0.25) / 2)
     assert scorecard([{"task_id": "t", "step": 0}]) is None  # a grid run has no scorecard
+
+
+def test_a_record_says_whether_its_baseline_is_a_human_s_or_the_plan_s() -> None:
+    entries = [{"action": "ACTION1"}, {"action": "ACTION2", "ended": "won"}]
+    assert level_fields(entries, True, 2)["baseline_source"] == "plan"
+    assert level_fields(entries, True, 3, "human")["baseline_source"] == "human"
+    with pytest.raises(ValueError, match="human, plan"):
+        level_fields(entries, True, 2, "guess")
+
+
+def test_the_share_of_human_baselines_and_what_the_output_says_of_it() -> None:
+    plan = {"level_score": 0.5, "baseline_source": "plan"}
+    old = {"level_score": 0.5}  # written before the source was recorded: the plan
+    human_level = {"level_score": 1.0, "baseline_source": "human"}
+    grid = {"level_score": None}
+    assert human_share([plan, old, human_level, grid]) == pytest.approx(1 / 3)
+    assert human_share([grid]) is None
+    assert baseline_note(None) == baseline_note(0.0) == "the solver's plan"
+    assert baseline_note(1.0) == "human action counts"
+    assert baseline_note(1 / 3) == "human action counts on 33% of the levels, the solver's plan on the rest"

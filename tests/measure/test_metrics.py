@@ -16,7 +16,7 @@ from continual_arc.measure.diagnostics import (
     learning_curve,
     retention_by_gap,
 )
-from continual_arc.measure.report import format_learned, tiny_budget_note
+from continual_arc.measure.report import SHARE_DIGITS, format_learned, format_level_score, tiny_budget_note
 from continual_arc.measure.summary import phase_table
 
 
@@ -245,6 +245,37 @@ def test_a_game_test_shows_the_mean_level_score_of_each_side_and_a_grid_test_non
     assert "level_score" not in share_saved([TEST_LEARNER], [TEST_RESET], test="seen", resamples=100).learner
     assert phase_table(learner)["seen"]["level_score"] == pytest.approx(1.25 / 3)
     assert "level_score" not in phase_table(TEST_LEARNER)["seen"]
+
+
+def test_a_game_test_shows_arc_agi_3_s_scorecard_beside_the_level_score_worked_by_hand() -> None:
+    """Game A: level 1 (weight 1) in 8 actions against 10, (10/8)^2 capped at 1.15; level 2 (weight 2)
+    in 12 against 6, (1/2)^2 = 0.25; A scores (1.15 + 2 * 0.25) / 3 = 0.55, all its levels reached.
+    Game B: its one level in 10 actions against 5, 0.25. The scorecard is their mean, 0.4; one level
+    of three was read against a human's count."""
+    levels = {1: (True, 8, 10, "human"), 2: (True, 12, 6, "plan"), 3: (True, 10, 5, "plan")}
+    learner = [
+        {
+            **r,
+            "step": r["seed"],
+            "solved": levels[r["seed"]][0],
+            "level_actions": levels[r["seed"]][1],
+            "baseline_actions": levels[r["seed"]][2],
+            "baseline_source": levels[r["seed"]][3],
+            "level_score": 0.5,  # not what the scorecard reads
+        }
+        for r in TEST_LEARNER
+    ]
+    reset = [{**r, "level_score": 0.0, "level_actions": 3, "baseline_actions": 3} for r in TEST_RESET]
+    c = share_saved([learner], [reset], test="seen", resamples=100)
+    assert c.learner["scorecard"] == pytest.approx(0.4)
+    assert c.learner["human_baselines"] == pytest.approx(1 / 3)
+    assert c.reset["human_baselines"] == 0.0  # records written before the source: the plan
+    text = format_level_score(c.learner)
+    assert text == (
+        f"  level score {0.5:.{SHARE_DIGITS}f}, scorecard {0.4:.{SHARE_DIGITS}f} (baseline human action "
+        "counts on 33% of the levels, the solver's plan on the rest)"
+    )
+    assert "scorecard" not in share_saved([TEST_LEARNER], [TEST_RESET], test="seen", resamples=100).learner
 
 
 def test_a_tiny_learnable_budget_is_said_in_one_sentence() -> None:

@@ -250,3 +250,12 @@ def test_a_game_run_s_report_shows_arc_agi_3_s_scorecard_and_a_grid_run_s_none(t
     assert report["scorecard"] == {"stream": pytest.approx(0.25)}
     line = "ARC-AGI-3's scorecard (levels weighted by their index, baseline the solver's plan): stream 0.25"
     assert line in format_run(report)
+    # A third of the levels (3 of 9) read against a human's count: the line says so.
+    humans = [{**r, "baseline_source": "human" if i < 3 else "plan"} for i, r in enumerate(games)]
+    assert len(humans) == 9
+    report = run_report(played.path, played.meta, humans)  # type: ignore[arg-type]
+    assert (
+        report["scorecard_baseline"]
+        == "human action counts on 33% of the levels, the solver's plan on the rest"
+    )
+    assert f"baseline {report['scorecard_baseline']}): stream 0.25" in format_run(report)

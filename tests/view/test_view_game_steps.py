@@ -55,3 +55,28 @@ def test_each_action_carries_its_attempt_its_frames_and_the_meter() -> None:
         (0, 0, 0), (0, 0, 0), (0, 1, 1), (1, 1, 2), (1, 1, 2), (1, 1, 2),
     ]  # fmt: skip
     assert (steps[-1]["meter"]["charge"], steps[-1]["end"], steps[-1]["done"]) == (2, "solved", True)
+
+
+def test_the_last_step_carries_the_level_score_and_its_scorecard_share_worked_by_hand() -> None:
+    data = {**_trajectory(), "baseline_actions": 4, "result": {"charge": 2, "end": "solved", "solved": True}}
+    # Counted by hand: ACTION1, ACTION6 (which lost: not a RESET, so it counts), ACTION1 = 3 actions.
+    # Level score min(1, (4/3)^2) = 1; the scorecard's share min(1.15, 16/9 = 1.78) = 1.15.
+    level = game_steps(data, None)[-1]["level"]
+    assert level == {
+        "baseline_actions": 4,
+        "baseline_source": "plan",
+        "level_actions": 3,
+        "level_score": 1.0,
+        "scorecard_level": 1.15,
+    }
+    # A record's fields win over the trajectory's: a human's baseline of 2 in 3 actions, (2/3)^2.
+    record = {
+        "solved": True,
+        "baseline_actions": 2,
+        "baseline_source": "human",
+        "level_actions": 3,
+        "level_score": 0.44,
+    }
+    level = game_steps(data, record)[-1]["level"]  # type: ignore[arg-type]
+    assert level["baseline_source"] == "human"
+    assert level["scorecard_level"] == (2 / 3) ** 2

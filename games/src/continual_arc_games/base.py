@@ -34,6 +34,7 @@ __all__ = [
     "Level",
     "Move",
     "RejectLevel",
+    "fuelled",
     "knobs_at",
     "long_plan",
     "retry",
@@ -108,6 +109,26 @@ def long_plan(spec: GameSpec, level: Level, shortest: int, unit: str = "moves") 
     if plan is None or len(plan) < shortest:
         raise RejectLevel(f"unsolved, or solved in fewer than {shortest} {unit}")
     return plan
+
+
+def fuelled(level: Level, plan: Sequence[Move], spare: int | None) -> Level:
+    """The level with fuel for its plan and ``spare`` actions more (``None``: the level unchanged).
+
+    Fuel (the param ``fuel``) is how many actions an attempt may spend; the engine draws it as a bar
+    below the board and loses the level when the last action is spent without a win
+    ([`GridGame`][continual_arc_games.engine.GridGame]). The solver's plan fits by construction, so a
+    fuelled level stays solved by the plan the solver found without fuel.
+
+    Raises:
+        ValueError: ``spare`` is negative.
+    """
+    if spare is None:
+        return level
+    if spare < 0:
+        raise ValueError(f"a level's spare fuel is at least 0, got {spare}")
+    return Level(
+        level.game, level.grid, tuple(sorted({**dict(level.params), "fuel": len(plan) + spare}.items()))
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """conveyor: walk to the exit across conveyor belts that carry the player a cell after every move.
 
 Legend of the level grid: 0 floor, 1 wall, 2 the player's start, 3 the exit, and 4 + s a belt that
-runs towards side s (0 north, 1 east, 2 south, 3 west).
+runs towards side s (0 north, 1 east, 2 south, 3 west). The param ``fuel``, from difficulty 4, is
+how many actions an attempt may spend (a bar below the room; see ``engine.py``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,22 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, long_plan, retry
-from .engine import DELTAS, GridGame, block, layer_sprite
+from .base import (
+    ARROWS,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    USE,
+    Level,
+    Move,
+    RejectLevel,
+    fuelled,
+    knobs_at,
+    long_plan,
+    retry,
+)
+from .engine import DELTAS, FUEL_RULE, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, distances, inner_cells, ordered, passable
 from .search import bfs
 from .strokes import SIDE_STEPS, odd_cell, paste
@@ -36,6 +51,7 @@ class _Knobs:
     rivers: int  # belts across the whole room, each with one or two gaps
     walls: int  # inner wall cells
     shortest: int  # fewest moves a served level needs
+    spare: int | None = None  # fuel beyond the fewest moves (None: no fuel bar)
 
 
 _KNOBS = (
@@ -43,6 +59,8 @@ _KNOBS = (
     _Knobs(8, 3, 1, 5, 6),
     _Knobs(10, 4, 1, 8, 8),
     _Knobs(12, 5, 2, 12, 10),
+    _Knobs(12, 5, 2, 12, 10, spare=4),
+    _Knobs(12, 6, 2, 14, 12, spare=2),
 )
 
 
@@ -90,7 +108,7 @@ class Conveyor:
         "a player standing on a belt is carried one cell the way its arrow points, unless a wall is "
         "there, and the carry shows as a second frame. A belt can speed the player along, sweep it "
         "sideways, or push it back where it came from. The level is won when the player reaches "
-        "the green exit, by a step or by a belt."
+        "the green exit, by a step or by a belt." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT, USE)
     max_difficulty = len(_KNOBS) - 1
@@ -99,10 +117,10 @@ class Conveyor:
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A room of 8 to 12 cells a side with belts, walls, a start and an exit far from it on foot.
 
-        With difficulty: 2 to 5 short belt lanes, 0 to 2 rivers of belts across the room and 4 to 12
-        inner walls. A served level needs at least 5, 6, 8 or 10 moves, and a different number of
+        With difficulty: 2 to 6 short belt lanes, 0 to 2 rivers of belts across the room and 4 to 14
+        inner walls. A served level needs at least 5 to 12 moves, and a different number of
         moves than walking would take were the belts bare floor. The room is then turned or
-        mirrored at random.
+        mirrored at random. From difficulty 4 the level has fuel: 4, then 2, actions beyond the fewest.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 30)
@@ -129,7 +147,7 @@ class Conveyor:
         plan = long_plan(self, level, knobs.shortest)
         if walk.get((ex, ey)) == len(plan):
             raise RejectLevel("the belts change nothing: walking takes as many moves")
-        return level
+        return fuelled(level, plan, knobs.spare)
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: a carry is a second frame of the move."""
@@ -183,7 +201,8 @@ class _ConveyorGame(GridGame):
 
     def __init__(self, level: Level) -> None:
         room = _Room.read(level)
-        self.size = size = odd_cell(level.width, level.height)
+        fuel = level.param("fuel", 0)
+        self.size = size = odd_cell(level.width, level.height + (fuel > 0))
         box = (level.width, level.height)
         belts = np.full((level.height * size, level.width * size), -1, dtype=np.int8)
         for (x, y), side in room.belts.items():
@@ -196,7 +215,14 @@ class _ConveyorGame(GridGame):
         ]
         self.room = room
         super().__init__(
-            Conveyor.id, sprites, box, actions=(1, 2, 3, 4, 5), cell=size, background=GROUND, letterbox=EDGE
+            Conveyor.id,
+            sprites,
+            box,
+            actions=(1, 2, 3, 4, 5),
+            cell=size,
+            background=GROUND,
+            letterbox=EDGE,
+            fuel=fuel,
         )
 
     def on_set_level(self, level: object) -> None:

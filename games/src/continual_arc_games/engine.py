@@ -5,6 +5,11 @@ engine's own grid (the camera's viewport), and the camera scales that viewport u
 letterboxing what is left. `GridGame` takes care of the engine's habits a game author would
 otherwise trip over (see the package README): it ignores RESET and unoffered actions in ``step``,
 turns ACTION6's frame coordinates into a logical cell, and completes the action for the game.
+
+A level may carry *fuel* (the param ``fuel``, see [`fuelled`][continual_arc_games.base.fuelled]): a bar
+one cell high below the board, full at every (re)start, that shortens as actions are spent; the
+action that spends the last of it without winning loses the level, as the energy bar of ARC-AGI-3's
+``ls20`` does. `GridGame` draws and spends it for every game, so a game only passes the level's fuel on.
 """
 
 from __future__ import annotations
@@ -12,15 +17,46 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from arcengine import ARCBaseGame, Camera, GameAction, Level, Sprite
+from arcengine import ARCBaseGame, Camera, GameAction, GameState, InteractionMode, Level, Sprite
 
-__all__ = ["DELTAS", "GridGame", "block", "frame_point", "layer_sprite", "patch"]
+__all__ = [
+    "DELTAS",
+    "FUEL_LEFT",
+    "FUEL_SPENT",
+    "GridGame",
+    "block",
+    "frame_point",
+    "fuel_bar",
+    "layer_sprite",
+    "patch",
+]
 
 #: ACTION1-4 as (dx, dy) steps, by ARC-AGI-3's convention: up, down, left, right.
 DELTAS: dict[int, tuple[int, int]] = {1: (0, -1), 2: (0, 1), 3: (-1, 0), 4: (1, 0)}
 
 # The engine treats any negative pixel as transparent.
 _CLEAR = -1
+
+#: The sentence a fuelled game's rules end with.
+FUEL_RULE = (
+    " On the harder levels a bar below the board counts the actions left: every action shortens it, and "
+    "spending the last of it before the level is won loses the level."
+)
+
+#: The fuel bar's colours: what is left (white, as mirror-beam's turns left), what is spent (red).
+FUEL_LEFT, FUEL_SPENT = 0, 8
+
+
+def fuel_bar(width: int, cell: int, fuel: int, spent: int) -> np.ndarray:
+    """The pixels of the fuel bar under a board ``width`` cells wide: ``cell`` rows, left part left.
+
+    The bar's length is the share of the fuel left, rounded up, so that it stays visible until the
+    last action is spent and is empty only then.
+    """
+    pixels = np.full((cell, width * cell), FUEL_SPENT, dtype=np.int8)
+    left = -(-(fuel - spent) * width * cell // fuel) if fuel > 0 else 0
+    pixels[:, : max(0, left)] = FUEL_LEFT
+    return pixels
 
 
 def frame_point(viewport: tuple[int, int], x: int, y: int) -> tuple[int, int]:
@@ -100,9 +136,16 @@ class GridGame(ARCBaseGame):
         cell: int = 1,
         background: int = 5,
         letterbox: int = 4,
+        fuel: int = 0,
     ) -> None:
         self.cell = cell
+        self.fuel = fuel
+        self._spent: tuple[object, int] = (None, 0)  # (the level object spent on, actions spent)
         width, height = size
+        if fuel > 0:  # the bar is a row below the board; clicks and moves never reach it
+            bar = Sprite(fuel_bar(width, cell, fuel, 0), name="fuel", x=0, y=height * cell, layer=9, tags=[])
+            sprites = [*sprites, bar.set_interaction(InteractionMode.INTANGIBLE)]
+            height += 1
         level = Level(sprites=sprites, grid_size=(width * cell, height * cell), name=game_id)
         camera = Camera(
             0, 0, width * cell, height * cell, background=background, letter_box=letterbox, interfaces=[]
@@ -119,8 +162,24 @@ class GridGame(ARCBaseGame):
             if action is GameAction.ACTION6:
                 cell = self.clicked_cell(int(self.action.data.get("x", 0)), int(self.action.data.get("y", 0)))
             done = self.on_action(action.value, cell)
+            if done and self.fuel > 0:
+                self._spend_fuel()
         if done:
             self.complete_action()
+
+    def _spend_fuel(self) -> None:
+        """Spend one action of fuel and redraw the bar; losing when the last is spent without a win.
+
+        The count is kept against the level object the engine plays: a RESET clones the level
+        afresh (its bar full again), so a count of another level object starts from nothing.
+        """
+        level = self.current_level
+        spent = (self._spent[1] if self._spent[0] is level else 0) + 1
+        self._spent = (level, spent)
+        width = level.grid_size[0] // self.cell if level.grid_size else 0
+        self.sprite("fuel").pixels = fuel_bar(width, self.cell, self.fuel, spent)
+        if spent >= self.fuel and self._state is not GameState.WIN:
+            self.lose()
 
     def on_action(self, action: int, cell: tuple[int, int] | None) -> bool:
         """Apply one frame of ``action`` (1-7); ``cell`` is ACTION6's logical cell, or None.

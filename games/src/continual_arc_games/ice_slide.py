@@ -1,7 +1,8 @@
 """ice-slide: on ice the player slides until something stops it; patches of snow stop it at once.
 
 Legend of the level grid: 0 ice, 1 wall (the ring and the rocks), 2 the player's start (on snow),
-3 the exit, 4 snow.
+3 the exit, 4 snow. The param ``fuel``, from difficulty 4, is how many actions an attempt may spend
+(a bar below the rink; see ``engine.py``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
-from .engine import DELTAS, GridGame, block, layer_sprite
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, fuelled, knobs_at, long_plan, retry
+from .engine import DELTAS, FUEL_RULE, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
 
@@ -29,6 +30,7 @@ class _Knobs:
     rocks: int  # inner wall cells
     snow: int  # snow cells besides the start's
     shortest: int  # fewest moves a served level needs
+    spare: int | None = None  # fuel beyond the fewest moves (None: no fuel bar)
 
 
 _KNOBS = (
@@ -36,6 +38,8 @@ _KNOBS = (
     _Knobs(9, 8, 4, 6),
     _Knobs(11, 12, 6, 7),
     _Knobs(12, 16, 8, 9),
+    _Knobs(12, 16, 8, 9, spare=3),
+    _Knobs(13, 20, 9, 10, spare=2),
 )
 
 
@@ -75,14 +79,17 @@ class IceSlide:
         "blue ice it keeps sliding the way it was sent, one cell per frame, until a grey wall or rock "
         "is straight ahead. White snow stops it on the cell it enters, and from snow it steps one "
         "cell at a time. The level is won when the player reaches the green exit, which also stops "
-        "it mid-slide."
+        "it mid-slide." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
     budget = 2_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A rink of 8 to 12 cells a side, 6 to 16 rocks, 3 to 8 snow cells, at least 5 to 9 moves."""
+        """A rink of 8 to 13 cells a side, 6 to 20 rocks, 3 to 9 snow cells, at least 5 to 10 moves.
+
+        From difficulty 4 the level has fuel: 3, then 2, actions beyond the fewest.
+        """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 30)
 
@@ -103,7 +110,12 @@ class IceSlide:
             raise RejectLevel(f"no cell is {knobs.shortest} moves away")
         x, y = rng.choice(far)
         grid[y][x] = EXIT
-        return Level.make(self.id, grid)
+        level = Level.make(self.id, grid)
+        return (
+            level
+            if knobs.spare is None
+            else fuelled(level, long_plan(self, level, knobs.shortest), knobs.spare)
+        )
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: a slide is an animation of one frame per cell."""
@@ -158,7 +170,15 @@ class _IceGame(GridGame):
             block(GOAL, "exit", *rink.exit).set_interaction(InteractionMode.INTANGIBLE),
             block(PLAYER, "player", *rink.start, layer=2),
         ]
-        super().__init__(IceSlide.id, sprites, size, actions=(1, 2, 3, 4), background=FROST, letterbox=EDGE)
+        super().__init__(
+            IceSlide.id,
+            sprites,
+            size,
+            actions=(1, 2, 3, 4),
+            background=FROST,
+            letterbox=EDGE,
+            fuel=level.param("fuel", 0),
+        )
 
     def on_action(self, action: int, cell: Cell | None) -> bool:
         """Move the player one cell; ask for another frame while it is on ice with the way clear."""

@@ -3,7 +3,8 @@
 Legend of the level grid: 0 air, 1 rock, 2 the player's start, 3 the exit, 4 and 5 a lever that
 raises or lowers lift A, 6 and 7 the same for lift B, 8 lift A's platform where it starts, 9 the
 rest of lift A's shaft (air the platform can move through), 10 and 11 the same for lift B. A lift's
-shaft is one column; its top and bottom cells bound the platform's travel.
+shaft is one column; its top and bottom cells bound the platform's travel. The param ``fuel``, from
+difficulty 4, is how many actions an attempt may spend (a bar below the ground; see ``engine.py``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import LEFT, RIGHT, USE, Level, Move, RejectLevel, knobs_at, retry
-from .engine import GridGame, block, layer_sprite, patch
+from .base import LEFT, RIGHT, USE, Level, Move, RejectLevel, fuelled, knobs_at, retry
+from .engine import FUEL_RULE, GridGame, block, layer_sprite, patch
 from .layouts import Cell, Grid, new_grid
 from .search import bfs
 
@@ -39,6 +40,7 @@ class _Knobs:
     steps: tuple[int, ...]  # the rises and drops the ground may take from one column to the next
     pulls: int  # lever pulls the fewest-move win needs, at least
     shortest: int  # moves the fewest-move win needs, at least
+    spare: int | None = None  # fuel beyond the fewest moves (None: no fuel bar)
 
 
 _KNOBS = (
@@ -46,6 +48,8 @@ _KNOBS = (
     _Knobs((12, 8), 1, 2, (-1, 0, 1), 2, 9),
     _Knobs((14, 9), 1, 3, (-1, 0, 1), 2, 11),
     _Knobs((16, 10), 2, 2, (-2, -1, 0, 1, 1), 2, 15),
+    _Knobs((16, 10), 2, 2, (-2, -1, 0, 1, 1), 2, 15, spare=4),
+    _Knobs((16, 10), 2, 3, (-2, -1, 0, 1, 1), 3, 17, spare=2),
 )
 
 
@@ -119,14 +123,17 @@ class LeverLift:
         "player falls until it lands (one frame per cell). ACTION5 while standing on a lever moves "
         "that lever's lift one cell the way its triangle points, unless the platform is at the end "
         "of its shaft. The level is won when the player stands in the door. A fall the player cannot "
-        "climb out of leaves the level unwinnable until RESET."
+        "climb out of leaves the level unwinnable until RESET." + FUEL_RULE
     )
     actions = (LEFT, RIGHT, USE)
     max_difficulty = len(_KNOBS) - 1
     budget = 20_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """Ground of 10x8 to 16x10 cells, 1 or 2 lifts with 2 or 3 levers each, 1 or 2 pulls needed."""
+        """Ground of 10x8 to 16x10 cells, 1 or 2 lifts with 2 or 3 levers each, 1 to 3 pulls needed.
+
+        From difficulty 4 the level has fuel: 4, then 2, actions beyond the fewest.
+        """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 60)
 
@@ -163,7 +170,7 @@ class LeverLift:
             raise RejectLevel(f"{len(plan)} moves reach the door, fewer than {knobs.shortest}")
         if sum(1 for move in plan if move.action == USE) < knobs.pulls:
             raise RejectLevel("the way to the door hardly needs the levers")
-        return level
+        return fuelled(level, plan, knobs.spare)
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: falls are animations, one frame per cell fallen."""
@@ -256,7 +263,14 @@ class _LiftGame(GridGame):
         self.levers = dict(world.levers)
         self.exit = world.exit
         super().__init__(
-            LeverLift.id, sprites, size, actions=(3, 4, 5), cell=CELL, background=SKY, letterbox=EDGE
+            LeverLift.id,
+            sprites,
+            size,
+            actions=(3, 4, 5),
+            cell=CELL,
+            background=SKY,
+            letterbox=EDGE,
+            fuel=level.param("fuel", 0),
         )
 
     def on_set_level(self, level: object) -> None:

@@ -1,7 +1,8 @@
 """portals: walled-off chambers joined only by pairs of portals; step into one to come out of its twin.
 
 Legend of the level grid: 0 floor, 1 wall, 2 the player's start, 3 the exit, 4-9 the two cells of
-portal pair 0-5.
+portal pair 0-5. The param ``fuel``, at difficulty 4, is how many actions an attempt may spend (a
+bar below the maze; see ``engine.py``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
-from .engine import DELTAS, GridGame, block, layer_sprite, patch
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, fuelled, knobs_at, retry
+from .engine import DELTAS, FUEL_RULE, GridGame, block, layer_sprite, patch
 from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
 from .layouts import Cell, Grid, carve_maze, distances, ordered, passable
 from .mazes import maze_rooms, open_loops
@@ -38,6 +39,7 @@ class _Knobs:
     extra: int  # portal pairs besides the ones a tree over the chambers needs
     loops: int  # openings inside a chamber that make alternative routes
     shortest: int  # fewest moves a served level needs
+    spare: int | None = None  # fuel beyond the fewest moves (None: no fuel bar)
 
 
 _KNOBS = (
@@ -45,6 +47,7 @@ _KNOBS = (
     _Knobs(4, 3, 1, 2, 9),
     _Knobs(5, 3, 2, 3, 11),
     _Knobs(5, 4, 2, 4, 13),
+    _Knobs(5, 4, 2, 4, 13, spare=4),
 )
 
 
@@ -71,7 +74,7 @@ class Portals:
         "right); grey walls stop it, and they split the room into chambers. Portals come in pairs, "
         "two rings of one colour. Stepping into a ring shows the player in it for a frame, then moves "
         "it to the other ring of that colour; standing in a ring does nothing until the player steps "
-        "out and in again. The level is won when the player reaches the green exit."
+        "out and in again. The level is won when the player reaches the green exit." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
@@ -82,7 +85,8 @@ class Portals:
 
         Pairs of portals join the chambers in a random tree, and the exit is in the chamber farthest
         from the start's along it; the extra pairs and the tree's other branches lead elsewhere.
-        A few openings inside each chamber (1 to 4 in all) give its maze loops.
+        A few openings inside each chamber (1 to 4 in all) give its maze loops. At difficulty 4 the
+        level has fuel: 4 actions beyond the fewest.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 20)
@@ -110,7 +114,7 @@ class Portals:
         plan = self.solve(level, self.budget)
         if plan is None or len(plan) < knobs.shortest:
             raise RejectLevel(f"the exit is fewer than {knobs.shortest} moves away")
-        return level
+        return fuelled(level, plan, knobs.spare)
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: a trip through a portal is an animation of two frames."""
@@ -225,7 +229,14 @@ class _PortalsGame(GridGame):
                 sprites.append(portal.set_interaction(InteractionMode.INTANGIBLE))
         self.twin = layout.twin
         super().__init__(
-            Portals.id, sprites, size, actions=(1, 2, 3, 4), cell=CELL, background=GROUND, letterbox=EDGE
+            Portals.id,
+            sprites,
+            size,
+            actions=(1, 2, 3, 4),
+            cell=CELL,
+            background=GROUND,
+            letterbox=EDGE,
+            fuel=level.param("fuel", 0),
         )
 
     def on_set_level(self, level: object) -> None:

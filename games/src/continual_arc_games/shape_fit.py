@@ -1,7 +1,9 @@
 """shape-fit: slide and turn a piece until it fills the one hole of its own shape.
 
 Legend of the level grid: 0 floor, 1 wall, 2 a cell of the piece (as it starts, unturned), 3 a cell
-of the hole it fits, 4 a cell of a decoy hole (a shape the piece cannot become by turning).
+of the hole it fits, 4 a cell of a decoy hole (a shape the piece cannot become by turning). The param
+``fuel``, from difficulty 5, is how many actions an attempt may spend (a bar below the room; see
+``engine.py``).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, knobs_at, retry
-from .engine import DELTAS, GridGame, layer_sprite
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, USE, Level, Move, RejectLevel, fuelled, knobs_at, retry
+from .engine import DELTAS, FUEL_RULE, GridGame, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
 
@@ -34,15 +36,19 @@ class _Knobs:
     cells: int  # cells of the piece
     decoys: int
     walls: int  # inner wall cells
+    spare: int | None = None  # fuel beyond the fewest moves (None: no fuel bar)
 
 
-# Difficulty 4 (a wider room, more walls) is what keeps a random player below one win in three.
+# Difficulty 4 (a wider room, more walls) is what keeps a random player below one win in three;
+# 5 adds fuel, and 6 a piece of six cells.
 _KNOBS = (
     _Knobs(8, 3, 1, 0),
     _Knobs(9, 4, 1, 3),
     _Knobs(10, 4, 2, 6),
     _Knobs(11, 5, 3, 8),
     _Knobs(16, 5, 3, 34),
+    _Knobs(16, 5, 3, 34, spare=4),
+    _Knobs(16, 6, 3, 34, spare=3),
 )
 
 
@@ -85,13 +91,17 @@ class ShapeFit:
         "stop a move or a turn that would overlap them. The light holes on the floor can be crossed. "
         "Exactly one hole has the piece's shape in some turn; the others are shapes it can never "
         "become, such as its mirror image. The level is won when the piece covers that hole exactly."
+        + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT, USE)
     max_difficulty = len(_KNOBS) - 1
     budget = 5_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A room of 8 to 16 cells a side, a piece of 3 to 5 cells, 1 to 3 decoys, 0 to 34 walls."""
+        """A room of 8 to 16 cells a side, a piece of 3 to 6 cells, 1 to 3 decoys, 0 to 34 walls.
+
+        From difficulty 5 the level has fuel: 4, then 3, actions beyond the fewest.
+        """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 30)
 
@@ -120,9 +130,11 @@ class ShapeFit:
         free = ordered((x, y) for y in range(1, knobs.side - 1) for x in range(1, knobs.side - 1))
         for x, y in rng.sample([c for c in free if c not in taken], knobs.walls):
             grid[y][x] = WALL
-        if self.solve(Level.make(self.id, grid), self.budget) is None:
+        level = Level.make(self.id, grid)
+        plan = self.solve(level, self.budget)
+        if plan is None:
             raise RejectLevel("the walls keep the piece from its hole")
-        return Level.make(self.id, grid)
+        return fuelled(level, plan, knobs.spare)
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: the piece is one sprite, turned by the engine's own sprite rotation."""
@@ -189,7 +201,13 @@ class _ShapeGame(GridGame):
         ]
         self.goal = frozenset(level.cells(HOLE))
         super().__init__(
-            ShapeFit.id, sprites, size, actions=(1, 2, 3, 4, 5), background=GROUND, letterbox=EDGE
+            ShapeFit.id,
+            sprites,
+            size,
+            actions=(1, 2, 3, 4, 5),
+            background=GROUND,
+            letterbox=EDGE,
+            fuel=level.param("fuel", 0),
         )
 
     def on_action(self, action: int, cell: Cell | None) -> bool:

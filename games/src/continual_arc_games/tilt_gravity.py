@@ -1,6 +1,7 @@
 """tilt-gravity: tilt the board so the balls roll into the goal hole, steering clear of the pits.
 
-Legend of the level grid: 0 floor, 1 wall, 2 a ball, 3 the goal hole, 4 a pit.
+Legend of the level grid: 0 floor, 1 wall, 2 a ball, 3 the goal hole, 4 a pit. The param ``fuel``,
+from difficulty 4, is how many tilts an attempt may spend (a bar below the room; see ``engine.py``).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
-from .engine import DELTAS, GridGame, block, layer_sprite
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, fuelled, knobs_at, retry
+from .engine import DELTAS, FUEL_RULE, GridGame, block, layer_sprite
 from .layouts import Cell, bordered_room, ordered
 from .search import bfs
 
@@ -29,6 +30,7 @@ class _Knobs:
     pits: int
     walls: int  # inner wall cells
     shortest: int  # fewest tilts a served level needs
+    spare: int | None = None  # fuel beyond the fewest tilts (None: no fuel bar)
 
 
 _KNOBS = (
@@ -36,6 +38,8 @@ _KNOBS = (
     _Knobs(8, 1, 2, 6, 3),
     _Knobs(9, 2, 2, 8, 4),
     _Knobs(10, 2, 4, 12, 5),
+    _Knobs(10, 2, 4, 12, 5, spare=2),
+    _Knobs(11, 2, 6, 14, 6, spare=1),
 )
 
 
@@ -80,14 +84,17 @@ class TiltGravity:
         "ACTION1-4 tilt the whole board up, down, left or right, and every red ball rolls that way "
         "until a wall or another ball stops it. A ball that rolls onto the green hole drops into it "
         "and is gone. A ball that rolls onto a black pit is lost, and so is the level: only RESET "
-        "continues. The level is won when every ball has dropped into the green hole."
+        "continues. The level is won when every ball has dropped into the green hole." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
     budget = 5_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A room of 7 to 10 cells a side with 1-2 balls, 0-4 pits and 4-12 inner walls."""
+        """A room of 7 to 11 cells a side with 1-2 balls, 0-6 pits and 4-14 inner walls.
+
+        From difficulty 4 the level has fuel: 2, then 1, tilts beyond the fewest.
+        """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 30)
 
@@ -104,7 +111,7 @@ class TiltGravity:
             raise RejectLevel("no tilts bring every ball home")
         if len(plan) < knobs.shortest:
             raise RejectLevel(f"solved in {len(plan)} tilts, fewer than {knobs.shortest}")
-        return level
+        return fuelled(level, plan, knobs.spare)
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: balls roll one cell per frame, so a tilt is a short animation."""
@@ -140,7 +147,13 @@ class _TiltGame(GridGame):
             sprites.append(block(RED, f"ball{i}", x, y, layer=2, tags=["ball"]))
         self.goal, self.pits = board.goal, board.pits
         super().__init__(
-            TiltGravity.id, sprites, size, actions=(1, 2, 3, 4), background=GROUND, letterbox=EDGE
+            TiltGravity.id,
+            sprites,
+            size,
+            actions=(1, 2, 3, 4),
+            background=GROUND,
+            letterbox=EDGE,
+            fuel=level.param("fuel", 0),
         )
 
     def on_action(self, action: int, cell: Cell | None) -> bool:

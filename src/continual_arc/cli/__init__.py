@@ -36,7 +36,10 @@ _GROUPS: dict[str, tuple[str, str]] = {
 
 _COMMANDS: dict[str, tuple[str, str]] = {
     "data status": ("data", "every track's sources, versions, file hashes and task counts"),
-    "data fetch": ("data_fetch", "check (arc2: fetch) a track's sources, then draw every screened task"),
+    "data fetch": (
+        "data_fetch",
+        "check (arc2: fetch) a track's sources, then draw every screened task; arc3-public: the public games",
+    ),
     "data screen": ("data_fetch", "screen a track's generators and write its screen file"),
     "data cache": (
         "data_cache",

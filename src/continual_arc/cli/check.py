@@ -11,7 +11,13 @@ from pathlib import Path
 from ..core.errors import ContinualArcError
 from ..core.records import Phase
 from ..measure.ledger import format_outside
-from ..measure.report import POINT_DIGITS, format_estimate, format_points, tiny_budget_note
+from ..measure.report import (
+    POINT_DIGITS,
+    format_estimate,
+    format_level_score,
+    format_points,
+    tiny_budget_note,
+)
 from ..measure.reset_flags import floor_notes
 from ..submit.check import CheckNumbers, CheckResult, check_submission
 from ..submit.stored import is_stored_run, stored_run_sentence
@@ -26,8 +32,12 @@ COMMANDS = ("check",)
 
 
 def _side(side: Mapping[str, float | None]) -> str:
+    """A side's U and P, and on a game test ARC-AGI-3's level score and scorecard beside them."""
     used, solved = side["budget_used"], side["share_solved"]
-    return "-" if used is None else f"U {format_points(used)}, P {format_points(solved)}"
+    if used is None:
+        return "-"
+    games = format_level_score(side).strip()
+    return f"U {format_points(used)}, P {format_points(solved)}" + (f", {games}" if games else "")
 
 
 def format_numbers(numbers: CheckNumbers) -> str:

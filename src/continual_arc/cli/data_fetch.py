@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
 from ..data import fetch as data_fetch
 from ..data.arc2_sources import ARCGEN_ENV
+from ..data.arc3_public import KEY_ENV, PUBLIC_GAMES, PUBLIC_TRACK, fetch_public_games
 from ..data.screen import build_screen, screen_path, write_screen
 from ..data.screen_file import SCREENED_TRACKS
 from .common import CliError, counter, print_json
@@ -26,6 +28,10 @@ def fetch(args: argparse.Namespace) -> int:
     """Check (and for arc2 fetch) a track's sources, then draw an instance of every screened task."""
     if args.track != "arc2" and (args.source or args.wheel):
         raise CliError("--from and --wheel apply to --track arc2 only")
+    if args.track != PUBLIC_TRACK and args.game:
+        raise CliError(f"--game applies to --track {PUBLIC_TRACK} only")
+    if args.track == PUBLIC_TRACK:
+        return _printed(fetch_public_games(args.game or PUBLIC_GAMES), args.json)
     source = args.source or os.environ.get(ARCGEN_ENV) or None
     result = data_fetch.fetch(
         args.track,
@@ -33,7 +39,12 @@ def fetch(args: argparse.Namespace) -> int:
         wheel=Path(args.wheel) if args.wheel else None,
         progress=counter("checking instances"),
     )
-    if args.json:
+    return _printed(result, args.json)
+
+
+def _printed(result: dict[str, Any], as_json: bool) -> int:
+    """Print a fetch's result: its JSON, or its lines; exit status 0."""
+    if as_json:
         print_json(result)
     else:
         for line in result["lines"]:
@@ -57,9 +68,16 @@ def add_commands(data_sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     fetch_p = data_sub.add_parser(
         "fetch",
         help="arc1: check the pinned packages (offline); arc2: fetch and check its sources; then draw one "
-        "instance of every screened task",
+        "instance of every screened task; arc3-public: have ARC Prize's toolkit download the public games",
     )
-    fetch_p.add_argument("--track", default="arc1", choices=list(SCREENED_TRACKS))
+    fetch_p.add_argument("--track", default="arc1", choices=[*SCREENED_TRACKS, PUBLIC_TRACK])
+    fetch_p.add_argument(
+        "--game",
+        action="append",
+        metavar="ID",
+        help=f"arc3-public: a public game to fetch, repeatable (default {', '.join(PUBLIC_GAMES)}); "
+        f"ARC Prize's toolkit downloads it with your key (${KEY_ENV})",
+    )
     fetch_p.add_argument(
         "--from",
         dest="source",

@@ -14,6 +14,7 @@ from ..view.catalog import Catalog, build_catalog
 from ..view.export import export_site
 from ..view.figures import SWEEP_FILE
 from ..view.leaderboard import leaderboard_paths, read_leaderboard
+from ..view.play import PlaySessions
 from ..view.site import Site
 from ..view.tasks import TaskBrowser
 from .common import CliError, counter
@@ -154,7 +155,8 @@ def _view(args: argparse.Namespace) -> int:
             "pip install -e '.[view]' in the repository's clone (or use --export, which needs nothing more)"
         )
     print(f"viewing at http://{HOST}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    serve(_site(args, catalog, board, live=True), args.port)
+    human = Path(args.record_human) if args.record_human else None
+    serve(_site(args, catalog, board, live=True), args.port, PlaySessions(human_file=human))
     return 0
 
 
@@ -232,5 +234,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     view.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the port (default {DEFAULT_PORT})")
     view.add_argument(
         "--export", metavar="OUT", help="write the pages as static files into OUT instead of serving them"
+    )
+    view.add_argument(
+        "--record-human",
+        metavar="FILE",
+        help="add each game level you win on the Tasks page, with the actions it took you, to this human "
+        "counts file (games/src/continual_arc_games/human_actions.json is the one the benchmark reads)",
     )
     view.set_defaults(func=_view)

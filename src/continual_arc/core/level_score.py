@@ -3,8 +3,9 @@
 The charge (out of 16) counts failed attempts and demonstrations, so actions inside an attempt are
 free: a 127-action wander that wins costs what the optimum costs. ARC-AGI-3 scores a completed
 level by ``min(1, (baseline / actions) ** 2)``, the baseline being a human's action count; arc3
-uses the solver's plan length where no human baseline is recorded. The score is reported beside U
-and never replaces it (docs/arc3.md says why).
+uses a human's count where one is recorded for the level (``baseline_source`` ``"human"``), else the
+solver's plan length (``"plan"``). The score is reported beside U and never replaces it (docs/arc3.md
+says why).
 
 ARC-AGI-3's scorecard (ARC Prize's ``arc_agi/scorecard.py``) reads a game's levels together: a
 completed level scores ``min(1.15, (baseline / actions) ** 2)``, the ``k``-th level of a game
@@ -25,8 +26,11 @@ from typing import Any
 from .games import GAME_ACTIONS, RESET
 
 __all__ = [
+    "BASELINE_SOURCES",
     "SCORECARD_CAP",
+    "baseline_note",
     "game_scorecard",
+    "human_share",
     "level_actions",
     "level_fields",
     "level_score",
@@ -36,6 +40,9 @@ __all__ = [
 
 SCORECARD_CAP = 1.15
 """The most ARC-AGI-3's scorecard grants one level: a player may beat the baseline by a little."""
+
+BASELINE_SOURCES = ("human", "plan")
+"""Where a level's baseline came from: a human's recorded action count, or the solver's plan."""
 
 
 def level_score(solved: bool, actions: int, baseline: int) -> float:
@@ -76,14 +83,49 @@ def level_actions(entries: Iterable[Mapping[str, Any]]) -> int:
     return count
 
 
-def level_fields(entries: Iterable[Mapping[str, Any]], solved: bool, baseline: int) -> dict[str, Any]:
-    """A game record's level-score fields: the baseline, the actions counted and the score."""
+def level_fields(
+    entries: Iterable[Mapping[str, Any]], solved: bool, baseline: int, source: str = "plan"
+) -> dict[str, Any]:
+    """A game record's level-score fields: the baseline and its source, the actions counted, the score.
+
+    Raises:
+        ValueError: ``source`` is not one of
+            [`BASELINE_SOURCES`][continual_arc.core.level_score.BASELINE_SOURCES], or the score cannot be
+            computed ([`level_score`][continual_arc.core.level_score.level_score]).
+    """
+    if source not in BASELINE_SOURCES:
+        raise ValueError(f"a baseline comes from one of {', '.join(BASELINE_SOURCES)}, not {source!r}")
     actions = level_actions(entries)
     return {
         "baseline_actions": baseline,
+        "baseline_source": source,
         "level_actions": actions,
         "level_score": level_score(solved, actions, baseline),
     }
+
+
+def human_share(records: Iterable[Mapping[str, Any]]) -> float | None:
+    """The share of the level-scored records whose baseline is a human's (``None``: none is scored).
+
+    A record written before the baseline's source was recorded counts as the solver's plan, the
+    only baseline there was then.
+    """
+    sources = [r.get("baseline_source", "plan") for r in records if r.get("level_score") is not None]
+    return sum(source == "human" for source in sources) / len(sources) if sources else None
+
+
+def baseline_note(share: float | None) -> str:
+    """Which baseline a level score was read against, in words.
+
+    Args:
+        share: the share of levels read against a human's count
+            ([`human_share`][continual_arc.core.level_score.human_share]).
+    """
+    if share is None or share == 0:
+        return "the solver's plan"
+    if share == 1:
+        return "human action counts"
+    return f"human action counts on {share:.0%} of the levels, the solver's plan on the rest"
 
 
 def scorecard_level(solved: bool, actions: int, baseline: int) -> float:

@@ -271,6 +271,7 @@ class Record(SlotFields):
     plugin: NotRequired[str]
     plugins: NotRequired[dict[str, PluginBlock]]
     baseline_actions: NotRequired[int]
+    baseline_source: NotRequired[str]
     level_actions: NotRequired[int]
     level_score: NotRequired[float]
 
@@ -297,6 +298,7 @@ class Trajectory(SlotFields):
     error: LearnerFault | None
     action_cap: NotRequired[int]
     baseline_actions: NotRequired[int]
+    baseline_source: NotRequired[str]
     plugins: NotRequired[list[PluginEntry]]
     teacher_play: NotRequired[JSONObject]  # an experiment's teacher's play of an uncharged copy
 

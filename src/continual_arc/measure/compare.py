@@ -18,6 +18,7 @@ from typing import TypedDict, cast
 
 from ..core.errors import ContinualArcError
 from ..core.jsonable import fields_json
+from ..core.level_score import human_share, scorecard
 from ..core.records import Phase
 from .bootstrap import RESAMPLES, Estimate, EstimateJSON, estimate_rng, ratio_estimate
 from .budget import PHASE_ORDER, Record, instance_charge, primary
@@ -154,15 +155,24 @@ def _side(table: Mapping[InstanceKey, tuple[float, float]]) -> dict[str, float |
 def _with_level_score(
     side: dict[str, float | None], plays: Sequence[Play], phases: Sequence[str]
 ) -> dict[str, float | None]:
-    """``side`` with ARC-AGI-3's mean level score when every record carries one (a game test, arc3).
+    """``side`` with ARC-AGI-3's level score and scorecard when every record carries one (arc3).
 
-    Each instance is read as its mean over the plays, as U is; a grid test's side is left as it was.
+    ``level_score`` is the mean level score, each instance read as its mean over the plays, as U is;
+    ``scorecard`` is ARC-AGI-3's weighted scorecard of each play
+    ([`scorecard`][continual_arc.core.level_score.scorecard]), averaged over the plays; ``human_baselines``
+    the share of levels read against a human's action count rather than the solver's plan
+    ([`human_share`][continual_arc.core.level_score.human_share]). A grid test's side is left as it was.
     """
     tables = [_instances(play, phases) for play in plays]
     if not tables or not tables[0] or any(r.get("level_score") is None for t in tables for r in t.values()):
         return side
     per_instance = (sum(float(t[key]["level_score"]) for t in tables) / len(tables) for key in tables[0])
-    return {**side, "level_score": _mean(per_instance)}
+    records = [r for t in tables for r in t.values()]
+    scored = {**side, "level_score": _mean(per_instance), "human_baselines": human_share(records)}
+    if any(not isinstance(r.get(k), int) for r in records for k in ("level_actions", "baseline_actions")):
+        return scored  # records that keep the score without its counts: no scorecard to read
+    cards = [scorecard(list(table.values())) for table in tables]
+    return {**scored, "scorecard": _mean(card for card in cards if card is not None)}
 
 
 def mean_level_score(play: Play, phases: Sequence[str]) -> float | None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from ..core.level_score import scorecard
+from ..core.level_score import baseline_note, human_share, scorecard
 from ..core.records import LearnerSpec, ProtocolBlock, Record, RunMeta
 from ..core.teacher import TEACHER_KWARG, UNCHARGED_TEACHER, experiment_of
 from .budget import primary
@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # for annotations only: importing compare at run time would i
 
 __all__ = [
     "POINT_DIGITS",
-    "SCORECARD_BASELINE",
     "SHARE_DIGITS",
     "TINY_LEARNABLE_BUDGET",
     "RunReport",
@@ -81,10 +80,7 @@ class RunReport(TypedDict):
     plots: NotRequired[list[str]]
     stopped: NotRequired[Stopped]
     scorecard: NotRequired[dict[str, float]]
-
-
-SCORECARD_BASELINE = "the solver's plan"
-"""What the scorecard's baselines are: no served level has a human's action count recorded."""
+    scorecard_baseline: NotRequired[str]
 
 
 def recompute_summary(
@@ -281,6 +277,7 @@ def run_report(
     cards = {phase: scorecard([r for r in chosen if r["phase"] == phase]) for phase in summary["phases"]}
     if any(card is not None for card in cards.values()):
         report["scorecard"] = {phase: card for phase, card in cards.items() if card is not None}
+        report["scorecard_baseline"] = baseline_note(human_share(chosen))
     return report
 
 
@@ -318,7 +315,8 @@ def format_run(report: RunReport) -> str:
         shown = "  ".join(f"{phase} {_fmt(card, SHARE_DIGITS)}" for phase, card in cards.items())
         lines += [
             "",
-            f"ARC-AGI-3's scorecard (levels weighted by their index, baseline {SCORECARD_BASELINE}): {shown}",
+            "ARC-AGI-3's scorecard (levels weighted by their index, baseline "
+            f"{report.get('scorecard_baseline', baseline_note(None))}): {shown}",
         ]
     if any(len(users) > 1 for users in s["per_user"].values()):
         lines += ["", "per user (U / P):"]
@@ -404,9 +402,21 @@ def format_estimate(e: EstimateJSON, digits: int = SHARE_DIGITS, *, with_note: b
 
 
 def format_level_score(side: Mapping[str, float | None]) -> str:
-    """``"  level score 0.42"`` for a side with ARC-AGI-3's mean level score (a game test), else ``""``."""
+    """ARC-AGI-3's two scores of a side (a game test), else ``""``.
+
+    ``"  level score 0.42, scorecard 0.37 (baseline the solver's plan)"``: the mean level score, then
+    ARC-AGI-3's weighted scorecard and the baseline both were read against
+    ([`baseline_note`][continual_arc.core.level_score.baseline_note]). A side computed before the
+    scorecard was kept beside the level score shows the level score alone.
+    """
     value = side.get("level_score")
-    return "" if value is None else f"  level score {value:.{SHARE_DIGITS}f}"
+    if value is None:
+        return ""
+    card = side.get("scorecard")
+    if card is None:
+        return f"  level score {value:.{SHARE_DIGITS}f}"
+    note = baseline_note(side.get("human_baselines"))
+    return f"  level score {value:.{SHARE_DIGITS}f}, scorecard {card:.{SHARE_DIGITS}f} (baseline {note})"
 
 
 def format_transfer(c: TestComparison) -> str:

@@ -230,25 +230,35 @@ def _first_disorder(steps: Sequence[object]) -> str | None:
     return None
 
 
-def _game_opening(run: LoadedRun, record: Record) -> tuple[int | None, int | None]:
-    """A game instance's action cap and baseline, as its trajectory gives them (the replay checks them)."""
+def _game_opening(run: LoadedRun, record: Record) -> tuple[int | None, int | None, str]:
+    """A game instance's action cap, baseline and the baseline's source, as its trajectory gives them.
+
+    The replay checks them; a trajectory written before the source was recorded read the solver's plan.
+    """
     try:
         opening = read_json(run.path / "i" / f"{trajectory_name(record)}.json")
     except (FileNotFoundError, RecordsError):
-        return None, None  # the missing trajectory is reported by the trajectories' check
+        return None, None, "plan"  # the missing trajectory is reported by the trajectories' check
     cap, baseline = opening.get("action_cap"), opening.get("baseline_actions")
-    return (cap if isinstance(cap, int) else None), (baseline if isinstance(baseline, int) else None)
+    source = opening.get("baseline_source", "plan")
+    return (
+        (cap if isinstance(cap, int) else None),
+        (baseline if isinstance(baseline, int) else None),
+        source if isinstance(source, str) else repr(source),
+    )
 
 
-def _level_problems(record: Record, baseline: int | None, replay: ReplayCharge) -> list[str]:
+def _level_problems(record: Record, baseline: int | None, source: str, replay: ReplayCharge) -> list[str]:
     """Where a game record's level score is not what its actions and its trajectory's baseline give."""
     if baseline is None or baseline <= 0:
         return [f"its trajectory gives no baseline for the level score ({baseline!r})"]
     try:
-        want = level_fields(record.get("actions", []), bool(replay["solved"]), baseline)
+        want = level_fields(record.get("actions", []), bool(replay["solved"]), baseline, source)
     except ValueError as err:
         return [f"its level score cannot be computed ({err})"]
-    return [f"{k} {record.get(k)!r} (the actions give {v!r})" for k, v in want.items() if record.get(k) != v]
+    # A record written before the baseline's source was recorded read the solver's plan.
+    got = {**{"baseline_source": "plan"}, **{k: record.get(k) for k in want if k in record}}
+    return [f"{k} {got.get(k)!r} (the actions give {v!r})" for k, v in want.items() if got.get(k) != v]
 
 
 def _settings(run: LoadedRun) -> EnvSettings:
@@ -266,7 +276,7 @@ def _check_charges(run: LoadedRun, track: Track | ScheduleError, problems: list[
     # no cap (the recorded ends stand in for it), and its level score is left to the rebuild.
     openings = games and not run.records_only
     for line, record in enumerate(run.records, 1):
-        cap, baseline = _game_opening(run, record) if openings else (None, None)
+        cap, baseline, source = _game_opening(run, record) if openings else (None, None, "plan")
         if games and run.records_only:
             cap = len(record.get("actions", [])) or None
         replay = replay_charge(record, settings, cap)
@@ -279,7 +289,7 @@ def _check_charges(run: LoadedRun, track: Track | ScheduleError, problems: list[
             f"{k} {record.get(k)!r} (the actions give {v!r})" for k, v in replay.items() if record.get(k) != v
         ]
         if openings:
-            diff += _level_problems(record, baseline, replay)
+            diff += _level_problems(record, baseline, source, replay)
         if diff:
             problems.append(
                 f"{run.path / 'records.jsonl'}, line {line}: step {record.get('step')}: {', '.join(diff)}"

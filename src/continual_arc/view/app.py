@@ -132,9 +132,9 @@ def create_app(
     return Starlette(routes=routes, middleware=middleware)
 
 
-def serve(site: Site, port: int) -> None:
-    """Serve the viewer on ``127.0.0.1:<port>`` until interrupted."""
-    uvicorn.run(create_app(site), host=HOST, port=port, log_level="warning")
+def serve(site: Site, port: int, sessions: PlaySessions | None = None) -> None:
+    """Serve the viewer on ``127.0.0.1:<port>`` until interrupted (playing through ``sessions``)."""
+    uvicorn.run(create_app(site, sessions), host=HOST, port=port, log_level="warning")
 
 
 class ServerThread:

@@ -9,7 +9,8 @@ and how it ended the attempt (won, lost, reset, action cap). A demonstration bou
 solver's actions and the frames each rendered. The cost meter counts failed attempts where a grid
 instance counts wrong answers: each costs 1, as a demonstration does. The last step carries
 ARC-AGI-3's level score ([`continual_arc.core.level_score`][continual_arc.core.level_score]): the actions
-spent against the solver's plan.
+spent against the level's baseline (a human's count where one is recorded, else the solver's plan), with
+the level's share of ARC-AGI-3's scorecard beside it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypedDict, cast
 
-from ..core.level_score import level_fields
+from ..core.level_score import level_fields, scorecard_level
 from ..core.records import Event, JSONObject, JSONValue, Record
 from ..play.instance_record import action_entries
 from .loading import json_list, json_object
@@ -134,23 +135,40 @@ def json_count(value: JSONValue) -> int:
 
 
 def _level(trajectory: JSONObject, record: Record | None) -> Mapping[str, object] | None:
-    """The level score's fields: the record's, else computed from the trajectory (``None`` if neither can)."""
+    """The level score's fields: the record's, else computed from the trajectory (``None`` if neither can).
+
+    Beside them, the level's share of ARC-AGI-3's scorecard (``scorecard_level``, up to 1.15) and where
+    its baseline came from (``baseline_source``: a trajectory written before it was recorded read the plan).
+    """
     if record and isinstance(record.get("level_score"), int | float):
-        return {k: record.get(k) for k in ("baseline_actions", "level_actions", "level_score")}
+        fields = {k: record.get(k) for k in ("baseline_actions", "level_actions", "level_score")}
+        fields["baseline_source"] = record.get("baseline_source", "plan")
+        return _with_scorecard(fields, bool(record.get("solved")))
     baseline, result = trajectory.get("baseline_actions"), json_object(trajectory.get("result"))
+    source = trajectory.get("baseline_source", "plan")
     events = trajectory.get("events")
     if (
         not isinstance(baseline, int)
         or baseline <= 0
         or not isinstance(events, list)
         or "solved" not in result
+        or not isinstance(source, str)
     ):
         return None  # a trajectory written before the level score, or cut short
     try:
         written = cast(list[Event], events)  # as the trajectory holds them; a malformed one raises below
-        return level_fields(action_entries(written), bool(result["solved"]), baseline)
+        fields = level_fields(action_entries(written), bool(result["solved"]), baseline, source)
     except (KeyError, TypeError, ValueError):
         return None
+    return _with_scorecard(fields, bool(result["solved"]))
+
+
+def _with_scorecard(fields: dict[str, object], solved: bool) -> dict[str, object]:
+    """``fields`` with the level's scorecard share, when its counts are whole numbers."""
+    actions, baseline = fields.get("level_actions"), fields.get("baseline_actions")
+    if isinstance(actions, int) and isinstance(baseline, int) and baseline > 0:
+        fields["scorecard_level"] = scorecard_level(solved, actions, baseline)
+    return fields
 
 
 def charge_last(steps: list[ReplayStep], trajectory: JSONObject, record: Record | None) -> list[ReplayStep]:

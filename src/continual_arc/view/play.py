@@ -19,6 +19,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import cast
 
 from ..core.actions import Action, GiveUp, RequestDemos, Submit
@@ -62,6 +63,7 @@ class _Session:
     env: AnyEnvironment
     started: float
     game: bool = False
+    actions: int = 0  # a game level's actions so far, counted as its level score counts them
 
 
 def _action(body: Mapping[str, JSONValue]) -> Action:
@@ -85,9 +87,15 @@ def _action(body: Mapping[str, JSONValue]) -> Action:
 class PlaySessions:
     """The instances people are playing, by a random token (safe to use from several threads)."""
 
-    def __init__(self, settings: EnvSettings | None = None, max_sessions: int = MAX_SESSIONS) -> None:
+    def __init__(
+        self,
+        settings: EnvSettings | None = None,
+        max_sessions: int = MAX_SESSIONS,
+        human_file: Path | None = None,
+    ) -> None:
         self.settings = settings or EnvSettings()
         self.max_sessions = max_sessions
+        self.human_file = human_file
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -155,7 +163,28 @@ class PlaySessions:
                 "done": session.env.done,
                 "result": asdict(session.env.result()) if session.env.done else None,
             }
+            if session.game:
+                reply["human_recorded"] = self._count(session, action, feedback)
         return reply
+
+    def _count(self, session: _Session, action: object, feedback: object) -> bool:
+        """Count a game action as the level score does; record a won level's count when asked to.
+
+        Every game action counts, and a RESET when it ended an attempt; a demonstration does not.
+        A won level's count goes to ``human_file`` (the human counts beside the games,
+        [`continual_arc_games.human`][continual_arc_games.human]) when the viewer was given one.
+        Whether it was recorded.
+        """
+        name = getattr(action, "action", None)
+        if isinstance(name, str) and (name != "RESET" or getattr(feedback, "ended", None) is not None):
+            session.actions += 1
+        record = getattr(session.env, "record_human", None)
+        if self.human_file is None or not session.env.done or not session.env.result().solved:
+            return False
+        if not callable(record) or session.actions < 1:
+            return False
+        record(session.actions, self.human_file)
+        return True
 
 
 def _game_opening(env: AnyEnvironment) -> JSONObject:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("arcengine", reason="the arc3 track needs Python 3.12 and continual-arc[arc3]")
@@ -21,7 +23,8 @@ from continual_arc.tracks.arc3.env import GameEnv, attempt_action_cap
 from continual_arc.tracks.arc3.frames import FrameTexts, frame_text
 from continual_arc.tracks.arc3.source import GameInstance, play_plan
 from continual_arc.tracks.registry import get_track
-from continual_arc_games import GAMES, Level
+from continual_arc_games import GAMES, Level, human
+from continual_arc_games.human import record_human_actions
 from continual_arc_games.session import Session
 from continual_arc_games.session import encode_frame as games_encode_frame
 
@@ -181,3 +184,24 @@ def test_every_served_level_and_demonstration_was_won_by_its_solver(role: str) -
         assert instance.demonstration(0) == demo  # the same whenever asked for
         opening = FrameTexts().encode_all(Session(instance.spec, instance.level).frames)
         assert demo.frames != (opening, *demo.frames[1:])  # another level than the instance's
+
+
+def test_a_human_count_recorded_for_the_level_is_its_baseline_and_the_record_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = _env()
+    assert (env.opening()["baseline_actions"], env.opening()["baseline_source"]) == (1, "plan")
+    counts = tmp_path / "human_actions.json"
+    for count in (3, 2, 9):  # a first-time human's upper median: 3
+        record_human_actions(TILT, count, counts)
+    monkeypatch.setattr(human, "HUMAN_FILE", counts)
+    env = _env()
+    assert (env.opening()["baseline_actions"], env.opening()["baseline_source"]) == (3, "human")
+    env.step(RIGHT)  # the win, in one action against the human's three: (3 / 1)^2, capped at 1
+    fields = env.record_fields([{"action": "ACTION4", "ended": "won"}], True)
+    assert fields == {
+        "baseline_actions": 3,
+        "baseline_source": "human",
+        "level_actions": 1,
+        "level_score": 1.0,
+    }

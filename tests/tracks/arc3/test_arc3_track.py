@@ -168,3 +168,22 @@ def test_a_baseline_edited_with_its_score_is_caught_by_the_replay(smoke: Path, t
     (run / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     _, problems = check_run(run)
     assert any("its baseline_actions is not that of instance" in p for p in problems), problems
+
+
+@pytest.mark.tampered
+def test_a_human_baseline_claimed_for_a_level_no_human_played_is_caught_by_the_replay(
+    smoke: Path, tmp_path: Path
+) -> None:
+    run = _copy(smoke, tmp_path)
+    records = _records(run)
+    index = next(i for i, r in enumerate(records) if r["solved"])
+    record = records[index]
+    assert record["baseline_source"] == "plan"  # no human count ships for a drawn level
+    path = run / "i" / f"{record['step']}.json"
+    trajectory = read_json(path)
+    trajectory["baseline_source"] = "human"
+    path.write_text(json.dumps(trajectory))
+    record["baseline_source"] = "human"
+    (run / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    _, problems = check_run(run)
+    assert any("its baseline_source is not that of instance" in p for p in problems), problems

@@ -6,7 +6,7 @@ moves), `notes` (what it keeps per game), `episode` (its policy on one level),
 knowledge, floors for the transfer explorer).
 """
 
-from .controls import PriorControl
+from .controls import DemoSkipControl, PriorControl
 from .learner import GameExplorer
 
-__all__ = ["GameExplorer", "PriorControl"]
+__all__ = ["DemoSkipControl", "GameExplorer", "PriorControl"]

@@ -13,6 +13,10 @@ instead of nothing:
 Its reset (the bit cleared) plays exactly as the explorer's reset, so the two share the reset
 side of every comparison. What it saves against that reset is what a fixed prior and buying no
 demonstrations save, which no learning explains.
+
+The two controls go by their own names, so a protocol or a sweep names them as any learner:
+``continual_arc_baselines.explorer:PriorControl`` (the blue-to-green prior) and
+``continual_arc_baselines.explorer:DemoSkipControl`` (only skipping demonstrations).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from .episode import Episode
 from .learner import GameExplorer
 from .notes import GameNotes
 
-__all__ = ["PRIORS", "PriorControl"]
+__all__ = ["PRIORS", "DemoSkipControl", "PriorControl"]
 
 PRIORS = ("blue-to-green", "no-demos")
 """The hand-written priors a control can switch on."""
@@ -99,3 +103,16 @@ class PriorControl(GameExplorer):
             opened = (obs.step, Episode(notes, self.settings))
             self._open[obs.user] = opened
         return opened[1]
+
+
+class DemoSkipControl(PriorControl):
+    """The control that only skips demonstrations once it has played a round: the ``no-demos`` prior.
+
+    Args:
+        keep: whether to keep the bit between rounds (``False``: its own reset, the explorer's).
+        **explorer: the explorer's knobs, as
+            [`PriorControl`][continual_arc_baselines.explorer.controls.PriorControl] takes them.
+    """
+
+    def __init__(self, keep: bool = True, **explorer: Any) -> None:
+        super().__init__(prior="no-demos", keep=keep, **explorer)

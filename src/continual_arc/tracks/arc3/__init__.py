@@ -14,7 +14,7 @@ import importlib.util
 
 from ..track import Track, TrackUnavailableError
 
-__all__ = ["CONFIG_NAMES", "MISSING", "load_track"]
+__all__ = ["CONFIG_NAMES", "MISSING", "load_public", "load_track"]
 
 CONFIG_NAMES = ("arc3", "arc3-smoke")
 """The track's configurations: its canonical one and its smoke one."""
@@ -39,3 +39,19 @@ def load_track() -> Track:
     from .track import ARC3
 
     return ARC3
+
+
+def load_public() -> Track:
+    """The arc3-public track over the games fetched into the data directory.
+
+    See [`public_track`][continual_arc.tracks.arc3.public.public_track].
+
+    Raises:
+        TrackUnavailableError: the engine or the games package is missing, or the public games are not
+            fetched into the data directory (the sentence says how to fetch them).
+    """
+    if any(importlib.util.find_spec(name) is None for name in ("arcengine", "continual_arc_games")):
+        raise TrackUnavailableError(MISSING, configs=("arc3-public",))
+    from .public import load_public_track
+
+    return load_public_track()

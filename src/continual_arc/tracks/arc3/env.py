@@ -30,9 +30,11 @@ An action the game does not offer changes nothing but counts in the attempt.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from types import MappingProxyType
 
 from continual_arc_games import Move
+from continual_arc_games.human import human_actions, record_human_actions
 from continual_arc_games.session import Session
 
 from ...core.actions import GiveUp, GiveUpFeedback, RequestDemos
@@ -88,14 +90,20 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
     action_names = "GameAction, RequestDemos or GiveUp"
 
     def __init__(self, instance: GameInstance, settings: EnvSettings | None = None) -> None:
-        if not instance.plan:
-            raise ValueError(f"{instance.task_id}: a level is served only with its solver's winning plan")
+        if not instance.plan and instance.baseline is None:
+            raise ValueError(
+                f"{instance.task_id}: a level is served only with its solver's winning plan "
+                "or a human's baseline"
+            )
         self.instance = instance
         super().__init__(settings, instance.demo_cap)
-        self.attempt_action_cap = attempt_action_cap(len(instance.plan))
-        # ARC-AGI-3's level score reads the actions against this; no human baseline is recorded
-        # for a served level (the viewer's human plays use seeds no schedule draws).
-        self.baseline_actions = len(instance.plan)
+        # ARC-AGI-3's level score reads the actions against a human's count where one is known (the
+        # instance's own, a public game's, or one recorded beside the games for this very level), else
+        # against the solver's plan. A level without a plan has its attempt cap from the human's count.
+        human = instance.baseline if instance.baseline is not None else human_actions(instance.level)
+        self.attempt_action_cap = attempt_action_cap(len(instance.plan) or human or 0)
+        self.baseline_actions = len(instance.plan) if human is None else human
+        self.baseline_source = "plan" if human is None else "human"
         self.action_cap = self.settings.attempt_cap * self.attempt_action_cap + self.settings.action_cap
         self.session = Session(instance.spec, instance.level)
         self.texts = FrameTexts()
@@ -229,6 +237,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             "game": inst.task_id,
             "difficulty": inst.difficulty,
             "baseline_actions": self.baseline_actions,
+            "baseline_source": self.baseline_source,
             "attempt_action_cap": self.attempt_action_cap,
             "action_cap": self.action_cap,
             "demo_cap": self.demo_cap,
@@ -243,7 +252,15 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             actions: the record's ``actions`` entries.
             solved: whether the instance ended solved.
         """
-        return level_fields(actions, solved, self.baseline_actions)
+        return level_fields(actions, solved, self.baseline_actions, self.baseline_source)
+
+    def record_human(self, actions: int, path: Path) -> None:
+        """Record a human's win of this level in ``actions`` actions in the counts file ``path``.
+
+        The viewer's game player calls it
+        ([`record_human_actions`][continual_arc_games.human.record_human_actions]).
+        """
+        record_human_actions(self.instance.level, actions, path)
 
     def action_json(self, action: object) -> JSONObject:
         """An action as JSON ([`game_action_to_json`][continual_arc.core.games.game_action_to_json])."""

@@ -34,7 +34,7 @@ from .levels import SERVED_DIFFICULTIES, in_test_half, is_test_seed, served_diff
 
 __all__ = ["GAME_DATA_VERSION", "GameInstance", "GameSource", "LevelDrawError", "play_plan"]
 
-GAME_DATA_VERSION = "3"
+GAME_DATA_VERSION = "4"
 """The version of how instances are drawn from seeds (seed parts, difficulty, demonstrations)."""
 
 _DEMO_DRAWS = 64
@@ -59,8 +59,11 @@ class GameInstance:
         seed: the instance seed.
         difficulty: the difficulty its levels are drawn at.
         level: the level the learner plays.
-        plan: the solver's winning plan for it (never shown to the learner).
+        plan: the solver's winning plan for it (never shown to the learner; empty for a public game's
+            level, which has no solver).
         demo_cap: how many demonstrations the instance offers.
+        game: the game, when it is not one of `GAMES` (a public game's).
+        baseline: a human's action count for the level, when its source knows one (a public game's).
     """
 
     source: str
@@ -71,11 +74,13 @@ class GameInstance:
     plan: tuple[Move, ...]
     demo_cap: int
     _supply: Callable[[int], GameDemo] = field(repr=False, compare=False)
+    game: GameSpec | None = field(default=None, repr=False, compare=False)
+    baseline: int | None = None
 
     @property
     def spec(self) -> GameSpec:
         """The game."""
-        return GAMES[self.task_id]
+        return GAMES[self.task_id] if self.game is None else self.game
 
     def demonstration(self, index: int) -> GameDemo:
         """Demonstration ``index`` (from 0); the same whenever it is asked for.

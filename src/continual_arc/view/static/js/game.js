@@ -136,11 +136,15 @@
     CAV.clear(root.querySelector(".game-actions"), actionLog(doc.steps, at));
   };
 
-  /* ARC-AGI-3's level score of the instance: its actions against the solver's plan. */
+  /* ARC-AGI-3's level score of the instance: its actions against the baseline (a human's count where
+     one is recorded, else the solver's plan), and beside it the level's share of ARC-AGI-3's scorecard. */
   function levelScore(level) {
-    return el("span.level-score", { dataset: { score: level.level_score } },
-      " · level score " + CAV.fmt(level.level_score, 2) + " (ARC-AGI-3's min(1, (plan / actions)²): " +
-      level.level_actions + " actions against the solver's " + level.baseline_actions + "; 0 when unsolved)");
+    const whose = level.baseline_source === "human" ? "a human's" : "the solver's";
+    const card = level.scorecard_level === undefined || level.scorecard_level === null ? "" :
+      "; scorecard share " + CAV.fmt(level.scorecard_level, 2) + ", the same squared ratio capped at 1.15";
+    return el("span.level-score", { dataset: { score: level.level_score, scorecard: level.scorecard_level, baseline: level.baseline_source } },
+      " · level score " + CAV.fmt(level.level_score, 2) + " (ARC-AGI-3's min(1, (baseline / actions)²): " +
+      level.level_actions + " actions against " + whose + " " + level.baseline_actions + "; 0 when unsolved" + card + ")");
   }
 
   /* What the page says of a game level under its title: the game and its caps. */
