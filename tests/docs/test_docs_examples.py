@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from continual_arc.cli import build_parser
+from continual_arc.cli import build_parser, command_of
 from continual_arc.cli import main as cli_main
 from continual_arc_baselines.cli import build_parser as build_baselines_parser
 
@@ -164,7 +164,7 @@ def test_the_pages_hold_commands_to_check() -> None:
     ("page", "line", "prog", "argv"), COMMANDS, ids=[f"{_label(p)}:{n}" for p, n, _, _ in COMMANDS]
 )
 def test_every_command_of_the_guides_parses(page: Path, line: int, prog: str, argv: list[str]) -> None:
-    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    command = command_of(argv)  # a group's subcommand by its path (``data fetch``), as main reads it
     with contextlib.redirect_stderr(io.StringIO()) as err, contextlib.redirect_stdout(io.StringIO()):
         try:
             PARSERS[prog](command).parse_args(argv)
