@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("arcengine")  # the games install only beside the engine, on Python 3.12
+
 from continual_arc_games import human
 from continual_arc_games.base import Level
 from continual_arc_games.human import (

@@ -7,6 +7,7 @@ does.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
 from typing import NotRequired
 
@@ -98,7 +99,9 @@ class Summary(TypedDict):
 def mean_level_score(records: Sequence[Record]) -> float | None:
     """The mean of ARC-AGI-3's level score over the game records that carry one (``None`` if none do)."""
     scores = [float(r["level_score"]) for r in records if r.get("level_score") is not None]
-    return sum(scores) / len(scores) if scores else None
+    # fsum, correctly rounded: Python 3.12's sum of floats compensates and 3.11's does not, so the
+    # arc3 runs written on 3.12 would not recompute to the last digit on 3.11 with a plain sum
+    return math.fsum(scores) / len(scores) if scores else None
 
 
 def _row(records: Sequence[Record]) -> PhaseRow:

@@ -52,7 +52,7 @@ def load_public() -> Track:
     """
     if any(importlib.util.find_spec(name) is None for name in ("arcengine", "continual_arc_games")):
         raise TrackUnavailableError(MISSING, configs=("arc3-public",))
-    # imported only once the engine is known to be there: the module imports arcengine at its top
+    # only now: the module imports the games package (and so the engine), known by here to be installed
     from .public import load_public_track
 
     return load_public_track()
