@@ -214,7 +214,10 @@ TAUGHT_ROWS["QETE"] = ("keep_one_program", "keep_one_program")
 @pytest.mark.parametrize("harness", sorted(ADAPTERS))
 def test_a_real_harness_taught_by_a_teacher_that_plays_first(tmp_path: Path, harness: str, row: str) -> None:
     _skip_unless_installed(harness)
-    _skip_unless_chosen(harness, "as_shipped" if row == "QT" else row)
+    # Each row is the smoke stream played twice an instance (teacher, then student): CI plays QT on
+    # Hermes, and the other five rows only when asked, as OpenClaw's variants are.
+    if (harness, row) != ("hermes", "QT") and not os.environ.get(ALL_VARIANTS_ENV):
+        pytest.skip(f"{harness}'s {row} plays every instance twice; set {ALL_VARIANTS_ENV}=1 to play it")
     learner_class, shell, note, _ = ADAPTERS[harness]
     variant, teacher_plays = TAUGHT_ROWS[row]
     fake = FakeModelServer(scripted_model(answers(SMOKE), shell=shell, note=lambda alias: note)).start()
