@@ -119,7 +119,7 @@ class QDLearner(TrainedLearner):
         teacher_base_url: the teacher's tracking proxy (its OpenAI base); by default
             ``$CONTINUAL_ARC_PROXY``, else the proxy's default port.
         teacher_options: any other field of
-            [`ModelSettings`][continual_arc_baselines.library.model_session.ModelSettings] for the
+            ``continual_arc_baselines.library.model_session.ModelSettings`` for the
             teacher (``effort``, ``max_tokens``, ``run_id``, ``max_calls``, ...); its ``max_calls``
             defaults to the student's, one teacher call for each student call.
         replay: earlier pairs trained on beside each round's new ones (``None``: all of them).

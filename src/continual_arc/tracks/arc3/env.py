@@ -258,7 +258,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
         """Record a human's win of this level in ``actions`` actions in the counts file ``path``.
 
         The viewer's game player calls it
-        ([`record_human_actions`][continual_arc_games.human.record_human_actions]).
+        (``continual_arc_games.human.record_human_actions``).
         """
         record_human_actions(self.instance.level, actions, path)
 
