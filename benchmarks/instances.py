@@ -1,5 +1,5 @@
 """Pairs per second over a track's screened pool, the CLI's start-up time, and a trivial learner's
-arc1 protocol with the instance cache cold and warm (:mod:`instance_cache`).
+arc1 protocol with the instance cache cold and warm (``instance_cache``).
 
 Usage: python benchmarks/instances.py [--track arc1|arc2] [--tasks N] [--seeds K] [--no-protocol]
 

@@ -1,13 +1,13 @@
 """What a benchmark prints, written as it prints it into a file the documentation includes.
 
-Every script under ``benchmarks/`` ends with :func:`run` (imported as ``run_benchmark``, clear of
+Every script under ``benchmarks/`` ends with ``run`` (imported as ``run_benchmark``, clear of
 the runner's ``run``). Run plainly, it runs the script's ``main``; with ``--record``, everything
 the script prints still goes to the terminal, and also to ``benchmarks/results/<name>.md``, headed
 by the command, the date, the machine (processor, cores, Python), the load average before and
 after, and the wall and CPU time the whole run took (this process and every process it started),
 all measured here. The pages include that file where they discuss its figures (``--8<--``), so no
 figure on them is typed; tests/docs/test_docs_figures.py keeps timings off the pages everywhere
-else. A benchmark that cannot run here (no Python 3.12, no browser) raises :class:`Unavailable`,
+else. A benchmark that cannot run here (no Python 3.12, no browser) raises ``Unavailable``,
 and its file then says that it was not run, and why.
 """
 

@@ -12,7 +12,7 @@ per round trained, the tokens trained, and the peak memory (CUDA's peak allocati
 process's peak resident set, served weights included).
 
 ``--estimate`` measures nothing: it derives, from a model's shape alone, the GPU memory the
-trained learner needs on a 9B dense model at 1 and 16 users (see :func:`estimate`).
+trained learner needs on a 9B dense model at 1 and 16 users (see ``estimate``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A MkDocs hook (``hooks:`` in ``mkdocs.yml``): a page holding ``<!-- cli-reference: PROG -->`` gets
 that line replaced by the reference of ``continual-arc`` or ``continual-arc-baselines``, every
 command and subcommand with its usage, description and options, walked from
-:func:`continual_arc.cli.build_parser` and :func:`continual_arc_baselines.cli.build_parser`. So a
+``continual_arc.cli.build_parser`` and ``continual_arc_baselines.cli.build_parser``. So a
 flag added to a parser is in the site at the next build, and a flag removed is gone from it.
 
 Usage as a script: ``python scripts/cli_reference.py [continual-arc|continual-arc-baselines]``

@@ -20,7 +20,7 @@ from continual_arc.measure.bootstrap import Estimate
 
 
 def _documented_by_fields() -> list[type]:
-    """Every dataclass of the package whose ``to_json`` returns :func:`fields_json` of itself."""
+    """Every dataclass of the package whose ``to_json`` returns ``fields_json`` of itself."""
     found = []
     for info in pkgutil.walk_packages(continual_arc.__path__, "continual_arc."):
         if info.name.endswith("__main__") or info.name.startswith("continual_arc.cli"):

@@ -52,7 +52,7 @@ class _Dodger(ProgramLibraryLearner):
         raise NotImplementedError
 
     def act(self, obs: LearnerObservation) -> Action:
-        """Give up at once on an instance :meth:`dodge` picks; play as the library otherwise."""
+        """Give up at once on an instance ``dodge`` picks; play as the library otherwise."""
         key = (obs.step, obs.user)
         if key in self._dodged or (obs.demos_used == 0 and obs.attempts_used == 0 and self.dodge(obs)):
             self._dodged.add(key)

@@ -1,7 +1,7 @@
 """One implementation of the rules: the checker's replay counts a record's actions as the environment did.
 
-The environment plays an instance through its :class:`~continual_arc.core.rules.Tally`, and the
-checker's :func:`~continual_arc.submit.check_run.replay_charge` replays the recorded actions
+The environment plays an instance through its ``Tally``, and the
+checker's ``replay_charge`` replays the recorded actions
 through one: on every golden run and on any sequence of actions they agree, and a record or
 trajectory edited after the fact is still refused.
 """

@@ -12,7 +12,7 @@ from continual_arc.testing import ToyRuleLearner
 
 
 class SlowToyRule(ToyRuleLearner):
-    """:class:`ToyRuleLearner`, sleeping ``pause`` seconds in every ``end_round``."""
+    """``ToyRuleLearner``, sleeping ``pause`` seconds in every ``end_round``."""
 
     def __init__(self, keep: bool = True, pause: float = 0.0) -> None:
         super().__init__(keep)

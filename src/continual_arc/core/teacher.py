@@ -2,8 +2,8 @@
 
 A learner may be taught by a second model, the **teacher**: a stronger model that writes its notes,
 labels the states it met, or plays an instance before it. The teacher is named like the student, as a
-published checkpoint used unchanged: an OpenRouter model id (``org/name``) or open weights as their
-Hugging Face repository at a commit (``org/name@commit``), checked by
+published checkpoint used unchanged: an OpenRouter model id (``org/name``), or a Hugging Face
+repository pinned to one commit (``org/name@commit``), checked by
 [check_teacher_name][continual_arc.core.teacher.check_teacher_name]. A learner names it in its keywords
 (``teacher``, [TEACHER_KWARG][continual_arc.core.teacher.TEACHER_KWARG]), so that ``submission.json``
 names it too.
