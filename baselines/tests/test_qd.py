@@ -12,18 +12,19 @@ from qd_rig import TEACHER, FakeTeacher, fenced, teacher_rig
 
 from continual_arc.core.games import GameFeedback, GameObservation, encode_frame
 from continual_arc.env import GameAction, GiveUp
+from continual_arc.learner import TEACHER_COUNTERS
 from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.game_play import game_messages
-from continual_arc_baselines.library.model_session import ModelSettings
 from continual_arc_baselines.proxy import Price, ProxyHandle
 from continual_arc_baselines.serve import resolve_model
+from continual_arc_baselines.teacher import Teacher, TeacherSettings
 from continual_arc_baselines.trained.learner import Taught
 from continual_arc_baselines.trained.lora import COMPUTE_KEYS
+from continual_arc_baselines.trained.moves import PLAYING_RULES, Kind, State, ask_move, game_line
 from continual_arc_baselines.trained.qd import Pair, QDLearner
-from continual_arc_baselines.trained.teacher import PLAYING_RULES, State, Teacher, game_line
 
 FAST = {"learning_rate": 0.05, "epochs": 1, "max_tokens": 8, "max_calls": 2, "max_retries": 0}
 
@@ -38,16 +39,16 @@ def test_the_teacher_reads_the_rules_then_the_state_and_answers_as_the_student_w
     teacher_server: tuple[FakeTeacher, FakeModelServer, ProxyHandle],
 ) -> None:
     script, fake, proxy = teacher_server
-    teacher = Teacher(ModelSettings(model=TEACHER, base_url=proxy.url, max_retries=0))
+    settings = TeacherSettings(TEACHER, calls={"max_retries": 0})
+    teacher = Teacher(settings, student_run_id="qd-run", base_url=proxy.url)
     try:
-        teacher.begin_round()
         shown = ({"role": "system", "content": "rules"}, {"role": "user", "content": "input (1x1):\n7"})
         moves = []
         for n in range(6):
-            kind = "game" if n % 2 else "grid"
+            kind: Kind = "game" if n % 2 else "grid"
             extra = ({"role": "user", "content": f"Offered actions: ACTION6 {n}"},) if kind == "game" else ()
             state = State(kind, (*shown, *extra, {"role": "user", "content": f"state {n}"}), f"i{n}")
-            moves.append(teacher.ask_teacher(state))
+            moves.append(ask_move(teacher, state)[1])
         teacher.end_round()
         requests = fake.chat_requests
         assert len(requests) == 6
@@ -64,12 +65,12 @@ def test_the_teacher_reads_the_rules_then_the_state_and_answers_as_the_student_w
             else:
                 expected.append(None)
         assert moves == expected and None in expected  # the fake's hash leaves one state without a move
-        compute = teacher.compute()
-        assert compute["teacher_calls"] == 6 and compute["teacher_moves"] == 6 - expected.count(None)
-        assert compute["teacher_unreadable_replies"] == expected.count(None)
+        counted = teacher.resources()
         served = [u for u in fake.served if u is not None]
-        assert compute["teacher_prompt_tokens"] == sum(u["prompt_tokens"] for u in served)
-        assert compute["teacher_completion_tokens"] == sum(u["completion_tokens"] for u in served)
+        assert counted["calls"] == 6 and counted["uncharged_plays"] == 0
+        assert counted["prompt_tokens"] == sum(u["prompt_tokens"] for u in served)
+        assert counted["completion_tokens"] == sum(u["completion_tokens"] for u in served)
+        assert proxy.ledger.totals("qd-run-teacher").calls == 6  # under the teacher's own run name
     finally:
         teacher.close()
 
@@ -124,12 +125,14 @@ def test_qd_trains_on_the_teachers_moves_in_the_states_the_student_met(
     # Every student call met a state the teacher was asked in, one teacher call each.
     requests = fake.chat_requests
     assert all(r.body["model"] == TEACHER for r in requests)
-    assert len(requests) == len(student_log) == compute["teacher_calls"] > 0
+    assert len(requests) == len(student_log) == named["calls"] > 0
     served = [u for u in fake.served if u is not None]
     for key in ("prompt_tokens", "completion_tokens"):
-        assert compute[f"teacher_{key}"] == named[key] == sum(u[key] for u in served)
-    assert named["calls"] == len(requests) and named["uncharged_plays"] == 0
-    assert set(COMPUTE_KEYS) <= set(compute)
+        assert named[key] == sum(u[key] for u in served)
+    assert named["uncharged_plays"] == 0 and set(named) == set(TEACHER_COUNTERS)
+    # The teacher is counted in one place: training compute is the adapters' own.
+    assert set(compute) == set(COMPUTE_KEYS)
+    assert records[-1]["teacher_resources"] == named
     # The student's own counts hold the student alone.
     counts = [r["instance_resources"] for r in records]
     assert sum(c["calls"] for c in counts) == len(student_log)
@@ -140,7 +143,8 @@ def test_qd_trains_on_the_teachers_moves_in_the_states_the_student_met(
     ]
     sent = script.grid_moves()
     assert [p.move for p in pairs] == sent and len(sent) < len(script.replies)
-    assert compute["teacher_moves"] == len(pairs)
+    assert learner.memory()["labels"] == len(pairs)
+    assert learner.memory()["unreadable_labels"] == len(script.replies) - len(pairs)
     for pair, (state, _) in zip(
         pairs, [s for s in script.replies if s[1].startswith("My answer")], strict=True
     ):
@@ -171,19 +175,20 @@ def test_save_load_and_reset_keep_the_pairs_and_the_teachers_counts(
         schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
         run(learner, schedule, tmp_path / "run")
         learner.save_state(tmp_path / "state")
-        saved, compute = weights(learner), dict(learner.training_resources())
+        saved, counted = weights(learner), dict(learner.teacher_resources())
+        labels = learner.memory()["labels"]
         learner.reset()
         assert learner.memory()["pairs"] == 0
-        assert learner.training_resources()["teacher_calls"] == compute["teacher_calls"]  # spent is spent
+        assert learner.teacher_resources() == counted and counted["calls"] > 0  # spent is spent
     finally:
         learner.close()
     again = qd(tiny_model, proxy)
     try:
         again.load_state(tmp_path / "state")
         assert weights(again) == saved
-        assert {k: v for k, v in again.training_resources().items() if k.startswith("teacher_")} == {
-            k: v for k, v in compute.items() if k.startswith("teacher_")
-        }
+        assert again.memory()["labels"] == labels
+        # A state loaded is no resumed run: the teacher's calls are counted by the play that made them.
+        assert again.teacher_resources()["calls"] == 0
         again.save_state(tmp_path / "again")
         for name in ("pairs.jsonl", "qd.json", "adapter.safetensors"):
             assert (tmp_path / "again" / name).read_bytes() == (tmp_path / "state" / name).read_bytes()
@@ -236,7 +241,7 @@ def test_a_negative_replay_or_an_unknown_teacher_option_is_refused(tiny_model: P
     with pytest.raises(ValueError, match="replay must be at least 0"):
         QDLearner("local/x@sha256:00", TEACHER, weights=str(tiny_model), replay=-1)
     name = resolve_model(str(tiny_model)).name
-    with pytest.raises(TypeError, match="effrot"):
+    with pytest.raises(ValueError, match="effrot"):
         QDLearner(name, TEACHER, weights=str(tiny_model), teacher_options={"effrot": "high"})
 
 
@@ -247,7 +252,7 @@ def test_the_teachers_own_cap_stops_the_run_cleanly_at_the_round(tiny_model: Pat
         try:
             schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
             result = run(learner, schedule, tmp_path / "run")
-            refused = learner.training_resources()["teacher_refused_calls"]
+            refused = learner.teacher_resources()["refused_calls"]
         finally:
             learner.close()
     assert not fake.chat_requests  # refused at the proxy: nothing reached the teacher

@@ -9,8 +9,8 @@ from continual_arc.core.games import GAME_ACTIONS, GameAction
 from continual_arc.env import GiveUp
 from continual_arc_baselines.game_play import parse_game_action
 from continual_arc_baselines.prompts import parse_grid
+from continual_arc_baselines.trained.moves import game_line, grid_reply
 from continual_arc_baselines.trained.qd import Pair
-from continual_arc_baselines.trained.teacher import game_line, grid_reply
 
 cells = st.integers(min_value=0, max_value=63)
 actions = st.one_of(

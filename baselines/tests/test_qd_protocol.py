@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from qd_rig import TEACHER, FakeTeacher, teacher_rig
 
+from continual_arc.core.files import read_json
 from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import read_trajectory
 from continual_arc_baselines.fake_server import FakeModelServer
@@ -52,6 +53,13 @@ def command(tiny_model: Path, proxy: ProxyHandle, out: Path) -> list[str]:
     ]  # fmt: skip
 
 
+def report(run: Path, *flags: str) -> str:
+    argv = [sys.executable, "-m", "continual_arc.cli", "report", str(run), *flags]
+    shown = subprocess.run(argv, capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr[-3000:]
+    return shown.stdout
+
+
 def test_the_qd_protocol_resumes_after_a_kill_to_the_same_records_adapters_and_pairs(
     tiny_model: Path, tmp_path: Path, teacher_proxy: tuple[FakeTeacher, FakeModelServer, ProxyHandle]
 ) -> None:
@@ -69,8 +77,10 @@ def test_the_qd_protocol_resumes_after_a_kill_to_the_same_records_adapters_and_p
     proc.stderr.close()
     assert not (killed / "protocol.json").exists() and (killed / "stream" / "state").is_dir()
     for out in (killed, straight):
+        billed_before = len(fake.bill)
         done = subprocess.run(command(tiny_model, proxy, out), capture_output=True, text=True)
         assert done.returncode == 0, done.stderr[-3000:]
+    straight_bill = fake.bill[billed_before:]  # the teacher's calls in the uninterrupted protocol
     assert fake.chat_requests and all(r.body["model"] == TEACHER for r in fake.chat_requests)
     plays = sorted(p.name for p in straight.iterdir() if (p / "records.jsonl").exists())
     assert {"stream", "seen", "held-out"} <= set(plays)
@@ -87,15 +97,11 @@ def test_the_qd_protocol_resumes_after_a_kill_to_the_same_records_adapters_and_p
     ]
     assert kept[0] == kept[1] and kept[0]
     # The stream's teacher: its moves in the trajectories are the pairs kept, and what it cost is
-    # training compute, equal after the kill to the uninterrupted run's.
+    # counted once, in teacher_resources, equal after the kill to the uninterrupted run's.
     stream = [json.loads(line) for line in (straight / "stream" / "records.jsonl").read_text().splitlines()]
-    trained = [
-        {k: v for k, v in json.loads(line)["training_resources"].items() if k.startswith("teacher_")}
-        for line in (killed / "stream" / "records.jsonl").read_text().splitlines()
-    ]
-    assert trained == [
-        {k: v for k, v in r["training_resources"].items() if k.startswith("teacher_")} for r in stream
-    ]
+    cut = [json.loads(line) for line in (killed / "stream" / "records.jsonl").read_text().splitlines()]
+    assert [r["teacher_resources"] for r in cut] == [r["teacher_resources"] for r in stream]
+    assert all(not any(k.startswith("teacher") for k in r["training_resources"]) for r in stream)
     pairs = (finals[1] / "pairs.jsonl").read_text().splitlines()
     moves = [
         move
@@ -104,10 +110,23 @@ def test_the_qd_protocol_resumes_after_a_kill_to_the_same_records_adapters_and_p
     ]
     assert moves == [json.loads(p)["move"] for p in pairs] and moves
     last = stream[-1]["training_resources"]
-    assert last["teacher_moves"] == len(moves) and last["teacher_calls"] >= len(moves)
-    assert (
-        json.loads((finals[1] / "qd.json").read_text())["compute"]["teacher_calls"] == last["teacher_calls"]
-    )
+    assert json.loads((finals[1] / "qd.json").read_text())["labels"] == len(moves)
+    assert stream[-1]["teacher_resources"]["calls"] >= len(moves)
+    # report names the teacher once, on its own line, with counts that are the server's for that
+    # model: each play's teacher counts its own calls, and together they are every call it was sent.
+    reported = []
+    taught = [p for p in plays if "QDLearner" in str(read_json(straight / p / "meta.json")["learner"])]
+    assert {"stream", "seen", "held-out"} <= set(taught)
+    for play in taught:
+        lines = report(straight / play).splitlines()
+        assert [line.split(":")[0] for line in lines if TEACHER in line and "learner:" not in line] == [
+            f"teacher {TEACHER}"
+        ], play
+        assert not any("teacher" in line for line in lines if line.startswith("training compute")), play
+        reported.append(json.loads(report(straight / play, "--json"))["teacher"]["compute"])
+    assert sum(r["calls"] for r in reported) == len(straight_bill) > 0
+    for ours, theirs in (("prompt_tokens", "tokens_prompt"), ("completion_tokens", "tokens_completion")):
+        assert sum(r[ours] for r in reported) == sum(e[theirs] for e in straight_bill), ours
     # Its adapters trained on the teacher's labels: every round on every pair so far (DAgger's
     # aggregate), less those longer than max_train_tokens (the tiny model's tokens are bytes).
     per_round = [0] * (1 + max(r["round"] for r in stream))

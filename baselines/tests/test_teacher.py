@@ -153,3 +153,23 @@ def test_a_resumed_teacher_continues_its_counters_and_its_cap(
     assert counts["calls"] == 5.0 and counts["cost"] == pytest.approx(4 * COST)
     assert counts["uncharged_plays"] == 3.0
     teacher.close()
+
+
+def test_the_settings_of_its_calls_are_checked_and_a_named_run_is_kept() -> None:
+    for calls, why in (
+        ({"effrot": "high"}, "teacher_options has no setting 'effrot'"),
+        ({"max_calls": "3"}, "teacher_options max_calls must be int, got '3'"),
+        ({"max_calls": 0}, "max_calls must be at least 1"),
+        ({"run_id": 7}, "teacher_options run_id must name the teacher's run"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            TeacherSettings(TEACHER, calls=calls)
+    settings = TeacherSettings(TEACHER, effort="high", calls={"max_calls": 3, "run_id": "t"})
+    teacher = Teacher(settings, student_run_id="s", base_url="http://127.0.0.1:9/v1")
+    try:
+        made = teacher.session.settings
+        assert (made.model, made.effort, made.max_calls, made.run_id) == (TEACHER, "high", 3, "t")
+        teacher.join_run("s2")  # a named run stays named
+        assert teacher.run_id == teacher.session.client.run_id == "t"
+    finally:
+        teacher.close()

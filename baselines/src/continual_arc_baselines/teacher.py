@@ -1,17 +1,23 @@
-"""A learner's teacher model: one object that calls it, counts it apart, and holds it to its own cap.
+"""A learner's teacher model: the one client that calls it, counts it apart, and holds it to its own cap.
 
-A learner taught by a stronger model takes three keywords besides its own (`TEACHER_KEYWORDS`):
-``teacher`` (the model, an OpenRouter id ``org/name`` or open weights ``org/name@commit``),
-``teacher_budget_usd`` (USD the teacher may spend over the run; ``None`` for no cap of its own) and
-``teacher_effort`` (its reasoning effort).
+Every learner here that is taught goes through [Teacher][continual_arc_baselines.teacher.Teacher]:
+the harness learners, whose teacher plays an instance first (the rows QT, QTE and QETE), and the
+trained learner QD, whose teacher labels the states the student met. A taught learner takes three
+keywords besides its own (`TEACHER_KEYWORDS`): ``teacher`` (the model, an OpenRouter id
+``org/name`` or open weights ``org/name@commit``), ``teacher_budget_usd`` (USD the teacher may spend
+over the run; ``None`` for no cap of its own) and ``teacher_effort`` (its reasoning effort).
 [Teacher.from_kwargs][continual_arc_baselines.teacher.Teacher.from_kwargs] takes them out of the
 learner's keywords and gives a [Teacher][continual_arc_baselines.teacher.Teacher], or ``None`` when
 no teacher is named::
 
     class MyLearner(BaseLearner):
-        def __init__(self, model: str, **kwargs: Any) -> None:
+        def __init__(self, model: str, **kwargs: object) -> None:
             self.teacher = Teacher.from_kwargs(kwargs, student_run_id="my-run")
             ...
+
+        def join_run(self, run_id: str) -> None:
+            if self.teacher is not None:
+                self.teacher.join_run(f"my-{run_id}")  # the student's run id: the teacher's follows it
 
         def act(self, obs):
             if self.teacher is not None:
@@ -29,12 +35,17 @@ no teacher is named::
             if self.teacher is not None:
                 self.teacher.resume(records)
 
-The teacher is reached through the same tracking proxy as the student, under a run name of its own
-(the student's run id with ``-teacher`` appended), so the proxy counts its calls, tokens and cost
-apart from the student's; start the proxy with both models (``--model STUDENT --model TEACHER``) and
-it admits exactly those two. Its counters ([TEACHER_COUNTERS][continual_arc.core.teacher.TEACHER_COUNTERS])
-are training compute: the runner keeps them in every record as ``teacher_resources``, ``report``
-shows them beside the score, and they are never in it.
+The teacher is reached through the same tracking proxy as the student (or one of its own), under a
+run name of its own (the student's run id with ``-teacher`` appended), so the proxy counts its
+calls, tokens and cost apart from the student's; start the proxy with both models (``--model
+STUDENT --model TEACHER``) and it admits exactly those two. Its counters
+([TEACHER_COUNTERS][continual_arc.core.teacher.TEACHER_COUNTERS], from
+[resources][continual_arc_baselines.teacher.Teacher.resources]) are the one account of what the
+teacher cost: the runner keeps them in every record as ``teacher_resources``, ``report`` shows them
+beside the score as training compute, and they are never in it. They start at zero in every process
+and continue only through [resume][continual_arc_baselines.teacher.Teacher.resume], from the records
+of the run resumed: a play started from another play's saved state (a protocol's held-out test) counts
+its own teacher calls, never the earlier play's again.
 
 A teacher may also drive a harness itself (the rows QT, QTE and QETE): the harness is given
 [base_url_for][continual_arc_baselines.teacher.Teacher.base_url_for] ``(key)`` as its endpoint, the play
@@ -48,16 +59,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 import httpx
 
 from continual_arc.learner import TEACHER_COUNTERS, SpendCapReached, check_teacher_name
 
+from .keywords import KeywordError, settings_from
 from .library.carry import ProxyCountsError, carry_spend, usage_url
 from .library.counts import add_counts, from_proxy, minus, zero
-from .library.model_session import ModelSession, ModelSettings, default_base_url
+from .library.model_session import DEFAULT_BASE_URL, ModelSession, ModelSettings, default_base_url
 from .proxy.app import marked_base_url
 
 __all__ = ["TEACHER_KEYWORDS", "Teacher", "TeacherBudgetReached", "TeacherSettings"]
@@ -70,69 +81,87 @@ class TeacherBudgetReached(SpendCapReached):
     """The teacher has spent its own budget (``teacher_budget_usd``): the run stops at the round under way."""
 
 
+def _budget_ok(budget: object) -> bool:
+    return budget is None or (
+        isinstance(budget, int | float)
+        and not isinstance(budget, bool)
+        and math.isfinite(budget)
+        and budget >= 0
+    )
+
+
 @dataclass(frozen=True)
 class TeacherSettings:
-    """Which teacher, and what it may spend.
+    """Which teacher, what it may spend, and how its calls are made.
 
     Attributes:
         model: the teacher model, an OpenRouter id ``org/name`` or open weights ``org/name@commit``.
         budget_usd: USD the teacher may spend over the whole run (its own cap, apart from the
             student's); ``None`` for none besides the proxy's per-run cap.
         effort: the reasoning effort sent with its calls; ``None`` for none.
+        calls: further settings of its calls, by name: fields of
+            [ModelSettings][continual_arc_baselines.library.model_session.ModelSettings] other than
+            the model, its effort and its endpoint (``max_calls``, ``max_retries``, ``max_tokens``,
+            ...); a ``run_id`` given here is the teacher's run name at the proxy, whatever the
+            student's.
 
     Raises:
-        ValueError: a model name that is not a published model's, or a negative budget.
+        ValueError: a model name that is not a published model's, a negative budget, or a setting
+            of the calls that does not exist or is of another type (a
+            [KeywordError][continual_arc_baselines.keywords.KeywordError]) or out of range.
     """
 
     model: str
     budget_usd: float | None = None
     effort: str | None = None
+    calls: Mapping[str, object] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_teacher_name(self.model)
-        budget = self.budget_usd
-        if budget is not None and not (
-            isinstance(budget, int | float)
-            and not isinstance(budget, bool)
-            and math.isfinite(budget)
-            and budget >= 0
-        ):
-            raise ValueError(f"teacher_budget_usd must be a number of USD, 0 or more, got {budget!r}")
+        if not _budget_ok(self.budget_usd):
+            raise ValueError(
+                f"teacher_budget_usd must be a number of USD, 0 or more, got {self.budget_usd!r}"
+            )
+        named = self.calls.get("run_id")
+        if named is not None and not (isinstance(named, str) and named):
+            raise KeywordError(f"teacher_options run_id must name the teacher's run, got {named!r}")
+        self.call_settings(DEFAULT_BASE_URL, "teacher")  # every other setting checked now, not at a call
+
+    def call_settings(self, base_url: str, run_id: str) -> ModelSettings:
+        """The settings of the teacher's calls to the endpoint ``base_url``, under the run name ``run_id``.
+
+        Raises:
+            KeywordError: a setting of ``calls`` that does not exist or is of another type.
+            ValueError: a setting out of range.
+        """
+        given = {key: value for key, value in self.calls.items() if key != "run_id"}
+        fixed = {"model": self.model, "effort": self.effort, "base_url": base_url, "run_id": run_id}
+        return settings_from(ModelSettings, given, "teacher_options", **fixed)
 
 
 class Teacher:
     """A learner's teacher model behind the tracking proxy (see the module docstring for its use).
 
     Args:
-        settings: the teacher and its budget.
-        student_run_id: the student's run id at the proxy; the teacher's is it with ``-teacher``.
+        settings: the teacher, its budget and its calls' settings.
+        student_run_id: the student's run id at the proxy; the teacher's is it with ``-teacher``
+            (unless ``settings.calls`` names one).
         base_url: the tracking proxy's OpenAI base (by default the student's default endpoint).
-        max_calls: calls the teacher may make on one instance key through `chat`.
+
+    Raises:
+        ValueError: a setting of the calls out of range, or an ``api_key_env`` that is not set.
 
     Not thread-safe, like the learners that hold it.
     """
 
-    def __init__(
-        self,
-        settings: TeacherSettings,
-        student_run_id: str,
-        base_url: str | None = None,
-        max_calls: int = 24,
-    ) -> None:
+    def __init__(self, settings: TeacherSettings, student_run_id: str, base_url: str | None = None) -> None:
         self.settings = settings
         self.model = settings.model
         self.base_url = base_url or default_base_url()
-        self.run_id = f"{student_run_id}-teacher"
-        self.session = ModelSession(
-            ModelSettings(
-                model=settings.model,
-                effort=settings.effort,
-                base_url=self.base_url,
-                run_id=self.run_id,
-                max_calls=max_calls,
-            ),
-            label="teacher",
-        )
+        named = settings.calls.get("run_id")
+        self._named = named is not None
+        self.run_id = str(named) if named is not None else f"{student_run_id}-teacher"
+        self.session = ModelSession(settings.call_settings(self.base_url, self.run_id), label="teacher")
         self._http = httpx.Client(timeout=30.0)
         self._open: dict[str, dict[str, float]] = {}
         self._harness = zero()
@@ -141,7 +170,7 @@ class Teacher:
 
     @classmethod
     def from_kwargs(
-        cls, kwargs: dict[str, Any], student_run_id: str, base_url: str | None = None
+        cls, kwargs: dict[str, object], student_run_id: str, base_url: str | None = None
     ) -> Teacher | None:
         """The teacher ``kwargs`` name, taking `TEACHER_KEYWORDS` out of them; ``None`` if none is named.
 
@@ -151,8 +180,8 @@ class Teacher:
             base_url: the tracking proxy's OpenAI base.
 
         Raises:
-            ValueError: a teacher that names no published model, a bad budget, or a budget or effort
-                given without a teacher.
+            ValueError: a teacher that names no published model, a bad budget or effort, or a budget
+                or effort given without a teacher.
         """
         model = kwargs.pop("teacher", None)
         budget = kwargs.pop("teacher_budget_usd", None)
@@ -163,7 +192,13 @@ class Teacher:
                     "teacher_budget_usd and teacher_effort need a teacher: name it with teacher="
                 )
             return None
-        return cls(TeacherSettings(model, budget, effort), student_run_id, base_url)
+        name = check_teacher_name(model)  # raises, saying what a teacher's name looks like
+        if budget is not None and not (isinstance(budget, int | float) and _budget_ok(budget)):
+            raise ValueError(f"teacher_budget_usd must be a number of USD, 0 or more, got {budget!r}")
+        if effort is not None and not isinstance(effort, str):
+            raise ValueError(f"teacher_effort must be a reasoning effort such as 'high', got {effort!r}")
+        settings = TeacherSettings(name, None if budget is None else float(budget), effort)
+        return cls(settings, student_run_id, base_url)
 
     # -- calls -----------------------------------------------------------------------------------
 
@@ -209,7 +244,20 @@ class Teacher:
         """Count one instance the teacher played itself with nothing charged (the run is an experiment)."""
         self._uncharged += 1
 
-    # -- counts ----------------------------------------------------------------------------------
+    # -- the run ---------------------------------------------------------------------------------
+
+    def join_run(self, student_run_id: str) -> None:
+        """Take the student's run name with ``-teacher`` appended, unless the teacher names its own.
+
+        Called before any call of the run (the learner's ``join_run``), so that a resumed run's
+        teacher spends under the same run name, against the same cap, as before it was stopped.
+        """
+        if self._named:
+            return
+        self.run_id = f"{student_run_id}-teacher"
+        # What ModelSession.join_run does for a session that names no run of its own.
+        self.session.run_id = self.run_id
+        self.session.client.run_id = self.run_id
 
     def end_round(self) -> None:
         """Settle the round's calls made through `chat`, then stop the run if the teacher's budget is spent.
@@ -229,8 +277,10 @@ class Teacher:
         Raises:
             ProxyCountsError: the proxy could not be read.
         """
-        live = self._read(None)["cost"]
-        return max(live, self.resources()["cost"])
+        counted = self.resources()["cost"]
+        if self.session.counted_by == "client":
+            return counted
+        return max(self._read(None)["cost"], counted)
 
     def check_budget(self) -> None:
         """Stop the run if the teacher has spent its ``budget_usd``.
@@ -250,16 +300,18 @@ class Teacher:
             )
 
     def resources(self) -> dict[str, float]:
-        """Its cumulative counters, for ``teacher_resources``.
+        """Its cumulative counters, for ``teacher_resources``: the one account of what the teacher cost.
 
-        Keyed as [TEACHER_COUNTERS][continual_arc.core.teacher.TEACHER_COUNTERS].
+        Keyed as [TEACHER_COUNTERS][continual_arc.core.teacher.TEACHER_COUNTERS]; what the calls
+        through `chat` and the harness plays between `begin` and `settle` cost, since this process
+        started or since the records `resume` continued from.
         """
         counts = add_counts(add_counts(self._carried, self.session.totals()), self._harness)
         shown = {key: float(counts.get(key, 0.0)) for key in TEACHER_COUNTERS}
         shown["uncharged_plays"] = float(self._uncharged) + self._carried.get("uncharged_plays", 0.0)
         return shown
 
-    def resume(self, records: Sequence[Mapping[str, Any]]) -> None:
+    def resume(self, records: Sequence[Mapping[str, object]]) -> None:
         """Continue a resumed run: the counters from the last committed record's ``teacher_resources``.
 
         The proxy is told the teacher's spend so far, so that its cap continues too.
@@ -267,14 +319,14 @@ class Teacher:
         Raises:
             ProxyCountsError: the proxy could not be told.
         """
-        last: Mapping[str, Any] = {}
-        if records:
-            last = records[-1].get("teacher_resources") or {}
-        carried = {str(k): float(v) for k, v in last.items()}
+        last: object = records[-1].get("teacher_resources") if records else None
+        carried: dict[str, float] = {}
+        if isinstance(last, Mapping):
+            carried = {str(k): float(v) for k, v in last.items() if isinstance(v, int | float)}
         plays = carried.get("uncharged_plays", 0.0)
         self._carried = {**add_counts(zero(), carried), "uncharged_plays": plays}
         self._harness, self._uncharged = zero(), 0
-        if records:
+        if records and self.session.counted_by == "proxy":
             carry_spend(self._http, self.base_url, self.run_id, self._carried)
 
     def close(self) -> None:

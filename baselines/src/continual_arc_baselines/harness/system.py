@@ -153,7 +153,7 @@ class SystemLearner(BaseLearner):
         self.instance_seconds, self.wrap_up_seconds = instance_seconds, wrap_up_seconds
         self._named = run_id is not None
         self.counts = ProxyCounts(base_url, run_id or f"{self.name}-{_token()}")
-        named = {
+        named: dict[str, object] = {
             "teacher": teacher,
             "teacher_budget_usd": teacher_budget_usd,
             "teacher_effort": teacher_effort,
@@ -289,6 +289,8 @@ class SystemLearner(BaseLearner):
         """
         if not self._named:
             self.counts.run_id = f"{self.name}-{run_id}"
+        if self.teacher is not None:  # the teacher's run name follows the student's
+            self.teacher.join_run(self.counts.run_id)
 
     def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
         """Continue a resumed run: its counters from the last committed record, its spend told to the proxy.

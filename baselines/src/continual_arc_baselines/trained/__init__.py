@@ -14,18 +14,24 @@ met (``"teacher": "<model id>"`` among its keywords; see `continual_arc_baseline
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the names' types, for the type checker alone: importing them loads torch
+    from .learner import TrainedLearner
+    from .qd import QDLearner
 
 __all__ = ["QDLearner", "TrainedLearner"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type[TrainedLearner] | type[QDLearner]:
     # Lazily, so that the learner's spec resolves here while torch loads only when one is built.
     if name == "TrainedLearner":
+        # Lazily: torch loads only when a learner is built (see above).
         from .learner import TrainedLearner
 
         return TrainedLearner
     if name == "QDLearner":
+        # Lazily: torch loads only when a learner is built (see above).
         from .qd import QDLearner
 
         return QDLearner

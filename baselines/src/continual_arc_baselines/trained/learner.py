@@ -25,21 +25,35 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from continual_arc.env import Action, Feedback, LearnerObservation, Submit, SubmitFeedback
 from continual_arc.grids import Grid
 
 from .. import prompts
 from ..game_play import game_level
+from ..keywords import settings_from
 from ..proxy import ProxyConfig, ProxyHandle, serve_proxy
 from ..serve import Engine, ModelNotFound, ServeHandle, load_engine, resolve_model
 from ..systems.bare import BareModelLearner
 from .lora import Adapter, Example, LoraSettings
 
-__all__ = ["Taught", "TrainedLearner", "round_examples"]
+__all__ = ["Serving", "Taught", "TrainedLearner", "round_examples"]
 
 _LORA_FIELDS = ("rank", "alpha", "learning_rate", "epochs", "max_train_tokens", "seed")
+_SERVING_FIELDS = ("serve_port", "batch_window")
+
+
+@dataclass(frozen=True)
+class Serving:
+    """How the trained learner serves its weights (two of its keywords).
+
+    Attributes:
+        serve_port: the port its server listens on (0: a free one; give one with ``base_url``).
+        batch_window: seconds the server waits to batch concurrent requests.
+    """
+
+    serve_port: int = 0
+    batch_window: float = 0.01
 
 
 @dataclass(frozen=True)
@@ -84,15 +98,14 @@ class TrainedLearner(BareModelLearner):
         model: the model's name (``org/name@commit`` or ``local/<folder>@sha256:<hex>``).
         weights: the folder of a ``local/`` model.
         demos: demonstrations bought before the first answer.
-        serve_port: the port its server listens on (0: a free one; give one with ``base_url``).
-        batch_window: seconds the server waits to batch concurrent requests.
-        **options: ``rank``, ``alpha``, ``learning_rate``, ``epochs``,
-            ``max_train_tokens`` and ``seed`` go to the adapters
-            (`LoraSettings`); the rest are the bare
-            model's (``base_url``, ``max_tokens``, ``max_calls``, ...).
+        **options: ``serve_port`` and ``batch_window`` go to its server (`Serving`); ``rank``,
+            ``alpha``, ``learning_rate``, ``epochs``, ``max_train_tokens`` and ``seed`` go to the
+            adapters (`LoraSettings`); the rest are the bare model's (``base_url``, ``max_tokens``,
+            ``max_calls``, ...).
 
     Raises:
         ModelNotFound: the weights are not on this machine, or do not match ``model``.
+        ValueError: a keyword of the server or the adapters of another type or out of range.
     """
 
     stateless = False
@@ -102,14 +115,14 @@ class TrainedLearner(BareModelLearner):
         model: str,
         weights: str | None = None,
         demos: int = 3,
-        serve_port: int = 0,
-        batch_window: float = 0.01,
-        **options: Any,
+        **options: object,
     ) -> None:
-        lora = LoraSettings(**{k: options.pop(k) for k in _LORA_FIELDS if k in options})
+        what = "the trained learner's"
+        lora = settings_from(LoraSettings, {k: options.pop(k) for k in _LORA_FIELDS if k in options}, what)
+        serving = settings_from(Serving, {k: options.pop(k) for k in _SERVING_FIELDS if k in options}, what)
         self.engine = _engine(model, weights)
         self.adapter = Adapter(self.engine, lora)
-        self.server = ServeHandle(self.engine, port=serve_port, window=batch_window)
+        self.server = ServeHandle(self.engine, port=serving.serve_port, window=serving.batch_window)
         self.proxy: ProxyHandle | None = None
         if options.get("base_url") is None:
             # The weights are here: the proxy counts each prompt with the model's own tokenizer.
@@ -158,7 +171,7 @@ class TrainedLearner(BareModelLearner):
         """The training compute so far (device-seconds, tokens trained, peak memory), never the score's."""
         return dict(self.adapter.compute)
 
-    def memory(self) -> dict[str, Any]:
+    def memory(self) -> dict[str, object]:
         """What it keeps, as JSON: the adapters' shape and the training counters."""
         return {
             "model": self.settings.model,

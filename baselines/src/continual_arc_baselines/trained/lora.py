@@ -24,9 +24,12 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..serve import Engine
+
+if TYPE_CHECKING:  # for the annotations alone: torch loads only when adapters are built
+    import torch
 
 __all__ = ["COMPUTE_KEYS", "Adapter", "Example", "LoraSettings"]
 
@@ -86,9 +89,10 @@ def _quiet() -> Iterator[None]:
         yield
 
 
-def _peak_memory(torch: Any) -> int:
-    if torch.cuda.is_available():
-        return int(torch.cuda.max_memory_allocated())
+def _peak_memory(cuda_peak: int | None) -> int:
+    """The peak memory to count: CUDA's peak allocation on a GPU (``cuda_peak``), else the process's."""
+    if cuda_peak is not None:
+        return cuda_peak
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return int(peak if sys.platform == "darwin" else peak * 1024)  # Linux counts KiB
 
@@ -102,6 +106,7 @@ class Adapter:
     """
 
     def __init__(self, engine: Engine, settings: LoraSettings) -> None:
+        # the [train] extra's, loaded on use, not when this module is read
         import torch
         from peft import LoraConfig, get_peft_model
 
@@ -121,18 +126,20 @@ class Adapter:
         self.compute: dict[str, float] = dict.fromkeys(COMPUTE_KEYS, 0.0)
         self.untrained: list[str] = []  # why each round that trained nothing did, in one sentence
 
-    def _weights(self) -> dict[str, Any]:
+    def _weights(self) -> dict[str, torch.Tensor]:
+        # the [train] extra's, loaded on use, not when this module is read
         from peft import get_peft_model_state_dict
 
         return dict(get_peft_model_state_dict(self.engine.model))
 
-    def _new_optimizer(self) -> Any:
+    def _new_optimizer(self) -> torch.optim.Optimizer:
+        # the [train] extra's, loaded on use, not when this module is read
         import torch
 
         params = [p for p in self.engine.model.parameters() if p.requires_grad]
         return torch.optim.AdamW(params, lr=self.settings.learning_rate)
 
-    def weights(self) -> dict[str, Any]:
+    def weights(self) -> dict[str, torch.Tensor]:
         """A copy of the adapters' tensors, by name."""
         return {k: v.detach().clone() for k, v in self._weights().items()}
 
@@ -146,6 +153,7 @@ class Adapter:
 
     def train(self, examples: Sequence[Example]) -> None:
         """Train on the round's examples (``epochs`` passes, one example a step); counts the compute."""
+        # the [train] extra's, loaded on use, not when this module is read
         import torch
 
         rounds = int(self.compute["rounds_trained"])
@@ -180,10 +188,12 @@ class Adapter:
         self.compute["tokens_trained"] += tokens
         self.compute["examples_trained"] += len(encoded) * self.settings.epochs
         self.compute["rounds_trained"] += 1
-        self.compute["peak_memory_bytes"] = float(max(self.compute["peak_memory_bytes"], _peak_memory(torch)))
+        cuda = int(torch.cuda.max_memory_allocated()) if torch.cuda.is_available() else None
+        self.compute["peak_memory_bytes"] = float(max(self.compute["peak_memory_bytes"], _peak_memory(cuda)))
 
     def reset(self) -> None:
         """Back to the base weights: the adapters' first values (zero change) and a fresh optimizer."""
+        # the [train] extra's, loaded on use, not when this module is read
         from peft import set_peft_model_state_dict
 
         with self.engine.lock:
@@ -193,13 +203,14 @@ class Adapter:
 
     def save(self, directory: Path) -> None:
         """Write the adapters (safetensors), the optimizer's state, the counters and any untrained round."""
+        # the [train] extra's, loaded on use, not when this module is read
         import torch
         from safetensors.torch import save_file
 
         directory.mkdir(parents=True, exist_ok=True)
         save_file({k: v.contiguous() for k, v in self.weights().items()}, str(directory / _ADAPTER))
         torch.save(self.optimizer.state_dict(), directory / _OPTIMIZER)
-        kept: dict[str, Any] = {"compute": self.compute}
+        kept: dict[str, object] = {"compute": self.compute}
         if self.untrained:  # only when there is one: a state that trained every round reads as before
             kept["untrained"] = self.untrained
         (directory / _TRAINED).write_text(json.dumps(kept, sort_keys=True), encoding="utf-8")
@@ -210,6 +221,7 @@ class Adapter:
         Raises:
             FileNotFoundError: a file is missing.
         """
+        # the [train] extra's, loaded on use, not when this module is read
         import torch
         from peft import set_peft_model_state_dict
         from safetensors.torch import load_file

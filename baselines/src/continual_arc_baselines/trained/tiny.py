@@ -41,6 +41,7 @@ _WORDS = [
 
 
 def _tokenizer() -> object:
+    # the [train] extra's, loaded on use, not when this module is read
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
 
@@ -72,6 +73,7 @@ def build_tiny_model(
     folder: Path, *, hidden: int = 32, layers: int = 2, context: int = 32768, seed: int = 0
 ) -> Path:
     """Write a random tiny Qwen2 model and its tokenizer to ``folder``; returns the folder."""
+    # the [train] extra's, loaded on use, not when this module is read
     import torch
     from transformers import Qwen2Config, Qwen2ForCausalLM
     from transformers.utils import logging
