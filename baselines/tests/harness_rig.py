@@ -102,6 +102,40 @@ class FakeHarnessLearner(SystemLearner):
         return Launch((python, "-I", str(HERE / "fake_harness.py"), str(prompt)), env, (str(HERE),))
 
 
+TEACHER = "fake/teacher-model"
+ROWS = {  # the row: the student's variant, and the variant the teacher plays under
+    "QT": ("as_shipped", "as_shipped"),
+    "QTE": ("as_shipped", "keep_one_program"),
+    "QETE": ("keep_one_program", "keep_one_program"),
+}
+
+
+class _BuiltIn(FakeHarnessLearner):
+    """A teacher row with its arguments built in, as ``verify`` builds a learner (with none)."""
+
+    row = "QT"
+
+    def __init__(self, **kwargs: Any) -> None:
+        variant, teacher_plays = ROWS[self.row]
+        super().__init__(MODEL, variant=variant, teacher=TEACHER, teacher_plays=teacher_plays, **kwargs)
+
+
+class QTFake(_BuiltIn):
+    """QT on the fake harness."""
+
+
+class QTEFake(_BuiltIn):
+    """QTE on the fake harness."""
+
+    row = "QTE"
+
+
+class QETEFake(_BuiltIn):
+    """QETE on the fake harness."""
+
+    row = "QETE"
+
+
 def fake_install(name: str, root: Path) -> Path:
     """Install ``fake_harness.py`` under the data directory ``root`` where the real harness ``name``
     would be, as the program its adapter launches (``hermes``, or OpenClaw's ``node``); its folder.

@@ -9,6 +9,7 @@ left, and every record is marked as the experiment it is.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,20 +21,17 @@ import pytest
 from continual_arc.core.teacher import UNCHARGED_TEACHER
 from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
+from continual_arc.stream.users import with_users
+from continual_arc.submit.taught import EXPERIMENT_REFUSAL
+from continual_arc.submit.verify import ExperimentRefusedError, VerifyOptions, verify
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.proxy import ProxyConfig, ProxyHandle, serve_proxy
 
 sys.path.insert(0, str(Path(__file__).parent))
-from harness_rig import MODEL, FakeHarnessLearner, answers, records, scripted_model
+from harness_rig import MODEL, ROWS, TEACHER, FakeHarnessLearner, answers, records, scripted_model
 
-TEACHER = "fake/teacher-model"
 SMOKE = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
-ROWS = {  # the row: the student's variant, and the variant the teacher plays under
-    "QT": ("as_shipped", "as_shipped"),
-    "QTE": ("as_shipped", "keep_one_program"),
-    "QETE": ("keep_one_program", "keep_one_program"),
-}
 GUIDANCE = "Keep one tested program per task"
 
 
@@ -121,3 +119,37 @@ def test_a_learner_without_a_teacher_has_no_teacher_members() -> None:
     for bad in ({"teacher_plays": "as_shipped"}, {"teacher": TEACHER, "teacher_plays": "memory_wiped"}):
         with pytest.raises(ValueError, match="teacher_plays must be one of"):
             FakeHarnessLearner(MODEL, base_url="http://127.0.0.1:9/v1", **bad)
+
+
+def test_the_teachers_run_name_follows_the_students_and_a_named_one_stays() -> None:
+    drawn = FakeHarnessLearner(MODEL, base_url="http://127.0.0.1:9/v1", teacher=TEACHER)
+    named = FakeHarnessLearner(MODEL, base_url="http://127.0.0.1:9/v1", teacher=TEACHER, run_id="mine")
+    try:
+        assert drawn.teacher is not None and named.teacher is not None
+        assert drawn.teacher.run_id == f"{drawn.counts.run_id}-teacher"
+        drawn.join_run("abc")  # the run directory's id: a resumed run is the same run at the proxy
+        assert drawn.counts.run_id == "fake-harness-abc"
+        assert drawn.teacher.run_id == drawn.teacher.session.client.run_id == "fake-harness-abc-teacher"
+        named.join_run("abc")
+        assert (named.counts.run_id, named.teacher.run_id) == ("mine", "mine-teacher")
+    finally:
+        drawn.close()
+        named.close()
+
+
+@pytest.mark.parametrize("row", sorted(ROWS))
+def test_verify_refuses_each_teacher_row_in_one_sentence_before_it_plays(row: str, tmp_path: Path) -> None:
+    tests = str(Path(__file__).parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))}
+    options = VerifyOptions(
+        learner=f"harness_rig:{row}Fake",
+        config=with_users(get_config("arc1-smoke"), 1),
+        out=tmp_path / "v",
+        seed=7,
+        env=env,
+        teacher=TEACHER,
+    )
+    with pytest.raises(ExperimentRefusedError) as refused:
+        verify(options)
+    assert str(refused.value) == EXPERIMENT_REFUSAL and str(refused.value).count(". ") == 0
+    assert not list((tmp_path / "v").glob("*/records.jsonl"))  # refused before a single instance
