@@ -11,14 +11,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from continual_arc.core.teacher import UNCHARGED_TEACHER
+from continual_arc.cli import main
+from continual_arc.core.files import atomic_write_json, read_json
+from continual_arc.core.records import Record
+from continual_arc.core.teacher import UNCHARGED_TEACHER, experiment_of
+from continual_arc.play.rundir import read_records
+from continual_arc.protocol.play import ProtocolOptions, play_protocol
 from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.stream.users import with_users
@@ -153,3 +158,42 @@ def test_verify_refuses_each_teacher_row_in_one_sentence_before_it_plays(row: st
         verify(options)
     assert str(refused.value) == EXPERIMENT_REFUSAL and str(refused.value).count(". ") == 0
     assert not list((tmp_path / "v").glob("*/records.jsonl"))  # refused before a single instance
+
+
+@pytest.mark.slow
+def test_a_qt_protocol_passes_check_as_an_experiment_its_teacher_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tests = str(Path(__file__).parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")])))
+    out = tmp_path / "qt"
+    with two_models() as (fake, proxy):
+        options = ProtocolOptions(
+            out=out,
+            learner="harness_rig:QTFake",
+            learner_kwargs={"base_url": proxy.url},
+            config="arc1-smoke",
+            resamples=200,
+            plots=False,
+            floor=False,
+        )
+        play_protocol(options)
+        teacher_calls = billed(fake, TEACHER)["calls"]
+    plays = [p for p in sorted(out.iterdir()) if (p / "records.jsonl").exists()]
+    assert {"stream", "seen", "held-out"} <= {p.name for p in plays}
+    # every play of it is the experiment, and its teacher's calls are every call the teacher was sent
+    assert all(experiment_of(read_records(p)) == UNCHARGED_TEACHER for p in plays)
+    assert sum(last_teacher(read_records(p))["calls"] for p in plays) == teacher_calls > 0
+    submission = read_json(out / "submission.json")
+    assert submission["teacher"] == TEACHER
+    submission.update(student=MODEL, code="https://example.org/x@0", contact="x@y.z")
+    atomic_write_json(out / "submission.json", submission)
+    assert main(["check", str(out), "--resamples", "200", "--ablation"]) == 0
+    printed = capsys.readouterr().out
+    assert f"teacher: {TEACHER}" in printed and "experiment: an experiment, not a learner" in printed
+    assert printed.rstrip().endswith("as an experiment: listed apart on the leaderboard, never verified")
+
+
+def last_teacher(played: list[Record]) -> Mapping[str, float]:
+    """A play's teacher counters at its end."""
+    return max(played, key=lambda r: r["step"])["teacher_resources"]

@@ -156,3 +156,5 @@ def test_the_qd_protocol_resumes_after_a_kill_to_the_same_records_adapters_and_p
     ]
     checked = subprocess.run(check, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout[-3000:] + checked.stderr[-3000:]
+    # a learner with a teacher, named beside the score, and no experiment: its teacher only labels
+    assert f"teacher: {TEACHER}" in checked.stdout and "experiment" not in checked.stdout
