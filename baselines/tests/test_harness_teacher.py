@@ -170,8 +170,13 @@ def test_a_qt_protocol_passes_check_as_an_experiment_its_teacher_counted(
     with two_models() as (fake, proxy):
         options = ProtocolOptions(
             out=out,
-            learner="harness_rig:QTFake",
-            learner_kwargs={"base_url": proxy.url},
+            learner="harness_rig:FakeHarnessLearner",
+            learner_kwargs={
+                "model": MODEL,
+                "base_url": proxy.url,
+                "teacher": TEACHER,
+                "teacher_plays": "as_shipped",
+            },
             config="arc1-smoke",
             resamples=200,
             plots=False,

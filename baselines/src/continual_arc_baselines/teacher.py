@@ -99,11 +99,9 @@ class TeacherSettings:
         budget_usd: USD the teacher may spend over the whole run (its own cap, apart from the
             student's); ``None`` for none besides the proxy's per-run cap.
         effort: the reasoning effort sent with its calls; ``None`` for none.
-        calls: further settings of its calls, by name: fields of
-            [ModelSettings][continual_arc_baselines.library.model_session.ModelSettings] other than
-            the model, its effort and its endpoint (``max_calls``, ``max_retries``, ``max_tokens``,
-            ...); a ``run_id`` given here is the teacher's run name at the proxy, whatever the
-            student's.
+        calls: further settings of its calls, by name: fields of ``ModelSettings`` other than the
+            model, its effort and its endpoint (``max_calls``, ``max_retries``, ``max_tokens``, ...);
+            a ``run_id`` given here is the teacher's run name at the proxy, whatever the student's.
 
     Raises:
         ValueError: a model name that is not a published model's, a negative budget, or a setting
