@@ -1,4 +1,4 @@
-"""The base of every learner here, generic over what it plays: grid instances, game levels, or both.
+"""The base of every learner here, generic over what it plays: grid instances or game levels.
 
 The core's [`BaseLearner`][continual_arc.learner.BaseLearner] is typed for grid instances, so a learner of
 game levels subclassing it had to silence the type checker on ``act`` and ``observe``.
