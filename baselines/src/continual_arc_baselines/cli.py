@@ -13,10 +13,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeAlias
+
+# The proxy's defaults show in its parser's help, built whatever the command: its package loads anyway.
+from continual_arc_baselines.harness.packages import HARNESSES
+from continual_arc_baselines.proxy import (
+    DEFAULT_CALL_CEILING,
+    Price,
+    ProxyConfig,
+    ReplyLimits,
+    SettleOptions,
+    run_proxy,
+)
 
 __all__ = [
     "BARE_LEARNER",
@@ -31,12 +43,21 @@ __all__ = [
     "main",
 ]
 
-Subparsers = Any  # argparse's _SubParsersAction, which is private
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers`` returns (a class argparse keeps private, but names in its stubs)."""
+
+
+class _Serving(Protocol):
+    """A server that serves until interrupted and can then be closed."""
+
+    def serve_forever(self) -> None:
+        """Serve requests until interrupted."""
+
+    def close(self) -> None:
+        """Stop serving and release the address."""
 
 
 def _proxy(args: argparse.Namespace) -> int:
-    from continual_arc_baselines.proxy import Price, ProxyConfig, ReplyLimits, SettleOptions, run_proxy
-
     api_key = None
     if args.api_key_env:
         api_key = os.environ.get(args.api_key_env)
@@ -72,8 +93,6 @@ def _proxy(args: argparse.Namespace) -> int:
 
 def add_proxy_parser(subparsers: Subparsers) -> None:
     """Declare ``proxy``: the tracking proxy in front of one OpenAI-compatible upstream."""
-    from continual_arc_baselines.proxy import DEFAULT_CALL_CEILING, SettleOptions
-
     p = subparsers.add_parser(
         "proxy",
         help="run the tracking proxy in front of an OpenAI-compatible endpoint",
@@ -108,6 +127,12 @@ def add_proxy_parser(subparsers: Subparsers) -> None:
     p.add_argument(
         "--timeout", type=float, default=600.0, help="seconds for the upstream to connect and per read"
     )
+    _add_proxy_limits(p)
+    p.set_defaults(func=_proxy)
+
+
+def _add_proxy_limits(p: argparse.ArgumentParser) -> None:
+    """Declare ``proxy``'s limits on a call: its cost when unknown, its reply, its settling."""
     p.add_argument(
         "--unknown-call-cost",
         type=float,
@@ -144,10 +169,11 @@ def add_proxy_parser(subparsers: Subparsers) -> None:
         metavar="N",
         help="refuse a call whose run's budget pays for fewer reply tokens (default: 256)",
     )
-    p.set_defaults(func=_proxy)
 
 
 def _fake_server(args: argparse.Namespace) -> int:
+    # Each subcommand's own module is imported when it runs, not at start-up: every other command
+    # would otherwise wait for it (the fake server's, the server's, the bare model's take seconds).
     from continual_arc_baselines.fake_server import FakeModelServer
 
     try:
@@ -163,7 +189,7 @@ def _fake_server(args: argparse.Namespace) -> int:
     return _serve_until_interrupted(server)
 
 
-def _serve_until_interrupted(server: Any) -> int:
+def _serve_until_interrupted(server: _Serving) -> int:
     """Serve until Ctrl-C, then close the server (a stop by the user is a clean exit)."""
     try:
         server.serve_forever()
@@ -191,6 +217,7 @@ def add_fake_server_parser(subparsers: Subparsers) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    # Imported when ``serve`` runs, not at start-up (as the fake server's, above).
     from continual_arc_baselines.serve import ModelNotFound, ServeHandle, load_engine, resolve_model
     from continual_arc_baselines.serve.vllm_engine import load_vllm, vllm_usable
 
@@ -259,6 +286,7 @@ def bare_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # Imported when ``run`` runs, not at start-up: the model client and the core's runner take seconds.
     from continual_arc.runner import LearnerError, RunDirError, run
     from continual_arc.schedule import Schedule
     from continual_arc_baselines.systems.bare import BareModelLearner
@@ -332,10 +360,8 @@ def add_run_parser(subparsers: Subparsers) -> None:
 
 
 def _harness_install(args: argparse.Namespace) -> int:
-    import subprocess
-
+    # Imported when ``harness install`` runs, not at start-up (as the fake server's, above).
     from continual_arc_baselines.harness.install import install
-    from continual_arc_baselines.harness.packages import HARNESSES
 
     names = list(HARNESSES) if args.name == "all" else [args.name]
     for name in names:
@@ -350,8 +376,6 @@ def _harness_install(args: argparse.Namespace) -> int:
 
 def add_harness_parser(subparsers: Subparsers) -> None:
     """Declare ``harness install NAME``: install an agent harness into an environment of its own."""
-    from continual_arc_baselines.harness.packages import HARNESSES
-
     p = subparsers.add_parser("harness", help="manage the agent harnesses the harness learners drive")
     actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     q = actions.add_parser(

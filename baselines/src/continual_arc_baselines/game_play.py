@@ -26,15 +26,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from continual_arc.env import (
+    Action,
+    Feedback,
     GameAction,
     GameDemo,
     GameFeedback,
+    GameMove,
     GameObservation,
+    GameReply,
     GiveUp,
     RequestDemos,
     decode_frame,
 )
 
+from .json_types import JSONObject
 from .library.model_session import ModelSession
 from .prompts import Message
 
@@ -148,7 +153,9 @@ class GamePlayer:
             messages = [*messages, *retry]
         return GiveUp()
 
-    def observe(self, obs: GameObservation, action: object, feedback: object) -> dict[str, object] | None:
+    def observe(
+        self, obs: GameObservation, action: Action | GameMove, feedback: Feedback | GameReply
+    ) -> JSONObject | None:
         """Follow the attempt; when the level ends, close it and return its log (else ``None``)."""
         level = self._levels.get(obs.step)
         if level is None:
@@ -156,10 +163,10 @@ class GamePlayer:
         if isinstance(feedback, GameFeedback) and isinstance(action, GameAction):
             restarted = feedback.attempt_actions == 0  # a failed attempt or a RESET: a fresh start
             level.moves = [] if restarted else [*level.moves, str(action)]
-        if not getattr(feedback, "done", False):
+        if not feedback.done:
             return None
         del self._levels[obs.step]
-        return {"demos": obs.demos_used, "actions": level.replies}
+        return {"demos": obs.demos_used, "actions": list(level.replies)}
 
     def close_all(self) -> None:
         """Forget the open levels (a fault may have left one open at the end of a round)."""

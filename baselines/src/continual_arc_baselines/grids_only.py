@@ -7,16 +7,16 @@ act on, so there is nothing for it to search. The model learners play levels thr
 
 from __future__ import annotations
 
-from continual_arc.env import GameObservation
+from continual_arc.env import GameObservation, LearnerObservation
 
-__all__ = ["refuse_games"]
+__all__ = ["grid_only"]
 
 EXPLORER = "continual_arc_baselines.explorer:GameExplorer"
 """The learner that plays arc3's game levels."""
 
 
-def refuse_games(obs: object, learner: object) -> None:
-    """Raise if ``obs`` is a game level's observation: ``learner`` searches grid programs only.
+def grid_only(obs: LearnerObservation | GameObservation, learner: object) -> LearnerObservation:
+    """``obs``, a grid instance's observation; a game level's is refused: ``learner`` searches grid programs.
 
     Raises:
         NotImplementedError: ``obs`` is a [`GameObservation`][continual_arc.core.games.GameObservation].
@@ -26,3 +26,4 @@ def refuse_games(obs: object, learner: object) -> None:
             f"{type(learner).__name__} searches programs from grid to grid, which cannot play arc3's game "
             f"levels: use {EXPLORER}, or a model learner"
         )
+    return obs

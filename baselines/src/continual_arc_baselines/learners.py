@@ -46,6 +46,7 @@ from typing import Any, ClassVar
 from continual_arc.env import Action, Feedback, LearnerObservation
 
 from .game_play import GamePlayer, game_level
+from .json_types import JSONObject, JSONValue
 from .library.answer_writer import DirectAnswerWriter
 from .library.learner import ProgramLibraryLearner
 from .library.model_session import ModelSession, ModelSettings
@@ -116,7 +117,7 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
         self.games.close_all()
         self.session.end_round(self._keys.values())
 
-    def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
+    def resume_from(self, records: Sequence[Mapping[str, JSONValue]]) -> None:
         """Continue a resumed run: the model's counts and the writer's from the last committed record.
 
         Raises:
@@ -125,7 +126,7 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
         SessionReports.resume_from(self, records)
         ProgramLibraryLearner.resume_from(self, records)
 
-    def instance_log(self, user: int) -> dict[str, Any] | None:
+    def instance_log(self, user: int) -> JSONObject | None:
         """The library's log of the instance, with its messages and counts."""
         return self._session_log(user, super().instance_log(user) or {})
 

@@ -21,13 +21,15 @@ The two controls go by their own names, so a protocol or a sweep names them as a
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+
+from typing_extensions import Unpack
 
 from continual_arc.env import GameObservation
 
-from .episode import Episode
+from ..base import read_state, write_state
+from ..json_types import JSONObject
+from .episode import Episode, ExplorerKnobs
 from .learner import GameExplorer
 from .notes import GameNotes
 
@@ -67,7 +69,9 @@ class PriorControl(GameExplorer):
         ValueError: an unknown prior.
     """
 
-    def __init__(self, prior: str = "blue-to-green", keep: bool = True, **explorer: Any) -> None:
+    def __init__(
+        self, prior: str = "blue-to-green", keep: bool = True, **explorer: Unpack[ExplorerKnobs]
+    ) -> None:
         hand_prior(prior)  # refuses an unknown prior at once
         super().__init__(keep=keep, **explorer)
         self.prior = prior
@@ -87,13 +91,13 @@ class PriorControl(GameExplorer):
 
     def save_state(self, directory: str | Path) -> None:
         """Write the bit as ``control.json``."""
-        Path(directory, _STATE_FILE).write_text(json.dumps(self._state_json(), sort_keys=True) + "\n")
+        write_state(directory, _STATE_FILE, self._state_json(), indent=None)
 
     def load_state(self, directory: str | Path) -> None:
         """Read the bit written by `save_state`."""
-        self.switched = bool(json.loads(Path(directory, _STATE_FILE).read_text())["switched"])
+        self.switched = bool(read_state(directory, _STATE_FILE)["switched"])
 
-    def _state_json(self) -> dict[str, Any]:
+    def _state_json(self) -> JSONObject:
         return {"format": 1, "keep": self.keep, "prior": self.prior, "switched": self.switched}
 
     def _episode(self, obs: GameObservation) -> Episode:
@@ -114,5 +118,5 @@ class DemoSkipControl(PriorControl):
             [`PriorControl`][continual_arc_baselines.explorer.controls.PriorControl] takes them.
     """
 
-    def __init__(self, keep: bool = True, **explorer: Any) -> None:
+    def __init__(self, keep: bool = True, **explorer: Unpack[ExplorerKnobs]) -> None:
         super().__init__(prior="no-demos", keep=keep, **explorer)

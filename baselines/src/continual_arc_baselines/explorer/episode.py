@@ -23,17 +23,27 @@ The policy, in order, on each observation:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
-from continual_arc.env import GameAction, GameDemo, GameFeedback, GameObservation, GiveUp, RequestDemos
+from continual_arc.env import (
+    GameAction,
+    GameDemo,
+    GameFeedback,
+    GameMove,
+    GameObservation,
+    GameReply,
+    GiveUp,
+    RequestDemos,
+)
 
+from ..json_types import JSONObject
 from .frames import Blobs, blobs, centroid, changed_before, decode, moved_colour, nearest_cell
 from .graph import LOSS, Key, LevelGraph
 from .notes import GameNotes
 
-__all__ = ["Episode", "ExplorerSettings"]
+__all__ = ["Episode", "ExplorerKnobs", "ExplorerSettings"]
 
 _NOT_CLICKED = -1
 
@@ -56,6 +66,16 @@ class ExplorerSettings:
     max_demos: int = 3
     goal_weight: float = 1.0
     depth_weight: float = 2.0
+
+
+class ExplorerKnobs(TypedDict, total=False):
+    """The explorer's knobs as keywords, as a learner built on it passes them on (`ExplorerSettings`)."""
+
+    max_clicks: int
+    stuck_attempts: int
+    max_demos: int
+    goal_weight: float
+    depth_weight: float
 
 
 def to_action(key: Key) -> GameAction:
@@ -97,7 +117,13 @@ class Episode:
         # A game known to lose on wrong moves is searched deep first: a frame past a right move is
         # worth more than the start's other moves, each a possible loss (a failed attempt).
         self.deep = settings.depth_weight if prior.loses else 0.0
-        self.log: dict[str, Any] = {"routes": 0, "resets": 0, "widened": False}
+        self.routes = 0  # plans walked to a frontier
+        self.resets = 0  # attempts restarted to reach a frontier from the start
+
+    @property
+    def log(self) -> JSONObject:
+        """How the search went: plans walked, restarts, whether the candidates were widened."""
+        return {"routes": self.routes, "resets": self.resets, "widened": self.widened}
 
     # -- what the explorer knows ------------------------------------------------------------------
 
@@ -144,7 +170,7 @@ class Episode:
         key = self._next(state, obs)
         if key is None and obs.attempt_actions > 0 and self._start_has_frontier(obs):
             self.plan = []
-            self.log["resets"] += 1
+            self.resets += 1
             return GameAction("RESET")
         if key is None and not self.widened:
             self._widen(obs)
@@ -168,7 +194,7 @@ class Episode:
         if not path:
             untried = self.graph.untried(state)
             return max(untried, key=lambda k: (self._score(k, state), -untried.index(k)))
-        self.log["routes"] += 1
+        self.routes += 1
         self.plan = path[1:]
         return path[0]
 
@@ -242,13 +268,12 @@ class Episode:
     def _widen(self, obs: GameObservation) -> None:
         """List every blob of every frame seen as a click candidate, once the usual ones ran out."""
         self.widened = True
-        self.log["widened"] = True
         for state in list(self.graph.candidates):
             self.graph.add_state(state, self._candidates(state, obs))
 
     # -- learning ---------------------------------------------------------------------------------
 
-    def observe(self, obs: GameObservation, action: Any, feedback: Any) -> None:
+    def observe(self, obs: GameObservation, action: GameMove, feedback: GameReply) -> None:
         """Take one feedback: the transition into the graph and the notes."""
         if not isinstance(action, GameAction) or not isinstance(feedback, GameFeedback):
             return

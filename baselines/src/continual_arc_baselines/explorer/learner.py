@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from continual_arc.env import GameAction, GameFeedback, GameObservation, GiveUp, RequestDemos
-from continual_arc.learner import BaseLearner
+from continual_arc.env import GameFeedback, GameMove, GameObservation, GameReply
 
+from ..base import GameBase, read_state, write_state
+from ..json_types import JSONObject
 from .episode import Episode, ExplorerSettings
 from .notes import GameNotes
 
@@ -30,7 +30,7 @@ __all__ = ["GameExplorer"]
 _STATE_FILE = "explorer.json"
 
 
-class GameExplorer(BaseLearner):
+class GameExplorer(GameBase):
     """Explores game levels by acting, and keeps per game what worked.
 
     Args:
@@ -53,13 +53,13 @@ class GameExplorer(BaseLearner):
         goal_weight: float = 1.0,
         depth_weight: float = 2.0,
     ) -> None:
+        super().__init__()
         self.keep = keep
         self.stateless = not keep
         self.settings = ExplorerSettings(max_clicks, stuck_attempts, max_demos, goal_weight, depth_weight)
         self.games: dict[str, GameNotes] = {}
         self._open: dict[int, tuple[int, Episode]] = {}
         self._done: list[tuple[int, str, GameNotes]] = []
-        self._logs: dict[int, dict[str, Any]] = {}
 
     # -- the protocol ---------------------------------------------------------------------------
 
@@ -69,28 +69,23 @@ class GameExplorer(BaseLearner):
         self._open.clear()
         self._done.clear()
 
-    def begin_round(self) -> None:
-        """Start a round: last round's instance logs are no longer needed."""
-        self._logs.clear()
-
-    def act(self, obs: GameObservation) -> GameAction | RequestDemos | GiveUp:  # type: ignore[override]
+    def act(self, obs: GameObservation) -> GameMove:
         """The next action on a game level.
 
         Raises:
             TypeError: the observation is not a game level's (this learner plays arc3 only).
         """
-        if not isinstance(obs, GameObservation):
-            raise TypeError("GameExplorer plays game levels (the arc3 track) only")
+        _refuse_grids(obs)
         return self._episode(obs).act(obs)
 
-    def observe(self, obs: GameObservation, action: Any, feedback: Any) -> None:  # type: ignore[override]
+    def observe(self, obs: GameObservation, action: GameMove, feedback: GameReply) -> None:
         """Take one feedback into the instance's notes; an ended instance waits for ``end_round``."""
         opened = self._open.get(obs.user)
         if opened is None or opened[0] != obs.step:
             return
         episode = opened[1]
         episode.observe(obs, action, feedback)
-        if getattr(feedback, "done", False):
+        if feedback.done:
             self._close(obs, episode, feedback)
 
     def end_round(self) -> None:
@@ -112,25 +107,19 @@ class GameExplorer(BaseLearner):
 
     def save_state(self, directory: str | Path) -> None:
         """Write the notes as ``explorer.json``."""
-        text = json.dumps(self._state_json(), indent=1, sort_keys=True) + "\n"
-        Path(directory, _STATE_FILE).write_text(text)
+        write_state(directory, _STATE_FILE, self._state_json())
 
     def load_state(self, directory: str | Path) -> None:
         """Read the notes written by `save_state`."""
-        data = json.loads(Path(directory, _STATE_FILE).read_text())
-        self.games = {name: GameNotes.from_json(value) for name, value in data["games"].items()}
+        self.games = games_of(read_state(directory, _STATE_FILE))
 
-    def instance_log(self, user: int) -> dict[str, Any] | None:
-        """What the explorer did on the user's last instance."""
-        return self._logs.get(user)
-
-    def memory(self) -> dict[str, Any]:
+    def memory(self) -> JSONObject:
         """What it keeps, as JSON."""
         return self._state_json()
 
     # -- the parts ------------------------------------------------------------------------------
 
-    def _state_json(self) -> dict[str, Any]:
+    def _state_json(self) -> JSONObject:
         return {
             "format": 1,
             "keep": self.keep,
@@ -145,7 +134,7 @@ class GameExplorer(BaseLearner):
             self._open[obs.user] = opened
         return opened[1]
 
-    def _close(self, obs: GameObservation, episode: Episode, feedback: Any) -> None:
+    def _close(self, obs: GameObservation, episode: Episode, feedback: GameReply) -> None:
         self._done.append((obs.step, obs.task_id, episode.notes))
         self._logs[obs.user] = {
             **episode.log,
@@ -154,3 +143,21 @@ class GameExplorer(BaseLearner):
             "demos_read": episode.demos_read,
         }
         del self._open[obs.user]
+
+
+def _refuse_grids(obs: object) -> None:
+    """Raise unless ``obs`` shows a game level: the explorer plays nothing else."""
+    if not isinstance(obs, GameObservation):
+        raise TypeError("GameExplorer plays game levels (the arc3 track) only")
+
+
+def games_of(state: JSONObject) -> dict[str, GameNotes]:
+    """The games' notes of a state `GameExplorer.save_state` wrote.
+
+    Raises:
+        ValueError: the state has no object of games' notes.
+    """
+    games = state.get("games")
+    if not isinstance(games, dict):
+        raise ValueError("an explorer's state holds its games' notes as an object")
+    return {name: GameNotes.from_json(value) for name, value in games.items()}

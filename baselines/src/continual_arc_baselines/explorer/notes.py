@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from ..json_types import JSONObject, JSONValue
 
 __all__ = ["GameNotes"]
 
@@ -104,11 +107,11 @@ class GameNotes:
             return None
         return have[1] / have[0], have[2] / have[0]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The notes as JSON (keys sorted, so equal notes write equal text)."""
         return {
-            "keys": dict(sorted(self.keys.items())),
-            "moves": dict(sorted(self.moves.items())),
+            "keys": {k: list(v) for k, v in sorted(self.keys.items())},
+            "moves": {k: list(v) for k, v in sorted(self.moves.items())},
             "mover": dict(sorted(self.mover.items())),
             "goal": dict(sorted(self.goal.items())),
             "plays": self.plays,
@@ -118,15 +121,16 @@ class GameNotes:
         }
 
     @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> GameNotes:
-        """Notes from `to_json`'s form."""
-        return cls(
-            keys={k: [float(x) for x in v] for k, v in value.get("keys", {}).items()},
-            moves={k: [float(x) for x in v] for k, v in value.get("moves", {}).items()},
-            mover={k: float(v) for k, v in value.get("mover", {}).items()},
-            goal={k: float(v) for k, v in value.get("goal", {}).items()},
-            plays=int(value.get("plays", 0)),
-            wins=int(value.get("wins", 0)),
-            demos=int(value.get("demos", 0)),
-            win_lengths=[int(x) for x in value.get("win_lengths", [])],
-        )
+    def from_json(cls, value: JSONValue) -> GameNotes:
+        """Notes from `to_json`'s form (a count it lacks is zero).
+
+        Raises:
+            ValueError: ``value`` is not notes: not an object, or a count that is not a number.
+        """
+        try:
+            return _NOTES.validate_python(value)
+        except ValidationError as error:
+            raise ValueError(f"game notes that do not read: {error}") from None
+
+
+_NOTES = TypeAdapter(GameNotes)

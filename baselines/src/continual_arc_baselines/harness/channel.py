@@ -21,7 +21,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from ..json_types import JSONValue
 
 __all__ = ["ToolChannel", "ToolRequest", "write_arc_command"]
 
@@ -94,15 +95,15 @@ class ToolChannel:
                 if not chunk:
                     break
                 data += chunk
-            body: Any = json.loads(data or b"null")
+            body: JSONValue = json.loads(data or b"null")
         except (OSError, ValueError):
             conn.close()
             return
         if not isinstance(body, dict) or not isinstance(body.get("tool"), str):
             _Pending(conn, ToolRequest("?")).answer("a malformed request")
             return
-        grid = body.get("grid")
-        pending = _Pending(conn, ToolRequest(body["tool"], grid if isinstance(grid, str) else None))
+        tool, grid = body["tool"], body.get("grid")
+        pending = _Pending(conn, ToolRequest(str(tool), grid if isinstance(grid, str) else None))
         with self._lock:
             over = self._over
         if over is not None:

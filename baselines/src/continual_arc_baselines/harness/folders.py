@@ -20,9 +20,10 @@ import signal
 import tempfile
 import weakref
 from pathlib import Path
-from typing import Any
 
 from continual_arc.learner import atomic_write_text
+
+from ..json_types import JSONObject, JSONValue
 
 __all__ = ["PREFIX", "LearnerFolder", "process_start", "sweep"]
 
@@ -60,22 +61,30 @@ def _signalable(pid: int) -> bool:
     return True
 
 
-def _alive(mark: Any) -> bool:
-    """Whether the process a mark (``{"pid", "start"}``) names is still the one that wrote it."""
-    if not isinstance(mark, dict) or not isinstance(mark.get("pid"), int):
+def _pid(mark: JSONValue) -> int | None:
+    """The process a mark (``{"pid", "start"}``) names, if it is one."""
+    pid = mark.get("pid") if isinstance(mark, dict) else None
+    return pid if isinstance(pid, int) else None
+
+
+def _alive(mark: JSONValue) -> bool:
+    """Whether the process a mark names is still the one that wrote it."""
+    pid = _pid(mark)
+    if pid is None or not isinstance(mark, dict):
         return False
-    start = process_start(mark["pid"])
+    start = process_start(pid)
     return start is not None and (start == mark.get("start") or start == "?")
 
 
-def _read(path: Path) -> Any:
+def _read(path: Path) -> JSONValue:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        value: JSONValue = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    return value
 
 
-def _mark(pid: int) -> dict[str, Any]:
+def _mark(pid: int) -> JSONObject:
     return {"pid": pid, "start": process_start(pid)}
 
 
@@ -97,10 +106,11 @@ def sweep(parent: Path | None = None) -> list[Path]:
     return removed
 
 
-def _kill_group(mark: Any) -> None:
-    if _alive(mark):
+def _kill_group(mark: JSONValue) -> None:
+    pid = _pid(mark)
+    if pid is not None and _alive(mark):
         with contextlib.suppress(OSError):
-            os.killpg(mark["pid"], signal.SIGKILL)  # a harness leads its own process group
+            os.killpg(pid, signal.SIGKILL)  # a harness leads its own process group
 
 
 class LearnerFolder:

@@ -11,7 +11,6 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from continual_arc.env import (
     Action,
@@ -25,6 +24,7 @@ from continual_arc.env import (
 )
 from continual_arc.sandbox import SandboxedProcess
 
+from ..json_types import JSONObject
 from ..prompts import grid_text
 from .channel import ToolChannel
 from .workspace import Snapshot
@@ -111,7 +111,7 @@ class InstancePlay:
     process: SandboxedProcess
     at_start: Snapshot
     deadline: float
-    calls: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[JSONObject] = field(default_factory=list)
     done: bool = False
     ended_by: str | None = None
     started: float = field(default_factory=time.monotonic)
@@ -129,23 +129,28 @@ class InstancePlay:
                 self.ended_by = "time limit" if timed_out else "the harness ended without finishing"
                 self.calls.append({"tool": None, "ended_by": self.ended_by})
                 return GiveUp()
-            entry: dict[str, Any] = {"tool": request.tool}
+            entry: JSONObject = {"tool": request.tool}
             self.calls.append(entry)
             if request.tool == "demo":
                 return RequestDemos()
             if request.tool == "give-up":
                 return GiveUp()
             if request.tool != "submit":
-                entry["answer"] = f"unknown command {request.tool!r}: use arc demo, submit, give-up or show"
-                self.channel.answer(entry["answer"])
+                self._answer(
+                    entry, f"unknown command {request.tool!r}: use arc demo, submit, give-up or show"
+                )
                 continue
             grid, why = parse_submitted(request.grid)
             entry["grid"] = request.grid
             if grid is None:
-                entry["answer"] = f"not submitted: {why}"
-                self.channel.answer(entry["answer"])
+                self._answer(entry, f"not submitted: {why}")
                 continue
             return Submit(grid)
+
+    def _answer(self, entry: JSONObject, text: str) -> None:
+        """Answer a call here, the harness waiting on; the call's entry notes the answer."""
+        entry["answer"] = text
+        self.channel.answer(text)
 
     def tell(self, text: str, done: bool) -> None:
         """Answer the pending call with ``text``; once the instance is over, answer all later calls too."""
@@ -157,7 +162,7 @@ class InstancePlay:
         else:
             self.channel.answer(text)
 
-    def stop(self, grace: float) -> dict[str, Any]:
+    def stop(self, grace: float) -> JSONObject:
         """Let the harness finish within ``grace`` seconds, stop it, close the channel; how it ended."""
         self.channel.finish("The instance is over.")
         code = self.process.stop(grace)

@@ -44,13 +44,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
-from urllib.parse import urlsplit
+from typing import ClassVar
+from urllib.parse import SplitResult, urlsplit
 
 from continual_arc.env import Action, Feedback, LearnerObservation
-from continual_arc.learner import BaseLearner, UnchargedCopy
+from continual_arc.learner import UnchargedCopy
 from continual_arc.sandbox import ProxyBridge, start_sandboxed
 
+from ..base import GridBase
+from ..json_types import JSONObject, JSONValue
 from ..library.carry import last_resources
 from ..library.model_session import DEFAULT_BASE_URL
 from ..proxy.app import marked_base_url
@@ -93,7 +95,7 @@ class Launch:
     lock_dirs: tuple[str, ...] = ()
 
 
-class SystemLearner(BaseLearner):
+class SystemLearner(GridBase):
     """A learner that drives an external agent harness (see the module docstring).
 
     Args:
@@ -116,7 +118,7 @@ class SystemLearner(BaseLearner):
             published model's name, or ``teacher_plays`` without a teacher.
     """
 
-    teacher_play: Callable[[UnchargedCopy[Any, Any, Any]], None]
+    teacher_play: Callable[[UnchargedCopy[LearnerObservation, Action, Feedback]], None]
     """Present only with ``teacher_plays``: the runner hands it each instance's uncharged copy."""
     teacher_resources: Callable[[], Mapping[str, float]]
     """Present only with a teacher: its counters, kept in every record apart from the student's."""
@@ -149,6 +151,7 @@ class SystemLearner(BaseLearner):
             )
         if instance_seconds <= 0 or wrap_up_seconds < 0:
             raise ValueError("instance_seconds must be positive and wrap_up_seconds not negative")
+        super().__init__()
         self.model, self.variant, self.base_url, self.effort = model, variant, base_url, effort
         self.instance_seconds, self.wrap_up_seconds = instance_seconds, wrap_up_seconds
         self._named = run_id is not None
@@ -166,7 +169,7 @@ class SystemLearner(BaseLearner):
                 self.teacher_play = self._teacher_play
         self._taught: dict[int, Path] = {}  # the workspace each instance's teacher left, by step
         self._teacher_folders: list[Path] = []
-        self._teacher_logs: dict[int, dict[str, Any]] = {}
+        self._teacher_logs: dict[int, JSONObject] = {}
         self._folder = LearnerFolder()  # in the temporary directory: Unix socket paths are short
         self._root = self._folder.path
         self._pristine = self._root / "pristine"
@@ -174,11 +177,10 @@ class SystemLearner(BaseLearner):
         self.pristine(self._pristine)
         self.state = self._root / "workspace"
         ws.copy_state(self._pristine, self.state, self.volatile)
-        self.history: list[dict[str, Any]] = []
+        self.history: list[JSONValue] = []  # what each round changed
         self._bridge: ProxyBridge | None = None
         self._plays: dict[int, InstancePlay] = {}
         self._round_plays: list[InstancePlay] = []
-        self._logs: dict[int, dict[str, Any]] = {}
         self._resources: dict[int, dict[str, float]] = {}
 
     # -- what an adapter provides --------------------------------------------------------------
@@ -203,7 +205,7 @@ class SystemLearner(BaseLearner):
 
     def begin_round(self) -> None:
         """Start a round: the last round's logs and counts are stored by now."""
-        self._logs.clear()
+        super().begin_round()
         self._resources.clear()
         self._teacher_logs.clear()
 
@@ -259,13 +261,9 @@ class SystemLearner(BaseLearner):
         """The proxy's counts for ``user``'s instance of the round just ended."""
         return dict(self._resources.get(user, {}))
 
-    def instance_log(self, user: int) -> dict[str, Any] | None:
-        """The prompt, every tool call and its answer, what the harness wrote, how it ended."""
-        return self._logs.get(user)
-
-    def memory(self) -> dict[str, Any]:
+    def memory(self) -> JSONObject:
         """What the harness keeps now, file by file, and what each round changed."""
-        files = []
+        files: list[JSONValue] = []
         for path, digest in sorted(ws.snapshot(self.state, self.volatile).items()):
             text = ws.readable_text(self.state / path)
             files.append({"path": path, "sha256": digest, "text": text})
@@ -279,7 +277,10 @@ class SystemLearner(BaseLearner):
     def load_state(self, directory: str | Path) -> None:
         """Take the workspace and its versions from ``directory``."""
         ws.copy_state(Path(directory) / "workspace", self.state, self.volatile)
-        self.history = ws.read_json(Path(directory) / "versions.json")
+        versions = ws.read_json(Path(directory) / "versions.json")
+        if not isinstance(versions, list):
+            raise ValueError(f"{Path(directory) / 'versions.json'} holds no list of the workspace's versions")
+        self.history = versions
 
     def join_run(self, run_id: str) -> None:
         """Name the run at the proxy after the run directory's id, unless ``run_id`` was given.
@@ -292,7 +293,7 @@ class SystemLearner(BaseLearner):
         if self.teacher is not None:  # the teacher's run name follows the student's
             self.teacher.join_run(self.counts.run_id)
 
-    def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
+    def resume_from(self, records: Sequence[Mapping[str, JSONValue]]) -> None:
         """Continue a resumed run: its counters from the last committed record, its spend told to the proxy.
 
         Raises:
@@ -306,7 +307,7 @@ class SystemLearner(BaseLearner):
 
     # -- inside ----------------------------------------------------------------------------------
 
-    def _describe(self) -> dict[str, Any]:
+    def _describe(self) -> JSONObject:
         return {"harness": self.name, "version": self.version, "variant": self.variant}
 
     def _proxy_bridge(self) -> ProxyBridge:
@@ -376,7 +377,7 @@ class SystemLearner(BaseLearner):
         deadline = time.monotonic() + self.instance_seconds
         return InstancePlay(context, obs.user, obs.round, channel, process, at_start, deadline)
 
-    def _teacher_play(self, copy: UnchargedCopy[Any, Any, Any]) -> None:
+    def _teacher_play(self, copy: UnchargedCopy[LearnerObservation, Action, Feedback]) -> None:
         """The teacher plays ``copy`` in the same harness, from the workspace; the student, from what it left.
 
         Its calls are counted under the teacher's run at the proxy; its demonstrations and verdicts
@@ -409,28 +410,26 @@ class SystemLearner(BaseLearner):
             "model": teacher.model,
             "variant": self.teacher_plays,
             "prompt": play.context.prompt,
-            "tool_calls": play.calls,
+            "tool_calls": list(play.calls),
             "workspace": {"written": [c.to_json() for c in written]},
             "process": process,
             "counted_by": "proxy, under the teacher's run",
-            "resources": counts,
+            "resources": dict(counts),
         }
 
     def _fold(self, found: list[tuple[InstancePlay, list[ws.FileChange]]]) -> None:
-        changed = []
+        changed: list[JSONValue] = []
         for play, changes in found:  # in user order: a later user's version of a file wins
             ws.apply_changes(changes, play.context.workspace, self.state)
             changed += [{"user": play.user, **c.to_json()} for c in changes]
         if changed:
             self.history.append({"round": found[0][0].round, "changes": changed})
 
-    def _log(
-        self, play: InstancePlay, changes: list[ws.FileChange], process: dict[str, Any]
-    ) -> dict[str, Any]:
-        log = {
+    def _log(self, play: InstancePlay, changes: list[ws.FileChange], process: JSONObject) -> JSONObject:
+        log: JSONObject = {
             **self._describe(),
             "prompt": play.context.prompt,
-            "tool_calls": play.calls,
+            "tool_calls": list(play.calls),
             "workspace": {
                 "at_start": ws.listing(play.at_start),
                 "written": [c.to_json() for c in changes],
@@ -438,7 +437,7 @@ class SystemLearner(BaseLearner):
             },
             "process": process,
             "counted_by": "proxy",
-            "resources": self._resources.get(play.user, {}),
+            "resources": dict(self._resources.get(play.user, {})),
         }
         teacher = self._teacher_logs.get(play.user)
         if teacher is not None:  # the teacher's play of the instance's copy, beside the student's
@@ -457,7 +456,7 @@ class SystemLearner(BaseLearner):
         self._folder.remove()
 
 
-def _port(where: Any) -> int:
+def _port(where: SplitResult) -> int:
     return int(where.port or (443 if where.scheme == "https" else 80))
 
 

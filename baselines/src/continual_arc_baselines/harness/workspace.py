@@ -16,7 +16,8 @@ import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from ..json_types import JSONObject, JSONValue
 
 __all__ = [
     "FileChange",
@@ -90,7 +91,7 @@ class FileChange:
     size: int
     diff: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The change as a JSON-ready dict."""
         return {
             "path": self.path,
@@ -165,7 +166,7 @@ def _prune(folder: Path, root: Path) -> None:
         folder = folder.parent
 
 
-def listing(snap: Mapping[str, str]) -> list[dict[str, str]]:
+def listing(snap: Mapping[str, str]) -> list[JSONValue]:
     """A snapshot as a list of ``{"path", "sha256"}``, in path order (for trajectories)."""
     return [{"path": path, "sha256": digest} for path, digest in sorted(snap.items())]
 
@@ -176,12 +177,13 @@ def readable_text(path: Path) -> str | None:
     return None if lines is None else "".join(lines)
 
 
-def write_json(path: Path, value: Any) -> None:
+def write_json(path: Path, value: JSONValue) -> None:
     """Write ``value`` as JSON, keys sorted, so that the same state gives the same bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(value, sort_keys=True, indent=1) + "\n", encoding="utf-8")
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path) -> JSONValue:
     """Read a JSON file written by `write_json`."""
-    return json.loads(path.read_text(encoding="utf-8"))
+    value: JSONValue = json.loads(path.read_text(encoding="utf-8"))
+    return value

@@ -14,9 +14,10 @@ The model learners (`ModelSession`) and the harness learners
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import httpx
+
+from ..json_types import JSONValue
 
 __all__ = ["ProxyCountsError", "carry_spend", "carry_url", "last_resources", "usage_url"]
 
@@ -36,15 +37,17 @@ def carry_url(base_url: str) -> str:
     return usage_url(base_url).removesuffix("/usage") + "/carry"
 
 
-def last_resources(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+def last_resources(records: Sequence[Mapping[str, JSONValue]]) -> dict[str, float]:
     """The cumulative resources of the last record: every instance of its round has settled by then.
 
     Every counter the learner reported, its own (a writer's writes) besides the model's
     (`COUNT_KEYS`, which are what is carried to the proxy); none with no record.
     """
-    if not records:
+    resources = records[-1].get("resources") if records else None
+    if not isinstance(resources, dict):
         return {}
-    return {str(k): float(v) for k, v in (records[-1].get("resources") or {}).items()}
+    # A record's counters are numbers (the runner wrote them): anything else is no counter.
+    return {str(k): float(v) for k, v in resources.items() if isinstance(v, int | float)}
 
 
 def carry_spend(http: httpx.Client, base_url: str, run_id: str, counts: Mapping[str, float]) -> None:

@@ -7,9 +7,10 @@ instance's are a difference, taken before its first call and after its round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from continual_arc_baselines.model import Usage
+
+from ..json_types import JSONValue
 
 __all__ = ["COUNT_KEYS", "add_counts", "from_client", "from_proxy", "minus", "with_unseen", "zero"]
 
@@ -62,10 +63,11 @@ def from_client(usage: Usage) -> dict[str, float]:
     }
 
 
-def from_proxy(tally: Mapping[str, Any]) -> dict[str, float]:
-    """The tracking proxy's counts (``GET /continual-arc/usage``) as counters."""
+def from_proxy(tally: Mapping[str, JSONValue]) -> dict[str, float]:
+    """The tracking proxy's counts (``GET /continual-arc/usage``) as counters (one it lacks is zero)."""
     renamed = {"failed_calls": "upstream_errors", "refused_calls": "refused"}
-    return {key: float(tally.get(renamed.get(key, key)) or 0.0) for key in COUNT_KEYS}
+    counts = {key: tally.get(renamed.get(key, key)) for key in COUNT_KEYS}
+    return {key: float(value) if isinstance(value, int | float) else 0.0 for key, value in counts.items()}
 
 
 def minus(a: Mapping[str, float], b: Mapping[str, float]) -> dict[str, float]:

@@ -31,7 +31,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
+
+from typing_extensions import Unpack
 
 from continual_arc.env import (
     Action,
@@ -44,12 +46,14 @@ from continual_arc.env import (
     SubmitFeedback,
 )
 from continual_arc.grids import Grid, Pair, from_json
-from continual_arc.learner import BaseLearner
 
+from ..base import GridBase, read_state, write_state
 from ..dsl import Prior
 from ..dsl.prior import skeleton
-from ..grids_only import refuse_games
+from ..grids_only import grid_only
+from ..json_types import JSONObject, JSONValue, json_object
 from .carry import last_resources
+from .dsl_writer import DslWriter
 from .memory import EarlyAnswers, LibraryMemory, Notes
 from .writer import ProgramWriter, WriteRequest, group_by_prediction
 
@@ -71,8 +75,26 @@ TRUST_DEMOS = 2
 MAX_KEPT_DEMOS = 16
 """Demonstrations kept per task by the demo-cache variants (the oldest are dropped)."""
 
+_STATE_FILE = "library.json"
 
-class ProgramLibraryLearner(BaseLearner):
+
+class LibraryKnobs(TypedDict, total=False):
+    """The keywords of the program library, as a variant passes them on.
+
+    See [`ProgramLibraryLearner`][continual_arc_baselines.library.learner.ProgramLibraryLearner].
+    """
+
+    keep: str
+    initial_demos: int
+    writer: ProgramWriter | None
+    budget: int | None
+    learn_prior: bool
+    trust: bool
+    search_cache: bool
+    cache_dir: str | None
+
+
+class ProgramLibraryLearner(GridBase):
     """Keeps one tested program per task and runs it first when the task returns.
 
     Args:
@@ -102,11 +124,10 @@ class ProgramLibraryLearner(BaseLearner):
         search_cache: bool = True,
         cache_dir: str | None = None,
     ) -> None:
+        super().__init__()
         if keep not in KEEPS:
             raise ValueError(f"keep must be one of {', '.join(KEEPS)}, got {keep!r}")
         if writer is None:
-            from .dsl_writer import DslWriter
-
             writer = DslWriter(budget=budget, cache=search_cache, cache_dir=cache_dir)
         if learn_prior and not hasattr(writer, "prior"):
             raise ValueError("learn_prior needs a writer that searches under a prior (the DSL writer)")
@@ -121,7 +142,6 @@ class ProgramLibraryLearner(BaseLearner):
         self.early = EarlyAnswers()
         self._open: dict[int, Notes] = {}
         self._done: list[Notes] = []
-        self._logs: dict[int, dict[str, Any]] = {}
 
     # -- the protocol ---------------------------------------------------------------------------
 
@@ -131,13 +151,13 @@ class ProgramLibraryLearner(BaseLearner):
         self._set_prior(Prior.empty())
         self.early = EarlyAnswers()
 
-    def begin_round(self) -> None:
-        """Start a round: last round's instance logs are no longer needed."""
-        self._logs.clear()
-
     def act(self, obs: LearnerObservation) -> Action:
-        """The next action on the instance (see the module docstring for the policy)."""
-        refuse_games(obs, self)
+        """The next action on the instance (see the module docstring for the policy).
+
+        Raises:
+            NotImplementedError: ``obs`` is a game level's: the library searches grid programs only.
+        """
+        obs = grid_only(obs, self)
         note = self._open.get(obs.step) or self._open_instance(obs)
         if self._keeps("programs") and note.kept_program and not note.tried_kept:
             note.tried_kept = True
@@ -222,17 +242,22 @@ class ProgramLibraryLearner(BaseLearner):
 
     def save_state(self, directory: str | Path) -> None:
         """Write the memory as ``library.json``: programs as DSL text, demonstrations as grids, the prior."""
-        data = {"format": 1, "keep": self.keep, "writer": self.writer.name, **self.memory()}
-        Path(directory, "library.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        write_state(
+            directory,
+            _STATE_FILE,
+            {"format": 1, "keep": self.keep, "writer": self.writer.name, **self.memory()},
+        )
 
     def load_state(self, directory: str | Path) -> None:
         """Read the memory written by `save_state`."""
-        data = json.loads(Path(directory, "library.json").read_text())
+        data = read_state(directory, _STATE_FILE)
         self.library = LibraryMemory.from_json(data)
-        self._set_prior(Prior.from_json(data["prior"]) if self.learn_prior else Prior.empty())
+        self._set_prior(
+            Prior.from_json(json_object(data["prior"], "the prior")) if self.learn_prior else Prior.empty()
+        )
         self.early = EarlyAnswers.from_json(data["early"]) if self.learn_prior else EarlyAnswers()
 
-    def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
+    def resume_from(self, records: Sequence[Mapping[str, JSONValue]]) -> None:
         """Continue a resumed run: the writer's counters from the last committed record.
 
         What the memory holds is back from ``load_state``; the writer's work (searches, model
@@ -242,11 +267,7 @@ class ProgramLibraryLearner(BaseLearner):
         if records:
             self.writer.resume(last_resources(records))
 
-    def instance_log(self, user: int) -> dict[str, Any] | None:
-        """What the learner did on the user's last instance: programs run, written, submitted."""
-        return self._logs.get(user)
-
-    def memory(self) -> dict[str, Any]:
+    def memory(self) -> JSONObject:
         """What it keeps, as JSON (the runner writes it to ``memory.json`` at the end of a run)."""
         kept = self.library.to_json()
         if self.learn_prior:
@@ -353,8 +374,10 @@ class PriorLibraryLearner(ProgramLibraryLearner):
     ``keep`` is ``programs`` and ``learn_prior`` is on.
     """
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**{"keep": "programs", **kwargs, "learn_prior": True})
+    def __init__(self, **kwargs: Unpack[LibraryKnobs]) -> None:
+        kwargs.setdefault("keep", "programs")
+        kwargs["learn_prior"] = True
+        super().__init__(**kwargs)
 
 
 class PriorOnlyLearner(ProgramLibraryLearner):
@@ -366,5 +389,7 @@ class PriorOnlyLearner(ProgramLibraryLearner):
     ``nothing`` and ``learn_prior`` on.
     """
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**{**kwargs, "keep": "nothing", "learn_prior": True})
+    def __init__(self, **kwargs: Unpack[LibraryKnobs]) -> None:
+        kwargs["keep"] = "nothing"
+        kwargs["learn_prior"] = True
+        super().__init__(**kwargs)

@@ -9,12 +9,11 @@ gather, and once it shows such answers to be reliable the learner stops buying t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from continual_arc.grids import Grid, Pair, from_json, to_json
+from continual_arc.grids import Grid, Pair, from_json
 
+from ..json_types import JSONObject, JSONValue, grid_json, json_list, json_object
 from .writer import WrittenProgram
 
 __all__ = ["EARLY_MIN", "EARLY_PRECISION", "EarlyAnswers", "LibraryMemory", "Notes"]
@@ -35,18 +34,26 @@ class LibraryMemory:
     programs: dict[str, str] = field(default_factory=dict)
     demos: dict[str, list[Pair]] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The memory as readable JSON: programs as text, demonstrations as grids."""
         return {
             "programs": dict(sorted(self.programs.items())),
-            "demos": {k: [[to_json(a), to_json(b)] for a, b in v] for k, v in sorted(self.demos.items())},
+            "demos": {k: [[grid_json(a), grid_json(b)] for a, b in v] for k, v in sorted(self.demos.items())},
         }
 
     @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> LibraryMemory:
-        """The memory from `to_json`'s form (grids validated)."""
-        demos = {k: [(from_json(a), from_json(b)) for a, b in v] for k, v in value.get("demos", {}).items()}
-        return cls(programs=dict(value.get("programs", {})), demos=demos)
+    def from_json(cls, value: JSONObject) -> LibraryMemory:
+        """The memory from `to_json`'s form (grids validated).
+
+        Raises:
+            ValueError: a part of it is not of the form `to_json` writes, or a grid is invalid.
+        """
+        kept = json_object(value.get("demos", {}), "the kept demonstrations")
+        demos = {
+            k: [_pair(pair) for pair in json_list(v, f"the demonstrations of {k}")] for k, v in kept.items()
+        }
+        programs = json_object(value.get("programs", {}), "the kept programs")
+        return cls(programs={k: str(v) for k, v in programs.items()}, demos=demos)
 
 
 @dataclass
@@ -68,7 +75,7 @@ class Notes:
     kept_failed: bool = False
     early: Grid | None = None
     answer: Grid | None = None
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[JSONValue] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -92,14 +99,21 @@ class EarlyAnswers:
         """These counts with more outcomes added."""
         return EarlyAnswers(self.right + right, self.wrong + wrong)
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> JSONObject:
         """The counts as JSON."""
         return {"right": self.right, "wrong": self.wrong}
 
     @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> EarlyAnswers:
+    def from_json(cls, value: JSONValue) -> EarlyAnswers:
         """The counts from `to_json`'s form."""
-        right, wrong = value.get("right", 0), value.get("wrong", 0)
+        counts = json_object(value, "the early answers")
+        right, wrong = counts.get("right", 0), counts.get("wrong", 0)
         if not (isinstance(right, int) and isinstance(wrong, int) and right >= 0 and wrong >= 0):
             raise ValueError("early answers need non-negative integer counts")
         return cls(right, wrong)
+
+
+def _pair(value: JSONValue) -> Pair:
+    """A demonstration from its JSON form, ``[input, output]`` (grids validated)."""
+    grid_in, grid_out = json_list(value, "a demonstration")
+    return from_json(grid_in), from_json(grid_out)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from continual_arc_baselines.model import ChatResult
+
+from ..json_types import JSONObject
 
 __all__ = ["kept_reply", "reply_entry"]
 
@@ -16,9 +16,9 @@ def kept_reply(text: str, limit: int) -> str:
     return f"{text[:limit]}\n[... {len(text) - limit} more characters of this reply were cut]"
 
 
-def reply_entry(result: ChatResult, text: str) -> dict[str, Any]:
+def reply_entry(result: ChatResult, text: str) -> JSONObject:
     """A reply as the instance's transcript keeps it: the text read, usage, finish and model, marks."""
-    entry: dict[str, Any] = {
+    entry: JSONObject = {
         "role": "assistant",
         "content": text,
         "usage": {

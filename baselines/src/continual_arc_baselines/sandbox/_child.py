@@ -20,6 +20,8 @@ grid ``{"event": "grid", "index": i, "output": ...}`` or ``{..., "error": ...}``
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import importlib.util
 import json
 import os
 import resource
@@ -27,7 +29,7 @@ import sys
 import sysconfig
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias, TypedDict
 
 _MAX_REPLY = 16 * 1024  # a 30 x 30 grid is about 2 KB of JSON; anything larger cannot be one
 _MAX_ERROR = 400
@@ -67,6 +69,22 @@ _WRITE_EVENTS = {
 _READ_EVENTS = {"os.listdir": (0,), "os.scandir": (0,), "glob.glob": (0,)}
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
+_JSON: TypeAlias = "str | int | float | bool | list[_JSON] | dict[str, _JSON] | None"
+_Message: TypeAlias = dict[str, _JSON]  # one line to the parent
+
+
+class _Config(TypedDict):
+    """What the parent (`_run.run_program`) writes into the config file this script is given."""
+
+    source: str
+    grids: list[list[list[int]]]
+    memory_bytes: int
+    cpu_seconds: int
+    file_bytes: int
+    packages: list[str]
+    require_isolation: bool
+    result_fd: int
+
 
 class _Reporter:
     """Writes JSON lines to the result pipe."""
@@ -74,13 +92,13 @@ class _Reporter:
     def __init__(self, fd: int) -> None:
         self.fd = fd
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: _Message) -> None:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         while data:
             data = data[os.write(self.fd, data) :]
 
 
-def _set_limits(config: dict[str, Any]) -> None:
+def _set_limits(config: _Config) -> None:
     for name in _THREAD_VARIABLES:  # one thread: no process-count surprises, fair use of a shared machine
         os.environ[name] = "1"
     limits = [
@@ -96,17 +114,16 @@ def _set_limits(config: dict[str, Any]) -> None:
         resource.setrlimit(kind, (soft, hard))
 
 
-def _libc() -> Any:
-    # Stays loaded: numpy imports it, and a fresh import after the lockdown would be refused. Calling
-    # through it is refused by the audit hook, and Landlock does not depend on it once applied.
-    import ctypes
-
+def _libc() -> ctypes.CDLL:
+    # ctypes stays loaded (imported above, before the lockdown): numpy imports it, and a fresh import
+    # after the lockdown would be refused. Calling through it is refused by the audit hook, and
+    # Landlock does not depend on it once applied.
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
     return libc
 
 
-def _isolate_network(libc: Any) -> bool:
+def _isolate_network(libc: ctypes.CDLL) -> bool:
     """Enter a new network namespace (only a down loopback in it); whether that worked."""
     if libc.unshare(_CLONE_NEWNET) == 0:
         return True
@@ -114,9 +131,7 @@ def _isolate_network(libc: Any) -> bool:
     return bool(libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) == 0)
 
 
-def _landlock_abi(libc: Any) -> int:
-    import ctypes
-
+def _landlock_abi(libc: ctypes.CDLL) -> int:
     version = libc.syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
     return max(int(version), 0)
 
@@ -132,10 +147,8 @@ def _handled_fs(abi: int) -> int:
     return handled
 
 
-def _landlock(libc: Any, places: _Places, work: str) -> tuple[bool, bool]:
+def _landlock(libc: ctypes.CDLL, places: _Places, work: str) -> tuple[bool, bool]:
     """Restrict this process with Landlock; whether the file system and TCP are now restricted."""
-    import ctypes
-
     abi = _landlock_abi(libc)
     if abi < 1:
         return False, False
@@ -195,8 +208,6 @@ class _Places:
     """
 
     def __init__(self, packages: list[str]) -> None:
-        import importlib.util
-
         stdlib = os.path.realpath(sysconfig.get_path("stdlib"))
         entries = [os.path.join(stdlib, e) for e in sorted(os.listdir(stdlib)) if e not in _SITE_DIRS]
         dirs = [e for e in entries if os.path.isdir(e)]
@@ -262,7 +273,7 @@ def _make_hook(places: _Places, work: str) -> Callable[[str, tuple[Any, ...]], N
     return hook
 
 
-def _lock_down(config: dict[str, Any]) -> dict[str, Any]:
+def _lock_down(config: _Config) -> _Message:
     """Apply every restriction; the isolation in force, as sent in the ``ready`` event."""
     work = os.path.realpath(os.getcwd())
     places = _Places(config["packages"])
@@ -289,15 +300,16 @@ def _describe(error: BaseException, memory_bytes: int) -> str:
     return text[:_MAX_ERROR]
 
 
-def _as_json(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if hasattr(value, "__index__"):
-        return value.__index__()
+def _as_json(value: object) -> _JSON:
+    """A value json cannot write (an array, a NumPy integer), as its ``tolist`` or ``__index__`` gives it."""
+    for method in ("tolist", "__index__"):
+        if hasattr(value, method):
+            converted: _JSON = getattr(value, method)()
+            return converted
     raise TypeError(f"a {type(value).__name__} is not a grid cell")
 
 
-def _run_grid(transform: Callable[[Any], Any], grid: list[list[int]], memory_bytes: int) -> dict[str, Any]:
+def _run_grid(transform: Callable[..., object], grid: list[list[int]], memory_bytes: int) -> _Message:
     try:
         output = transform([list(row) for row in grid])
         text = json.dumps(output, default=_as_json)
@@ -315,8 +327,8 @@ def _flush_outputs() -> None:
             stream.flush()
 
 
-def _run(config: dict[str, Any], reporter: _Reporter) -> None:
-    namespace: dict[str, Any] = {"__name__": "__program__"}
+def _run(config: _Config, reporter: _Reporter) -> None:
+    namespace: dict[str, object] = {"__name__": "__program__"}  # the program's globals, whatever it defines
     memory = config["memory_bytes"]
     try:
         exec(compile(config["source"], "<program>", "exec"), namespace)
@@ -337,7 +349,7 @@ def main() -> None:
     """Read the config named on the command line, lock down, run the program, report, exit."""
     config_path = sys.argv[1]
     with open(config_path, encoding="utf-8") as file:
-        config = json.load(file)
+        config: _Config = json.load(file)
     os.remove(config_path)  # the program has no business reading its own inputs from disk
     reporter = _Reporter(config["result_fd"])
     ready = _lock_down(config)

@@ -15,9 +15,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from continual_arc.grids import Grid, InvalidGridError, to_json, validate_grid
+from continual_arc.grids import Grid, InvalidGridError, validate_grid
+
+from ..json_types import JSONObject, grid_json
 
 __all__ = ["DEFAULT_PACKAGES", "SandboxResult", "run_program"]
 
@@ -71,10 +72,10 @@ class SandboxResult:
 class _Transcript:
     """What the child reported before it ended or was stopped."""
 
-    ready: dict[str, Any] | None = None
+    ready: JSONObject | None = None
     load_error: str | None = None
     loaded: bool = False
-    grids: dict[int, dict[str, Any]] | None = None
+    grids: dict[int, JSONObject] | None = None
     refused: str | None = None  # why the child would not run the program, if it would not
     stopped: str | None = None  # why the parent killed the child, if it did
     returncode: int | None = None
@@ -89,7 +90,7 @@ class _Transcript:
 
 def run_program(
     source: str,
-    grids: Sequence[Any],
+    grids: Sequence[Sequence[Sequence[int]]],
     *,
     time_limit: float = 5.0,
     memory_mb: int = 512,
@@ -126,12 +127,12 @@ def run_program(
     Raises:
         InvalidGridError: an input grid is invalid (the caller's mistake, not the program's).
     """
-    inputs = [to_json(validate_grid(grid)) for grid in grids]
+    inputs = [grid_json(validate_grid(grid)) for grid in grids]
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="continual-arc-sandbox-", ignore_cleanup_errors=True) as tmp:
         root = Path(tmp)
         (root / "work").mkdir()
-        config = {
+        config: JSONObject = {
             "source": source,
             "grids": inputs,
             "memory_bytes": memory_mb << 20,
@@ -140,20 +141,38 @@ def run_program(
             "packages": list(packages),
             "require_isolation": require_isolation,
         }
-        transcript = _execute(root, config, time_limit)
-        stdout, stdout_full = _read_capped(root / "stdout", output_limit)
-        stderr, stderr_full = _read_capped(root / "stderr", output_limit)
-    errors = _grid_errors(transcript, len(inputs))
-    if stdout_full or stderr_full:
-        errors = [f"the program printed more than the output limit of {output_limit} bytes"] * len(inputs)
+        transcript = _execute(root, config, len(inputs), time_limit)
+        printed = _Printed(
+            *_read_capped(root / "stdout", output_limit), *_read_capped(root / "stderr", output_limit)
+        )
+    return _result(transcript, len(inputs), printed, output_limit, started)
+
+
+@dataclass(frozen=True)
+class _Printed:
+    """What the program printed, and whether each stream reached the output limit."""
+
+    stdout: str
+    stdout_full: bool
+    stderr: str
+    stderr_full: bool
+
+
+def _result(
+    transcript: _Transcript, count: int, printed: _Printed, output_limit: int, started: float
+) -> SandboxResult:
+    """The result of a run from what the child reported of its ``count`` grids, and what it printed."""
+    errors = _grid_errors(transcript, count)
+    if printed.stdout_full or printed.stderr_full:
+        errors = [f"the program printed more than the output limit of {output_limit} bytes"] * count
     outputs, errors = _validated(transcript, errors)
     ready = transcript.ready or {}
     network = bool(ready.get("network_namespace") or ready.get("landlock_tcp"))
     return SandboxResult(
         outputs=tuple(outputs),
         errors=tuple(errors),
-        stdout=stdout,
-        stderr=stderr,
+        stdout=printed.stdout,
+        stderr=printed.stderr,
         network_isolated=network,
         filesystem_isolated=bool(ready.get("landlock_fs")),
         isolation=_describe_isolation(ready),
@@ -161,7 +180,8 @@ def run_program(
     )
 
 
-def _execute(root: Path, config: dict[str, Any], time_limit: float) -> _Transcript:
+def _execute(root: Path, config: JSONObject, count: int, time_limit: float) -> _Transcript:
+    """Run the child on ``config`` (its ``count`` grids among it) in ``root``; what it reported."""
     read_fd, write_fd = os.pipe()
     config["result_fd"] = write_fd
     config_path = root / "config.json"
@@ -181,7 +201,7 @@ def _execute(root: Path, config: dict[str, Any], time_limit: float) -> _Transcri
     finally:
         os.close(write_fd)
     try:
-        transcript = _collect(read_fd, len(config["grids"]), time_limit)
+        transcript = _collect(read_fd, count, time_limit)
     finally:
         _kill_group(process)
         os.close(read_fd)
@@ -309,7 +329,7 @@ def _read_capped(path: Path, limit: int) -> tuple[str, bool]:
     return data.decode("utf-8", errors="replace"), len(data) >= limit
 
 
-def _describe_isolation(ready: dict[str, Any]) -> str:
+def _describe_isolation(ready: JSONObject) -> str:
     if not ready:
         return "unknown: the sandbox did not start"
     network = [

@@ -43,11 +43,11 @@ from continual_arc.env import (
     Submit,
     SubmitFeedback,
 )
-from continual_arc.grids import to_json
-from continual_arc.learner import BaseLearner
 
 from .. import prompts
+from ..base import GridBase
 from ..game_play import GamePlayer, game_level
+from ..json_types import JSONObject, grid_json
 from ..library.model_session import ModelSession, ModelSettings
 from ..library.session_reports import SessionReports
 
@@ -60,10 +60,10 @@ class _Talk:
 
     key: str
     messages: list[dict[str, str]] = field(default_factory=list)
-    answers: list[dict[str, Any]] = field(default_factory=list)
+    answers: list[JSONObject] = field(default_factory=list)
 
 
-class BareModelLearner(SessionReports, BaseLearner):
+class BareModelLearner(SessionReports, GridBase):
     """The model answering each instance on its own (see the module docstring).
 
     Args:
@@ -86,19 +86,19 @@ class BareModelLearner(SessionReports, BaseLearner):
     def __init__(self, model: str, demos: int = 3, **options: Any) -> None:
         if demos < 0:
             raise ValueError(f"demos must be at least 0, got {demos}")
+        super().__init__()
         self.settings = ModelSettings(model=model, **options)
         self.session = ModelSession(self.settings, "bare")
         self.demos = demos
         self._talks: dict[int, _Talk] = {}  # open instances, by step
         self._keys: dict[int, str] = {}
-        self._logs: dict[int, dict[str, Any]] = {}
         self.games = GamePlayer(self.session, demos)
 
     def begin_round(self) -> None:
         """Start a round: the last round's logs, transcripts and counts are stored by now."""
+        super().begin_round()
         self.session.begin_round()
         self._keys.clear()
-        self._logs.clear()
 
     def act(self, obs: LearnerObservation) -> Action:
         """Buy the demonstrations, then submit the model's next answer."""
@@ -116,7 +116,7 @@ class BareModelLearner(SessionReports, BaseLearner):
             talk.messages.append({"role": "assistant", "content": reply})
             grid = prompts.parse_grid(reply)
             if grid is not None:
-                talk.answers.append({"grid": to_json(grid)})
+                talk.answers.append({"grid": grid_json(grid)})
                 return Submit(grid)
             talk.answers.append({"grid": None})
             talk.messages.append({"role": "user", "content": prompts.answer_unreadable()})
@@ -140,7 +140,7 @@ class BareModelLearner(SessionReports, BaseLearner):
                 talk.messages.append({"role": "user", "content": verdict})
         if feedback.done:
             del self._talks[obs.step]
-            self._logs[obs.user] = {"demos": obs.demos_used, "answers": talk.answers}
+            self._logs[obs.user] = {"demos": obs.demos_used, "answers": list(talk.answers)}
 
     def end_round(self) -> None:
         """Settle each instance's counts (nothing is kept), and stop on a refusal.
@@ -157,6 +157,6 @@ class BareModelLearner(SessionReports, BaseLearner):
         """The cumulative calls, tokens and cost of every instance played."""
         return self.session.totals()
 
-    def instance_log(self, user: int) -> dict[str, Any] | None:
+    def instance_log(self, user: int) -> JSONObject | None:
         """The instance's answers, messages and counts, for its trajectory."""
         return self._session_log(user, self._logs.get(user, {}))

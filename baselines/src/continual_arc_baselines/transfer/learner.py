@@ -20,15 +20,17 @@ the pool; ``save_state`` writes the games' notes and signatures, from which the 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-from continual_arc.env import GameObservation
+from typing_extensions import Unpack
 
-from ..explorer.episode import Episode
-from ..explorer.learner import GameExplorer
+from continual_arc.env import GameObservation, GameReply
+
+from ..base import read_state, write_state
+from ..explorer.episode import Episode, ExplorerKnobs
+from ..explorer.learner import GameExplorer, games_of
 from ..explorer.notes import GameNotes
+from ..json_types import JSONObject
 from .pool import Pool, pool_for, prior_for, signature
 
 __all__ = ["TransferExplorer"]
@@ -48,7 +50,9 @@ class TransferExplorer(GameExplorer):
             ``goal_weight``, ``depth_weight``).
     """
 
-    def __init__(self, pool_weight: float = 1.0, keep: bool = True, **explorer: Any) -> None:
+    def __init__(
+        self, pool_weight: float = 1.0, keep: bool = True, **explorer: Unpack[ExplorerKnobs]
+    ) -> None:
         super().__init__(keep=keep, **explorer)
         self.pool_weight = pool_weight
         self.signatures: dict[str, str] = {}
@@ -78,15 +82,17 @@ class TransferExplorer(GameExplorer):
 
     def load_state(self, directory: str | Path) -> None:
         """Read the notes and signatures written by `save_state`."""
-        data = json.loads(Path(directory, _STATE_FILE).read_text())
-        self.games = {name: GameNotes.from_json(value) for name, value in data["games"].items()}
-        self.signatures = {name: str(value) for name, value in data["signatures"].items()}
+        state = read_state(directory, _STATE_FILE)
+        self.games = games_of(state)
+        signatures = state.get("signatures")
+        if not isinstance(signatures, dict):
+            raise ValueError("a transfer explorer's state holds its games' signatures as an object")
+        self.signatures = {name: str(value) for name, value in signatures.items()}
         self._pools.clear()
 
     def save_state(self, directory: str | Path) -> None:
         """Write the notes and signatures as ``transfer.json``."""
-        text = json.dumps(self._state_json(), indent=1, sort_keys=True) + "\n"
-        Path(directory, _STATE_FILE).write_text(text)
+        write_state(directory, _STATE_FILE, self._state_json())
 
     # -- pooled knowledge -----------------------------------------------------------------------
 
@@ -127,7 +133,7 @@ class TransferExplorer(GameExplorer):
 
     # -- the parts ------------------------------------------------------------------------------
 
-    def _state_json(self) -> dict[str, Any]:
+    def _state_json(self) -> JSONObject:
         state = super()._state_json()
         state["signatures"] = dict(sorted(self.signatures.items()))
         state["pool_weight"] = self.pool_weight
@@ -147,7 +153,7 @@ class TransferExplorer(GameExplorer):
             self._sig_open[obs.user] = sig
         return opened[1]
 
-    def _close(self, obs: GameObservation, episode: Episode, feedback: Any) -> None:
+    def _close(self, obs: GameObservation, episode: Episode, feedback: GameReply) -> None:
         self._pending.append((obs.step, obs.task_id, self._sig_open.pop(obs.user, "")))
         super()._close(obs, episode, feedback)
         self._logs[obs.user]["pool"] = {"signature": self._pending[-1][2], "deep": episode.deep}
