@@ -47,6 +47,7 @@ from pathlib import Path
 from continual_arc.env import Action, LearnerObservation
 
 from ..game_play import GamePlayer, game_level
+from ..json_types import JSONObject, JSONValue
 from ..library.model_session import ModelSession, ModelSettings, default_base_url
 from ..prompts import Message
 from ..systems.bare import BareModelLearner
@@ -269,14 +270,14 @@ class QDLearner(TrainedLearner):
         """
         return self.teacher.resources()
 
-    def instance_log(self, user: int) -> dict[str, object] | None:
+    def instance_log(self, user: int) -> JSONObject | None:
         """The bare model's log of the instance, with the teacher's moves in its states."""
         log = super().instance_log(user)
         key = self._keys.get(user)
         if log is not None:
             log["teacher"] = {
                 "model": self.teacher.model,
-                "moves": list(self._moves.get(key, [])) if key is not None else [],
+                "moves": list[JSONValue](self._moves.get(key, [])) if key is not None else [],
             }
         return log
 
