@@ -82,8 +82,8 @@ def test_fuelled_gives_the_plan_and_its_spare_and_nothing_without_a_spare() -> N
 FUELLED = [
     ("conveyor", 4),
     ("conveyor", 5),
-    ("ice-slide", 4),
-    ("ice-slide", 5),
+    ("ice-slide", 1),
+    ("ice-slide", 3),
     ("lever-lift", 4),
     ("lever-lift", 5),
     ("portals", 4),

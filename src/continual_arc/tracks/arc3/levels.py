@@ -56,7 +56,7 @@ _SERVED: dict[str, tuple[int, ...]] = {
     "crumble-floor": (0, 1, 2, 3),
     "drop-stack": (0, 1, 2, 3),
     "guard-patrol": (1, 2, 3),
-    "ice-slide": (3, 4, 5),
+    "ice-slide": (1, 2, 3),
     "keys-doors": (0, 1, 2, 3),
     "lever-lift": (3, 4, 5),
     "magnet": (1, 2, 3),
