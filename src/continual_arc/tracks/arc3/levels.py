@@ -51,7 +51,7 @@ _SERVED: dict[str, tuple[int, ...]] = {
     "coin-gate": (0, 1, 2, 3),
     "colour-gates": (0, 1, 2, 3),
     "colour-sort": (0, 1, 2, 3),
-    "conveyor": (3, 4, 5),
+    "conveyor": (1, 2, 3),
     "count-click": (1, 2, 3),
     "crumble-floor": (0, 1, 2, 3),
     "drop-stack": (0, 1, 2, 3),
