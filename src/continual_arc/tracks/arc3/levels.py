@@ -58,7 +58,7 @@ _SERVED: dict[str, tuple[int, ...]] = {
     "guard-patrol": (1, 2, 3),
     "ice-slide": (1, 2, 3),
     "keys-doors": (0, 1, 2, 3),
-    "lever-lift": (3, 4, 5),
+    "lever-lift": (1, 2, 3),
     "magnet": (1, 2, 3),
     "mirror-beam": (1, 2, 3),
     "odd-one-out": (0, 1, 2, 3),
