@@ -53,7 +53,7 @@ _SERVED: dict[str, tuple[int, ...]] = {
     "colour-sort": (0, 1, 2, 3),
     "conveyor": (1, 2, 3),
     "count-click": (1, 2, 3),
-    "crumble-floor": (0, 1, 2, 3),
+    "crumble-floor": (0, 1, 2),
     "drop-stack": (0, 1, 2, 3),
     "guard-patrol": (1, 2, 3),
     "ice-slide": (1, 2, 3),
