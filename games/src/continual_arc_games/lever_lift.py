@@ -35,7 +35,8 @@ __all__ = ["LeverLift"]
 
 AIR, ROCK, START, EXIT = range(4)
 LEVERS = {4: (0, -1), 5: (0, 1), 6: (1, -1), 7: (1, 1)}  # code: (lift, rows moved: -1 up, 1 down)
-LINKED = {12: ((0, -1), (1, 1)), 13: ((0, 1), (1, -1))}  # code: both lifts' moves
+# code: both lifts' moves, A's first
+LINKED: dict[int, tuple[tuple[int, int], ...]] = {12: ((0, -1), (1, 1)), 13: ((0, 1), (1, -1))}
 KEY = 14
 GOLD = 11  # the key, and the lock on the door until it is taken
 PLATFORMS, SHAFTS = (8, 10), (9, 11)
@@ -86,7 +87,8 @@ class _World:
                 rows = [y for _, y in cells]
                 shafts.append((cells[0][0], min(rows), max(rows)))
                 platforms.append(level.cells(platform)[0][1])
-        kinds = {code: (move,) for code, move in LEVERS.items()} | LINKED
+        kinds: dict[int, tuple[tuple[int, int], ...]] = {code: (move,) for code, move in LEVERS.items()}
+        kinds |= LINKED
         levers = {cell: moves for code, moves in kinds.items() for cell in level.cells(code)}
         keys = level.cells(KEY)
         start, exit_ = level.cells(START)[0], level.cells(EXIT)[0]
