@@ -172,8 +172,10 @@ class Conveyor:
         "it; ACTION5 stands still for a turn. Grey belts show an orange arrow: after every action, "
         "a player standing on a belt is carried one cell the way its arrow points, unless a wall is "
         "there, and the carry shows as a second frame. A belt can speed the player along, sweep it "
-        "sideways, or push it back where it came from. The level is won when the player reaches "
-        "the green exit, by a step or by a belt." + FUEL_RULE
+        "sideways, or push it back where it came from. A step or a carry into a maroon pit loses the "
+        "level. Entering the purple button, by a step or a carry, turns every belt round. A belt on "
+        "light blue turns its arrow a quarter clockwise after every action. The level is won when "
+        "the player reaches the green exit, by a step or by a belt." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT, USE)
     max_difficulty = len(_KNOBS) - 1
