@@ -12,7 +12,7 @@ At ``GAME_DATA_VERSION`` 4 the file was written again with the fuelled difficult
 the file held before came out unchanged, and only those difficulties' keys were added.
 
 At ``GAME_DATA_VERSION`` 5 it was written again after coin-gate, conveyor, crumble-floor,
-guard-patrol, ice-slide, keys-doors and lever-lift gained an element a difficulty (conveyor, ice-slide and
+guard-patrol, ice-slide and lever-lift gained an element a difficulty (conveyor, ice-slide and
 lever-lift now have four difficulties, crumble-floor three): those games' digests changed, and
 every other game's came out unchanged.
 """
