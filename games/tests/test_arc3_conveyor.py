@@ -1,5 +1,6 @@
-"""conveyor: a hand-made room whose frames are worked out by hand, the solver against an explorer of
-frames, and a human-style player that reads the arrows off the screen and plans a walk."""
+"""conveyor: a hand-made room whose frames are worked out by hand, each difficulty's element, the
+solver against an explorer of frames, and a human-style player that reads the arrows off the screen
+and plans a walk."""
 
 from __future__ import annotations
 
@@ -92,15 +93,17 @@ def test_conveyor_by_reading_the_arrows_and_planning_a_walk(seed: int) -> None:
     grid = Grid(frame, 9)  # the blue player fills one cell
     walls = set(grid.with_colour(frame, 2))
     belts = {c: way for c in grid.cells() if (way := _arrow(grid.block(frame, c))) is not None}
+    pits = set(grid.with_colour(frame, 13))  # maroon: a step or a carry into one loses
     start, goal = grid.with_colour(frame, 9)[0], grid.with_colour(frame, 14)[0]
 
-    def after(cell: Cell, step: tuple[int, int]) -> Cell:
+    def after(cell: Cell, step: tuple[int, int]) -> Cell | None:
         ahead = (cell[0] + step[0], cell[1] + step[1])
         cell = cell if ahead in walls else ahead
-        if cell == goal or cell not in belts:
-            return cell
+        if cell == goal or cell not in belts or cell in pits:
+            return None if cell in pits else cell
         carried = (cell[0] + belts[cell][0], cell[1] + belts[cell][1])
-        return cell if carried in walls else carried
+        cell = cell if carried in walls else carried
+        return None if cell in pits else cell
 
     keys = {**STEPS, "ACTION5": (0, 0)}
     came: dict[Cell, tuple[Cell, str] | None] = {start: None}
@@ -109,10 +112,89 @@ def test_conveyor_by_reading_the_arrows_and_planning_a_walk(seed: int) -> None:
         cell = queue.popleft()
         for key, step in keys.items():
             nxt = after(cell, step)
-            if nxt not in came:
+            if nxt is not None and nxt not in came:
                 came[nxt] = (cell, key)
                 queue.append(nxt)
     walk = keys_to(came, goal)
     for key in walk:
         session.step(Move(key))
     assert session.won and len(walk) == len(plan)
+
+
+# Codes beyond the first room's: 8 a pit, 9 the button, 10 + s a spinning belt (side s at the start).
+
+
+def test_a_carry_into_a_pit_loses() -> None:
+    room = Level.make("conveyor", [[1] * 6, [1, 2, 5, 8, 3, 1], [1, 0, 0, 0, 0, 1], [1] * 6])
+    session = Session(SPEC, room)
+    assert (_cell(session.frame, 3, 1) == 13).all()  # maroon: the pit
+    session.step(RIGHT)  # onto the east belt, then carried into the pit
+    assert session.lost
+    assert SPEC.solve(room, SPEC.budget) == (DOWN, RIGHT, RIGHT, RIGHT, UP)  # round below it
+
+
+def test_the_button_turns_every_belt_round() -> None:
+    # Two belts run west between the button and the exit: pressed, they carry the player east.
+    room = Level.make("conveyor", [[1] * 7, [1, 2, 9, 7, 7, 3, 1], [1] * 7])
+    session = Session(SPEC, room)
+    grid = Grid(session.frame, 9)
+    belts = [(c, _arrow(grid.block(session.frame, c))) for c in grid.cells()]
+    assert [way for _, way in belts if way] == [(-1, 0), (-1, 0)]
+    session.step(RIGHT)  # onto the button: no carry, every arrow turned
+    assert len(session.frames) == 1
+    assert [w for c, _ in belts if (w := _arrow(grid.block(session.frame, c)))] == [(1, 0), (1, 0)]
+    session.step(RIGHT)  # onto the first belt, carried east onto the second
+    assert len(session.frames) == 2
+    session.step(RIGHT)
+    assert session.won
+    plan = SPEC.solve(room, SPEC.budget)  # the third move may be any the belt then carries on
+    assert plan is not None and len(plan) == 3 and plan[:2] == (RIGHT, RIGHT)
+    bare = Level.make("conveyor", [[1] * 7, [1, 2, 0, 7, 7, 3, 1], [1] * 7])
+    assert SPEC.solve(bare, SPEC.budget) is None  # the belts always carry the player back
+
+
+def test_a_spinning_belt_turns_a_quarter_clockwise_after_every_action() -> None:
+    # A spinning belt at (2, 2) points north at the start; the exit is east of it.
+    rows = [[1] * 5, [1, 0, 0, 0, 1], [1, 2, 10, 3, 1], [1, 0, 0, 0, 1], [1] * 5]
+    room = Level.make("conveyor", rows)
+    session = Session(SPEC, room)
+    grid = Grid(session.frame, 9)
+    (spinner,) = grid.with_colour(session.frame, 10)  # light blue: the spinning belt
+    ways = [_arrow(grid.block(session.frame, spinner))]
+    for _ in range(4):
+        session.step(WAIT)
+        ways.append(_arrow(grid.block(session.frame, spinner)))
+    assert ways == [(0, -1), (1, 0), (0, 1), (-1, 0), (0, -1)]  # north, east, south, west, north
+    session.reset()
+    session.step(WAIT)  # now it points east: boarded, it carries the player onto the exit
+    session.step(RIGHT)
+    assert session.won
+    plan = SPEC.solve(room, SPEC.budget)
+    assert plan is not None and len(plan) == 2 and plan[-1] == RIGHT
+
+
+# The element each difficulty adds, by the cell codes that show it.
+ELEMENTS = {1: {8}, 2: {9}, 3: {10, 11, 12, 13}}
+
+
+@pytest.mark.parametrize("difficulty", sorted(ELEMENTS))
+def test_each_difficulty_draws_its_element_and_its_plans_win(difficulty: int) -> None:
+    for seed in range(6):
+        level, plan = draw_level(SPEC, ("elements", seed), difficulty)
+        codes = {v for row in level.grid for v in row}
+        assert ELEMENTS[difficulty] & codes
+        assert not any(ELEMENTS[d] & codes for d in ELEMENTS if d > difficulty)
+        session = Session(SPEC, level)
+        grid = Grid(session.frame, 9)
+        spinners = set(grid.with_colour(session.frame, 10))
+        rode = False
+        for move in plan:
+            session.step(move)
+            if len(session.frames) == 2:  # a carry: from the cell the first frame shows
+                rode |= grid.with_colour(session.frames[0], 9)[0] in spinners
+        assert session.won
+        if difficulty == 2:  # the button is needed: as plain floor the level is longer or unsolved
+            bare = [[0 if v == 9 else v for v in row] for row in level.grid]
+            easier = SPEC.solve(Level.make("conveyor", bare), SPEC.budget)
+            assert easier is None or len(easier) > len(plan)
+        assert rode == (difficulty == 3)

@@ -143,3 +143,37 @@ def test_crumble_floor_by_planning_a_route_that_never_turns_back(seed: int) -> N
     for key in keys:
         session.step(Move(key))
     assert session.won
+
+
+def test_a_sturdy_tile_holds_once_then_crumbles() -> None:
+    # Code 7: a sturdy tile at (3, 1) between stone at (2, 1) and a gem in a dead end at (4, 1); the
+    # exit is under the stone. Same 6x4 layout as FLOOR's, so the same cells of the frame.
+    rows = [[1] * 6, [1, 2, 5, 7, 4, 1], [1, 6, 3, 6, 6, 1], [1] * 6]
+    level = Level.make("crumble-floor", rows)
+    session = Session(SPEC, level)
+    assert (_cell(session.frame, 3, 1) == 12).all()  # orange: sturdy
+    for move in (RIGHT, RIGHT, RIGHT):  # onto the gem: the sturdy tile held, cracked (dark red)
+        session.step(move)
+    assert (_cell(session.frame, 3, 1) == 13).all()
+    session.step(LEFT)
+    session.step(LEFT)  # off it a second time: now it falls
+    assert (_cell(session.frame, 3, 1) == 5).all() and not session.over
+    session.step(DOWN)
+    assert session.won
+    assert SPEC.solve(level, SPEC.budget) == (RIGHT, RIGHT, RIGHT, LEFT, LEFT, DOWN)
+    # As a plain tile it falls behind the player on the way in: the gem is a trap.
+    plain = Level.make("crumble-floor", [[0 if v == 7 else v for v in row] for row in rows])
+    assert SPEC.solve(plain, SPEC.budget) is None
+
+
+@pytest.mark.parametrize("difficulty", [1, 2])
+def test_each_difficulty_draws_its_element(difficulty: int) -> None:
+    for seed in range(4):
+        level, plan = draw_level(SPEC, ("elements", seed), difficulty)
+        codes = {v for row in level.grid for v in row}
+        assert 5 in codes  # stone, from difficulty 1
+        assert (7 in codes) == (difficulty == 2)  # sturdy tiles
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won

@@ -80,12 +80,12 @@ def test_fuelled_gives_the_plan_and_its_spare_and_nothing_without_a_spare() -> N
 
 # Each game's first fuelled difficulty, and the one after it.
 FUELLED = [
-    ("conveyor", 4),
-    ("conveyor", 5),
-    ("ice-slide", 4),
-    ("ice-slide", 5),
-    ("lever-lift", 4),
-    ("lever-lift", 5),
+    ("conveyor", 1),
+    ("conveyor", 3),
+    ("ice-slide", 1),
+    ("ice-slide", 3),
+    ("lever-lift", 1),
+    ("lever-lift", 3),
     ("portals", 4),
     ("shape-fit", 5),
     ("shape-fit", 6),

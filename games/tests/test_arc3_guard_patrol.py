@@ -83,7 +83,7 @@ def test_solver_plans_are_as_short_as_the_explorer_finds() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_guard_patrol_by_watching_the_guards_then_timing_the_dash(seed: int) -> None:
-    level, _ = draw_level(SPEC, ("players", seed), 2)
+    level, _ = draw_level(SPEC, ("players", seed), 0)  # guards only: no hunter to catch the watcher
     session = Session(SPEC, level)
     grid = Grid(session.frame, 9)  # the blue player fills one cell
     frame = session.frame
@@ -113,3 +113,59 @@ def test_guard_patrol_by_watching_the_guards_then_timing_the_dash(seed: int) -> 
     for key in keys_to(came, end):
         session.step(Move(key))
     assert session.won
+
+
+# Codes beyond the first yard's: 30 where the hunter starts, 31 a hedge. No guards here.
+OPEN = [[1] * 7, [1, 2, 0, 0, 0, 30, 1], [1, 0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 3, 1], [1] * 7]
+
+
+def test_the_hunter_steps_towards_the_player_and_catches_it() -> None:
+    session = Session(SPEC, Level.make("guard-patrol", OPEN))
+    assert (_cell(session.frame, 5, 1) == 6).all()  # magenta
+    for column in (4, 3, 2):  # along the row, the larger gap, a cell an action
+        session.step(WAIT)
+        assert (_cell(session.frame, column, 1) == 6).all() and not session.over
+    session.step(WAIT)
+    assert session.lost
+    # Going down first, the player draws the hunter down the rows only once it has closed the row.
+    plan = SPEC.solve(Level.make("guard-patrol", OPEN), SPEC.budget)
+    assert plan is not None and replay_wins(plan, OPEN)
+
+
+def test_a_hedge_stops_the_hunter_but_not_the_player() -> None:
+    rows = [row[:] for row in OPEN]
+    rows[1][4] = 31  # a hedge right beside the hunter, between it and the player
+    session = Session(SPEC, Level.make("guard-patrol", rows))
+    assert (_cell(session.frame, 4, 1) == 15).all()  # purple
+    for _ in range(3):
+        session.step(WAIT)  # the hedge blocks the row and the rows are level: it stays put
+        assert (_cell(session.frame, 5, 1) == 6).all() and not session.over
+    for move in (RIGHT, RIGHT):
+        session.step(move)  # the player walks onto the hedge's cell
+    assert (_cell(session.frame, 3, 1) == 9).all() and not session.over
+
+
+def replay_wins(plan: tuple[Move, ...], rows: list[list[int]]) -> bool:
+    session = Session(SPEC, Level.make("guard-patrol", rows))
+    for move in plan:
+        session.step(move)
+    return session.won
+
+
+@pytest.mark.parametrize("difficulty", [1, 2, 3])
+def test_each_difficulty_draws_its_element_and_needs_it(difficulty: int) -> None:
+    for seed in range(4):
+        level, plan = draw_level(SPEC, ("elements", seed), difficulty)
+        codes = {v for row in level.grid for v in row}
+        assert 30 in codes  # the hunter
+        assert (31 in codes) == (difficulty >= 2)  # hedges
+        assert (21 in codes) == (difficulty >= 3)  # a second guard
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if difficulty <= 2:  # as plain floor, the newest element would change the plan's length
+            newest = 30 if difficulty == 1 else 31
+            plain = [[0 if v == newest else v for v in row] for row in level.grid]
+            other = SPEC.solve(Level.make("guard-patrol", plain, **dict(level.params)), SPEC.budget)
+            assert other is None or len(other) != len(plan)

@@ -1,4 +1,4 @@
-"""ice-slide: a hand-made rink's frames worked out by hand, and a player who tries every move."""
+"""ice-slide: hand-made rinks worked out by hand, each difficulty's element, a player trying every move."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from continual_arc_games.session import Session
 SPEC = GAMES["ice-slide"]
 UP, DOWN, LEFT, RIGHT = (Move(a) for a in STEPS)
 
-# Codes: 0 ice, 1 wall, 2 start (on snow), 3 exit, 4 snow.
+# Codes: 0 ice, 1 wall, 2 start (on snow), 3 exit, 4 snow, 5 hole, 6 cracked rock, 7 crate.
 RINK = Level.make("ice-slide", [[1] * 6, [1, 2, 0, 4, 0, 1], [1, 0, 1, 0, 3, 1], [1] * 6])
 
 # By hand: one pixel per cell, a 6x4 viewport, scaled by min(64 // 6, 64 // 4) = 10 and centred at
@@ -87,7 +87,96 @@ def test_ice_slide_by_trying_every_move_from_every_resting_place(seed: int) -> N
                 # Trying the shortest sequences first, the player needs exactly as many as the solver.
                 assert len(tried) + 1 == len(plan)
                 return
-            if rest() not in seen:
+            if not session.lost and rest() not in seen:  # a fall into a hole is a dead end
                 seen.add(rest())
                 queue.append((*tried, action))
     pytest.fail("every resting place was tried without a win")
+
+
+def test_a_slide_onto_a_hole_loses_and_a_step_around_it_does_not() -> None:
+    # The start, a hole two cells right; the exit below the start's row, reached by going down.
+    rink = Level.make("ice-slide", [[1] * 6, [1, 2, 0, 5, 0, 1], [1, 3, 1, 1, 1, 1], [1] * 6])
+    session = Session(SPEC, rink)
+    session.step(RIGHT)  # one cell of ice, then the hole
+    assert session.lost and _where(session.frame) == (3, 1)
+    session.reset()
+    session.step(DOWN)
+    assert session.won
+    assert SPEC.solve(rink, SPEC.budget) == (DOWN,)
+
+
+def _colour(frame: np.ndarray, level: Level, cx: int, cy: int) -> int:
+    """The one colour of cell (cx, cy) of a rink without fuel, by the camera's arithmetic by hand."""
+    scale = min(64 // level.width, 64 // level.height)
+    x0, y0 = (64 - level.width * scale) // 2 + scale * cx, (64 - level.height * scale) // 2 + scale * cy
+    box = frame[y0 : y0 + scale, x0 : x0 + scale]
+    assert (box == box[0, 0]).all()
+    return int(box[0, 0])
+
+
+def test_a_cracked_rock_stops_the_first_slide_then_is_ice() -> None:
+    # Sliding right stops against the cracked rock at (4, 1), which shatters; the next right slides
+    # on through its cell to the exit at (6, 1). A fixed rock in its place would leave no way at all.
+    rink = Level.make("ice-slide", [[1] * 8, [1, 2, 0, 0, 6, 0, 3, 1], [1] * 8])
+    session = Session(SPEC, rink)
+    assert _colour(session.frame, rink, 4, 1) == 2  # light grey: cracked
+    session.step(RIGHT)
+    assert _colour(session.frame, rink, 3, 1) == 9 and _colour(session.frame, rink, 4, 1) == 10
+    assert not session.over
+    session.step(RIGHT)
+    assert session.won
+    assert SPEC.solve(rink, SPEC.budget) == (RIGHT, RIGHT)
+    fixed = Level.make("ice-slide", [[1] * 8, [1, 2, 0, 0, 1, 0, 3, 1], [1] * 8])
+    assert SPEC.solve(fixed, SPEC.budget) is None
+
+
+def test_a_crate_slides_in_the_players_place_and_fills_the_first_hole_it_meets() -> None:
+    # Row 1: start, crate, ice, hole, ice, exit. Right: the crate slides onto the hole and fills it
+    # (the player stays on the snow); right again: the player slides over the filled hole to the exit.
+    rink = Level.make("ice-slide", [[1] * 8, [1, 2, 7, 0, 5, 0, 3, 1], [1] * 8])
+    session = Session(SPEC, rink)
+    assert _colour(session.frame, rink, 4, 1) == 5  # black: the hole
+    session.step(RIGHT)
+    assert len(session.frames) == 2  # the crate's two cells, a frame each
+    assert _colour(session.frames[0], rink, 3, 1) == 12  # orange: the crate, a cell on
+    assert _colour(session.frame, rink, 1, 1) == 9 and _colour(session.frame, rink, 4, 1) == 10
+    assert not session.over
+    session.step(RIGHT)
+    assert session.won
+    assert SPEC.solve(rink, SPEC.budget) == (RIGHT, RIGHT)
+
+
+def test_a_crate_stops_on_snow_and_against_the_exit() -> None:
+    # Row 1: start, crate, ice, snow, ice, ice, exit.
+    rink = Level.make("ice-slide", [[1] * 9, [1, 2, 7, 0, 4, 0, 0, 3, 1], [1] * 9])
+    session = Session(SPEC, rink)
+    session.step(RIGHT)  # the crate slides onto the snow and stops there
+    assert [_colour(session.frame, rink, x, 1) for x in range(1, 5)] == [9, 10, 10, 12]
+    session.step(RIGHT)  # the player slides up to the crate and sends it on, up to the exit
+    assert [_colour(session.frame, rink, x, 1) for x in range(1, 8)] == [0, 10, 9, 0, 10, 12, 14]
+    session.step(RIGHT)  # onto the snow
+    session.step(RIGHT)  # one cell of ice; the crate ahead cannot move: the player stops
+    assert [_colour(session.frame, rink, x, 1) for x in range(4, 8)] == [0, 9, 12, 14]
+    assert not session.over
+    assert SPEC.solve(rink, SPEC.budget) is None  # the crate always ends between player and exit
+
+
+# The element each difficulty adds, by the cell code that shows it.
+ELEMENTS = {1: 5, 2: 6, 3: 7}
+
+
+@pytest.mark.parametrize("difficulty", sorted(ELEMENTS))
+def test_each_difficulty_draws_its_element_and_its_plans_win(difficulty: int) -> None:
+    for seed in range(8):
+        level, plan = draw_level(SPEC, ("elements", seed), difficulty)  # the draw replays the plan
+        codes = {v for row in level.grid for v in row}
+        assert ELEMENTS[difficulty] in codes
+        assert all(ELEMENTS[d] not in codes for d in ELEMENTS if d > difficulty)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if difficulty >= 2:  # the element is needed: fixed in place, the level is longer or unsolved
+            fixed = [[1 if v in (6, 7) else v for v in row] for row in level.grid]
+            easier = SPEC.solve(Level.make("ice-slide", fixed), SPEC.budget)
+            assert easier is None or len(easier) > len(plan)

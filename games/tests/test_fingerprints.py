@@ -10,6 +10,11 @@ however small, changes a digest; a change meant to alter a game must say so by b
 At ``GAME_DATA_VERSION`` 4 the file was written again with the fuelled difficulties six games gained
 (conveyor, ice-slide, lever-lift and tilt-gravity 4 and 5, portals 4, shape-fit 5 and 6): every digest
 the file held before came out unchanged, and only those difficulties' keys were added.
+
+At ``GAME_DATA_VERSION`` 5 it was written again after coin-gate, conveyor, crumble-floor,
+guard-patrol, ice-slide and lever-lift gained an element a difficulty (conveyor, ice-slide and
+lever-lift now have four difficulties, crumble-floor three): those games' digests changed, and
+every other game's came out unchanged.
 """
 
 from __future__ import annotations

@@ -1,7 +1,14 @@
 """crumble-floor: tiles crumble behind the player; collect every gem, then reach the exit.
 
 Legend of the level grid: 0 a crumbling tile, 1 wall, 2 the player's start (a crumbling tile), 3 the
-exit (solid), 4 a gem (on a crumbling tile), 5 stone (solid floor that never crumbles), 6 a hole.
+exit (solid), 4 a gem (on a crumbling tile), 5 stone (solid floor that never crumbles), 6 a hole,
+7 a sturdy tile (it holds the first time the player leaves it, and crumbles like any tile after).
+
+Each difficulty adds an element the one before lacks:
+
+- 0: crumbling tiles, holes, gems and the exit.
+- 1: stones, solid floor that never crumbles, where the way can cross itself.
+- 2: sturdy tiles, which can be crossed twice; every drawn level's plan crosses one twice.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, long_plan, retry
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .layouts import Cell, carve_maze, ordered
 from .mazes import open_loops
@@ -21,8 +28,9 @@ from .search import astar, bfs
 
 __all__ = ["CrumbleFloor"]
 
-TILE, WALL, START, EXIT, GEM, STONE, HOLE = range(7)
+TILE, WALL, START, EXIT, GEM, STONE, HOLE, STURDY = range(8)
 PLAYER, CRACKED, SOLID, GOLD, GOAL, ROCK, VOID, EDGE = 9, 13, 1, 11, 14, 3, 5, 4
+THICK = 12  # a sturdy tile (orange)
 CELL = 3  # pixels per cell: a gem is a plus on its tile, the exit a ring until every gem is taken
 
 
@@ -33,13 +41,13 @@ class _Knobs:
     stones: int  # solid tiles that never crumble
     gems: int
     shortest: int  # fewest moves a served level needs
+    sturdy: int = 0  # tiles that hold once before they crumble
 
 
 _KNOBS = (
     _Knobs(3, 2, 0, 1, 6),
     _Knobs(3, 3, 1, 2, 9),
-    _Knobs(4, 4, 1, 3, 11),
-    _Knobs(4, 5, 2, 4, 14),
+    _Knobs(4, 4, 1, 3, 10, sturdy=3),
 )
 
 
@@ -57,6 +65,7 @@ class _Floor:
     gems: int  # the cells holding a gem
     tiles: int  # the crumbling cells
     floor: int  # every cell that can be stood on at the start
+    sturdy: int = 0  # the sturdy tiles
 
     @classmethod
     def read(cls, level: Level) -> _Floor:
@@ -65,9 +74,16 @@ class _Floor:
         def mask(*codes: int) -> int:
             return sum(1 << (y * width + x) for code in codes for x, y in level.cells(code))
 
-        floor = mask(TILE, START, EXIT, GEM, STONE)
-        exit_ = mask(EXIT).bit_length() - 1
-        return cls(width, mask(START).bit_length() - 1, exit_, mask(GEM), mask(TILE, START, GEM), floor)
+        floor = mask(TILE, START, EXIT, GEM, STONE, STURDY)
+        exit_, start = mask(EXIT).bit_length() - 1, mask(START).bit_length() - 1
+        return cls(width, start, exit_, mask(GEM), mask(TILE, START, GEM), floor, mask(STURDY))
+
+    def leave(self, at: int, fallen: int, worn: int) -> tuple[int, int]:
+        """The fallen and worn masks once the player steps off ``at``."""
+        bit = 1 << at
+        if self.sturdy & bit and not worn & bit:
+            return fallen, worn | bit  # it holds, this once
+        return fallen | ((self.tiles | self.sturdy) & bit), worn
 
     def steps(self, at: int, standing: int, wanted: int) -> dict[int, int]:
         """Steps from ``at`` to each cell of ``wanted`` it can reach over the ``standing`` cells."""
@@ -91,8 +107,12 @@ class _Floor:
         return found
 
 
-# The abstract state: the player's cell index and the bitmask of the crumbling tiles that have fallen.
-_State = tuple[int, int]
+#: The expansions a generator gives the solver on a fresh layout.
+_DRAW_BUDGET = 3_000
+
+# The abstract state: the player's cell index and the bitmasks of the tiles that have fallen, of the
+# sturdy tiles already left once, and of the gems collected.
+_State = tuple[int, int, int, int]
 
 
 class CrumbleFloor:
@@ -104,23 +124,26 @@ class CrumbleFloor:
         "The player is the blue square, moved one cell at a time by ACTION1-4 (up, down, left, "
         "right); grey walls stop it. Each dark red tile crumbles into a black hole as soon as the "
         "player steps off it, while light grey stone never does. Stepping into a hole is a fall that "
-        "loses the level. Walking onto a yellow gem collects it. The green exit is a ring while gems "
-        "are left and fills in when the last is collected; the level is won by entering the filled "
-        "exit."
+        "loses the level. An orange sturdy tile holds the first time the player steps off it, turning "
+        "dark red, and crumbles the next. Walking onto a yellow gem collects it. The green exit is a "
+        "ring while gems are left and fills in when the last is collected; the level is won by "
+        "entering the filled exit."
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
     budget = 20_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A maze of 3 or 4 rooms a side whose walls are holes, 2 to 5 loops, 0 to 2 stones, 1 to 4 gems.
+        """A maze of 3 or 4 rooms a side whose walls are holes, 2 to 4 loops, 0 or 1 stone, 1 to 3 gems.
 
-        The start, exit, gems and stones go on random floor cells. A served level needs at least 6
-        to 14 moves, and its shortest plan would be shorter if tiles did not crumble: the crumbling
-        is what the player has to plan around.
+        The start, exit, gems and stones go on random floor cells, and at difficulty 2 the sturdy
+        tiles where the way that ignores crumbling passes twice. A served level needs at least 6
+        to 10 moves, and its shortest plan would be shorter if tiles did not crumble: the crumbling
+        is what the player has to plan around. At difficulty 2 the shortest plan must cross a
+        sturdy tile twice.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
-        return retry(lambda: self._attempt(rng, knobs), 30)
+        return retry(lambda: self._attempt(rng, knobs), 80)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, HOLE, TILE)
@@ -129,15 +152,30 @@ class CrumbleFloor:
         for i in range(side):
             grid[0][i] = grid[side - 1][i] = grid[i][0] = grid[i][side - 1] = WALL
         floor = ordered((x, y) for y in range(side) for x in range(side) if grid[y][x] == TILE)
-        picks = rng.sample(floor, 2 + knobs.gems + knobs.stones)
         codes = [START, EXIT] + [GEM] * knobs.gems + [STONE] * knobs.stones
+        picks = rng.sample(floor, len(codes))
         for (x, y), code in zip(picks, codes, strict=True):
             grid[y][x] = code
+        if knobs.sturdy:
+            # Sturdy tiles go where the way that ignores crumbling passes twice: there they can help.
+            walk = _relaxed(_Floor.read(Level.make(self.id, grid)), self.budget)
+            twice = [c for c in ordered(_crossed(grid, walk)) if grid[c[1]][c[0]] == TILE] if walk else []
+            # One such cell at least is left crumbling, so that the crumbling still gets in the way.
+            for x, y in rng.sample(twice, max(0, min(knobs.sturdy, len(twice) - 1))):
+                grid[y][x] = STURDY
         level = Level.make(self.id, grid)
-        plan = long_plan(self, level, knobs.shortest)
+        # A layout the solver needs more than a few thousand expansions for is given up: most that
+        # cost that much have no win at all (the draw then solves a served level again in full).
+        plan = self.solve(level, _DRAW_BUDGET)
+        if plan is None or len(plan) < knobs.shortest:
+            raise RejectLevel(
+                f"unsolved within {_DRAW_BUDGET} expansions, or in fewer than {knobs.shortest} moves"
+            )
         relaxed = _relaxed(_Floor.read(level), self.budget)
         if relaxed is not None and len(relaxed) == len(plan):
             raise RejectLevel("the crumbling never gets in the way")
+        if knobs.sturdy and not any(grid[y][x] == STURDY for x, y in _crossed(grid, plan)):
+            raise RejectLevel("the fewest-move plan crosses no sturdy tile twice")
         return level
 
     def build(self, level: Level) -> ARCBaseGame:
@@ -145,7 +183,7 @@ class CrumbleFloor:
         return _CrumbleGame(level)
 
     def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
-        """A shortest plan, by A* over (cell, tiles fallen).
+        """A shortest plan, by A* over (cell, tiles fallen, sturdy tiles left once, gems taken).
 
         Moves that cut a gem or the exit off (no way left to it over standing floor) are dropped.
         The heuristic is the walk over standing floor to the farthest gem left plus that gem's
@@ -156,8 +194,8 @@ class CrumbleFloor:
         offsets = {action: dx + dy * floor.width for action, (dx, dy) in DELTAS.items()}
         bound: dict[_State, int] = {}
 
-        def estimate(at: int, fallen: int) -> int | None:
-            left = floor.gems & ~fallen & ~(1 << at)
+        def estimate(at: int, fallen: int, taken: int) -> int | None:
+            left = floor.gems & ~taken & ~(1 << at)
             wanted = left | 1 << floor.exit
             found = floor.steps(at, floor.floor & ~fallen, wanted)
             if len(found) < wanted.bit_count():
@@ -165,19 +203,20 @@ class CrumbleFloor:
             return max((d + to_exit[g] for g, d in found.items() if left >> g & 1), default=found[floor.exit])
 
         def successors(state: _State) -> Iterator[tuple[Move, _State]]:
-            at, fallen = state
-            after = fallen | (floor.tiles & 1 << at)
+            at, fallen, worn, taken = state
+            after, worn_after = floor.leave(at, fallen, worn)
             for action, offset in offsets.items():
                 nxt = at + offset
-                if (floor.floor & ~after) >> nxt & 1 and (h := estimate(nxt, after)) is not None:
-                    bound[(nxt, after)] = h
-                    yield ARROWS[action], (nxt, after)
+                got = taken | (floor.gems & 1 << nxt)
+                if (floor.floor & ~after) >> nxt & 1 and (h := estimate(nxt, after, got)) is not None:
+                    bound[(nxt, after, worn_after, got)] = h
+                    yield ARROWS[action], (nxt, after, worn_after, got)
 
-        start = (floor.start, 0)
-        bound[start] = estimate(*start) or 0
+        start = (floor.start, 0, 0, 0)
+        bound[start] = estimate(floor.start, 0, 0) or 0
 
         def won(state: _State) -> bool:
-            return state[0] == floor.exit and not floor.gems & ~state[1]
+            return state[0] == floor.exit and state[3] == floor.gems
 
         return astar(start, successors, won, bound.__getitem__, budget)
 
@@ -195,6 +234,18 @@ def _relaxed(floor: _Floor, budget: int) -> tuple[Move, ...] | None:
     return bfs((floor.start, floor.gems), successors, lambda s: s == (floor.exit, 0), budget)
 
 
+def _crossed(grid: list[list[int]], plan: tuple[Move, ...]) -> set[Cell]:
+    """The cells ``plan`` leaves more than once, walked from the start of ``grid``."""
+    (x, y) = next((x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v == START)
+    left: dict[Cell, int] = {}
+    steps = {ARROWS[action]: step for action, step in DELTAS.items()}
+    for move in plan:
+        left[(x, y)] = left.get((x, y), 0) + 1
+        dx, dy = steps[move]
+        x, y = x + dx, y + dy
+    return {cell for cell, times in left.items() if times > 1}
+
+
 def _ring(colour: int) -> list[list[int]]:
     return [[colour] * CELL, [colour, -1, colour], [colour] * CELL]
 
@@ -206,12 +257,12 @@ class _CrumbleGame(GridGame):
         size = (level.width, level.height)
         tiles = [(x, y, CRACKED) for code in (TILE, START, GEM) for x, y in level.cells(code)]
         stones = [(x, y, SOLID) for code in (STONE, EXIT) for x, y in level.cells(code)]
+        stones += [(x, y, THICK) for x, y in level.cells(STURDY)]
         exit_ = patch(_ring(GOAL), "exit", *level.cells(EXIT)[0], cell=CELL, layer=1)
+        floor = layer_sprite(tiles + stones, "floor", size, cell=CELL)
         sprites = [
             layer_sprite(((x, y, ROCK) for x, y in level.cells(WALL)), "walls", size, cell=CELL),
-            layer_sprite(tiles + stones, "floor", size, cell=CELL).set_interaction(
-                InteractionMode.INTANGIBLE
-            ),
+            floor.set_interaction(InteractionMode.INTANGIBLE),
             exit_.set_interaction(InteractionMode.INTANGIBLE),
             block(PLAYER, "player", *level.cells(START)[0], cell=CELL, layer=3),
         ]
@@ -224,14 +275,15 @@ class _CrumbleGame(GridGame):
         )
 
     def on_action(self, action: int, cell: Cell | None) -> bool:
-        """Step; the tile left crumbles, a hole entered is a fall, a gem entered is collected."""
+        """Step; the tile left crumbles (a sturdy one cracks), a hole is a fall, a gem is collected."""
         dx, dy = DELTAS[action]
         player = self.sprite("player")
         (px, py), floor = self.cell_of(player), self.sprite("floor")
         if self.try_move_sprite(player, dx * CELL, dy * CELL):
             return True
-        if floor.pixels[py * CELL, px * CELL] == CRACKED:
-            floor.pixels[py * CELL : (py + 1) * CELL, px * CELL : (px + 1) * CELL] = -1
+        left = floor.pixels[py * CELL : (py + 1) * CELL, px * CELL : (px + 1) * CELL]
+        if left[0, 0] in (CRACKED, THICK):
+            left[:] = CRACKED if left[0, 0] == THICK else -1
         x, y = self.cell_of(player)
         if floor.pixels[y * CELL, x * CELL] < 0:
             self.lose()

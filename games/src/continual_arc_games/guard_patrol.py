@@ -4,6 +4,18 @@ Legend of the level grid: 0 floor, 1 wall, 2 the player's start, 3 the exit, 10 
 g's round, 20 + g the cell of that round where guard g starts. A round is either the ring of cells
 around a rectangle or a straight line walked back and forth. The parameter ``way<g>`` is 0 when guard g
 goes clockwise round its ring (or first towards the line's right or bottom end), 1 the other way.
+30 is the hunter's start, 31 a hedge (the player walks through it; the hunter cannot).
+
+Each difficulty adds an element the one before lacks:
+
+- 0: one guard, pacing a line or circling a ring in the gap of a wall across the room.
+- 1: the hunter, which after every action steps a cell towards the player (along the axis of the
+  larger gap first, the other when that is blocked) and catches it as a guard does; every drawn
+  level's plan is changed by it.
+- 2: hedges, which the player walks through and the hunter cannot, so the player can shake it off;
+  every drawn level's plan is changed by them.
+- 3: a second wall across the room, with a guard of its own: two rounds to time, with the hunter
+  behind.
 """
 
 from __future__ import annotations
@@ -24,8 +36,9 @@ from .symmetry import SYMMETRIES, turned_cell, turned_grid
 
 __all__ = ["GuardPatrol", "patrol"]
 
-ROUND, GUARD = 10, 20
+ROUND, GUARD, HUNTER, HEDGE = 10, 20, 30, 31
 PLAYER, GOAL, STONE, TRAIL, RED, GROUND, EDGE = 9, 14, 2, 13, 8, 5, 4
+CHASER, SHRUB = 6, 15  # the hunter (magenta), a hedge (purple)
 
 _MOVES = {**ARROWS, 5: Move(USE)}
 _STAY = {**DELTAS, 5: (0, 0)}  # ACTION5 waits a turn
@@ -37,9 +50,16 @@ class _Knobs:
     guards: int
     walls: int  # inner wall cells
     shortest: int  # fewest moves a served level needs
+    hunter: bool = False
+    hedges: int = 0
 
 
-_KNOBS = (_Knobs(7, 1, 2, 5), _Knobs(8, 1, 4, 7), _Knobs(10, 2, 5, 9), _Knobs(12, 3, 6, 12))
+_KNOBS = (
+    _Knobs(7, 1, 2, 5),
+    _Knobs(8, 1, 3, 7, hunter=True),
+    _Knobs(9, 1, 3, 8, hunter=True, hedges=3),
+    _Knobs(10, 2, 4, 10, hunter=True, hedges=3),
+)
 
 
 def patrol(cells: list[Cell], start: Cell, way: int) -> tuple[Cell, ...]:
@@ -65,6 +85,9 @@ def patrol(cells: list[Cell], start: Cell, way: int) -> tuple[Cell, ...]:
 @dataclass(frozen=True)
 class _Yard(Walk):
     rounds: tuple[tuple[Cell, ...], ...]  # each guard's cells turn by turn
+    hunter: Cell | None = None  # where the hunter starts
+    hedges: frozenset[Cell] = frozenset()
+    barrier: frozenset[Cell] = frozenset()  # what stops the hunter: walls, hedges and the exit
 
     @classmethod
     def read(cls, level: Level) -> _Yard:
@@ -74,11 +97,35 @@ class _Yard(Walk):
             if posts:
                 cells = sorted(level.cells(ROUND + g) + posts)
                 rounds.append(patrol(cells, posts[0], level.param(f"way{g}", 0)))
-        return cls(*walk_ends(level), tuple(rounds))
+        hunters = level.cells(HUNTER)
+        hedges = frozenset(level.cells(HEDGE))
+        walls, start, exit_ = walk_ends(level)
+        barrier = walls | hedges | {exit_}
+        return cls(walls, start, exit_, tuple(rounds), hunters[0] if hunters else None, hedges, barrier)
 
     def guards(self, turn: int) -> set[Cell]:
         """The guards' cells after ``turn`` actions."""
         return {loop[turn % len(loop)] for loop in self.rounds}
+
+    def chase(self, hunter: Cell, player: Cell) -> Cell:
+        """The hunter's next cell: a step towards the player, along the larger gap first.
+
+        Horizontal on a tie; the other axis when the first is blocked (by a wall, a hedge or the
+        exit); where it is when both are.
+        """
+        gx, gy = player[0] - hunter[0], player[1] - hunter[1]
+        steps = [((gx > 0) - (gx < 0), 0), (0, (gy > 0) - (gy < 0))]
+        for dx, dy in steps if abs(gx) >= abs(gy) else steps[::-1]:
+            cell = (hunter[0] + dx, hunter[1] + dy)
+            if (dx, dy) != (0, 0) and cell not in self.barrier:
+                return cell
+        return hunter
+
+
+# The solver's state: the player's cell, the turn within the guards' common cycle, and the
+# hunter's cell (off the board, never moving, in a yard without one).
+_State = tuple[Cell, int, Cell]
+_NOWHERE = (-1, -1)
 
 
 class GuardPatrol:
@@ -90,7 +137,10 @@ class GuardPatrol:
         "The player is the blue square: ACTION1-4 step it up, down, left or right (walls stop it) "
         "and ACTION5 waits. After every action each red guard takes one step along its round, the "
         "dark red cells it walks again and again: a ring it circles or a line it paces back and "
-        "forth. Stepping onto a guard, or standing where a guard steps next, gets the player caught "
+        "forth. A magenta hunter instead steps towards the player after every action, along the "
+        "longer of the two gaps between them first (the across one on a tie), else along the other; "
+        "walls, purple hedges and the exit stop it, while the player walks through hedges. Stepping "
+        "onto a guard or the hunter, or standing where one steps next, gets the player caught "
         "and the level lost; only RESET continues. The level is won when the player reaches the "
         "green exit."
     )
@@ -129,12 +179,30 @@ class GuardPatrol:
         inside = inner_cells(side, side)
         for x, y in rng.sample([c for c in inside if grid[c[1]][c[0]] == FLOOR], knobs.walls):
             grid[y][x] = WALL
+        hx = hy = -9
+        if knobs.hunter:  # beyond the first wall, where it waits for the player to come through
+            beyond = [c for c in inside if c[0] > fences[0] and grid[c[1]][c[0]] == FLOOR]
+            hx, hy = rng.choice(beyond)
+            grid[hy][hx] = HUNTER
+        # Hedges go near the hunter, where they can stand between it and the player.
+        free = [c for c in inside if grid[c[1]][c[0]] == FLOOR and abs(c[0] - hx) + abs(c[1] - hy) <= 2]
+        for x, y in rng.sample(free, min(knobs.hedges, len(free))):
+            grid[y][x] = HEDGE
         symmetry = rng.randrange(SYMMETRIES)  # any orientation, not always left to right
-        level = Level.make(self.id, turned_grid(grid, symmetry), **_turned_ways(grid, ways, symmetry))
+        turned = turned_grid(grid, symmetry)
+        params = _turned_ways(grid, ways, symmetry)
+        level = Level.make(self.id, turned, **params)
         plan = long_plan(self, level, knobs.shortest)
         walk = distances((sx, sy), passable(grid, WALL), side, side).get((ex, ey))
         if walk == len(plan):
             raise RejectLevel("the guards never get in the way")
+        # The element this difficulty adds (hedges, or else the hunter) must change the plan's length.
+        newest = HEDGE if knobs.hedges else HUNTER if knobs.hunter else None
+        if newest is not None:
+            plain = [[FLOOR if v == newest else v for v in row] for row in turned]
+            other = self.solve(Level.make(self.id, plain, **params), self.budget)
+            if other is not None and len(other) == len(plan):
+                raise RejectLevel(f"cell code {newest} changes nothing in the fewest-move plan")
         return level
 
     def build(self, level: Level) -> ARCBaseGame:
@@ -142,23 +210,28 @@ class GuardPatrol:
         return _PatrolGame(level)
 
     def solve(self, level: Level, budget: int) -> tuple[Move, ...] | None:
-        """The fewest moves, by breadth-first search over (cell, turn within the guards' cycle)."""
+        """The fewest moves, by breadth-first search over (cell, turn within the guards' cycle, hunter)."""
         yard = _Yard.read(level)
         cycle = lcm(*(len(loop) for loop in yard.rounds))
         held = [yard.guards(turn) for turn in range(cycle + 1)]
 
-        def successors(state: tuple[Cell, int]) -> Iterator[tuple[Move, tuple[Cell, int]]]:
-            (x, y), turn = state
+        def successors(state: _State) -> Iterator[tuple[Move, _State]]:
+            (x, y), turn, hunter = state
             for action, move in _MOVES.items():
                 dx, dy = _STAY[action]
                 cell = (x, y) if (x + dx, y + dy) in yard.walls else (x + dx, y + dy)
-                if cell in held[turn]:
-                    continue  # walked into a guard
-                if cell != yard.exit and cell in held[turn + 1]:
-                    continue  # a guard walks into the player
-                yield move, (cell, (turn + 1) % cycle)
+                if cell in held[turn] or cell == hunter:
+                    continue  # walked into a guard or the hunter
+                if cell == yard.exit:
+                    yield move, (cell, (turn + 1) % cycle, hunter)
+                    continue
+                chased = hunter if hunter == _NOWHERE else yard.chase(hunter, cell)
+                if cell in held[turn + 1] or cell == chased:
+                    continue  # a guard, or the hunter, walks into the player
+                yield move, (cell, (turn + 1) % cycle, chased)
 
-        return bfs((yard.start, 0), successors, lambda state: state[0] == yard.exit, budget)
+        start = (yard.start, 0, yard.hunter or _NOWHERE)
+        return bfs(start, successors, lambda state: state[0] == yard.exit, budget)
 
 
 def _fence(rng: random.Random, grid: list[list[int]], column: int) -> list[Cell]:
@@ -205,15 +278,19 @@ class _PatrolGame(GridGame):
         yard = _Yard.read(level)
         size = (level.width, level.height)
         trail = sorted({(x, y, TRAIL) for loop in yard.rounds for x, y in loop})
+        hedges = [(x, y, SHRUB) for x, y in sorted(yard.hedges)]
         sprites = [
             layer_sprite([(x, y, STONE) for x, y in yard.walls], "walls", size),
             layer_sprite(trail, "rounds", size).set_interaction(InteractionMode.INTANGIBLE),
+            layer_sprite(hedges, "hedges", size).set_interaction(InteractionMode.INTANGIBLE),
             block(GOAL, "exit", *yard.exit).set_interaction(InteractionMode.INTANGIBLE),
             block(PLAYER, "player", *yard.start, layer=2),
         ]
         sprites += [
             block(RED, f"guard{g}", *loop[0], layer=3, tags=["guard"]) for g, loop in enumerate(yard.rounds)
         ]
+        if yard.hunter is not None:
+            sprites.append(block(CHASER, "hunter", *yard.hunter, layer=3, tags=["guard"]))
         self.yard = yard
         super().__init__(
             GuardPatrol.id, sprites, size, actions=(1, 2, 3, 4, 5), background=GROUND, letterbox=EDGE
@@ -224,7 +301,7 @@ class _PatrolGame(GridGame):
         self.turn = 0
 
     def on_action(self, action: int, cell: Cell | None) -> bool:
-        """Step the player (caught if it walks into a guard), then every guard."""
+        """Step the player (caught if it walks into a guard or the hunter), then the guards and hunter."""
         player = self.sprite("player")
         hits = self.try_move_sprite(player, *_STAY[action]) if action != 5 else []
         if any("guard" in hit.tags for hit in hits):
@@ -239,5 +316,10 @@ class _PatrolGame(GridGame):
             guard = self.sprite(f"guard{g}")
             self.move_to(guard, *loop[self.turn % len(loop)])
             if guard.collides_with(player):
+                self.lose()
+        if self.yard.hunter is not None:
+            hunter = self.sprite("hunter")
+            self.move_to(hunter, *self.yard.chase(self.cell_of(hunter), self.cell_of(player)))
+            if hunter.collides_with(player):
                 self.lose()
         return True
