@@ -118,8 +118,10 @@ def test_a_run_killed_mid_round_under_a_cap_resumes_and_finishes_as_a_straight_r
         while len(read_records(cut) if (cut / "records.jsonl").exists() else []) < 2:
             assert time.monotonic() < deadline and child.poll() is None
             time.sleep(0.02)
-        sent = len(fake.chat_requests)
-        while len(fake.chat_requests) == sent:  # the next round's first call is in flight
+        replies = len(fake.text_sent)
+        # The next round's first reply is streaming: its first word is out, so its generation (the
+        # id that opens every chunk) has reached the proxy before the kill, however loaded the machine.
+        while len(fake.text_sent) == replies or fake.text_sent[-1] == 0:
             assert time.monotonic() < deadline and child.poll() is None
             time.sleep(0.01)
         time.sleep(0.05)
