@@ -16,14 +16,17 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from openai.types import CompletionUsage
+from openai.types.chat.chat_completion_chunk import Choice, ChoiceDelta
 from starlette.types import Receive, Scope, Send
+
+from continual_arc_baselines.chat_wire import Opened, chunk_json, event
 
 __all__ = [
     "Exchange",
     "Recorder",
     "count_words",
     "die_plain",
-    "make_chunk",
     "malformed",
     "prompt_tokens",
     "runaway",
@@ -60,21 +63,6 @@ def prompt_tokens(body: Mapping[str, Any]) -> int:
         elif isinstance(content, list):
             total += sum(count_words(str(p.get("text", ""))) for p in content if isinstance(p, Mapping))
     return total
-
-
-def make_chunk(
-    base: dict[str, Any], delta: dict[str, Any], finish: str | None, usage: bool
-) -> dict[str, Any]:
-    """One streamed chunk with one choice's ``delta`` (and a null usage, when usage is reported)."""
-    chunk = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-    if usage:
-        chunk["usage"] = None  # OpenAI's convention: every chunk but the last carries a null usage
-    return chunk
-
-
-def event(payload: object) -> bytes:
-    """One server-sent event carrying ``payload`` as JSON."""
-    return f"data: {json.dumps(payload)}\n\n".encode()
 
 
 class Exchange:
@@ -152,26 +140,28 @@ async def runaway(ex: Exchange, owner: Recorder, body: Mapping[str, Any], model:
     """Reply text of ``size`` bytes, whatever the request's limits, until the client hangs up."""
     piece, words = "w " * 512, 512  # 1 KiB of text, 512 of the fake's tokens
     pieces = max(1, size // len(piece))
-    usage = {"prompt_tokens": prompt_tokens(body), "completion_tokens": pieces * words}
-    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-    generation = owner.open_generation(usage, model, bool(body.get("stream")))
-    base = {"id": generation, "created": int(time.time()), "model": model}
+    prompt = prompt_tokens(body)
+    usage = CompletionUsage(
+        prompt_tokens=prompt, completion_tokens=pieces * words, total_tokens=prompt + pieces * words
+    )
+    wire_usage = usage.model_dump(exclude_none=True)
+    generation = owner.open_generation(wire_usage, model, bool(body.get("stream")))
+    opened = Opened(generation, int(time.time()), model)
     owner.note_text(0, new=True)
     if body.get("stream"):
         await ex.start(200, "text/event-stream", {"Connection": "close"})
-        chunk = make_chunk({**base, "object": "chat.completion.chunk"}, {"content": piece}, None, True)
-        data = event(chunk)
+        chunk = opened.chunk([Choice(index=0, delta=ChoiceDelta(content=piece))])
+        data = event(chunk_json(chunk, reports_usage=True))
         for _ in range(pieces):
             if not await ex.write(data):
                 return
             owner.note_text(len(piece))
-        last = {**base, "object": "chat.completion.chunk", "choices": [], "usage": usage}
-        if await ex.write(event(last) + b"data: [DONE]\n\n", more=False):
-            owner.note_usage(usage)
+        last = event(chunk_json(opened.chunk([], usage), reports_usage=True))
+        if await ex.write(last + b"data: [DONE]\n\n", more=False):
+            owner.note_usage(wire_usage)
         return
-    message = {"role": "assistant", "content": "<TEXT>"}
-    choice = {"index": 0, "message": message, "finish_reason": "stop"}
-    head, tail = json.dumps({**base, "choices": [choice], "usage": usage}).encode().split(b"<TEXT>")
+    whole = opened.completion("<TEXT>", [], "stop", usage).model_dump(exclude_none=True)
+    head, tail = json.dumps(whole).encode().split(b"<TEXT>")
     await ex.start(200, "application/json", length=len(head) + pieces * len(piece) + len(tail))
     if not await ex.write(head):
         return
@@ -180,7 +170,7 @@ async def runaway(ex: Exchange, owner: Recorder, body: Mapping[str, Any], model:
             return
         owner.note_text(len(piece))
     if await ex.write(tail, more=False):
-        owner.note_usage(usage)
+        owner.note_usage(wire_usage)
 
 
 async def die_plain(ex: Exchange, owner: Recorder, payload: Mapping[str, Any]) -> None:

@@ -63,18 +63,19 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
+from openai.types import CompletionUsage
+from openai.types.chat.chat_completion_message_function_tool_call import Function
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import Mount
 from starlette.types import Receive, Scope, Send
 
 from continual_arc_baselines.asgi import BackgroundServer, bind
+from continual_arc_baselines.chat_wire import Finish, Opened, ToolCall, chunk_json, event
 from continual_arc_baselines.fake_faults import (
     Exchange,
     count_words,
     die_plain,
-    event,
-    make_chunk,
     malformed,
     prompt_tokens,
     runaway,
@@ -108,7 +109,7 @@ class RecordedRequest:
     body: Any
 
 
-def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[ToolCall]:
     """The reply's tool calls in the OpenAI shape (arguments as a JSON string).
 
     A call without an ``id`` gets one made from a hash of the request and the call's index: the same
@@ -123,35 +124,39 @@ def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None)
         arguments = call.get("arguments", {})
         if not isinstance(arguments, str):
             arguments = json.dumps(arguments)
-        function = {"name": str(call["name"]), "arguments": arguments}
+        function = Function(name=str(call["name"]), arguments=arguments)
         made_up = f"call_{digest}_{index}"
-        calls.append({"id": str(call.get("id") or made_up), "type": "function", "function": function})
+        calls.append(ToolCall(id=str(call.get("id") or made_up), type="function", function=function))
     return calls
 
 
-def _completion_words(text: str, calls: Sequence[Mapping[str, Any]]) -> int:
-    words = count_words(text)
-    for call in calls:
-        words += count_words(call["function"]["name"]) + count_words(call["function"]["arguments"])
-    return words
+def _completion_words(text: str, calls: Sequence[ToolCall]) -> int:
+    return count_words(text) + sum(
+        count_words(c.function.name) + count_words(c.function.arguments) for c in calls
+    )
 
 
-def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> CompletionUsage | None:
+    """The usage a reply reports: the fake's counts, the script's ``cost``, then its overrides."""
     if "usage" in reply and reply["usage"] is None:
         return None
     reasoning = int(reply.get("reasoning_tokens", 0))
     prompt = prompt_tokens(body)
     completion = _completion_words(text, _tool_calls(reply, body)) + reasoning
-    usage: dict[str, Any] = {
+    usage: dict[str, object] = {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
         "total_tokens": prompt + completion,
         "completion_tokens_details": {"reasoning_tokens": reasoning},
     }
     if "cost" in reply:
-        usage["cost"] = reply["cost"]
+        usage["cost"] = reply["cost"]  # OpenRouter's field, beside OpenAI's
     usage.update(reply.get("usage") or {})
-    return usage
+    return CompletionUsage.model_validate(usage)
+
+
+def _usage_json(usage: CompletionUsage) -> dict[str, Any]:
+    return usage.model_dump(exclude_none=True)
 
 
 class FakeModelServer:
@@ -416,30 +421,29 @@ class _FakeApp:
         """The scripted reply, billed as a generation, in one body or streamed."""
         text = str(reply.get("text", ""))
         usage = _usage(body, reply, text)
-        self.owner.note_served(usage)
+        self.owner.note_served(None if usage is None else _usage_json(usage))
         calls = _tool_calls(reply, body)
         billed = usage if usage is not None else _usage(body, {**reply, "usage": {}}, text)
-        generation = self.owner.open_generation(billed, model, bool(body.get("stream")))
-        base = {"id": generation, "created": int(time.time()), "model": model}
-        if body.get("stream"):
+        stream = bool(body.get("stream"))
+        generation = self.owner.open_generation(
+            None if billed is None else _usage_json(billed), model, stream
+        )
+        opened = Opened(generation, int(time.time()), model)
+        finish: Finish = "tool_calls" if calls else "stop"
+        if stream:
             include = bool((body.get("stream_options") or {}).get("include_usage"))
-            await self._stream(ex, generation, _chunks(base, text, calls, usage if include else None), reply)
+            pieces = [piece for piece in re.findall(r"\s*\S+\s*", text) or [text] if piece]
+            chunks = opened.chunks(pieces, calls, finish, usage if include else None)
+            await self._stream(ex, generation, [chunk_json(c, reports_usage=include) for c in chunks], reply)
             return
-        message: dict[str, Any] = {"role": "assistant", "content": text}
-        if calls:
-            message["tool_calls"] = calls
-        finish = "tool_calls" if calls else "stop"
-        choice = {"index": 0, "message": message, "finish_reason": finish}
-        payload = {**base, "object": "chat.completion", "choices": [choice]}
-        if usage is not None:
-            payload["usage"] = usage
+        payload = opened.completion(text, calls, finish, usage).model_dump(exclude_none=True)
         if reply.get("die_after") is not None:
             await die_plain(ex, self.owner, payload)
             return
         await _json(ex, 200, payload, reply.get("headers"))
         self.owner.note_text(len(text.encode()), new=True)
         if usage is not None:
-            self.owner.note_usage(usage)
+            self.owner.note_usage(_usage_json(usage))
 
     async def _stream(
         self, ex: Exchange, generation: str, chunks: list[dict[str, Any]], reply: Mapping[str, Any]
@@ -470,20 +474,3 @@ async def _json(ex: Exchange, status: int, payload: Any, headers: Mapping[str, s
 async def _error(ex: Exchange, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
     error = {"message": message, "type": "fake_server_error", "code": status}
     await _json(ex, status, {"error": error}, headers)
-
-
-def _chunks(
-    base: dict[str, Any], text: str, calls: list[dict[str, Any]], usage: dict[str, Any] | None
-) -> list[dict[str, Any]]:
-    """A streamed reply's chunks: a word a chunk, the calls, the finish, and the usage if reported."""
-    base = {**base, "object": "chat.completion.chunk"}
-    include = usage is not None
-    pieces = re.findall(r"\s*\S+\s*", text) or [text]
-    chunks = [make_chunk(base, {"role": "assistant", "content": ""}, None, include)]
-    chunks += [make_chunk(base, {"content": piece}, None, include) for piece in pieces if piece]
-    for index, call in enumerate(calls):
-        chunks.append(make_chunk(base, {"tool_calls": [{"index": index, **call}]}, None, include))
-    chunks.append(make_chunk(base, {}, "tool_calls" if calls else "stop", include))
-    if usage is not None:
-        chunks.append({**base, "choices": [], "usage": usage})
-    return chunks
