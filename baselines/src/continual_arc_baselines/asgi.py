@@ -109,8 +109,17 @@ class BackgroundServer:
         """Block until the server stops (for the command line, until Ctrl-C)."""
         self._thread.join()
 
-    def close(self, *, force: bool = False) -> None:
-        """Stop serving and wait for the thread (``force``: without waiting for requests in progress)."""
-        self._server.force_exit = force
+    def close(self, *, drop_connections: bool = False) -> None:
+        """Stop serving and wait for the thread.
+
+        Args:
+            drop_connections: close every connection first (at once, answered or not), so that
+                requests still held (a fake upstream's hang) end instead of being waited for.
+        """
+        if drop_connections:
+            for connection in list(self._server.server_state.connections):
+                transport, loop = getattr(connection, "transport", None), getattr(connection, "loop", None)
+                if transport is not None and loop is not None:
+                    loop.call_soon_threadsafe(transport.abort)  # transports belong to the server's loop
         self._server.should_exit = True
         self._thread.join(timeout=30)

@@ -129,6 +129,12 @@ class Exchange:
         await self.start(status, media, headers, len(data))
         await self.write(data, more=False)
 
+    async def idle(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if the client hangs up (or the server drops the connection)."""
+        if seconds > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.gone.wait(), seconds)
+
     async def drop(self, *, reset: bool) -> None:
         """End the connection now, whatever was sent, and wait until the server has seen it lost."""
         self._drop(self.scope, reset)

@@ -52,7 +52,6 @@ request is recorded in `FakeModelServer.requests`, and every usage object the se
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
@@ -306,9 +305,9 @@ class FakeModelServer:
         return self
 
     def close(self) -> None:
-        """Stop serving and release the port, without waiting for replies in progress (a hang's)."""
+        """Stop serving and release the port; replies in progress (a hang) end with their connection."""
         if self._server is not None:
-            self._server.close(force=True)
+            self._server.close(drop_connections=True)
             self._server = None
         self._socket.close()
 
@@ -397,13 +396,13 @@ class _FakeApp:
 
     async def _answer(self, ex: Exchange, body: dict[str, Any], reply: dict[str, Any]) -> None:
         """A scripted fault, a scripted status, or the reply itself."""
-        await asyncio.sleep(float(reply.get("delay", 0)))
+        await ex.idle(float(reply.get("delay", 0)))
         model = str(reply.get("answer_model") or body.get("model") or self.owner.model)
         status = int(reply.get("status", 200))
         if reply.get("reset"):
             await ex.drop(reset=True)
         elif reply.get("hang") is not None:
-            await asyncio.sleep(float(reply["hang"]))
+            await ex.idle(float(reply["hang"]))
             await ex.drop(reset=False)  # no answer at all: the connection just ends
         elif reply.get("malformed"):
             counted = {"prompt_tokens": prompt_tokens(body), "completion_tokens": 1}
@@ -463,7 +462,7 @@ class _FakeApp:
                 self.owner.note_text(len(str(choice["delta"].get("content") or "").encode()))
             if chunk.get("usage"):
                 self.owner.note_usage(chunk["usage"])
-            await asyncio.sleep(float(reply.get("chunk_delay", 0)))
+            await ex.idle(float(reply.get("chunk_delay", 0)))
         await ex.write(b"data: [DONE]\n\n", more=False)
 
 
