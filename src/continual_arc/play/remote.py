@@ -168,7 +168,7 @@ class RemoteLearner:
             self.child.call("join_run", self._run_id)
         if state is not None:
             self.child.call("load_state", STATE_IN)
-            self.child.played = False
+        self.child.played = False  # told the run and given its state: it has played nothing yet
 
     def _fresh(self) -> None:
         """Replace a process a limit ended; its sentence, if no instance has failed with it, pends."""
