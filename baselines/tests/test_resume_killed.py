@@ -118,8 +118,10 @@ def test_a_run_killed_mid_round_under_a_cap_resumes_and_finishes_as_a_straight_r
         while len(read_records(cut) if (cut / "records.jsonl").exists() else []) < 2:
             assert time.monotonic() < deadline and child.poll() is None
             time.sleep(0.02)
-        sent = len(fake.chat_requests)
-        while len(fake.chat_requests) == sent:  # the next round's first call is in flight
+        replies = len(fake.text_sent)
+        # The next round's first reply is streaming: its first word is out, so its generation (the
+        # id that opens every chunk) has reached the proxy before the kill, however loaded the machine.
+        while len(fake.text_sent) == replies or fake.text_sent[-1] == 0:
             assert time.monotonic() < deadline and child.poll() is None
             time.sleep(0.01)
         time.sleep(0.05)
@@ -135,23 +137,9 @@ def test_a_run_killed_mid_round_under_a_cap_resumes_and_finishes_as_a_straight_r
         worst = max(map(worst_case, fake.chat_requests))
     assert 2 <= at_kill < len(straight.records)
     assert result.stopped is None
-    if restarted:
-        assert timeless(result.records) == timeless(straight.records)
-    else:
-        # A kept proxy may count the killed call (the learner hung up on it) in the resumed
-        # instance's counts, when it settles before the instance ends: known, and left open in
-        # issue 38. Everything else is equal, and the difference is that one lost call at most.
-        spend = ("resources", "instance_resources")
-        assert [{k: v for k, v in r.items() if k not in spend} for r in timeless(result.records)] == [
-            {k: v for k, v in r.items() if k not in spend} for r in timeless(straight.records)
-        ]
-        for resumed, unbroken in zip(result.records, straight.records, strict=True):
-            for key in spend:
-                extra = {k: resumed[key][k] - unbroken[key][k] for k in unbroken[key]}
-                assert extra["calls"] in (0, 1) and 0 <= extra["cost"] <= worst + 1e-9, (key, extra)
-                # the hung-up call: failed, its usage unknown unless the provider's record settled it
-                unknown = extra["usage_unknown_calls"]
-                assert extra["calls"] == extra["failed_calls"] >= unknown >= 0, (key, extra)
+    # Kept or restarted, the proxy counts the killed call (the learner hung up on it) against the
+    # run, never in the resumed instance's record, however late it settles.
+    assert timeless(result.records) == timeless(straight.records)
     # One run at the proxy, named after the run directory: the killed call counts against its cap.
     assert runs == [f"bare-{(cut / RUN_ID_FILE).read_text().strip()}"]
     assert bill < billed and spent.cost <= cap

@@ -20,9 +20,9 @@ def test_well_formed_calls_become_tool_calls_and_the_rest_stays_text() -> None:
     )
     text, calls = read_tool_calls(reply)
     assert text == "Let me look."
-    assert [c["function"]["name"] for c in calls] == ["arc", "shell"]
-    assert [json.loads(c["function"]["arguments"]) for c in calls] == [{"cmd": "demos"}, {"x": 1}]
-    assert len({c["id"] for c in calls}) == 2 and all(c["type"] == "function" for c in calls)
+    assert [c.function.name for c in calls] == ["arc", "shell"]
+    assert [json.loads(c.function.arguments) for c in calls] == [{"cmd": "demos"}, {"x": 1}]
+    assert len({c.id for c in calls}) == 2 and all(c.type == "function" for c in calls)
     assert read_tool_calls(reply)[1] == calls  # the same reply, the same ids
 
 

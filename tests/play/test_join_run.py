@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from continual_arc.play.aliases import RUN_ID_FILE, read_or_create_run_id
+from continual_arc.play.remote import log_index, remote_learner
 from continual_arc.play.rundir import is_empty_run_dir
 from continual_arc.runner import run
-from continual_arc.stream.schedule import build_schedule
+from continual_arc.stream.schedule import build_schedule, test_schedule
 from continual_arc.testing import ToyRuleLearner
 from continual_arc.tracks.registry import get_config
 
@@ -64,3 +66,37 @@ def test_a_run_id_file_holding_anything_but_hex_digits_is_refused(tmp_path: Path
     (tmp_path / RUN_ID_FILE).write_text("not-an-id\n")
     with pytest.raises(ValueError, match="delete it to draw a new one"):
         read_or_create_run_id(tmp_path)
+
+
+NOTING = """
+import os
+
+from continual_arc.testing import ToyRuleLearner
+
+
+class Noting(ToyRuleLearner):
+    def join_run(self, run_id):
+        with open(os.environ["JOINED_LOG"], "a") as log:
+            log.write(f"{os.getpid()} {run_id}\\n")
+"""
+
+
+def test_every_process_of_a_remote_learner_is_told_the_run_id(tmp_path: Path) -> None:
+    """A new process on reset (as ``verify`` starts for every test instance) joins the run too."""
+    (tmp_path / "noting.py").write_text(NOTING)
+    log = tmp_path / "joined.txt"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "JOINED_LOG": str(log)}
+    seen = test_schedule(TOY, 0, "seen", width=1)
+    learner = remote_learner(
+        {"class": "noting:Noting", "kwargs": {}}, tmp_path / "work", env=env, restart_on_reset=True
+    )
+    try:
+        run(learner, seen, tmp_path / "run")
+    finally:
+        learner.close()
+    kept = (tmp_path / "run" / RUN_ID_FILE).read_text().strip()
+    joined = [line.split() for line in log.read_text().splitlines()]
+    processes = log_index(tmp_path / "work" / "logs") or list((tmp_path / "work" / "logs").glob("[0-9]*"))
+    assert len(joined) == len(processes) > len(seen.slots) // 2  # a new process for every instance
+    assert {run_id for _, run_id in joined} == {kept}
+    assert len({pid for pid, _ in joined}) == len(joined)  # each process told once

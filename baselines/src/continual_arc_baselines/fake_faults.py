@@ -1,20 +1,38 @@
-"""The fake server's faulty replies and token counting (see `continual_arc_baselines.fake_server`).
+"""The fake server's connection, faulty replies and token counting (see `fake_server`).
 
-Kept apart from the server so each stays short: `FaultReplies` is mixed into its request
-handler, and writes a runaway reply, one that dies mid-way, or one that is not valid JSON.
+Kept apart from the server so each stays short. An `Exchange` is one request's connection under
+ASGI: it reads the body, writes a reply in pieces, notices a client that hung up, and drops the
+connection unanswered (a reset or a plain close, through the server's
+[`BackgroundServer.drop`][continual_arc_baselines.asgi.BackgroundServer]). The faults write a
+runaway reply, one that dies mid-way, or one that is not valid JSON.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-import socket
-import struct
 import time
-from collections.abc import Mapping
-from http.server import BaseHTTPRequestHandler
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-__all__ = ["FaultReplies", "Recorder", "count_words", "make_chunk", "prompt_tokens"]
+from openai.types import CompletionUsage
+from openai.types.chat.chat_completion_chunk import Choice, ChoiceDelta
+from starlette.types import Receive, Scope, Send
+
+from continual_arc_baselines.chat_wire import Opened, chunk_json, event
+
+__all__ = [
+    "Exchange",
+    "Recorder",
+    "count_words",
+    "die_plain",
+    "malformed",
+    "prompt_tokens",
+    "runaway",
+]
+
+_GONE_WAIT = 1.0  # seconds a dropped connection may take to be seen lost by the server
 
 
 class Recorder(Protocol):
@@ -47,89 +65,134 @@ def prompt_tokens(body: Mapping[str, Any]) -> int:
     return total
 
 
-def make_chunk(
-    base: dict[str, Any], delta: dict[str, Any], finish: str | None, usage: bool
-) -> dict[str, Any]:
-    """One streamed chunk with one choice's ``delta`` (and a null usage, when usage is reported)."""
-    chunk = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-    if usage:
-        chunk["usage"] = None  # OpenAI's convention: every chunk but the last carries a null usage
-    return chunk
+class Exchange:
+    """One request's connection: its body, the reply written on it, and whether the client left.
+
+    Args:
+        scope, receive, send: the request, as ASGI hands it over.
+        drop: ends a request's connection unanswered (``reset``: with a TCP reset).
+    """
+
+    def __init__(
+        self, scope: Scope, receive: Receive, send: Send, drop: Callable[[Scope, bool], None]
+    ) -> None:
+        self.scope, self._receive, self._send, self._drop = scope, receive, send, drop
+        self.gone = asyncio.Event()
+        self._watch: asyncio.Task[None] | None = None
+
+    async def body(self) -> bytes:
+        """The request's whole body; from then on, a client hanging up sets `gone`."""
+        parts = []
+        while True:
+            message = await self._receive()
+            if message["type"] == "http.disconnect":
+                self.gone.set()
+                break
+            parts.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        self._watch = asyncio.create_task(self._watch_client())
+        return b"".join(parts)
+
+    async def _watch_client(self) -> None:
+        while (await self._receive())["type"] != "http.disconnect":
+            pass
+        self.gone.set()
+
+    def close(self) -> None:
+        """Stop watching the client (the reply is over)."""
+        if self._watch is not None:
+            self._watch.cancel()
+
+    async def start(
+        self, status: int, media: str, headers: Mapping[str, str] | None = None, length: int | None = None
+    ) -> None:
+        """Send the status line and headers (``length``: the body's bytes, else it is chunked)."""
+        fields = [(b"content-type", media.encode())]
+        if length is not None:
+            fields.append((b"content-length", str(length).encode()))
+        fields += [(name.lower().encode(), str(value).encode()) for name, value in (headers or {}).items()]
+        await self._send({"type": "http.response.start", "status": status, "headers": fields})
+
+    async def write(self, data: bytes, *, more: bool = True) -> bool:
+        """Send a piece of the body; ``False`` when the client has hung up (nothing more is sent)."""
+        if self.gone.is_set():
+            return False
+        await self._send({"type": "http.response.body", "body": data, "more_body": more})
+        await asyncio.sleep(0)  # the watcher hears of a hang-up before the next piece
+        return not self.gone.is_set()
+
+    async def whole(
+        self, status: int, data: bytes, media: str, headers: Mapping[str, str] | None = None
+    ) -> None:
+        """A whole reply in one body."""
+        await self.start(status, media, headers, len(data))
+        await self.write(data, more=False)
+
+    async def idle(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if the client hangs up (or the server drops the connection)."""
+        if seconds > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.gone.wait(), seconds)
+
+    async def drop(self, *, reset: bool) -> None:
+        """End the connection now, whatever was sent, and wait until the server has seen it lost."""
+        self._drop(self.scope, reset)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.gone.wait(), _GONE_WAIT)
 
 
-class FaultReplies(BaseHTTPRequestHandler):
-    """Faulty replies, for a request handler whose ``owner`` records what it wrote."""
-
-    owner: Recorder
-
-    def runaway(self, body: Mapping[str, Any], model: str, size: int) -> None:
-        """Reply text of ``size`` bytes, whatever the request's limits, until the client hangs up."""
-        piece, words = "w " * 512, 512  # 1 KiB of text, 512 of the fake's tokens
-        pieces = max(1, size // len(piece))
-        usage = {"prompt_tokens": prompt_tokens(body), "completion_tokens": pieces * words}
-        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-        generation = self.owner.open_generation(usage, model, bool(body.get("stream")))
-        base = {"id": generation, "created": int(time.time()), "model": model}
-        self.owner.note_text(0, new=True)
-        self.close_connection = True
-        if body.get("stream"):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            for _ in range(pieces):
-                chunk = make_chunk(
-                    {**base, "object": "chat.completion.chunk"}, {"content": piece}, None, True
-                )
-                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                self.owner.note_text(len(piece))
-            last = {**base, "object": "chat.completion.chunk", "choices": [], "usage": usage}
-            self.wfile.write(f"data: {json.dumps(last)}\n\ndata: [DONE]\n\n".encode())
-            self.owner.note_usage(usage)
-            return
-        message = {"role": "assistant", "content": "<TEXT>"}
-        choice = {"index": 0, "message": message, "finish_reason": "stop"}
-        head, tail = json.dumps({**base, "choices": [choice], "usage": usage}).encode().split(b"<TEXT>")
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(head) + pieces * len(piece) + len(tail)))
-        self.end_headers()
-        self.wfile.write(head)
+async def runaway(ex: Exchange, owner: Recorder, body: Mapping[str, Any], model: str, size: int) -> None:
+    """Reply text of ``size`` bytes, whatever the request's limits, until the client hangs up."""
+    piece, words = "w " * 512, 512  # 1 KiB of text, 512 of the fake's tokens
+    pieces = max(1, size // len(piece))
+    prompt = prompt_tokens(body)
+    usage = CompletionUsage(
+        prompt_tokens=prompt, completion_tokens=pieces * words, total_tokens=prompt + pieces * words
+    )
+    wire_usage = usage.model_dump(exclude_none=True)
+    generation = owner.open_generation(wire_usage, model, bool(body.get("stream")))
+    opened = Opened(generation, int(time.time()), model)
+    owner.note_text(0, new=True)
+    if body.get("stream"):
+        await ex.start(200, "text/event-stream", {"Connection": "close"})
+        chunk = opened.chunk([Choice(index=0, delta=ChoiceDelta(content=piece))])
+        data = event(chunk_json(chunk, reports_usage=True))
         for _ in range(pieces):
-            self.wfile.write(piece.encode())
-            self.owner.note_text(len(piece))
-        self.wfile.write(tail)
-        self.owner.note_usage(usage)
+            if not await ex.write(data):
+                return
+            owner.note_text(len(piece))
+        last = event(chunk_json(opened.chunk([], usage), reports_usage=True))
+        if await ex.write(last + b"data: [DONE]\n\n", more=False):
+            owner.note_usage(wire_usage)
+        return
+    whole = opened.completion("<TEXT>", [], "stop", usage).model_dump(exclude_none=True)
+    head, tail = json.dumps(whole).encode().split(b"<TEXT>")
+    await ex.start(200, "application/json", length=len(head) + pieces * len(piece) + len(tail))
+    if not await ex.write(head):
+        return
+    for _ in range(pieces):
+        if not await ex.write(piece.encode()):
+            return
+        owner.note_text(len(piece))
+    if await ex.write(tail, more=False):
+        owner.note_usage(wire_usage)
 
-    def die_plain(self, payload: Mapping[str, Any]) -> None:
-        """Promise the whole body, send half of it, and drop the connection."""
-        data = json.dumps(payload).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data[: len(data) // 2])
-        self.wfile.flush()
-        self.owner.note_text(0, new=True)
-        self.close_connection = True
 
-    def reset(self) -> None:
-        """Reset the connection (TCP RST) before writing a byte: the request is dropped unanswered."""
-        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        self.close_connection = True
-        self.connection.close()
+async def die_plain(ex: Exchange, owner: Recorder, payload: Mapping[str, Any]) -> None:
+    """Promise the whole body, send half of it, and drop the connection."""
+    data = json.dumps(payload).encode()
+    await ex.start(200, "application/json", length=len(data))
+    await ex.write(data[: len(data) // 2])
+    owner.note_text(0, new=True)
+    await ex.drop(reset=False)
 
-    def malformed(self, stream: bool, generation: str) -> None:
-        """A 200 that breaks off mid-JSON: a truncated body, or a stream with a broken chunk."""
-        head = json.dumps({"id": generation})[:-1].encode()
-        broken = head + b', "choices": [{"index": 0, "delta": {"content": "par'
-        if stream:
-            data = b"data: " + broken + b"\n\ndata: [DONE]\n\n"
-            media = "text/event-stream"
-        else:
-            data, media = broken, "application/json"
-        self.send_response(200)
-        self.send_header("Content-Type", media)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+
+async def malformed(ex: Exchange, stream: bool, generation: str) -> None:
+    """A 200 that breaks off mid-JSON: a truncated body, or a stream with a broken chunk."""
+    head = json.dumps({"id": generation})[:-1].encode()
+    broken = head + b', "choices": [{"index": 0, "delta": {"content": "par'
+    if stream:
+        await ex.whole(200, b"data: " + broken + b"\n\ndata: [DONE]\n\n", "text/event-stream")
+    else:
+        await ex.whole(200, broken, "application/json")

@@ -1,9 +1,10 @@
 """A scripted, OpenAI-compatible chat server on 127.0.0.1, for tests and for trying learners offline.
 
-It serves ``POST /v1/chat/completions`` (and ``/chat/completions``) over a real socket, streaming
-(server-sent events, with a final usage chunk when ``stream_options.include_usage`` is set) and not,
-answering from a script: a list of replies used in order, or a function of the request. A reply is a
-string (the text) or a dict:
+It serves ``POST /v1/chat/completions`` (and ``/chat/completions``) over a real socket (a Starlette
+application under uvicorn, as the tracking proxy and ``serve`` are:
+[asgi][continual_arc_baselines.asgi]), streaming (server-sent events, with a final usage chunk when
+``stream_options.include_usage`` is set) and not, answering from a script: a list of replies used in
+order, or a function of the request. A reply is a string (the text) or a dict:
 
 - ``text``: the reply's text (default ``""``);
 - ``status``: an HTTP status to answer instead, e.g. 429 or 500, with ``error`` as its message;
@@ -51,7 +52,6 @@ request is recorded in `FakeModelServer.requests`, and every usage object the se
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
@@ -59,11 +59,26 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs
 
-from continual_arc_baselines.fake_faults import FaultReplies, count_words, make_chunk, prompt_tokens
+from openai.types import CompletionUsage
+from openai.types.chat.chat_completion_message_function_tool_call import Function
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.routing import Mount
+from starlette.types import Receive, Scope, Send
+
+from continual_arc_baselines.asgi import BackgroundServer, bind
+from continual_arc_baselines.chat_wire import Finish, Opened, ToolCall, chunk_json, event
+from continual_arc_baselines.fake_faults import (
+    Exchange,
+    count_words,
+    die_plain,
+    malformed,
+    prompt_tokens,
+    runaway,
+)
 
 __all__ = ["FakeModelServer", "RecordedRequest", "Reply", "Script", "count_words"]
 
@@ -93,7 +108,7 @@ class RecordedRequest:
     body: Any
 
 
-def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[ToolCall]:
     """The reply's tool calls in the OpenAI shape (arguments as a JSON string).
 
     A call without an ``id`` gets one made from a hash of the request and the call's index: the same
@@ -108,35 +123,39 @@ def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None)
         arguments = call.get("arguments", {})
         if not isinstance(arguments, str):
             arguments = json.dumps(arguments)
-        function = {"name": str(call["name"]), "arguments": arguments}
+        function = Function(name=str(call["name"]), arguments=arguments)
         made_up = f"call_{digest}_{index}"
-        calls.append({"id": str(call.get("id") or made_up), "type": "function", "function": function})
+        calls.append(ToolCall(id=str(call.get("id") or made_up), type="function", function=function))
     return calls
 
 
-def _completion_words(text: str, calls: Sequence[Mapping[str, Any]]) -> int:
-    words = count_words(text)
-    for call in calls:
-        words += count_words(call["function"]["name"]) + count_words(call["function"]["arguments"])
-    return words
+def _completion_words(text: str, calls: Sequence[ToolCall]) -> int:
+    return count_words(text) + sum(
+        count_words(c.function.name) + count_words(c.function.arguments) for c in calls
+    )
 
 
-def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> CompletionUsage | None:
+    """The usage a reply reports: the fake's counts, the script's ``cost``, then its overrides."""
     if "usage" in reply and reply["usage"] is None:
         return None
     reasoning = int(reply.get("reasoning_tokens", 0))
     prompt = prompt_tokens(body)
     completion = _completion_words(text, _tool_calls(reply, body)) + reasoning
-    usage: dict[str, Any] = {
+    usage: dict[str, object] = {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
         "total_tokens": prompt + completion,
         "completion_tokens_details": {"reasoning_tokens": reasoning},
     }
     if "cost" in reply:
-        usage["cost"] = reply["cost"]
+        usage["cost"] = reply["cost"]  # OpenRouter's field, beside OpenAI's
     usage.update(reply.get("usage") or {})
-    return usage
+    return CompletionUsage.model_validate(usage)
+
+
+def _usage_json(usage: CompletionUsage) -> dict[str, Any]:
+    return usage.model_dump(exclude_none=True)
 
 
 class FakeModelServer:
@@ -177,11 +196,11 @@ class FakeModelServer:
         self._usage_reported: list[dict[str, Any]] = []
         self._text_sent: list[int] = []
         self.exhausted = False
-        self._server = ThreadingHTTPServer((host, port), _make_handler(self))
-        self._server.daemon_threads = True
-        bound_host, bound_port = self._server.server_address[:2]
+        self._socket = bind(host, port)  # bound now: the URL is known before the server starts
+        bound_host, bound_port = self._socket.getsockname()[:2]
         self.url = f"http://{bound_host!s}:{bound_port}/v1"
-        self._thread: threading.Thread | None = None
+        self._app = Starlette(routes=[Mount("", app=_FakeApp(self))])
+        self._server: BackgroundServer | None = None
 
     @property
     def requests(self) -> list[RecordedRequest]:
@@ -281,25 +300,27 @@ class FakeModelServer:
 
     def start(self) -> FakeModelServer:
         """Start serving in a background thread (idempotent); returns the server."""
-        if self._thread is None:
-            # A short poll interval: close() waits up to one interval for the serving loop to notice.
-            self._thread = threading.Thread(
-                target=self._server.serve_forever, args=(0.05,), name="fake-model-server", daemon=True
-            )
-            self._thread.start()
+        if self._server is None:
+            self._server = BackgroundServer(self._app, sock=self._socket, name="fake-model-server")
         return self
 
     def close(self) -> None:
-        """Stop serving and release the port."""
-        if self._thread is not None:
-            self._server.shutdown()
-            self._thread.join()
-            self._thread = None
-        self._server.server_close()
+        """Stop serving and release the port; replies in progress (a hang) end with their connection."""
+        if self._server is not None:
+            self._server.close(drop_connections=True)
+            self._server = None
+        self._socket.close()
 
     def serve_forever(self) -> None:
         """Serve in the calling thread until interrupted (for the command line)."""
-        self._server.serve_forever()
+        self.start()
+        assert self._server is not None
+        self._server.wait()
+
+    def drop(self, scope: Scope, reset: bool) -> None:
+        """End the connection of a request unanswered (called by the application)."""
+        if self._server is not None:
+            self._server.drop(scope, reset=reset)
 
     def __enter__(self) -> FakeModelServer:
         return self.start()
@@ -330,162 +351,125 @@ class FakeModelServer:
         return {"text": reply} if isinstance(reply, str) else dict(reply)
 
 
-class _Handler(FaultReplies):
-    """One connection's requests, answered from the script of `owner` (set by `_make_handler`)."""
+class _FakeApp:
+    """The ASGI application answering every request from the script of ``owner``."""
 
-    protocol_version = "HTTP/1.1"
-    owner: FakeModelServer
+    def __init__(self, owner: FakeModelServer) -> None:
+        self.owner = owner
 
-    def log_message(self, format: str, *args: Any) -> None:
-        """Stay quiet: tests and the command line print what matters themselves."""
-
-    def handle(self) -> None:
-        """Serve the connection; a client that hangs up mid-reply (a killed harness) ends it quietly."""
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            super().handle()
-
-    def do_GET(self) -> None:
-        """The model list, and OpenRouter's generation endpoint (when the server serves it)."""
-        self._record(None)
-        path, _, query = self.path.partition("?")
-        if path in ("/v1/models", "/models"):
-            self._json(200, {"object": "list", "data": [{"id": self.owner.model, "object": "model"}]})
-        elif path in _GENERATION_PATHS and self.owner.generations:
-            found = self.owner.generation(parse_qs(query).get("id", [""])[0])
-            if found is None:
-                self._error(404, "generation not found")
-            else:
-                self._json(200, {"data": found})
-        else:
-            self._error(404, f"no such endpoint: GET {self.path}")
-
-    def do_POST(self) -> None:
-        """A chat completion, answered by the script's next reply."""
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return  # the lifespan's messages: nothing to set up
+        ex = Exchange(scope, receive, send, self.owner.drop)
         try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
-        self._record(body)
-        if self.path.split("?")[0] not in _CHAT_PATHS:
-            self._error(404, f"no such endpoint: POST {self.path}")
+            await self._serve(ex)
+        finally:
+            ex.close()
+
+    async def _serve(self, ex: Exchange) -> None:
+        """Record the request, then answer it: the models, a generation, a chat completion, or 404."""
+        method, path = str(ex.scope["method"]), str(ex.scope["path"])
+        query = bytes(ex.scope.get("query_string", b"")).decode("latin-1")
+        body: Any = None
+        if method == "POST":
+            raw = await ex.body()
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = None
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in ex.scope["headers"]}
+        target = f"{path}?{query}" if query else path
+        self.owner.record(RecordedRequest(method, target, headers, body))
+        if method == "GET" and path in ("/v1/models", "/models"):
+            await _json(ex, 200, {"object": "list", "data": [{"id": self.owner.model, "object": "model"}]})
+        elif method == "GET" and path in _GENERATION_PATHS and self.owner.generations:
+            found = self.owner.generation(parse_qs(query).get("id", [""])[0])
+            await (
+                _error(ex, 404, "generation not found") if found is None else _json(ex, 200, {"data": found})
+            )
+        elif method != "POST" or path not in _CHAT_PATHS:
+            await _error(ex, 404, f"no such endpoint: {method} {target}")
         elif not isinstance(body, dict):
-            self._error(400, "the request body is not a JSON object")
+            await _error(ex, 400, "the request body is not a JSON object")
         else:
-            self._answer(body, self.owner.next_reply(body))
+            await self._answer(ex, body, await run_in_threadpool(self.owner.next_reply, body))
 
-    def _record(self, body: Any) -> None:
-        headers = {name.lower(): value for name, value in self.headers.items()}
-        self.owner.record(RecordedRequest(self.command, self.path, headers, body))
-
-    def _answer(self, body: dict[str, Any], reply: dict[str, Any]) -> None:
+    async def _answer(self, ex: Exchange, body: dict[str, Any], reply: dict[str, Any]) -> None:
         """A scripted fault, a scripted status, or the reply itself."""
-        time.sleep(float(reply.get("delay", 0)))
+        await ex.idle(float(reply.get("delay", 0)))
         model = str(reply.get("answer_model") or body.get("model") or self.owner.model)
         status = int(reply.get("status", 200))
         if reply.get("reset"):
-            self.reset()
+            await ex.drop(reset=True)
         elif reply.get("hang") is not None:
-            time.sleep(float(reply["hang"]))
-            self.close_connection = True  # no answer at all: the connection just ends
+            await ex.idle(float(reply["hang"]))
+            await ex.drop(reset=False)  # no answer at all: the connection just ends
         elif reply.get("malformed"):
             counted = {"prompt_tokens": prompt_tokens(body), "completion_tokens": 1}
-            self.malformed(bool(body.get("stream")), self.owner.open_generation(counted, model, False))
+            await malformed(ex, bool(body.get("stream")), self.owner.open_generation(counted, model, False))
         elif reply.get("runaway"):
-            self.runaway(body, model, int(reply["runaway"]))
+            await runaway(ex, self.owner, body, model, int(reply["runaway"]))
         elif status != 200:
-            self._error(status, str(reply.get("error", f"scripted status {status}")), reply.get("headers"))
+            await _error(
+                ex, status, str(reply.get("error", f"scripted status {status}")), reply.get("headers")
+            )
         else:
-            self._complete(body, reply, model)
+            await self._complete(ex, body, reply, model)
 
-    def _complete(self, body: dict[str, Any], reply: dict[str, Any], model: str) -> None:
+    async def _complete(self, ex: Exchange, body: dict[str, Any], reply: dict[str, Any], model: str) -> None:
         """The scripted reply, billed as a generation, in one body or streamed."""
         text = str(reply.get("text", ""))
         usage = _usage(body, reply, text)
-        self.owner.note_served(usage)
+        self.owner.note_served(None if usage is None else _usage_json(usage))
         calls = _tool_calls(reply, body)
         billed = usage if usage is not None else _usage(body, {**reply, "usage": {}}, text)
-        generation = self.owner.open_generation(billed, model, bool(body.get("stream")))
-        base = {"id": generation, "created": int(time.time()), "model": model}
-        if body.get("stream"):
+        stream = bool(body.get("stream"))
+        generation = self.owner.open_generation(
+            None if billed is None else _usage_json(billed), model, stream
+        )
+        opened = Opened(generation, int(time.time()), model)
+        finish: Finish = "tool_calls" if calls else "stop"
+        if stream:
             include = bool((body.get("stream_options") or {}).get("include_usage"))
-            chunks = _chunks(base, text, calls, usage if include else None)
-            self._stream(str(base["id"]), chunks, reply)
+            pieces = [piece for piece in re.findall(r"\s*\S+\s*", text) or [text] if piece]
+            chunks = opened.chunks(pieces, calls, finish, usage if include else None)
+            await self._stream(ex, generation, [chunk_json(c, reports_usage=include) for c in chunks], reply)
             return
-        message: dict[str, Any] = {"role": "assistant", "content": text}
-        if calls:
-            message["tool_calls"] = calls
-        finish = "tool_calls" if calls else "stop"
-        choice = {"index": 0, "message": message, "finish_reason": finish}
-        payload = {**base, "object": "chat.completion", "choices": [choice]}
-        if usage is not None:
-            payload["usage"] = usage
+        payload = opened.completion(text, calls, finish, usage).model_dump(exclude_none=True)
         if reply.get("die_after") is not None:
-            self.die_plain(payload)
+            await die_plain(ex, self.owner, payload)
             return
-        self._json(200, payload, reply.get("headers"))
+        await _json(ex, 200, payload, reply.get("headers"))
         self.owner.note_text(len(text.encode()), new=True)
         if usage is not None:
-            self.owner.note_usage(usage)
+            self.owner.note_usage(_usage_json(usage))
 
-    def _stream(self, generation: str, chunks: list[dict[str, Any]], reply: Mapping[str, Any]) -> None:
+    async def _stream(
+        self, ex: Exchange, generation: str, chunks: list[dict[str, Any]], reply: Mapping[str, Any]
+    ) -> None:
         """Send ``chunks`` as server-sent events (dropped after ``die_after`` of them, if scripted)."""
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Connection", "close")  # the stream's end is the connection's end
-        self.end_headers()
-        self.close_connection = True
+        await ex.start(200, "text/event-stream", {"Cache-Control": "no-cache", "Connection": "close"})
         self.owner.note_text(0, new=True)
+        die_after = reply.get("die_after")
         for n, chunk in enumerate(chunks):
-            if reply.get("die_after") is not None and n >= int(reply["die_after"]):
-                return  # dropped mid-reply: no last chunk, no usage, no [DONE]
-            try:
-                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                self.wfile.flush()
-            except OSError:
+            if die_after is not None and n >= int(die_after):
+                await ex.drop(reset=False)  # dropped mid-reply: no last chunk, no usage, no [DONE]
+                return
+            if not await ex.write(event(chunk)):
                 self.owner.cancel_generation(generation)  # the client hung up: billed all the same
-                raise
+                return
             for choice in chunk.get("choices") or []:
                 self.owner.note_text(len(str(choice["delta"].get("content") or "").encode()))
             if chunk.get("usage"):
                 self.owner.note_usage(chunk["usage"])
-            time.sleep(float(reply.get("chunk_delay", 0)))
-        self.wfile.write(b"data: [DONE]\n\n")
-        self.wfile.flush()
-
-    def _json(self, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, str(value))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _error(self, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
-        error = {"message": message, "type": "fake_server_error", "code": status}
-        self._json(status, {"error": error}, headers)
+            await ex.idle(float(reply.get("chunk_delay", 0)))
+        await ex.write(b"data: [DONE]\n\n", more=False)
 
 
-def _chunks(
-    base: dict[str, Any], text: str, calls: list[dict[str, Any]], usage: dict[str, Any] | None
-) -> list[dict[str, Any]]:
-    """A streamed reply's chunks: a word a chunk, the calls, the finish, and the usage if reported."""
-    base = {**base, "object": "chat.completion.chunk"}
-    include = usage is not None
-    pieces = re.findall(r"\s*\S+\s*", text) or [text]
-    chunks = [make_chunk(base, {"role": "assistant", "content": ""}, None, include)]
-    chunks += [make_chunk(base, {"content": piece}, None, include) for piece in pieces if piece]
-    for index, call in enumerate(calls):
-        chunks.append(make_chunk(base, {"tool_calls": [{"index": index, **call}]}, None, include))
-    chunks.append(make_chunk(base, {}, "tool_calls" if calls else "stop", include))
-    if usage is not None:
-        chunks.append({**base, "choices": [], "usage": usage})
-    return chunks
+async def _json(ex: Exchange, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
+    await ex.whole(status, json.dumps(payload).encode(), "application/json", headers)
 
 
-def _make_handler(owner: FakeModelServer) -> type[BaseHTTPRequestHandler]:
-    """The request handler class of one server: `_Handler` answering from ``owner``'s script."""
-    return type("Handler", (_Handler,), {"owner": owner})
+async def _error(ex: Exchange, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
+    error = {"message": message, "type": "fake_server_error", "code": status}
+    await _json(ex, status, {"error": error}, headers)

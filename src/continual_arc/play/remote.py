@@ -119,6 +119,7 @@ class RemoteLearner:
         self.isolations: list[JSONObject] = []
         self.limit_hits: list[str] = []
         self._saved: Path | None = None  # the last state save_state wrote whole (a restart's start)
+        self._run_id: str | None = None  # the run's id once joined: every later process is told it too
         self.child = self._start(start_state)
         self.hello = cast(Hello, self.child.call("hello"))  # the child's _hello, as JSON
         self.stateless = bool(self.hello["stateless"])
@@ -158,11 +159,16 @@ class RemoteLearner:
         """A new process for one a limit ended: from the last state saved, or the play's start."""
         self.child.close()
         saved = self._saved if self._saved is not None and self._saved.is_dir() else None
-        state = self.start_state if self.restart_on_reset or saved is None else saved
+        self._restart(self.start_state if self.restart_on_reset or saved is None else saved)
+
+    def _restart(self, state: Path | None) -> None:
+        """A new process: told the run's id (once the run is joined), then loaded from ``state``."""
         self.child = self._start(state)
+        if self._run_id is not None:  # before load_state, as the runner tells a run's first process
+            self.child.call("join_run", self._run_id)
         if state is not None:
             self.child.call("load_state", STATE_IN)
-            self.child.played = False
+        self.child.played = False  # told the run and given its state: it has played nothing yet
 
     def _fresh(self) -> None:
         """Replace a process a limit ended; its sentence, if no instance has failed with it, pends."""
@@ -223,10 +229,7 @@ class RemoteLearner:
         if not self.child.played:  # a new process already: starting another would only cost its start-up
             return
         self.child.close()
-        self.child = self._start(self.start_state)
-        if self.start_state is not None:
-            self.child.call("load_state", STATE_IN)
-            self.child.played = False
+        self._restart(self.start_state)
 
     def act(self, obs: object) -> object:
         """The learner's action on ``obs``."""
@@ -330,9 +333,11 @@ class _ResumeFrom:
 
 class _JoinsRun:
     _call: Callable[..., JSONValue]
+    _run_id: str | None
 
     def join_run(self, run_id: str) -> None:
-        """Hand the learner the run's id (kept in the run directory)."""
+        """Hand the learner the run's id (kept in the run directory), and every later process of it."""
+        self._run_id = run_id
         self._call("join_run", run_id)
 
 

@@ -19,6 +19,14 @@ so that ``resources()`` continues from them, and tells the proxy what the run sp
 resume. The proxy counts whichever is more, its own count of the run id or the records', so
 nothing is counted twice when the proxy kept running and the run id is named.
 
+A resumed session also names its instances apart at the proxy (a random tag after each name,
+[`ModelClient.instance_tag`][continual_arc_baselines.model.client.ModelClient]): the killed process
+may have left a call in flight on the very instance the resumed one plays again, and a proxy that
+kept running records that call (the hang-up, or the provider's bill for it) whenever it settles,
+possibly after the resumed instance's first call has read its baseline. Under its own name that
+late call stays the killed process's: it counts against the run's spend cap and in the ledger (the
+spend outside any committed instance), never in the resumed instance's record.
+
 **Refusals.** A call the endpoint refuses outright (401 a bad key, 402 the proxy's spend cap, 403 a
 model the proxy does not serve, 404 a wrong URL) raises `ModelRefusedError`; every later call
 of the session raises it again without reaching the endpoint, and the learners re-raise it from
@@ -281,7 +289,8 @@ class ModelSession:
         try:
             if self._http is None:
                 self._http = httpx.Client(timeout=30.0)
-            reply = self._http.get(url, params={"run": self.run_id, "instance": instance})
+            named = self.client.proxy_instance(instance)
+            reply = self._http.get(url, params={"run": self.run_id, "instance": named})
             reply.raise_for_status()
             return from_proxy(reply.json())
         except (httpx.HTTPError, ValueError) as error:
@@ -328,14 +337,19 @@ class ModelSession:
 
         The totals start from them, and the proxy (with ``proxy_counts``) is told the run's spend
         so far, which its spend cap then weighs with every later call of this session's run id.
+        Called on every resumed run, ``counts`` empty when no round had committed: from here on the
+        session's calls are counted at the proxy under instance names of its own (a drawn tag), so
+        that a call the killed process left in flight, settled late, never counts in this one's
+        records.
 
         Raises:
             ProxyCountsError: the proxy could not be told (a proxy without ``/continual-arc/carry``,
                 or none at ``base_url``): the run would otherwise start its spend cap again.
         """
+        self.client.instance_tag = f"~resumed-{secrets.token_hex(4)}"
         self._total = add_counts(zero(), counts)
-        if self.counted_by == "client":
-            return  # no proxy, so no cap to tell
+        if self.counted_by == "client" or not counts:
+            return  # no proxy, so no cap to tell; or nothing spent in a committed round to carry
         if self._http is None:
             self._http = httpx.Client(timeout=30.0)
         carry_spend(self._http, self.settings.base_url, self.run_id, self._total)

@@ -44,11 +44,13 @@ class SessionReports:
     def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
         """Continue a resumed run: its counts from the last committed record, its spend told to the proxy.
 
+        Called with no records too (a run killed in its first round): the session then counts its
+        calls apart from the killed process's all the same (`ModelSession.resume`).
+
         Raises:
             ProxyCountsError: the proxy could not be told the run's spend so far.
         """
-        if records:
-            self.session.resume(last_resources(records))
+        self.session.resume(last_resources(records))
 
     def _session_log(self, user: int, base: Mapping[str, Any]) -> dict[str, Any] | None:
         """``base`` with the model, the source of the counts, the counts and every message."""

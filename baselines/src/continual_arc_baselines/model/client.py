@@ -127,6 +127,12 @@ class ModelClient:
         backoff: the waits between attempts.
         stream: stream replies (the default, with usage requested); ``False`` for endpoints that
             cannot stream.
+
+    Attributes:
+        instance_tag: appended to every instance's name in the instance header (``""`` by
+            default), never to its mark: a resumed run's process sets one of its own
+            (`ModelSession.resume`), so that the proxy counts its calls apart from those the
+            killed process left in flight on the same instances (see `proxy_instance`).
     """
 
     def __init__(
@@ -158,6 +164,11 @@ class ModelClient:
         self._rng = random.Random(self.backoff.seed)
         self._lock = threading.Lock()
         self._usage: dict[str, Usage] = {}
+        self.instance_tag = ""
+
+    def proxy_instance(self, instance: str) -> str:
+        """The name the proxy counts ``instance``'s calls under: the name and `instance_tag`."""
+        return instance + self.instance_tag
 
     def chat(
         self,
@@ -174,7 +185,8 @@ class ModelClient:
 
         Args:
             messages: OpenAI chat messages; they are copied, and the first gets the instance mark.
-            instance: the instance this call serves (counted under it, and sent to the proxy).
+            instance: the instance this call serves (counted under it here, and at the proxy under
+                `proxy_instance`).
             max_tokens: the reply's token limit, if any.
             temperature: the sampling temperature, if any.
             extra_body: further request fields, passed through as they are.
@@ -197,7 +209,7 @@ class ModelClient:
             request["temperature"] = temperature
         if self.reasoning_effort is not None:
             request["reasoning_effort"] = self.reasoning_effort
-        headers = {INSTANCE_HEADER: quote(instance, safe=_HEADER_SAFE)}
+        headers = {INSTANCE_HEADER: quote(self.proxy_instance(instance), safe=_HEADER_SAFE)}
         if self.run_id is not None:
             headers[RUN_HEADER] = quote(self.run_id, safe=_HEADER_SAFE)
         limit = self.max_retries + 1 if max_attempts is None else min(self.max_retries + 1, max_attempts)

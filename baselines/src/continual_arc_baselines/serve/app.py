@@ -20,16 +20,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from openai.types import CompletionUsage
-from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage
-from openai.types.chat.chat_completion import Choice
-from openai.types.chat.chat_completion_chunk import Choice as ChunkChoice
-from openai.types.chat.chat_completion_chunk import ChoiceDelta, ChoiceDeltaToolCall
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -37,6 +31,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..asgi import BackgroundServer
+from ..chat_wire import Finish, Opened, chunk_json, event
 from .batcher import Batched, Batcher
 from .engine import Engine, GenerationKey, Prompt
 from .tools import read_tool_calls
@@ -45,8 +40,6 @@ __all__ = ["RequestError", "ServeHandle", "build_app", "parse_request"]
 
 _CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
 _MODELS_PATHS = ("/v1/models", "/models")
-
-Finish = Literal["stop", "length", "tool_calls", "content_filter", "function_call"]
 
 
 class RequestError(ValueError):
@@ -189,77 +182,18 @@ def build_app(owner: ServeHandle) -> Starlette:
     return Starlette(routes=routes)
 
 
-@dataclass(frozen=True)
-class _Opened:
-    """What every part of one reply names: its id, when it was made, and the model."""
-
-    id: str
-    created: int
-    model: str
-
-    def chunk(self, choices: list[ChunkChoice], usage: CompletionUsage | None = None) -> ChatCompletionChunk:
-        return ChatCompletionChunk(
-            id=self.id,
-            created=self.created,
-            model=self.model,
-            object="chat.completion.chunk",
-            choices=choices,
-            usage=usage,
-        )
-
-
 def _reply(model: str, body: dict[str, Any], done: Batched, usage: CompletionUsage) -> Response:
     """The reply to a decoded request: one body, or its events when streamed."""
-    opened = _Opened(f"chatcmpl-{time.monotonic_ns()}", int(time.time()), model)
+    opened = Opened(f"chatcmpl-{time.monotonic_ns()}", int(time.time()), model)
     text, calls = read_tool_calls(done.completion.text) if body.get("tools") else (done.completion.text, [])
     finish = cast(Finish, "tool_calls" if calls else done.completion.finish_reason)
     if body.get("stream"):
         include = bool((body.get("stream_options") or {}).get("include_usage"))
         pieces = list(done.completion.pieces) if not calls else ([text] if text else [])
-        events = _events(opened, pieces, calls, finish, usage if include else None)
+        chunks = opened.chunks(pieces, calls, finish, usage if include else None)
+        events = [event(chunk_json(chunk, reports_usage=include)) for chunk in chunks]
         headers = {"Cache-Control": "no-cache"}
-        return StreamingResponse(events, media_type="text/event-stream", headers=headers)
-    message = ChatCompletionMessage.model_validate(
-        {"role": "assistant", "content": text, **({"tool_calls": calls} if calls else {})}
-    )
-    completion = ChatCompletion(
-        id=opened.id,
-        created=opened.created,
-        model=opened.model,
-        object="chat.completion",
-        choices=[Choice(index=0, message=message, finish_reason=finish)],
-        usage=usage,
-    )
-    return JSONResponse(completion.model_dump(exclude_none=True))
-
-
-def _events(
-    opened: _Opened,
-    pieces: list[str],
-    calls: list[dict[str, Any]],
-    finish: Finish,
-    usage: CompletionUsage | None,
-) -> Iterator[bytes]:
-    """The reply as server-sent events: its pieces (or, with calls, its other text and the calls)."""
-    deltas: list[tuple[ChoiceDelta, Finish | None]] = [(ChoiceDelta(role="assistant", content=""), None)]
-    deltas += [(ChoiceDelta(content=piece), None) for piece in pieces]
-    deltas += [
-        (ChoiceDelta(tool_calls=[ChoiceDeltaToolCall.model_validate({"index": n, **call})]), None)
-        for n, call in enumerate(calls)
-    ]
-    deltas.append((ChoiceDelta(), finish))
-    for delta, reason in deltas:
-        choice = ChunkChoice(index=0, delta=delta, finish_reason=reason)
-        chunk = opened.chunk([choice])
-        wire = chunk.model_dump(exclude_none=True)
-        wire["choices"][0]["finish_reason"] = reason  # null until the last, as OpenAI sends it
-        if usage is not None:
-            wire["usage"] = None  # OpenAI's convention: only the last chunk carries usage
-        yield _event(wire)
-    if usage is not None:
-        yield _event(opened.chunk([], usage).model_dump(exclude_none=True))
-    yield b"data: [DONE]\n\n"
-
-
-def _event(payload: dict[str, Any]) -> bytes:
-    return f"data: {json.dumps(payload)}\n\n".encode()
+        return StreamingResponse(
+            [*events, b"data: [DONE]\n\n"], media_type="text/event-stream", headers=headers
+        )
+    return JSONResponse(opened.completion(text, calls, finish, usage).model_dump(exclude_none=True))

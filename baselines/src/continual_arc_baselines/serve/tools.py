@@ -17,6 +17,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from openai.types.chat.chat_completion_message_function_tool_call import Function
+
+from ..chat_wire import ToolCall
+
 __all__ = ["plain_messages", "read_tool_calls"]
 
 _CALL = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
@@ -34,9 +38,9 @@ def plain_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
     return plain
 
 
-def read_tool_calls(text: str) -> tuple[str, list[dict[str, Any]]]:
-    """The reply's text outside its well-formed ``<tool_call>`` blocks, and those calls (OpenAI's shape)."""
-    calls: list[dict[str, Any]] = []
+def read_tool_calls(text: str) -> tuple[str, list[ToolCall]]:
+    """The reply's text outside its well-formed ``<tool_call>`` blocks, and those calls (OpenAI's)."""
+    calls: list[ToolCall] = []
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def take(match: re.Match[str]) -> str:
@@ -48,8 +52,8 @@ def read_tool_calls(text: str) -> tuple[str, list[dict[str, Any]]]:
             return match[0]
         arguments = call.get("arguments", {})
         arguments = arguments if isinstance(arguments, str) else json.dumps(arguments)
-        function = {"name": call["name"], "arguments": arguments}
-        calls.append({"id": f"call_{digest}_{len(calls)}", "type": "function", "function": function})
+        function = Function(name=call["name"], arguments=arguments)
+        calls.append(ToolCall(id=f"call_{digest}_{len(calls)}", type="function", function=function))
         return ""
 
     rest = _CALL.sub(take, text)
