@@ -1,11 +1,13 @@
 """A frozen dataclass as its JSON document, field for field.
 
-A measure's result is declared twice: a frozen dataclass that code uses, and a ``TypedDict`` that
-says what its JSON document holds (what files store and readers type-check). Written by hand, the
-``to_json`` between the two can drop or rename a field without anyone noticing.
-[`fields_json`][continual_arc.core.jsonable.fields_json] takes every field of the dataclass, under its own
-name, so the document is the dataclass; the test suite holds each such class's fields equal to its
-``TypedDict``'s keys.
+A measure's result is declared once, as a frozen dataclass: code reads its attributes, and its JSON
+document is [`fields_json`][continual_arc.core.jsonable.fields_json] of it, every field under its own
+name, so no second declaration (a ``TypedDict`` kept in step by hand) can drop or rename one. A
+document that holds such results holds them as themselves, and its writer
+([`dumps_json`][continual_arc.core.files.dumps_json], the viewer's, the command line's) writes them by
+[`as_json`][continual_arc.core.jsonable.as_json]. Read back, the same class is the declaration its
+validator reads (pydantic reads a dataclass as it reads a ``TypedDict``); the test suite reads every
+such class's document back through it.
 """
 
 from __future__ import annotations
