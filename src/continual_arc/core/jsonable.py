@@ -23,7 +23,7 @@ from .records import JSONObject, JSONValue
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["ToJSON", "as_json", "fields_json"]
+__all__ = ["ToJSON", "as_json", "as_json_object", "fields_json"]
 
 
 class ToJSON(Protocol):
@@ -58,6 +58,18 @@ def as_json(value: object) -> JSONValue:
     if isinstance(value, list | tuple):
         return [as_json(item) for item in value]
     raise TypeError(f"{type(value).__name__} has no JSON form")
+
+
+def as_json_object(value: object) -> JSONObject:
+    """``value`` as JSON ([`as_json`][continual_arc.core.jsonable.as_json]) when that is an object.
+
+    Raises:
+        TypeError: ``value``'s JSON is not an object (a list, a number, text).
+    """
+    written = as_json(value)
+    if not isinstance(written, dict):
+        raise TypeError(f"{type(value).__name__}'s JSON is not an object")
+    return written
 
 
 def fields_json(obj: DataclassInstance) -> JSONObject:
