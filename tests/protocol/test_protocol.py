@@ -15,6 +15,7 @@ import pytest
 
 from continual_arc.cli import main
 from continual_arc.core.files import read_json
+from continual_arc.core.jsonable import as_json
 from continual_arc.env import Action, GiveUp, LearnerObservation
 from continual_arc.learner import BaseLearner
 from continual_arc.play.learner import LearnerSpecError
@@ -26,7 +27,7 @@ TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 
 
 def numbers(document: dict[str, Any]) -> dict[str, Any]:
-    plane = document["plane"].to_json()  # the point as protocol.json holds it
+    plane = as_json(document["plane"])  # the point as protocol.json holds it (read back, or as played)
     return {
         "seen": plane["seen"]["share_saved"],
         "held": plane["held_out"]["share_saved"],

@@ -313,10 +313,6 @@ def _measured(
     if ledger is not None and numbers is not None:
         numbers["outside_spend"], found = _outside(ledger, runs)
         problems += found
-    problems += protocol_json_problems(root, runs, numbers)
-    if ledger is not None and numbers is not None:
-        numbers["outside_spend"], found = _outside(ledger, runs)
-        problems += found
     return numbers, problems
 
 
