@@ -6,7 +6,8 @@ Each document is declared once, as a `TypedDict` (a run's files in ``continual_a
 summary in ``continual_arc.measure.summary``, the viewer's documents in ``continual_arc.view``); its
 reader validates against that declaration. From the same declarations this writes
 
-* ``schemas/<name>.json``: the JSON Schema of each document (pydantic's, of the validator itself);
+* ``schemas/<name>.json``: the JSON Schema of each document (pydantic's, of the validator itself),
+  a result directory's ``submission.json`` and ``verification.json`` among them;
 * ``src/continual_arc/view/static/js/documents.js``: the viewer's document types, as JSDoc
   ``@typedef``s generated from those schemas, which the page's scripts name in their comments.
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from continual_arc.core.documents import DOCUMENTS as RUN_DOCUMENTS
 from continual_arc.core.documents import document_schema
+from continual_arc.core.result_files import Submission, Verification
 from continual_arc.measure.summary import Summary
 from continual_arc.view.document_types import (
     DiagnosticsDocument,
@@ -45,7 +47,13 @@ VIEWER_DOCUMENTS: Mapping[str, type] = {
 }
 """The documents the viewer's page reads, by schema name."""
 
-DOCUMENTS: Mapping[str, type] = {**RUN_DOCUMENTS, "summary": Summary, **VIEWER_DOCUMENTS}
+DOCUMENTS: Mapping[str, type] = {
+    **RUN_DOCUMENTS,
+    "summary": Summary,
+    "submission": Submission,
+    "verification": Verification,
+    **VIEWER_DOCUMENTS,
+}
 """Every document whose schema is exported, by the name of its file in ``schemas/``."""
 
 

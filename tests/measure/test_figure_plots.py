@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from continual_arc.measure.bootstrap import Estimate
 from continual_arc.measure.figure_plots import users_plot
 from continual_arc.measure.figures import UsersSeries
 
@@ -11,8 +12,8 @@ from continual_arc.measure.figures import UsersSeries
 def test_a_point_outside_its_percentile_interval_draws(tmp_path: Path) -> None:
     # A percentile bootstrap can put the point estimate outside its interval (here above it); its
     # error bar is then cut at the point rather than drawn negative, which matplotlib refuses.
-    outside = {"value": 0.30, "low": 0.05, "high": 0.25, "note": None}
-    inside = {"value": 0.10, "low": 0.00, "high": 0.20, "note": None}
+    outside = Estimate(0.30, 0.05, 0.25)
+    inside = Estimate(0.10, 0.00, 0.20)
     series: UsersSeries = {
         "label": "L",
         "points": [

@@ -71,14 +71,14 @@ def test_share_saved_by_users_pools_the_seeds_of_a_setting() -> None:
     assert [s["label"] for s in series] == ["x", "y"]
     x = series[0]["points"]
     assert [(p["users"], p["seeds"]) for p in x] == [(1, [0]), (2, [0, 1])]
-    assert x[0]["seen"]["value"] == pytest.approx(1.0)  # saved all 16 of 16
+    assert x[0]["seen"].value == pytest.approx(1.0)  # saved all 16 of 16
     # two users: the learner spent 0 + 16 + 4 + 8 = 28 of the reset's 16 + 16 + 8 + 8 = 48
-    assert x[1]["seen"]["value"] == pytest.approx(1 - 28 / 48)
-    assert x[1]["held_out"]["value"] == pytest.approx(1 - 28 / 48)
-    assert series[1]["points"][0]["held_out"]["value"] == pytest.approx(1 - 16 / 8)  # spent twice the reset's
+    assert x[1]["seen"].value == pytest.approx(1 - 28 / 48)
+    assert x[1]["held_out"].value == pytest.approx(1 - 28 / 48)
+    assert series[1]["points"][0]["held_out"].value == pytest.approx(1 - 16 / 8)  # spent twice the reset's
 
 
 def test_a_missing_test_is_an_undefined_point_with_its_reason() -> None:
     partial = SweepProtocol("z", 4, 0, {"seen": [rec("A", 1, 0, phase="seen")]})
     point = share_saved_by_users([partial], resamples=50)[0]["points"][0]
-    assert point["seen"]["value"] is None and point["seen"]["note"] == "the seen test or its reset is missing"
+    assert point["seen"].value is None and point["seen"].note == "the seen test or its reset is missing"

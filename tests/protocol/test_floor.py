@@ -131,7 +131,7 @@ def test_a_protocol_without_its_floor_says_so(tmp_path: Path, _isolated_data_dir
     document = play_protocol(options)
     assert not (_isolated_data_dir / FLOOR_CACHE).exists() and not (out / "seen-floor").exists()
     assert read_json(out / "submission.json")["tests"]["seen"]["floor"] is None
-    flags = document["plane"]["flags"]
+    flags = document["plane"].flags
     assert flags is not None and floor_notes(flags) == ["floor not played"]
     assert "floor not played" in "\n".join(protocol_summary(document))
 

@@ -15,6 +15,7 @@ import pytest
 
 from continual_arc.cli import main
 from continual_arc.core.files import read_json
+from continual_arc.core.jsonable import as_json
 from continual_arc.env import Action, GiveUp, LearnerObservation
 from continual_arc.learner import BaseLearner
 from continual_arc.play.learner import LearnerSpecError
@@ -26,7 +27,7 @@ TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 
 
 def numbers(document: dict[str, Any]) -> dict[str, Any]:
-    plane = document["plane"]
+    plane = as_json(document["plane"])  # the point as protocol.json holds it (read back, or as played)
     return {
         "seen": plane["seen"]["share_saved"],
         "held": plane["held_out"]["share_saved"],
@@ -39,8 +40,8 @@ def test_protocol_in_processes_lays_out_a_submission(tmp_path: Path) -> None:
     options = ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=2, resamples=500)
     document = play_protocol(options)
     assert set(PROTOCOL_PLAYS.values()) <= {p.name for p in (tmp_path / "p").iterdir()}
-    assert document["plane"]["seen"]["share_saved"]["value"] == 1.0  # every stream rule was kept
-    assert document["plane"]["learned"]["share_learned"]["value"] == 1.0
+    assert document["plane"].seen.share_saved.value == 1.0  # every stream rule was kept
+    assert document["plane"].learned.share_learned.value == 1.0
     seen = read_records(tmp_path / "p" / "seen")
     stream = read_records(tmp_path / "p" / "stream")
     names = {r["task_id"]: r["alias"] for r in stream}
@@ -95,8 +96,8 @@ def test_a_learner_that_cannot_save_is_copied_in_process(
         out=tmp_path / "p", learner="test_protocol:Notebook", config="toy-smoke", jobs=2
     )
     document = play_protocol(options)
-    held = document["plane"]["held_out"]
-    assert held["learner"]["budget_used"] == 100.0 and held["share_saved"]["value"] == 0.0
+    held = document["plane"].held_out
+    assert held.learner["budget_used"] == 100.0 and held.share_saved.value == 0.0
 
 
 def test_a_learner_that_cannot_save_cannot_resume_a_test(

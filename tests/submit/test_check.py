@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -53,12 +54,12 @@ def test_the_honest_submission_passes(honest: Path, capsys: pytest.CaptureFixtur
     assert result.ok, result.problems
     numbers = result.numbers
     assert numbers is not None and set(numbers) == {"held-out", "seen", "learned", "protocol", "flags"}
-    assert numbers["flags"]["messages"] == []  # the random learner and its reset play alike: no flag
+    assert numbers["flags"].messages() == []  # the random learner and its reset play alike: no flag
     assert main(["check", str(honest), "--resamples", "200", "--ablation"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("place on the plane: memorization") and "every check holds" in out
     assert "tiny" not in out  # arc1-smoke's stream leaves 66.7 points to learn
-    tiny = {**numbers, "learned": {**numbers["learned"], "learnable_budget": 5.0}}
+    tiny = {**numbers, "learned": replace(numbers["learned"], learnable_budget=5.0)}
     assert format_numbers(tiny).splitlines()[-2] == (  # under the share learned, above the protocol
         "  the learnable budget is tiny (5.0 points, under 10.0): each point of U the learner saves or "
         "loses against its reset moves the share learned by 0.20, so read the two U beside it"

@@ -344,3 +344,29 @@ def test_an_addon_record_without_its_index_is_one_line(honest: Path, tmp_path: P
     _rewrite_records(root / "stream", lambda records: _addon(records, None))
     problems = _problems(root, ablation=True)
     assert len(_named(problems, "stream/records.jsonl", "addon_index")) == 1, problems
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [("student", 3, "field student should be a valid string, not 3"),
+     ("tests", {"seen": []}, "field tests.seen should be a valid dictionary, not []")],
+)  # fmt: skip
+def test_a_submission_with_a_wrong_typed_field_is_its_one_line(
+    field: str, value: object, said: str, honest: Path, tmp_path: Path
+) -> None:
+    """A hand-edited ``submission.json`` is read through its declaration: the file and field, nothing more."""
+    root = _copy(honest, tmp_path)
+    _edit_json(root / "submission.json", lambda v: v.update({field: value}))
+    result = check_submission(root, resamples=100, allow_ablation=True)
+    assert not result.ok and result.problems == [f"{root / 'submission.json'}: {said}"]
+
+
+def test_a_verification_with_a_wrong_typed_seed_is_its_one_line(
+    verified: Path, key: SigningKey, tmp_path: Path
+) -> None:
+    root = _copy(verified, tmp_path)
+    _edit_json(root / "verification.json", lambda v: v.update(seed="7"))
+    _resign(root, key)
+    problems = _named(_problems(root), "verification.json")
+    said = "field seed should be a valid integer, not '7': the canonical check stays on"
+    assert problems == [f"{root / 'verification.json'}: {said}"]

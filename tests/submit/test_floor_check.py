@@ -49,7 +49,7 @@ def test_a_protocol_checks_with_its_floor_read_beside_each_test(played: Path) ->
     result = check_submission(played, resamples=200, draft=True)
     assert result.ok, result.problems
     assert result.numbers is not None
-    entries = {b["test"]: b for b in result.numbers["flags"]["below_floor"]}
+    entries = {b["test"]: b for b in result.numbers["flags"].to_json()["below_floor"]}
     for test in ("held-out", "seen"):
         floor, reset = read_records(played / f"{test}-floor"), read_records(played / f"{test}-reset")
         assert entries[test]["floor"] == GRID_FLOOR
@@ -76,7 +76,9 @@ def test_a_weakened_floor_copy_is_a_problem_and_never_read(played: Path) -> None
     assert "instance(s) differ from the floor played here" in forged[0]
     # the flag still reads the floor played here: the same numbers as before the forgery
     assert result.numbers is not None
-    assert result.numbers["flags"]["below_floor"] == honest.numbers["flags"]["below_floor"]
+    assert (
+        result.numbers["flags"].to_json()["below_floor"] == honest.numbers["flags"].to_json()["below_floor"]
+    )
 
 
 @pytest.mark.tampered
@@ -101,7 +103,7 @@ def test_a_result_without_a_floor_says_floor_not_played(
     result = check_submission(played, resamples=200, draft=True)
     assert result.ok, result.problems
     assert result.numbers is not None
-    assert [b["floor"] for b in result.numbers["flags"]["below_floor"]] == [None, None]
+    assert [b.floor for b in result.numbers["flags"].below_floor] == [None, None]
     assert not (_isolated_data_dir / FLOOR_CACHE).exists()  # nothing named, nothing played
     assert "floor not played" in leaderboard_flags(result.numbers)
     assert main(["check", str(played), "--draft", "--resamples", "200", "--no-regenerate"]) == 0
@@ -114,11 +116,14 @@ def test_the_checker_reads_only_its_cache_when_told_not_to_play(
     shutil.rmtree(_isolated_data_dir / FLOOR_CACHE)  # another machine: nothing cached there
     result = check_submission(played, resamples=200, draft=True, play_floor=False)
     assert result.numbers is not None
-    assert [b["floor"] for b in result.numbers["flags"]["below_floor"]] == [None, None]
+    assert [b.floor for b in result.numbers["flags"].below_floor] == [None, None]
     assert not (_isolated_data_dir / FLOOR_CACHE).exists()
     played_here = check_submission(played, resamples=200, draft=True)  # plays it, and caches it
     assert played_here.numbers is not None
-    assert [b["floor"] for b in played_here.numbers["flags"]["below_floor"]] == [GRID_FLOOR, GRID_FLOOR]
+    assert [b.floor for b in played_here.numbers["flags"].below_floor] == [
+        GRID_FLOOR,
+        GRID_FLOOR,
+    ]
     assert len(list((_isolated_data_dir / FLOOR_CACHE).iterdir())) == 2
 
 
@@ -131,7 +136,7 @@ def test_a_stored_run_keeps_its_floor_and_checks_against_it(played: Path, tmp_pa
     result = check_submission(stored, resamples=200, draft=True, records_only=True)
     assert result.ok, result.problems
     assert result.numbers is not None
-    assert [b["floor"] for b in result.numbers["flags"]["below_floor"]] == [GRID_FLOOR, GRID_FLOOR]
+    assert [b.floor for b in result.numbers["flags"].below_floor] == [GRID_FLOOR, GRID_FLOOR]
 
 
 def test_a_run_stored_before_the_floor_gains_it_when_rebuilt(played: Path, tmp_path: Path) -> None:
@@ -149,4 +154,7 @@ def test_a_run_stored_before_the_floor_gains_it_when_rebuilt(played: Path, tmp_p
         "seen": "seen-floor",
     }
     assert rebuilt.check.numbers is not None
-    assert [b["floor"] for b in rebuilt.check.numbers["flags"]["below_floor"]] == [GRID_FLOOR, GRID_FLOOR]
+    assert [b.floor for b in rebuilt.check.numbers["flags"].below_floor] == [
+        GRID_FLOOR,
+        GRID_FLOOR,
+    ]

@@ -113,10 +113,10 @@ def test_two_learners_are_ranked_by_u_with_the_numbers_of_their_protocols(result
         assert row.stream.standard_error == pytest.approx(error)
         assert row.reset["budget_used"] == pytest.approx(plane["learned"]["reset"]["budget_used"])
         assert row.learned is not None
-        assert row.learned["value"] == pytest.approx(plane["learned"]["share_learned"]["value"])
-        assert row.seen["share_saved"]["value"] == pytest.approx(plane["seen"]["share_saved"]["value"])
+        assert row.learned.value == pytest.approx(plane["learned"]["share_learned"]["value"])
+        assert row.seen["share_saved"].value == pytest.approx(plane["seen"]["share_saved"]["value"])
         held = plane["held_out"]
-        assert row.held_out["share_saved"]["value"] == pytest.approx(held["share_saved"]["value"])
+        assert row.held_out["share_saved"].value == pytest.approx(held["share_saved"]["value"])
         assert row.held_out["learner"]["share_solved"] == pytest.approx(held["learner"]["share_solved"])
         assert row.student == "none" and row.status == "reported"
         plays = [Path(row.path) / play for play in ("stream", "seen", "held-out")]

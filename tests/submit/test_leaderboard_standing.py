@@ -13,7 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from continual_arc.measure.bootstrap import Estimate
+from continual_arc.measure.compare import LearnedResult, TestComparison
 from continual_arc.measure.pool import BudgetEstimate
+from continual_arc.measure.reset_flags import BelowFloor, ResetFlags
 from continual_arc.submit.check import CheckNumbers
 from continual_arc.submit.leaderboard import Checked, leaderboard
 from continual_arc.submit.leaderboard.formats import leaderboard_csv, leaderboard_markdown
@@ -24,36 +27,42 @@ from continual_arc.submit.standing import Standing, StandingKind
 REPORTED = Standing(StandingKind.REPORTED, "unsigned")
 
 
-def _estimate(value: float) -> dict[str, Any]:
-    return {"value": value, "low": value - 0.1, "high": value + 0.1, "note": None}
+def _estimate(value: float) -> Estimate:
+    return Estimate(value, value - 0.1, value + 0.1)
 
 
 def _side(u: float, p: float) -> dict[str, float | None]:
     return {"budget_used": u, "share_solved": p}
 
 
-def _test(saved: float) -> dict[str, Any]:
-    return {
-        "share_saved": _estimate(saved),
-        "saving": _estimate(10 * saved),
-        "learner": _side(40.0, 60.0),
-        "reset": _side(50.0, 50.0),
-        "instances": 8,
-        "tasks": 4,
-        "bare": [],
-        "reset_below_bare": False,
-    }
+def _test(saved: float) -> TestComparison:
+    return TestComparison(
+        test=None,
+        share_saved=_estimate(saved),
+        saving=_estimate(10 * saved),
+        learner=_side(40.0, 60.0),
+        reset=_side(50.0, 50.0),
+        bare=[],
+        reset_below_bare=False,
+        instances=8,
+        tasks=4,
+        plays={},
+    )
 
 
 def _numbers(saved: float) -> CheckNumbers:
-    numbers: dict[str, Any] = {
+    # no flag fires, and neither test's floor was played beside the result
+    unplayed = [
+        BelowFloor(t, None, None, None, None, None, Estimate(None), False) for t in ("held-out", "seen")
+    ]
+    learned = LearnedResult(_estimate(saved), None, {}, _side(60.0, 40.0), None, 0, 0, 0)
+    return {
         "held-out": _test(saved / 2),
         "seen": _test(saved),
-        "flags": {"messages": []},
+        "flags": ResetFlags([], None, unplayed),
         "protocol": {"track": "arc1", "canonical": True, "deviations": []},
-        "learned": {"share_learned": _estimate(saved), "reset": _side(60.0, 40.0)},
+        "learned": learned,
     }
-    return numbers  # type: ignore[return-value]
 
 
 def _checked(
@@ -185,8 +194,8 @@ def test_the_seeds_of_one_learner_pool_into_one_row_with_each_seed_kept() -> Non
     assert pooled.stream.budget_used == pytest.approx(u) and pooled.stream.standard_error == pytest.approx(se)
     assert pooled.stream.instances == 500
     saved = [0.4, 0.5, 0.6]
-    assert pooled.seen["share_saved"]["value"] == pytest.approx(sum(saved) / 3)
-    assert (pooled.seen["share_saved"]["low"], pooled.seen["share_saved"]["high"]) == (0.4, 0.6)
+    assert pooled.seen["share_saved"].value == pytest.approx(sum(saved) / 3)
+    assert (pooled.seen["share_saved"].low, pooled.seen["share_saved"].high) == (0.4, 0.6)
     assert (
         pooled.spend is not None and pooled.spend.usd == pytest.approx(3.5) and pooled.spend.instances == 60
     )

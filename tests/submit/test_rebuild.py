@@ -132,7 +132,7 @@ def test_the_leaderboard_ranks_a_stored_run_as_records_only(stored: Path) -> Non
     ((row,),) = [t.rows for t in board.reported]
     plane = read_json(stored / "protocol.json")["plane"]
     assert row.stream.budget_used == pytest.approx(plane["learned"]["learner"]["budget_used"])
-    assert row.seen["share_saved"]["value"] == pytest.approx(plane["seen"]["share_saved"]["value"])
+    assert row.seen["share_saved"].value == pytest.approx(plane["seen"]["share_saved"]["value"])
     assert row.records_only and RECORDS_ONLY not in row.flags and row.status == "reported"
 
 

@@ -65,7 +65,7 @@ def _assert_flags(out: Path, capsys: pytest.CaptureFixture[str], flagged: bool) 
     # unsigned, the rerun stands as reported: checked as a self-run result that is not canonical
     result = check_submission(out, resamples=300, allow_ablation=True)
     assert result.ok and result.numbers is not None  # a flag is read beside the score, not a problem
-    flags = result.numbers["flags"]
+    flags = result.numbers["flags"].to_json()  # as a stored protocol.json holds them
     assert [{k: v for k, v in g.items() if k != "flagged"} for g in flags["gave_up"]] == expected
     assert [g["flagged"] for g in flags["gave_up"]] == [flagged] * 3
     plane = read_json(out / "protocol.json")["plane"]

@@ -43,7 +43,7 @@ def test_rows_are_ranked_by_u_within_each_setting() -> None:
     ]
     order = [(rank, row.label) for rank, row in ranked(rows)]
     assert order == [(1, "better"), (2, "worse"), (1, "other setting")]
-    assert plane_points(rows)[0]["label"] == "better (toy-smoke, 1 user)"
+    assert plane_points(rows)[0].label == "better (toy-smoke, 1 user)"
     better = rows[2]
     assert better.seen is not None and better.seen.share_saved.value == pytest.approx(0.75)
     assert better.stream.standard_error == 0.0

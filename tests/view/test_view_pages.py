@@ -134,8 +134,8 @@ def test_share_saved_against_users_from_a_sweep(results: Path, tmp_path: Path) -
     assert series["label"] == "rules (toy-smoke)" and [p["users"] for p in series["points"]] == [1, 2]
     plane = read_json(results / "toy-rule" / "protocol.json")["plane"]
     for point in series["points"]:
-        assert point["seen"]["value"] == pytest.approx(plane["seen"]["share_saved"]["value"])
-        assert point["held_out"]["value"] == pytest.approx(plane["held_out"]["share_saved"]["value"])
+        assert point["seen"].value == pytest.approx(plane["seen"]["share_saved"]["value"])
+        assert point["held_out"].value == pytest.approx(plane["held_out"]["share_saved"]["value"])
     left_out = "sweep: rules (toy-smoke), 4 user(s), seed 0 is not finished, so it is left out"
     assert doc["problems"] == [left_out, "sweep: an entry of sweep.json is malformed, so it is left out"]
 

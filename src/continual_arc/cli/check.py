@@ -44,37 +44,37 @@ def format_numbers(numbers: CheckNumbers) -> str:
     """The numbers the leaderboard shows, in its order: the plane first, the share learned last."""
     seen, held = numbers["seen"], numbers["held-out"]
     lines = [
-        f"place on the plane: memorization {format_estimate(seen['share_saved'])}, "
-        f"generalization {format_estimate(held['share_saved'])}",
+        f"place on the plane: memorization {format_estimate(seen.share_saved)}, "
+        f"generalization {format_estimate(held.share_saved)}",
     ]
     for name, c in ((Phase.SEEN, seen), (Phase.HELD_OUT, held)):
-        flag = "  FLAG: the reset plays below the bare model" if c["reset_below_bare"] else ""
-        bare = "; bare " + ", ".join(_side(b) for b in c["bare"]) if c["bare"] else ""
+        flag = "  FLAG: the reset plays below the bare model" if c.reset_below_bare else ""
+        bare = "; bare " + ", ".join(_side(b) for b in c.bare) if c.bare else ""
         lines.append(
-            f"  {name:9} share saved {format_estimate(c['share_saved'])}, "
-            f"T {format_estimate(c['saving'], POINT_DIGITS)} points; "
-            f"learner {_side(c['learner'])}; reset {_side(c['reset'])}{bare}{flag}"
+            f"  {name:9} share saved {format_estimate(c.share_saved)}, "
+            f"T {format_estimate(c.saving, POINT_DIGITS)} points; "
+            f"learner {_side(c.learner)}; reset {_side(c.reset)}{bare}{flag}"
         )
     # The reset reference's own flags, beside the bare-model one (a stored result may predate them),
     # then each test's floor: what it spent, or that it was not played beside the result.
     flags = numbers.get("flags")
-    lines += [f"  {message}" for message in (flags.get("messages", []) if flags else [])]
-    for entry in flags.get("below_floor", []) if flags else []:
-        if entry["floor"] is not None and entry["floor_used"] is not None:
-            excess = entry["excess"]
+    lines += [f"  {message}" for message in (flags.messages() if flags else [])]
+    for entry in flags.below_floor if flags else []:
+        if entry.floor is not None and entry.floor_used is not None:
+            excess = entry.excess
             lines.append(
-                f"  {entry['test']:9} floor ({entry['floor']}) U {format_points(entry['floor_used'])}, "
-                f"P {format_points(entry['floor_solved'])}; the reset spends "
+                f"  {entry.test:9} floor ({entry.floor}) U {format_points(entry.floor_used)}, "
+                f"P {format_points(entry.floor_solved)}; the reset spends "
                 f"{format_estimate(excess, POINT_DIGITS)} points more"
             )
     lines += [f"  {note}" for note in (floor_notes(flags) if flags else [])]
     learned = numbers.get("learned")
     if learned:
         lines.append(
-            f"share learned over the stream {format_estimate(learned['share_learned'])}, learnable budget "
-            f"{format_points(learned['learnable_budget'])} points; stream learner {_side(learned['learner'])}"
+            f"share learned over the stream {format_estimate(learned.share_learned)}, learnable budget "
+            f"{format_points(learned.learnable_budget)} points; stream learner {_side(learned.learner)}"
         )
-        note = tiny_budget_note(learned["learnable_budget"])
+        note = tiny_budget_note(learned.learnable_budget)
         lines += [f"  {note}"] if note else []
     protocol = numbers.get("protocol")
     if protocol is not None and protocol.get("canonical"):

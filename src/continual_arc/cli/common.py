@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..core.errors import ContinualArcError
+from ..core.jsonable import as_json
 from ..core.records import JSONObject
 from ..play import declared
 from ..play.faults import LearnerFaults
@@ -83,8 +84,8 @@ def run_options(args: argparse.Namespace) -> RunOptions:
 
 
 def print_json(value: object) -> None:
-    """Print ``value`` as indented JSON with sorted keys."""
-    print(json.dumps(value, indent=1, sort_keys=True))
+    """Print ``value`` as indented JSON with sorted keys (a result in it as its JSON form)."""
+    print(json.dumps(value, indent=1, sort_keys=True, default=as_json))
 
 
 def json_arg(text: str | None, flag: str) -> JSONObject:

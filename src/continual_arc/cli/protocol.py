@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..core.jsonable import as_json
 from ..play.faults import SPEND_CAP_STATUS, LearnerFaults
 from ..play.learner import LearnerSpecError, learner_slug
 from ..play.rundir import read_run
@@ -103,7 +104,7 @@ def _protocol(args: argparse.Namespace) -> int:
         raise
     fill_submission(out, {name: getattr(args, name) for name in SUBMISSION_FIELDS if getattr(args, name)})
     if args.json:
-        print(json.dumps(document, indent=1, sort_keys=True))
+        print(json.dumps(document, indent=1, sort_keys=True, default=as_json))
     else:
         print(format_protocol(document, out, plots=not args.no_plots))
     return _report_faults(out)

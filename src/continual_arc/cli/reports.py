@@ -71,10 +71,8 @@ def _transfer(args: argparse.Namespace) -> int:
 
 
 def _plane(args: argparse.Namespace) -> int:
-    points = [
-        plane_point(d, seed=args.bootstrap_seed, resamples=args.resamples).to_json() for d in args.protocols
-    ]
-    settings = sorted({point["setting"] for point in points})
+    points = [plane_point(d, seed=args.bootstrap_seed, resamples=args.resamples) for d in args.protocols]
+    settings = sorted({point.setting for point in points})
     if len(settings) > 1:
         raise CliError(
             f"the plane compares learners in one setting, and these protocols were played in "
@@ -82,11 +80,11 @@ def _plane(args: argparse.Namespace) -> int:
         )
     paths = plane_plot(points, Path(args.out))
     if args.json:
-        print_json({"points": points, "plots": [str(p) for p in paths]})
+        print_json({"points": [point.to_json() for point in points], "plots": [str(p) for p in paths]})
         return 0
     for point in points:
-        seen, held = point["seen"]["share_saved"], point["held_out"]["share_saved"]
-        print(f"{point['label']}: seen {format_estimate(seen)}, held-out {format_estimate(held)}")
+        seen, held = point.seen.share_saved, point.held_out.share_saved
+        print(f"{point.label}: seen {format_estimate(seen)}, held-out {format_estimate(held)}")
     for path in paths:
         print(f"plot: {path}")
     return 0

@@ -114,7 +114,7 @@ def _sentence(err: ValidationError, where: str, text: str) -> str:
     field = _field(place) or "the document"
     if first["type"] == "missing":
         return f"{where}: field {field} is missing{more}"
-    if first["type"] == "extra_forbidden":
+    if first["type"] in ("extra_forbidden", "unexpected_keyword_argument"):  # a TypedDict, a dataclass
         return f"{where}: field {field} is not one this document holds{more}"
     said = str(first["msg"])
     said = said[len("Input ") :] if said.startswith("Input ") else said[0].lower() + said[1:]

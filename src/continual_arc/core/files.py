@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ContinualArcError
+from .jsonable import as_json
 
 __all__ = [
     "RecordsError",
@@ -84,12 +85,17 @@ def atomic_write_text(path: Path | str, text: str, *, fsync: bool = True) -> Non
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
 
 
-def dumps_json(value: Any) -> str:
-    """The canonical text of a JSON file of the benchmark (indented, sorted keys, final newline)."""
-    return json.dumps(value, indent=1, sort_keys=True) + "\n"
+def dumps_json(value: object) -> str:
+    """The canonical text of a JSON file of the benchmark (indented, sorted keys, final newline).
+
+    A result held in the document as itself (a dataclass, an estimate) is written as its JSON form
+    ([`as_json`][continual_arc.core.jsonable.as_json]), so a document can hold the objects its
+    readers use and still be written as the same bytes.
+    """
+    return json.dumps(value, indent=1, sort_keys=True, default=as_json) + "\n"
 
 
-def atomic_write_json(path: Path | str, value: Any) -> None:
+def atomic_write_json(path: Path | str, value: object) -> None:
     """Replace ``path`` with ``value`` as canonical JSON, atomically."""
     atomic_write_text(path, dumps_json(value))
 

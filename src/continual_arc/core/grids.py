@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from typing import Any
 
 from .records import JSONValue
 
@@ -53,7 +52,7 @@ class InvalidGridError(ValueError):
         super().__init__(f"invalid grid: {reason}" + (f" at {where}" if where else ""))
 
 
-def _as_rows(value: Any) -> Sequence[Any]:
+def _as_rows(value: object) -> Sequence[object]:
     if hasattr(value, "tolist") and not isinstance(value, list | tuple):
         value = value.tolist()
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
@@ -65,7 +64,7 @@ _INT = {int}
 _COLOURS = frozenset(range(10))
 
 
-def _as_colour(cell: Any, where: str) -> int:
+def _as_colour(cell: object, where: str) -> int:
     # bool is an Integral in Python, but True is not a colour.
     if isinstance(cell, bool) or not isinstance(cell, numbers.Integral):
         raise InvalidGridError(f"cell is {type(cell).__name__} {cell!r}, not an integer colour", where)
@@ -75,7 +74,7 @@ def _as_colour(cell: Any, where: str) -> int:
     return colour
 
 
-def validate_grid(value: Any) -> Grid:
+def validate_grid(value: object) -> Grid:
     """Return ``value`` as a validated [`Grid`][continual_arc.core.grids.Grid].
 
     Args:
@@ -115,7 +114,7 @@ def validate_grid(value: Any) -> Grid:
     return tuple(out)
 
 
-def validate_pair(value: Any) -> Pair:
+def validate_pair(value: object) -> Pair:
     """Validate an ``{"input": ..., "output": ...}`` mapping or a 2-sequence as a `Pair`.
 
     Raises:
@@ -151,6 +150,6 @@ def grid_json(grid: Grid) -> JSONValue:
     return rows
 
 
-def from_json(value: Any) -> Grid:
+def from_json(value: object) -> Grid:
     """A grid from JSON nested lists, validated (same rules as `validate_grid`)."""
     return validate_grid(value)

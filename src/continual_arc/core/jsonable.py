@@ -1,11 +1,13 @@
 """A frozen dataclass as its JSON document, field for field.
 
-A measure's result is declared twice: a frozen dataclass that code uses, and a ``TypedDict`` that
-says what its JSON document holds (what files store and readers type-check). Written by hand, the
-``to_json`` between the two can drop or rename a field without anyone noticing.
-[`fields_json`][continual_arc.core.jsonable.fields_json] takes every field of the dataclass, under its own
-name, so the document is the dataclass; the test suite holds each such class's fields equal to its
-``TypedDict``'s keys.
+A measure's result is declared once, as a frozen dataclass: code reads its attributes, and its JSON
+document is [`fields_json`][continual_arc.core.jsonable.fields_json] of it, every field under its own
+name, so no second declaration (a ``TypedDict`` kept in step by hand) can drop or rename one. A
+document that holds such results holds them as themselves, and its writer
+([`dumps_json`][continual_arc.core.files.dumps_json], the viewer's, the command line's) writes them by
+[`as_json`][continual_arc.core.jsonable.as_json]. Read back, the same class is the declaration its
+validator reads (pydantic reads a dataclass as it reads a ``TypedDict``); the test suite reads every
+such class's document back through it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .records import JSONObject, JSONValue
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["ToJSON", "as_json", "fields_json"]
+__all__ = ["ToJSON", "as_json", "as_json_object", "fields_json"]
 
 
 class ToJSON(Protocol):
@@ -56,6 +58,18 @@ def as_json(value: object) -> JSONValue:
     if isinstance(value, list | tuple):
         return [as_json(item) for item in value]
     raise TypeError(f"{type(value).__name__} has no JSON form")
+
+
+def as_json_object(value: object) -> JSONObject:
+    """``value`` as JSON ([`as_json`][continual_arc.core.jsonable.as_json]) when that is an object.
+
+    Raises:
+        TypeError: ``value``'s JSON is not an object (a list, a number, text).
+    """
+    written = as_json(value)
+    if not isinstance(written, dict):
+        raise TypeError(f"{type(value).__name__}'s JSON is not an object")
+    return written
 
 
 def fields_json(obj: DataclassInstance) -> JSONObject:

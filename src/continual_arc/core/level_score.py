@@ -21,9 +21,9 @@ compute the same number from a record's actions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from .games import GAME_ACTIONS, RESET
+from .records import JSONObject
 
 __all__ = [
     "BASELINE_SOURCES",
@@ -66,7 +66,7 @@ def level_score(solved: bool, actions: int, baseline: int) -> float:
     return min(1.0, (baseline / actions) ** 2)
 
 
-def level_actions(entries: Iterable[Mapping[str, Any]]) -> int:
+def level_actions(entries: Iterable[Mapping[str, object]]) -> int:
     """The actions a play spent on its level, from a record's ``actions`` entries.
 
     Every game action counts, in every attempt, failed ones included; a RESET counts when it ended
@@ -84,8 +84,8 @@ def level_actions(entries: Iterable[Mapping[str, Any]]) -> int:
 
 
 def level_fields(
-    entries: Iterable[Mapping[str, Any]], solved: bool, baseline: int, source: str = "plan"
-) -> dict[str, Any]:
+    entries: Iterable[Mapping[str, object]], solved: bool, baseline: int, source: str = "plan"
+) -> JSONObject:
     """A game record's level-score fields: the baseline and its source, the actions counted, the score.
 
     Raises:
@@ -104,7 +104,7 @@ def level_fields(
     }
 
 
-def human_share(records: Iterable[Mapping[str, Any]]) -> float | None:
+def human_share(records: Iterable[Mapping[str, object]]) -> float | None:
     """The share of the level-scored records whose baseline is a human's (``None``: none is scored).
 
     A record written before the baseline's source was recorded counts as the solver's plan, the
@@ -162,13 +162,20 @@ def game_scorecard(levels: Sequence[tuple[bool, int, int]]) -> float:
     return min(weighted, reached)
 
 
-def scorecard(records: Iterable[Mapping[str, Any]]) -> float | None:
+def _whole(value: object) -> int:
+    """A record's count (steps, actions) as an integer, as ``int`` reads a number or its text."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"a count of a record is {value!r}, not a number")
+
+
+def scorecard(records: Iterable[Mapping[str, object]]) -> float | None:
     """The mean over games of `game_scorecard`, each game's levels in the order they were played.
 
     A game is a task of one user; its levels are its records that carry a level score, ordered by
     step. ``None`` when no record carries one (a grid run).
     """
-    games: dict[tuple[Any, Any], list[Mapping[str, Any]]] = {}
+    games: dict[tuple[object, object], list[Mapping[str, object]]] = {}
     for record in records:
         if record.get("level_score") is not None:
             games.setdefault((record.get("user"), record["task_id"]), []).append(record)
@@ -177,8 +184,8 @@ def scorecard(records: Iterable[Mapping[str, Any]]) -> float | None:
     scores = [
         game_scorecard(
             [
-                (bool(r["solved"]), int(r["level_actions"]), int(r["baseline_actions"]))
-                for r in sorted(levels, key=lambda r: int(r["step"]))
+                (bool(r["solved"]), _whole(r["level_actions"]), _whole(r["baseline_actions"]))
+                for r in sorted(levels, key=lambda r: _whole(r["step"]))
             ]
         )
         for levels in games.values()

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 __all__ = [
     "TEACHER_COUNTERS",
@@ -81,7 +80,7 @@ def check_teacher_name(name: object) -> str:
     )
 
 
-def teacher_of(learner_kwargs: Mapping[str, Any]) -> str | None:
+def teacher_of(learner_kwargs: Mapping[str, object]) -> str | None:
     """The teacher a learner's keywords name, ``None`` when they name none.
 
     Raises:
@@ -91,7 +90,7 @@ def teacher_of(learner_kwargs: Mapping[str, Any]) -> str | None:
     return None if name is None else check_teacher_name(name)
 
 
-def uncharged_plays(records: Iterable[Mapping[str, Any]]) -> int:
+def uncharged_plays(records: Iterable[Mapping[str, object]]) -> int:
     """The instances a learner's teacher played uncharged by the last of ``records`` (counters accumulate)."""
     most = 0.0
     for record in records:
@@ -103,7 +102,7 @@ def uncharged_plays(records: Iterable[Mapping[str, Any]]) -> int:
     return int(most)
 
 
-def experiment_of(records: Iterable[Mapping[str, Any]]) -> str | None:
+def experiment_of(records: Iterable[Mapping[str, object]]) -> str | None:
     """The experiment a run's records are marked with, ``None`` for an ordinary learner's run.
 
     A run is [UNCHARGED_TEACHER][continual_arc.core.teacher.UNCHARGED_TEACHER] when any record is

@@ -11,15 +11,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypedDict, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ..core.jsonable import fields_json
+from ..core.records import JSONObject
 from ..core.seeding import stable_int
 
-__all__ = ["RESAMPLES", "Estimate", "EstimateJSON", "estimate_rng", "ratio_estimate"]
+__all__ = ["RESAMPLES", "Estimate", "estimate_rng", "ratio_estimate"]
 
 RESAMPLES = 10_000
 """The default number of bootstrap resamples."""
@@ -42,15 +42,6 @@ def estimate_rng(seed: int, estimate: str, instances: Iterable[tuple[str, int]])
     return np.random.default_rng(stable_int("bootstrap", seed, estimate, digest.hexdigest()))
 
 
-class EstimateJSON(TypedDict):
-    """An `Estimate` as JSON: its value, its interval and its note (each ``None`` if absent)."""
-
-    value: float | None
-    low: float | None
-    high: float | None
-    note: str | None
-
-
 @dataclass(frozen=True)
 class Estimate:
     """A point estimate with its 95 % bootstrap interval.
@@ -67,9 +58,9 @@ class Estimate:
     high: float | None = None
     note: str | None = None
 
-    def to_json(self) -> EstimateJSON:
+    def to_json(self) -> JSONObject:
         """The estimate as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
-        return cast(EstimateJSON, fields_json(self))
+        return fields_json(self)
 
 
 def ratio_estimate(

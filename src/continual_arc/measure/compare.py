@@ -14,22 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypedDict, cast
 
 from ..core.errors import ContinualArcError
 from ..core.jsonable import fields_json
 from ..core.level_score import human_share, scorecard
-from ..core.records import Phase
-from .bootstrap import RESAMPLES, Estimate, EstimateJSON, estimate_rng, ratio_estimate
+from ..core.records import JSONObject, Phase
+from .bootstrap import RESAMPLES, Estimate, estimate_rng, ratio_estimate
 from .budget import PHASE_ORDER, Record, instance_charge, primary
 
 __all__ = [
     "Estimate",
-    "LearnedJSON",
     "LearnedResult",
     "MismatchError",
     "TestComparison",
-    "TestComparisonJSON",
     "mean_level_score",
     "share_learned",
     "share_saved",
@@ -94,21 +91,6 @@ def _mean(values: Iterable[float]) -> float | None:
     return sum(chosen) / len(chosen) if chosen else None
 
 
-class TestComparisonJSON(TypedDict):
-    """A `TestComparison` as JSON (its fields in order, the estimates as `EstimateJSON`)."""
-
-    test: str | None
-    share_saved: EstimateJSON
-    saving: EstimateJSON
-    learner: dict[str, float | None]
-    reset: dict[str, float | None]
-    bare: list[dict[str, float | None]]
-    reset_below_bare: bool | None
-    instances: int
-    tasks: int
-    plays: dict[str, int]
-
-
 @dataclass(frozen=True)
 class TestComparison:
     """A learner and its reset on one frozen test.
@@ -137,9 +119,9 @@ class TestComparison:
     tasks: int
     plays: dict[str, int]
 
-    def to_json(self) -> TestComparisonJSON:
+    def to_json(self) -> JSONObject:
         """The comparison as JSON (every field, by `fields_json`)."""
-        return cast(TestComparisonJSON, fields_json(self))
+        return fields_json(self)
 
 
 TestComparison.__test__ = False  # type: ignore[attr-defined]  # not a pytest class
@@ -196,6 +178,15 @@ def _check_same(
         )
 
 
+def _below_bare(reset: Mapping[str, float | None], bare: Sequence[Mapping[str, float | None]]) -> bool | None:
+    """Whether the reset used more budget than the bare model's mean (``None`` without a bare play)."""
+    used = reset["budget_used"]
+    if not bare or used is None:
+        return None
+    bare_used = _mean(b["budget_used"] for b in bare if b["budget_used"] is not None)
+    return bare_used is not None and used > bare_used
+
+
 def share_saved(
     learner_plays: Sequence[Play],
     reset_plays: Sequence[Play],
@@ -236,10 +227,6 @@ def share_saved(
     nothing = "the reset spent nothing on these instances: there was nothing to save"
     reset_side = _with_level_score(_side(reset), reset_plays, phases)
     bare_sides = [_side(t) for t in bare]
-    below = None
-    if bare_sides and reset_side["budget_used"] is not None:
-        bare_used = _mean(b["budget_used"] for b in bare_sides if b["budget_used"] is not None)
-        below = bare_used is not None and reset_side["budget_used"] > bare_used
     return TestComparison(
         test=test,
         share_saved=ratio_estimate(
@@ -253,24 +240,11 @@ def share_saved(
         learner=_with_level_score(_side(learner), learner_plays, phases),
         reset=reset_side,
         bare=bare_sides,
-        reset_below_bare=below,
+        reset_below_bare=_below_bare(reset_side, bare_sides),
         instances=len(keys),
         tasks=len(tasks),
         plays={"learner": len(learner_plays), "reset": len(reset_plays), "bare": len(bare_plays)},
     )
-
-
-class LearnedJSON(TypedDict):
-    """A `LearnedResult` as JSON (its fields in order, the estimate as `EstimateJSON`)."""
-
-    share_learned: EstimateJSON
-    learnable_budget: float | None
-    learner: dict[str, float | None]
-    reset: dict[str, float | None]
-    perfect_memory: float | None
-    instances: int
-    tasks: int
-    matched_by_task_mean: int
 
 
 @dataclass(frozen=True)
@@ -295,9 +269,9 @@ class LearnedResult:
     tasks: int
     matched_by_task_mean: int
 
-    def to_json(self) -> LearnedJSON:
+    def to_json(self) -> JSONObject:
         """The result as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
-        return cast(LearnedJSON, fields_json(self))
+        return fields_json(self)
 
 
 def share_learned(

@@ -17,7 +17,7 @@ from typing import TypedDict
 
 from ..core.config import TESTS
 from ..core.records import Phase, Play, Record
-from .bootstrap import EstimateJSON
+from .bootstrap import Estimate
 from .compare import share_saved
 from .spend import pooled_spend, spend_of_runs
 
@@ -50,8 +50,8 @@ class CostPoint(TypedDict):
     usd_per_instance: float | None
     searches_per_instance: float | None
     seconds_per_instance: float | None
-    seen: EstimateJSON
-    held_out: EstimateJSON
+    seen: Estimate
+    held_out: Estimate
 
 
 def cost_points(protocols: Sequence[CostProtocol], *, resamples: int, seed: int = 0) -> list[CostPoint]:
@@ -78,7 +78,7 @@ def cost_points(protocols: Sequence[CostProtocol], *, resamples: int, seed: int 
                 seed=seed,
                 test=test,
                 resamples=resamples,
-            ).share_saved.to_json()
+            ).share_saved
             for test in TESTS
         }
         points.append(

@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # annotations only: matplotlib loads when a figure is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .bootstrap import EstimateJSON
+    from .bootstrap import Estimate
 
 __all__ = ["SVG_SALT", "Floor", "cost_plot", "exposure_plot", "users_plot"]
 
@@ -119,12 +119,12 @@ def exposure_plot(
     return _save_svg(fig, path)
 
 
-def _spread(e: EstimateJSON) -> tuple[float, float] | None:
+def _spread(e: Estimate) -> tuple[float, float] | None:
     """The estimate's distance to each end of its interval, never below 0 (``None``: no value).
 
     A percentile interval can leave its point outside it, and a bar cannot be negative.
     """
-    value, low, high = e["value"], e["low"], e["high"]
+    value, low, high = e.value, e.low, e.high
     if value is None:
         return None
     return (0.0, 0.0) if low is None or high is None else (max(0.0, value - low), max(0.0, high - value))
@@ -139,12 +139,12 @@ def _users_line(ax: Axes, series: UsersSeries, test: Phase, colour: _Colour) -> 
     style, marker, shift = _TEST_STYLES[test]
     xs, ys, below, above = [], [], [], []
     for point in series["points"]:
-        estimate: EstimateJSON = point["seen"] if test is Phase.SEEN else point["held_out"]
+        estimate: Estimate = point["seen"] if test is Phase.SEEN else point["held_out"]
         spread = _spread(estimate)
-        if spread is None or estimate["value"] is None:
+        if spread is None or estimate.value is None:
             continue
         xs.append(point["users"] * shift)
-        ys.append(estimate["value"])
+        ys.append(estimate.value)
         below.append(spread[0])
         above.append(spread[1])
     if xs:
@@ -201,11 +201,11 @@ def cost_plot(points: Sequence[CostPoint], path: Path, title: str) -> Path:
     for i, point in enumerate(points):
         cost = cost_of(point, unit)
         for test, (_, marker, _) in _TEST_STYLES.items():
-            estimate: EstimateJSON = point["seen"] if test is Phase.SEEN else point["held_out"]
+            estimate: Estimate = point["seen"] if test is Phase.SEEN else point["held_out"]
             spread = _spread(estimate)
-            if spread is None or estimate["value"] is None:
+            if spread is None or estimate.value is None:
                 continue
-            ax.errorbar([cost or 0.0], [estimate["value"]], yerr=[[spread[0]], [spread[1]]],
+            ax.errorbar([cost or 0.0], [estimate.value], yerr=[[spread[0]], [spread[1]]],
                         color=palette(i % 10), marker=marker, capsize=3, markersize=5, linestyle="none",
                         label=f"{point['label']}, {point['users']} user(s): {test} test")  # fmt: skip
     ax.axhline(0, color="grey", linewidth=0.8)

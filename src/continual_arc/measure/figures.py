@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from ..core.records import Phase, Play, Record
-from .bootstrap import RESAMPLES, EstimateJSON
+from .bootstrap import RESAMPLES, Estimate
 from .compare import share_saved
 from .diagnostics import cost_by_exposure, stream_records
 from .pool import pool_plays
@@ -45,8 +45,8 @@ class UsersPoint(TypedDict):
 
     users: int
     seeds: list[int]
-    seen: EstimateJSON
-    held_out: EstimateJSON
+    seen: Estimate
+    held_out: Estimate
 
 
 class UsersSeries(TypedDict):
@@ -86,14 +86,14 @@ def floor_level(records: Iterable[Record]) -> float | None:
     return sum(100.0 * float(r["charge"]) / float(r["max_cost"]) for r in returns) / len(returns)
 
 
-def _test_share(protocols: Sequence[SweepProtocol], test: Phase, seed: int, resamples: int) -> EstimateJSON:
+def _test_share(protocols: Sequence[SweepProtocol], test: Phase, seed: int, resamples: int) -> Estimate:
     """The share saved on ``test`` by the pooled plays (undefined, with a note, if one is missing)."""
     run, reset = Play.of(test), Play.of(test, reset=True)
     if any(run not in p.plays or reset not in p.plays for p in protocols):
-        return {"value": None, "low": None, "high": None, "note": f"the {test} test or its reset is missing"}
+        return Estimate(None, note=f"the {test} test or its reset is missing")
     learner = pool_plays(p.plays[run] for p in protocols)
     baseline = pool_plays(p.plays[reset] for p in protocols)
-    return share_saved([learner], [baseline], seed=seed, test=test, resamples=resamples).share_saved.to_json()
+    return share_saved([learner], [baseline], seed=seed, test=test, resamples=resamples).share_saved
 
 
 def share_saved_by_users(

@@ -7,42 +7,55 @@ the package pays for it and no plot ever needs a screen.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from typing_extensions import TypedDict  # the form pydantic reads on 3.11 (scripts/export_schemas.py)
+from typing import TYPE_CHECKING, Protocol
 
 from ..core.records import Record
 from .diagnostics import Group, cost_by_exposure, learning_curve, retention_by_gap, stream_records
 
-__all__ = ["PlanePointJSON", "PlotPoint", "load_matplotlib", "plane_plot", "run_plots"]
+__all__ = ["LabelledPoint", "PlotPoint", "load_matplotlib", "plane_plot", "run_plots"]
 
 if TYPE_CHECKING:  # annotations only: matplotlib loads when a plot is drawn, NumPy with the measures
     from matplotlib.artist import Artist
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .bootstrap import EstimateJSON
-    from .compare import LearnedJSON, TestComparisonJSON
-    from .reset_flags import ResetFlagsJSON
+    from .bootstrap import Estimate
+    from .compare import TestComparison
 
 _LEARNER, _RESET, _FIRST = "#1f5fa8", "#b04a3a", "#e0a030"
 
 
-class PlotPoint(TypedDict):
-    """What the plane's plot draws of a learner: its label and its comparison on each test."""
+class PlotPoint(Protocol):
+    """What the plane's plot draws of a learner: its label and its comparison on each test.
+
+    A [`PlanePoint`][continual_arc.protocol.plane.PlanePoint] is one; a sweep's rows build their own.
+    """
+
+    @property
+    def label(self) -> str:
+        """The learner's label beside its point."""
+        ...
+
+    @property
+    def seen(self) -> TestComparison:
+        """The comparison on the seen test (memorization, across)."""
+        ...
+
+    @property
+    def held_out(self) -> TestComparison:
+        """The comparison on the held-out test (generalization, up)."""
+        ...
+
+
+@dataclass(frozen=True)
+class LabelledPoint:
+    """A [`PlotPoint`][continual_arc.measure.plots.PlotPoint] made of its three parts (a sweep's row)."""
 
     label: str
-    seen: TestComparisonJSON
-    held_out: TestComparisonJSON
-
-
-class PlanePointJSON(PlotPoint):
-    """A learner's place on the plane as JSON (``PlanePoint.to_json`` in the protocol stage)."""
-
-    setting: str
-    learned: LearnedJSON | None
-    flags: ResetFlagsJSON | None
+    seen: TestComparison
+    held_out: TestComparison
 
 
 def _agg() -> None:
@@ -224,8 +237,8 @@ def run_plots(
     return paths + _charges(records, out)
 
 
-def _interval(e: EstimateJSON) -> tuple[float, float]:
-    value, low, high = e["value"], e["low"], e["high"]
+def _interval(e: Estimate) -> tuple[float, float]:
+    value, low, high = e.value, e.low, e.high
     if value is None or low is None or high is None:  # no interval (a value is always there with one)
         return 0.0, 0.0
     return value - low, high - value
@@ -235,7 +248,7 @@ def plane_plot(points: Sequence[PlotPoint], out_dir: Path | str, name: str = "pl
     """The plane of the two tests: memorization (seen) across, generalization (held-out) up.
 
     Args:
-        points: [`PlanePoint.to_json`][continual_arc.protocol.plane.PlanePoint.to_json] of each learner.
+        points: each learner's place (a [`PlanePoint`][continual_arc.protocol.plane.PlanePoint] each).
         out_dir: where to write the files.
         name: the files' name, without suffix.
     """
@@ -247,17 +260,17 @@ def plane_plot(points: Sequence[PlotPoint], out_dir: Path | str, name: str = "pl
     xs, ys = [], []
     palette = plt.get_cmap("tab10")
     for i, point in enumerate(points):
-        seen, held = point["seen"]["share_saved"], point["held_out"]["share_saved"]
-        if seen["value"] is None or held["value"] is None:
+        seen, held = point.seen.share_saved, point.held_out.share_saved
+        if seen.value is None or held.value is None:
             continue
         xerr, yerr = _interval(seen), _interval(held)
-        ax.errorbar(seen["value"], held["value"], xerr=[[xerr[0]], [xerr[1]]], yerr=[[yerr[0]], [yerr[1]]],
-                    fmt="o", capsize=3, color=palette(i % 10), label=point["label"])  # fmt: skip
+        ax.errorbar(seen.value, held.value, xerr=[[xerr[0]], [xerr[1]]], yerr=[[yerr[0]], [yerr[1]]],
+                    fmt="o", capsize=3, color=palette(i % 10), label=point.label)  # fmt: skip
         # Staggered, so that labels of learners at the same place stay readable.
-        ax.annotate(point["label"], (seen["value"], held["value"]), textcoords="offset points",
+        ax.annotate(point.label, (seen.value, held.value), textcoords="offset points",
                     xytext=(6, 6 + 11 * (i % 4)), fontsize=9)  # fmt: skip
-        xs += [seen["value"] - xerr[0], seen["value"] + xerr[1]]
-        ys += [held["value"] - yerr[0], held["value"] + yerr[1]]
+        xs += [seen.value - xerr[0], seen.value + xerr[1]]
+        ys += [held.value - yerr[0], held.value + yerr[1]]
     low = min([-0.1, *xs, *ys]) - 0.05
     ax.set_xlim(low, 1.05)
     ax.set_ylim(low, 1.05)

@@ -19,14 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypedDict, cast
 
 from ..core.errors import ContinualArcError
 from ..core.jsonable import fields_json
-from ..core.records import Phase
+from ..core.records import JSONObject, Phase
 from .budget import Record, instance_charge, primary, share_solved
 
-__all__ = ["BudgetEstimate", "BudgetEstimateJSON", "PoolError", "budget_estimate", "pool_plays"]
+__all__ = ["BudgetEstimate", "PoolError", "budget_estimate", "pool_plays"]
 
 
 class PoolError(ContinualArcError, ValueError):
@@ -54,16 +53,6 @@ def pool_plays(plays: Iterable[Sequence[Record]]) -> list[Record]:
     return pooled
 
 
-class BudgetEstimateJSON(TypedDict):
-    """A [`BudgetEstimate`][continual_arc.measure.pool.BudgetEstimate] as JSON."""
-
-    budget_used: float | None
-    standard_error: float | None
-    share_solved: float | None
-    instances: int
-    tasks: int
-
-
 @dataclass(frozen=True)
 class BudgetEstimate:
     """``U`` with its standard error over tasks, and ``P``.
@@ -81,9 +70,9 @@ class BudgetEstimate:
     instances: int
     tasks: int
 
-    def to_json(self) -> BudgetEstimateJSON:
+    def to_json(self) -> JSONObject:
         """The estimate as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
-        return cast(BudgetEstimateJSON, fields_json(self))
+        return fields_json(self)
 
 
 def budget_estimate(records: Sequence[Record], phase: str | None = Phase.STREAM) -> BudgetEstimate:

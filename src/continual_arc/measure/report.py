@@ -20,7 +20,7 @@ from .ledger import OutsideJSON
 from .summary import Stopped, Summary, summarize, summary_json
 
 if TYPE_CHECKING:  # for annotations only: importing compare at run time would import NumPy
-    from .bootstrap import EstimateJSON
+    from .bootstrap import Estimate
     from .compare import LearnedResult, TestComparison
 
 __all__ = [
@@ -288,6 +288,29 @@ def _count(values: Iterable[object]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
+def _fault_lines(report: RunReport) -> list[str]:
+    """The run's errored instances and invalid submissions: how many, where, and why."""
+    lines: list[str] = []
+    if report["errored_steps"]:
+        shown = ", ".join(map(str, report["errored_steps"][:20]))
+        lines.append(
+            f"errored instances: {len(report['errored_steps'])} (steps {shown}): {report['errors_by_type']}"
+        )
+        if "first_error" in report:
+            lines.append(f"first error: {report['first_error']}")
+    else:
+        lines.append("errored instances: 0")
+    if report["invalid_submissions"]:
+        reasons = "; ".join(f"{why} ({n})" for why, n in report["invalid_reasons"].items())
+        lines.append(
+            f"invalid submissions (charged as wrong): {report['invalid_submissions']} on "
+            f"{len(report['invalid_steps'])} instance(s)" + (f": {reasons}" if reasons else "")
+        )
+    else:
+        lines.append("invalid submissions: 0")
+    return lines
+
+
 def format_run(report: RunReport) -> str:
     """The text of ``continual-arc report``."""
     s = report["summary"]
@@ -330,24 +353,7 @@ def format_run(report: RunReport) -> str:
     if a:
         counts = f"U {_fmt(a['budget_used'])}, P {_fmt(a['share_solved'])}, by plug-in {a['by_plugin']}"
         lines += ["", f"auxiliary episodes (plug-ins, outside every measure): {a['episodes']}, {counts}"]
-    lines += ["", f"ends: {report['ends']}"]
-    if report["errored_steps"]:
-        shown = ", ".join(map(str, report["errored_steps"][:20]))
-        lines.append(
-            f"errored instances: {len(report['errored_steps'])} (steps {shown}): {report['errors_by_type']}"
-        )
-        if "first_error" in report:
-            lines.append(f"first error: {report['first_error']}")
-    else:
-        lines.append("errored instances: 0")
-    if report["invalid_submissions"]:
-        reasons = "; ".join(f"{why} ({n})" for why, n in report["invalid_reasons"].items())
-        lines.append(
-            f"invalid submissions (charged as wrong): {report['invalid_submissions']} on "
-            f"{len(report['invalid_steps'])} instance(s)" + (f": {reasons}" if reasons else "")
-        )
-    else:
-        lines.append("invalid submissions: 0")
+    lines += ["", f"ends: {report['ends']}", *_fault_lines(report)]
     counters = ", ".join(f"{k} {v:g}" for k, v in report["resources"].items()) or "none reported"
     lines.append(f"resources: {counters}; time in rounds {report['wall_time']:.1f} s")
     lines += _training_line(report.get("training"))
@@ -384,21 +390,21 @@ def _diagnostic_lines(d: Diagnostics | None) -> list[str]:
     return lines
 
 
-def format_estimate(e: EstimateJSON, digits: int = SHARE_DIGITS, *, with_note: bool = False) -> str:
-    """An estimate's JSON as ``value [low, high]``, or ``undefined (why)``.
+def format_estimate(e: Estimate, digits: int = SHARE_DIGITS, *, with_note: bool = False) -> str:
+    """An estimate as ``value [low, high]``, or ``undefined (why)``.
 
     Args:
-        e: [`Estimate.to_json`][continual_arc.measure.bootstrap.Estimate.to_json].
+        e: the [`Estimate`][continual_arc.measure.bootstrap.Estimate].
         digits: decimals shown ([`SHARE_DIGITS`][continual_arc.measure.report.SHARE_DIGITS] for a share,
             [`POINT_DIGITS`][continual_arc.measure.report.POINT_DIGITS] for points).
         with_note: append the estimate's note (e.g. how many resamples were undefined), if any.
     """
-    if e["value"] is None:
-        return f"undefined ({e['note']})"
-    text = f"{e['value']:.{digits}f}"
-    if e["low"] is not None:
-        text += f" [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
-    return text + (f" ({e['note']})" if with_note and e["note"] else "")
+    if e.value is None:
+        return f"undefined ({e.note})"
+    text = f"{e.value:.{digits}f}"
+    if e.low is not None:
+        text += f" [{e.low:.{digits}f}, {e.high:.{digits}f}]"
+    return text + (f" ({e.note})" if with_note and e.note else "")
 
 
 def format_level_score(side: Mapping[str, float | None]) -> str:
@@ -421,12 +427,11 @@ def format_level_score(side: Mapping[str, float | None]) -> str:
 
 def format_transfer(c: TestComparison) -> str:
     """The text of ``continual-arc transfer``."""
-    j = c.to_json()
     lines = [
         f"test {c.test or '(all phases)'}: {c.instances} instances over {c.tasks} tasks "
         f"(plays averaged: learner {c.plays['learner']}, reset {c.plays['reset']})",
-        f"share saved  {format_estimate(j['share_saved'], with_note=True)}",
-        f"T (points)   {format_estimate(j['saving'], POINT_DIGITS, with_note=True)}",
+        f"share saved  {format_estimate(c.share_saved, with_note=True)}",
+        f"T (points)   {format_estimate(c.saving, POINT_DIGITS, with_note=True)}",
         f"learner      U {_fmt(c.learner['budget_used'])}  P {_fmt(c.learner['share_solved'])}"
         + format_level_score(c.learner),
         f"reset        U {_fmt(c.reset['budget_used'])}  P {_fmt(c.reset['share_solved'])}"
@@ -441,9 +446,8 @@ def format_transfer(c: TestComparison) -> str:
 
 def format_learned(r: LearnedResult) -> str:
     """The text of ``continual-arc learned``."""
-    j = r.to_json()
     lines = [
-        f"share learned     {format_estimate(j['share_learned'], with_note=True)}",
+        f"share learned     {format_estimate(r.share_learned, with_note=True)}",
         f"learnable budget  {_fmt(r.learnable_budget)} points (U(reset) - U(perfect memory))",
         f"learner           U {_fmt(r.learner['budget_used'])}  P {_fmt(r.learner['share_solved'])}"
         + format_level_score(r.learner),

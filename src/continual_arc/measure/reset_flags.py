@@ -34,29 +34,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NotRequired, TypedDict, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core.jsonable import fields_json
-from ..core.records import Phase
-from .bootstrap import RESAMPLES, Estimate, EstimateJSON, estimate_rng, ratio_estimate
+from ..core.jsonable import as_json, fields_json
+from ..core.records import JSONObject, Phase
+from .bootstrap import RESAMPLES, Estimate, estimate_rng, ratio_estimate
 from .budget import Record, budget_used, instance_charge, primary, share_solved
 from .compare import MismatchError
 
 __all__ = [
     "FIRST_SIGHT_MARGIN",
     "BelowFloor",
-    "BelowFloorJSON",
     "FirstSightGap",
-    "FirstSightJSON",
-    "FlagsJSON",
     "FloorPlay",
     "GaveUp",
-    "GaveUpJSON",
     "ResetFlags",
-    "ResetFlagsJSON",
     "below_floor",
     "first_sight_gap",
     "flag_messages",
@@ -72,59 +66,6 @@ of task; 10 points of the budget is a gap no such shift explains at the sizes th
 
 Play = Sequence[Record]
 Key = tuple[str, int]
-
-
-class GaveUpJSON(TypedDict):
-    """A [`GaveUp`][continual_arc.measure.reset_flags.GaveUp] as JSON."""
-
-    play: str
-    reset_instances: int
-    reset_solved: int
-    learner_instances: int
-    learner_solved: int
-    flagged: bool
-
-
-class FirstSightJSON(TypedDict):
-    """A `FirstSightGap` as JSON (the estimates as `EstimateJSON`)."""
-
-    first: EstimateJSON
-    held_out: EstimateJSON
-    gap: EstimateJSON
-    margin: float
-    flagged: bool
-    instances: int
-    tasks: int
-
-
-class BelowFloorJSON(TypedDict):
-    """A [BelowFloor][continual_arc.measure.reset_flags.BelowFloor] as JSON."""
-
-    test: str
-    floor: str | None
-    reset_used: float | None
-    floor_used: float | None
-    reset_solved: float | None
-    floor_solved: float | None
-    excess: EstimateJSON
-    flagged: bool
-
-
-class FlagsJSON(TypedDict):
-    """The flags themselves, as [`flag_messages`][continual_arc.measure.reset_flags.flag_messages] reads them.
-
-    ``below_floor`` is absent from flags stored before the floor was played beside every result.
-    """
-
-    gave_up: list[GaveUpJSON]
-    first_sight: FirstSightJSON | None
-    below_floor: NotRequired[list[BelowFloorJSON]]
-
-
-class ResetFlagsJSON(FlagsJSON):
-    """`ResetFlags` as JSON: the flags and the lines of those that fire."""
-
-    messages: list[str]
 
 
 @dataclass(frozen=True)
@@ -146,9 +87,9 @@ class GaveUp:
     learner_solved: int
     flagged: bool
 
-    def to_json(self) -> GaveUpJSON:
+    def to_json(self) -> JSONObject:
         """The entry as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
-        return cast(GaveUpJSON, fields_json(self))
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -172,9 +113,9 @@ class FirstSightGap:
     instances: int
     tasks: int
 
-    def to_json(self) -> FirstSightJSON:
+    def to_json(self) -> JSONObject:
         """The gap as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
-        return cast(FirstSightJSON, fields_json(self))
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -215,9 +156,9 @@ class BelowFloor:
     excess: Estimate
     flagged: bool
 
-    def to_json(self) -> BelowFloorJSON:
+    def to_json(self) -> JSONObject:
         """The entry as JSON (every field, by [fields_json][continual_arc.core.jsonable.fields_json])."""
-        return cast(BelowFloorJSON, fields_json(self))
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -246,57 +187,50 @@ class ResetFlags:
 
     def messages(self) -> list[str]:
         """One line per flag that fires, as ``check``, ``verify`` and the viewer print it."""
-        return flag_messages(self.to_json())
+        return flag_messages(self)
 
-    def to_json(self) -> ResetFlagsJSON:
-        """The flags as JSON (with ``messages``, the lines that fire)."""
-        flags: FlagsJSON = {
-            "gave_up": [g.to_json() for g in self.gave_up],
-            "first_sight": None if self.first_sight is None else self.first_sight.to_json(),
-            "below_floor": [b.to_json() for b in self.below_floor],
-        }
-        return {**flags, "messages": flag_messages(flags)}
+    def to_json(self) -> JSONObject:
+        """The flags as JSON (every field, and ``messages``: the lines that fire)."""
+        return {**fields_json(self), "messages": as_json(flag_messages(self))}
 
 
-def flag_messages(flags: FlagsJSON) -> list[str]:
-    """The lines of the flags that fire, from `ResetFlags.to_json` (a stored one too)."""
+def flag_messages(flags: ResetFlags) -> list[str]:
+    """The lines of the flags that fire."""
     lines = [
-        f"FLAG: the {g['play']} reset plays no better than giving up at once (it solved 0 of "
-        f"{g['reset_instances']}, the learner {g['learner_solved']} of {g['learner_instances']} "
+        f"FLAG: the {g.play} reset plays no better than giving up at once (it solved 0 of "
+        f"{g.reset_instances}, the learner {g.learner_solved} of {g.learner_instances} "
         "at first sight of the same tasks)"
-        for g in flags.get("gave_up", [])
-        if g["flagged"]
+        for g in flags.gave_up
+        if g.flagged
     ]
-    first = flags.get("first_sight")
-    if first and first["flagged"]:
-        gap = first["gap"]
+    first = flags.first_sight
+    if first and first.flagged:
+        gap = first.gap
         lines.append(
-            f"FLAG: first sight: the reset spends {first['first']['value']:.1f} points more than the "
+            f"FLAG: first sight: the reset spends {first.first.value:.1f} points more than the "
             f"learner on the stream's first exposures, the held-out test only "
-            f"{first['held_out']['value']:.1f} "
-            f"(gap {gap['value']:.1f} [{gap['low']:.1f}, {gap['high']:.1f}], above the "
-            f"{first['margin']:.0f}-point margin)"
+            f"{first.held_out.value:.1f} "
+            f"(gap {gap.value:.1f} [{gap.low:.1f}, {gap.high:.1f}], above the "
+            f"{first.margin:.0f}-point margin)"
         )
-    for b in flags.get("below_floor", []):
-        excess = b["excess"]
-        if b["flagged"] and excess["value"] is not None:
+    for b in flags.below_floor:
+        excess = b.excess
+        if b.flagged and excess.value is not None:
             lines.append(
-                f"FLAG: the {b['test']} reset plays below the floor ({b['floor']}): U {b['reset_used']:.1f} "
-                f"against {b['floor_used']:.1f}, {excess['value']:.1f} points more "
-                f"[{excess['low']:.1f}, {excess['high']:.1f}]"
+                f"FLAG: the {b.test} reset plays below the floor ({b.floor}): U {b.reset_used:.1f} "
+                f"against {b.floor_used:.1f}, {excess.value:.1f} points more "
+                f"[{excess.low:.1f}, {excess.high:.1f}]"
             )
     return lines
 
 
-def floor_notes(flags: FlagsJSON) -> list[str]:
+def floor_notes(flags: ResetFlags) -> list[str]:
     """What the floor flag could not read, in one line (never a flag): the floor was not played.
 
-    Both tests without a floor (or flags stored before the floor was played beside every result)
-    give ``floor not played``; one test alone names it.
+    Both tests without a floor give ``floor not played``; one test alone names it.
     """
-    entries = flags.get("below_floor")
-    missing = [b["test"] for b in entries if b["floor"] is None] if entries is not None else None
-    if missing is None or (missing and len(missing) == len(entries or [])):
+    missing = [b.test for b in flags.below_floor if b.floor is None]
+    if missing and len(missing) == len(flags.below_floor):
         return ["floor not played"]
     return [f"floor not played on the {test} test" for test in missing]
 

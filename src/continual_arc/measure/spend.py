@@ -16,30 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypedDict, cast
 
 from ..core.jsonable import fields_json
-from ..core.records import Record
+from ..core.records import JSONObject, Record
 from .budget import primary
 from .report import run_resources, run_training, teacher_compute
 
-__all__ = ["Spend", "SpendJSON", "pooled_spend", "spend_of_runs"]
-
-
-class SpendJSON(TypedDict):
-    """A [Spend][continual_arc.measure.spend.Spend] as JSON.
-
-    ``usd``, ``tokens``, ``calls`` and ``searches`` are ``None`` when no record counts them;
-    ``training`` is the training compute, apart from the rest and never scored.
-    """
-
-    instances: int
-    usd: float | None
-    tokens: float | None
-    calls: float | None
-    searches: float | None
-    learner_seconds: float
-    training: dict[str, float] | None
+__all__ = ["Spend", "pooled_spend", "spend_of_runs"]
 
 
 _TOKENS = ("prompt_tokens", "completion_tokens")
@@ -85,9 +68,9 @@ class Spend:
         """Learner seconds per instance (``None`` without instances)."""
         return self.learner_seconds / self.instances if self.instances else None
 
-    def to_json(self) -> SpendJSON:
+    def to_json(self) -> JSONObject:
         """The spend as JSON (every field)."""
-        return cast(SpendJSON, fields_json(self))
+        return fields_json(self)
 
 
 def _maybe(totals: Sequence[dict[str, float]], keys: Iterable[str]) -> float | None:

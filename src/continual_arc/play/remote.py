@@ -24,8 +24,10 @@ import secrets
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
+from ..core.documents import DocumentError, validate_document
+from ..core.jsonable import as_json
 from ..core.records import CodeFingerprint, JSONObject, JSONValue, LearnerSpec, Record
 from ..core.sandbox import Confinement, sentence
 from ..core.sandbox.zygote import Zygote
@@ -43,6 +45,8 @@ __all__ = [
     "remote_learner",
     "state_bytes",
 ]
+
+T = TypeVar("T")
 
 LOG_INDEX = "index.jsonl"
 """The file, in a labelled learner's log folder, naming each process's log folder (named at random):
@@ -71,6 +75,23 @@ def _object(reply: JSONValue) -> JSONObject:
     if not isinstance(reply, dict):
         raise RemoteLearnerError(f"the learner's process replied {type(reply).__name__}, not an object")
     return reply
+
+
+def _reply(kind: type[T], reply: JSONValue, call: str) -> T:
+    """A reply of the learner's process, validated as ``kind``: its code is the learner's, so not trusted.
+
+    Raises:
+        RemoteLearnerError: the reply is not a ``kind`` (the sentence names the call and the field).
+    """
+    try:
+        return validate_document(kind, reply, f"the learner's process's reply to {call}")
+    except DocumentError as err:
+        raise RemoteLearnerError(str(err)) from None
+
+
+def _hello(reply: JSONValue) -> Hello:
+    """The child's first reply (``_hello``), validated."""
+    return _reply(Hello, reply, "hello")
 
 
 def _counters(reply: JSONValue) -> Mapping[str, float]:
@@ -121,7 +142,7 @@ class RemoteLearner:
         self._saved: Path | None = None  # the last state save_state wrote whole (a restart's start)
         self._run_id: str | None = None  # the run's id once joined: every later process is told it too
         self.child = self._start(start_state)
-        self.hello = cast(Hello, self.child.call("hello"))  # the child's _hello, as JSON
+        self.hello = _hello(self.child.call("hello"))
         self.stateless = bool(self.hello["stateless"])
         if start_state is not None:
             self.child.call("load_state", STATE_IN)
@@ -259,7 +280,7 @@ class RemoteLearner:
         """The fingerprint of the learner's code: the caller's (``code``), else as its own process sees it."""
         if self.code is not None:
             return self.code
-        return cast(CodeFingerprint, self._call("fingerprint"))  # learner_fingerprint's, as JSON
+        return _reply(CodeFingerprint, self._call("fingerprint"), "fingerprint")
 
     def close(self) -> None:
         """End the learner's process."""
@@ -328,7 +349,7 @@ class _ResumeFrom:
 
     def resume_from(self, records: list[Record]) -> None:
         """Hand the learner the committed records of the run it resumes (they are JSON already)."""
-        self._call("resume_from", cast(list[JSONValue], records))  # records are JSON objects
+        self._call("resume_from", as_json(records))
 
 
 class _JoinsRun:

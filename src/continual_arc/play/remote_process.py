@@ -19,7 +19,10 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO, NotRequired, TypedDict
+from typing import BinaryIO, NotRequired
+
+# pydantic reads a TypedDict from typing_extensions only, on Python 3.11 (the parent validates Hello).
+from typing_extensions import TypedDict
 
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject, JSONValue, LearnerSpec

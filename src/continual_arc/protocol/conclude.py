@@ -12,11 +12,11 @@ from ..core.config import TESTS
 from ..core.files import atomic_write_json
 from ..core.records import JSONValue, LearnerSpec, Play, ProtocolBlock
 from ..core.teacher import TEACHER_KWARG
-from ..measure.plots import PlanePointJSON, plane_plot, run_plots
+from ..measure.plots import plane_plot, run_plots
 from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
 from .floor import FLOOR_PLAYS, copy_floor, stream_floors
-from .plane import plane_point
+from .plane import PlanePoint, plane_point
 from .plays import PROTOCOL_PLAYS
 
 __all__ = [
@@ -83,7 +83,7 @@ class ProtocolDocument(TypedDict):
     users: int
     protocol: ProtocolBlock
     plays: dict[str, str]
-    plane: PlanePointJSON
+    plane: PlanePoint
     plots: NotRequired[list[str]]
 
 
@@ -135,7 +135,7 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDo
             if floor is not None:
                 copy_floor(floor, out / FLOOR_PLAYS[test])
     label = learner_label(options.learner, options.learner_kwargs)
-    point = plane_point(out, label=label, resamples=options.resamples).to_json()
+    point = plane_point(out, label=label, resamples=options.resamples)
     stream = read_meta(out / PROTOCOL_PLAYS[Play.STREAM])
     document: ProtocolDocument = {
         "format": 1,

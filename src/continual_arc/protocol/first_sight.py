@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypedDict, cast
+
+# the form pydantic reads on 3.11: the document is read back through its declaration
+from typing_extensions import TypedDict
 
 from ..core.jsonable import fields_json
-from ..core.records import JSONValue, Phase, Record
+from ..core.records import JSONObject, JSONValue, Phase, Record
 from ..measure.budget import budget_used, primary, share_solved
 from ..play.learner import load_learner
 from ..play.options import RunOptions, RunProgress
@@ -21,7 +23,7 @@ from ..play.runner import run
 from ..stream.first_sight import first_sight_schedule
 from ..tracks.registry import get_config
 
-__all__ = ["FirstSight", "FirstSightJSON", "FirstSightPart", "play_first_sight"]
+__all__ = ["FirstSight", "FirstSightPart", "play_first_sight"]
 
 _PARTS = {Phase.STREAM: "pool", Phase.HELD_OUT: Phase.HELD_OUT}
 """The part of the tasks each phase plays at first sight, by its name in the document (the held-out
@@ -35,15 +37,6 @@ class FirstSightPart(TypedDict):
     solved: int
     share_solved: float | None
     budget_used: float | None
-
-
-class FirstSightJSON(TypedDict):
-    """`FirstSight` as JSON (what ``continual-arc first-sight --json`` prints)."""
-
-    config: str
-    learner: str
-    parts: dict[str, FirstSightPart]
-    out: str
 
 
 @dataclass(frozen=True)
@@ -60,9 +53,9 @@ class FirstSight:
     parts: dict[str, FirstSightPart]
     out: Path
 
-    def to_json(self) -> FirstSightJSON:
+    def to_json(self) -> JSONObject:
         """The result as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
-        return cast(FirstSightJSON, fields_json(self))
+        return fields_json(self)
 
 
 def _part(records: Sequence[Record]) -> FirstSightPart:

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.config import TESTS
-from ..core.records import Phase, Play, Record
+from ..core.records import JSONObject, Phase, Play, Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
-from ..measure.plots import PlanePointJSON
 from ..measure.reset_flags import FloorPlay, ResetFlags, reset_flags
 from ..play.rundir import read_records, read_run
 from .floor import FLOOR_PLAYS, floor_name
@@ -36,8 +35,8 @@ class PlanePoint:
     setting: str = ""
     flags: ResetFlags | None = None
 
-    def to_json(self) -> PlanePointJSON:
-        """The point as JSON."""
+    def to_json(self) -> JSONObject:
+        """The point as JSON (what ``protocol.json`` holds as its ``plane``)."""
         return {
             "label": self.label,
             "setting": self.setting,
@@ -48,15 +47,8 @@ class PlanePoint:
         }
 
 
-def plane_point(
-    directory: Path | str, label: str | None = None, *, seed: int = 0, resamples: int = 10_000
-) -> PlanePoint:
-    """A protocol directory's place on the plane (each test read against its reset).
-
-    The floor flag reads the floor copied into the directory (``<test>-floor/``); a test without
-    one says its floor was not played.
-    """
-    root = Path(directory)
+def _check_protocol_directory(root: Path) -> None:
+    """Refuse a folder that is not a protocol's, or lacks a test's plays, with the sentence that says so."""
     if not root.exists():
         raise ProtocolError(
             f"{root} does not exist: give a protocol directory (what continual-arc protocol writes)"
@@ -70,6 +62,18 @@ def plane_point(
             f"{root} is not a protocol directory (what continual-arc protocol writes): "
             f"it lacks {', '.join(missing)}"
         )
+
+
+def plane_point(
+    directory: Path | str, label: str | None = None, *, seed: int = 0, resamples: int = 10_000
+) -> PlanePoint:
+    """A protocol directory's place on the plane (each test read against its reset).
+
+    The floor flag reads the floor copied into the directory (``<test>-floor/``); a test without
+    one says its floor was not played.
+    """
+    root = Path(directory)
+    _check_protocol_directory(root)
 
     def records(play: Play) -> list[Record]:
         found = read_run(root / PROTOCOL_PLAYS[play]).records

@@ -16,6 +16,7 @@ from ..measure.report import (
     format_points,
     tiny_budget_note,
 )
+from ..measure.reset_flags import BelowFloor
 from ..play.learner import kwargs_text
 from .conclude import ProtocolDocument
 
@@ -27,12 +28,12 @@ def _uses(side: Mapping[str, float | None]) -> str:
     return f"U {used:5.1f}  P {solved:5.1f}{format_level_score(side)}" if used is not None else "-"
 
 
-def _floor(entry: Mapping[str, object] | None) -> str:
+def _floor(entry: BelowFloor | None) -> str:
     """The floor beside a test's reset: its U and P, or that it was not played."""
     if entry is None:
         return ""
-    used, solved = entry.get("floor_used"), entry.get("floor_solved")
-    if entry.get("floor") is None or not isinstance(used, float | int) or not isinstance(solved, float | int):
+    used, solved = entry.floor_used, entry.floor_solved
+    if entry.floor is None or used is None or solved is None:
         return "   floor not played"
     return f"   floor U {used:5.1f}  P {solved:5.1f}"
 
@@ -54,30 +55,29 @@ def protocol_summary(document: ProtocolDocument) -> list[str]:
         "",
         "the plane of the two frozen tests (share of the reset's spend saved, 95 % interval)",
     ]
-    # A protocol.json written before the flags has none to show (nor the floor, before it was played).
-    flags = point.get("flags")
-    floors = {str(b["test"]): b for b in (flags.get("below_floor", []) if flags else [])}
+    flags = point.flags
+    floors = {str(b.test): b for b in (flags.below_floor if flags else [])}
     for label, test, c in (
-        ("memorization (seen)", Phase.SEEN, point["seen"]),
-        ("generalization (held-out)", Phase.HELD_OUT, point["held_out"]),
+        ("memorization (seen)", Phase.SEEN, point.seen),
+        ("generalization (held-out)", Phase.HELD_OUT, point.held_out),
     ):
         lines += [
-            f"  {label:27} share saved {format_estimate(c['share_saved'])}   "
-            f"T {format_estimate(c['saving'], POINT_DIGITS)} points",
-            f"  {'':27} learner {_uses(c['learner'])}   reset {_uses(c['reset'])}{_floor(floors.get(test))}",
+            f"  {label:27} share saved {format_estimate(c.share_saved)}   "
+            f"T {format_estimate(c.saving, POINT_DIGITS)} points",
+            f"  {'':27} learner {_uses(c.learner)}   reset {_uses(c.reset)}{_floor(floors.get(test))}",
         ]
-    lines += [f"  {message}" for message in (flags.get("messages", []) if flags else [])]
-    learned = point["learned"]
+    lines += [f"  {message}" for message in (flags.messages() if flags else [])]
+    learned = point.learned
     if learned:
-        reset_used, perfect = learned["reset"]["budget_used"], learned["perfect_memory"]
+        reset_used, perfect = learned.reset["budget_used"], learned.perfect_memory
         lines += [
             "",
-            f"share learned over the stream  {format_estimate(learned['share_learned'])}   "
-            f"learnable budget {format_points(learned['learnable_budget'])} points",
-            f"  stream: learner {_uses(learned['learner'])}   reset U {reset_used:5.1f}"
-            f"{format_level_score(learned['reset'])}   "
+            f"share learned over the stream  {format_estimate(learned.share_learned)}   "
+            f"learnable budget {format_points(learned.learnable_budget)} points",
+            f"  stream: learner {_uses(learned.learner)}   reset U {reset_used:5.1f}"
+            f"{format_level_score(learned.reset)}   "
             f"perfect memory U {perfect:5.1f}",
         ]
-        note = tiny_budget_note(learned["learnable_budget"])
+        note = tiny_budget_note(learned.learnable_budget)
         lines += [f"  {note}"] if note else []
     return lines

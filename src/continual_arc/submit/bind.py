@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..core.documents import DocumentError
 from ..core.files import RecordsError, read_json
 from ..core.records import Phase, Play
+from ..core.result_files import read_verification
 from ..tracks.pack import track_name
 from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun
@@ -89,13 +91,11 @@ def verification_problems(root: Path, stream: LoadedRun | None, standing: Standi
     if standing.kind is StandingKind.REPORTED:
         return False, []  # written by anyone: what it says raises nothing
     try:
-        marker = read_json(path)
+        marker = read_verification(path)
     except FileNotFoundError:
         return False, []
-    except RecordsError as err:
+    except (RecordsError, DocumentError) as err:
         return False, [f"{err}: the canonical check stays on"]
-    if not isinstance(marker, Mapping):
-        return False, [f"{path}: not an object: the canonical check stays on"]
     if stream is None or stream.meta is None:
         return False, [f"{path}: the stream run is unusable, so nothing ties it to the runs"]
     schedule, (learner, kwargs) = stream.meta["schedule"], _spec(stream.meta["learner"])
@@ -220,10 +220,10 @@ def protocol_json_problems(
     }
     if numbers is not None:
         for name, comparison in ((Phase.SEEN, numbers["seen"]), ("held_out", numbers["held-out"])):
-            wanted |= {f"plane.{name}.{f}": _at(comparison, f) for f in _TEST_FIELDS}
+            wanted |= {f"plane.{name}.{f}": _at(comparison.to_json(), f) for f in _TEST_FIELDS}
         learned = numbers.get("learned")
         if learned is not None:
-            wanted |= {f"plane.learned.{f}": _at(learned, f) for f in _LEARNED_FIELDS}
+            wanted |= {f"plane.learned.{f}": _at(learned.to_json(), f) for f in _LEARNED_FIELDS}
     return [
         f"{path}: {key} is {_at(document, key)!r}, but the runs give {value!r}"
         for key, value in wanted.items()

@@ -38,12 +38,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NotRequired, TypedDict
 
 from ..core.config import TESTS
-from ..core.files import RecordsError, read_json
-from ..core.records import JSONValue, Phase, Play, Record
-from ..measure.compare import MismatchError, TestComparisonJSON, share_learned, share_saved
+from ..core.documents import DocumentError
+from ..core.files import RecordsError
+from ..core.jsonable import as_json
+from ..core.records import JSONObject, Phase, Play, Record
+from ..core.result_files import Submission, read_submission, read_verification
+from ..measure.compare import MismatchError, TestComparison, share_learned, share_saved
 from ..measure.ledger import OutsideJSON, ledger_calls, outside_spend, read_ledger
 from ..measure.report import run_resources
 from ..measure.reset_flags import FloorPlay, reset_flags
@@ -57,21 +59,7 @@ from .roles import cross_checks
 from .standing import Standing, TrustedKeys, load_trusted, standing_json, standing_of
 from .taught import result_experiment, teacher_problems
 
-__all__ = ["CheckNumbers", "CheckResult", "CheckResultJSON", "check_submission"]
-
-
-class CheckResultJSON(TypedDict):
-    """`CheckResult` as JSON (what ``continual-arc check --json`` prints)."""
-
-    ok: bool
-    problems: list[str]
-    numbers: CheckNumbers | None
-    runs: dict[str, str]
-    unfilled: NotRequired[list[str]]
-    records_only: NotRequired[bool]
-    standing: NotRequired[dict[str, JSONValue]]
-    teacher: NotRequired[str]
-    experiment: NotRequired[str]
+__all__ = ["CheckNumbers", "CheckResult", "check_submission"]
 
 
 @dataclass
@@ -103,20 +91,20 @@ class CheckResult:
     teacher: str | None = None
     experiment: str | None = None
 
-    def to_json(self) -> CheckResultJSON:
+    def to_json(self) -> JSONObject:
         """The result as JSON; the optional fields (``unfilled``, ``teacher``, ...) only when set."""
-        result: CheckResultJSON = {
+        result: JSONObject = {
             "ok": self.ok,
-            "problems": self.problems,
-            "numbers": self.numbers,
-            "runs": self.runs,
+            "problems": as_json(self.problems),
+            "numbers": as_json(self.numbers),
+            "runs": as_json(self.runs),
         }
         if self.unfilled:
-            result["unfilled"] = self.unfilled
+            result["unfilled"] = as_json(self.unfilled)
         if self.records_only:
             result["records_only"] = True
         if self.standing is not None:
-            result["standing"] = standing_json(self.standing)
+            result["standing"] = as_json(standing_json(self.standing))
         if self.teacher is not None:
             result["teacher"] = self.teacher
         if self.experiment is not None:
@@ -208,15 +196,13 @@ def _numbers(
         run = runs.get(role)
         return run.records if run is not None else None
 
-    tests: dict[str, TestComparisonJSON] = {}
+    tests: dict[str, TestComparison] = {}
     for test in TESTS:
         run, reset = records(Play.of(test)), records(Play.of(test, reset=True))
         if run is None or reset is None:
             return None
         bare = [b for b in (records(f"{test}-bare"),) if b is not None]
-        tests[test] = share_saved(
-            [run], [reset], seed=seed, test=test, bare_plays=bare, resamples=resamples
-        ).to_json()
+        tests[test] = share_saved([run], [reset], seed=seed, test=test, bare_plays=bare, resamples=resamples)
     stream, stream_reset = records(Play.STREAM), records(Play.STREAM_RESET)
     both = stream is not None and stream_reset is not None
     # Beside the shares, as the bare-model flag: a reset that gives up, or is far worse at first sight.
@@ -229,7 +215,7 @@ def _numbers(
         floors=floors,
         seed=seed,
         resamples=resamples,
-    ).to_json()
+    )
     stream_run = runs[Play.STREAM]
     out: CheckNumbers = {
         "held-out": tests[Phase.HELD_OUT],
@@ -238,20 +224,17 @@ def _numbers(
         "protocol": stream_run.meta["protocol"] if stream_run.meta else None,
     }
     if stream is not None and stream_reset is not None:
-        out["learned"] = share_learned(stream, stream_reset, seed=seed, resamples=resamples).to_json()
+        out["learned"] = share_learned(stream, stream_reset, seed=seed, resamples=resamples)
     return out
 
 
 def _pack_missing(root: Path) -> str | None:
     """Why a result verified on a rule pack cannot be checked here: its pack was not given."""
     try:
-        marker = read_json(root / "verification.json")
-    except (FileNotFoundError, RecordsError):
-        return None
-    if not isinstance(marker, Mapping):
-        return None  # not a verification's marker: bind.verification_problems says so
-    about = marker.get("about")
-    about = about if isinstance(about, Mapping) else {}
+        marker = read_verification(root / "verification.json")
+    except (FileNotFoundError, RecordsError, DocumentError):
+        return None  # none, or not a verification's marker: bind.verification_problems says so
+    about = marker.get("about", {})
     if marker.get("mode") != "verified" or pack_in_use(track_name(str(about.get("pack")))) is not None:
         return None
     return (
@@ -275,6 +258,62 @@ def _outside(ledger: Path, runs: Mapping[str, LoadedRun]) -> tuple[OutsideJSON |
     outside = outside_spend(ledger_calls(entries, None, skipped), counted).to_json()
     problem = f"{ledger}: the runs' records count more calls or cost than the proxy's ledger holds"
     return outside, [problem] if outside["over_recorded"] else []
+
+
+def _load_runs(
+    root: Path, submission: Submission, *, regenerate: bool, records_only: bool
+) -> tuple[dict[str, LoadedRun], list[str]]:
+    """Each run the submission names, checked, by role; and the problems of the runs and their names."""
+    runs: dict[str, LoadedRun] = {}
+    problems: list[str] = []
+    for role, name in _roles(submission).items():
+        if name is None:
+            if not role.endswith(_OPTIONAL):
+                problems.append(f"{root / 'submission.json'}: names no {role} run")
+            continue
+        path = _resolve(root, name)
+        if path is None:
+            problems.append(f"{root / 'submission.json'}: the {role} run {name!r} does not exist")
+            continue
+        runs[role], found = check_run(path, regenerate=regenerate, records_only=records_only)
+        problems += found
+    return runs, problems
+
+
+def _measured(
+    root: Path,
+    runs: dict[str, LoadedRun],
+    submission: Submission,
+    resamples: int,
+    seed: int,
+    *,
+    play_floor: bool,
+    ledger: Path | None,
+) -> tuple[CheckNumbers | None, list[str]]:
+    """The leaderboard's numbers from the runs (``None``: a run unusable), and what computing them found.
+
+    Beside them: the floor runs' problems, ``protocol.json`` against the numbers, and with a
+    ``ledger`` the spend outside the records.
+    """
+    problems: list[str] = []
+    numbers = None
+    if all(r.records is not None for r in runs.values()):
+        try:
+            floors, found = _floors(runs, submission, play_floor)
+            problems += found
+            numbers = _numbers(runs, resamples, seed, floors)
+        except MismatchError as err:
+            problems.append(f"{root}: {err}")
+        except Exception as err:  # runs that hold no instance to compare: one line, never a traceback
+            problems.append(f"{root}: the numbers cannot be computed from these runs ({err!r})")
+            numbers = None
+        if numbers is not None and Play.STREAM in runs:
+            numbers["protocol"] = runs[Play.STREAM].protocol  # the verdict recomputed, not the one written
+    problems += protocol_json_problems(root, runs, numbers)
+    if ledger is not None and numbers is not None:
+        numbers["outside_spend"], found = _outside(ledger, runs)
+        problems += found
+    return numbers, problems
 
 
 def check_submission(
@@ -318,67 +357,63 @@ def check_submission(
     root = Path(root)
     standing = standing_of(root, load_trusted() if trusted is None else trusted)
     try:
-        submission = read_json(root / "submission.json")
+        submission = read_submission(root / "submission.json")
     except FileNotFoundError:
         return CheckResult(False, [f"{root / 'submission.json'}: missing"], None, standing=standing)
-    except RecordsError as err:
+    except (RecordsError, DocumentError) as err:
         return CheckResult(False, [str(err)], None, standing=standing)
-    unfilled = [name for name in _REQUIRED if not submission.get(name)]
-    problems = (
-        []
-        if draft
-        else [f"{root / 'submission.json'}: {n} is missing: name the {_REQUIRED[n]}" for n in unfilled]
-    )
-    allow_ablation = allow_ablation or draft
     unplayable = _pack_missing(root)
     if unplayable:
         return CheckResult(False, [unplayable], None, standing=standing)
-    runs: dict[str, LoadedRun] = {}
-    for role, name in _roles(submission).items():
-        if name is None:
-            if not role.endswith(_OPTIONAL):
-                problems.append(f"{root / 'submission.json'}: names no {role} run")
-            continue
-        path = _resolve(root, name)
-        if path is None:
-            problems.append(f"{root / 'submission.json'}: the {role} run {name!r} does not exist")
-            continue
-        runs[role], found = check_run(path, regenerate=regenerate, records_only=records_only)
-        problems += found
+    how = _Checking(
+        regenerate, resamples, seed, allow_ablation or draft, ledger, draft, records_only, play_floor
+    )
+    return _checked(root, submission, standing, how)
+
+
+@dataclass(frozen=True)
+class _Checking:
+    """How a submission is checked, once read: the options of `check_submission`."""
+
+    regenerate: bool
+    resamples: int
+    seed: int
+    allow_ablation: bool
+    ledger: Path | None
+    draft: bool
+    records_only: bool
+    play_floor: bool
+
+
+def _checked(root: Path, submission: Submission, standing: Standing, how: _Checking) -> CheckResult:
+    """The check of a submission read: its runs, what ties them together, and their numbers."""
+    unfilled = [name for name in _REQUIRED if not submission.get(name)]
+    problems = (
+        []
+        if how.draft
+        else [f"{root / 'submission.json'}: {n} is missing: name the {_REQUIRED[n]}" for n in unfilled]
+    )
+    runs, found = _load_runs(root, submission, regenerate=how.regenerate, records_only=how.records_only)
+    problems += found
     # A verification plays at a seed of its own (and on a pack's rules): by design not canonical.
     # Only one a trusted signature vouches for, tied to these runs, switches the canonical check off.
     verified, found = verification_problems(root, runs.get(Play.STREAM), standing)
     problems += found
-    problems += cross_checks(runs, submission, allow_ablation or verified)
+    problems += cross_checks(runs, submission, how.allow_ablation or verified)
     problems += learner_problems(runs, submission, root)
     problems += teacher_problems(runs, submission, root)
-    numbers = None
-    if all(r.records is not None for r in runs.values()):
-        try:
-            floors, found = _floors(runs, submission, play_floor)
-            problems += found
-            numbers = _numbers(runs, resamples, seed, floors)
-        except MismatchError as err:
-            problems.append(f"{root}: {err}")
-        except Exception as err:  # runs that hold no instance to compare: one line, never a traceback
-            problems.append(f"{root}: the numbers cannot be computed from these runs ({err!r})")
-            numbers = None
-        if numbers is not None and Play.STREAM in runs:
-            numbers["protocol"] = runs[Play.STREAM].protocol  # the verdict recomputed, not the one written
-    problems += protocol_json_problems(root, runs, numbers)
-    if ledger is not None and numbers is not None:
-        numbers["outside_spend"], found = _outside(ledger, runs)
-        problems += found
-    paths = {role: str(run.path) for role, run in runs.items()}
-    stored = any(run.records_only for run in runs.values())
+    numbers, found = _measured(
+        root, runs, submission, how.resamples, how.seed, play_floor=how.play_floor, ledger=how.ledger
+    )
+    problems += found
     return CheckResult(
         not problems,
         problems,
         numbers,
-        paths,
-        unfilled if draft else [],
-        records_only=stored,
+        {role: str(run.path) for role, run in runs.items()},
+        unfilled if how.draft else [],
+        records_only=any(run.records_only for run in runs.values()),
         standing=standing,
-        teacher=submission.get("teacher") if isinstance(submission.get("teacher"), str) else None,
+        teacher=submission.get("teacher"),
         experiment=result_experiment(runs),
     )

@@ -17,8 +17,9 @@ import importlib.util
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypedDict, cast
+from typing import TypedDict
 
+from ..core.jsonable import as_json_object
 from ..core.records import CodeFingerprint, JSONObject
 from ..play.fingerprint import sources_digest
 
@@ -120,7 +121,7 @@ def _direct_url(dist: importlib.metadata.Distribution) -> tuple[str | None, str 
 
 def code_json(code: LearnerCodeJSON) -> JSONObject:
     """The learner's code as a JSON object (what a signed statement holds)."""
-    return cast(JSONObject, dict(code))  # every field is a string or None
+    return as_json_object(code)
 
 
 def fingerprint_outside(learner: str, search: Sequence[str] = ()) -> CodeFingerprint:

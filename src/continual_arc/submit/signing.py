@@ -24,7 +24,6 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -32,6 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, atomic_write_json, read_json
+from ..core.jsonable import as_json_object
 from ..core.records import JSONObject, JSONValue
 
 __all__ = [
@@ -354,7 +354,7 @@ def sign_directory(directory: Path | str, statement: Mapping[str, JSONValue], ke
         raise SigningError(
             f"the private key {key.path} lies inside {directory}, which would ship it: keep keys outside"
         )
-    statement = cast(JSONObject, json.loads(json.dumps(statement)))  # plain JSON: what a reader reads back
+    statement = as_json_object(statement)  # plain JSON: what a reader reads back
     signed = Signed(statement, key.public.key_id, key.name, key.sign(canonical(statement)))
     try:
         kept = [s for s in read_signatures(directory) if s.key_id != signed.key_id]

@@ -219,17 +219,17 @@ def comment(
                   "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
         for test in ("seen", "held-out"):
             c = numbers[test]
-            saved, t = c["share_saved"], c["saving"]
+            saved, t = c.share_saved, c.saving
             lines.append(
-                f"| {test} | {_n(saved['value'])} | {_n(saved['low'])} to {_n(saved['high'])} | "
-                f"{_n(t['value'], 0)} | {_side(c['learner'])} | {_side(c['reset'])} |"
+                f"| {test} | {_n(saved.value)} | {_n(saved.low)} to {_n(saved.high)} | "
+                f"{_n(t.value, 0)} | {_side(c.learner)} | {_side(c.reset)} |"
             )
         learned = numbers.get("learned")
         if learned:
-            s = learned["share_learned"]
+            s = learned.share_learned
             lines += [
                 "",
-                f"Share learned over the stream: {_n(s['value'])} ({_n(s['low'])} to {_n(s['high'])}).",
+                f"Share learned over the stream: {_n(s.value)} ({_n(s.low)} to {_n(s.high)}).",
             ]
     if problems:
         lines += ["", f"The checker found {len(problems)} problem(s); the first: {problems[0]}"]

@@ -25,7 +25,7 @@ from ..core.records import Play
 from ..protocol.plan import PLAN
 from ..protocol.play import ProtocolOptions, learner_keeps, write_schedules
 from .engines import Engine, WorkerLost, make_engine
-from .spec import ProtocolRun, SweepSpec, spec_json
+from .spec import ProtocolRun, SweepSpec
 from .units import Unit, driver_env, is_finished, protocol_units, read_progress
 
 __all__ = ["SWEEP_FILE", "SweepOptions", "SweepProgress", "SweepResult", "dry_run", "plan", "run_sweep"]
@@ -118,18 +118,7 @@ def plan(spec: SweepSpec, out: Path, session: str = "") -> list[Unit]:
         ProtocolError: a protocol directory holds another protocol.
     """
     out.mkdir(parents=True, exist_ok=True)
-    document = spec_json(spec)
-    document["protocols"] = [
-        {
-            "directory": str(r.directory),
-            "label": r.learner.label,
-            "config": r.config,
-            "users": r.users,
-            "seed": r.seed,
-        }
-        for r in spec.protocols()
-    ]
-    atomic_write_json(out / SWEEP_FILE, document)
+    atomic_write_json(out / SWEEP_FILE, spec.to_json())
     keeps: dict[tuple[str, str], tuple[bool, bool]] = {}
     env = driver_env()
     units: list[Unit] = []

@@ -33,7 +33,7 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NotRequired
 
@@ -41,8 +41,9 @@ from typing import Literal, NotRequired
 from typing_extensions import TypedDict
 
 from ..core.config import CANONICAL_SEEDS
-from ..core.documents import DocumentError, validate_document
+from ..core.documents import DocumentError, parse_document
 from ..core.errors import ContinualArcError
+from ..core.jsonable import fields_json
 from ..core.records import JSONObject, JSONValue, closed
 from ..play.options import RunOptions
 from ..tracks.registry import CONFIG_ALIASES, get_config
@@ -55,7 +56,6 @@ __all__ = [
     "SweepSpec",
     "load_spec",
     "parse_spec",
-    "spec_json",
 ]
 
 _SLUG = re.compile(r"[^A-Za-z0-9._=-]+")
@@ -81,19 +81,6 @@ closed(_LearnerTable)
 
 
 @closed
-class _RunTable(TypedDict, total=False):
-    """The spec's ``[run]`` table as the file holds it: each key optional (the defaults of RunSettings)."""
-
-    alias_style: Literal["hash", "names"]
-    max_concurrent: int
-    instance_time_limit: float
-    resamples: int
-    bootstrap_seed: int
-    retries: int
-    plots: bool
-
-
-@closed
 class SpecDocument(TypedDict):
     """A sweep spec as its TOML file holds it (the module docstring says what each key means).
 
@@ -107,7 +94,7 @@ class SpecDocument(TypedDict):
     config: NotRequired[str | list[str]]
     seeds: NotRequired[int | list[int]]
     users: NotRequired[int | list[int]]
-    run: NotRequired[_RunTable]
+    run: NotRequired[RunSettings]
     learners: list[_LearnerTable]
 
 
@@ -133,12 +120,27 @@ class LearnerSpec:
         """The label as a directory name."""
         return _SLUG.sub("-", self.label).strip("-") or "learner"
 
+    def to_json(self) -> JSONObject:
+        """The variant as ``sweep.json`` lists it (its import path under ``class``, as a spec names it)."""
+        return {
+            "label": self.label,
+            "class": self.learner,
+            "kwargs": dict(self.kwargs),
+            "cpus": self.cpus,
+            "gpus": self.gpus,
+        }
 
+
+@closed
 @dataclass(frozen=True)
 class RunSettings:
-    """The options every play of a sweep shares (the spec's ``[run]``)."""
+    """The options every play of a sweep shares: the spec's ``[run]``, each key optional.
 
-    alias_style: str = "hash"
+    The table is read into this class by the spec's validator (a key it does not declare refused);
+    what a type cannot say (a positive number of resamples) is checked by ``parse_spec``.
+    """
+
+    alias_style: Literal["hash", "names"] = "hash"
     max_concurrent: int | None = None
     instance_time_limit: float | None = None
     resamples: int = 10_000
@@ -179,6 +181,16 @@ class ProtocolRun:
         """Where its protocol directory goes, relative to the sweep's directory."""
         return Path("protocols") / self.learner.slug / f"{self.config}-users{self.users}-seed{self.seed}"
 
+    def to_json(self) -> JSONObject:
+        """The protocol as ``sweep.json`` lists it: its folder, its variant's label and its setting."""
+        return {
+            "directory": str(self.directory),
+            "label": self.learner.label,
+            "config": self.config,
+            "users": self.users,
+            "seed": self.seed,
+        }
+
 
 @dataclass(frozen=True)
 class SweepSpec:
@@ -200,6 +212,18 @@ class SweepSpec:
             for users in self.users
             for seed in self.seeds
         ]
+
+    def to_json(self) -> JSONObject:
+        """The expanded spec as ``sweep.json`` records it: its settings, variants and every protocol."""
+        return {
+            "name": self.name,
+            "configs": list(self.configs),
+            "seeds": list(self.seeds),
+            "users": list(self.users),
+            "run": fields_json(self.run),
+            "learners": [v.to_json() for v in self.learners],
+            "protocols": [r.to_json() for r in self.protocols()],
+        }
 
 
 def load_spec(path: Path | str) -> SweepSpec:
@@ -227,7 +251,9 @@ def parse_spec(document: Mapping[str, object], default_name: str = "sweep") -> S
             or two learner variants with one label.
     """
     try:
-        spec = validate_document(SpecDocument, document, "the spec")
+        # Read as JSON text: pydantic builds the [run] table's dataclass from a JSON object, and a
+        # TOML date (no JSON value) becomes text that its field then refuses by name.
+        spec = parse_document(SpecDocument, json.dumps(document, default=str), "the spec")
     except DocumentError as err:
         raise SpecError(str(err)) from None
     if "config" in spec and "configs" in spec:
@@ -251,7 +277,7 @@ def parse_spec(document: Mapping[str, object], default_name: str = "sweep") -> S
         configs=tuple(dict.fromkeys(configs)),
         seeds=tuple(dict.fromkeys(seeds)),
         users=tuple(dict.fromkeys(users)),
-        run=_run(spec.get("run", {})),
+        run=_run(spec.get("run", RunSettings())),
     )
 
 
@@ -294,53 +320,9 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
-def _run(table: _RunTable) -> RunSettings:
-    settings = RunSettings(**table)
+def _run(settings: RunSettings) -> RunSettings:
     if settings.resamples < 1:
         raise SpecError("[run].resamples must be a positive integer")
     if settings.retries < 0:
         raise SpecError("[run].retries must be an integer of at least 0")
     return settings
-
-
-VariantJSON = TypedDict(
-    "VariantJSON", {"label": str, "class": str, "kwargs": JSONObject, "cpus": float, "gpus": float}
-)
-"""A learner variant as ``sweep.json`` records it (``class``, a keyword, hence this form)."""
-
-
-class SweepJSON(TypedDict):
-    """``sweep.json``: the expanded spec (its configurations, seeds, users, run settings and variants)."""
-
-    name: str
-    configs: list[str]
-    seeds: list[int]
-    users: list[int]
-    run: JSONObject
-    learners: list[VariantJSON]
-    protocols: NotRequired[list[SweepProtocolJSON]]
-
-
-class SweepProtocolJSON(TypedDict):
-    """One protocol of the sweep as ``sweep.json`` lists it: its folder, learner variant and setting."""
-
-    directory: str
-    label: str
-    config: str
-    users: int
-    seed: int
-
-
-def spec_json(spec: SweepSpec) -> SweepJSON:
-    """The expanded spec as JSON (what ``sweep.json`` records)."""
-    return {
-        "name": spec.name,
-        "configs": list(spec.configs),
-        "seeds": list(spec.seeds),
-        "users": list(spec.users),
-        "run": asdict(spec.run),
-        "learners": [
-            {"label": v.label, "class": v.learner, "kwargs": dict(v.kwargs), "cpus": v.cpus, "gpus": v.gpus}
-            for v in spec.learners
-        ],
-    }

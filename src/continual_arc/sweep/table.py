@@ -21,7 +21,7 @@ from ..core.records import Phase, Play
 from ..measure.bootstrap import Estimate
 from ..measure.budget import Record
 from ..measure.compare import LearnedResult, TestComparison, share_learned, share_saved
-from ..measure.plots import PlotPoint, plane_plot
+from ..measure.plots import LabelledPoint, PlotPoint, plane_plot
 from ..measure.pool import BudgetEstimate, budget_estimate, pool_plays
 from ..measure.report import POINT_DIGITS, SHARE_DIGITS, format_estimate
 
@@ -122,7 +122,7 @@ def _u(row: Row) -> str:
 
 
 def _share(estimate: Estimate | None) -> str:
-    return "-" if estimate is None else format_estimate(estimate.to_json(), SHARE_DIGITS)
+    return "-" if estimate is None else format_estimate(estimate, SHARE_DIGITS)
 
 
 def _seeds(row: Row) -> str:
@@ -234,11 +234,7 @@ def table_csv(rows: Sequence[Row]) -> str:
 def plane_points(rows: Sequence[Row]) -> list[PlotPoint]:
     """Each row's place on the plane, as [`plane_plot`][continual_arc.measure.plots.plane_plot] draws it."""
     return [
-        {
-            "label": f"{row.label} ({row.setting})",
-            "seen": row.seen.to_json(),
-            "held_out": row.held_out.to_json(),
-        }
+        LabelledPoint(f"{row.label} ({row.setting})", row.seen, row.held_out)
         for _, row in ranked(rows)
         if row.seen is not None and row.held_out is not None
     ]

@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..core.jsonable import as_json
 from ..core.records import JSONObject
 from .assets import CONTENT_TYPES, mode_script, static_files
 from .play import PlayError, PlaySessions
@@ -52,7 +53,7 @@ _MAX_BODY = 256 * 1024
 
 
 def _json(value: object, status: int = 200) -> Response:
-    body = json.dumps(value, separators=(",", ":"), allow_nan=False)
+    body = json.dumps(value, separators=(",", ":"), allow_nan=False, default=as_json)
     return Response(body, status, headers=_SECURITY, media_type="application/json")
 
 

@@ -11,7 +11,6 @@ from typing_extensions import TypedDict  # the form pydantic reads on 3.11 (scri
 
 from ..core.records import JSONValue
 from ..measure.diagnostics import Diagnostics
-from ..measure.plots import PlanePointJSON
 from .catalog import Partner
 
 __all__ = [
@@ -171,7 +170,7 @@ class ProtocolView(TypedDict):
     seed: JSONValue
     users: JSONValue
     protocol_block: JSONValue
-    plane: PlanePointJSON | JSONValue
+    plane: JSONValue
     plane_note: str | None
     problems: list[str]
 

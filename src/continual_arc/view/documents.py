@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..core.games import GAME_ACTIONS
-from ..core.records import JSONValue, Phase, Play, Record, is_primary
+from ..core.records import JSONObject, JSONValue, Phase, Play, Record, is_primary
 from ..measure.budget import PHASE_ORDER, budget_used, primary, share_solved
 from ..measure.compare import MismatchError, share_learned, share_saved
 from ..measure.diagnostics import diagnostics
-from ..measure.plots import PlanePointJSON
 from ..measure.reset_flags import reset_flags
 from ..protocol.plane import PlanePoint
 from .catalog import Catalog, ProtocolEntry, RunEntry
@@ -207,7 +206,7 @@ def diagnostics_document(entry: RunEntry) -> DiagnosticsDocument:
         return {"format": 1, "id": entry.id, "diagnostics": None, "problem": f"cannot compute them: {err!r}"}
 
 
-def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[PlanePointJSON | None, str | None]:
+def _computed_plane(protocol: ProtocolEntry, catalog: Catalog) -> tuple[JSONObject | None, str | None]:
     """The plane computed from the plays (when ``protocol.json`` is missing), or why it cannot be."""
     plays = protocol.plays
     needed = (Play.SEEN, Play.SEEN_RESET, Play.HELD_OUT, Play.HELD_OUT_RESET)
@@ -258,7 +257,7 @@ def protocol_document(protocol: ProtocolEntry, catalog: Catalog, *, local: bool 
     """
     document = protocol.document or {}
     written = document.get("plane")
-    plane: PlanePointJSON | JSONValue = written if isinstance(written, dict) else None
+    plane: JSONValue = written if isinstance(written, dict) else None
     note = None
     if plane is None:
         computed, note = _computed_plane(protocol, catalog)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..core.errors import ContinualArcError
 from ..core.files import atomic_write_json
+from ..core.jsonable import as_json
 from ..core.records import JSONObject
 from .assets import mode_script, static_files
 from .catalog import Catalog
@@ -33,7 +34,7 @@ class ExportError(ContinualArcError, ValueError):
 
 def wrap_document(name: str, document: object) -> str:
     """A document as the script the page loads: ``CAV.deliver("<name>", <json>);``."""
-    body = json.dumps(document, separators=(",", ":"), allow_nan=False)
+    body = json.dumps(document, separators=(",", ":"), allow_nan=False, default=as_json)
     return f"CAV.deliver({json.dumps(name)},{body});\n"
 
 

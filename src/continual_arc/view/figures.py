@@ -31,7 +31,6 @@ from ..measure.figures import (
     floor_level,
     share_saved_by_users,
 )
-from ..measure.plots import PlanePointJSON
 from ..play.rundir import read_records
 from ..protocol.plays import PROTOCOL_PLAYS
 from .catalog import Catalog, RunEntry
@@ -80,7 +79,7 @@ class PlaneEntry(TypedDict):
     protocol: str
     label: str
     floor: bool
-    place: PlanePointJSON | JSONValue
+    place: JSONValue
 
 
 class FiguresDocument(TypedDict):

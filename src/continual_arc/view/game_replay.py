@@ -157,7 +157,7 @@ def _level(trajectory: JSONObject, record: Record | None) -> Mapping[str, object
         return None  # a trajectory written before the level score, or cut short
     try:
         written = cast(list[Event], events)  # as the trajectory holds them; a malformed one raises below
-        fields = level_fields(action_entries(written), bool(result["solved"]), baseline, source)
+        fields = dict(level_fields(action_entries(written), bool(result["solved"]), baseline, source))
     except (KeyError, TypeError, ValueError):
         return None
     return _with_scorecard(fields, bool(result["solved"]))

@@ -336,7 +336,13 @@ def start_sandboxed(
         log_dir=log_dir, file_bytes=file_bytes, cpu_seconds=cpu_seconds, isolate=isolate,
         memory_bytes=memory_bytes, processes=processes, data=data,
     )  # fmt: skip
-    log_dir, cwd = log_dir.resolve(), cwd.resolve()
+    return _launch(config, log_dir.resolve(), cwd.resolve(), pipes=pipes, stderr=stderr)
+
+
+def _launch(
+    config: Mapping[str, object], log_dir: Path, cwd: Path, *, pipes: bool, stderr: Path | None
+) -> SandboxedProcess:
+    """Write the launcher's ``config`` into ``log_dir`` and start the launcher on it, with nothing of ours."""
     config_path = log_dir / "launch.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
     err = open(stderr or log_dir / "stderr.txt", "ab" if stderr else "wb")  # noqa: SIM115  # closed in stop()

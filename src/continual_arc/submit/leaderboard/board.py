@@ -31,17 +31,18 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import cast
 
+from ...core.documents import DocumentError
 from ...core.errors import ContinualArcError
-from ...core.files import RecordsError, read_json
+from ...core.files import RecordsError
 from ...core.jsonable import fields_json
-from ...core.records import JSONValue, Phase, Play
+from ...core.records import JSONObject, Phase, Play
+from ...core.result_files import Submission, read_submission
 from ...measure.pool import BudgetEstimate, budget_estimate
 from ...play.rundir import read_meta, read_records
 from ..check import check_submission
 from ..standing import TrustedKeys, load_trusted, standing_of
-from .documents import LeaderboardJSON, NotHereJSON, RefusalJSON, Setting
+from .documents import Setting
 from .flags import RECORDS_ONLY, flags
 from .here import NotHere, not_checked_here
 from .rows import Checked, Public, Row, Table, pooled_row, ranks_with_verified, row_of
@@ -71,13 +72,12 @@ class LeaderboardError(ContinualArcError):
     """A path given to the leaderboard that is not a result, nor a folder holding any."""
 
 
-def _read_object(path: Path) -> Mapping[str, JSONValue] | None:
-    """A JSON object file, or ``None`` when it is missing, unreadable or not an object (check says why)."""
+def _read_submission(path: Path) -> Submission:
+    """``submission.json``, or nothing (``{}``) when it is missing or not one (the checker says why)."""
     try:
-        value = read_json(path)
-    except (FileNotFoundError, RecordsError):
-        return None
-    return value if isinstance(value, Mapping) else None
+        return read_submission(path)
+    except (FileNotFoundError, RecordsError, DocumentError):
+        return {}
 
 
 def _setting(stream_dir: Path | None) -> tuple[Setting, BudgetEstimate | None, str, str | None]:
@@ -128,7 +128,7 @@ def check_result(
     root = Path(path)
     trusted = trusted if trusted is not None else load_trusted()
     standing = standing_of(root, trusted)
-    submission = _read_object(root / SUBMISSION) or {}
+    submission = _read_submission(root / SUBMISSION)
     missing = not_checked_here(root)
     if missing is not None:
         return Checked(str(root), False, (), None, submission, standing, {}, None, not_here=missing)
@@ -212,9 +212,9 @@ class Refusal:
     reason: str
     problems: int
 
-    def to_json(self) -> RefusalJSON:
+    def to_json(self) -> JSONObject:
         """The refusal as JSON (every field, by [`fields_json`][continual_arc.core.jsonable.fields_json])."""
-        return cast(RefusalJSON, fields_json(self))
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -232,9 +232,9 @@ class NotChecked:
     reason: str
     command: str
 
-    def to_json(self) -> NotHereJSON:
+    def to_json(self) -> JSONObject:
         """As JSON (every field)."""
-        return cast(NotHereJSON, fields_json(self))
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -256,17 +256,9 @@ class Leaderboard:
     refused: tuple[Refusal, ...]
     experiments: tuple[Table, ...] = ()
 
-    def to_json(self) -> LeaderboardJSON:
-        """The leaderboard as JSON (what ``--json FILE`` writes)."""
-        return {
-            "format": 2,
-            "ranked_by": "U on the learner's stream, lowest first",
-            "tables": [table.to_json() for table in self.tables],
-            "reported": [table.to_json() for table in self.reported],
-            "experiments": [table.to_json() for table in self.experiments],
-            "not_here": [entry.to_json() for entry in self.not_here],
-            "refused": [refusal.to_json() for refusal in self.refused],
-        }
+    def to_json(self) -> JSONObject:
+        """The leaderboard as JSON (what ``--json FILE`` writes): its format, what ranks, every field."""
+        return {"format": 2, "ranked_by": "U on the learner's stream, lowest first", **fields_json(self)}
 
 
 def _rankable(checked: Checked) -> bool:

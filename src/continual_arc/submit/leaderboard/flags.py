@@ -25,9 +25,9 @@ def flags(numbers: CheckNumbers) -> tuple[str, ...]:
         out.append("ablation: " + "; ".join(deviations or ["not canonical"]))
     tests = {Phase.HELD_OUT: numbers["held-out"], Phase.SEEN: numbers["seen"]}
     out += [
-        f"the reset plays below the bare model on the {t} test" for t in TESTS if tests[t]["reset_below_bare"]
+        f"the reset plays below the bare model on the {t} test" for t in TESTS if tests[t].reset_below_bare
     ]
     reset_flags = numbers.get("flags")
-    out += list(reset_flags.get("messages", []) if reset_flags else [])
+    out += reset_flags.messages() if reset_flags else []
     out += floor_notes(reset_flags) if reset_flags else []  # a result read against no floor says so
     return tuple(out)

@@ -13,7 +13,7 @@ import csv
 import io
 
 from ...core.records import Phase
-from ...measure.bootstrap import EstimateJSON
+from ...measure.bootstrap import Estimate
 from ...measure.report import SHARE_DIGITS, format_estimate, format_points
 from .board import Leaderboard, Row, Table
 from .documents import SavedOnTest
@@ -82,12 +82,12 @@ def _plus_minus(row: Row) -> str:
     return format_points(used) + (f" ± {format_points(error)}" if error is not None else "")
 
 
-def _estimate(e: EstimateJSON | None, pooled: bool) -> str:
+def _estimate(e: Estimate | None, pooled: bool) -> str:
     if e is None:
         return "-"
-    if pooled and e["value"] is not None and e["low"] is not None and e["high"] is not None:
+    if pooled and e.value is not None and e.low is not None and e.high is not None:
         d = SHARE_DIGITS
-        return f"{e['value']:.{d}f} (seeds {e['low']:.{d}f} to {e['high']:.{d}f})"
+        return f"{e.value:.{d}f} (seeds {e.low:.{d}f} to {e.high:.{d}f})"
     return format_estimate(e)
 
 
@@ -284,10 +284,10 @@ def _test_columns(name: str, test: SavedOnTest) -> dict[str, object]:
     saved, saving = test["share_saved"], test["saving"]
     learner, reset = test["learner"], test["reset"]
     return {
-        f"{name}_saved": saved["value"],
-        f"{name}_saved_low": saved["low"],
-        f"{name}_saved_high": saved["high"],
-        f"{name}_T": saving["value"],
+        f"{name}_saved": saved.value,
+        f"{name}_saved_low": saved.low,
+        f"{name}_saved_high": saved.high,
+        f"{name}_T": saving.value,
         f"{name}_learner_U": learner["budget_used"],
         f"{name}_learner_P": learner["share_solved"],
         f"{name}_reset_U": reset["budget_used"],
@@ -333,9 +333,9 @@ def _csv_row(table: Table, row: Row) -> dict[str, object]:
         "P": row.stream.share_solved,
         "reset_U": row.reset.get("budget_used"),
         "reset_P": row.reset.get("share_solved"),
-        "learned": row.learned["value"] if row.learned else None,
-        "learned_low": row.learned["low"] if row.learned else None,
-        "learned_high": row.learned["high"] if row.learned else None,
+        "learned": row.learned.value if row.learned else None,
+        "learned_low": row.learned.low if row.learned else None,
+        "learned_high": row.learned.high if row.learned else None,
         **_test_columns(Phase.SEEN, row.seen),
         **_test_columns("held_out", row.held_out),
         **_spend_columns(row.spend),

@@ -20,16 +20,16 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import cast
 
 from ...core.jsonable import fields_json
-from ...core.records import JSONValue
-from ...measure.bootstrap import EstimateJSON
-from ...measure.compare import TestComparisonJSON
+from ...core.records import JSONObject, JSONValue
+from ...core.result_files import Submission
+from ...measure.bootstrap import Estimate
+from ...measure.compare import TestComparison
 from ...measure.pool import BudgetEstimate
 from ..check import CheckNumbers
 from ..standing import Standing, StandingKind
-from .documents import PublicJSON, RowJSON, SavedOnTest, Setting, TableJSON
+from .documents import SavedOnTest, Setting
 from .flags import flags
 from .here import NotHere
 from .spend import Spend, pooled_spend
@@ -63,7 +63,7 @@ class Checked:
     ok: bool
     problems: tuple[str, ...]
     numbers: CheckNumbers | None
-    submission: Mapping[str, JSONValue]
+    submission: Submission
     standing: Standing
     setting: Setting
     stream: BudgetEstimate | None
@@ -100,9 +100,9 @@ class Public:
     budget_used: float | None
     share_solved: float | None
 
-    def to_json(self) -> PublicJSON:
+    def to_json(self) -> JSONObject:
         """As JSON (every field)."""
-        return cast(PublicJSON, fields_json(self))
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ class Row:
     seeds: tuple[int | None, ...]
     stream: BudgetEstimate
     reset: Mapping[str, float | None]
-    learned: EstimateJSON | None
+    learned: Estimate | None
     seen: SavedOnTest
     held_out: SavedOnTest
     spend: Spend | None
@@ -156,9 +156,9 @@ class Row:
     beside: tuple[str, ...] = ()
     by_seed: tuple[Row, ...] = ()
 
-    def to_json(self) -> RowJSON:
+    def to_json(self) -> JSONObject:
         """The row as JSON (every field, by [fields_json][continual_arc.core.jsonable.fields_json])."""
-        return cast(RowJSON, fields_json(self))
+        return fields_json(self)
 
 
 @dataclass(frozen=True)
@@ -175,19 +175,19 @@ class Table:
     rows: tuple[Row, ...]
     experiment: bool = False
 
-    def to_json(self) -> TableJSON:
+    def to_json(self) -> JSONObject:
         """The table as JSON (every field, by [fields_json][continual_arc.core.jsonable.fields_json])."""
-        return cast(TableJSON, fields_json(self))
+        return fields_json(self)
 
 
-def _test(comparison: TestComparisonJSON) -> SavedOnTest:
+def _test(comparison: TestComparison) -> SavedOnTest:
     return {
-        "share_saved": comparison["share_saved"],
-        "saving": comparison["saving"],
-        "learner": comparison["learner"],
-        "reset": comparison["reset"],
-        "instances": comparison["instances"],
-        "tasks": comparison["tasks"],
+        "share_saved": comparison.share_saved,
+        "saving": comparison.saving,
+        "learner": comparison.learner,
+        "reset": comparison.reset,
+        "instances": comparison.instances,
+        "tasks": comparison.tasks,
     }
 
 
@@ -215,8 +215,8 @@ def row_of(checked: Checked, rank: int = 0) -> Row:
         seed=checked.setting.get("seed"),
         seeds=(checked.setting.get("seed"),),
         stream=checked.stream,
-        reset=dict(learned["reset"]) if learned else {"budget_used": None, "share_solved": None},
-        learned=learned["share_learned"] if learned else None,
+        reset=dict(learned.reset) if learned else {"budget_used": None, "share_solved": None},
+        learned=learned.share_learned if learned else None,
         seen=_test(numbers["seen"]),
         held_out=_test(numbers["held-out"]),
         spend=checked.spend,
@@ -261,17 +261,17 @@ def _pooled_stream(estimates: Sequence[BudgetEstimate]) -> BudgetEstimate:
     )
 
 
-def _pooled_estimate(estimates: Sequence[EstimateJSON | None]) -> EstimateJSON | None:
+def _pooled_estimate(estimates: Sequence[Estimate | None]) -> Estimate | None:
     """The mean of the seeds' values, with the range of those values as its interval."""
-    values = [e["value"] for e in estimates if e is not None and e["value"] is not None]
+    values = [e.value for e in estimates if e is not None and e.value is not None]
     if not values:
         return estimates[0]
-    return {
-        "value": sum(values) / len(values),
-        "low": min(values),
-        "high": max(values),
-        "note": f"the mean of {len(values)} seeds, with the range of their values",
-    }
+    return Estimate(
+        value=sum(values) / len(values),
+        low=min(values),
+        high=max(values),
+        note=f"the mean of {len(values)} seeds, with the range of their values",
+    )
 
 
 def _sides(sides: Sequence[Mapping[str, float | None]]) -> dict[str, float | None]:

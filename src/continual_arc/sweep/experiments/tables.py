@@ -19,7 +19,7 @@ from pathlib import Path
 from ...core.errors import ContinualArcError
 from ...core.files import read_json
 from ...core.records import Phase, Play, Record
-from ...measure.compare import LearnedJSON, TestComparisonJSON, mean_level_score
+from ...measure.compare import LearnedResult, TestComparison, mean_level_score
 from ...measure.report import SHARE_DIGITS, format_estimate, format_points
 from ...protocol.conclude import ProtocolDocument
 from ...protocol.plane import plane_point
@@ -37,31 +37,31 @@ def _side(side: Mapping[str, float | None]) -> str:
     return f"{format_points(side['budget_used'])} / {format_points(side['share_solved'])}"
 
 
-def _test_line(label: str, c: TestComparisonJSON) -> str:
-    cells = (label, format_estimate(c["share_saved"]), format_points(c["saving"]["value"]))
-    return f"| {' | '.join(cells)} | {_side(c['learner'])} | {_side(c['reset'])} |"
+def _test_line(label: str, c: TestComparison) -> str:
+    cells = (label, format_estimate(c.share_saved), format_points(c.saving.value))
+    return f"| {' | '.join(cells)} | {_side(c.learner)} | {_side(c.reset)} |"
 
 
-def _learned_line(learned: LearnedJSON) -> str:
-    budget = format_points(learned["learnable_budget"])
-    reset = format_points(learned["reset"]["budget_used"])
+def _learned_line(learned: LearnedResult) -> str:
+    budget = format_points(learned.learnable_budget)
+    reset = format_points(learned.reset["budget_used"])
     return (
-        f"| share learned over the stream | {format_estimate(learned['share_learned'])} | "
-        f"learnable budget {budget} | {_side(learned['learner'])} | {reset} |"
+        f"| share learned over the stream | {format_estimate(learned.share_learned)} | "
+        f"learnable budget {budget} | {_side(learned.learner)} | {reset} |"
     )
 
 
 def plane_table(protocol: Path | str) -> str:
     """One protocol's numbers as the README's table: each test, then the share learned."""
-    point = plane_point(protocol, resamples=RESAMPLES).to_json()
+    point = plane_point(protocol, resamples=RESAMPLES)
     lines = [
         "| | share of the reset's spend saved (95 % interval) | T, points | learner U / P | reset U / P |",
         "|---|---|---|---|---|",
-        _test_line("seen test (memorization)", point["seen"]),
-        _test_line("held-out test (generalization)", point["held_out"]),
+        _test_line("seen test (memorization)", point.seen),
+        _test_line("held-out test (generalization)", point.held_out),
     ]
-    if point["learned"] is not None:
-        lines.append(_learned_line(point["learned"]))
+    if point.learned is not None:
+        lines.append(_learned_line(point.learned))
     return "\n".join(lines) + "\n"
 
 
@@ -136,6 +136,6 @@ def printed_summary(protocol: Path | str) -> str:
         "users": written["users"],
         "protocol": written["protocol"],
         "plays": written.get("plays", {}),
-        "plane": plane_point(protocol, resamples=RESAMPLES).to_json(),
+        "plane": plane_point(protocol, resamples=RESAMPLES),
     }
     return "```\n" + "\n".join(protocol_summary(document)) + "\n```\n"

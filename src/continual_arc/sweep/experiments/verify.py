@@ -17,7 +17,7 @@ from ...core.errors import ContinualArcError
 from ...core.files import read_json
 from ...core.records import JSONValue
 from ...measure.report import POINT_DIGITS, format_estimate, format_points
-from ...measure.reset_flags import FlagsJSON
+from ...measure.reset_flags import ResetFlags
 from ...protocol.plane import plane_point
 
 __all__ = ["VERIFICATION_FILE", "verify_table"]
@@ -60,48 +60,48 @@ def _sides(
     return " / ".join(format_points(v) for v in (stream, held_out["budget_used"], seen["budget_used"]))
 
 
-def _gave_up(flags: FlagsJSON) -> list[str]:
+def _gave_up(flags: ResetFlags) -> list[str]:
     return [
-        f"{g['play']} ({g['reset_solved']} of {g['reset_instances']} against "
-        f"{g['learner_solved']} of {g['learner_instances']})"
-        for g in flags["gave_up"]
-        if g["flagged"]
+        f"{g.play} ({g.reset_solved} of {g.reset_instances} against "
+        f"{g.learner_solved} of {g.learner_instances})"
+        for g in flags.gave_up
+        if g.flagged
     ]
 
 
-def _flag_cell(flags: FlagsJSON | None) -> str:
+def _flag_cell(flags: ResetFlags | None) -> str:
     if flags is None:
         return "not read"
     cells = []
     if gave_up := _gave_up(flags):
         cells.append("gives up: " + ", ".join(gave_up))
-    first = flags["first_sight"]
-    if first is not None and first["flagged"]:
+    first = flags.first_sight
+    if first is not None and first.flagged:
         cells.append("first sight")
     return "; ".join(cells) or "none"
 
 
-def _gap_cell(flags: FlagsJSON | None) -> str:
-    first = None if flags is None else flags["first_sight"]
-    return "none" if first is None else format_estimate(first["gap"], POINT_DIGITS)
+def _gap_cell(flags: ResetFlags | None) -> str:
+    first = None if flags is None else flags.first_sight
+    return "none" if first is None else format_estimate(first.gap, POINT_DIGITS)
 
 
 def _row(protocol: Path, resamples: int) -> str:
     label = _label(_verification(protocol))
-    point = plane_point(protocol, resamples=resamples).to_json()
-    seen, held, learned, flags = point["seen"], point["held_out"], point["learned"], point["flags"]
+    point = plane_point(protocol, resamples=resamples)
+    seen, held, learned, flags = point.seen, point.held_out, point.learned, point.flags
     learner_stream = reset_stream = None
     share_learned = "none (no stream reset)"
     if learned is not None:
-        share_learned = format_estimate(learned["share_learned"])
-        learner_stream, reset_stream = learned["learner"]["budget_used"], learned["reset"]["budget_used"]
+        share_learned = format_estimate(learned.share_learned)
+        learner_stream, reset_stream = learned.learner["budget_used"], learned.reset["budget_used"]
     cells = (
         label,
-        format_estimate(seen["share_saved"]),
-        format_estimate(held["share_saved"]),
+        format_estimate(seen.share_saved),
+        format_estimate(held.share_saved),
         share_learned,
-        _sides(learner_stream, held["learner"], seen["learner"]),
-        _sides(reset_stream, held["reset"], seen["reset"]),
+        _sides(learner_stream, held.learner, seen.learner),
+        _sides(reset_stream, held.reset, seen.reset),
         _gap_cell(flags),
         _flag_cell(flags),
     )
