@@ -10,6 +10,9 @@ however small, changes a digest; a change meant to alter a game must say so by b
 At ``GAME_DATA_VERSION`` 4 the file was written again with the fuelled difficulties six games gained
 (conveyor, ice-slide, lever-lift and tilt-gravity 4 and 5, portals 4, shape-fit 5 and 6): every digest
 the file held before came out unchanged, and only those difficulties' keys were added.
+
+At ``GAME_DATA_VERSION`` 5 it was written again after the difficulties that gained an element
+(toggle-pattern 1-3, sequence-tiles 1-3, tilt-gravity 5, portals 3 and 4): only those keys changed.
 """
 
 from __future__ import annotations
