@@ -103,7 +103,7 @@ class Portals:
         beyond the fewest.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
-        return retry(lambda: self._attempt(rng, knobs), 20)
+        return retry(lambda: self._attempt(rng, knobs), 40 if knobs.oneway else 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
@@ -126,10 +126,10 @@ class Portals:
         grid[exit_[1]][exit_[0]] = EXIT
         level = Level.make(self.id, grid)
         plan = self.solve(level, self.budget)
+        if plan is not None and knobs.oneway:
+            level, plan = self._one_way(rng, grid, len(plan))
         if plan is None or len(plan) < knobs.shortest:
             raise RejectLevel(f"the exit is fewer than {knobs.shortest} moves away")
-        if knobs.oneway:
-            level, plan = self._one_way(rng, grid, len(plan))
         return fuelled(level, plan, knobs.spare)
 
     def _one_way(self, rng: random.Random, grid: Grid, two_way: int) -> tuple[Level, tuple[Move, ...]]:
