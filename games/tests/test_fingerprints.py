@@ -12,9 +12,9 @@ At ``GAME_DATA_VERSION`` 4 the file was written again with the fuelled difficult
 the file held before came out unchanged, and only those difficulties' keys were added.
 
 At ``GAME_DATA_VERSION`` 5 it was written again after the difficulties that gained an element
-(toggle-pattern, sequence-tiles and slide-puzzle 1-3; magnet, mirror-beam, pipe-connect and
-symmetry-draw 2-3; portals 3-4; push-blocks 3; tilt-gravity 5; shape-fit 6): only those keys
-changed.
+(toggle-pattern, sequence-tiles and slide-puzzle 1-3; magnet, mirror-beam, paint-trail,
+pipe-connect and symmetry-draw 2-3; portals 3-4; odd-one-out and push-blocks 3; tilt-gravity 5;
+shape-fit 6): only those keys changed.
 """
 
 from __future__ import annotations
