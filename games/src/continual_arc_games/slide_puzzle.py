@@ -97,7 +97,7 @@ class SlidePuzzle:
         From difficulty 1 two tiles share a colour; from 2 a tile is pinned where it belongs.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
-        return retry(lambda: self._attempt(rng, knobs), 20)
+        return retry(lambda: self._attempt(rng, knobs), 40 if knobs.pinned else 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         rows, cols = rng.choice(knobs.shapes)
@@ -112,8 +112,8 @@ class SlidePuzzle:
         for _ in range(knobs.walk):
             # Never straight back: a walk that undoes itself scrambles nothing.
             options = [a for a in DELTAS if a != back and _slide(board, cols, a, pinned) is not None]
-            if not options:
-                raise RejectLevel("the pinned tile walled the hole into a corner")
+            if not options:  # the pinned tile walled the hole into a corner: the way back is all
+                options = [back]
             action = rng.choice(options)
             board = _slide(board, cols, action, pinned) or board
             back = {1: 2, 2: 1, 3: 4, 4: 3}[action]
