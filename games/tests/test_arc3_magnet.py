@@ -127,3 +127,52 @@ def test_magnet_by_reading_the_room_and_planning_walks_and_pulls(seed: int) -> N
     for key in keys:
         session.step(Move(key))
     assert session.won and len(keys) == len(plan)
+
+
+# Grates and heavy blocks. Codes beside the shared ones: 7 a grate, 8 a heavy block. By hand, as
+# above: 3 pixels a cell; a 7x3-cell room is a 21x9 viewport scaled by min(64 // 21, 64 // 9) = 3
+# and centred at offsets (0, 18): cell (cx, 1) covers columns 9 cx .. 9 cx + 8, rows 27 .. 35.
+HEAVY_ROW = Level.make("magnet", [[1] * 7, [1, 2, 4, 0, 8, 0, 1], [1] * 7])
+GRATED = Level.make("magnet", [[1] * 7, [1, 2, 7, 4, 3, 0, 1], [1] * 7])
+
+
+def _row_cells(frame: np.ndarray, colour: int) -> list[int]:
+    """The columns (in cells) of row 1 whose middle pixel shows ``colour``."""
+    return [cx for cx in range(7) if frame[27 + 4, 9 * cx + 4] == colour]
+
+
+def test_a_heavy_block_comes_one_cell_a_pull() -> None:
+    session = Session(SPEC, HEAVY_ROW)
+    assert _row_cells(session.frame, 13) == [4]  # maroon
+    session.step(PULL)
+    assert _row_cells(session.frame, 13) == [3] and len(session.frames) == 1 and not session.over
+    session.step(PULL)
+    assert session.won
+    assert SPEC.solve(HEAVY_ROW, SPEC.budget) == (PULL, PULL)
+
+
+def test_a_grate_bars_the_player_but_not_a_pulled_block() -> None:
+    session = Session(SPEC, GRATED)
+    first = session.frame.copy()
+    session.step(RIGHT)  # onto the grate: the player stays
+    assert np.array_equal(session.frame, first)
+    session.step(PULL)  # the block slides over the target and onto the grate, next to the player
+    assert _row_cells(session.frame, 1) == [2] and not session.over
+    assert SPEC.solve(GRATED, SPEC.budget) is None  # the player can never get round to the right
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_what_difficulties_two_and_three_add(seed: int) -> None:
+    for difficulty in (1, 2, 3):
+        level, plan = draw_level(SPEC, ("adds", seed), difficulty)
+        codes = [code for row in level.grid for code in row]
+        assert codes.count(7) == {1: 0, 2: 3, 3: 2}[difficulty]
+        assert codes.count(8) == (1 if difficulty == 3 else 0)  # heavy, and off its target
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if difficulty == 2:  # were the grates floor, fewer moves would do
+            bare = Level.make(SPEC.id, [[0 if code == 7 else code for code in row] for row in level.grid])
+            barless = SPEC.solve(bare, SPEC.budget)
+            assert barless is not None and len(barless) < len(plan)

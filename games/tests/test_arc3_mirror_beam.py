@@ -152,3 +152,61 @@ def test_a_drawn_level_allows_the_fewest_turns_it_needs_or_one_more() -> None:
         for seed in range(3):
             level, plan = draw_level(SPEC, ("turns", seed), difficulty)
             assert dict(level.params)["clicks"] == len(plan) + spare
+
+
+# Bolted and linked glass. BOLTED is ROOM with its / bolted (code 6): the beam can never turn down.
+# LINKED: the lamp fires right into a linked / (code 8) at (2, 1), which sends the beam up; below it
+# a linked \ (code 9) at (2, 3). One click turns both: the beam then goes down at (2, 1) and left at
+# (2, 3), onto the target in the left wall at (0, 3). By hand: a 5x5 room, 64 // 5 = 12 pixels a
+# cell made odd, 11; the viewport is 55x55 pixels at offsets (4, 4), cell (cx, cy) starting at
+# pixel (4 + 11 cx, 4 + 11 cy); the middle pixel (5, 5) of a cell is glass for either diagonal.
+BOLTED = Level.make("mirror-beam", [[1, 1, 1, 1, 1], [2, 0, 6, 0, 1], [1, 0, 0, 0, 1], [1, 1, 3, 1, 1]])
+LINKED_ROWS = [[1, 1, 1, 1, 1], [2, 0, 8, 0, 1], [1, 0, 0, 0, 1], [3, 0, 9, 0, 1], [1, 1, 1, 1, 1]]
+LINKED = Level.make("mirror-beam", LINKED_ROWS)
+FREE = Level.make("mirror-beam", [[code - 4 if code >= 8 else code for code in row] for row in LINKED_ROWS])
+
+
+def _linked_cell(frame: np.ndarray, cx: int, cy: int) -> np.ndarray:
+    return frame[4 + 11 * cy : 15 + 11 * cy, 4 + 11 * cx : 15 + 11 * cx]
+
+
+def test_a_bolted_mirror_is_grey_and_never_turns() -> None:
+    session = Session(SPEC, BOLTED)
+    first = session.frame.copy()
+    mirror = _cell(first, 2, 1)
+    assert all(mirror[y, 10 - y] == 1 for y in range(11))  # a / of grey glass
+    session.step(Move.click(4 + 11 * 2 + 5, 10 + 11 + 5))  # its glass: nothing turns
+    assert np.array_equal(session.frame, first) and not session.over
+    assert SPEC.solve(BOLTED, SPEC.budget) is None
+
+
+def test_one_click_on_a_linked_mirror_turns_both() -> None:
+    session = Session(SPEC, LINKED)
+    top, bottom = _linked_cell(session.frame, 2, 1), _linked_cell(session.frame, 2, 3)
+    assert all(top[y, 10 - y] == 6 for y in range(11)) and all(bottom[y, y] == 6 for y in range(11))
+    session.step(Move.click(4 + 11 * 2 + 5, 4 + 11 * 3 + 5))  # the lower one
+    assert session.won and session.moves == 1
+    top, bottom = _linked_cell(session.frame, 2, 1), _linked_cell(session.frame, 2, 3)
+    assert all(top[y, y] == 6 for y in range(11)) and all(bottom[y, 10 - y] == 6 for y in range(11))
+    free_plan = SPEC.solve(FREE, SPEC.budget)
+    assert free_plan is not None and len(free_plan) == 2  # free, each mirror needs its own click
+    assert SPEC.solve(LINKED, SPEC.budget) == (Move.click(4 + 11 * 2 + 5, 4 + 11 + 5),)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_difficulties_two_and_three_hold_bolted_and_linked_glass_that_matters(seed: int) -> None:
+    for difficulty in (1, 2, 3):
+        level, plan = draw_level(SPEC, ("glass", seed), difficulty)
+        codes = [code for row in level.grid for code in row]
+        bolted = sum(code in (6, 7) for code in codes)
+        linked = sum(code in (8, 9) for code in codes)
+        assert bolted == (2 if difficulty >= 2 else 0)
+        assert linked == (2 if difficulty == 3 else 0)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if difficulty == 3:  # were the pair free, the fewest clicks would be another number
+            rows = [[c - 4 if c >= 8 else c for c in row] for row in level.grid]
+            free_plan = SPEC.solve(Level.make(SPEC.id, rows), SPEC.budget)  # turns unlimited
+            assert free_plan is None or len(free_plan) != len(plan)

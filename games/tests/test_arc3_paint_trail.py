@@ -137,3 +137,45 @@ def test_paint_trail_by_planning_a_trail_over_the_silhouette(seed: int) -> None:
     for key in keys:
         session.step(Move(key))
     assert session.won
+
+
+# A 2x2 silhouette: the start top left, the green end (code 4) top right. Going right first enters
+# the end too early; down, right, up paints the rest and ends on it. By hand: the board is 4x4 cells
+# of 2 pixels and the panel starts at pixel 9, a 13x8 viewport scaled by min(64 // 13, 64 // 8) = 4
+# and centred at offsets (6, 16): board cell (x, y) covers frame columns 6 + 8x .. 13 + 8x and rows
+# 16 + 8y .. 23 + 8y; panel cell (x, y) is frame pixel block (42 + 4x, 16 + 4y), 4x4.
+ENDED = Level.make("paint-trail", [[1, 1, 1, 1], [1, 2, 4, 1], [1, 3, 3, 1], [1, 1, 1, 1]])
+
+
+def test_the_green_end_must_be_painted_last() -> None:
+    session = Session(SPEC, ENDED)
+    frame = session.frame
+    assert (frame[24:32, 22:30] == 14).all() and (frame[20:24, 50:54] == 14).all()  # board and panel
+    session.step(Move("ACTION4"))
+    assert session.lost  # the end, entered with cells left unpainted
+    assert SPEC.solve(ENDED, SPEC.budget) == tuple(Move(a) for a in ("ACTION2", "ACTION4", "ACTION1"))
+    session.reset()
+    for action in ("ACTION2", "ACTION4", "ACTION1"):
+        session.step(Move(action))
+    assert session.won
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_from_difficulty_two_the_trail_ends_on_green_where_it_would_not_have(seed: int) -> None:
+    for difficulty in (1, 2, 3):
+        level, plan = draw_level(SPEC, ("end", seed), difficulty)
+        ends = level.cells(4)
+        assert len(ends) == (1 if difficulty >= 2 else 0)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if ends:
+            free = Level.make(SPEC.id, [[3 if code == 4 else code for code in row] for row in level.grid])
+            free_plan = SPEC.solve(free, SPEC.budget)
+            assert free_plan is not None
+            x, y = level.cells(2)[0]
+            steps = {"ACTION1": (0, -1), "ACTION2": (0, 1), "ACTION3": (-1, 0), "ACTION4": (1, 0)}
+            for move in free_plan:
+                x, y = x + steps[move.action][0], y + steps[move.action][1]
+            assert (x, y) != ends[0]

@@ -200,3 +200,36 @@ def test_pipe_connect_by_planning_a_route_and_turning_each_tile_until_it_fits(se
             session.step(Move.click(left + cx * size + size // 2, top + cy * size + size // 2))
             sides = _tiles(session.frame)[2] if not session.won else sides
     assert session.won
+
+
+# BOARD with a pipe bolted (its code plus 12): the first straight, already right, or the corner,
+# which needs two turns and now can never have them.
+BOLTED_RIGHT = Level.make("pipe-connect", [[0, 0, 0, 0], [1, 17, 8, 0], [0, 12, 5, 0], [0, 0, 2, 0]])
+BOLTED_WRONG = Level.make("pipe-connect", [[0, 0, 0, 0], [1, 5, 20, 0], [0, 12, 5, 0], [0, 0, 2, 0]])
+
+
+def test_a_bolted_pipe_sits_on_maroon_and_never_turns() -> None:
+    session = Session(SPEC, BOLTED_WRONG)
+    first = session.frame.copy()
+    assert _cell(first, 2, 1)[0, 0] == 13 and _cell(first, 1, 1)[0, 0] == 3  # maroon, and grey
+    session.step(_click(2, 1))
+    assert np.array_equal(session.frame, first)
+    assert SPEC.solve(BOLTED_WRONG, SPEC.budget) is None
+    plan = SPEC.solve(BOLTED_RIGHT, SPEC.budget)
+    assert plan == (_click(2, 1), _click(2, 1), _click(2, 2))  # the corner twice, then the straight
+    won = Session(SPEC, BOLTED_RIGHT)
+    for move in plan:
+        won.step(move)
+    assert won.won
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_from_difficulty_two_three_pipes_are_bolted(seed: int) -> None:
+    for difficulty in (1, 2, 3):
+        level, plan = draw_level(SPEC, ("bolted", seed), difficulty)
+        bolted = sum(code >= 16 for row in level.grid for code in row)
+        assert bolted == (3 if difficulty >= 2 else 0)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won

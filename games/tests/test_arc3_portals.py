@@ -103,3 +103,45 @@ def test_portals_by_mapping_the_rings_and_planning_through_them(seed: int) -> No
     for key in keys:
         session.step(Move(key))
     assert session.won
+
+
+# The same halls with pair 0 one-way, from its first cell (row-major: (2, 1)) to its second (5, 1).
+# Then the other way round: the exit on the left, so the one-way pair points away from it.
+ONE_WAY = Level.make("portals", [[1] * 8, [1, 2, 4, 1, 0, 4, 3, 1], [1] * 8], oneway=1)
+AGAINST = Level.make("portals", [[1] * 8, [1, 3, 4, 1, 0, 4, 2, 1], [1] * 8], oneway=1)
+
+
+def test_a_one_way_pair_carries_the_player_from_its_ring_and_never_back() -> None:
+    frame = Session(SPEC, ONE_WAY).frame
+    assert _is_ring(_cell(frame, 2, 1), 8, 0)
+    dots = _cell(frame, 5, 1)  # the exit end: the ring's corners and middle, 2x2 frame pixels each
+    assert (dots[:2, :2] == 8).all() and (dots[2:4, 2:4] == 8).all() and (dots[:2, 2:4] == 0).all()
+    session = Session(SPEC, ONE_WAY)
+    session.step(RIGHT)
+    assert (_cell(session.frame, 5, 1) == 9).all() and len(session.frames) == 2  # carried over
+    session.step(LEFT)
+    session.step(RIGHT)  # back into the exit end: an ordinary step, it carries nobody
+    assert (_cell(session.frame, 5, 1) == 9).all() and len(session.frames) == 1
+    session.step(RIGHT)
+    assert session.won
+    against = Session(SPEC, AGAINST)
+    against.step(LEFT)  # into the exit end from the right-hand hall: nothing happens
+    assert (_cell(against.frame, 5, 1) == 9).all() and not against.over
+    assert SPEC.solve(AGAINST, SPEC.budget) is None
+    assert SPEC.solve(Level.make("portals", AGAINST.grid), SPEC.budget) == (LEFT, LEFT)  # were it two-way
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_from_difficulty_three_a_one_way_pair_lengthens_the_shortest_way(seed: int) -> None:
+    for difficulty in (3, 4):
+        level, plan = draw_level(SPEC, ("one way", seed), difficulty)
+        oneway = level.param("oneway", 0)
+        assert bin(oneway).count("1") == 1
+        two_way = SPEC.solve(Level.make("portals", level.grid), SPEC.budget)
+        assert two_way is not None and len(two_way) < len(plan)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+    lower, _ = draw_level(SPEC, ("one way", seed), 2)
+    assert lower.param("oneway", 0) == 0

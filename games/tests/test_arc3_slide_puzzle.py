@@ -11,6 +11,7 @@ pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the eng
 
 from continual_arc_games import GAMES
 from continual_arc_games.base import Level, Move
+from continual_arc_games.draw import draw_level
 from continual_arc_games.session import Session
 from frame_blobs import find_blobs
 from test_arc3_players import STEPS, Cell, _session
@@ -37,12 +38,13 @@ def _framed_tiles(frame: np.ndarray, ring: list[Cell]) -> dict[Cell, int]:
     }
 
 
-@pytest.mark.parametrize(("seed", "difficulty"), [(0, 0), (1, 1), (2, 2)])
+@pytest.mark.parametrize(("seed", "difficulty"), [(0, 0), (1, 1), (2, 1)])  # no pinned tile: 0 and 1
 def test_slide_puzzle_by_reading_both_pictures_and_planning_the_slides(seed: int, difficulty: int) -> None:
     session, shortest = _session("slide-puzzle", seed, difficulty)
     board_ring, picture_ring = sorted(find_blobs(session.frame, 2), key=len, reverse=True)
     board, picture = _framed_tiles(session.frame, board_ring), _framed_tiles(session.frame, picture_ring)
-    spots = set(picture) | set(board)  # together they cover every cell
+    seen = set(picture) | set(board)  # every column and row shows a tile in one or the other
+    spots = {(c, r) for c in range(1 + max(c for c, _ in seen)) for r in range(1 + max(r for _, r in seen))}
     # A person who knows an arrow pushes the tile on the far side of the gap into it plans ahead.
     start, goal = tuple(sorted(board.items())), tuple(sorted(picture.items()))
     came: dict[tuple[tuple[Cell, int], ...], tuple[tuple[tuple[Cell, int], ...], str] | None] = {start: None}
@@ -107,3 +109,55 @@ def test_slide_puzzle_frame_by_hand_and_arrows_move_tiles_their_way() -> None:
     session.step(RIGHT)  # the green tile left of the hole slides right: the picture
     assert session.won
     assert [int(_slide_tile(session.frame, c, r)[0, 0]) for r in (0, 1) for c in (0, 1)] == [8, 9, 5, 14]
+
+
+# Twins: a 2x2 board whose picture has red (8) twice, top left and top right, blue (9) bottom left;
+# the hole is top right and the second red bottom right, so one slide up wins.
+TWINS = Level.make("slide-puzzle", [[8 + 16 * 8, 16 * 8], [9 + 16 * 9, 8]])
+# Pinned: a 2x3 board, the hole bottom right; the picture wants the top-right tile (8) down in it.
+# The middle tile of the bottom row (11) is pinned (param 1 + its index 4). By hand: the board's
+# rim is 16x11 pixels and the picture (wider than high) sits below it, 7 pixels high after a gap of
+# 2: a 16x20 viewport, scaled by 3 and centred at offsets (8, 2); board tile (c, r) starts at
+# viewport (1 + 5c, 1 + 5r), so at frame (11 + 15c, 5 + 15r), 12 frame pixels a side; the pinned
+# tile's dot is its middle 2x2 viewport pixels, frame rows 23-28 and columns 29-34.
+PINNED = Level.make(
+    "slide-puzzle", [[6 + 16 * 6, 7 + 16 * 7, 8], [10 + 16 * 10, 11 + 16 * 11, 16 * 8]], pinned=5
+)
+
+
+def test_twins_may_go_to_either_place_of_their_colour() -> None:
+    spec = GAMES["slide-puzzle"]
+    assert spec.solve(TWINS, spec.budget) == (UP,)
+    session = Session(spec, TWINS)
+    session.step(UP)
+    assert session.won
+
+
+def test_a_pinned_tile_wears_a_black_dot_and_never_moves() -> None:
+    spec = GAMES["slide-puzzle"]
+    session = Session(spec, PINNED)
+    first = session.frame.copy()
+    assert (first[23:29, 29:35] == 5).all() and first[20, 26] == 11  # the dot, on yellow-green 11
+    session.step(RIGHT)  # would slide the pinned tile right into the hole: nothing moves
+    assert np.array_equal(session.frame, first) and not session.over
+    session.step(DOWN)
+    assert session.won
+    assert spec.solve(PINNED, spec.budget) == (DOWN,)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_twins_from_difficulty_one_and_a_pinned_tile_from_two(seed: int) -> None:
+    spec = GAMES["slide-puzzle"]
+    for difficulty in (0, 1, 2, 3):
+        level, plan = draw_level(spec, ("adds", seed), difficulty)
+        codes = [v for row in level.grid for v in row]
+        picture = [v >> 4 for v in codes if v >> 4]
+        assert len(set(picture)) == len(picture) - (difficulty >= 1)  # one colour twice from 1
+        pinned = level.param("pinned", 0) - 1
+        assert (pinned >= 0) == (difficulty >= 2)
+        session = Session(spec, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if pinned >= 0:  # bolted where the picture wants it
+            assert codes[pinned] & 15 == codes[pinned] >> 4 != 0

@@ -11,6 +11,7 @@ pytest.importorskip("arcengine")  # the arc3 track needs Python 3.12 and the eng
 
 from continual_arc_games import GAMES
 from continual_arc_games.base import Level, Move
+from continual_arc_games.draw import draw_level
 from continual_arc_games.session import Session, replay
 from continual_arc_games.symmetry_draw import cost_to_go
 from frame_blobs import find_blobs, middle_of
@@ -21,7 +22,7 @@ def _blob_at(blobs: list[list[Cell]], pixel: Cell) -> list[Cell] | None:
     return next((blob for blob in blobs if pixel in blob), None)
 
 
-@pytest.mark.parametrize(("seed", "difficulty"), [(0, 3), (1, 1), (2, 2)])
+@pytest.mark.parametrize(("seed", "difficulty"), [(0, 0), (1, 1), (2, 1)])  # one axis: 0 and 1
 def test_symmetry_draw_by_copying_each_cell_across_the_white_line(seed: int, difficulty: int) -> None:
     session, _ = _session("symmetry-draw", seed, difficulty)
     editable: str | None = None
@@ -167,3 +168,56 @@ def test_symmetry_draw_plans_are_the_fewest_clicks() -> None:
         assert len(plan) == fewest
         assert cost_to_go(*_symmetry_draw_start_and_goal(level), level.param("selected")) == fewest
         assert not plan or replay(spec, level, plan)
+
+
+# Both axes: a 4x4 board whose top-left quarter is fixed (locked 0), red in its corner and blue in
+# its middle-facing cell; the player's three quarters are empty. Mirrored about both lines the red
+# goes to every corner and the blue to the four middle cells: three red and three blue cells to
+# paint, and one swatch click between them. By hand: the viewport is 13x17 pixels, scaled by 3 and
+# centred at offsets (12, 6); the vertical line is viewport column 6 (frame columns 30-32), the
+# horizontal one viewport row 6 (frame rows 24-26).
+QUARTERS = Level.make(
+    "symmetry-draw",
+    [[1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+    axis=2,
+    locked=0,
+    hue1=8,
+    hue2=9,
+    selected=1,
+)
+
+
+def test_with_both_axes_three_quarters_copy_the_fixed_one() -> None:
+    session = Session(GAMES["symmetry-draw"], QUARTERS)
+    frame = session.frame
+    assert (frame[6:24, 30:33] == 0).all() and (frame[24:27, 12:30] == 0).all()  # two white lines
+    plan = GAMES["symmetry-draw"].solve(QUARTERS, 10_000)
+    assert plan is not None and len(plan) == 7
+    for move in plan[:-1]:
+        session.step(move)
+        assert not session.won
+    session.step(plan[-1])
+    assert session.won
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_difficulty_two_and_three_mirror_about_both_axes(seed: int) -> None:
+    spec = GAMES["symmetry-draw"]
+    for difficulty in (1, 2, 3):
+        level, plan = draw_level(spec, ("both", seed), difficulty)
+        assert (level.param("axis") == 2) == (difficulty >= 2)
+        session = Session(spec, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if difficulty >= 2:  # the won board mirrors itself both ways, read off its cells' codes
+            frame = session.frame
+            width, height = level.width, level.height
+            scale = min(64 // (3 * width + 1), 64 // (3 * height + 5))
+            left, top = (64 - scale * (3 * width + 1)) // 2, (64 - scale * (3 * height + 5)) // 2
+            shown = [
+                [int(frame[top + scale * (1 + 3 * y), left + scale * (1 + 3 * x)]) for x in range(width)]
+                for y in range(height)
+            ]
+            painted = [[0 if v in (2, 3) else v for v in row] for row in shown]
+            assert painted == painted[::-1] and painted == [row[::-1] for row in painted]

@@ -13,8 +13,10 @@ the file held before came out unchanged, and only those difficulties' keys were 
 
 At ``GAME_DATA_VERSION`` 5 it was written again after coin-gate, conveyor, crumble-floor,
 guard-patrol, ice-slide and lever-lift gained an element a difficulty (conveyor, ice-slide and
-lever-lift now have four difficulties, crumble-floor three): those games' digests changed, and
-every other game's came out unchanged.
+lever-lift now have four difficulties, crumble-floor three), and after the difficulties of other
+games that gained one (toggle-pattern, sequence-tiles and slide-puzzle 1-3; magnet, mirror-beam, paint-trail,
+pipe-connect and symmetry-draw 2-3; portals 3-4; odd-one-out and push-blocks 3; tilt-gravity 5;
+shape-fit 6): only those games' and difficulties' digests changed.
 """
 
 from __future__ import annotations

@@ -2,8 +2,12 @@
 
 Legend of the level grid: one row per shape, rounds in order, each row ``[round, slot, form, hue,
 size, turn]``: the round (0, 1, ...), the slot on a 3x3 board (row-major 0-8), the form (an index
-into `FORMS`), the hue (an index into `HUES`), the size (1 small, 2 large) and the
-quarter turns clockwise from the form as drawn in `FORMS` (0-3).
+into `FORMS`), the hue (an index into `HUES`), the size (1 small, 2 large, 3 a pair of small
+copies side by side) and the quarter turns clockwise from the form as drawn in `FORMS` (0-3).
+
+What each difficulty adds: 0 rounds where one shape breaks the others' form or colour; 1 size as a
+likeness, and one other likeness varying to mislead; 2 the turn as a likeness; 3 the count: all the
+shapes single but one shown twice (a pair), among more shapes and more misleading variety.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ SLOT, COLS, TOP = 8, 3, 3  # an 8x8-pixel slot per shape on a 3x3 board, below a
 
 # The likenesses, as columns of a grid row: form, hue, size, turn.
 FORM, HUE, SIZE, TURN = 2, 3, 4, 5
+PAIR = 6  # not a column: the size column's value 3, a likeness broken only among small shapes
 _DOMAINS = {FORM: len(FORMS), HUE: len(HUES), SIZE: 2, TURN: 4}
 
 Item = tuple[int, int, int, int, int, int]
@@ -57,7 +62,7 @@ _KNOBS = (
     _Knobs(3, (4, 5), (FORM, HUE), 0),
     _Knobs(3, (5, 6), (FORM, HUE, SIZE), 1),
     _Knobs(4, (6, 7), (FORM, HUE, SIZE, TURN), 2),
-    _Knobs(5, (8, 9), (FORM, HUE, SIZE, TURN), 3),
+    _Knobs(5, (8, 9), (FORM, HUE, SIZE, TURN, PAIR), 3),
 )
 
 
@@ -107,7 +112,8 @@ class OddOneOut:
         "A round shows several coloured shapes on a black board, and a row of grey marks at the top, "
         "one per round. All the shapes but one are alike in one way: the same form (however turned), "
         "the same colour, the same size, or (when they are all one form) turned the same way; the odd "
-        "one differs from them in that way, while other ways may vary among all the shapes. Clicking "
+        "one differs from them in that way, while other ways may vary among all the shapes; or, at "
+        "the highest difficulty, every shape is shown once but one, shown twice. Clicking "
         "the odd one (ACTION6, anywhere in its square of the 3x3 board) turns the next mark white and "
         "shows the next round; clicking another shape turns the mark red and the level is lost. The "
         "level is won when every round's odd one has been clicked (three rounds, more at higher "
@@ -118,7 +124,10 @@ class OddOneOut:
     budget = 100
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """Three to five rounds of 4 to 9 shapes, breaking form or colour at 0, any likeness at 2 and 3."""
+        """Three to five rounds of 4 to 9 shapes, breaking form or colour at 0, any likeness at 2 and 3.
+
+        Difficulty 1 adds size, 2 the turn, 3 the count (a pair of copies among single shapes).
+        """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         rows: list[Item] = []
         for number in range(knobs.rounds):
@@ -161,6 +170,9 @@ def _try_round(rng: random.Random, knobs: _Knobs, number: int) -> list[Item]:
     """One round's shapes: one breaks the chosen likeness; ``mixed`` others vary without a lone one."""
     count = rng.choice(knobs.shapes)
     odd = rng.choice(knobs.odd)
+    paired = odd == PAIR
+    if paired:  # the count is told among small shapes only: the pair's lone size is 3 among 1s
+        odd = SIZE
     others = [c for c in (FORM, HUE, SIZE, TURN) if c != odd and not (odd == TURN and c == FORM)]
     mixed = rng.sample(others, min(knobs.mixed, len(others)))
     values: dict[int, list[int]] = {}
@@ -173,7 +185,13 @@ def _try_round(rng: random.Random, knobs: _Knobs, number: int) -> list[Item]:
         else:
             values[column] = [rng.randrange(domain)] * count
     lone = rng.randrange(count)
-    values[odd][lone] = rng.choice([v for v in range(_DOMAINS[odd]) if v != values[odd][0 if lone else 1]])
+    if paired:
+        values[SIZE] = [0] * count
+        values[SIZE][lone] = 2  # size 3, a pair
+    else:
+        values[odd][lone] = rng.choice(
+            [v for v in range(_DOMAINS[odd]) if v != values[odd][0 if lone else 1]]
+        )
     slots = sorted(rng.sample(range(COLS * COLS), count))
     items: list[Item] = [
         (number, slot, values[FORM][i], values[HUE][i], 1 + values[SIZE][i], values[TURN][i])
@@ -185,7 +203,14 @@ def _try_round(rng: random.Random, knobs: _Knobs, number: int) -> list[Item]:
 
 
 def _pixels(form: int, hue: int, size: int, turn: int) -> np.ndarray:
-    """A shape's pixels: its form turned, each cell a size x size square of its hue."""
+    """A shape's pixels: its form turned, each cell a size x size square of its hue.
+
+    Size 3 is two small copies side by side, a clear column apart.
+    """
+    if size == 3:
+        one = _pixels(form, hue, 1, turn)
+        gap = np.full((one.shape[0], 1), -1, dtype=np.int8)
+        return np.concatenate([one, gap, one], axis=1)
     cells = turned(FORMS[form], turn)
     width, height = 1 + max(x for x, _ in cells), 1 + max(y for _, y in cells)
     pixels = np.full((height * size, width * size), -1, dtype=np.int8)

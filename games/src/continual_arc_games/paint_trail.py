@@ -1,7 +1,11 @@
 """paint-trail: leave a trail of wet paint that covers exactly the silhouette shown beside the board.
 
 Legend of the level grid: 0 floor, 1 wall, 2 the player's start (a silhouette cell, painted from the
-first frame), 3 a silhouette cell (floor the trail must paint).
+first frame), 3 a silhouette cell (floor the trail must paint), 4 the silhouette cell the trail must
+end on (green: entering it before every other silhouette cell is painted loses).
+
+What each difficulty adds: 0 a silhouette with a fork; 1 inner walls; 2 a green cell the trail must
+end on, where the trail would otherwise be free to end elsewhere; 3 a larger silhouette.
 """
 
 from __future__ import annotations
@@ -17,8 +21,8 @@ from .layouts import Cell, bordered_room, inner_cells, ordered
 
 __all__ = ["PaintTrail"]
 
-FLOOR, WALL, START, SHAPE = range(4)
-PLAYER, PAINT, STONE, GROUND, EDGE = 9, 11, 3, 5, 4
+FLOOR, WALL, START, SHAPE, FINISH = range(5)
+PLAYER, PAINT, STONE, GROUND, EDGE, LAST = 9, 11, 3, 5, 4, 14
 CELL = 2  # pixels per board cell; the silhouette panel beside the board uses one pixel per cell
 
 
@@ -28,9 +32,15 @@ class _Knobs:
     cells: int  # cells of the silhouette, start included: the plan is one move shorter
     walls: int  # inner wall cells
     chords: int  # fewest silhouette edges beyond those of a simple path (each one a possible wrong turn)
+    finish: bool = False  # whether the trail must end on a marked cell
 
 
-_KNOBS = (_Knobs(6, 7, 0, 1), _Knobs(7, 9, 2, 2), _Knobs(8, 12, 3, 3), _Knobs(9, 16, 4, 4))
+_KNOBS = (
+    _Knobs(6, 7, 0, 1),
+    _Knobs(7, 9, 2, 2),
+    _Knobs(8, 12, 3, 3, finish=True),
+    _Knobs(9, 16, 4, 4, finish=True),
+)
 
 
 class PaintTrail:
@@ -44,7 +54,9 @@ class PaintTrail:
         "cell it enters. Wet paint stops the player like a wall, so no cell can be entered twice. "
         "The small picture right of the board is the room in miniature, with a yellow silhouette. "
         "Entering a floor cell outside the silhouette loses the level, and so does being left with "
-        "no cell to move into. The level is won when the painted cells are exactly the silhouette."
+        "no cell to move into. A green cell, where there is one, must be the trail's last: entering "
+        "it while another silhouette cell is unpainted loses. The level is won when the painted "
+        "cells are exactly the silhouette."
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
@@ -55,6 +67,8 @@ class PaintTrail:
 
         The silhouette is a coiled random walk from the start, so a trail covering it exists; its
         cells touch each other in 1 to 4 more places than a plain path's would, so it has forks.
+        From difficulty 2 the walk's last cell is the green end, and a level is served only when a
+        trail free to end anywhere would end elsewhere.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 20)
@@ -74,6 +88,11 @@ class PaintTrail:
         for x, y in trail:
             grid[y][x] = SHAPE
         grid[start[1]][start[0]] = START
+        if knobs.finish:
+            free = self.solve(Level.make(self.id, grid), self.budget)
+            if free is None or _trail_end(start, free) == trail[-1]:
+                raise RejectLevel("a trail free to end anywhere ends on the walk's last cell anyway")
+            grid[trail[-1][1]][trail[-1][0]] = FINISH
         return Level.make(self.id, grid)
 
     def build(self, level: Level) -> ARCBaseGame:
@@ -88,7 +107,7 @@ class PaintTrail:
         the search steps into. Partial trails are cut when the cells left fall apart or two of them
         could only be entered and never left (each must then end the trail).
         """
-        cells = ordered(level.cells(START) + level.cells(SHAPE))
+        cells = ordered(level.cells(START) + level.cells(SHAPE) + level.cells(FINISH))
         index = {cell: i for i, cell in enumerate(cells)}
         near = [
             [
@@ -100,8 +119,18 @@ class PaintTrail:
         ]
         masks = [sum(1 << j for _, j in options) for options in near]
         start = index[level.cells(START)[0]]
-        actions = _trail(near, masks, start, ((1 << len(cells)) - 1) & ~(1 << start), budget)
+        end = index[level.cells(FINISH)[0]] if level.cells(FINISH) else -1
+        actions = _trail(near, masks, start, ((1 << len(cells)) - 1) & ~(1 << start), budget, end)
         return None if actions is None else tuple(ARROWS[a] for a in actions)
+
+
+def _trail_end(start: Cell, plan: tuple[Move, ...]) -> Cell:
+    """The cell a plan's trail ends on."""
+    steps = {move: DELTAS[action] for action, move in ARROWS.items()}
+    x, y = start
+    for move in plan:
+        x, y = x + steps[move][0], y + steps[move][1]
+    return x, y
 
 
 def _coil(rng: random.Random, grid: list[list[int]], start: Cell, length: int) -> list[Cell]:
@@ -152,9 +181,12 @@ def _can_strand(cells: list[Cell]) -> bool:
 
 
 def _trail(
-    near: list[list[tuple[int, int]]], masks: list[int], at: int, left: int, budget: int
+    near: list[list[tuple[int, int]]], masks: list[int], at: int, left: int, budget: int, end: int = -1
 ) -> list[int] | None:
-    """The actions of a walk from ``at`` through every cell of the bitmask ``left`` once, or None."""
+    """The actions of a walk from ``at`` through every cell of the bitmask ``left`` once, or None.
+
+    With ``end`` at 0 or above the walk must finish on that cell.
+    """
     spent = 0
 
     def viable(at: int, left: int) -> bool:
@@ -167,7 +199,8 @@ def _trail(
             # A cell the trail passes through needs two neighbours among the cells left and the
             # current one; only the trail's last cell may have a single one.
             exits = (masks[i] & left).bit_count() + (masks[at] >> i & 1)
-            if exits == 0 or (exits == 1 and (ends := ends + 1) > 1):
+            # Only the trail's last cell may have a single one: the fixed end, if there is one.
+            if exits == 0 or (exits == 1 and i != end and (ends := ends + 1) > int(end < 0)):
                 return False
         reach = masks[at] & left
         seen = reach
@@ -186,7 +219,7 @@ def _trail(
         if spent >= budget or not viable(at, left):
             return None
         spent += 1
-        options = [(action, j) for action, j in near[at] if left >> j & 1]
+        options = [(action, j) for action, j in near[at] if left >> j & 1 and (j != end or left == 1 << j)]
         # Fewest onward exits first (Warnsdorff's rule): dead ends are taken before they strand.
         options.sort(key=lambda option: (masks[option[1]] & left).bit_count())
         for action, j in options:
@@ -205,10 +238,17 @@ class _PaintGame(GridGame):
         width, height = level.width, level.height
         start = level.cells(START)[0]
         self.walls = frozenset(level.cells(WALL))
-        self.shape = frozenset(level.cells(START) + level.cells(SHAPE))
+        self.shape = frozenset(level.cells(START) + level.cells(SHAPE) + level.cells(FINISH))
+        self.finish = level.cells(FINISH)[0] if level.cells(FINISH) else None
         left = CELL * width + 1  # the panel's left edge, one pixel clear of the board
-        panel = [(left + x, y, STONE) for x, y in self.walls] + [(left + x, y, PAINT) for x, y in self.shape]
+        panel = [(left + x, y, STONE) for x, y in self.walls]
+        panel += [(left + x, y, LAST if (x, y) == self.finish else PAINT) for x, y in ordered(self.shape)]
+        # The green end is drawn under the paint and stops nothing: the player may step on it.
+        finish = layer_sprite(
+            [(x, y, LAST) for x, y in level.cells(FINISH)], "finish", (width, height), cell=CELL
+        )
         sprites = [
+            finish.set_collidable(False),
             layer_sprite(((x, y, STONE) for x, y in self.walls), "walls", (width, height), cell=CELL),
             layer_sprite([(*start, PAINT)], "paint", (width, height), cell=CELL, layer=1),
             layer_sprite(panel, "panel", (left + width, CELL * height)).set_collidable(False),
@@ -238,7 +278,7 @@ class _PaintGame(GridGame):
             for ex, ey in DELTAS.values()
             if (x + ex, y + ey) not in self.walls and paint.pixels[(y + ey) * CELL, (x + ex) * CELL] != PAINT
         ]
-        if (x, y) not in self.shape:
+        if (x, y) not in self.shape or ((x, y) == self.finish and painted < len(self.shape)):
             self.lose()
         elif painted == len(self.shape):
             self.next_level()

@@ -3,7 +3,11 @@
 Legend of the level grid (the board ringed by a frame one cell wide): 0 the frame, 1 the source and
 2 the drain (set in the frame, open towards the board), 3 an empty tile, and 4 + 4 k + r a pipe of
 kind k (0 straight, 1 corner, 2 tee) turned r quarters clockwise from its first position (a straight
-open north and south, a corner north and east, a tee north, east and south).
+open north and south, a corner north and east, a tee north, east and south); 16 + 4 k + r the same
+pipe bolted down (on a maroon tile: a click does not turn it).
+
+What each difficulty adds: 0 straights and corners; 1 tees; 2 bolted pipes, one of them set right
+on the water's way and two anywhere as they fell; 3 a larger, more winding board.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from .symmetry import SYMMETRIES, turned_grid, turned_side
 __all__ = ["PipeConnect"]
 
 FRAME, SOURCE, DRAIN, EMPTY, PIPES = range(5)
-TILES, DRY, WET, TAP, SINK, GROUND, EDGE = (3, 2), 0, 9, 9, 14, 5, 4
+TILES, DRY, WET, TAP, SINK, GROUND, EDGE, BOLTED_TILE = (3, 2), 0, 9, 9, 14, 5, 4, 13
+BOLTED = PIPES + 12  # a bolted pipe's code is its free twin's plus 12
 
 # Sides are bits 0-3, north, east, south, west (see strokes); STEP[side] is its (dx, dy).
 _FIRST = (0b0101, 0b0011, 0b0111)  # straight, corner, tee in their first position
@@ -35,7 +40,7 @@ def openings(code: int) -> int:
     """The sides (bits N, E, S, W) a tile of this code is open on."""
     if code < PIPES:
         return 0
-    kind, turns = divmod(code - PIPES, 4)
+    kind, turns = divmod((code - PIPES) % 12, 4)
     mask = _FIRST[kind]
     return ((mask << turns) | (mask >> (4 - turns))) & 0b1111
 
@@ -44,13 +49,15 @@ def _fewest_turns(code: int, side_in: int, side_out: int) -> int | None:
     """The fewest quarter turns that open a tile on both sides; None when no turn does."""
     if code < PIPES or side_in == side_out:
         return None
-    kind, turns = divmod(code - PIPES, 4)
+    kind, turns = divmod((code - PIPES) % 12, 4)
     need = (1 << side_in) | (1 << side_out)
-    return next((t for t in range(4) if openings(PIPES + 4 * kind + (turns + t) % 4) & need == need), None)
+    fits = (t for t in range(4) if openings(PIPES + 4 * kind + (turns + t) % 4) & need == need)
+    fewest = next(fits, None)
+    return fewest if code < BOLTED or fewest == 0 else None  # a bolted pipe never turns
 
 
 # _fewest_turns by [code][side in][side out], as a table: the searches ask it thousands of times.
-_TURNS = [[[_fewest_turns(code, a, b) for b in range(4)] for a in range(4)] for code in range(PIPES + 12)]
+_TURNS = [[[_fewest_turns(code, a, b) for b in range(4)] for a in range(4)] for code in range(BOLTED + 12)]
 
 
 @dataclass(frozen=True)
@@ -60,13 +67,14 @@ class _Knobs:
     empty: float  # share of tiles off the path left empty
     tees: float  # share of the path's tiles made tees
     shortest: int  # fewest clicks a served level needs
+    bolted: int = 0  # bolted pipes: one set right on the path, the others anywhere as they fell
 
 
 _KNOBS = (
     _Knobs(4, 2, 0.4, 0.0, 2),
     _Knobs(5, 4, 0.3, 0.1, 4),
-    _Knobs(6, 6, 0.2, 0.2, 6),
-    _Knobs(7, 8, 0.1, 0.3, 8),
+    _Knobs(6, 6, 0.2, 0.2, 6, bolted=3),
+    _Knobs(7, 8, 0.1, 0.3, 8, bolted=3),
 )
 
 
@@ -93,8 +101,9 @@ class PipeConnect:
     title = "Connect the pipes"
     rules = (
         "The board is a square of tiles, most holding a piece of pipe: a straight, a corner or a tee. "
-        "Clicking a tile (ACTION6) turns it a quarter clockwise; clicks on an empty tile or off the "
-        "board do nothing. Water flows from the blue source in the frame through every pipe joined to "
+        "Clicking a tile (ACTION6) turns it a quarter clockwise; clicks on an empty tile, on a pipe "
+        "bolted to a maroon tile, or off the board do nothing. Water flows from the blue source in "
+        "the frame through every pipe joined to "
         "it, two pipes being joined where both are open on the side they share, and the pipes it "
         "reaches turn blue. The level is won when the water reaches the green drain."
     )
@@ -107,7 +116,9 @@ class PipeConnect:
 
         With difficulty the path winds more (cell weights 1..2 to 1..8), fewer tiles off it are
         empty (0.4 to 0.1), more of its tiles are tees (0 to 0.3), and a served level needs at
-        least 2, 4, 6 or 8 clicks. The board is then turned or mirrored at random.
+        least 2, 4, 6 or 8 clicks. From difficulty 2 three pipes are bolted: one of the path's, set
+        right, and two other tiles' pipes as they fell. The board is then turned or mirrored at
+        random.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 20)
@@ -120,18 +131,26 @@ class PipeConnect:
         source, drain = rng.sample(ends, 2)
         path = _wiggly_path(rng, n, _inside(source, n), _inside(drain, n), knobs.wiggle)
         laid = {}
-        for before, here, after in zip([source, *path[:-1]], path, [*path[1:], drain], strict=True):
+        fixed = rng.randrange(len(path)) if knobs.bolted else -1  # the path's bolted tile
+        for i, (before, here, after) in enumerate(
+            zip([source, *path[:-1]], path, [*path[1:], drain], strict=True)
+        ):
             sides = (_side(here, before), _side(here, after))
             kind = 2 if rng.random() < knobs.tees else int((sides[0] - sides[1]) % 2 == 1)
-            # A path tile starts turned away from its place, so the path must be mended all along.
-            wrong = [t for t in range(4) if _TURNS[PIPES + 4 * kind + t][sides[0]][sides[1]] != 0]
-            laid[here] = PIPES + 4 * kind + rng.choice(wrong)
+            # A path tile starts turned away from its place, so the path must be mended all along;
+            # but for the bolted one, which is set right.
+            right = [t for t in range(4) if _TURNS[PIPES + 4 * kind + t][sides[0]][sides[1]] == 0]
+            wrong = [t for t in range(4) if t not in right]
+            laid[here] = PIPES + 4 * kind + rng.choice(right if i == fixed else wrong) + 12 * (i == fixed)
         for x, y in ordered((x, y) for y in range(1, n + 1) for x in range(1, n + 1)):
             if (x, y) in laid:
                 grid[y][x] = laid[(x, y)]
             else:
                 empty = rng.random() < knobs.empty
                 grid[y][x] = EMPTY if empty else PIPES + 4 * rng.randrange(3) + rng.randrange(4)
+        pipes = [(x, y) for y in range(1, n + 1) for x in range(1, n + 1) if PIPES <= grid[y][x] < BOLTED]
+        for x, y in rng.sample(pipes, min(len(pipes), max(knobs.bolted - 1, 0))):
+            grid[y][x] += 12
         grid[source[1]][source[0]], grid[drain[1]][drain[0]] = SOURCE, DRAIN
         level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
         long_plan(self, level, knobs.shortest, "clicks")
@@ -312,7 +331,7 @@ class _PipeGame(GridGame):
         pixels = np.full((level.height * size, level.width * size), -1, dtype=np.int8)
         for (x, y), code in board.codes.items():
             if code >= PIPES:
-                kind, turns = divmod(code - PIPES, 4)
+                kind, turns = divmod((code - PIPES) % 12, 4)
                 pixels[y * size : (y + 1) * size, x * size : (x + 1) * size] = np.rot90(
                     arms(_FIRST[kind], size, DRY), -turns
                 )
@@ -320,7 +339,10 @@ class _PipeGame(GridGame):
             pixels[y * size : (y + 1) * size, x * size : (x + 1) * size] = arms(
                 1 << board.inward((x, y)), size, colour
             )
-        checker = [(x, y, TILES[(x + y) % 2]) for x, y in board.codes]
+        checker = [
+            (x, y, BOLTED_TILE if code >= BOLTED else TILES[(x + y) % 2])
+            for (x, y), code in board.codes.items()
+        ]
         sprites = [
             layer_sprite(checker, "board", box, cell=size),
             Sprite(pixels, name="pipes", layer=1, tags=[]),
@@ -339,8 +361,8 @@ class _PipeGame(GridGame):
         self._flow()
 
     def on_action(self, action: int, cell: Cell | None) -> bool:
-        """Turn the clicked pipe a quarter clockwise and let the water run again."""
-        if cell is not None and cell in self.open:
+        """Turn the clicked pipe a quarter clockwise, unless bolted, and let the water run again."""
+        if cell is not None and cell in self.open and self.board.codes[cell] < BOLTED:
             tile = self._tile(cell)
             tile[:] = np.rot90(tile, -1).copy()
             self.open[cell] = self._read(cell)

@@ -1,8 +1,14 @@
 """portals: walled-off chambers joined only by pairs of portals; step into one to come out of its twin.
 
 Legend of the level grid: 0 floor, 1 wall, 2 the player's start, 3 the exit, 4-9 the two cells of
-portal pair 0-5. The param ``fuel``, at difficulty 4, is how many actions an attempt may spend (a
-bar below the maze; see ``engine.py``).
+portal pair 0-5. The param ``oneway``, when above 0, is a bitmask of the pairs that carry the player
+one way only: from the pair's first cell in row-major order (a ring) to its second (drawn as the
+ring's four corners and its middle), which is an exit and carries nobody back. The param ``fuel``,
+at difficulty 4, is how many actions an attempt may spend (a bar below the maze; see ``engine.py``).
+
+What each difficulty adds: 0 two chambers joined by a pair of portals, and a decoy pair; 1 a third
+chamber; 2 a larger maze; 3 a one-way pair that the shortest way, were it two-way, would take
+backwards; 4 fuel.
 """
 
 from __future__ import annotations
@@ -40,28 +46,32 @@ class _Knobs:
     loops: int  # openings inside a chamber that make alternative routes
     shortest: int  # fewest moves a served level needs
     spare: int | None = None  # fuel beyond the fewest moves (None: no fuel bar)
+    oneway: bool = False  # whether a pair is one-way, and the route it would shorten barred
 
 
 _KNOBS = (
     _Knobs(4, 2, 1, 1, 8),
     _Knobs(4, 3, 1, 2, 9),
     _Knobs(5, 3, 2, 3, 11),
-    _Knobs(5, 4, 2, 4, 13),
-    _Knobs(5, 4, 2, 4, 13, spare=4),
+    _Knobs(5, 4, 2, 4, 13, oneway=True),
+    _Knobs(5, 4, 2, 4, 13, spare=4, oneway=True),
 )
 
 
 @dataclass(frozen=True)
 class _Layout(Walk):
-    twin: dict[Cell, Cell]  # each portal cell to the other cell of its pair
+    twin: dict[Cell, Cell]  # each portal cell that carries the player to where it carries it
     pairs: tuple[tuple[Cell, Cell, int], ...]  # (cell, cell, pair number)
+    exits: frozenset[Cell]  # the second cells of one-way pairs, which carry nobody
 
     @classmethod
     def read(cls, level: Level) -> _Layout:
         ends = [(level.cells(code), p) for p, code in enumerate(PAIRS)]
         pairs = tuple((cells[0], cells[1], p) for cells, p in ends if cells)
-        twin = {a: b for a, b, _ in pairs} | {b: a for a, b, _ in pairs}
-        return cls(*walk_ends(level), twin, pairs)
+        oneway = level.param("oneway", 0)
+        exits = frozenset(b for _, b, p in pairs if oneway >> p & 1)
+        twin = {a: b for a, b, _ in pairs} | {b: a for a, b, _ in pairs if b not in exits}
+        return cls(*walk_ends(level), twin, pairs, exits)
 
 
 class Portals:
@@ -74,7 +84,9 @@ class Portals:
         "right); grey walls stop it, and they split the room into chambers. Portals come in pairs, "
         "two rings of one colour. Stepping into a ring shows the player in it for a frame, then moves "
         "it to the other ring of that colour; standing in a ring does nothing until the player steps "
-        "out and in again. The level is won when the player reaches the green exit." + FUEL_RULE
+        "out and in again. A portal drawn as five dots instead of a ring is where a one-way pair comes "
+        "out: stepping into it carries the player nowhere. The level is won when the player reaches "
+        "the green exit." + FUEL_RULE
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
@@ -85,11 +97,13 @@ class Portals:
 
         Pairs of portals join the chambers in a random tree, and the exit is in the chamber farthest
         from the start's along it; the extra pairs and the tree's other branches lead elsewhere.
-        A few openings inside each chamber (1 to 4 in all) give its maze loops. At difficulty 4 the
-        level has fuel: 4 actions beyond the fewest.
+        A few openings inside each chamber (1 to 4 in all) give its maze loops. From difficulty 3
+        one pair is one-way, and a level is served only when the shortest way to the exit, were that
+        pair two-way, would go through it backwards. At difficulty 4 the level has fuel: 4 actions
+        beyond the fewest.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
-        return retry(lambda: self._attempt(rng, knobs), 20)
+        return retry(lambda: self._attempt(rng, knobs), 40 if knobs.oneway else 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
@@ -112,9 +126,21 @@ class Portals:
         grid[exit_[1]][exit_[0]] = EXIT
         level = Level.make(self.id, grid)
         plan = self.solve(level, self.budget)
+        if plan is not None and knobs.oneway:
+            level, plan = self._one_way(rng, grid, len(plan))
         if plan is None or len(plan) < knobs.shortest:
             raise RejectLevel(f"the exit is fewer than {knobs.shortest} moves away")
         return fuelled(level, plan, knobs.spare)
+
+    def _one_way(self, rng: random.Random, grid: Grid, two_way: int) -> tuple[Level, tuple[Move, ...]]:
+        """The level with one pair made one-way, chosen so the shortest way grows but stays open."""
+        pairs = sorted({code - PAIRS[0] for row in grid for code in row if code in PAIRS})
+        for pair in rng.sample(pairs, len(pairs)):
+            level = Level.make(self.id, grid, oneway=1 << pair)
+            plan = self.solve(level, self.budget)
+            if plan is not None and len(plan) > two_way:
+                return level, plan
+        raise RejectLevel("no one-way pair bars the shortest way and leaves the exit reachable")
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: a trip through a portal is an animation of two frames."""
@@ -224,8 +250,10 @@ class _PortalsGame(GridGame):
         for a, b, pair in layout.pairs:
             hue = HUES[pair]
             ring = [[hue, hue, hue], [hue, -1, hue], [hue, hue, hue]]
+            dots = [[hue, -1, hue], [-1, hue, -1], [hue, -1, hue]]  # a one-way pair's exit
             for end, (x, y) in enumerate((a, b)):
-                portal = patch(ring, f"portal{pair}{end}", x, y, cell=CELL, tags=["portal"])
+                shape = dots if (x, y) in layout.exits else ring
+                portal = patch(shape, f"portal{pair}{end}", x, y, cell=CELL, tags=["portal"])
                 sprites.append(portal.set_interaction(InteractionMode.INTANGIBLE))
         self.twin = layout.twin
         super().__init__(

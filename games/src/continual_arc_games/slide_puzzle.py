@@ -2,7 +2,13 @@
 
 Legend of the level grid (rows x cols, one code per board cell): the low four bits are the frame
 colour of the tile on the cell now (0 for the hole), the high four bits the colour the target
-picture shows there (0 for the hole). Tile colours are distinct, from 6 to 15.
+picture shows there (0 for the hole). Tile colours are from 6 to 15, distinct but for a pair of
+twins (two tiles of one colour, either of which may go to either of their places). The param
+``pinned``, when present, is 1 + the row-major index of a bolted tile (marked by a black dot): no
+arrow moves it, so the hole never passes through its cell.
+
+What each difficulty adds: 0 a 2x4 board of distinct tiles; 1 twins; 2 a 3x3 board with a pinned
+tile; 3 a longer scramble of the same.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ __all__ = ["SlidePuzzle"]
 
 HOLE = 0
 TILE_HUES = tuple(range(6, 16))
-RIM, GROUND, EDGE = 2, 5, 4
+RIM, GROUND, EDGE, BOLT = 2, 5, 4, 5
 TILE, STEP = 4, 5  # board tiles: 4x4 pixels, one apart, inside a one-pixel rim
 MINI, MINI_STEP = 2, 3  # the target picture's tiles
 
@@ -35,21 +41,23 @@ class _Knobs:
     shapes: tuple[tuple[int, int], ...]  # (rows, cols) of the board
     walk: int  # random slides made from the target picture to scramble it
     shortest: tuple[int, int]  # the fewest slides a served level needs: at least, at most
+    twins: bool = False  # whether two tiles share a colour
+    pinned: bool = False  # whether a tile (never the hole's place) is bolted in its place
 
 
 _KNOBS = (
     _Knobs(((2, 4),), 10, (4, 8)),
-    _Knobs(((2, 4), (4, 2)), 14, (8, 12)),
-    _Knobs(((3, 3),), 16, (10, 14)),
-    _Knobs(((3, 3),), 20, (14, 18)),
+    _Knobs(((2, 4), (4, 2)), 14, (8, 12), twins=True),
+    _Knobs(((3, 3),), 16, (8, 12), twins=True, pinned=True),
+    _Knobs(((3, 3),), 20, (12, 16), twins=True, pinned=True),
 )
 
 
-def _slide(board: Board, cols: int, action: int) -> Board | None:
+def _slide(board: Board, cols: int, action: int, pinned: int = -1) -> Board | None:
     """The board after ``action`` slides the tile beside the hole into it, or None if none can go."""
     hole = board.index(HOLE)
     source = _source(hole, cols, len(board), action)
-    if source is None:
+    if source is None or source == pinned:
         return None
     after = list(board)
     after[hole], after[source] = after[source], HOLE
@@ -74,32 +82,44 @@ class SlidePuzzle:
         "A framed board of coloured tiles with one empty cell, and beside or below it a smaller framed "
         "picture of the same tiles. ACTION1-4 (up, down, left, right) slide the tile next to the "
         "empty cell into it, moving the tile the way of the arrow: up moves the tile below the empty "
-        "cell up. An arrow with no tile to move does nothing. The level is won when the board shows "
-        "the picture: every tile, and the empty cell, where the picture has them."
+        "cell up. An arrow with no tile to move does nothing, and so does one that would move a tile "
+        "with a black dot: it is bolted down. The level is won when the board shows the picture: "
+        "every colour, and the empty cell, where the picture has them (two tiles of one colour may "
+        "go to either of their places)."
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
     budget = 20_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A 2x4, 4x2 or 3x3 board, scrambled so that the fewest slides are 4-8 up to 14-18."""
+        """A 2x4, 4x2 or 3x3 board, scrambled so that the fewest slides are 4-8 up to 12-16.
+
+        From difficulty 1 two tiles share a colour; from 2 a tile is pinned where it belongs.
+        """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
-        return retry(lambda: self._attempt(rng, knobs), 20)
+        return retry(lambda: self._attempt(rng, knobs), 40 if knobs.pinned else 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         rows, cols = rng.choice(knobs.shapes)
-        goal: Board = tuple(rng.sample(TILE_HUES, rows * cols - 1))
+        hues = rng.sample(TILE_HUES, rows * cols - 1 - knobs.twins)
+        goal: Board = tuple(hues + hues[:1] if knobs.twins else hues)
+        if knobs.twins:
+            goal = tuple(rng.sample(goal, len(goal)))  # the twins anywhere
         hole = rng.randrange(rows * cols)
         goal = (*goal[:hole], HOLE, *goal[hole:])
+        pinned = rng.choice([c for c in range(rows * cols) if c != hole]) if knobs.pinned else -1
         board, back = goal, 0
         for _ in range(knobs.walk):
             # Never straight back: a walk that undoes itself scrambles nothing.
-            options = [a for a in DELTAS if a != back and _slide(board, cols, a) is not None]
+            options = [a for a in DELTAS if a != back and _slide(board, cols, a, pinned) is not None]
+            if not options:  # the pinned tile walled the hole into a corner: the way back is all
+                options = [back]
             action = rng.choice(options)
-            board = _slide(board, cols, action) or board
+            board = _slide(board, cols, action, pinned) or board
             back = {1: 2, 2: 1, 3: 4, 4: 3}[action]
         codes = [now | (due << 4) for now, due in zip(board, goal, strict=True)]
-        level = Level.make(self.id, [codes[r * cols : (r + 1) * cols] for r in range(rows)])
+        params = {"pinned": pinned + 1} if knobs.pinned else {}
+        level = Level.make(self.id, [codes[r * cols : (r + 1) * cols] for r in range(rows)], **params)
         plan = self.solve(level, self.budget)
         low, high = knobs.shortest
         if plan is None or not low <= len(plan) <= high:
@@ -117,15 +137,21 @@ class SlidePuzzle:
         start: Board = tuple(v & 15 for v in codes)
         goal: Board = tuple(v >> 4 for v in codes)
         cells = range(len(codes))
-        # Tables, so that a successor costs a swap and its distance two lookups.
+        pinned = level.param("pinned", 0) - 1
+        # Tables, so that a successor costs a swap and its distance two lookups. A colour's distance
+        # is to its nearest place, so twins never overestimate either.
         away = {
-            tile: [abs(h // cols - i // cols) + abs(h % cols - i % cols) for i in cells]
-            for h, tile in enumerate(goal)
-            if tile != HOLE
+            tile: [
+                min(abs(h // cols - i // cols) + abs(h % cols - i % cols) for h in cells if goal[h] == tile)
+                for i in cells
+            ]
+            for tile in set(goal) - {HOLE}
         }
         slides = {
             hole: [
-                (a, m, t) for a, m in ARROWS.items() if (t := _source(hole, cols, len(codes), a)) is not None
+                (a, m, t)
+                for a, m in ARROWS.items()
+                if (t := _source(hole, cols, len(codes), a)) is not None and t != pinned
             ]
             for hole in cells
         }
@@ -177,14 +203,21 @@ class _SlideGame(GridGame):
         frames = _rim(0, 0, STEP * self.cols + 1, STEP * self.rows + 1)
         frames += _rim(px, py, MINI_STEP * self.cols + 1, MINI_STEP * self.rows + 1)
         sprites = [layer_sprite(frames + picture, "rims", viewport)]
+        pinned = level.param("pinned", 0) - 1
         for i, v in enumerate(codes):
             if v & 15 != HOLE:
                 x, y = 1 + STEP * (i % self.cols), 1 + STEP * (i // self.cols)
-                tile = block(v & 15, f"tile{v & 15}", 0, 0, cell=TILE, layer=1, tags=["tile"])
+                tags = ["tile", "pinned"] if i == pinned else ["tile"]
+                tile = block(v & 15, f"tile{v & 15}", 0, 0, cell=TILE, layer=1, tags=tags)
+                if i == pinned:  # a black dot in its middle
+                    pixels = tile.pixels.copy()
+                    pixels[TILE // 2 - 1 : TILE // 2 + 1, TILE // 2 - 1 : TILE // 2 + 1] = BOLT
+                    tile = Sprite(pixels, name=f"tile{v & 15}", layer=1, tags=tags)
                 sprites.append(tile.set_position(x, y))
-        self.home = {
-            v >> 4: (1 + STEP * (i % self.cols), 1 + STEP * (i // self.cols)) for i, v in enumerate(codes)
-        }
+        self.homes: dict[int, set[Cell]] = {}
+        for i, v in enumerate(codes):
+            spot = (1 + STEP * (i % self.cols), 1 + STEP * (i // self.cols))
+            self.homes.setdefault(v >> 4, set()).add(spot)
         super().__init__(
             SlidePuzzle.id, sprites, viewport, actions=(1, 2, 3, 4), background=GROUND, letterbox=EDGE
         )
@@ -196,8 +229,8 @@ class _SlideGame(GridGame):
         spots = [(1 + STEP * c, 1 + STEP * r) for r in range(self.rows) for c in range(self.cols)]
         hole = next(spot for spot in spots if spot not in tiles)
         mover = tiles.get((hole[0] - STEP * dx, hole[1] - STEP * dy))
-        if mover is not None:
+        if mover is not None and "pinned" not in mover.tags:
             mover.set_position(*hole)
-        if all((t.x, t.y) == self.home[int(t.name[4:])] for t in tiles.values()):
+        if all((t.x, t.y) in self.homes[int(t.name[4:])] for t in tiles.values()):
             self.next_level()
         return True

@@ -1,10 +1,16 @@
 """symmetry-draw: finish a picture so that it mirrors itself about the marked axis.
 
 Legend of the level grid (one code per cell of the board): 0 an empty cell, 1-4 a cell painted with
-palette colour 1-4. Params: ``axis`` 0 for a vertical axis down the middle (left mirrors right) or
-1 for a horizontal one (top mirrors bottom); ``locked`` 0 when the left (or top) half is the fixed
-picture, 1 when the right (or bottom) half is; ``hue1`` .. ``hueK`` the frame colour of each palette
-entry; ``selected`` the palette entry selected at the start.
+palette colour 1-4. Params: ``axis`` 0 for a vertical axis down the middle (left mirrors right), 1
+for a horizontal one (top mirrors bottom), 2 for both (each quarter mirrors its neighbours);
+``locked`` 0 when the left (or top) half is the fixed picture, 1 when the right (or bottom) half
+is, and with both axes the fixed quarter (bit 0 set: the right half's, bit 1 set: the bottom
+half's); ``hue1`` .. ``hueK`` the frame colour of each palette entry; ``selected`` the palette entry
+selected at the start.
+
+What each difficulty adds: 0 a vertical axis and two colours; 1 a horizontal axis as well, a third
+colour and cells painted wrong (to be emptied); 2 both axes at once: one quarter is fixed and the
+player paints the three others; 3 a fourth colour on a larger board.
 """
 
 from __future__ import annotations
@@ -40,11 +46,13 @@ class _Knobs:
     wrong: int  # cells of the editable half painted wrongly (where empty or another colour is due)
 
 
+BOTH = 2  # the axis param of a picture mirrored about both axes
+
 _KNOBS = (
     _Knobs((6, 4), (0,), 2, 3, 0),
     _Knobs((6, 6), (0, 1), 3, 4, 1),
-    _Knobs((8, 6), (0, 1), 3, 6, 2),
-    _Knobs((8, 8), (0, 1), 4, 8, 4),
+    _Knobs((8, 6), (BOTH,), 3, 6, 2),
+    _Knobs((8, 8), (BOTH,), 4, 8, 4),
 )
 
 
@@ -65,7 +73,7 @@ class _Board:
         width, height, axis, locked = level.width, level.height, level.param("axis"), level.param("locked")
         hues = tuple(level.param(f"hue{i}") for i in range(1, 5) if level.param(f"hue{i}", -1) >= 0)
         open_cells = tuple(c for c in _cells(width, height) if _in_open_half(c, width, height, axis, locked))
-        mirrors = [_mirror(c, width, height, axis) for c in open_cells]
+        mirrors = [_model(c, width, height, axis, locked) for c in open_cells]
         return cls(
             width,
             height,
@@ -87,8 +95,23 @@ def _mirror(cell: Cell, width: int, height: int, axis: int) -> Cell:
 
 
 def _in_open_half(cell: Cell, width: int, height: int, axis: int, locked: int) -> bool:
+    """Whether the player paints ``cell``: outside the fixed half, or with both axes the fixed quarter."""
+    if axis == BOTH:
+        return (cell[0] >= width // 2, cell[1] >= height // 2) != (bool(locked & 1), bool(locked & 2))
     first = cell[0] < width // 2 if axis == 0 else cell[1] < height // 2
     return first == (locked == 1)
+
+
+def _model(cell: Cell, width: int, height: int, axis: int, locked: int) -> Cell:
+    """The fixed cell whose colour a cell of the player's part must show."""
+    if axis != BOTH:
+        return _mirror(cell, width, height, axis)
+    x, y = cell
+    if (x >= width // 2) != bool(locked & 1):
+        x = width - 1 - x
+    if (y >= height // 2) != bool(locked & 2):
+        y = height - 1 - y
+    return x, y
 
 
 def _viewport(width: int, height: int) -> tuple[int, int]:
@@ -136,32 +159,44 @@ class SymmetryDraw:
     id = "symmetry-draw"
     title = "Mirror the picture"
     rules = (
-        "A board of cells with a white line across its middle, and a row of colour swatches below it "
-        "with a white mark under the selected one. One half of the board is a fixed picture (its "
-        "empty cells darker grey); the other half is the player's (its empty cells lighter grey). "
+        "A board of cells with a white line across its middle (or two, crossing), and a row of colour "
+        "swatches below it with a white mark under the selected one. One half of the board (with two "
+        "lines, one quarter) is a fixed picture (its empty cells darker grey); the rest is the "
+        "player's (its empty cells lighter grey). "
         "Clicking a swatch (ACTION6) selects its colour. Clicking a cell of the player's half paints "
         "it the selected colour, or empties it if it already has that colour; clicks on the fixed "
         "half, the line or the margins do nothing. The level is won when the board is its own mirror "
-        "image about the white line."
+        "image about every white line."
     )
     actions = (CLICK,)
     max_difficulty = len(_KNOBS) - 1
     budget = 2_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A board of 6x4 to 8x8 cells with 2 to 4 colours, 3 to 8 cells missing and 0 to 4 wrong."""
+        """A board of 6x4 to 8x8 cells with 2 to 4 colours, 3 to 8 cells missing and 0 to 4 wrong.
+
+        The axis is vertical at difficulty 0, either at 1, and both from 2 (a fixed quarter).
+        """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         width, height = knobs.size
-        axis, locked = rng.choice(knobs.axes), rng.randrange(2)
+        axis = rng.choice(knobs.axes)
+        locked = rng.randrange(4 if axis == BOTH else 2)
         hues = rng.sample(HUES, knobs.hues)
         grid = [[EMPTY] * width for _ in range(height)]
         open_cells = [c for c in _cells(width, height) if _in_open_half(c, width, height, axis, locked)]
+        if axis == BOTH:  # the fixed quarter drawn first, then copied into the player's three
+            for x, y in _cells(width, height):
+                if not _in_open_half((x, y), width, height, axis, locked):
+                    grid[y][x] = 1 + rng.randrange(knobs.hues) if rng.random() < 0.55 else EMPTY
         for x, y in open_cells:
-            mx, my = _mirror((x, y), width, height, axis)
-            grid[my][mx] = grid[y][x] = 1 + rng.randrange(knobs.hues) if rng.random() < 0.55 else EMPTY
+            mx, my = _model((x, y), width, height, axis, locked)
+            if axis == BOTH:
+                grid[y][x] = grid[my][mx]
+            else:
+                grid[my][mx] = grid[y][x] = 1 + rng.randrange(knobs.hues) if rng.random() < 0.55 else EMPTY
         painted = [c for c in open_cells if grid[c[1]][c[0]] != EMPTY]
         if len(painted) < knobs.missing + 2:
             raise RejectLevel("too few painted cells to leave some out")
@@ -226,9 +261,9 @@ class _SymmetryGame(GridGame):
             colour = self.hues[code - 1] if code else (OPEN if (x, y) in self.open_cells else FIXED)
             px, py = _cell_pixel((x, y))
             pixels[py : py + CELL, px : px + CELL] = colour
-        middle = STEP * (self.width // 2 if self.axis == 0 else self.height // 2)
-        line = [(middle, y) for y in range(STEP * self.height + 1)] if self.axis == 0 else []
-        line += [(x, middle) for x in range(STEP * self.width + 1)] if self.axis == 1 else []
+        across, down = STEP * (self.width // 2), STEP * (self.height // 2)
+        line = [(across, y) for y in range(STEP * self.height + 1)] if self.axis in (0, BOTH) else []
+        line += [(x, down) for x in range(STEP * self.width + 1)] if self.axis in (1, BOTH) else []
         swatches = [
             (sx + i, sy + j, hue)
             for entry, hue in enumerate(self.hues, start=1)
@@ -267,10 +302,12 @@ class _SymmetryGame(GridGame):
         return True
 
     def _symmetric(self, pixels: np.ndarray) -> bool:
-        """Whether every cell shows what its mirror shows (an empty cell is empty on either half)."""
+        """Whether every cell shows what its mirrors show (an empty cell is empty on either half)."""
+        axes = (0, 1) if self.axis == BOTH else (self.axis,)
         for x, y in _cells(self.width, self.height):
-            mx, my = _mirror((x, y), self.width, self.height, self.axis)
-            here, there = (pixels[1 + STEP * b, 1 + STEP * a] for a, b in ((x, y), (mx, my)))
-            if here != there and not {int(here), int(there)} <= {OPEN, FIXED}:
-                return False
+            for axis in axes:
+                mx, my = _mirror((x, y), self.width, self.height, axis)
+                here, there = (pixels[1 + STEP * b, 1 + STEP * a] for a, b in ((x, y), (mx, my)))
+                if here != there and not {int(here), int(there)} <= {OPEN, FIXED}:
+                    return False
         return True
