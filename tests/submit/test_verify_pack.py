@@ -56,7 +56,8 @@ def test_a_pack_verification_is_marked_and_checked_only_with_its_pack(
 def test_a_verified_result_without_its_pack_is_one_sentence(tmp_path: Path) -> None:
     (tmp_path / "submission.json").write_text("{}")
     about = {"pack": "secret", "version": "1", "manifest_sha256": "ab" * 32}
-    (tmp_path / "verification.json").write_text(json.dumps({"mode": "verified", "about": about}))
+    marker = {"mode": "verified", "seed": 5, "learner": "some.module:Learner", "about": about}
+    (tmp_path / "verification.json").write_text(json.dumps(marker))
     result = check_submission(tmp_path)
     assert not result.ok
     assert result.problems == [
