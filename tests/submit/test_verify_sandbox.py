@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from continual_arc.core.files import read_json
+from continual_arc.core.jsonable import as_json
 from continual_arc.data.directory import data_dir
 from continual_arc.play.aliases import SALT_FILE
 from continual_arc.play.instance_record import TIMING_FIELDS
@@ -112,8 +113,9 @@ def test_an_honest_learner_verifies_with_the_same_records_in_the_sandbox(tmp_pat
     boxed = verify(VerifyOptions(**common, out=tmp_path / "boxed"))
     for play in PROTOCOL_PLAYS.values():
         assert _timeless(tmp_path / "boxed" / play) == _timeless(tmp_path / "bare" / play), play
-    same = json.dumps(bare, sort_keys=True).replace(str(tmp_path / "bare"), str(tmp_path / "boxed"))
-    assert json.dumps(boxed, sort_keys=True) == same
+    same = json.dumps(bare, sort_keys=True, default=as_json)
+    same = same.replace(str(tmp_path / "bare"), str(tmp_path / "boxed"))
+    assert json.dumps(boxed, sort_keys=True, default=as_json) == same
     isolation = {name: read_json(tmp_path / name / VERIFICATION)["isolation"] for name in ("bare", "boxed")}
     assert isolation["boxed"]["test"]["sandbox"] and not isolation["bare"]["test"]["sandbox"]
     assert not list((tmp_path / "boxed" / "work").glob("*.sandbox/launch.json"))  # nor is its environment
