@@ -6,7 +6,7 @@ every difficulty and a few seeds, they hash:
 
 - ``generate``: what the generator gives for the first sub-draws' rngs (the level's canonical JSON,
   or the text of its rejection);
-- ``draw``: the level :func:`draw_level` serves and the solver's plan for it;
+- ``draw``: the level [draw_level][continual_arc_games.draw.draw_level] serves and the solver's plan for it;
 - ``tight``: the solver's answer within a budget of 40 expansions (pins the order it expands in);
 - ``frames``: every frame rendered while the plan is played, then while a fixed pseudo-random
   sequence of the game's actions is played from a reset (a reset after each win or loss).
