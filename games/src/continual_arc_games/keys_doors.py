@@ -2,6 +2,14 @@
 
 Legend of the level grid: 0 floor, 1 wall, 2 the player's start, 3 the exit, 4-6 a key of colour
 0-2, 7-9 a door of colour 0-2.
+
+Each difficulty adds an element the one before lacks:
+
+- 0: one key and its door on the way to the exit.
+- 1: a decoy door of the key's colour, off the way, before the real one: a key spent on it is lost,
+  and with it the level (and loops, ways round inside the maze).
+- 2: a second colour: a second door, whose key lies behind the first.
+- 3: a third colour, and so three doors to open in turn.
 """
 
 from __future__ import annotations
@@ -12,10 +20,10 @@ from dataclasses import dataclass
 
 from arcengine import ARCBaseGame, Sprite
 
-from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at
+from .base import ARROWS, DOWN, LEFT, RIGHT, UP, Level, Move, RejectLevel, knobs_at, retry
 from .engine import DELTAS, GridGame, block, layer_sprite, patch
 from .exits import EXIT, FLOOR, START, WALL, Walk, walk_ends
-from .layouts import Cell, carve_maze
+from .layouts import Cell, carve_maze, distances, ordered, passable
 from .mazes import maze_way, open_loops, place_in_turn, start_and_exit
 from .search import bfs
 
@@ -33,9 +41,10 @@ class _Knobs:
     rooms: int  # the maze is rooms x rooms, on a (2 rooms + 1)-cell square grid
     doors: int  # doors on the way to the exit, each with its key
     loops: int  # extra openings that make alternative routes (never around a door)
+    decoys: int = 0  # doors of the first key's colour off the way, before the first door
 
 
-_KNOBS = (_Knobs(4, 1, 0), _Knobs(5, 1, 2), _Knobs(6, 2, 3), _Knobs(7, 3, 5))
+_KNOBS = (_Knobs(4, 1, 0), _Knobs(5, 1, 2, 1), _Knobs(6, 2, 3, 1), _Knobs(7, 3, 5, 1))
 
 
 @dataclass(frozen=True)
@@ -64,15 +73,23 @@ class KeysDoors:
         "right); grey walls stop it. Walking onto a dotted key picks it up, and the keys carried are "
         "shown in the strip below the maze. A solid door of a key's colour blocks the way until the "
         "player walks into it carrying such a key: the door then opens, the player steps into its "
-        "cell, and the key is used up. The level is won when the player reaches the green exit."
+        "cell, and the key is used up, whichever door of its colour it opened. The level is won when "
+        "the player reaches the green exit."
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
     budget = 20_000
 
     def generate(self, rng: random.Random, difficulty: int) -> Level:
-        """A maze of 4 + difficulty rooms a side with 1, 1, 2 or 3 doors and 0, 2, 3 or 5 loops."""
+        """A maze of 4 + difficulty rooms a side with 1, 1, 2 or 3 doors and 0, 2, 3 or 5 loops.
+
+        From difficulty 1 a decoy door of the first key's colour stands in a passage off the way to
+        the exit, on the start's side of the first door; a level it cuts off from a key is rejected.
+        """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
+        return retry(lambda: self._attempt(rng, knobs), 20)
+
+    def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         grid = carve_maze(rng, knobs.rooms, knobs.rooms, WALL, FLOOR)
         start, exit_ = start_and_exit(rng, grid, WALL)
         path = maze_way(grid, WALL, start, exit_)
@@ -99,7 +116,24 @@ class KeysDoors:
         for (dx, dy), (kx, ky), hue in zip(door_cells, key_cells, hues, strict=True):
             grid[dy][dx] = DOORS[hue]
             grid[ky][kx] = KEYS[hue]
-        return Level.make(self.id, grid)
+        if not knobs.decoys:
+            return Level.make(self.id, grid)
+        # A decoy goes in a passage off the way, on the start's side of the first door.
+        side = len(grid)
+        before = distances(start, passable(grid, WALL, door_cells), side, side)
+        spots = [
+            (x, y)
+            for x, y in ordered(before)
+            if x % 2 != y % 2 and grid[y][x] == FLOOR and (x, y) not in path
+        ]
+        if len(spots) < knobs.decoys:
+            raise RejectLevel("no passage off the way for a decoy door")
+        for x, y in rng.sample(spots, knobs.decoys):
+            grid[y][x] = DOORS[hues[0]]
+        level = Level.make(self.id, grid)
+        if self.solve(level, self.budget) is None:
+            raise RejectLevel("a decoy door shuts the way to a key")
+        return level
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: the maze, with a one-cell strip below it that shows the keys carried."""
