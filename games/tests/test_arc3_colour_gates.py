@@ -110,3 +110,69 @@ def test_colour_gates_by_reading_pads_and_gates_and_planning_the_errands(seed: i
     for key in keys:
         session.step(Move(key))
     assert session.won and len(keys) == len(plan)
+
+
+# Codes: 12 a washing pad, 13 a white gate, 14 a yellow mixing pad, 11 an orange gate.
+WASHING = Level.make("colour-gates", [[1] * 8, [1, 2, 0, 8, 0, 13, 3, 1], [1, 4, 1, 1, 12, 1, 1, 1], [1] * 8])
+MIXING = Level.make("colour-gates", [[1] * 6, [1, 2, 0, 11, 3, 1], [1, 4, 14, 1, 1, 1], [1] * 6])
+
+
+def test_a_white_gate_admits_only_a_player_the_white_pad_has_washed() -> None:
+    session = Session(SPEC, WASHING)
+    for move in (DOWN, UP, RIGHT, RIGHT, RIGHT):  # red, through the red gate, to the white gate
+        session.step(move)
+    before = session.frame.copy()
+    session.step(RIGHT)  # red: the white gate is a wall
+    assert np.array_equal(session.frame, before)
+    for move in (DOWN, UP, RIGHT, RIGHT):  # washed white, then through, onto the exit
+        session.step(move)
+    assert session.won
+    # By hand: down, up, right, right, right, down, up, right, right.
+    assert len(SPEC.solve(WASHING, SPEC.budget) or ()) == 9
+
+
+def test_the_mixing_pad_turns_a_red_player_orange_and_any_other_yellow() -> None:
+    session = Session(SPEC, MIXING)
+    first = session.frame.copy()
+    for move in (RIGHT, DOWN):  # white onto the mixing pad: yellow, never orange
+        session.step(move)
+    assert (session.frame == 11).sum() > (first == 11).sum()
+    assert (session.frame == 12).sum() == (first == 12).sum()
+    session.step(UP)
+    before = session.frame.copy()
+    session.step(RIGHT)  # yellow: the orange gate is a wall
+    assert np.array_equal(session.frame, before)
+    for move in (LEFT, DOWN, RIGHT):  # red, then mixed orange
+        session.step(move)
+    oranges = int((session.frame == 12).sum())
+    assert oranges > int((before == 12).sum())  # the player is orange now, beside the gate's bars
+    for move in (UP, RIGHT, RIGHT):
+        session.step(move)
+    assert session.won
+    assert SPEC.solve(MIXING, SPEC.budget) == (DOWN, RIGHT, UP, RIGHT, RIGHT)
+
+
+def _without(level: Level, code: int, instead: int = 0) -> Level:
+    """The level with every cell of ``code`` turned into ``instead`` (floor by default)."""
+    grid = [[instead if v == code else v for v in row] for row in level.grid]
+    return Level.make(level.game, grid)
+
+
+@pytest.mark.parametrize("difficulty", [0, 1, 2, 3])
+def test_each_difficulty_draws_its_element_which_every_plan_needs(difficulty: int) -> None:
+    for seed in range(4):
+        level, plan = draw_level(SPEC, ("elements", seed), difficulty)
+        codes = {v for row in level.grid for v in row}
+        gates = [code for code in codes if 8 <= code <= 13 and code != 12]
+        assert len(gates) >= min(2, difficulty + 1)  # a second colour of gate from 1
+        assert ({12, 13} <= codes) == (difficulty >= 2)
+        assert ({14, 11} <= codes) == (difficulty == 3)
+        assert 7 not in codes  # never an orange pad: orange is only ever mixed
+        if difficulty >= 2:
+            assert SPEC.solve(_without(level, 12), SPEC.budget) is None  # no washing, no way out
+        if difficulty == 3:
+            assert SPEC.solve(_without(level, 14), SPEC.budget) is None  # no mixing, no way out
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won

@@ -2,7 +2,16 @@
 
 Legend of the level grid: 0 floor, 1 wall, 2 the player's start (it starts white, of no colour),
 3 the exit, 4 + c a paint pad of colour c, 8 + c a gate of colour c (c in 0-3: red, yellow, purple,
-orange).
+orange), 12 a white pad that washes the paint off, 13 a white gate, 14 a yellow mixing pad.
+
+Each difficulty adds an element the one before lacks:
+
+- 0: one gate, its pad on the near side, and a decoy pad.
+- 1: a second gate, of another colour, so the player is painted again on the way.
+- 2: a white gate, which only an unpainted player passes, and the white pad that washes the paint
+  off: it stands after a coloured gate, so every plan washes.
+- 3: an orange gate with no orange pad anywhere: a yellow mixing pad (four corner dots) turns a red
+  player orange (and any other player yellow), so every plan mixes.
 """
 
 from __future__ import annotations
@@ -24,10 +33,11 @@ from .strokes import odd_cell, paste
 
 __all__ = ["ColourGates"]
 
-PADS, GATES = 4, 8
+PADS, GATES, WASH, PALE, MIX = 4, 8, 12, 13, 14
 HUES = (8, 11, 15, 12)  # red, yellow, purple, orange
+RED, YELLOW, ORANGE = 0, 1, 3
 PLAIN, GOAL, STONE, GROUND, EDGE = 0, 14, 2, 5, 4
-NONE = len(HUES)  # the colour index of a player that has stepped on no pad yet
+NONE = len(HUES)  # the colour index of a player that is unpainted (at the start, or washed)
 
 
 @dataclass(frozen=True)
@@ -38,26 +48,37 @@ class _Knobs:
     decoys: int  # extra pads of any colour used, anywhere (a corridor's pad repaints whoever passes)
     loops: int  # extra openings that make alternative routes
     shortest: int  # fewest moves a served level needs
+    wash: bool = False  # one gate after the first is white, with a washing pad before it
+    mix: bool = False  # one gate after the first is orange, with a mixing pad and a red pad before it
 
 
 _KNOBS = (
     _Knobs(4, 1, 2, 1, 1, 8),
     _Knobs(5, 2, 2, 2, 2, 14),
-    _Knobs(5, 3, 3, 3, 3, 18),
-    _Knobs(6, 4, 4, 5, 4, 24),
+    _Knobs(5, 3, 3, 3, 3, 18, wash=True),
+    _Knobs(6, 4, 3, 5, 4, 24, wash=True, mix=True),
 )
 
 
 @dataclass(frozen=True)
 class _Maze(Walk):
-    pads: dict[Cell, int]  # colour by cell
-    gates: dict[Cell, int]
+    pads: dict[Cell, int]  # colour by cell (NONE for a washing pad)
+    gates: dict[Cell, int]  # colour by cell (NONE for a white gate)
+    mixers: frozenset[Cell]
 
     @classmethod
     def read(cls, level: Level) -> _Maze:
         pads = {cell: c for c in range(len(HUES)) for cell in level.cells(PADS + c)}
+        pads.update((cell, NONE) for cell in level.cells(WASH))
         gates = {cell: c for c in range(len(HUES)) for cell in level.cells(GATES + c)}
-        return cls(*walk_ends(level), pads, gates)
+        gates.update((cell, NONE) for cell in level.cells(PALE))
+        return cls(*walk_ends(level), pads, gates, frozenset(level.cells(MIX)))
+
+    def paint(self, cell: Cell, colour: int) -> int:
+        """The player's colour after stepping onto ``cell`` wearing ``colour``."""
+        if cell in self.mixers:
+            return ORANGE if colour == RED else YELLOW
+        return self.pads.get(cell, colour)
 
 
 class ColourGates:
@@ -68,10 +89,12 @@ class ColourGates:
     rules = (
         "The player is the solid square, white at first, moved one cell at a time by ACTION1-4 (up, "
         "down, left, right); grey walls stop it. Stepping onto a paint pad (a small coloured dot) "
-        "paints the player that pad's colour, whatever colour it was, and pads are never used up. "
-        "A barred gate lets the player into its cell only while the player has the gate's colour; "
-        "to a player of any other colour it is a wall. The level is won when the player reaches "
-        "the green exit."
+        "paints the player that pad's colour, whatever colour it was, and pads are never used up; "
+        "a white pad washes the paint off. A pad of four yellow corner dots mixes: it turns a red "
+        "player orange, and a player of any other colour yellow. A barred gate lets the player into "
+        "its cell only while the player has the gate's colour (a white gate: while unpainted); to a "
+        "player of any other colour it is a wall. The level is won when the player reaches the green "
+        "exit."
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
@@ -81,8 +104,9 @@ class ColourGates:
         """A maze of 4 to 6 rooms a side with 1 to 4 gates on the way out, in 2 to 4 colours.
 
         Each gate's pad lies on the near side of it; 1 to 5 more pads and 1 to 4 loops are strewn
-        about. A served level needs at least 8, 14, 18 or 24 moves, and more than walking would
-        take with the gates open.
+        about. From difficulty 2 one gate after the first is white, and its pad washes; at 3 another
+        is orange, and a mixing pad and a red pad lie before it. A served level needs at least 8,
+        14, 18 or 24 moves, and more than walking would take with the gates open.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 30)
@@ -97,20 +121,28 @@ class ColourGates:
             raise RejectLevel("the way out is too short for its gates")
         chosen = set(rng.sample(passages, knobs.gates))
         gates = [c for c in passages if c in chosen]  # in path order
-        hues = [rng.randrange(knobs.colours)]
-        for _ in gates[1:]:
-            hues.append(rng.choice([h for h in range(knobs.colours) if h != hues[-1]]))
+        # The white and the orange gate, when the difficulty has them, come after the first gate.
+        special = rng.sample(range(1, knobs.gates), knobs.wash + knobs.mix)
+        fixed = dict(zip(special, [NONE] * knobs.wash + [ORANGE] * knobs.mix, strict=True))
+        hues: list[int] = []
+        for i in range(knobs.gates):
+            hues.append(fixed.get(i, rng.choice([h for h in range(knobs.colours) if h not in hues[-1:]])))
         taken = {start, exit_, *gates}
         before: set[Cell] = set()
         for i, hue in enumerate(hues):
             # Between the previous gate and this one, so the gates are met in turn, off the way out.
             near = distances(start, passable(grid, WALL, gates[i:]), side, side)
             spots = [c for c in ordered(near) if c not in taken and c not in before]
-            if not spots:
+            codes = {NONE: [WASH], ORANGE: [PADS + RED, MIX]}.get(hue, [PADS + hue])
+            if len(spots) < len(codes):
                 raise RejectLevel("no room for a pad between two gates")
-            pad = rng.choice([c for c in spots if c not in path] or spots)
-            grid[pad[1]][pad[0]] = PADS + hue
-            taken.add(pad)
+            off_way = [c for c in spots if c not in path]
+            for code in codes:
+                pad = rng.choice(off_way or spots)
+                grid[pad[1]][pad[0]] = code
+                taken.add(pad)
+                spots.remove(pad)
+                off_way = [c for c in off_way if c != pad]
             before = set(near)
         open_loops(rng, grid, WALL, FLOOR, gates, knobs.loops)
         free = [
@@ -120,7 +152,7 @@ class ColourGates:
         for x, y in rng.sample(spare, min(knobs.decoys, len(spare))):
             grid[y][x] = PADS + rng.randrange(knobs.colours)
         for (x, y), hue in zip(gates, hues, strict=True):
-            grid[y][x] = GATES + hue
+            grid[y][x] = PALE if hue == NONE else GATES + hue
         grid[start[1]][start[0]], grid[exit_[1]][exit_[0]] = START, EXIT
         return self._vetted(Level.make(self.id, grid), knobs, grid)
 
@@ -147,7 +179,7 @@ class ColourGates:
                 cell = (x + dx, y + dy)
                 if cell in maze.walls or maze.gates.get(cell, colour) != colour:
                     continue
-                yield ARROWS[action], (cell, maze.pads.get(cell, colour))
+                yield ARROWS[action], (cell, maze.paint(cell, colour))
 
         return bfs((maze.start, NONE), successors, lambda state: state[0] == maze.exit, budget)
 
@@ -157,6 +189,18 @@ def _dot(colour: int, size: int) -> np.ndarray:
     pixels = np.full((size, size), -1, dtype=np.int8)
     pixels[size // 3 : size - size // 3, size // 3 : size - size // 3] = colour
     return pixels
+
+
+def _corners(colour: int, size: int) -> np.ndarray:
+    """A mixing pad: a dot of its colour in each corner of the cell."""
+    pixels = np.full((size, size), -1, dtype=np.int8)
+    pixels[:: size - 1, :: size - 1] = colour
+    return pixels
+
+
+def _frame_colour(hue: int) -> int:
+    """The frame colour of a colour index: white for NONE (a washing pad, a white gate)."""
+    return HUES[hue] if hue < NONE else PLAIN
 
 
 def _bars(colour: int, size: int) -> np.ndarray:
@@ -179,10 +223,13 @@ class _GatesGame(GridGame):
         box = (level.width, level.height)
         pads = np.full((level.height * size, level.width * size), -1, dtype=np.int8)
         for (x, y), hue in maze.pads.items():
-            paste(pads, _dot(HUES[hue], size), x, y)
+            paste(pads, _dot(_frame_colour(hue), size), x, y)
+        mixers = np.full_like(pads, -1)
+        for x, y in maze.mixers:
+            paste(mixers, _corners(HUES[YELLOW], size), x, y)
         gates = np.full_like(pads, -1)
         for (x, y), hue in maze.gates.items():
-            paste(gates, _bars(HUES[hue], size), x, y)
+            paste(gates, _bars(_frame_colour(hue), size), x, y)
         sprites = [
             layer_sprite([(x, y, STONE) for x, y in maze.walls], "walls", box, cell=size),
             Sprite(pads, name="pads", tags=[]).set_interaction(InteractionMode.INTANGIBLE),
@@ -190,13 +237,16 @@ class _GatesGame(GridGame):
             block(GOAL, "exit", *maze.exit, cell=size).set_interaction(InteractionMode.INTANGIBLE),
             block(PLAIN, "player", *maze.start, cell=size, layer=3),
         ]
-        self.exit = maze.exit
+        if maze.mixers:  # only then: each sprite costs a render a frame
+            mixing = Sprite(mixers, name="mixers", tags=[]).set_interaction(InteractionMode.INTANGIBLE)
+            sprites.insert(2, mixing)
+        self.exit, self.mixers = maze.exit, maze.mixers
         super().__init__(
             ColourGates.id, sprites, box, actions=(1, 2, 3, 4), cell=size, background=GROUND, letterbox=EDGE
         )
 
     def on_action(self, action: int, cell: Cell | None) -> bool:
-        """Step the player; a gate of its colour lets it in; a pad under it repaints it."""
+        """Step the player; a gate of its colour lets it in; a pad under it repaints (or mixes) it."""
         dx, dy = DELTAS[action]
         player = self.sprite("player")
         colour = int(player.pixels[0, 0])
@@ -210,6 +260,8 @@ class _GatesGame(GridGame):
         paint = int(
             self.sprite("pads").pixels[y * self.size + self.size // 2, x * self.size + self.size // 2]
         )
+        if (x, y) in self.mixers:
+            paint = HUES[ORANGE] if colour == HUES[RED] else HUES[YELLOW]
         if paint >= 0:
             player.color_remap(None, paint)
         if (x, y) == self.exit:
