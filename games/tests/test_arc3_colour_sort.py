@@ -71,16 +71,22 @@ def test_carry_block_and_drop_only_into_the_bin_of_the_tokens_colour() -> None:
 
 
 def _fewest_moves(level: Level) -> int:
-    """By brute force: breadth-first search over (cell, token carried, tokens binned), rules as written."""
+    """By brute force, rules as written: breadth-first search over single moves.
+
+    The state: (cell, token carried, its colour, tokens binned, black ring used). Codes: 3-5 and 9
+    (grey, colour 3) tokens, 6-8 rings, 10-12 pads, 13 the black ring.
+    """
     walls = set(level.cells(1))
-    tokens = [(cell, hue) for hue in range(3) for cell in level.cells(3 + hue)]
+    tokens = [(cell, hue) for hue in range(4) for cell in level.cells((3, 4, 5, 9)[hue])]
     bins = {cell: hue for hue in range(3) for cell in level.cells(6 + hue)}
-    start = (level.cells(2)[0], -1, frozenset[int]())
+    pads = {cell: hue for hue in range(3) for cell in level.cells(10 + hue)}
+    black = level.cells(13)
+    start = (level.cells(2)[0], -1, -1, frozenset[int](), False)
     depth = {start: 0}
     queue = deque([start])
     while queue:
         state = queue.popleft()
-        (x, y), carried, binned = state
+        (x, y), carried, colour, binned, used = state
         if len(binned) == len(tokens):
             return depth[state]
         lying = {cell: i for i, (cell, _) in enumerate(tokens) if i not in binned and i != carried}
@@ -89,9 +95,14 @@ def _fewest_moves(level: Level) -> int:
             cell = (x + dx, y + dy)
             if cell in walls or (cell in lying and carried >= 0):
                 continue
-            after.append((cell, lying.get(cell, carried), binned))
-        if carried >= 0 and bins.get((x, y)) == tokens[carried][1]:
-            after.append(((x, y), -1, binned | {carried}))
+            if cell in lying:
+                after.append((cell, lying[cell], tokens[lying[cell]][1], binned, used))
+            else:
+                after.append((cell, carried, pads.get(cell, colour) if carried >= 0 else -1, binned, used))
+        if carried >= 0 and bins.get((x, y)) == colour:
+            after.append(((x, y), -1, -1, binned | {carried}, used))
+        if carried >= 0 and not used and (x, y) in black:
+            after.append(((x, y), -1, -1, binned | {carried}, True))
         for nxt in after:
             if nxt not in depth:
                 depth[nxt] = depth[state] + 1
@@ -100,8 +111,8 @@ def _fewest_moves(level: Level) -> int:
 
 
 def test_solver_plans_are_as_short_as_a_brute_force_search_finds() -> None:
-    for difficulty in (0, 1):
-        for seed in range(6):
+    for difficulty in (0, 1, 2, 3):
+        for seed in range(4):
             level = SPEC.generate(level_rng(SPEC.id, difficulty, ("brute", seed), 0), difficulty)
             plan = SPEC.solve(level, SPEC.budget)
             assert plan is not None and len(plan) == _fewest_moves(level)
@@ -145,10 +156,84 @@ def _tour(player: Cell, walls: set[Cell], tokens: dict[Cell, int], bins: dict[in
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_colour_sort_by_fetching_the_tokens_in_an_order_that_works(seed: int) -> None:
-    level, _ = draw_level(SPEC, ("players", seed), 1)
+    level, _ = draw_level(SPEC, ("players", seed), 0)  # no pads nor grey tokens, which _read knows not
     session = Session(SPEC, level)
     keys = _tour(*_read(session.frame))
     assert keys
     for key in keys:
         session.step(Move(key))
     assert session.won
+
+
+# Codes: 9 a grey token, 11 a green pad, 13 the black ring; 3 a red token, 6 and 7 the red and green
+# rings. The grey token must be painted green on the pad, or go into the black ring.
+PAINTING = Level.make("colour-sort", [[1] * 6, [1, 2, 9, 11, 7, 1], [1, 3, 0, 0, 6, 1], [1] * 6])
+BLACK_RING = Level.make("colour-sort", [[1] * 6, [1, 2, 9, 13, 0, 1], [1, 3, 0, 0, 6, 1], [1] * 6])
+
+
+def test_a_pad_paints_the_token_carried_and_a_grey_token_fits_no_ring_before() -> None:
+    session = Session(SPEC, PAINTING)
+    session.step(RIGHT)  # the grey token, shown grey in the player's middle
+    assert _shows(_cell(session.frame, 2, 1), MIDDLE, 2, 9)
+    for key in (DOWN, RIGHT, RIGHT, UP):  # round the pad, onto the green ring: grey, refused
+        session.step(key)
+    session.step(DROP)
+    assert _shows(_cell(session.frame, 4, 1), MIDDLE, 2, 9)
+    session.step(LEFT)  # onto the green pad: painted green
+    assert _shows(_cell(session.frame, 3, 1), MIDDLE, 14, 9)
+    for key in (RIGHT, DROP):
+        session.step(key)
+    assert (_cell(session.frame, 4, 1) == 9).all()  # dropped: the player's middle is blue again
+    # By hand, the red token first: down, right, right, right, drop; then up, left, left (the grey
+    # token), right (painted green), right, drop.
+    assert SPEC.solve(PAINTING, SPEC.budget) == (
+        DOWN,
+        RIGHT,
+        RIGHT,
+        RIGHT,
+        DROP,
+        UP,
+        LEFT,
+        LEFT,
+        RIGHT,
+        RIGHT,
+        DROP,
+    )
+
+
+def test_the_black_ring_takes_one_token_of_any_colour_and_is_gone() -> None:
+    session = Session(SPEC, BLACK_RING)
+    assert _shows(_cell(session.frame, 3, 1), MIDDLE, 0, 5)
+    for key in (RIGHT, RIGHT, DROP):  # the grey token into the black ring
+        session.step(key)
+    session.step(RIGHT)
+    assert (_cell(session.frame, 3, 1) == 0).all()  # the ring is gone
+    for key in (LEFT, LEFT, LEFT, DOWN, UP, RIGHT, RIGHT, DROP):  # red, where the black ring was
+        session.step(key)
+    assert not session.over and _shows(_cell(session.frame, 3, 1), MIDDLE, 8, 9)  # still carried
+    for key in (DOWN, RIGHT, DROP):
+        session.step(key)
+    assert session.won
+    assert len(SPEC.solve(BLACK_RING, SPEC.budget) or ()) == _fewest_moves(BLACK_RING) == 10
+
+
+def _without(level: Level, code: int) -> Level:
+    return Level.make(level.game, [[0 if v == code else v for v in row] for row in level.grid])
+
+
+@pytest.mark.parametrize("difficulty", [0, 1, 2, 3])
+def test_each_difficulty_draws_its_element_and_its_plans_win(difficulty: int) -> None:
+    for seed in range(4):
+        level, plan = draw_level(SPEC, ("elements", seed), difficulty)
+        codes = [v for row in level.grid for v in row]
+        assert sum(1 for code in (6, 7, 8) if code in codes) == 2 + (difficulty >= 2)  # rings
+        assert codes.count(9) == (0, 1, 1, 2)[difficulty]  # grey tokens
+        assert sum(1 for code in (10, 11, 12) if code in codes) == (0, 1, 2, 2)[difficulty]  # pads
+        assert codes.count(13) == (difficulty == 3)
+        if difficulty == 3:  # the black ring shortens the shortest plan
+            assert _fewest_moves(_without(level, 13)) > len(plan)
+        assert len(plan) == _fewest_moves(level)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
