@@ -17,6 +17,7 @@ Each difficulty adds an element the one before lacks:
 
 from __future__ import annotations
 
+import functools
 import heapq
 import random
 from collections import deque
@@ -81,6 +82,22 @@ class _Board:
         any_bin = next(iter(level.cells(ANY_BIN)), None)
         return cls(frozenset(level.cells(WALL)), level.cells(START)[0], tokens, bins, pads, any_bin)
 
+    @functools.cached_property
+    def steps_from(self) -> dict[Cell, tuple[tuple[Cell, Move], ...]]:
+        """Each open cell's open neighbours, with the move to each, in the order of ``DELTAS``."""
+        width = 1 + max(x for x, _ in self.walls)
+        height = 1 + max(y for _, y in self.walls)
+        return {
+            (x, y): tuple(
+                ((x + dx, y + dy), ARROWS[action])
+                for action, (dx, dy) in DELTAS.items()
+                if (x + dx, y + dy) not in self.walls
+            )
+            for y in range(height)
+            for x in range(width)
+            if (x, y) not in self.walls
+        }
+
     def walk(
         self, start: Cell, blocked: set[Cell], goals: set[Cell], through: frozenset[Cell] = frozenset()
     ) -> dict[Cell, tuple[Move, ...]]:
@@ -91,14 +108,18 @@ class _Board:
         """
         came: dict[Cell, tuple[Cell, Move] | None] = {start: None}
         queue = deque([start])
-        while queue:
-            x, y = queue.popleft()
-            for action, (dx, dy) in DELTAS.items():
-                cell = (x + dx, y + dy)
-                if cell in came or cell in self.walls or cell in blocked:
+        missing = len(goals - {start})
+        while queue and missing:  # once every goal is reached, the rest of the room changes nothing
+            here = queue.popleft()
+            for cell, move in self.steps_from[here]:
+                if cell in came or cell in blocked:
                     continue
-                came[cell] = ((x, y), ARROWS[action])
-                if cell not in goals or cell in through:
+                came[cell] = (here, move)
+                if cell not in goals:
+                    queue.append(cell)
+                    continue
+                missing -= 1
+                if cell in through:
                     queue.append(cell)
         walks = {}
         for goal in goals & came.keys():
