@@ -17,6 +17,11 @@ lever-lift now have four difficulties, crumble-floor three), and after the diffi
 games that gained one (toggle-pattern, sequence-tiles and slide-puzzle 1-3; magnet, mirror-beam, paint-trail,
 pipe-connect and symmetry-draw 2-3; portals 3-4; odd-one-out and push-blocks 3; tilt-gravity 5;
 shape-fit 6): only those games' and difficulties' digests changed.
+
+At ``GAME_DATA_VERSION`` 6 it was written again after keys-doors (a decoy door at 1), colour-gates
+(a white gate and its washing pad at 2, mixing at 3) and colour-sort (grey tokens and paint pads at
+1, a third colour at 2, the black ring at 3) gained an element a difficulty: only keys-doors 1-3,
+colour-gates 2-3 and colour-sort 1-3 changed.
 """
 
 from __future__ import annotations
