@@ -1,4 +1,4 @@
-"""The golden arc3-smoke protocol (written before the records became types) reports and checks as then."""
+"""The golden arc3-smoke protocol (played again at game data version 6) reports and checks as stored."""
 
 from __future__ import annotations
 
