@@ -34,7 +34,7 @@ from .levels import SERVED_DIFFICULTIES, in_test_half, is_test_seed, served_diff
 
 __all__ = ["GAME_DATA_VERSION", "GameInstance", "GameSource", "LevelDrawError", "play_plan"]
 
-GAME_DATA_VERSION = "5"
+GAME_DATA_VERSION = "6"
 """The version of how instances are drawn from seeds (seed parts, difficulty, demonstrations)."""
 
 _DEMO_DRAWS = 64
