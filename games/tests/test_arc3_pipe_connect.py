@@ -260,7 +260,7 @@ def test_a_pipe_on_purple_turns_anticlockwise() -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_at_difficulty_three_two_pipes_on_the_way_turn_back(seed: int) -> None:
+def test_at_difficulty_three_two_pipes_turn_back(seed: int) -> None:
     for difficulty in (2, 3):
         level, plan = draw_level(SPEC, ("back", seed), difficulty)
         back = [(x, y) for y, row in enumerate(level.grid) for x, code in enumerate(row) if code >= 28]

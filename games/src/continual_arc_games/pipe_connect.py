@@ -8,9 +8,9 @@ pipe bolted down (on a maroon tile: a click does not turn it); 28 + 4 k + r the 
 purple tile, which a click turns a quarter anticlockwise.
 
 What each difficulty adds: 0 straights and corners; 1 tees; 2 bolted pipes, one of them set right
-on the water's way and two anywhere as they fell; 3 pipes that turn anticlockwise, two of them on the
-way the board was laid along, where that changes the clicks they need, and one at least turned by
-the fewest clicks (on a larger, more winding board).
+on the water's way and two anywhere as they fell; 3 two pipes that turn anticlockwise, one on the way
+the board was laid along, where that changes the clicks it needs, and one anywhere; the fewest
+clicks turn one at least (on a larger, more winding board).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class _Knobs:
     tees: float  # share of the path's tiles made tees
     shortest: int  # fewest clicks a served level needs
     bolted: int = 0  # bolted pipes: one set right on the path, the others anywhere as they fell
-    back: int = 0  # path pipes made to turn anticlockwise, each needing other clicks than clockwise
+    back: int = 0  # pipes turning anticlockwise: one on the path needing other clicks, the rest anywhere
 
 
 _KNOBS = (
@@ -123,13 +123,13 @@ class PipeConnect:
         With difficulty the path winds more (cell weights 1..2 to 1..8), fewer tiles off it are
         empty (0.4 to 0.1), more of its tiles are tees (0 to 0.3), and a served level needs at
         least 2, 4, 6 or 8 clicks. From difficulty 2 three pipes are bolted: one of the path's, set
-        right, and two other tiles' pipes as they fell. At difficulty 3 two of the path's other
-        pipes turn anticlockwise, chosen among those that then need a different number of clicks
-        (a corner one or three quarters away), and the fewest clicks turn one at least. The board is
+        right, and two other tiles' pipes as they fell. At difficulty 3 two pipes turn anticlockwise:
+        one of the path's, chosen among those that then need a different number of clicks (a corner
+        one or three quarters away), and one anywhere; the fewest clicks turn one at least. The board is
         then turned or mirrored at random.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
-        return retry(lambda: self._attempt(rng, knobs), 20)
+        return retry(lambda: self._attempt(rng, knobs), 40 if knobs.back else 20)  # fewer fit at 3
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         n = knobs.side
@@ -169,9 +169,12 @@ class PipeConnect:
                 if PIPES <= grid[y][x] < BOLTED
                 and _TURNS[grid[y][x]][a][b] != _TURNS[grid[y][x] + BACK - PIPES][a][b]
             ]
-            if len(changed) < knobs.back:
-                raise RejectLevel("too few pipes on the way whose clicks turning back would change")
-            for x, y in rng.sample(changed, knobs.back):
+            if not changed:
+                raise RejectLevel("no pipe on the way whose clicks turning back would change")
+            x, y = rng.choice(changed)
+            grid[y][x] += BACK - PIPES
+            pipes = [(x, y) for y in range(1, n + 1) for x in range(1, n + 1) if PIPES <= grid[y][x] < BOLTED]
+            for x, y in rng.sample(pipes, min(len(pipes), knobs.back - 1)):  # the others as they fell
                 grid[y][x] += BACK - PIPES
         grid[source[1]][source[0]], grid[drain[1]][drain[0]] = SOURCE, DRAIN
         level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
