@@ -11,7 +11,8 @@ uniformly); then the solver's mean plan length (the level score's baseline), and
 ``M`` generator draws with Chao1's estimate of how many there are. Every served difficulty must
 stay below one random win in three for both players. ``--timing`` prints instead the mean and worst
 milliseconds per level drawn, with and without the engine replay of the plan, at every difficulty:
-a protocol draws about a thousand levels, so the mean should stay well under 50 ms.
+a protocol draws about a thousand levels, so the mean should stay well under 50 ms where the search
+allows (games/README.md names the difficulties that take longer).
 """
 
 from __future__ import annotations

@@ -77,8 +77,13 @@ def test_the_long_way_is_open_until_the_switch_raises_its_gate() -> None:
     assert (_cell(session.frame, 2, 2) == 9).all()
 
 
-def _read(frame: np.ndarray) -> tuple[Cell, Cell, set[Cell], dict[Cell, int], dict[Cell, tuple[int, bool]]]:
-    """Player, exit, walls, switches (cell: colour) and gates (cell: colour, raised) from a frame."""
+def _read(
+    frame: np.ndarray,
+) -> tuple[Cell, Cell, set[Cell], dict[Cell, frozenset[int]], dict[Cell, tuple[int, bool]]]:
+    """Player, exit, walls, switches (cell: the colours of its arms and middle) and gates from a frame.
+
+    A gate is read as (colour, raised).
+    """
     size, origin = lattice(frame)
     third = size // 3
     switches, gates = {}, {}
@@ -92,15 +97,16 @@ def _read(frame: np.ndarray) -> tuple[Cell, Cell, set[Cell], dict[Cell, int], di
         elif corner in (2, 4) or (block == 4).any():
             walls.add(c)
         elif corner == 5 and edge != 5:
-            switches[c] = edge
+            switches[c] = frozenset((edge, middle))
         elif corner != 5:
             gates[c] = (corner, middle == corner)
     return player, goal, walls, switches, gates
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_bridge_switches_by_planning_over_the_gates_states(seed: int) -> None:
-    level, plan = draw_level(SPEC, ("players", seed), 2)
+@pytest.mark.parametrize("difficulty", [2, 3])
+def test_bridge_switches_by_planning_over_the_gates_states(seed: int, difficulty: int) -> None:
+    level, plan = draw_level(SPEC, ("players", seed), difficulty)
     session = Session(SPEC, level)
     player, goal, walls, switches, gates = _read(session.frame)
     start = (player, frozenset[int]())
@@ -115,7 +121,7 @@ def test_bridge_switches_by_planning_over_the_gates_states(seed: int) -> None:
             colour, raised = gates.get(step, (-1, False))
             if step in walls or raised != (colour in flipped):
                 continue  # a wall, or a gate that is up now
-            after = flipped ^ {switches[step]} if step in switches else flipped
+            after = flipped ^ switches.get(step, frozenset())
             if (step, after) not in came:
                 came[(step, after)] = (state, action)
                 queue.append((step, after))
@@ -128,3 +134,48 @@ def test_bridge_switches_by_planning_over_the_gates_states(seed: int) -> None:
     for key in keys:
         session.step(Move(key))
     assert session.won
+
+
+# Codes: 2 start, 17 a magenta switch linked to red, 7 a raised red gate, 9 a raised magenta gate.
+LINKED = Level.make("bridge-switches", [[1] * 7, [1, 2, 17, 7, 9, 3, 1], [1] * 7])
+
+
+def test_a_linked_switch_shows_both_colours_and_flips_both() -> None:
+    session = Session(SPEC, LINKED)
+    _, _, _, switches, gates = _read(session.frame)
+    assert list(switches.values()) == [frozenset((6, 8))]
+    assert [gates[c] for c in sorted(gates)] == [(8, True), (6, True)]  # left to right
+    session.step(RIGHT)
+    gates = _read(session.frame)[4]
+    assert [gates[c] for c in sorted(gates)] == [(8, False), (6, False)]
+    for _ in range(3):
+        session.step(RIGHT)
+    assert session.won
+
+
+def _walk(level: Level, plan: tuple[Move, ...]) -> list[int]:
+    """The level's codes under the player after each move of ``plan``, by stepping it over the grid."""
+    x, y = next((x, y) for y, row in enumerate(level.grid) for x, v in enumerate(row) if v == 2)
+    under = []
+    for move in plan:
+        dx, dy = STEPS[move.action]
+        x, y = x + dx, y + dy
+        under.append(level.grid[y][x])
+    return under
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_what_difficulties_two_and_three_add(seed: int) -> None:
+    """2: a lowered red gate and two red switches, red flipped twice; 3: a linked switch pressed."""
+    red = {4, 13, 14, 15, 17}  # switches that flip colour 0: its own, and the linked ones
+    for difficulty in (1, 2, 3):
+        level, plan = draw_level(SPEC, ("adds", seed), difficulty)
+        codes = [v for row in level.grid for v in row]
+        under = _walk(level, plan)
+        if difficulty >= 2:
+            assert 10 in codes and codes.count(4) >= 2 and sum(v in red for v in under) >= 2
+        assert any(v >= 13 for v in under) == (difficulty == 3)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won

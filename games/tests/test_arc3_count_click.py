@@ -106,3 +106,25 @@ def test_count_click_by_counting_the_objects_and_the_dots(seed: int, difficulty:
     while not session.over and session.moves <= len(plan):
         session.step(_answer(session.frame))
     assert session.won and session.moves == len(plan)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_what_difficulties_two_and_three_add(seed: int) -> None:
+    """From 2 a tile counts the coloured cells (when that is wrong); at 3 another counts the colours."""
+    for difficulty in (1, 2, 3):
+        level, plan = draw_level(SPEC, ("adds", seed), difficulty)
+        rows = level.param("picture_height")
+        for top in range(0, level.height, rows + 1):
+            picture = level.grid[top : top + rows]
+            tiles = [v for v in level.grid[top + rows] if v]
+            coloured = [(x, y) for y, row in enumerate(picture) for x, v in enumerate(row) if v]
+            objects, colours = len(blobs(coloured)), len({v for row in picture for v in row if v})
+            assert tiles.count(objects) == 1
+            if difficulty >= 2 and len(coloured) != objects and len(coloured) <= 9:
+                assert len(coloured) in tiles
+            if difficulty == 3:
+                assert colours < objects and colours in tiles
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won

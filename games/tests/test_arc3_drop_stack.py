@@ -137,22 +137,99 @@ def test_drop_stack_by_planning_the_drops_from_the_picture_and_the_queue(seed: i
     queue = [c for c in queue if c not in (4, 5)]  # the blocks, not the ground or the letterbox
     plan: list[int] = []
 
-    def fill(heights: list[int]) -> bool:
-        """Depth first, in the head: the next block goes where the picture wants its colour next."""
-        turn = sum(heights)
+    def fill(heights: list[int], turn: int) -> bool:
+        """Depth first, in the head: the next block goes where the picture wants its colour next.
+
+        A white block goes where the picture wants any block; an orange bomb onto any block.
+        """
         if turn == len(queue):
-            return True
+            return heights == [len(column) for column in columns]
         for c in range(n):
-            if heights[c] < len(columns[c]) and columns[c][heights[c]] == queue[turn]:
-                heights[c] += 1
-                plan.append(c)
-                if fill(heights):
-                    return True
-                plan.pop()
-                heights[c] -= 1
+            if queue[turn] == 12:
+                if heights[c] == 0:
+                    continue
+                step = -1
+            elif heights[c] < len(columns[c]) and queue[turn] in (0, columns[c][heights[c]]):
+                step = 1
+            else:
+                continue
+            heights[c] += step
+            plan.append(c)
+            if fill(heights, turn + 1):
+                return True
+            plan.pop()
+            heights[c] -= step
         return False
 
-    assert fill([0] * n)
+    assert 0 in queue and 12 in queue  # difficulty 2 has a wild block and a bomb
+    assert fill([0] * n, 0)
     for c in plan:
         session.step(Move.click(*grid.middle((left + 1 + c, top))))
     assert session.won
+
+
+# The WELL's picture; the queue: red, a bomb, a wild block, red, yellow.
+TRICKS = Level.make("drop-stack", [[0, 2], [1, 1], [1, 6], [5, 1], [2, 0]], height=2)
+# The WELL's picture and queue, the right column lidded until the left one is full.
+LIDDED = Level.make("drop-stack", [[0, 2], [1, 1], [1, 1], [2, 0]], height=2, lid=1)
+
+
+def test_a_bomb_blasts_the_block_it_lands_on_and_a_wild_block_stands_for_red() -> None:
+    session = Session(SPEC, TRICKS)
+    assert [_colour(session.frame, x, 5) for x in range(5)] == [8, 12, 0, 8, 11]
+    session.step(_column(1))
+    session.step(_column(1))  # the bomb lands on the red and both go
+    assert [_colour(session.frame, 1, y) for y in range(3)] == [5, 5, 5] and not session.over
+    session.step(_column(1))  # white where the picture wants red
+    assert _colour(session.frame, 1, 2) == 0 and not session.over
+    session.step(_column(2))
+    session.step(_column(2))
+    assert session.won
+    assert SPEC.solve(TRICKS, SPEC.budget) is not None
+
+
+def test_a_wild_block_where_the_picture_has_none_loses_and_a_bomb_on_the_floor_vanishes() -> None:
+    session = Session(SPEC, TRICKS)
+    session.step(_column(1))
+    session.step(_column(2))  # onto the empty floor: nothing to blast
+    assert [_colour(session.frame, 2, y) for y in range(3)] == [5, 5, 5] and not session.over
+    session.step(_column(1))  # white on the red, where the picture has nothing
+    assert session.lost
+
+
+def test_a_lidded_column_takes_nothing_until_the_others_are_full() -> None:
+    session = Session(SPEC, LIDDED)
+    first = session.frame.copy()
+    assert _colour(first, 2, 0) == 2  # the lid above the right column
+    session.step(_column(2))
+    assert np.array_equal(session.frame, first) and not session.over
+    session.step(_column(1))  # the left column is full: the lid opens
+    assert _colour(session.frame, 2, 0) == 5
+    session.step(_column(2))
+    session.step(_column(2))
+    assert session.won
+    assert SPEC.solve(LIDDED, SPEC.budget) == (_column(1), _column(2), _column(2))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_what_each_difficulty_adds(seed: int) -> None:
+    """1: a wild block; 2: a bomb and one block more than the picture; 3: a lid shutting a column."""
+    for difficulty in range(4):
+        level, plan = draw_level(SPEC, ("adds", seed), difficulty)
+        depth = level.param("height")
+        picture = sum(1 for row in level.grid[:depth] for v in row if v)
+        queue = [v for row in level.grid[depth:] for v in row if v]
+        assert (5 in queue) == (difficulty >= 1)
+        assert queue.count(6) == (difficulty >= 2)
+        assert len(queue) == picture + 2 * (difficulty >= 2)  # the extra block and the bomb
+        assert level.param("lid", -1) >= 0 if difficulty == 3 else level.param("lid", -1) == -1
+        session = Session(SPEC, level)
+        if difficulty == 3:  # a click on the lidded column at the start does nothing
+            first = session.frame.copy()
+            clicks = sorted({m.x for m in plan if m.x is not None})  # the columns, left to right
+            assert len(clicks) == level.width and plan[0].y is not None
+            session.step(Move.click(clicks[level.param("lid")], plan[0].y))
+            assert np.array_equal(session.frame, first) and not session.over
+        for move in plan:
+            session.step(move)
+        assert session.won

@@ -171,7 +171,10 @@ def test_from_difficulty_two_the_trail_ends_on_green_where_it_would_not_have(see
             session.step(move)
         assert session.won
         if ends:
-            free = Level.make(SPEC.id, [[3 if code == 4 else code for code in row] for row in level.grid])
+            # Free of the end, and of difficulty 3's door and key, which the generator adds after.
+            free = Level.make(
+                SPEC.id, [[3 if code in (4, 5, 6) else code for code in row] for row in level.grid]
+            )
             free_plan = SPEC.solve(free, SPEC.budget)
             assert free_plan is not None
             x, y = level.cells(2)[0]
@@ -179,3 +182,55 @@ def test_from_difficulty_two_the_trail_ends_on_green_where_it_would_not_have(see
             for move in free_plan:
                 x, y = x + steps[move.action][0], y + steps[move.action][1]
             assert (x, y) != ends[0]
+
+
+# Codes: 6 the maroon door right of the start, 5 the orange key right of it, 3 the row below.
+LOCKED = Level.make("paint-trail", [[1] * 5, [1, 2, 6, 5, 1], [1, 3, 3, 3, 1], [1] * 5])
+
+
+def test_the_door_stops_the_trail_until_the_key_is_painted() -> None:
+    session = Session(SPEC, LOCKED)
+    first = session.frame
+    assert (_board(first, 2, 1) == 13).all() and (_board(first, 3, 1) == 12).all()
+    session.step(RIGHT)  # into the shut door: nothing moves
+    assert np.array_equal(session.frame, first) and not session.over
+    for move in (DOWN, RIGHT, RIGHT):
+        session.step(move)
+    assert (_board(session.frame, 2, 1) == 13).all()
+    session.step(UP)  # the key painted: the door opens
+    assert (_board(session.frame, 2, 1) == 5).all() and (_board(session.frame, 3, 1) == 9).all()
+    session.step(LEFT)
+    assert session.won
+    assert SPEC.solve(LOCKED, SPEC.budget) == (DOWN, RIGHT, RIGHT, UP, LEFT)
+
+
+def _order(level: Level, plan: tuple[Move, ...]) -> list[Cell]:
+    """The cells a plan paints, in order, by stepping from the start over the grid."""
+    x, y = level.cells(2)[0]
+    painted = [(x, y)]
+    for move in plan:
+        x, y = x + STEPS[move.action][0], y + STEPS[move.action][1]
+        painted.append((x, y))
+    return painted
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_at_difficulty_three_the_key_comes_before_a_door_the_free_trail_takes_first(seed: int) -> None:
+    for difficulty in (2, 3):
+        level, plan = draw_level(SPEC, ("door", seed), difficulty)
+        keys, doors = level.cells(5), level.cells(6)
+        assert len(keys) == len(doors) == (1 if difficulty == 3 else 0)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if doors:
+            painted = _order(level, plan)
+            assert painted.index(keys[0]) < painted.index(doors[0])
+            free = Level.make(
+                SPEC.id, [[3 if code in (5, 6) else code for code in row] for row in level.grid]
+            )
+            free_plan = SPEC.solve(free, SPEC.budget)
+            assert free_plan is not None
+            painted = _order(free, free_plan)
+            assert painted.index(doors[0]) < painted.index(keys[0])

@@ -227,9 +227,58 @@ def test_a_bolted_pipe_sits_on_maroon_and_never_turns() -> None:
 def test_from_difficulty_two_three_pipes_are_bolted(seed: int) -> None:
     for difficulty in (1, 2, 3):
         level, plan = draw_level(SPEC, ("bolted", seed), difficulty)
-        bolted = sum(code >= 16 for row in level.grid for code in row)
+        bolted = sum(16 <= code < 28 for row in level.grid for code in row)
         assert bolted == (3 if difficulty >= 2 else 0)
         session = Session(SPEC, level)
         for move in plan:
             session.step(move)
         assert session.won
+
+
+# BOARD with its corner turned one quarter on (9: open east and south) and on a purple tile (plus 24):
+# clockwise it would need one click to open west and south, anticlockwise it needs three.
+BACKWARDS = Level.make("pipe-connect", [[0, 0, 0, 0], [1, 5, 33, 0], [0, 12, 5, 0], [0, 0, 2, 0]])
+FORWARDS = Level.make("pipe-connect", [[0, 0, 0, 0], [1, 5, 9, 0], [0, 12, 5, 0], [0, 0, 2, 0]])
+
+
+def _open_sides(tile: np.ndarray, background: int) -> set[str]:
+    """The sides whose edge middle the pipe's pixels reach (the tile is 15 pixels, its middle 7)."""
+    spots = {"N": (0, 7), "E": (7, 14), "S": (14, 7), "W": (7, 0)}
+    return {side for side, (r, c) in spots.items() if tile[r, c] != background}
+
+
+def test_a_pipe_on_purple_turns_anticlockwise() -> None:
+    session = Session(SPEC, BACKWARDS)
+    tile = _cell(session.frame, 2, 1)
+    assert tile[0, 0] == 15 and _open_sides(tile, 15) == {"E", "S"}
+    session.step(_click(2, 1))
+    assert _open_sides(_cell(session.frame, 2, 1), 15) == {"N", "E"}  # a quarter back, not on
+    plan = SPEC.solve(BACKWARDS, SPEC.budget)
+    assert plan == (_click(2, 1),) * 3 + (_click(2, 2),)
+    assert SPEC.solve(FORWARDS, SPEC.budget) == (_click(2, 1), _click(2, 2))
+    assert replay(SPEC, BACKWARDS, plan) and not replay(SPEC, BACKWARDS, (_click(2, 1), _click(2, 2)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_at_difficulty_three_two_pipes_turn_back(seed: int) -> None:
+    for difficulty in (2, 3):
+        level, plan = draw_level(SPEC, ("back", seed), difficulty)
+        back = [(x, y) for y, row in enumerate(level.grid) for x, code in enumerate(row) if code >= 28]
+        assert len(back) == (2 if difficulty == 3 else 0)
+        session = Session(SPEC, level)
+        for move in plan:
+            session.step(move)
+        assert session.won
+        if back:  # the water runs through one at least, turned into place anticlockwise
+            size = 64 // max(level.width, level.height)
+            size -= 1 - size % 2
+            left, top = (64 - size * level.width) // 2, (64 - size * level.height) // 2
+            frame = session.frame
+            wet = []
+            for x, y in back:
+                tile = frame[top + y * size : top + (y + 1) * size, left + x * size : left + (x + 1) * size]
+                assert tile[0, 0] == 15
+                wet.append(bool((tile == 9).any()))
+            clicked = {(m.x, m.y) for m in plan}
+            middles = {(left + x * size + size // 2, top + y * size + size // 2) for x, y in back}
+            assert any(wet) and clicked & middles

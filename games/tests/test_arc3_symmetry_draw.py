@@ -124,8 +124,12 @@ def _symmetry_draw_start_and_goal(level: Level) -> tuple[tuple[int, ...], tuple[
 
 
 def _fewest_clicks_by_the_rules(level: Level) -> int:
-    """Breadth-first over every click the rules allow on a small symmetry-draw board (cells, selected)."""
+    """Breadth-first over every click the rules allow on a small symmetry-draw board (cells, selected).
+
+    With an eraser (the entry after the colours) a click empties the cell whatever it holds.
+    """
     hues = [level.param(f"hue{i}") for i in (1, 2, 3) if level.param(f"hue{i}", -1) >= 0]
+    eraser = len(hues) + 1 if level.param("eraser", 0) else -1
     cells, goal = _symmetry_draw_start_and_goal(level)
     start = (cells, level.param("selected"))
     seen, frontier, depth = {start}, [start], 0
@@ -134,9 +138,16 @@ def _fewest_clicks_by_the_rules(level: Level) -> int:
             return depth
         nxt = []
         for cells, selected in frontier:
-            options = [(cells, entry) for entry in range(1, len(hues) + 1)]
+            options = [(cells, entry) for entry in range(1, len(hues) + 1 + (eraser > 0))]
             options += [
-                ((*cells[:i], 0 if cells[i] == selected else selected, *cells[i + 1 :]), selected)
+                (
+                    (
+                        *cells[:i],
+                        0 if selected in (cells[i], eraser) else selected,
+                        *cells[i + 1 :],
+                    ),
+                    selected,
+                )
                 for i in range(len(cells))
             ]
             for state in options:
@@ -147,7 +158,8 @@ def _fewest_clicks_by_the_rules(level: Level) -> int:
     raise AssertionError("no way to the mirror image")
 
 
-def test_symmetry_draw_plans_are_the_fewest_clicks() -> None:
+@pytest.mark.parametrize("eraser", [0, 1])
+def test_symmetry_draw_plans_are_the_fewest_clicks(eraser: int) -> None:
     rng = random.Random(7)
     spec = GAMES["symmetry-draw"]
     for _ in range(60):
@@ -160,13 +172,15 @@ def test_symmetry_draw_plans_are_the_fewest_clicks() -> None:
             hue1=8,
             hue2=9,
             hue3=14,
-            selected=rng.randint(1, 3),
+            selected=rng.randint(1, 3 + eraser),
+            **({"eraser": 1} if eraser else {}),
         )
         plan = spec.solve(level, spec.budget)
         assert plan is not None
         fewest = _fewest_clicks_by_the_rules(level)
         assert len(plan) == fewest
-        assert cost_to_go(*_symmetry_draw_start_and_goal(level), level.param("selected")) == fewest
+        start, goal = _symmetry_draw_start_and_goal(level)
+        assert cost_to_go(start, goal, level.param("selected"), 4 if eraser else 0) == fewest
         assert not plan or replay(spec, level, plan)
 
 
@@ -221,3 +235,61 @@ def test_difficulty_two_and_three_mirror_about_both_axes(seed: int) -> None:
             ]
             painted = [[0 if v in (2, 3) else v for v in row] for row in shown]
             assert painted == painted[::-1] and painted == [row[::-1] for row in painted]
+
+
+# A 4x2 board, the left half fixed (red over blue), with a yellow third colour and an eraser (entry
+# 4); red is selected. The right half lacks a red cell at (3, 0) and must lose a yellow one at (2, 0)
+# and a blue one at (2, 1). Without the eraser: paint the red (1), then each of the two others takes
+# two clicks (select its colour and click, or paint it and click again): 5. With it: 1 + 1 + 2 = 4.
+ERASING = Level.make(
+    "symmetry-draw",
+    [[1, 0, 3, 0], [2, 0, 2, 2]],
+    axis=0,
+    locked=0,
+    hue1=8,
+    hue2=9,
+    hue3=11,
+    selected=1,
+    eraser=1,
+)
+
+
+def test_the_eraser_empties_any_cell_and_saves_a_click() -> None:
+    spec = GAMES["symmetry-draw"]
+    plain = Level.make(
+        spec.id, [list(row) for row in ERASING.grid], **{k: v for k, v in ERASING.params if k != "eraser"}
+    )
+    plan, without = spec.solve(ERASING, spec.budget), spec.solve(plain, spec.budget)
+    assert plan is not None and without is not None and (len(plan), len(without)) == (4, 5)
+    assert _fewest_clicks_by_the_rules(ERASING) == 4 and _fewest_clicks_by_the_rules(plain) == 5
+    session = Session(spec, ERASING)
+    frame = session.frame
+    assert (frame[38:46, 46:50] == 0).any() and (frame[38:46, 46:54] == 2).any()  # the checked swatch
+    session.step(Move.click(48, 40))  # the eraser
+    session.step(Move.click(*_cell_middle(2, 0)))
+    assert (_board_cell(session.frame, 2, 0) == 2).all()  # yellow emptied, red never selected
+    session.step(Move.click(*_cell_middle(2, 0)))
+    assert (_board_cell(session.frame, 2, 0) == 2).all()  # an empty cell stays empty
+    assert replay(spec, ERASING, plan)
+
+
+def _cell_middle(c: int, r: int) -> tuple[int, int]:
+    return 14 + 12 * c, 18 + 12 * r
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_at_difficulty_three_an_eraser_saves_a_click(seed: int) -> None:
+    spec = GAMES["symmetry-draw"]
+    for difficulty in (2, 3):
+        level, plan = draw_level(spec, ("eraser", seed), difficulty)
+        assert level.param("eraser", 0) == (difficulty == 3)
+        if difficulty == 3:
+            plain = Level.make(
+                spec.id, [list(row) for row in level.grid], **{k: v for k, v in level.params if k != "eraser"}
+            )
+            without = spec.solve(plain, spec.budget)
+            assert without is not None and len(plan) < len(without)
+        session = Session(spec, level)
+        for move in plan:
+            session.step(move)
+        assert session.won

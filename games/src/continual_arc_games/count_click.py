@@ -5,6 +5,10 @@ Legend of the level grid: a stack of blocks, one per stage, each ``picture_heigh
 picture: 0 empty, 1-6 a cell of an object of colour 1-6 (objects are 4-connected and never touch
 one another, not even at a corner). Its last row holds the tiles' dot counts (1-9) from the left,
 then zeros.
+
+What each difficulty adds: 0 objects of one cell; 1 objects of two cells, which count once; 2 a
+decoy tile that counts the picture's coloured cells; 3 a second decoy, counting its colours, in a
+picture where some colour is shared by two objects.
 """
 
 from __future__ import annotations
@@ -37,14 +41,15 @@ class _Knobs:
     counts: tuple[int, int]  # fewest and most objects in a picture
     cells: int  # most cells an object has
     decoy: bool  # whether a tile counts the picture's coloured cells instead of its objects
+    hued: bool  # whether a tile counts the picture's colours, which every picture has fewer of
     size: tuple[int, int]  # the picture's width and height in cells
 
 
 _KNOBS = (
-    _Knobs(3, 3, (1, 4), 1, False, (9, 7)),
-    _Knobs(4, 3, (1, 6), 2, False, (11, 9)),
-    _Knobs(4, 3, (2, 8), 3, True, (13, 9)),
-    _Knobs(5, 4, (3, 9), 4, True, (15, 11)),
+    _Knobs(3, 3, (1, 4), 1, False, False, (9, 7)),
+    _Knobs(4, 3, (1, 6), 2, False, False, (11, 9)),
+    _Knobs(4, 3, (2, 8), 3, True, False, (13, 9)),
+    _Knobs(5, 4, (3, 9), 4, True, True, (15, 11)),
 )
 
 
@@ -103,7 +108,8 @@ class CountClick:
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """3 to 5 questions of 1-4 up to 3-9 objects of 1 to 4 cells, with 3 or 4 tiles each.
 
-        From difficulty 2 on, one wrong tile counts the coloured cells rather than the objects.
+        From difficulty 2 on, one wrong tile counts the coloured cells rather than the objects; at
+        difficulty 3 another counts the colours, every picture sharing a colour between two objects.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 20)
@@ -112,10 +118,8 @@ class CountClick:
         width, rows = knobs.size
         grid: list[list[int]] = []
         for _ in range(knobs.stages):
-            picture = _picture(rng, knobs)
-            objects = _Stage(tuple(map(tuple, picture)), ()).objects()
-            cells = sum(1 for row in picture for v in row if v)
-            tiles = _tiles(rng, knobs, objects, cells)
+            picture, objects, cells, hues = _question(rng, knobs)
+            tiles = _tiles(rng, knobs, objects, cells, hues)
             grid += [*picture, list(tiles) + [0] * (width - len(tiles))]
         return Level.make(self.id, grid, picture_height=rows)
 
@@ -141,6 +145,22 @@ class CountClick:
                     yield Move.click(*frame_point(viewport, PITCH * i + TILE // 2, top + TILE // 2)), done + 1
 
         return bfs(0, successors, lambda done: done == len(stages), budget)
+
+
+def _question(rng: random.Random, knobs: _Knobs) -> tuple[list[list[int]], int, int, int]:
+    """A picture and its counts of objects, coloured cells and colours.
+
+    With ``hued``, pictures are drawn again until two objects share a colour, so that the colour
+    count is a wrong answer.
+    """
+    for _ in range(20):
+        picture = _picture(rng, knobs)
+        objects = _Stage(tuple(map(tuple, picture)), ()).objects()
+        cells = sum(1 for row in picture for v in row if v)
+        hues = len({v for row in picture for v in row if v})
+        if not knobs.hued or hues != objects:
+            return picture, objects, cells, hues
+    raise RejectLevel("no picture shares a colour between two objects")
 
 
 def _picture(rng: random.Random, knobs: _Knobs) -> list[list[int]]:
@@ -170,10 +190,12 @@ def _picture(rng: random.Random, knobs: _Knobs) -> list[list[int]]:
     return grid
 
 
-def _tiles(rng: random.Random, knobs: _Knobs, objects: int, cells: int) -> tuple[int, ...]:
-    """The tiles' dot counts: the right one, the cell count as a decoy if asked, then near misses."""
+def _tiles(rng: random.Random, knobs: _Knobs, objects: int, cells: int, hues: int) -> tuple[int, ...]:
+    """The dot counts: the right one, the colour and cell counts as decoys if asked, then near misses."""
     wrong: list[int] = []
-    if knobs.decoy and cells != objects and cells <= 9:
+    if knobs.hued:  # never equal to the objects: the picture was redrawn until a colour is shared
+        wrong.append(hues)
+    if knobs.decoy and cells != objects and cells <= 9 and cells not in wrong:
         wrong.append(cells)
     near = [n for n in (objects - 1, objects + 1, objects - 2, objects + 2, objects + 3) if 1 <= n <= 9]
     for n in rng.sample(near, len(near)):

@@ -2,10 +2,12 @@
 
 Legend of the level grid: 0 floor, 1 wall, 2 the player's start (a silhouette cell, painted from the
 first frame), 3 a silhouette cell (floor the trail must paint), 4 the silhouette cell the trail must
-end on (green: entering it before every other silhouette cell is painted loses).
+end on (green: entering it before every other silhouette cell is painted loses), 5 the silhouette's
+key cell (orange), 6 its door cell (maroon: it stops the player until the key cell is painted).
 
 What each difficulty adds: 0 a silhouette with a fork; 1 inner walls; 2 a green cell the trail must
-end on, where the trail would otherwise be free to end elsewhere; 3 a larger silhouette.
+end on, where the trail would otherwise be free to end elsewhere; 3 a door cell that opens only once
+the key cell is painted, where the trail would otherwise paint the door first.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from .layouts import Cell, bordered_room, inner_cells, ordered
 
 __all__ = ["PaintTrail"]
 
-FLOOR, WALL, START, SHAPE, FINISH = range(5)
-PLAYER, PAINT, STONE, GROUND, EDGE, LAST = 9, 11, 3, 5, 4, 14
+FLOOR, WALL, START, SHAPE, FINISH, KEY, DOOR = range(7)
+PLAYER, PAINT, STONE, GROUND, EDGE, LAST, UNLOCK, LOCKED = 9, 11, 3, 5, 4, 14, 12, 13
 CELL = 2  # pixels per board cell; the silhouette panel beside the board uses one pixel per cell
 
 
@@ -33,13 +35,14 @@ class _Knobs:
     walls: int  # inner wall cells
     chords: int  # fewest silhouette edges beyond those of a simple path (each one a possible wrong turn)
     finish: bool = False  # whether the trail must end on a marked cell
+    door: bool = False  # whether a silhouette cell is a door that its key cell, once painted, opens
 
 
 _KNOBS = (
     _Knobs(6, 7, 0, 1),
     _Knobs(7, 9, 2, 2),
     _Knobs(8, 12, 3, 3, finish=True),
-    _Knobs(9, 16, 4, 4, finish=True),
+    _Knobs(9, 16, 4, 4, finish=True, door=True),
 )
 
 
@@ -55,8 +58,9 @@ class PaintTrail:
         "The small picture right of the board is the room in miniature, with a yellow silhouette. "
         "Entering a floor cell outside the silhouette loses the level, and so does being left with "
         "no cell to move into. A green cell, where there is one, must be the trail's last: entering "
-        "it while another silhouette cell is unpainted loses. The level is won when the painted "
-        "cells are exactly the silhouette."
+        "it while another silhouette cell is unpainted loses. A maroon door cell, where there is one, "
+        "stops the player like a wall until the orange key cell has been painted. The level is won "
+        "when the painted cells are exactly the silhouette."
     )
     actions = (UP, DOWN, LEFT, RIGHT)
     max_difficulty = len(_KNOBS) - 1
@@ -68,10 +72,13 @@ class PaintTrail:
         The silhouette is a coiled random walk from the start, so a trail covering it exists; its
         cells touch each other in 1 to 4 more places than a plain path's would, so it has forks.
         From difficulty 2 the walk's last cell is the green end, and a level is served only when a
-        trail free to end anywhere would end elsewhere.
+        trail free to end anywhere would end elsewhere. At difficulty 3 two more of the walk's cells
+        are the key and the door, the key painted first by the walk, the door first by the trail the
+        solver finds without them.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
-        return retry(lambda: self._attempt(rng, knobs), 20)
+        # A door that changes the plan is rare (most coils have one trail to the green end): more tries.
+        return retry(lambda: self._attempt(rng, knobs), 80 if knobs.door else 20)
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         side = knobs.side
@@ -93,6 +100,10 @@ class PaintTrail:
             if free is None or _trail_end(start, free) == trail[-1]:
                 raise RejectLevel("a trail free to end anywhere ends on the walk's last cell anyway")
             grid[trail[-1][1]][trail[-1][0]] = FINISH
+        if knobs.door:
+            _lock(rng, grid, trail, self.solve(Level.make(self.id, grid), self.budget))
+            if self.solve(Level.make(self.id, grid), self.budget) is None:
+                raise RejectLevel("no trail within the budget paints the key before the door")
         return Level.make(self.id, grid)
 
     def build(self, level: Level) -> ARCBaseGame:
@@ -107,7 +118,7 @@ class PaintTrail:
         the search steps into. Partial trails are cut when the cells left fall apart or two of them
         could only be entered and never left (each must then end the trail).
         """
-        cells = ordered(level.cells(START) + level.cells(SHAPE) + level.cells(FINISH))
+        cells = ordered(_silhouette(level))
         index = {cell: i for i, cell in enumerate(cells)}
         near = [
             [
@@ -120,8 +131,41 @@ class PaintTrail:
         masks = [sum(1 << j for _, j in options) for options in near]
         start = index[level.cells(START)[0]]
         end = index[level.cells(FINISH)[0]] if level.cells(FINISH) else -1
-        actions = _trail(near, masks, start, ((1 << len(cells)) - 1) & ~(1 << start), budget, end)
+        lock = (index[level.cells(KEY)[0]], index[level.cells(DOOR)[0]]) if level.cells(DOOR) else None
+        actions = _trail(near, masks, start, ((1 << len(cells)) - 1) & ~(1 << start), budget, end, lock)
         return None if actions is None else tuple(ARROWS[a] for a in actions)
+
+
+def _silhouette(level: Level) -> list[Cell]:
+    """Every cell the trail must paint: the start, the plain ones, the green end, the key and door."""
+    return [cell for code in (START, SHAPE, FINISH, KEY, DOOR) for cell in level.cells(code)]
+
+
+def _lock(rng: random.Random, grid: list[list[int]], walk: list[Cell], free: tuple[Move, ...] | None) -> None:
+    """Make two of the walk's cells the key and the door, so that the door changes the plan.
+
+    The walk paints the key first (so a trail exists); ``free``, the solver's plan without them,
+    paints the door first (so it no longer wins). Neither is the start or the green end.
+
+    Raises:
+        RejectLevel: when no such pair exists.
+    """
+    if free is None:
+        raise RejectLevel("no trail within the budget")
+    steps = {move: DELTAS[action] for action, move in ARROWS.items()}
+    order = {walk[0]: 0}
+    x, y = walk[0]
+    for move in free:
+        x, y = x + steps[move][0], y + steps[move][1]
+        order[(x, y)] = len(order)
+    inner = walk[1:-1]
+    pairs = [
+        (key, door) for i, key in enumerate(inner) for door in inner[i + 1 :] if order[door] < order[key]
+    ]
+    if not pairs:
+        raise RejectLevel("the solver's trail paints the cells in the walk's order")
+    (kx, ky), (dx, dy) = rng.choice(pairs)
+    grid[ky][kx], grid[dy][dx] = KEY, DOOR
 
 
 def _trail_end(start: Cell, plan: tuple[Move, ...]) -> Cell:
@@ -181,12 +225,20 @@ def _can_strand(cells: list[Cell]) -> bool:
 
 
 def _trail(
-    near: list[list[tuple[int, int]]], masks: list[int], at: int, left: int, budget: int, end: int = -1
+    near: list[list[tuple[int, int]]],
+    masks: list[int],
+    at: int,
+    left: int,
+    budget: int,
+    end: int = -1,
+    lock: tuple[int, int] | None = None,
 ) -> list[int] | None:
     """The actions of a walk from ``at`` through every cell of the bitmask ``left`` once, or None.
 
-    With ``end`` at 0 or above the walk must finish on that cell.
+    With ``end`` at 0 or above the walk must finish on that cell; with ``lock`` (key, door) it enters
+    the door only once the key is painted.
     """
+    key, door = lock or (-1, -1)
     spent = 0
 
     def viable(at: int, left: int) -> bool:
@@ -219,7 +271,11 @@ def _trail(
         if spent >= budget or not viable(at, left):
             return None
         spent += 1
-        options = [(action, j) for action, j in near[at] if left >> j & 1 and (j != end or left == 1 << j)]
+        options = [
+            (action, j)
+            for action, j in near[at]
+            if left >> j & 1 and (j != end or left == 1 << j) and (j != door or not left >> key & 1)
+        ]
         # Fewest onward exits first (Warnsdorff's rule): dead ends are taken before they strand.
         options.sort(key=lambda option: (masks[option[1]] & left).bit_count())
         for action, j in options:
@@ -238,7 +294,8 @@ class _PaintGame(GridGame):
         width, height = level.width, level.height
         start = level.cells(START)[0]
         self.walls = frozenset(level.cells(WALL))
-        self.shape = frozenset(level.cells(START) + level.cells(SHAPE) + level.cells(FINISH))
+        self.shape = frozenset(_silhouette(level))
+        self.key = level.cells(KEY)[0] if level.cells(KEY) else None
         self.finish = level.cells(FINISH)[0] if level.cells(FINISH) else None
         left = CELL * width + 1  # the panel's left edge, one pixel clear of the board
         panel = [(left + x, y, STONE) for x, y in self.walls]
@@ -247,8 +304,11 @@ class _PaintGame(GridGame):
         finish = layer_sprite(
             [(x, y, LAST) for x, y in level.cells(FINISH)], "finish", (width, height), cell=CELL
         )
+        key = layer_sprite([(x, y, UNLOCK) for x, y in level.cells(KEY)], "key", (width, height), cell=CELL)
         sprites = [
             finish.set_collidable(False),
+            key.set_collidable(False),
+            *(block(LOCKED, "door", x, y, cell=CELL, layer=1) for x, y in level.cells(DOOR)),
             layer_sprite(((x, y, STONE) for x, y in self.walls), "walls", (width, height), cell=CELL),
             layer_sprite([(*start, PAINT)], "paint", (width, height), cell=CELL, layer=1),
             layer_sprite(panel, "panel", (left + width, CELL * height)).set_collidable(False),
@@ -273,10 +333,16 @@ class _PaintGame(GridGame):
         paint = self.sprite("paint")
         paint.pixels[y * CELL : (y + 1) * CELL, x * CELL : (x + 1) * CELL] = PAINT
         painted = int((paint.pixels == PAINT).sum()) // (CELL * CELL)
+        doors = self.current_level.get_sprites_by_name("door")
+        if doors and (x, y) == self.key:  # the key painted: the door opens
+            self.current_level.remove_sprite(doors[0])
+            doors = []
+        shut = {(door.x // CELL, door.y // CELL) for door in doors}
         free = [
             (x + ex, y + ey)
             for ex, ey in DELTAS.values()
-            if (x + ex, y + ey) not in self.walls and paint.pixels[(y + ey) * CELL, (x + ex) * CELL] != PAINT
+            if (x + ex, y + ey) not in self.walls | shut
+            and paint.pixels[(y + ey) * CELL, (x + ex) * CELL] != PAINT
         ]
         if (x, y) not in self.shape or ((x, y) == self.finish and painted < len(self.shape)):
             self.lose()

@@ -4,10 +4,13 @@ Legend of the level grid (the board ringed by a frame one cell wide): 0 the fram
 2 the drain (set in the frame, open towards the board), 3 an empty tile, and 4 + 4 k + r a pipe of
 kind k (0 straight, 1 corner, 2 tee) turned r quarters clockwise from its first position (a straight
 open north and south, a corner north and east, a tee north, east and south); 16 + 4 k + r the same
-pipe bolted down (on a maroon tile: a click does not turn it).
+pipe bolted down (on a maroon tile: a click does not turn it); 28 + 4 k + r the same pipe on a
+purple tile, which a click turns a quarter anticlockwise.
 
 What each difficulty adds: 0 straights and corners; 1 tees; 2 bolted pipes, one of them set right
-on the water's way and two anywhere as they fell; 3 a larger, more winding board.
+on the water's way and two anywhere as they fell; 3 two pipes that turn anticlockwise, one on the way
+the board was laid along, where that changes the clicks it needs, and one anywhere; the fewest
+clicks turn one at least (on a larger, more winding board).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from arcengine import ARCBaseGame, InteractionMode, Sprite
 
-from .base import CLICK, Level, Move, knobs_at, long_plan, retry
+from .base import CLICK, Level, Move, RejectLevel, knobs_at, long_plan, retry
 from .engine import GridGame, layer_sprite
 from .layouts import Cell, new_grid, ordered
 from .strokes import SIDE_STEPS as STEP
@@ -29,8 +32,9 @@ from .symmetry import SYMMETRIES, turned_grid, turned_side
 __all__ = ["PipeConnect"]
 
 FRAME, SOURCE, DRAIN, EMPTY, PIPES = range(5)
-TILES, DRY, WET, TAP, SINK, GROUND, EDGE, BOLTED_TILE = (3, 2), 0, 9, 9, 14, 5, 4, 13
+TILES, DRY, WET, TAP, SINK, GROUND, EDGE, BOLTED_TILE, BACK_TILE = (3, 2), 0, 9, 9, 14, 5, 4, 13, 15
 BOLTED = PIPES + 12  # a bolted pipe's code is its free twin's plus 12
+BACK = BOLTED + 12  # a pipe turning anticlockwise: its free twin's code plus 24
 
 # Sides are bits 0-3, north, east, south, west (see strokes); STEP[side] is its (dx, dy).
 _FIRST = (0b0101, 0b0011, 0b0111)  # straight, corner, tee in their first position
@@ -51,13 +55,14 @@ def _fewest_turns(code: int, side_in: int, side_out: int) -> int | None:
         return None
     kind, turns = divmod((code - PIPES) % 12, 4)
     need = (1 << side_in) | (1 << side_out)
-    fits = (t for t in range(4) if openings(PIPES + 4 * kind + (turns + t) % 4) & need == need)
+    way = -1 if code >= BACK else 1  # each click turns it a quarter back (anticlockwise) or on
+    fits = (t for t in range(4) if openings(PIPES + 4 * kind + (turns + way * t) % 4) & need == need)
     fewest = next(fits, None)
-    return fewest if code < BOLTED or fewest == 0 else None  # a bolted pipe never turns
+    return fewest if not BOLTED <= code < BACK or fewest == 0 else None  # a bolted pipe never turns
 
 
 # _fewest_turns by [code][side in][side out], as a table: the searches ask it thousands of times.
-_TURNS = [[[_fewest_turns(code, a, b) for b in range(4)] for a in range(4)] for code in range(BOLTED + 12)]
+_TURNS = [[[_fewest_turns(code, a, b) for b in range(4)] for a in range(4)] for code in range(BACK + 12)]
 
 
 @dataclass(frozen=True)
@@ -68,13 +73,14 @@ class _Knobs:
     tees: float  # share of the path's tiles made tees
     shortest: int  # fewest clicks a served level needs
     bolted: int = 0  # bolted pipes: one set right on the path, the others anywhere as they fell
+    back: int = 0  # pipes turning anticlockwise: one on the path needing other clicks, the rest anywhere
 
 
 _KNOBS = (
     _Knobs(4, 2, 0.4, 0.0, 2),
     _Knobs(5, 4, 0.3, 0.1, 4),
     _Knobs(6, 6, 0.2, 0.2, 6, bolted=3),
-    _Knobs(7, 8, 0.1, 0.3, 8, bolted=3),
+    _Knobs(7, 8, 0.1, 0.3, 8, bolted=3, back=2),
 )
 
 
@@ -101,11 +107,11 @@ class PipeConnect:
     title = "Connect the pipes"
     rules = (
         "The board is a square of tiles, most holding a piece of pipe: a straight, a corner or a tee. "
-        "Clicking a tile (ACTION6) turns it a quarter clockwise; clicks on an empty tile, on a pipe "
-        "bolted to a maroon tile, or off the board do nothing. Water flows from the blue source in "
-        "the frame through every pipe joined to "
-        "it, two pipes being joined where both are open on the side they share, and the pipes it "
-        "reaches turn blue. The level is won when the water reaches the green drain."
+        "Clicking a tile (ACTION6) turns it a quarter clockwise, or anticlockwise on a purple tile; "
+        "clicks on an empty tile, on a pipe bolted to a maroon tile, or off the board do nothing. "
+        "Water flows from the blue source in the frame through every pipe joined to it, two pipes "
+        "being joined where both are open on the side they share, and the pipes it reaches turn "
+        "blue. The level is won when the water reaches the green drain."
     )
     actions = (CLICK,)
     max_difficulty = len(_KNOBS) - 1
@@ -117,11 +123,13 @@ class PipeConnect:
         With difficulty the path winds more (cell weights 1..2 to 1..8), fewer tiles off it are
         empty (0.4 to 0.1), more of its tiles are tees (0 to 0.3), and a served level needs at
         least 2, 4, 6 or 8 clicks. From difficulty 2 three pipes are bolted: one of the path's, set
-        right, and two other tiles' pipes as they fell. The board is then turned or mirrored at
-        random.
+        right, and two other tiles' pipes as they fell. At difficulty 3 two pipes turn anticlockwise:
+        one of the path's, chosen among those that then need a different number of clicks (a corner
+        one or three quarters away), and one anywhere; the fewest clicks turn one at least. The board is
+        then turned or mirrored at random.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
-        return retry(lambda: self._attempt(rng, knobs), 20)
+        return retry(lambda: self._attempt(rng, knobs), 40 if knobs.back else 20)  # fewer fit at 3
 
     def _attempt(self, rng: random.Random, knobs: _Knobs) -> Level:
         n = knobs.side
@@ -132,10 +140,12 @@ class PipeConnect:
         path = _wiggly_path(rng, n, _inside(source, n), _inside(drain, n), knobs.wiggle)
         laid = {}
         fixed = rng.randrange(len(path)) if knobs.bolted else -1  # the path's bolted tile
+        sided: dict[Cell, tuple[int, int]] = {}
         for i, (before, here, after) in enumerate(
             zip([source, *path[:-1]], path, [*path[1:], drain], strict=True)
         ):
             sides = (_side(here, before), _side(here, after))
+            sided[here] = sides
             kind = 2 if rng.random() < knobs.tees else int((sides[0] - sides[1]) % 2 == 1)
             # A path tile starts turned away from its place, so the path must be mended all along;
             # but for the bolted one, which is set right.
@@ -151,9 +161,32 @@ class PipeConnect:
         pipes = [(x, y) for y in range(1, n + 1) for x in range(1, n + 1) if PIPES <= grid[y][x] < BOLTED]
         for x, y in rng.sample(pipes, min(len(pipes), max(knobs.bolted - 1, 0))):
             grid[y][x] += 12
+        if knobs.back:
+            # Turning it the other way changes its clicks (one quarter becomes three, or back).
+            changed = [
+                (x, y)
+                for (x, y), (a, b) in sided.items()
+                if PIPES <= grid[y][x] < BOLTED
+                and _TURNS[grid[y][x]][a][b] != _TURNS[grid[y][x] + BACK - PIPES][a][b]
+            ]
+            if not changed:
+                raise RejectLevel("no pipe on the way whose clicks turning back would change")
+            x, y = rng.choice(changed)
+            grid[y][x] += BACK - PIPES
+            pipes = [(x, y) for y in range(1, n + 1) for x in range(1, n + 1) if PIPES <= grid[y][x] < BOLTED]
+            for x, y in rng.sample(pipes, min(len(pipes), knobs.back - 1)):  # the others as they fell
+                grid[y][x] += BACK - PIPES
         grid[source[1]][source[0]], grid[drain[1]][drain[0]] = SOURCE, DRAIN
         level = Level.make(self.id, _turned(grid, rng.randrange(SYMMETRIES)))
-        long_plan(self, level, knobs.shortest, "clicks")
+        plan = long_plan(self, level, knobs.shortest, "clicks")
+        back = {
+            Move.click(*middle_of((x, y), level.width, level.height))
+            for y, row in enumerate(level.grid)
+            for x, code in enumerate(row)
+            if code >= BACK
+        }
+        if back and not back & set(plan):
+            raise RejectLevel("the fewest clicks turn no pipe anticlockwise")
         return level
 
     def build(self, level: Level) -> ARCBaseGame:
@@ -340,7 +373,7 @@ class _PipeGame(GridGame):
                 1 << board.inward((x, y)), size, colour
             )
         checker = [
-            (x, y, BOLTED_TILE if code >= BOLTED else TILES[(x + y) % 2])
+            (x, y, BACK_TILE if code >= BACK else BOLTED_TILE if code >= BOLTED else TILES[(x + y) % 2])
             for (x, y), code in board.codes.items()
         ]
         sprites = [
@@ -361,10 +394,11 @@ class _PipeGame(GridGame):
         self._flow()
 
     def on_action(self, action: int, cell: Cell | None) -> bool:
-        """Turn the clicked pipe a quarter clockwise, unless bolted, and let the water run again."""
-        if cell is not None and cell in self.open and self.board.codes[cell] < BOLTED:
+        """Turn the clicked pipe a quarter (anticlockwise on purple), unless bolted; let the water run."""
+        code = self.board.codes.get(cell, 0) if cell is not None else 0
+        if cell is not None and cell in self.open and not BOLTED <= code < BACK:
             tile = self._tile(cell)
-            tile[:] = np.rot90(tile, -1).copy()
+            tile[:] = np.rot90(tile, 1 if code >= BACK else -1).copy()
             self.open[cell] = self._read(cell)
             if self._flow():
                 self.next_level()

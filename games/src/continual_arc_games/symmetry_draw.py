@@ -6,11 +6,13 @@ for a horizontal one (top mirrors bottom), 2 for both (each quarter mirrors its 
 ``locked`` 0 when the left (or top) half is the fixed picture, 1 when the right (or bottom) half
 is, and with both axes the fixed quarter (bit 0 set: the right half's, bit 1 set: the bottom
 half's); ``hue1`` .. ``hueK`` the frame colour of each palette entry; ``selected`` the palette entry
-selected at the start.
+selected at the start; ``eraser`` 1 when the palette ends with an eraser (entry K + 1), which empties
+any cell it clicks.
 
 What each difficulty adds: 0 a vertical axis and two colours; 1 a horizontal axis as well, a third
 colour and cells painted wrong (to be emptied); 2 both axes at once: one quarter is fixed and the
-player paints the three others; 3 a fourth colour on a larger board.
+player paints the three others; 3 an eraser swatch, which shortens the fewest clicks, with a fourth
+colour on a larger board.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class _Knobs:
     hues: int  # palette entries
     missing: int  # cells the editable half lacks
     wrong: int  # cells of the editable half painted wrongly (where empty or another colour is due)
+    eraser: bool = False  # an eraser swatch, served only where it shortens the fewest clicks
 
 
 BOTH = 2  # the axis param of a picture mirrored about both axes
@@ -52,7 +55,7 @@ _KNOBS = (
     _Knobs((6, 4), (0,), 2, 3, 0),
     _Knobs((6, 6), (0, 1), 3, 4, 1),
     _Knobs((8, 6), (BOTH,), 3, 6, 2),
-    _Knobs((8, 8), (BOTH,), 4, 8, 4),
+    _Knobs((8, 8), (BOTH,), 4, 8, 4, eraser=True),
 )
 
 
@@ -67,6 +70,7 @@ class _Board:
     start: tuple[int, ...]  # the editable cells' codes at the start
     goal: tuple[int, ...]  # their mirrors' codes
     selected: int
+    eraser: int  # the eraser's palette entry (one past the colours), or 0 when there is none
 
     @classmethod
     def read(cls, level: Level) -> _Board:
@@ -82,6 +86,7 @@ class _Board:
             tuple(level.grid[y][x] for x, y in open_cells),
             tuple(level.grid[y][x] for x, y in mirrors),
             level.param("selected"),
+            len(hues) + 1 if level.param("eraser", 0) else 0,
         )
 
 
@@ -128,12 +133,15 @@ def _swatch_pixel(entry: int, height: int) -> Cell:
     return 1 + STEP * (entry - 1), STEP * height + 1
 
 
-def cost_to_go(cells: tuple[int, ...], goal: tuple[int, ...], selected: int) -> int:
+def cost_to_go(cells: tuple[int, ...], goal: tuple[int, ...], selected: int, eraser: int = 0) -> int:
     """The fewest clicks from ``cells`` with ``selected`` to ``goal``, in closed form.
 
     A cell needing colour c takes one click while c is selected; a cell to be emptied of colour d
-    takes one click while d is selected, or two (paint it, then empty it) otherwise; each colour
-    other than the selected one costs a palette click the first time it is needed, and never again.
+    takes one click while d (or the eraser, entry ``eraser`` when not 0) is selected, or two (paint
+    it, then empty it) otherwise; each colour other than the selected one costs a palette click the
+    first time it is needed, and never again. The colours to empty that no painting selects each
+    cost one click more (a palette click, or painting a cell twice), unless the eraser empties them
+    all for one palette click (none if it is selected).
     """
     paint: Counter[int] = Counter()
     clear: Counter[int] = Counter()
@@ -143,10 +151,11 @@ def cost_to_go(cells: tuple[int, ...], goal: tuple[int, ...], selected: int) -> 
                 paint[due] += 1
             else:
                 clear[now] += 1
-    total = sum(paint.values()) + len(set(paint) - {selected})
-    for hue, n in clear.items():
-        total += n if hue in paint or hue == selected else min(2 * n, 1 + n)
-    return total
+    total = sum(paint.values()) + len(set(paint) - {selected}) + sum(clear.values())
+    unvisited = len(set(clear) - set(paint) - {selected})  # each costs one click more, as above
+    if eraser:
+        return total + min(unvisited, 0 if selected == eraser else 1)
+    return total + unvisited
 
 
 # The solver's state: the editable cells' codes, and the selected palette entry.
@@ -164,7 +173,9 @@ class SymmetryDraw:
         "lines, one quarter) is a fixed picture (its empty cells darker grey); the rest is the "
         "player's (its empty cells lighter grey). "
         "Clicking a swatch (ACTION6) selects its colour. Clicking a cell of the player's half paints "
-        "it the selected colour, or empties it if it already has that colour; clicks on the fixed "
+        "it the selected colour, or empties it if it already has that colour; where the palette ends "
+        "with a white and grey checked swatch, that is an eraser, which empties any cell it clicks. "
+        "Clicks on the fixed "
         "half, the line or the margins do nothing. The level is won when the board is its own mirror "
         "image about every white line."
     )
@@ -175,7 +186,8 @@ class SymmetryDraw:
     def generate(self, rng: random.Random, difficulty: int) -> Level:
         """A board of 6x4 to 8x8 cells with 2 to 4 colours, 3 to 8 cells missing and 0 to 4 wrong.
 
-        The axis is vertical at difficulty 0, either at 1, and both from 2 (a fixed quarter).
+        The axis is vertical at difficulty 0, either at 1, and both from 2 (a fixed quarter). At 3 the
+        palette has an eraser, and a level is served only when it saves clicks.
         """
         knobs = knobs_at(self.id, _KNOBS, difficulty)
         return retry(lambda: self._attempt(rng, knobs), 20)
@@ -197,6 +209,8 @@ class SymmetryDraw:
                 grid[y][x] = grid[my][mx]
             else:
                 grid[my][mx] = grid[y][x] = 1 + rng.randrange(knobs.hues) if rng.random() < 0.55 else EMPTY
+        if knobs.eraser:
+            return self._erasing(rng, knobs, grid, open_cells, axis, locked, hues)
         painted = [c for c in open_cells if grid[c[1]][c[0]] != EMPTY]
         if len(painted) < knobs.missing + 2:
             raise RejectLevel("too few painted cells to leave some out")
@@ -206,9 +220,45 @@ class SymmetryDraw:
         for x, y in rng.sample([c for c in open_cells if c not in gaps], knobs.wrong):
             grid[y][x] = rng.choice([h for h in range(1, knobs.hues + 1) if h != grid[y][x]])
         hue_params = {f"hue{i + 1}": hue for i, hue in enumerate(hues)}
-        return Level.make(
-            self.id, grid, axis=axis, locked=locked, selected=1 + rng.randrange(knobs.hues), **hue_params
+        selected = 1 + rng.randrange(knobs.hues)
+        return Level.make(self.id, grid, axis=axis, locked=locked, selected=selected, **hue_params)
+
+    def _erasing(
+        self,
+        rng: random.Random,
+        knobs: _Knobs,
+        grid: list[list[int]],
+        open_cells: list[Cell],
+        axis: int,
+        locked: int,
+        hues: list[int],
+    ) -> Level:
+        """The level with an eraser: the cells to empty are of two stray colours nothing else needs.
+
+        The gaps are left in cells of the other colours, the wrong cells are empty-due cells painted
+        the two stray colours (both used), and neither is selected: emptying them one colour at a
+        time costs two palette clicks, the eraser one.
+        """
+        strays = rng.sample(range(1, knobs.hues + 1), 2)
+        painted = [c for c in open_cells if grid[c[1]][c[0]] not in (EMPTY, *strays)]
+        blank = [c for c in open_cells if grid[c[1]][c[0]] == EMPTY]
+        if len(painted) < knobs.missing or len(blank) < knobs.wrong:
+            raise RejectLevel("too few cells to leave out or to paint wrongly")
+        for x, y in rng.sample(painted, knobs.missing):
+            grid[y][x] = EMPTY
+        for i, (x, y) in enumerate(rng.sample(blank, knobs.wrong)):
+            grid[y][x] = strays[i] if i < len(strays) else rng.choice(strays)
+        hue_params = {f"hue{i + 1}": hue for i, hue in enumerate(hues)}
+        selected = rng.choice([h for h in range(1, knobs.hues + 1) if h not in strays])
+        erasing = Level.make(
+            self.id, grid, axis=axis, locked=locked, selected=selected, eraser=1, **hue_params
         )
+        board = _Board.read(erasing)
+        if cost_to_go(board.start, board.goal, selected, board.eraser) >= cost_to_go(
+            board.start, board.goal, selected
+        ):
+            raise RejectLevel("the eraser saves no click")
+        return erasing
 
     def build(self, level: Level) -> ARCBaseGame:
         """The engine game: the board is one sprite whose pixels are repainted, read back on each click."""
@@ -222,26 +272,28 @@ class SymmetryDraw:
         """
         board = _Board.read(level)
         viewport = _viewport(board.width, board.height)
+        entries = len(board.hues) + bool(board.eraser)
         swatches = {
-            e: Move.click(*frame_point(viewport, *_swatch_pixel(e, board.height))) for e in range(1, 5)
+            e: Move.click(*frame_point(viewport, *_swatch_pixel(e, board.height)))
+            for e in range(1, entries + 1)
         }
         clicks = [Move.click(*frame_point(viewport, *_cell_pixel(c))) for c in board.open_cells]
 
         def successors(state: _State) -> Iterator[tuple[Move, _State]]:
             cells, selected = state
-            for entry in range(1, len(board.hues) + 1):
+            for entry in range(1, entries + 1):
                 if entry != selected:
                     yield swatches[entry], (cells, entry)
             for i, (now, due) in enumerate(zip(cells, board.goal, strict=True)):
-                if now != due:
-                    after = EMPTY if now == selected else selected
+                if now != due and (now != EMPTY or selected != board.eraser):
+                    after = EMPTY if selected in (now, board.eraser) else selected
                     yield clicks[i], ((*cells[:i], after, *cells[i + 1 :]), selected)
 
         return astar(
             (board.start, board.selected),
             successors,
             lambda state: state[0] == board.goal,
-            lambda state: cost_to_go(state[0], board.goal, state[1]),
+            lambda state: cost_to_go(state[0], board.goal, state[1], board.eraser),
             budget,
         )
 
@@ -252,6 +304,7 @@ class _SymmetryGame(GridGame):
     def __init__(self, level: Level) -> None:
         board = _Board.read(level)
         self.width, self.height, self.hues = board.width, board.height, board.hues
+        self.eraser = board.eraser
         self.open_cells = frozenset(board.open_cells)
         self.axis = level.param("axis")
         viewport = _viewport(self.width, self.height)
@@ -271,6 +324,9 @@ class _SymmetryGame(GridGame):
             for i in range(CELL)
             for j in range(CELL)
         ]
+        if board.eraser:  # a checker of white and light grey
+            ex, ey = _swatch_pixel(board.eraser, self.height)
+            swatches += [(ex + i, ey + j, AXIS if i == j else OPEN) for i in range(CELL) for j in range(CELL)]
         sx, sy = _swatch_pixel(board.selected, self.height)
         sprites = [
             Sprite(pixels, name="board", x=0, y=0, layer=1, tags=[]),
@@ -288,14 +344,15 @@ class _SymmetryGame(GridGame):
         if inner_x == CELL or inner_y == CELL or col < 0:
             return True  # a gap between cells or swatches
         mark = self.sprite("selected")
-        if row == self.height and col < len(self.hues):
+        if row == self.height and col < len(self.hues) + bool(self.eraser):
             mark.set_position(1 + STEP * col, mark.y)
             return True
         if (col, row) not in self.open_cells:
             return True
         board = self.sprite("board")
         y, x = 1 + STEP * row, 1 + STEP * col
-        chosen = self.hues[(mark.x - 1) // STEP]
+        entry = 1 + (mark.x - 1) // STEP
+        chosen = OPEN if entry == self.eraser else self.hues[entry - 1]
         board.pixels[y : y + CELL, x : x + CELL] = OPEN if board.pixels[y, x] == chosen else chosen
         if self._symmetric(board.pixels):
             self.next_level()
