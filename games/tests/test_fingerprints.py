@@ -20,8 +20,11 @@ shape-fit 6): only those games' and difficulties' digests changed.
 
 At ``GAME_DATA_VERSION`` 6 it was written again after keys-doors (a decoy door at 1), colour-gates
 (a white gate and its washing pad at 2, mixing at 3) and colour-sort (grey tokens and paint pads at
-1, a third colour at 2, the black ring at 3) gained an element a difficulty: only keys-doors 1-3,
-colour-gates 2-3 and colour-sort 1-3 changed.
+1, a third colour at 2, the black ring at 3) gained an element a difficulty, and so did
+bridge-switches (a relocking gate at 2, a linked switch at 3), count-click (a colour-counting decoy
+at 3), drop-stack (wild blocks at 1, a bomb at 2, a lidded column at 3), paint-trail (a door and its
+key at 3), pipe-connect (anticlockwise pipes at 3) and symmetry-draw (an eraser at 3): only those
+games' and difficulties' digests changed.
 """
 
 from __future__ import annotations
