@@ -106,7 +106,7 @@ class Engine:
 
     def generate(self, prompts: Sequence[Prompt], key: GenerationKey) -> list[Completion]:
         """Decode the prompts in one batch (left-padded), each cut at its own token limit."""
-        import torch
+        import torch  # lazy: the train extra's heavy import, paid only once weights are served
 
         pad = int(self.tokenizer.pad_token_id)
         width = max(len(p.ids) for p in prompts)
@@ -166,6 +166,7 @@ def load_engine(ref: ModelRef, device: str | None = None) -> Engine:
     """
     if (why := missing_extra()) is not None:
         raise ModelNotFound(why)
+    # Lazy: torch and transformers are the train extra's, heavy, and checked for just above.
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from transformers.utils import logging
