@@ -55,5 +55,5 @@ def load_vllm(ref: ModelRef) -> Engine:
     from vllm import LLM  # lazy: vLLM is optional, found by vllm_usable
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # vLLM reads the cache through the hub: never download
-    llm: Any = LLM(model=ref.source, revision=ref.revision, seed=0)
+    llm: Any = LLM(model=ref.source, revision=ref.revision, seed=0)  # vLLM's engine is untyped
     return _VllmEngine(ref, llm, llm.get_tokenizer())
