@@ -4,7 +4,8 @@ It serves ``POST /v1/chat/completions`` (and ``/chat/completions``) over a real 
 application under uvicorn, as the tracking proxy and ``serve`` are:
 [asgi][continual_arc_baselines.asgi]), streaming (server-sent events, with a final usage chunk when
 ``stream_options.include_usage`` is set) and not, answering from a script: a list of replies used in
-order, or a function of the request. A reply is a string (the text) or a dict:
+order, or a function of the request. A reply is a string (the text) or a dict (typed as
+[ScriptedReply][continual_arc_baselines.fake_server.ScriptedReply]):
 
 - ``text``: the reply's text (default ``""``);
 - ``status``: an HTTP status to answer instead, e.g. 429 or 500, with ``error`` as its message;
