@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 
 from continual_arc.core.games import GameAction, GameObservation, encode_frame
-from continual_arc_baselines.explorer import GameExplorer
+from continual_arc_baselines.explorer import DemoSkipControl, GameExplorer, PriorControl
+from continual_arc_baselines.explorer.episode import ExplorerKnobs, ExplorerSettings, knob_names
 from continual_arc_baselines.explorer.frames import blobs, changed_before, decode, moved_colour
 from continual_arc_baselines.explorer.graph import LOSS, LevelGraph
 from continual_arc_baselines.explorer.notes import GameNotes
 from continual_arc_baselines.library import ProgramLibraryLearner
+from continual_arc_baselines.transfer import TransferExplorer
 
 needs_engine = pytest.mark.skipif(
     importlib.util.find_spec("arcengine") is None,
@@ -91,6 +93,23 @@ def test_notes_merge_by_adding_and_survive_json() -> None:
     assert one.keys["ACTION1"] == [1.0, 0.0, 0.0, 1.0] and one.step("ACTION1") == (0.0, -4.0)
     assert (one.mover_colour, one.goal_colour, one.wins) == (9, 14, 1)
     assert GameNotes.from_json(json.loads(json.dumps(one.to_json()))) == one
+
+
+@pytest.mark.parametrize("kind", [GameExplorer, PriorControl, DemoSkipControl, TransferExplorer])
+def test_every_knob_is_a_keyword_of_every_explorer_and_only_the_knobs_are(kind: type[GameExplorer]) -> None:
+    typed, held = knob_names()
+    assert typed == held == {"max_clicks", "stuck_attempts", "max_demos", "goal_weight", "depth_weight"}
+    given: ExplorerKnobs = {
+        "max_clicks": 7,
+        "stuck_attempts": 5,
+        "max_demos": 0,
+        "goal_weight": 0.5,
+        "depth_weight": 4.0,
+    }
+    assert kind(keep=False, **given).settings == ExplorerSettings(7, 5, 0, 0.5, 4.0)
+    assert kind().settings == ExplorerSettings(40, 2, 3, 1.0, 2.0)
+    with pytest.raises(TypeError, match="max_click"):
+        kind(max_click=7)  # type: ignore[call-arg]
 
 
 def test_the_explorer_refuses_grids() -> None:

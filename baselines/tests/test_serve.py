@@ -19,7 +19,15 @@ from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.cli import main as baselines_main
 from continual_arc_baselines.learners import StatelessFloor
 from continual_arc_baselines.proxy import ProxyConfig, serve_proxy
-from continual_arc_baselines.serve import ModelNotFound, ServeHandle, load_engine, resolve_model
+from continual_arc_baselines.serve import (
+    ModelNotFound,
+    RequestError,
+    ServeHandle,
+    load_engine,
+    parse_request,
+    resolve_model,
+)
+from continual_arc_baselines.serve.engine import GenerationKey
 from continual_arc_baselines.systems.bare import BareModelLearner
 
 MESSAGES = [
@@ -167,3 +175,26 @@ def test_a_model_learner_plays_open_weights_through_the_proxy(
         assert sum(c[key] for c in counts) == sum(entry[key] for entry in log)
     trajectory = json.loads((tmp_path / "run" / "i" / "0.json").read_text())
     assert trajectory["learner_log"]["model"]["model"] == engine.name
+
+
+class _Named:
+    """What parse_request asks of an engine: its name, and the prompt's ids (one a message here)."""
+
+    name = "local/model"
+
+    def encode(self, messages: list[object], tools: list[object] | None = None) -> tuple[int, ...]:
+        return tuple(range(len(messages)))
+
+
+def test_a_request_s_sampling_fields_are_read_as_numbers_and_refused_otherwise() -> None:
+    asked = {"messages": [{"role": "user", "content": "hi"}], "max_tokens": 7, "temperature": 0, "seed": 3}
+    prompt, key = parse_request(_Named(), asked, 1024)  # type: ignore[arg-type]
+    assert (prompt.ids, prompt.max_tokens, key) == ((0,), 7, GenerationKey(0.0, 1.0, 3))
+    _, default = parse_request(_Named(), {"messages": [{"role": "user"}], "top_p": 0.5}, 64)  # type: ignore[arg-type]
+    assert default == GenerationKey(0.0, 0.5, 0)
+    for field, value in (("temperature", "hot"), ("max_tokens", [1]), ("n", True)):
+        with pytest.raises(RequestError, match=f"the field '{field}' must be a number") as refused:
+            parse_request(_Named(), {**asked, field: value}, 1024)  # type: ignore[arg-type]
+        assert refused.value.status == 400
+    with pytest.raises(RequestError, match="one choice per request"):
+        parse_request(_Named(), {**asked, "n": 2}, 1024)  # type: ignore[arg-type]

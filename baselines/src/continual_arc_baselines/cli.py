@@ -274,6 +274,7 @@ BARE_LEARNER = "continual_arc_baselines.systems.bare:BareModelLearner"
 
 def bare_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The bare model's keyword arguments from ``run``'s options (only those given)."""
+    # Any: each value goes to the keyword of BareModelLearner that types it, and into meta.json.
     kwargs: dict[str, Any] = {"model": args.model}
     names = ("effort", "base_url", "api_key_env", "run_id", "demos", "max_calls", "max_tokens", "timeout")
     for name in names:

@@ -14,13 +14,14 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from openai.types import CompletionUsage
 from openai.types.chat.chat_completion_chunk import Choice, ChoiceDelta
 from starlette.types import Receive, Scope, Send
 
 from continual_arc_baselines.chat_wire import Opened, chunk_json, event
+from continual_arc_baselines.json_types import JSONObject, JSONValue
 
 __all__ = [
     "Exchange",
@@ -38,13 +39,13 @@ _GONE_WAIT = 1.0  # seconds a dropped connection may take to be seen lost by the
 class Recorder(Protocol):
     """What the faults note on the server: the text and the usage written, the generations billed."""
 
-    def open_generation(self, usage: Mapping[str, Any] | None, model: str, stream: bool) -> str:
+    def open_generation(self, usage: CompletionUsage, model: str, stream: bool) -> str:
         """Bill a reply about to be written; its generation id."""
 
     def note_text(self, size: int, new: bool = False) -> None:
         """Count reply text written (``new``: a reply's first)."""
 
-    def note_usage(self, usage: Mapping[str, Any]) -> None:
+    def note_usage(self, usage: JSONObject) -> None:
         """Note a usage object written to a client."""
 
 
@@ -53,15 +54,16 @@ def count_words(text: str) -> int:
     return len(text.split())
 
 
-def prompt_tokens(body: Mapping[str, Any]) -> int:
+def prompt_tokens(body: Mapping[str, JSONValue]) -> int:
     """The fake server's prompt tokens: the words of the messages' text."""
     total = 0
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, Mapping) else None
+    messages = body.get("messages")
+    for message in messages if isinstance(messages, list) else []:
+        content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, str):
             total += count_words(content)
         elif isinstance(content, list):
-            total += sum(count_words(str(p.get("text", ""))) for p in content if isinstance(p, Mapping))
+            total += sum(count_words(str(p.get("text", ""))) for p in content if isinstance(p, dict))
     return total
 
 
@@ -142,7 +144,7 @@ class Exchange:
             await asyncio.wait_for(self.gone.wait(), _GONE_WAIT)
 
 
-async def runaway(ex: Exchange, owner: Recorder, body: Mapping[str, Any], model: str, size: int) -> None:
+async def runaway(ex: Exchange, owner: Recorder, body: JSONObject, model: str, size: int) -> None:
     """Reply text of ``size`` bytes, whatever the request's limits, until the client hangs up."""
     piece, words = "w " * 512, 512  # 1 KiB of text, 512 of the fake's tokens
     pieces = max(1, size // len(piece))
@@ -151,7 +153,7 @@ async def runaway(ex: Exchange, owner: Recorder, body: Mapping[str, Any], model:
         prompt_tokens=prompt, completion_tokens=pieces * words, total_tokens=prompt + pieces * words
     )
     wire_usage = usage.model_dump(exclude_none=True)
-    generation = owner.open_generation(wire_usage, model, bool(body.get("stream")))
+    generation = owner.open_generation(usage, model, bool(body.get("stream")))
     opened = Opened(generation, int(time.time()), model)
     owner.note_text(0, new=True)
     if body.get("stream"):
@@ -179,7 +181,7 @@ async def runaway(ex: Exchange, owner: Recorder, body: Mapping[str, Any], model:
         owner.note_usage(wire_usage)
 
 
-async def die_plain(ex: Exchange, owner: Recorder, payload: Mapping[str, Any]) -> None:
+async def die_plain(ex: Exchange, owner: Recorder, payload: JSONObject) -> None:
     """Promise the whole body, send half of it, and drop the connection."""
     data = json.dumps(payload).encode()
     await ex.start(200, "application/json", length=len(data))

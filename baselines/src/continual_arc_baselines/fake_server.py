@@ -4,7 +4,8 @@ It serves ``POST /v1/chat/completions`` (and ``/chat/completions``) over a real 
 application under uvicorn, as the tracking proxy and ``serve`` are:
 [asgi][continual_arc_baselines.asgi]), streaming (server-sent events, with a final usage chunk when
 ``stream_options.include_usage`` is set) and not, answering from a script: a list of replies used in
-order, or a function of the request. A reply is a string (the text) or a dict:
+order, or a function of the request. A reply is a string (the text) or a dict (typed as
+[ScriptedReply][continual_arc_baselines.fake_server.ScriptedReply]):
 
 - ``text``: the reply's text (default ``""``);
 - ``status``: an HTTP status to answer instead, e.g. 429 or 500, with ``error`` as its message;
@@ -59,10 +60,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 from urllib.parse import parse_qs
 
 from openai.types import CompletionUsage
+from openai.types.chat import ChatCompletionChunk
 from openai.types.chat.chat_completion_message_function_tool_call import Function
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -79,13 +81,52 @@ from continual_arc_baselines.fake_faults import (
     prompt_tokens,
     runaway,
 )
+from continual_arc_baselines.json_types import JSONObject, JSONValue
 
-__all__ = ["FakeModelServer", "RecordedRequest", "Reply", "Script", "count_words"]
+__all__ = [
+    "FakeModelServer",
+    "RecordedRequest",
+    "Reply",
+    "Script",
+    "ScriptedCall",
+    "ScriptedReply",
+    "count_words",
+]
 
-Reply = str | Mapping[str, Any]
+
+class ScriptedCall(TypedDict, total=False):
+    """One function call a scripted reply makes: its ``name``, its ``arguments``, an ``id`` if given."""
+
+    name: str
+    arguments: str | JSONObject
+    id: str
+
+
+class ScriptedReply(TypedDict, total=False):
+    """A scripted reply as a dict: each key as the module's docstring describes it."""
+
+    text: str
+    status: int
+    error: str
+    headers: Mapping[str, str]
+    usage: JSONObject | None
+    reasoning_tokens: int
+    cost: float
+    delay: float
+    chunk_delay: float
+    tool_calls: Sequence[ScriptedCall]
+    hang: float
+    malformed: bool
+    runaway: int
+    die_after: int
+    answer_model: str
+    reset: bool
+
+
+Reply = str | ScriptedReply
 """One scripted reply: its text, or a dict as described in the module's docstring."""
 
-Script = Sequence[Reply] | Callable[[dict[str, Any]], Reply]
+Script = Sequence[Reply] | Callable[[JSONObject], Reply]
 """Replies used in order, or a function from the request's JSON to a reply."""
 
 _CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
@@ -105,10 +146,10 @@ class RecordedRequest:
     method: str
     path: str
     headers: dict[str, str]
-    body: Any
+    body: JSONValue
 
 
-def _tool_calls(reply: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> list[ToolCall]:
+def _tool_calls(reply: ScriptedReply, body: JSONObject | None = None) -> list[ToolCall]:
     """The reply's tool calls in the OpenAI shape (arguments as a JSON string).
 
     A call without an ``id`` gets one made from a hash of the request and the call's index: the same
@@ -135,10 +176,8 @@ def _completion_words(text: str, calls: Sequence[ToolCall]) -> int:
     )
 
 
-def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> CompletionUsage | None:
-    """The usage a reply reports: the fake's counts, the script's ``cost``, then its overrides."""
-    if "usage" in reply and reply["usage"] is None:
-        return None
+def _usage(body: JSONObject, reply: ScriptedReply, text: str) -> CompletionUsage:
+    """The usage a reply is billed: the fake's counts, the script's ``cost``, then its overrides."""
     reasoning = int(reply.get("reasoning_tokens", 0))
     prompt = prompt_tokens(body)
     completion = _completion_words(text, _tool_calls(reply, body)) + reasoning
@@ -154,8 +193,12 @@ def _usage(body: Mapping[str, Any], reply: Mapping[str, Any], text: str) -> Comp
     return CompletionUsage.model_validate(usage)
 
 
-def _usage_json(usage: CompletionUsage) -> dict[str, Any]:
+def _usage_json(usage: CompletionUsage) -> JSONObject:
     return usage.model_dump(exclude_none=True)
+
+
+def _number(value: JSONValue) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 class FakeModelServer:
@@ -187,13 +230,13 @@ class FakeModelServer:
         self.model = model
         self.generations = generations
         self.price = price
-        self._bill: dict[str, dict[str, Any]] = {}
+        self._bill: dict[str, JSONObject] = {}
         self._script = script
         self._next = 0
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
-        self._served: list[dict[str, Any] | None] = []
-        self._usage_reported: list[dict[str, Any]] = []
+        self._served: list[JSONObject | None] = []
+        self._usage_reported: list[JSONObject] = []
         self._text_sent: list[int] = []
         self.exhausted = False
         self._socket = bind(host, port)  # bound now: the URL is known before the server starts
@@ -209,12 +252,12 @@ class FakeModelServer:
             return list(self._requests)
 
     @property
-    def served(self) -> list[dict[str, Any] | None]:
+    def served(self) -> list[JSONObject | None]:
         """The usage reported with every successful reply, in order (``None`` where none was reported)."""
         with self._lock:
             return list(self._served)
 
-    def note_served(self, usage: dict[str, Any] | None) -> None:
+    def note_served(self, usage: JSONObject | None) -> None:
         """Note the usage of a reply sent (called by the request handler)."""
         with self._lock:
             self._served.append(usage)
@@ -225,14 +268,14 @@ class FakeModelServer:
         return [r for r in self.requests if r.path.split("?")[0] in _CHAT_PATHS]
 
     @property
-    def usage_reported(self) -> list[dict[str, Any]]:
+    def usage_reported(self) -> list[JSONObject]:
         """Every usage object the server wrote, in order (a copy); replies without usage add none."""
         with self._lock:
             return list(self._usage_reported)
 
     def reported(self, key: str) -> int:
         """The sum of one usage field (``prompt_tokens``, ``completion_tokens``) over what was written."""
-        return sum(int(usage.get(key, 0)) for usage in self.usage_reported)
+        return sum(int(_number(usage.get(key)) or 0) for usage in self.usage_reported)
 
     @property
     def text_sent(self) -> list[int]:
@@ -247,19 +290,18 @@ class FakeModelServer:
                 self._text_sent.append(0)
             self._text_sent[-1] += size
 
-    def note_usage(self, usage: Mapping[str, Any]) -> None:
+    def note_usage(self, usage: JSONObject) -> None:
         """Note a usage object written to a client (called by the request handler)."""
         with self._lock:
             self._usage_reported.append(dict(usage))
 
-    def open_generation(self, usage: Mapping[str, Any] | None, model: str, stream: bool) -> str:
+    def open_generation(self, usage: CompletionUsage, model: str, stream: bool) -> str:
         """Bill a reply about to be written, and return its generation id (called by the handler)."""
-        usage = dict(usage or {})
-        prompt, completion = int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0))
-        cost = usage.get("cost")
-        if not isinstance(cost, int | float):
+        prompt, completion = usage.prompt_tokens, usage.completion_tokens
+        cost = _number((usage.model_extra or {}).get("cost"))  # OpenRouter's, when scripted
+        if cost is None:
             cost = 0.0 if self.price is None else (prompt * self.price[0] + completion * self.price[1]) / 1e6
-        details = usage.get("completion_tokens_details") or {}
+        details = usage.completion_tokens_details
         with self._lock:
             generation = f"gen-{len(self._bill) + 1}-{time.monotonic_ns() % 10**9}"
             self._bill[generation] = {
@@ -272,7 +314,7 @@ class FakeModelServer:
                 "tokens_completion": completion,
                 "native_tokens_prompt": prompt,
                 "native_tokens_completion": completion,
-                "native_tokens_reasoning": int(details.get("reasoning_tokens", 0)),
+                "native_tokens_reasoning": (details.reasoning_tokens or 0) if details is not None else 0,
             }
         return generation
 
@@ -282,21 +324,21 @@ class FakeModelServer:
             if generation in self._bill:
                 self._bill[generation]["cancelled"] = True
 
-    def generation(self, generation: str) -> dict[str, Any] | None:
+    def generation(self, generation: str) -> JSONObject | None:
         """The bill of one generation, or ``None`` for an unknown id."""
         with self._lock:
             found = self._bill.get(generation)
             return dict(found) if found else None
 
     @property
-    def bill(self) -> list[dict[str, Any]]:
+    def bill(self) -> list[JSONObject]:
         """Every generation billed so far, in order (copies)."""
         with self._lock:
             return [dict(entry) for entry in self._bill.values()]
 
     def billed(self) -> float:
         """USD billed over every generation: what a provider would charge the key."""
-        return sum(float(entry["total_cost"]) for entry in self.bill)
+        return sum(_number(entry["total_cost"]) or 0.0 for entry in self.bill)
 
     def start(self) -> FakeModelServer:
         """Start serving in a background thread (idempotent); returns the server."""
@@ -333,7 +375,7 @@ class FakeModelServer:
         with self._lock:
             self._requests.append(request)
 
-    def next_reply(self, body: dict[str, Any]) -> dict[str, Any]:
+    def next_reply(self, body: JSONObject) -> ScriptedReply:
         """The scripted reply to a chat request, as a dict (called by the request handler)."""
         if callable(self._script):
             reply = self._script(body)
@@ -348,7 +390,7 @@ class FakeModelServer:
                     }
                 reply = self._script[self._next]
                 self._next += 1
-        return {"text": reply} if isinstance(reply, str) else dict(reply)
+        return {"text": reply} if isinstance(reply, str) else ScriptedReply(**reply)
 
 
 class _FakeApp:
@@ -370,7 +412,7 @@ class _FakeApp:
         """Record the request, then answer it: the models, a generation, a chat completion, or 404."""
         method, path = str(ex.scope["method"]), str(ex.scope["path"])
         query = bytes(ex.scope.get("query_string", b"")).decode("latin-1")
-        body: Any = None
+        body: JSONValue = None
         if method == "POST":
             raw = await ex.body()
             try:
@@ -394,7 +436,7 @@ class _FakeApp:
         else:
             await self._answer(ex, body, await run_in_threadpool(self.owner.next_reply, body))
 
-    async def _answer(self, ex: Exchange, body: dict[str, Any], reply: dict[str, Any]) -> None:
+    async def _answer(self, ex: Exchange, body: JSONObject, reply: ScriptedReply) -> None:
         """A scripted fault, a scripted status, or the reply itself."""
         await ex.idle(float(reply.get("delay", 0)))
         model = str(reply.get("answer_model") or body.get("model") or self.owner.model)
@@ -405,7 +447,8 @@ class _FakeApp:
             await ex.idle(float(reply["hang"]))
             await ex.drop(reset=False)  # no answer at all: the connection just ends
         elif reply.get("malformed"):
-            counted = {"prompt_tokens": prompt_tokens(body), "completion_tokens": 1}
+            prompt = prompt_tokens(body)
+            counted = CompletionUsage(prompt_tokens=prompt, completion_tokens=1, total_tokens=prompt + 1)
             await malformed(ex, bool(body.get("stream")), self.owner.open_generation(counted, model, False))
         elif reply.get("runaway"):
             await runaway(ex, self.owner, body, model, int(reply["runaway"]))
@@ -416,24 +459,23 @@ class _FakeApp:
         else:
             await self._complete(ex, body, reply, model)
 
-    async def _complete(self, ex: Exchange, body: dict[str, Any], reply: dict[str, Any], model: str) -> None:
+    async def _complete(self, ex: Exchange, body: JSONObject, reply: ScriptedReply, model: str) -> None:
         """The scripted reply, billed as a generation, in one body or streamed."""
         text = str(reply.get("text", ""))
-        usage = _usage(body, reply, text)
+        billed = _usage(body, reply, text)
+        usage = None if "usage" in reply and reply["usage"] is None else billed  # what the reply reports
         self.owner.note_served(None if usage is None else _usage_json(usage))
         calls = _tool_calls(reply, body)
-        billed = usage if usage is not None else _usage(body, {**reply, "usage": {}}, text)
         stream = bool(body.get("stream"))
-        generation = self.owner.open_generation(
-            None if billed is None else _usage_json(billed), model, stream
-        )
+        generation = self.owner.open_generation(billed, model, stream)
         opened = Opened(generation, int(time.time()), model)
         finish: Finish = "tool_calls" if calls else "stop"
         if stream:
-            include = bool((body.get("stream_options") or {}).get("include_usage"))
+            options = body.get("stream_options")
+            include = isinstance(options, dict) and bool(options.get("include_usage"))
             pieces = [piece for piece in re.findall(r"\s*\S+\s*", text) or [text] if piece]
             chunks = opened.chunks(pieces, calls, finish, usage if include else None)
-            await self._stream(ex, generation, [chunk_json(c, reports_usage=include) for c in chunks], reply)
+            await self._stream(ex, generation, chunks, include, reply)
             return
         payload = opened.completion(text, calls, finish, usage).model_dump(exclude_none=True)
         if reply.get("die_after") is not None:
@@ -445,9 +487,17 @@ class _FakeApp:
             self.owner.note_usage(_usage_json(usage))
 
     async def _stream(
-        self, ex: Exchange, generation: str, chunks: list[dict[str, Any]], reply: Mapping[str, Any]
+        self,
+        ex: Exchange,
+        generation: str,
+        chunks: list[ChatCompletionChunk],
+        include: bool,
+        reply: ScriptedReply,
     ) -> None:
-        """Send ``chunks`` as server-sent events (dropped after ``die_after`` of them, if scripted)."""
+        """Send ``chunks`` as server-sent events (dropped after ``die_after`` of them, if scripted).
+
+        ``include``: the request asked for the usage, so every chunk carries a ``usage`` (null but the last).
+        """
         await ex.start(200, "text/event-stream", {"Cache-Control": "no-cache", "Connection": "close"})
         self.owner.note_text(0, new=True)
         die_after = reply.get("die_after")
@@ -455,21 +505,23 @@ class _FakeApp:
             if die_after is not None and n >= int(die_after):
                 await ex.drop(reset=False)  # dropped mid-reply: no last chunk, no usage, no [DONE]
                 return
-            if not await ex.write(event(chunk)):
+            if not await ex.write(event(chunk_json(chunk, reports_usage=include))):
                 self.owner.cancel_generation(generation)  # the client hung up: billed all the same
                 return
-            for choice in chunk.get("choices") or []:
-                self.owner.note_text(len(str(choice["delta"].get("content") or "").encode()))
-            if chunk.get("usage"):
-                self.owner.note_usage(chunk["usage"])
+            for choice in chunk.choices:
+                self.owner.note_text(len((choice.delta.content or "").encode()))
+            if chunk.usage is not None:
+                self.owner.note_usage(_usage_json(chunk.usage))
             await ex.idle(float(reply.get("chunk_delay", 0)))
         await ex.write(b"data: [DONE]\n\n", more=False)
 
 
-async def _json(ex: Exchange, status: int, payload: Any, headers: Mapping[str, str] | None = None) -> None:
+async def _json(
+    ex: Exchange, status: int, payload: JSONValue, headers: Mapping[str, str] | None = None
+) -> None:
     await ex.whole(status, json.dumps(payload).encode(), "application/json", headers)
 
 
 async def _error(ex: Exchange, status: int, message: str, headers: Mapping[str, str] | None = None) -> None:
-    error = {"message": message, "type": "fake_server_error", "code": status}
+    error: JSONObject = {"message": message, "type": "fake_server_error", "code": status}
     await _json(ex, status, {"error": error}, headers)

@@ -73,6 +73,8 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
     keeps: ClassVar[str] = "programs"
     label: ClassVar[str] = "model-learner"
 
+    # Any: the options are ModelSettings' fields, checked by it at once; a TypedDict of them for
+    # Unpack would be a second declaration of the same sixteen fields, kept in step by hand.
     def __init__(self, model: str, initial_demos: int = 3, **options: Any) -> None:
         self.settings = ModelSettings(model=model, **options)
         self.session = ModelSession(self.settings, self.label)

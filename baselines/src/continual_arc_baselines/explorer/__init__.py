@@ -7,6 +7,7 @@ knowledge, floors for the transfer explorer).
 """
 
 from .controls import DemoSkipControl, PriorControl
+from .episode import ExplorerKnobs, ExplorerSettings
 from .learner import GameExplorer
 
-__all__ = ["DemoSkipControl", "GameExplorer", "PriorControl"]
+__all__ = ["DemoSkipControl", "ExplorerKnobs", "ExplorerSettings", "GameExplorer", "PriorControl"]

@@ -22,7 +22,7 @@ The policy, in order, on each observation:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TypedDict
 
 import numpy as np
@@ -43,14 +43,29 @@ from .frames import Blobs, blobs, centroid, changed_before, decode, moved_colour
 from .graph import LOSS, Key, LevelGraph
 from .notes import GameNotes
 
-__all__ = ["Episode", "ExplorerKnobs", "ExplorerSettings"]
+__all__ = ["Episode", "ExplorerKnobs", "ExplorerSettings", "knob_names"]
 
 _NOT_CLICKED = -1
 
 
+class ExplorerKnobs(TypedDict, total=False):
+    """The explorer's knobs, as keywords: what a learner built on it takes (`ExplorerSettings`).
+
+    The one declaration of the knobs' names and types. `ExplorerSettings` holds them with their
+    defaults and is built from these keywords, so the type checker refuses a knob here that it
+    lacks, or of another type; `knob_names` checks the other way (a setting missing here).
+    """
+
+    max_clicks: int
+    stuck_attempts: int
+    max_demos: int
+    goal_weight: float
+    depth_weight: float
+
+
 @dataclass(frozen=True)
 class ExplorerSettings:
-    """The explorer's knobs.
+    """The explorer's knobs with their defaults, built from `ExplorerKnobs` by `of`.
 
     Attributes:
         max_clicks: click candidates listed per frame before widening (the rarest blobs first).
@@ -67,15 +82,19 @@ class ExplorerSettings:
     goal_weight: float = 1.0
     depth_weight: float = 2.0
 
+    @classmethod
+    def of(cls, knobs: ExplorerKnobs) -> ExplorerSettings:
+        """The settings the keywords give, each knob not given at its default."""
+        return cls(**knobs)
 
-class ExplorerKnobs(TypedDict, total=False):
-    """The explorer's knobs as keywords, as a learner built on it passes them on (`ExplorerSettings`)."""
 
-    max_clicks: int
-    stuck_attempts: int
-    max_demos: int
-    goal_weight: float
-    depth_weight: float
+def knob_names() -> tuple[frozenset[str], frozenset[str]]:
+    """The knobs' names as `ExplorerKnobs` declares them, and as `ExplorerSettings` holds them.
+
+    Equal while the two agree (a test holds them to it): the type checker sees only that every
+    keyword is a setting, not that every setting can be given as a keyword.
+    """
+    return frozenset(ExplorerKnobs.__annotations__), frozenset(f.name for f in fields(ExplorerSettings))
 
 
 def to_action(key: Key) -> GameAction:

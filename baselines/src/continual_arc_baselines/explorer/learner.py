@@ -18,11 +18,13 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
+from typing_extensions import Unpack
+
 from continual_arc.env import GameFeedback, GameMove, GameObservation, GameReply
 
 from ..base import GameBase, read_state, write_state
 from ..json_types import JSONObject
-from .episode import Episode, ExplorerSettings
+from .episode import Episode, ExplorerKnobs, ExplorerSettings
 from .notes import GameNotes
 
 __all__ = ["GameExplorer"]
@@ -35,28 +37,19 @@ class GameExplorer(GameBase):
 
     Args:
         keep: whether to keep notes between instances (``False``: its own reset, kept nothing).
-        max_clicks: click candidates per frame before widening.
-        stuck_attempts: failed attempts on a game never won before it buys a demonstration.
-        max_demos: demonstrations bought at most per instance.
-        goal_weight: how strongly a frontier near the goal colour is preferred.
-        depth_weight: on a game known to lose, how strongly a frontier deep in the level is preferred.
+        **explorer: the explorer's knobs
+            ([ExplorerKnobs][continual_arc_baselines.explorer.episode.ExplorerKnobs]: ``max_clicks``,
+            ``stuck_attempts``, ``max_demos``, ``goal_weight``, ``depth_weight``), each not given at
+            its default ([ExplorerSettings][continual_arc_baselines.explorer.episode.ExplorerSettings]).
     """
 
     concurrent_users = False
 
-    def __init__(
-        self,
-        keep: bool = True,
-        max_clicks: int = 40,
-        stuck_attempts: int = 2,
-        max_demos: int = 3,
-        goal_weight: float = 1.0,
-        depth_weight: float = 2.0,
-    ) -> None:
+    def __init__(self, keep: bool = True, **explorer: Unpack[ExplorerKnobs]) -> None:
         super().__init__()
         self.keep = keep
         self.stateless = not keep
-        self.settings = ExplorerSettings(max_clicks, stuck_attempts, max_demos, goal_weight, depth_weight)
+        self.settings = ExplorerSettings.of(explorer)
         self.games: dict[str, GameNotes] = {}
         self._open: dict[int, tuple[int, Episode]] = {}
         self._done: list[tuple[int, str, GameNotes]] = []

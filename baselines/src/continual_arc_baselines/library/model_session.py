@@ -41,7 +41,6 @@ import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
 
 import httpx
 
@@ -49,6 +48,7 @@ from continual_arc.learner import SpendCapReached
 from continual_arc.sandbox import PROXY_ENV
 from continual_arc_baselines.model import ModelCallError, ModelClient, Usage
 
+from ..json_types import JSONObject, JSONValue
 from .carry import ProxyCountsError, carry_spend, carry_url, usage_url
 from .counts import COUNT_KEYS, add_counts, from_client, from_proxy, minus, with_unseen, zero
 from .replies import kept_reply, reply_entry
@@ -167,16 +167,21 @@ class ModelSettings:
         if self.program_time_limit <= 0 or self.program_memory_mb < 64:
             raise ValueError("program_time_limit must be positive and program_memory_mb at least 64")
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> JSONObject:
         """The settings as JSON, as a trajectory shows them (the drawn run id left out)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "run_id"}
 
 
-def _same_turns(logged: Sequence[Mapping[str, Any]], sent: Sequence[Mapping[str, Any]]) -> bool:
+def _same_turns(logged: Sequence[Mapping[str, JSONValue]], sent: Sequence[Mapping[str, str]]) -> bool:
     return len(logged) <= len(sent) and all(
         m.get("role") == s.get("role") and m.get("content") == s.get("content")
         for m, s in zip(logged, sent, strict=False)
     )
+
+
+def _message(message: Mapping[str, str]) -> JSONObject:
+    """A copy of a message sent, as the transcript keeps it."""
+    return dict(message)
 
 
 class ModelSession:
@@ -216,7 +221,7 @@ class ModelSession:
         self._base: dict[str, tuple[dict[str, float], Usage]] = {}
         self._calls: dict[str, int] = {}
         self._deadlines: dict[str, float] = {}
-        self._transcripts: dict[str, list[list[dict[str, Any]]]] = {}
+        self._transcripts: dict[str, list[list[JSONObject]]] = {}
         self._settled: dict[str, dict[str, float]] = {}
         self._total = zero()
 
@@ -269,15 +274,13 @@ class ModelSession:
         self._transcribe(instance, messages, reply_entry(result, text))
         return text
 
-    def _transcribe(
-        self, instance: str, messages: Sequence[Mapping[str, str]], reply: dict[str, Any]
-    ) -> None:
+    def _transcribe(self, instance: str, messages: Sequence[Mapping[str, str]], reply: JSONObject) -> None:
         """Log a call, extending the instance's last conversation when the call continues it."""
         talks = self._transcripts.setdefault(instance, [])
         if talks and _same_turns(talks[-1], messages):
-            talks[-1].extend(dict(m) for m in messages[len(talks[-1]) :])
+            talks[-1].extend(_message(m) for m in messages[len(talks[-1]) :])
         else:
-            talks.append([dict(m) for m in messages])
+            talks.append([_message(m) for m in messages])
         talks[-1].append(reply)
 
     # -- counts ------------------------------------------------------------------------------------
@@ -358,8 +361,8 @@ class ModelSession:
         """The counts of every settled instance, summed (cumulative over the learner's life)."""
         return dict(self._total)
 
-    def transcript(self, instance: str) -> list[list[dict[str, Any]]]:
-        """The instance's conversations: every message sent and every reply, in order."""
+    def transcript(self, instance: str) -> list[JSONValue]:
+        """The instance's conversations (each a list): every message sent and every reply, in order."""
         return [[dict(m) for m in talk] for talk in self._transcripts.get(instance, [])]
 
     # -- rounds ------------------------------------------------------------------------------------

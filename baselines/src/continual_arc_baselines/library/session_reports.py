@@ -8,8 +8,8 @@ trajectory, and ``resume_from``, which the runner calls only when a run is resum
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from ..json_types import JSONObject, JSONValue
 from .carry import last_resources
 from .counts import COUNT_KEYS
 from .model_session import ModelSession, ModelSettings
@@ -41,7 +41,7 @@ class SessionReports:
         """
         self.session.join_run(run_id)
 
-    def resume_from(self, records: Sequence[Mapping[str, Any]]) -> None:
+    def resume_from(self, records: Sequence[Mapping[str, JSONValue]]) -> None:
         """Continue a resumed run: its counts from the last committed record, its spend told to the proxy.
 
         Called with no records too (a run killed in its first round): the session then counts its
@@ -52,7 +52,7 @@ class SessionReports:
         """
         self.session.resume(last_resources(records))
 
-    def _session_log(self, user: int, base: Mapping[str, Any]) -> dict[str, Any] | None:
+    def _session_log(self, user: int, base: Mapping[str, JSONValue]) -> JSONObject | None:
         """``base`` with the model, the source of the counts, the counts and every message."""
         key = self._keys.get(user)
         if key is None:
@@ -61,6 +61,6 @@ class SessionReports:
             **base,
             "model": self.settings.public(),
             "counted_by": self.session.counted_by,
-            "resources": self.instance_resources(user),
+            "resources": {**self.instance_resources(user)},
             "messages": self.session.transcript(key),
         }

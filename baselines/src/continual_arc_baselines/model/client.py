@@ -19,7 +19,11 @@ from typing import Any, cast
 from urllib.parse import quote
 
 import openai
+from openai import Stream
+from openai.types import CompletionUsage
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
+from continual_arc_baselines.json_types import JSONObject, JSONValue
 from continual_arc_baselines.model.naming import same_model
 from continual_arc_baselines.model.results import ChatResult, Usage
 from continual_arc_baselines.model.retry import (
@@ -65,26 +69,26 @@ def instance_mark(instance: str, run_id: str | None = None) -> str:
     return f"[continual-arc {digest}]"
 
 
-def _marked(messages: Sequence[Mapping[str, Any]], mark: str) -> list[dict[str, Any]]:
+def _marked(messages: Sequence[Mapping[str, JSONValue]], mark: str) -> list[JSONValue]:
     """A copy of the messages whose first one opens with the mark line."""
-    copied = [dict(message) for message in messages]
+    copied: list[JSONObject] = [dict(message) for message in messages]
     if not copied:
         raise ValueError("a chat needs at least one message")
     content = copied[0].get("content")
-    if isinstance(content, str) or content is None:
-        copied[0]["content"] = f"{mark}\n{content or ''}"
-    else:
+    if isinstance(content, list):
         copied[0]["content"] = [{"type": "text", "text": mark}, *content]
-    return copied
+    else:
+        copied[0]["content"] = f"{mark}\n{content or ''}"
+    return list(copied)
 
 
 @dataclass(frozen=True)
 class _Call:
     """One call's request, as every attempt sends it, and its limits."""
 
-    request: dict[str, Any]
+    request: JSONObject
     headers: dict[str, str]
-    extra_body: dict[str, Any]
+    extra_body: JSONObject
     limit: int
     deadline: float | None
 
@@ -94,12 +98,12 @@ def _malformed(error: BaseException) -> bool:
     return isinstance(error, ValueError) and not isinstance(error, openai.OpenAIError)
 
 
-def _usage_numbers(usage: Any) -> tuple[int | None, int | None, int | None, float | None]:
+def _usage_numbers(usage: CompletionUsage | None) -> tuple[int | None, int | None, int | None, float | None]:
     if usage is None:
         return None, None, None, None
-    details = getattr(usage, "completion_tokens_details", None)
-    reasoning = getattr(details, "reasoning_tokens", None) if details is not None else None
-    cost = getattr(usage, "cost", None)  # OpenRouter's extension: the SDK keeps unknown fields
+    details = usage.completion_tokens_details
+    reasoning = details.reasoning_tokens if details is not None else None
+    cost = (usage.model_extra or {}).get("cost")  # OpenRouter's extension: the SDK keeps unknown fields
     return (
         int(usage.prompt_tokens or 0),
         int(usage.completion_tokens or 0),
@@ -172,12 +176,12 @@ class ModelClient:
 
     def chat(
         self,
-        messages: Sequence[Mapping[str, Any]],
+        messages: Sequence[Mapping[str, JSONValue]],
         *,
         instance: str,
         max_tokens: int | None = None,
         temperature: float | None = None,
-        extra_body: Mapping[str, Any] | None = None,
+        extra_body: Mapping[str, JSONValue] | None = None,
         max_attempts: int | None = None,
         deadline: float | None = None,
     ) -> ChatResult:
@@ -202,7 +206,7 @@ class ModelClient:
             ModelCallError: no answer: a failure that is not retryable, retries exhausted, or the
                 deadline reached.
         """
-        request: dict[str, Any] = {"model": self.model, "messages": _marked(messages, self.mark(instance))}
+        request: JSONObject = {"model": self.model, "messages": _marked(messages, self.mark(instance))}
         if max_tokens is not None:
             request["max_tokens"] = max_tokens
         if temperature is not None:
@@ -298,26 +302,32 @@ class ModelClient:
         return min(self.timeout, left)
 
     def _attempt(self, call: _Call, attempts: int, timeout: float) -> ChatResult:
+        # The SDK types create per request field and per stream flag; the request here is a JSON
+        # object built from any learner's messages, so it is sent untyped (the reply is typed).
         create = cast(Any, self._client.chat.completions.create)
         request = call.request
-        options: dict[str, Any] = {
-            "extra_headers": call.headers,
-            "timeout": timeout,
-            "extra_body": call.extra_body,
-        }
+        options = {"extra_headers": call.headers, "timeout": timeout, "extra_body": call.extra_body}
         if not self.stream:
-            response = create(**request, **options)
+            response: ChatCompletion = create(**request, **options)
             choice = response.choices[0] if response.choices else None
-            text = choice.message.content if choice is not None else ""
-            finish = choice.finish_reason if choice is not None else None
-            mark = (response.model_extra or {}).get("continual_arc")
-            return self._result(text or "", response.usage, response.model, attempts, finish, mark)
+            return self._result(
+                (choice.message.content if choice is not None else "") or "",
+                response.usage,
+                response.model,
+                attempts,
+                choice.finish_reason if choice is not None else None,
+                (response.model_extra or {}).get("continual_arc"),
+            )
         deadline = time.monotonic() + timeout
         parts: list[str] = []
-        usage: Any = None
+        usage: CompletionUsage | None = None
         model: str | None = None
-        finish = mark = None
-        with create(**request, **options, stream=True, stream_options={"include_usage": True}) as stream:
+        finish: str | None = None
+        mark: JSONValue = None
+        streamed: Stream[ChatCompletionChunk] = create(
+            **request, **options, stream=True, stream_options={"include_usage": True}
+        )
+        with streamed as stream:
             for chunk in stream:
                 if time.monotonic() > deadline:
                     raise AttemptTimeout(f"the reply took longer than {timeout:g} s")
@@ -333,14 +343,14 @@ class ModelClient:
     def _result(
         self,
         text: str,
-        usage: Any,
+        usage: CompletionUsage | None,
         model: str | None,
         attempts: int,
         finish: str | None = None,
-        mark: Any = None,
+        mark: JSONValue = None,
     ) -> ChatResult:
         prompt, completion, reasoning, cost = _usage_numbers(usage)
-        cut = mark.get("cut") if isinstance(mark, Mapping) else None
+        cut = mark.get("cut") if isinstance(mark, dict) else None
         return ChatResult(
             text=text,
             prompt_tokens=prompt,

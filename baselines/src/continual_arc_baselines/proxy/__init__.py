@@ -32,6 +32,7 @@ from continual_arc_baselines.proxy.policy import (
 from continual_arc_baselines.proxy.relay import CUT_HEADER
 from continual_arc_baselines.proxy.server import ProxyConfig, ProxyHandle, run_proxy, serve_proxy
 from continual_arc_baselines.proxy.settle import SettleOptions, Settler, usage_of_generation
+from continual_arc_baselines.proxy.tally import ReportedUsage, parse_usage
 
 __all__ = [
     "ALLOWED_CONTENT_PARTS",
@@ -51,6 +52,7 @@ __all__ = [
     "ProxyHandle",
     "Refusal",
     "ReplyLimits",
+    "ReportedUsage",
     "SettleOptions",
     "Settler",
     "Tally",
@@ -58,6 +60,7 @@ __all__ = [
     "check_request",
     "cost_of",
     "marked_base_url",
+    "parse_usage",
     "run_proxy",
     "serve_proxy",
     "usage_of_generation",

@@ -31,15 +31,17 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
 import httpx
+from pydantic import TypeAdapter, ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from continual_arc_baselines.json_types import JSONObject, JSONValue
 from continual_arc_baselines.proxy.budget import DEFAULT_LIMITS, CallBudget, ReplyLimits, plan_call
 from continual_arc_baselines.proxy.forward import UNREACHED_HEADER, Call, Forwarder
 from continual_arc_baselines.proxy.ledger import Ledger
@@ -86,6 +88,22 @@ def marked_base_url(proxy_base_url: str, run: str, instance: str) -> str:
     return f"{root}/continual-arc/mark/{run_part}/{instance_part}/v1"
 
 
+@dataclass(frozen=True)
+class CarryRequest:
+    """The body of ``POST /continual-arc/carry``: what a resumed run had spent before, by its records.
+
+    Attributes:
+        run: the run. cost: USD it spent. cost_unknown_calls: its calls whose cost is unknown.
+    """
+
+    run: str
+    cost: float = 0.0
+    cost_unknown_calls: int = 0
+
+
+_CARRY = TypeAdapter(CarryRequest)
+
+
 def _who(request: Request) -> tuple[str, str]:
     marked = request.path_params
     if "run" in marked and "instance" in marked:  # the path's mark wins over headers
@@ -116,7 +134,7 @@ class _Proxy:
         self.turns: dict[str, asyncio.Lock] = {}  # a first-come queue per run (asyncio's locks are fair)
         self.waiting = 0
 
-    def _plan(self, run: str, body: dict[str, Any], model: str, *, held: bool) -> CallBudget | Refusal:
+    def _plan(self, run: str, body: JSONObject, model: str, *, held: bool) -> CallBudget | Refusal:
         return plan_call(
             body,
             self.ledger.prices.get(model),
@@ -128,8 +146,8 @@ class _Proxy:
         )
 
     async def reserve(
-        self, run: str, instance: str, body: dict[str, Any], model: str, stream: bool
-    ) -> tuple[dict[str, Any], CallBudget, str] | Refusal:
+        self, run: str, instance: str, body: JSONObject, model: str, stream: bool
+    ) -> tuple[JSONObject, CallBudget, str] | Refusal:
         """Plan and reserve the call in its turn; the body to send, its budget and its call id."""
         if self.waiting >= MAX_WAITING:
             return Refusal(429, "queue", f"{MAX_WAITING} calls already wait for the spend cap: try again")
@@ -162,7 +180,7 @@ class _Proxy:
         finally:
             self.waiting -= 1
 
-    def refuse(self, request: Request, refusal: Refusal, model: Any = None) -> JSONResponse:
+    def refuse(self, request: Request, refusal: Refusal, model: JSONValue = None) -> JSONResponse:
         run, instance = _who(request)
         self.ledger.record_refusal(run, instance, refusal, request.url.path, model)
         return JSONResponse(refusal.body(), status_code=refusal.status)
@@ -175,12 +193,13 @@ class _Proxy:
         if request.method != "POST":
             return self.refuse(request, Refusal(405, "method", f"{request.method} is refused: use POST"))
         try:
-            body = await request.json()
+            body: JSONValue = await request.json()
         except ValueError:
             return self.refuse(request, Refusal(400, "body", "the request body is not valid JSON"))
         run, instance = _who(request)
         refusal = check_request(body, self.models) or self.ledger.check_cap(run)
-        if refusal is not None:
+        if refusal is not None or not isinstance(body, dict):  # a body that passed is an object
+            refusal = refusal or Refusal(400, "body", "the request body must be a JSON object")
             return self.refuse(request, refusal, body.get("model") if isinstance(body, dict) else None)
         model, stream = str(body["model"]), bool(body.get("stream"))
         started = time.monotonic()
@@ -191,7 +210,8 @@ class _Proxy:
         call = Call(run, instance, model, stream, started, budget, call_id)
         if stream:
             # Ask for the usage chunk whatever the learner asked: no streamed token goes uncounted.
-            body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
+            asked = body.get("stream_options")
+            body["stream_options"] = {**(asked if isinstance(asked, dict) else {}), "include_usage": True}
             return await self.forward.stream(request, body, call)
         return await self.forward.plain(request, body, call)
 
@@ -202,16 +222,13 @@ class _Proxy:
 
     async def carry(self, request: Request) -> Response:
         try:
-            body = await request.json()
-            run, cost = str(body["run"]), float(body.get("cost") or 0.0)
-            unknown = int(body.get("cost_unknown_calls") or 0)
-        except (ValueError, KeyError, TypeError, AttributeError):
+            asked = _CARRY.validate_json(await request.body())
+        except ValidationError:
             message = 'carry takes {"run": R, "cost": USD, "cost_unknown_calls": N}'
             return JSONResponse(Refusal(400, "body", message).body(), status_code=400)
-        carried = self.ledger.carry(run, cost, unknown)
-        return JSONResponse(
-            {"run": run, "carried": carried.as_dict(), "spent": self.ledger.spent(run).as_dict()}
-        )
+        carried = self.ledger.carry(asked.run, asked.cost, asked.cost_unknown_calls)
+        spent = self.ledger.spent(asked.run)
+        return JSONResponse({"run": asked.run, "carried": carried.as_dict(), "spent": spent.as_dict()})
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -221,7 +238,7 @@ class _Proxy:
         self.forward.client = None
 
 
-def usage_view(ledger: Ledger, run: str | None, instance: str | None) -> dict[str, Any]:
+def usage_view(ledger: Ledger, run: str | None, instance: str | None) -> JSONObject:
     """The body of ``GET /continual-arc/usage``.
 
     - no parameters: ``{"total": {...}, "runs": {run: {...}}}``;
@@ -238,7 +255,7 @@ def usage_view(ledger: Ledger, run: str | None, instance: str | None) -> dict[st
         }
     run = run or DEFAULT_RUN
     if instance is None:
-        instances = {i: t.as_dict() for i, t in sorted(ledger.instances(run).items())}
+        instances: JSONObject = {i: t.as_dict() for i, t in sorted(ledger.instances(run).items())}
         return {"run": run, **ledger.totals(run).as_dict(), "instances": instances}
     return {"run": run, "instance": instance, **ledger.tally(run, instance).as_dict()}
 

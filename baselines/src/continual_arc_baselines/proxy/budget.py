@@ -23,8 +23,9 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard
 
+from continual_arc_baselines.json_types import JSONObject, JSONValue
 from continual_arc_baselines.proxy.policy import Refusal
 from continual_arc_baselines.proxy.tally import Price
 
@@ -105,18 +106,18 @@ class CallBudget:
     wanted: int | None = None
 
 
-def prompt_bytes(body: Mapping[str, Any]) -> int:
+def prompt_bytes(body: Mapping[str, JSONValue]) -> int:
     """The bytes of the prompt's JSON the estimate counts: its messages and tools."""
     counted = {"messages": body.get("messages"), "tools": body.get("tools")}
     return len(json.dumps(counted, ensure_ascii=False).encode())
 
 
-def prompt_tokens(body: Mapping[str, Any], bytes_per_token: float = PROMPT_BYTES_PER_TOKEN) -> int:
+def prompt_tokens(body: Mapping[str, JSONValue], bytes_per_token: float = PROMPT_BYTES_PER_TOKEN) -> int:
     """The prompt's estimated tokens: its messages and tools, at ``bytes_per_token``."""
     return math.ceil(prompt_bytes(body) / bytes_per_token)
 
 
-PromptCounter = Callable[[Mapping[str, Any]], int]
+PromptCounter = Callable[[Mapping[str, JSONValue]], int]
 """Counts a chat request's prompt tokens (its messages and tools) with the model's own tokenizer."""
 
 
@@ -138,7 +139,7 @@ class PromptGauge:
         self._rates: dict[str, float] = {}
         self._counters = dict(counters or {})
 
-    def count(self, model: str, body: Mapping[str, Any]) -> int | None:
+    def count(self, model: str, body: Mapping[str, JSONValue]) -> int | None:
         """The prompt's tokens by the model's own tokenizer, or ``None`` when the gauge has none.
 
         ``None`` too when the tokenizer cannot take the request (a message its chat template
@@ -156,12 +157,16 @@ class PromptGauge:
         """The bytes a token the model's next prompt is estimated at."""
         return self._rates.get(model, PROMPT_BYTES_PER_TOKEN)
 
-    def learn(self, model: str, size: Any, tokens: Any) -> None:
+    def learn(self, model: str, size: JSONValue, tokens: JSONValue) -> None:
         """Take one call's prompt bytes and the prompt tokens the upstream reported for it."""
-        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (size, tokens)):
+        if not (_positive(size) and _positive(tokens)):
             return
         seen = size / tokens
         self._rates[model] = min(self._rates.get(model, seen), seen)
+
+
+def _positive(value: JSONValue) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def reply_tokens(text_bytes: int) -> int:
@@ -169,7 +174,7 @@ def reply_tokens(text_bytes: int) -> int:
     return math.ceil(text_bytes / REPLY_BYTES_PER_TOKEN)
 
 
-def _requested(body: Mapping[str, Any]) -> int | None:
+def _requested(body: Mapping[str, JSONValue]) -> int | None:
     limits = [
         int(v)
         for v in (body.get(name) for name in _LIMIT_FIELDS)
@@ -179,7 +184,7 @@ def _requested(body: Mapping[str, Any]) -> int | None:
 
 
 def plan_call(
-    body: dict[str, Any],
+    body: JSONObject,
     price: Price | None,
     left: float | None,
     *,

@@ -18,14 +18,15 @@ import dataclasses
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Mapping
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import httpx
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from continual_arc_baselines.json_types import JSONObject, JSONValue
 from continual_arc_baselines.model.naming import same_model
 from continual_arc_baselines.proxy.budget import REPLY_BYTES_PER_TOKEN, CallBudget, ReplyLimits, reply_tokens
 from continual_arc_baselines.proxy.ledger import CallRecord, Ledger
@@ -39,6 +40,7 @@ from continual_arc_baselines.proxy.relay import (
     stream_error,
 )
 from continual_arc_baselines.proxy.settle import SETTLED_BY, Settler
+from continual_arc_baselines.proxy.tally import ReportedUsage, parse_usage
 
 __all__ = ["UNREACHED_HEADER", "Call", "Forwarder"]
 
@@ -153,7 +155,7 @@ class Forwarder:
         self,
         call: Call,
         status: int,
-        usage: Mapping[str, Any] | None,
+        usage: ReportedUsage | None,
         error: str | None,
         *,
         lost: bool = False,
@@ -240,7 +242,12 @@ class Forwarder:
                 return by_budget, "spend_cap"
         return self.limits.max_reply_bytes, "size"
 
-    async def plain(self, request: Request, body: dict[str, Any], call: Call) -> Response:
+    def _malformed(self, call: Call, detail: str) -> JSONResponse:
+        """Count a reply that does not parse as one whose usage was lost, and answer 502 saying why."""
+        self._record(call, 502, None, detail, lost=True)
+        return JSONResponse(Refusal(502, "upstream", detail).body(), status_code=502)
+
+    async def plain(self, request: Request, body: JSONObject, call: Call) -> Response:
         """Forward a call answered in one body, read up to its limit (cut past it), and count it."""
         limit, reason = self._plain_limit(call)
 
@@ -274,22 +281,22 @@ class Forwarder:
             relayed = max(0, len(content) - _PLAIN_OVERHEAD)
             self._record(call, 200, None, None, answered_by=answered, cut=reason, relayed=relayed)
             cut = cut_reply(answered or call.model, reason, detail)
-            return JSONResponse(cut, headers={CUT_HEADER: reason})
+            return JSONResponse(cut.model_dump(mode="json", exclude_none=True), headers={CUT_HEADER: reason})
         try:
-            found = json.loads(content)
+            found: JSONValue = json.loads(content)
         except ValueError:
-            detail = "the upstream's reply is not valid JSON"
-            self._record(call, 502, None, detail, lost=True)
-            return JSONResponse(Refusal(502, "upstream", detail).body(), status_code=502)
-        usage = found.get("usage") if isinstance(found, dict) else None
-        named_model = found.get("model") if isinstance(found, dict) else None
+            return self._malformed(call, "the upstream's reply is not valid JSON")
+        wire = found if isinstance(found, dict) else {}
+        try:
+            usage = parse_usage(wire.get("usage")) if isinstance(wire.get("usage"), dict) else None
+        except ValueError as error:
+            return self._malformed(call, str(error))
+        named_model = wire.get("model")
         answered = named_model if isinstance(named_model, str) and named_model else None
-        self._record(
-            call, reply.status_code, usage if isinstance(usage, dict) else None, None, answered_by=answered
-        )
+        self._record(call, reply.status_code, usage, None, answered_by=answered)
         return Response(content, status_code=reply.status_code, media_type=media)
 
-    async def stream(self, request: Request, body: dict[str, Any], call: Call) -> Response:
+    async def stream(self, request: Request, body: JSONObject, call: Call) -> Response:
         """Forward a streamed call: its reply is relayed event by event, cut where it must be, and counted."""
         upstream = self.http.build_request("POST", self.url, json=body, headers=self.headers)
         try:

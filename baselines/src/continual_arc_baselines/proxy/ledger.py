@@ -26,8 +26,9 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
+from continual_arc_baselines.json_types import JSONObject, JSONValue
 from continual_arc_baselines.proxy.budget import PromptCounter, PromptGauge
 from continual_arc_baselines.proxy.policy import Refusal
 from continual_arc_baselines.proxy.settle import SETTLED_BY, Settler
@@ -44,6 +45,11 @@ __all__ = ["INTERRUPTED", "CallRecord", "Ledger", "Price", "Tally", "cost_of"]
 
 INTERRUPTED = "the proxy stopped before the call ended"
 """The error of a call settled on restart: its ``start`` line has no end."""
+
+
+def _number(value: JSONValue) -> float:
+    """A logged number, 0 for a null (or for what no proxy writes)."""
+    return float(value) if isinstance(value, int | float) else 0.0
 
 
 def _unknown_reasons(total: Tally) -> str:
@@ -115,13 +121,13 @@ class Ledger:
 
     # -- reading the file back -----------------------------------------------------------------------
 
-    def _read_back(self, path: Path) -> dict[str, dict[str, Any]]:
+    def _read_back(self, path: Path) -> dict[str, JSONObject]:
         """Count every line of an existing ledger file; return the ``start`` lines with no end."""
-        starts: dict[str, dict[str, Any]] = {}
+        starts: dict[str, JSONObject] = {}
         with open(path, encoding="utf-8", errors="replace") as lines:
             for line in lines:
                 try:
-                    entry = json.loads(line)
+                    entry: JSONValue = json.loads(line)
                 except ValueError:
                     self.skipped_lines += bool(line.strip())
                     continue
@@ -139,13 +145,13 @@ class Ledger:
                     starts.pop(str(call_id), None)
         return starts
 
-    def _apply(self, entry: Mapping[str, Any]) -> None:
+    def _apply(self, entry: Mapping[str, JSONValue]) -> None:
         """Add one line's counts (the caller holds the lock, or nothing else runs yet)."""
         run, instance = str(entry.get("run")), str(entry.get("instance"))
         if entry.get("event") == "carry":
             carried = self._carried.setdefault(run, Tally())
-            carried.cost = float(entry.get("carried_cost") or 0.0)
-            lost = int(entry.get("carried_cost_unknown_calls") or 0)
+            carried.cost = _number(entry.get("carried_cost"))
+            lost = int(_number(entry.get("carried_cost_unknown_calls")))
             carried.cost_unknown_calls = carried.usage_unknown_calls = lost
             return
         tally = entry_tally(entry)
@@ -154,7 +160,7 @@ class Ledger:
         if entry.get("event") == "call" and entry.get("settled_by") is None:
             self.gauge.learn(str(entry.get("model")), entry.get("prompt_bytes"), entry.get("prompt_tokens"))
 
-    def _settle_interrupted(self, start: Mapping[str, Any]) -> None:
+    def _settle_interrupted(self, start: Mapping[str, JSONValue]) -> None:
         worst = start.get("worst_cost")
         generation = start.get("generation")
         usage = None
@@ -191,7 +197,7 @@ class Ledger:
             call_id = f"{self._prefix}-{self._next_id}"
             if worst_cost is not None:
                 self._reserved[call_id] = (run, worst_cost)
-            entry: dict[str, Any] = {"event": "start", "id": call_id, "run": run, "instance": instance}
+            entry: JSONObject = {"event": "start", "id": call_id, "run": run, "instance": instance}
             entry["model"] = model
             entry.update({"stream": stream, "worst_cost": worst_cost})
             self._write(entry)
@@ -214,7 +220,7 @@ class Ledger:
         with self._lock:
             return self.gauge.rate(model)
 
-    def prompt_count(self, model: str, body: Mapping[str, Any]) -> int | None:
+    def prompt_count(self, model: str, body: Mapping[str, JSONValue]) -> int | None:
         """The prompt's exact tokens when the model's tokenizer is at hand, else ``None`` (estimate it)."""
         return self.gauge.count(model, body)  # no lock: the counter reads only the request
 
@@ -223,7 +229,7 @@ class Ledger:
         with self._lock:
             return self._generations.get(call_id)
 
-    def record_call(self, call: CallRecord) -> dict[str, Any]:
+    def record_call(self, call: CallRecord) -> JSONObject:
         """Count one forwarded call and log it; returns the log entry."""
         entry = call_entry(call, self.prices.get(call.model))
         entry["id"] = entry.pop("call_id")
@@ -236,7 +242,7 @@ class Ledger:
 
     def record_unreached(self, run: str, instance: str, model: str, call_id: str, detail: str) -> None:
         """Log an attempt the upstream never received (it refused the connection): no call, no cost."""
-        entry: dict[str, Any] = {"event": "unreached", "id": call_id, "run": run, "instance": instance}
+        entry: JSONObject = {"event": "unreached", "id": call_id, "run": run, "instance": instance}
         entry["model"] = model
         entry["error"] = detail
         with self._lock:
@@ -245,9 +251,11 @@ class Ledger:
             self._generations.pop(call_id, None)
             self._write(entry)
 
-    def record_refusal(self, run: str, instance: str, refusal: Refusal, path: str, model: Any = None) -> None:
-        """Count one refused call and log it."""
-        entry: dict[str, Any] = {"event": "refused", "run": run, "instance": instance, "path": path}
+    def record_refusal(
+        self, run: str, instance: str, refusal: Refusal, path: str, model: JSONValue = None
+    ) -> None:
+        """Count one refused call and log it (``model`` as the request named it, whatever its type)."""
+        entry: JSONObject = {"event": "refused", "run": run, "instance": instance, "path": path}
         entry["model"] = model
         entry.update({"status": refusal.status, "kind": refusal.kind, "message": refusal.message})
         with self._lock:
@@ -319,7 +327,12 @@ class Ledger:
             carried.cost = max(carried.cost, round(cost - own.cost, 12))
             lost = max(carried.cost_unknown_calls, cost_unknown_calls - own.cost_unknown_calls)
             carried.cost_unknown_calls = carried.usage_unknown_calls = lost
-            entry = {"event": "carry", "run": run, "cost": cost, "cost_unknown_calls": cost_unknown_calls}
+            entry: JSONObject = {
+                "event": "carry",
+                "run": run,
+                "cost": cost,
+                "cost_unknown_calls": cost_unknown_calls,
+            }
             entry.update({"carried_cost": carried.cost, "carried_cost_unknown_calls": lost})
             self._write(entry)
             return Tally(**asdict(carried))
@@ -370,7 +383,7 @@ class Ledger:
     def _tally(self, run: str, instance: str) -> Tally:
         return self._tallies.setdefault((run, instance), Tally())
 
-    def _write(self, entry: dict[str, Any]) -> None:
+    def _write(self, entry: JSONObject) -> None:
         """Append one line and put it on disk before going on (the caller holds the lock)."""
         if self._log is None:
             return

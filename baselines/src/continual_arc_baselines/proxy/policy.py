@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from ..json_types import JSONObject, JSONValue
 
 __all__ = [
     "ALLOWED_CONTENT_PARTS",
@@ -60,44 +61,44 @@ class Refusal:
     value: float | None = None
     limit: float | None = None
 
-    def body(self) -> dict[str, Any]:
+    def body(self) -> JSONObject:
         """The JSON error body, in the OpenAI error shape."""
-        error: dict[str, Any] = {"message": self.message, "type": "continual_arc_proxy", "code": self.kind}
+        error: JSONObject = {"message": self.message, "type": "continual_arc_proxy", "code": self.kind}
         if self.limit is not None:
             error["value"], error["limit"] = self.value, self.limit
         return {"error": error}
 
 
-def _is_remote(url: Any) -> bool:
+def _is_remote(url: JSONValue) -> bool:
     return not (isinstance(url, str) and url.strip().lower().startswith("data:"))
 
 
-def _check_part(part: Any, where: str) -> Refusal | None:
-    if not isinstance(part, Mapping):
+def _check_part(part: JSONValue, where: str) -> Refusal | None:
+    if not isinstance(part, dict):
         return None  # not ours to validate: the upstream rejects malformed messages
     kind = part.get("type")
     if kind not in ALLOWED_CONTENT_PARTS:
         return Refusal(400, "content_part", f"{where}: content parts of type {kind!r} are refused")
     if kind == "image_url":
         image = part.get("image_url")
-        url = image.get("url") if isinstance(image, Mapping) else image
+        url = image.get("url") if isinstance(image, dict) else image
         if _is_remote(url):
             return Refusal(
                 400, "remote_url", f"{where}: image_url must be an inline data: URL, not a remote one"
             )
     if kind == "input_audio":
         audio = part.get("input_audio")
-        data = audio.get("data") if isinstance(audio, Mapping) else None
+        data = audio.get("data") if isinstance(audio, dict) else None
         if isinstance(data, str) and "://" in data[:16]:
             return Refusal(400, "remote_url", f"{where}: input_audio must be inline base64 data, not a URL")
     return None
 
 
-def _check_messages(messages: Any) -> Refusal | None:
+def _check_messages(messages: JSONValue) -> Refusal | None:
     if not isinstance(messages, list):
         return None
     for i, message in enumerate(messages):
-        content = message.get("content") if isinstance(message, Mapping) else None
+        content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list):
             for j, part in enumerate(content):
                 refusal = _check_part(part, f"messages[{i}].content[{j}]")
@@ -106,7 +107,7 @@ def _check_messages(messages: Any) -> Refusal | None:
     return None
 
 
-def _check_model(model: Any, models: Collection[str]) -> Refusal | None:
+def _check_model(model: JSONValue, models: Collection[str]) -> Refusal | None:
     if isinstance(model, str) and model in models:
         return None
     allowed = ", ".join(sorted(models))
@@ -116,14 +117,14 @@ def _check_model(model: Any, models: Collection[str]) -> Refusal | None:
     return Refusal(403, "model", f"model {model!r} is not one this proxy serves; allowed: {allowed}")
 
 
-def check_request(body: Any, models: Collection[str]) -> Refusal | None:
+def check_request(body: JSONValue, models: Collection[str]) -> Refusal | None:
     """Why a chat-completion request body must not be forwarded, or ``None`` if it may be.
 
     Args:
         body: the parsed JSON body.
         models: the model ids the proxy was started with (matched exactly: ``x:online`` is not ``x``).
     """
-    if not isinstance(body, Mapping):
+    if not isinstance(body, dict):
         return Refusal(400, "body", "the request body must be a JSON object")
     refusal = _check_model(body.get("model"), models)
     if refusal is not None:
@@ -131,8 +132,11 @@ def check_request(body: Any, models: Collection[str]) -> Refusal | None:
     for name, why in REFUSED_FIELDS.items():
         if name in body:
             return Refusal(400, "field", f"the field {name!r} is refused: it {why}")
-    for tool in body.get("tools") or []:
-        kind = tool.get("type") if isinstance(tool, Mapping) else None
+    tools = body.get("tools") or []
+    if not isinstance(tools, list):
+        return Refusal(400, "tool", "tools must be a list of function tools")
+    for tool in tools:
+        kind = tool.get("type") if isinstance(tool, dict) else None
         if kind not in ALLOWED_TOOL_TYPES:
             return Refusal(
                 400, "tool", f"tools of type {kind!r} are refused: only function tools are allowed"

@@ -14,9 +14,15 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from typing import Any
 
 import httpx
+from openai.types.chat import ChatCompletion
+from openai.types.chat.chat_completion_chunk import Choice as ChunkChoice
+from openai.types.chat.chat_completion_chunk import ChoiceDelta
+
+from continual_arc_baselines.chat_wire import Opened
+from continual_arc_baselines.json_types import JSONObject, JSONValue
+from continual_arc_baselines.proxy.tally import ReportedUsage, parse_usage
 
 __all__ = [
     "CUT_HEADER",
@@ -38,12 +44,13 @@ UPSTREAM_BROKE = "upstream_broke"
 _TEXT_FIELDS = ("content", "reasoning", "reasoning_content", "refusal")
 
 
-def text_bytes(part: Mapping[str, Any]) -> int:
+def text_bytes(part: Mapping[str, JSONValue]) -> int:
     """Bytes of text in one ``delta`` or ``message``: content, reasoning, refusal, tool calls."""
     size = sum(len(v.encode()) for k in _TEXT_FIELDS if isinstance(v := part.get(k), str))
-    for call in part.get("tool_calls") or []:
-        function = call.get("function") if isinstance(call, Mapping) else None
-        if isinstance(function, Mapping):
+    calls = part.get("tool_calls")
+    for call in calls if isinstance(calls, list) else []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
             size += sum(
                 len(v.encode()) for k in ("name", "arguments") if isinstance(v := function.get(k), str)
             )
@@ -61,7 +68,7 @@ class SseUsageReader:
     """
 
     def __init__(self) -> None:
-        self.usage: dict[str, Any] | None = None
+        self.usage: ReportedUsage | None = None
         self.error: str | None = None
         self.done = False
         self.model: str | None = None
@@ -104,61 +111,60 @@ class SseUsageReader:
             self.done = True
             return
         try:
-            event = json.loads(payload)
+            event: JSONValue = json.loads(payload)
         except ValueError:
             self.error = "a streamed chunk is not valid JSON"
             return
         if not isinstance(event, dict):
             self.error = "a streamed chunk is not a JSON object"
             return
+        self._event(event)
+
+    def _event(self, event: JSONObject) -> None:
+        """Take what one chunk says: its usage (parsed once, here), error, model, id and text."""
         if isinstance(event.get("usage"), dict):
-            self.usage = event["usage"]
-        if event.get("error"):
-            self.error = f"error in stream: {json.dumps(event['error'])[:300]}"
-        if self.model is None and isinstance(event.get("model"), str) and event["model"]:
-            self.model = event["model"]
-        if self.generation is None and isinstance(event.get("id"), str) and event["id"]:
-            self.generation = event["id"]
-        for choice in event.get("choices") or []:
-            delta = choice.get("delta") if isinstance(choice, Mapping) else None
-            if isinstance(delta, Mapping):
+            try:
+                self.usage = parse_usage(event["usage"])
+            except ValueError as error:
+                self.error = str(error)
+        if failure := event.get("error"):
+            self.error = f"error in stream: {json.dumps(failure)[:300]}"
+        if self.model is None and isinstance(model := event.get("model"), str) and model:
+            self.model = model
+        if self.generation is None and isinstance(named := event.get("id"), str) and named:
+            self.generation = named
+        choices = event.get("choices")
+        for choice in choices if isinstance(choices, list) else []:
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            if isinstance(delta, dict):
                 self.text_bytes += text_bytes(delta)
 
 
-def _marker(reason: str, detail: str) -> dict[str, Any]:
+def _opened(model: str) -> Opened:
+    return Opened(f"chatcmpl-cut-{time.monotonic_ns()}", int(time.time()), model)
+
+
+def _marker(reason: str, detail: str) -> JSONObject:
     return {"cut": reason, "detail": detail}
 
 
 def cut_chunk(model: str, reason: str, detail: str) -> bytes:
     """The event that ends a stream the proxy cut, with ``[DONE]`` after it (on a fresh line)."""
-    chunk = {
-        "id": f"chatcmpl-cut-{time.monotonic_ns()}",
-        "object": "chat.completion.chunk",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}],
-        "continual_arc": _marker(reason, detail),
-    }
-    return b"\ndata: " + json.dumps(chunk).encode() + b"\n\ndata: [DONE]\n\n"
+    ending = ChunkChoice(index=0, delta=ChoiceDelta(), finish_reason="length")
+    chunk = _opened(model).chunk([ending]).model_copy(update={"continual_arc": _marker(reason, detail)})
+    return b"\ndata: " + chunk.model_dump_json(exclude_none=True).encode() + b"\n\ndata: [DONE]\n\n"
 
 
 def stream_error(detail: str) -> bytes:
     """The event that ends a stream whose upstream broke off: the client raises on it, and retries."""
-    error = {"message": detail, "type": "continual_arc_proxy", "code": UPSTREAM_BROKE}
+    error: JSONObject = {"message": detail, "type": "continual_arc_proxy", "code": UPSTREAM_BROKE}
     return b"\ndata: " + json.dumps({"error": error}).encode() + b"\n\n"
 
 
-def cut_reply(model: str, reason: str, detail: str) -> dict[str, Any]:
-    """The body of a plain reply the proxy cut: no text, ``finish_reason: "length"``, and the mark."""
-    message = {"role": "assistant", "content": ""}
-    return {
-        "id": f"chatcmpl-cut-{time.monotonic_ns()}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [{"index": 0, "message": message, "finish_reason": "length"}],
-        "continual_arc": _marker(reason, detail),
-    }
+def cut_reply(model: str, reason: str, detail: str) -> ChatCompletion:
+    """A plain reply the proxy cut: no text, ``finish_reason: "length"``, and the mark."""
+    reply = _opened(model).completion("", [], "length", None)
+    return reply.model_copy(update={"continual_arc": _marker(reason, detail)})
 
 
 async def read_capped(

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
+from openai.types.completion_usage import CompletionTokensDetails
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-__all__ = ["SETTLED_BY", "SettleOptions", "Settler", "usage_of_generation"]
+from continual_arc_baselines.json_types import JSONValue
+from continual_arc_baselines.proxy.tally import ReportedUsage
+
+__all__ = ["SETTLED_BY", "GenerationRecord", "SettleOptions", "Settler", "usage_of_generation"]
 
 SETTLED_BY = "generation"
 """The ``cost_source`` of a call settled from the provider's generation record."""
@@ -47,36 +50,53 @@ DEFAULT_SETTLE = SettleOptions()
 """How a proxy asks for a lost call's bill unless told otherwise: five times, two seconds apart."""
 
 
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+class GenerationRecord(BaseModel):
+    """What the provider's record of one generation says it billed (OpenRouter's ``/generation``).
 
-
-def usage_of_generation(found: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A usage object (native counts first, ``cost`` the generation's ``total_cost``) from its record.
-
-    ``None`` when the record names no cost: it settles nothing.
+    Native counts are the model's own tokenizer's; the others, the provider's normalised ones.
     """
-    data = found.get("data") if isinstance(found.get("data"), Mapping) else found
-    if not isinstance(data, Mapping):
-        return None
-    cost = _number(data.get("total_cost"))
-    if cost is None:
-        return None
 
-    def tokens(kind: str) -> int:
-        native, counted = _number(data.get(f"native_tokens_{kind}")), _number(data.get(f"tokens_{kind}"))
-        return int(native if native is not None else counted or 0)
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
-    prompt, completion = tokens("prompt"), tokens("completion")
-    reasoning = int(_number(data.get("native_tokens_reasoning")) or 0)
-    return {
-        "prompt_tokens": prompt,
-        "completion_tokens": completion,
-        "total_tokens": prompt + completion,
-        "completion_tokens_details": {"reasoning_tokens": reasoning},
-        "cost": cost,
-        "cancelled": bool(data.get("cancelled")),
-    }
+    total_cost: float | None = None
+    native_tokens_prompt: int | None = None
+    native_tokens_completion: int | None = None
+    native_tokens_reasoning: int | None = None
+    tokens_prompt: int | None = None
+    tokens_completion: int | None = None
+
+    def usage(self) -> ReportedUsage | None:
+        """A usage object (native counts first, ``cost`` the ``total_cost``); ``None`` with no cost."""
+        if self.total_cost is None:
+            return None
+        prompt = self.native_tokens_prompt if self.native_tokens_prompt is not None else self.tokens_prompt
+        completion = (
+            self.native_tokens_completion
+            if self.native_tokens_completion is not None
+            else self.tokens_completion
+        )
+        prompt, completion = prompt or 0, completion or 0
+        return ReportedUsage(
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+            total_tokens=prompt + completion,
+            completion_tokens_details=CompletionTokensDetails(
+                reasoning_tokens=self.native_tokens_reasoning or 0
+            ),
+            cost=self.total_cost,
+        )
+
+
+def usage_of_generation(found: JSONValue) -> ReportedUsage | None:
+    """The usage of a generation, from the provider's record of it (its ``data``, or the record bare).
+
+    ``None`` when the record names no cost, or is no such record: it settles nothing.
+    """
+    data = found.get("data") if isinstance(found, dict) and isinstance(found.get("data"), dict) else found
+    try:
+        return GenerationRecord.model_validate(data).usage()
+    except ValidationError:
+        return None
 
 
 class Settler:
@@ -93,16 +113,16 @@ class Settler:
         self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.options = options
 
-    def _read(self, reply: httpx.Response) -> dict[str, Any] | None:
+    def _read(self, reply: httpx.Response) -> ReportedUsage | None:
         if reply.status_code != 200:
             return None
         try:
-            found = reply.json()
+            found: JSONValue = reply.json()
         except ValueError:
             return None
-        return usage_of_generation(found) if isinstance(found, Mapping) else None
+        return usage_of_generation(found)
 
-    async def ask(self, client: httpx.AsyncClient, generation: str) -> dict[str, Any] | None:
+    async def ask(self, client: httpx.AsyncClient, generation: str) -> ReportedUsage | None:
         """The generation's usage and cost, or ``None`` once every try found nothing."""
         for n in range(self.options.tries):
             if n:
@@ -116,7 +136,7 @@ class Settler:
                 return usage
         return None
 
-    def ask_now(self, generation: str, timeout: float = 30.0) -> dict[str, Any] | None:
+    def ask_now(self, generation: str, timeout: float = 30.0) -> ReportedUsage | None:
         """The same, blocking: for the calls a restarted proxy finds open in its ledger."""
         with httpx.Client(timeout=timeout) as client:
             for n in range(self.options.tries):

@@ -1,4 +1,10 @@
-"""The tracking proxy's units of account: prices, calls, counts, and how a logged line counts.
+"""The tracking proxy's units of account: prices, usage, calls, counts, and how a logged line counts.
+
+A reply's ``usage`` is parsed once, where it arrives, into a
+[ReportedUsage][continual_arc_baselines.proxy.tally.ReportedUsage] (the ``openai`` package's
+``CompletionUsage``, with the ``cost`` OpenRouter adds); one that is there but does not parse is
+refused in one sentence ([parse_usage][continual_arc_baselines.proxy.tally.parse_usage]), and the
+call is counted as one whose usage was lost.
 
 The ledger counts a call only through `entry_tally`, from the very line it writes to its log,
 so that a proxy restarted on that log counts exactly what the first one did.
@@ -7,10 +13,55 @@ so that a proxy restarted on that log counts exactly what the first one did.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from dataclasses import asdict, dataclass, fields, replace
 
-__all__ = ["CallRecord", "Price", "Tally", "call_entry", "cost_of", "entry_tally", "reasoning_of"]
+from openai.types import CompletionUsage
+from pydantic import ConfigDict, ValidationError
+
+from continual_arc_baselines.json_types import JSONObject, JSONValue
+
+__all__ = [
+    "CallRecord",
+    "Price",
+    "ReportedUsage",
+    "Tally",
+    "call_entry",
+    "cost_of",
+    "entry_tally",
+    "parse_usage",
+    "reasoning_of",
+]
+
+
+class ReportedUsage(CompletionUsage):
+    """A call's usage as its upstream reported it: OpenAI's ``usage`` object, and ``cost`` when given.
+
+    A count the upstream leaves out is 0, as the proxy has always counted it; ``cost`` is the USD
+    the upstream says it billed (OpenRouter's ``usage.cost``), ``None`` when it says nothing.
+    Other fields the upstream adds are kept, unread.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    cost: float | None = None
+
+
+def parse_usage(wire: JSONValue) -> ReportedUsage | None:
+    """The usage a reply reported, parsed once; ``None`` when it reported none (absent or null).
+
+    Raises:
+        ValueError: the reply's ``usage`` is there but is no usage object, in one sentence.
+    """
+    if wire is None:
+        return None
+    try:
+        return ReportedUsage.model_validate(wire)
+    except ValidationError as error:
+        where = ", ".join(".".join(str(part) for part in e["loc"]) or "usage" for e in error.errors())
+        raise ValueError(f"the upstream's usage does not parse (at {where})") from None
 
 
 @dataclass(frozen=True)
@@ -70,7 +121,7 @@ class CallRecord:
     model: str
     status: int
     stream: bool
-    usage: Mapping[str, Any] | None
+    usage: ReportedUsage | None
     latency: float
     error: str | None = None
     usage_lost: bool = False
@@ -127,34 +178,33 @@ class Tally:
         for field in fields(self):
             setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """The counts as a JSON-ready dict."""
         return asdict(self)
 
 
-def _int(value: Any) -> int:
+def _int(value: JSONValue) -> int:
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
-def cost_of(usage: Mapping[str, Any] | None, price: Price | None) -> tuple[float | None, str]:
+def cost_of(usage: ReportedUsage | None, price: Price | None) -> tuple[float | None, str]:
     """A call's cost in USD and where it came from: ``"upstream"``, ``"price"`` or ``"unknown"``."""
     if usage is None:
         return None, "unknown"
-    reported = usage.get("cost")
-    if isinstance(reported, int | float) and not isinstance(reported, bool):
-        return float(reported), "upstream"
+    if usage.cost is not None:
+        return usage.cost, "upstream"
     if price is None:
         return None, "unknown"
-    return price.of(_int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens"))), "price"
+    return price.of(usage.prompt_tokens, usage.completion_tokens), "price"
 
 
-def reasoning_of(usage: Mapping[str, Any]) -> int:
+def reasoning_of(usage: CompletionUsage) -> int:
     """The reasoning tokens of a usage object (0 without a breakdown)."""
-    details = usage.get("completion_tokens_details")
-    return _int(details.get("reasoning_tokens")) if isinstance(details, Mapping) else 0
+    details = usage.completion_tokens_details
+    return (details.reasoning_tokens or 0) if details is not None else 0
 
 
-def call_entry(call: CallRecord, price: Price | None) -> dict[str, Any]:
+def call_entry(call: CallRecord, price: Price | None) -> JSONObject:
     """The log line of one call (without its time): what was measured, and what it costs."""
     ok = call.status < 400 and call.error is None
     unknown = call.usage is None and (ok or call.usage_lost)
@@ -166,21 +216,22 @@ def call_entry(call: CallRecord, price: Price | None) -> dict[str, Any]:
         cost, source = call.worst_cost, "worst_case"
     else:
         cost, source = None, "unknown" if unknown else "none"
-    usage = call.usage or {}
-    known = call.usage is not None
+    usage = call.usage
+    measured: JSONObject = asdict(replace(call, usage=None))
+    del measured["usage"]  # not logged: the counts below are what the ledger reads back
     return {
         "event": "call",
-        **{k: v for k, v in asdict(call).items() if k != "usage"},
-        "usage_known": known,  # when false the token fields are null: unknown, not zero
-        "prompt_tokens": _int(usage.get("prompt_tokens")) if known else None,
-        "completion_tokens": _int(usage.get("completion_tokens")) if known else None,
-        "reasoning_tokens": reasoning_of(usage) if known else None,
+        **measured,
+        "usage_known": usage is not None,  # when false the token fields are null: unknown, not zero
+        "prompt_tokens": usage.prompt_tokens if usage is not None else None,
+        "completion_tokens": usage.completion_tokens if usage is not None else None,
+        "reasoning_tokens": reasoning_of(usage) if usage is not None else None,
         "cost": cost,
         "cost_source": source,
     }
 
 
-def entry_tally(entry: Mapping[str, Any]) -> Tally | None:
+def entry_tally(entry: Mapping[str, JSONValue]) -> Tally | None:
     """What one log line adds to its run and instance's counts (``None``: a line that counts nothing)."""
     event = entry.get("event")
     if event == "refused":

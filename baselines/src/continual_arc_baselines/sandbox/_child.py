@@ -235,6 +235,8 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == root or path.startswith(root + os.sep) for root in roots)
 
 
+# Any: an audit event's arguments are whatever the event passes (a path, a descriptor, flags),
+# as sys.addaudithook types them; the hook reads each by the event's documented signature.
 def _make_hook(places: _Places, work: str) -> Callable[[str, tuple[Any, ...]], None]:
     """An audit hook refusing processes, network, native calls and files outside the allowed places."""
     write_roots = (work,)

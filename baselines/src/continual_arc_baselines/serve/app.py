@@ -21,7 +21,7 @@ import json
 import threading
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from openai.types import CompletionUsage
 from starlette.applications import Starlette
@@ -32,6 +32,7 @@ from starlette.routing import Route
 
 from ..asgi import BackgroundServer
 from ..chat_wire import Finish, Opened, chunk_json, event
+from ..json_types import JSONObject, JSONValue
 from .batcher import Batched, Batcher
 from .engine import Engine, GenerationKey, Prompt
 from .tools import read_tool_calls
@@ -50,24 +51,42 @@ class RequestError(ValueError):
         self.status = status
 
 
-def parse_request(engine: Engine, body: Any, default_max_tokens: int) -> tuple[Prompt, GenerationKey]:
+def _number(body: JSONObject, *names: str, default: float) -> float:
+    """The first of the fields ``names`` set to other than null, 0 or false (``default``: none is).
+
+    Raises:
+        RequestError: that field is not a number.
+    """
+    for name in names:
+        value = body.get(name)
+        if not value:
+            continue
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise RequestError(400, f"the field {name!r} must be a number, not {value!r}")
+        return float(value)
+    return default
+
+
+def parse_request(engine: Engine, body: JSONValue, default_max_tokens: int) -> tuple[Prompt, GenerationKey]:
     """The prompt and sampling of a chat request.
 
     Raises:
         RequestError: not a chat request for this model, or a field this server does not do.
     """
-    if not isinstance(body, dict) or not isinstance(body.get("messages"), list) or not body["messages"]:
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(body, dict) or not isinstance(messages, list) or not messages:
         raise RequestError(400, "the body must be a JSON object with a non-empty list of messages")
     if body.get("model") not in (None, engine.name):
         raise RequestError(404, f"this server serves only the model {engine.name}, not {body.get('model')!r}")
-    if int(body.get("n") or 1) != 1:
+    if _number(body, "n", default=1) != 1:
         raise RequestError(400, "this server answers one choice per request (n = 1)")
-    limit = body.get("max_completion_tokens") or body.get("max_tokens") or default_max_tokens
-    temperature = float(body["temperature"]) if body.get("temperature") is not None else 0.0
-    top_p = float(body["top_p"]) if body.get("top_p") is not None else 1.0
-    key = GenerationKey(temperature, top_p, int(body.get("seed") or 0))
+    limit = _number(body, "max_completion_tokens", "max_tokens", default=default_max_tokens)
+    temperature = 0.0 if body.get("temperature") is None else _number(body, "temperature", default=0.0)
+    top_p = 1.0 if body.get("top_p") is None else _number(body, "top_p", default=0.0)
+    key = GenerationKey(temperature, top_p, int(_number(body, "seed", default=0)))
+    tools = body.get("tools")
     try:
-        ids = engine.encode(body["messages"], body.get("tools"))
+        ids = engine.encode(messages, tools if isinstance(tools, list) else None)
     except Exception as error:  # a message the chat template cannot take
         raise RequestError(400, f"the messages do not fit the model's chat template: {error}") from error
     return Prompt(ids, max(1, int(limit))), key
@@ -101,17 +120,17 @@ class ServeHandle:
         self.default_max_tokens = default_max_tokens
         self.log_path = log_path
         self._lock = threading.Lock()
-        self._served: list[dict[str, Any]] = []
+        self._served: list[JSONObject] = []
         self._server = BackgroundServer(build_app(self), host, port, name="serve")
         self.url = f"http://{self._server.host}:{self._server.port}/v1"
 
     @property
-    def served(self) -> list[dict[str, Any]]:
+    def served(self) -> list[JSONObject]:
         """Every reply served, in order (a copy): tokens, batch number and size."""
         with self._lock:
             return list(self._served)
 
-    def note(self, entry: dict[str, Any]) -> None:
+    def note(self, entry: JSONObject) -> None:
         """Log one reply served (called by the application)."""
         with self._lock:
             self._served.append(entry)
@@ -156,8 +175,9 @@ def build_app(owner: ServeHandle) -> Starlette:
 
     async def chat(request: Request) -> Response:
         try:
-            body = json.loads(await request.body())
+            body: JSONValue = json.loads(await request.body())
             prompt, key = parse_request(owner.engine, body, owner.default_max_tokens)
+            asked = body if isinstance(body, dict) else {}  # it is: parse_request refuses anything else
             done: Batched = await run_in_threadpool(owner.batcher.submit, prompt, key)
         except RequestError as error:
             return _error(error.status, str(error))
@@ -169,7 +189,7 @@ def build_app(owner: ServeHandle) -> Starlette:
         owner.note(
             {**usage.model_dump(exclude_none=True), "batch": done.batch, "batch_size": done.batch_size}
         )
-        return _reply(owner.engine.name, body, done, usage)
+        return _reply(owner.engine.name, asked, done, usage)
 
     async def missing(request: Request) -> Response:
         return _error(404, f"no such endpoint: {request.method} {request.url.path}")
@@ -182,13 +202,14 @@ def build_app(owner: ServeHandle) -> Starlette:
     return Starlette(routes=routes)
 
 
-def _reply(model: str, body: dict[str, Any], done: Batched, usage: CompletionUsage) -> Response:
+def _reply(model: str, body: JSONObject, done: Batched, usage: CompletionUsage) -> Response:
     """The reply to a decoded request: one body, or its events when streamed."""
     opened = Opened(f"chatcmpl-{time.monotonic_ns()}", int(time.time()), model)
     text, calls = read_tool_calls(done.completion.text) if body.get("tools") else (done.completion.text, [])
     finish = cast(Finish, "tool_calls" if calls else done.completion.finish_reason)
     if body.get("stream"):
-        include = bool((body.get("stream_options") or {}).get("include_usage"))
+        options = body.get("stream_options")
+        include = isinstance(options, dict) and bool(options.get("include_usage"))
         pieces = list(done.completion.pieces) if not calls else ([text] if text else [])
         chunks = opened.chunks(pieces, calls, finish, usage if include else None)
         events = [event(chunk_json(chunk, reports_usage=include)) for chunk in chunks]

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..json_types import JSONValue
 from .naming import ModelNotFound, ModelRef
-from .tools import plain_messages
+from .tools import Message, plain_messages
 
 __all__ = ["Completion", "Engine", "GenerationKey", "Prompt", "load_engine", "missing_extra"]
 
@@ -70,6 +71,7 @@ class Engine:
         lock: held while decoding; the trained learner holds it while training the same weights.
     """
 
+    # transformers' models and tokenizers are untyped (and imported lazily): Any, as they come.
     def __init__(self, ref: ModelRef, model: Any, tokenizer: Any) -> None:
         self.ref = ref
         self.model = model
@@ -85,7 +87,7 @@ class Engine:
         return self.ref.name
 
     def encode(
-        self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] | None = None
+        self, messages: Sequence[Message], tools: Sequence[JSONValue] | None = None
     ) -> tuple[int, ...]:
         """The prompt's token ids: the chat template applied (with any tools), the assistant's turn opened."""
         text = self.tokenizer.apply_chat_template(
@@ -96,23 +98,29 @@ class Engine:
         )
         return tuple(int(i) for i in self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    def prompt_tokens(self, body: Mapping[str, Any]) -> int:
+    def prompt_tokens(self, body: Mapping[str, JSONValue]) -> int:
         """A chat request's prompt tokens, exactly as this server will count them (its messages and tools).
 
         The tracking proxy in the same process counts prompts with it instead of estimating them
         ([PromptCounter][continual_arc_baselines.proxy.budget.PromptCounter]).
+
+        Raises:
+            ValueError: the request has no list of messages.
         """
-        return len(self.encode(body["messages"], body.get("tools")))
+        messages, tools = body.get("messages"), body.get("tools")
+        if not isinstance(messages, list):
+            raise ValueError("a chat request's messages are a list")
+        return len(self.encode(messages, tools if isinstance(tools, list) else None))
 
     def generate(self, prompts: Sequence[Prompt], key: GenerationKey) -> list[Completion]:
         """Decode the prompts in one batch (left-padded), each cut at its own token limit."""
-        import torch
+        import torch  # lazy: the train extra's heavy import, paid only once weights are served
 
         pad = int(self.tokenizer.pad_token_id)
         width = max(len(p.ids) for p in prompts)
         ids = torch.tensor([[pad] * (width - len(p.ids)) + list(p.ids) for p in prompts])
         mask = torch.tensor([[0] * (width - len(p.ids)) + [1] * len(p.ids) for p in prompts])
-        options: dict[str, Any] = {"do_sample": key.temperature > 0, "pad_token_id": pad}
+        options: dict[str, Any] = {"do_sample": key.temperature > 0, "pad_token_id": pad}  # generate's kwargs
         if key.temperature > 0:
             torch.manual_seed(key.seed)
             options.update(temperature=key.temperature, top_p=key.top_p)
@@ -150,7 +158,7 @@ class Engine:
         return [p for p in pieces if p]
 
 
-def _stop_ids(model: Any, tokenizer: Any) -> set[int]:
+def _stop_ids(model: Any, tokenizer: Any) -> set[int]:  # transformers' (untyped)
     found = getattr(model.generation_config, "eos_token_id", None)
     ids = set(found if isinstance(found, list) else [found] if found is not None else [])
     if tokenizer.eos_token_id is not None:
@@ -166,13 +174,14 @@ def load_engine(ref: ModelRef, device: str | None = None) -> Engine:
     """
     if (why := missing_extra()) is not None:
         raise ModelNotFound(why)
+    # Lazy: torch and transformers are the train extra's, heavy, and checked for just above.
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from transformers.utils import logging
 
     logging.disable_progress_bar()  # a bar per load: the learner loads once per play
     where = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    options: dict[str, Any] = {"local_files_only": True, "revision": ref.revision}
+    options: dict[str, Any] = {"local_files_only": True, "revision": ref.revision}  # from_pretrained's
     try:
         tokenizer = AutoTokenizer.from_pretrained(ref.source, **options)
         model = AutoModelForCausalLM.from_pretrained(

@@ -15,25 +15,34 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from openai.types.chat.chat_completion_message_function_tool_call import Function
 
 from ..chat_wire import ToolCall
+from ..json_types import JSONValue
 
-__all__ = ["plain_messages", "read_tool_calls"]
+__all__ = ["Message", "plain_messages", "read_tool_calls"]
 
 _CALL = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
 
 
-def plain_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The messages with every list of content parts joined into its text (templates read strings)."""
-    plain = []
+Message = Mapping[str, JSONValue] | JSONValue
+"""A chat message as a request holds it (a JSON object), or whatever stands in its place."""
+
+
+def plain_messages(messages: Sequence[Message]) -> list[JSONValue]:
+    """Copies of the messages, every list of content parts joined into its text (templates read strings).
+
+    A message that is no JSON object is left as it is, for the chat template to refuse.
+    """
+    plain: list[JSONValue] = []
     for message in messages:
+        if not isinstance(message, Mapping):
+            plain.append(message)
+            continue
         copy = dict(message)
-        if isinstance(copy.get("content"), list):
-            texts = [str(p.get("text", "")) for p in copy["content"] if isinstance(p, Mapping)]
-            copy["content"] = "\n".join(texts)
+        if isinstance(parts := copy.get("content"), list):
+            copy["content"] = "\n".join(str(p.get("text", "")) for p in parts if isinstance(p, dict))
         plain.append(copy)
     return plain
 

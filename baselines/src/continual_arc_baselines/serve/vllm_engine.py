@@ -9,6 +9,7 @@ transformers, since it trains the weights it serves.
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,14 +23,14 @@ def vllm_usable() -> bool:
     """Whether vLLM is installed and a CUDA device is present."""
     if importlib.util.find_spec("vllm") is None:
         return False
-    import torch
+    import torch  # lazy: torch is the train extra's, and heavy to import just to ask about a GPU
 
     return bool(torch.cuda.is_available())
 
 
 class _VllmEngine(Engine):
     def generate(self, prompts: Sequence[Prompt], key: GenerationKey) -> list[Completion]:
-        from vllm import SamplingParams
+        from vllm import SamplingParams  # lazy: vLLM is optional, found by vllm_usable
 
         params = [
             SamplingParams(
@@ -51,10 +52,8 @@ class _VllmEngine(Engine):
 
 def load_vllm(ref: ModelRef) -> Engine:
     """The weights ``ref`` names, in vLLM (from the disk only)."""
-    import os
-
-    from vllm import LLM
+    from vllm import LLM  # lazy: vLLM is optional, found by vllm_usable
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # vLLM reads the cache through the hub: never download
-    llm: Any = LLM(model=ref.source, revision=ref.revision, seed=0)
+    llm: Any = LLM(model=ref.source, revision=ref.revision, seed=0)  # vLLM's engine is untyped
     return _VllmEngine(ref, llm, llm.get_tokenizer())

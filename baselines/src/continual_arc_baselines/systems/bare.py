@@ -83,6 +83,7 @@ class BareModelLearner(SessionReports, GridBase):
     stateless = True
     concurrent_users = False
 
+    # Any: the options are ModelSettings' fields, checked by it at once (see ModelLibraryLearner).
     def __init__(self, model: str, demos: int = 3, **options: Any) -> None:
         if demos < 0:
             raise ValueError(f"demos must be at least 0, got {demos}")

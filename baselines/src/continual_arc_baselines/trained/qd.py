@@ -254,7 +254,7 @@ class QDLearner(TrainedLearner):
         saved = json.loads((Path(directory) / _LABELS).read_text(encoding="utf-8"))
         self.labels, self.unreadable = int(saved["labels"]), int(saved["unreadable"])
 
-    def resume_from(self, records: Sequence[Mapping[str, object]]) -> None:
+    def resume_from(self, records: Sequence[Mapping[str, JSONValue]]) -> None:
         """Continue the student's and the teacher's counts, each proxy told what its run spent before.
 
         Raises:
