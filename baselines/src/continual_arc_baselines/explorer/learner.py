@@ -42,6 +42,7 @@ class GameExplorer(GameBase):
         depth_weight: on a game known to lose, how strongly a frontier deep in the level is preferred.
     """
 
+    stateless_when: tuple[tuple[str, object], ...] | None = (("keep", False),)
     concurrent_users = False
 
     def __init__(
