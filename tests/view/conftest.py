@@ -18,7 +18,7 @@ import pytest
 from view_support import checked_page, launched_chromium
 
 from continual_arc.addons import PracticeAfterFailure
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.runner import run
 from continual_arc.schedule import build_schedule
 from continual_arc.testing import RandomLearner
@@ -33,7 +33,9 @@ TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Results: a toy protocol (``toy-rule/``) and a random learner on its stream (``random/``)."""
     root = tmp_path_factory.mktemp("view") / "results"
-    play_protocol(ProtocolOptions(out=root / "toy-rule", learner=TOY_RULE, config="toy-smoke", resamples=200))
+    play_protocol(
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=root / "toy-rule", resamples=200)
+    )
     run(RandomLearner(), build_schedule(get_config("toy-smoke"), 0, epilogue=False), root / "random")
     return root
 
