@@ -39,13 +39,17 @@ class LearnerRef:
         # A copy nobody can change under the reference (a frozen dataclass freezes only the field).
         object.__setattr__(self, "kwargs", _frozen(self.kwargs))
 
+    def _key(self) -> tuple[str, str]:
+        # Equal as the JSON that records them: true and 1 are two arguments, as they are on disk.
+        return self.path, json.dumps(dict(self.kwargs), sort_keys=True)
+
     def __hash__(self) -> int:
-        return hash((self.path, json.dumps(dict(self.kwargs), sort_keys=True)))
+        return hash(self._key())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LearnerRef):
             return NotImplemented
-        return self.path == other.path and dict(self.kwargs) == dict(other.kwargs)
+        return self._key() == other._key()
 
     def __reduce__(self) -> tuple[type[LearnerRef], tuple[str, JSONObject]]:
         # A mapping proxy does not pickle: a reference crosses to a worker process as a plain dict.
