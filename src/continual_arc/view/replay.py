@@ -243,10 +243,7 @@ class ReplayDocument(TypedDict):
 
 
 def replay_document(entry: RunEntry, name: str, tracks: Mapping[str, Track] = TRACKS) -> ReplayDocument:
-    """The replay of instance ``name`` of a run (see the module docstring).
-
-    ``tracks``: the tracks the viewer serves, by name (an instance stored as records only is drawn
-    again from its track's task and seed).
+    """The replay of instance ``name`` of a run, drawn again from ``tracks`` if stored as records only.
 
     Raises:
         ReplayRefused: the name is not a trajectory name, the file lies outside the run, or the run
