@@ -140,11 +140,23 @@ def test_stateless_when_matches_the_built_object_for_any_arguments(
     assert declared == built_keeps(Switch(**kwargs))  # type: ignore[arg-type]
 
 
+class Misdeclared(Plain):
+    """Its own declaration names an argument it does not take: its author's mistake."""
+
+    stateless_when = (("keep", False),)
+
+
 def test_a_declaration_naming_no_argument_is_refused() -> None:
-    with pytest.raises(
-        LearnerSpecError, match=r"Undeclared.stateless_when names no argument of it: keep, prior"
-    ):
-        declared_keeps(Undeclared, {})
+    with pytest.raises(LearnerSpecError, match=r"Misdeclared.stateless_when names no argument of it: keep"):
+        declared_keeps(Misdeclared, {})
+
+
+def test_an_inherited_declaration_that_does_not_fit_is_not_read_but_seen() -> None:
+    # A subclass that fixed its parent's arguments itself: its parent's declaration does not speak
+    # for it, so the protocol builds it once to see, and loading it checks nothing it cannot read.
+    assert declared_keeps(Undeclared, {}) is None
+    assert learner_keeps(LearnerRef(f"{HERE}:Undeclared")) == Keeps(saves=False, stateless=True)
+    assert built_keeps(load_learner(f"{HERE}:Undeclared")).stateless
 
 
 def test_arguments_the_class_does_not_take_are_refused_in_one_sentence() -> None:

@@ -19,7 +19,7 @@ from view_support import checked_page, launched_chromium
 
 from continual_arc.addons import PracticeAfterFailure
 from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
-from continual_arc.runner import run
+from continual_arc.runner import RunOptions, run
 from continual_arc.schedule import build_schedule
 from continual_arc.testing import RandomLearner
 from continual_arc.tracks.registry import get_config
@@ -56,7 +56,8 @@ def copy_run(results: Path, tmp_path: Path) -> Callable[[str], Path]:
 def practice(tmp_path: Path) -> Path:
     """A random learner's run with a practice episode after every failure (auxiliary episodes)."""
     schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
-    return run(RandomLearner(), schedule, tmp_path / "practice", plugins=[PracticeAfterFailure()]).out_dir
+    played = RunOptions(plugins=[PracticeAfterFailure()])
+    return run(RandomLearner(), schedule, tmp_path / "practice", played).out_dir
 
 
 @pytest.fixture(scope="module")

@@ -455,15 +455,21 @@ def _class_has(protocol: type, cls: type) -> bool:
     return True
 
 
-def declared_keeps(cls: type, kwargs: Mapping[str, object]) -> Keeps:
+def declared_keeps(cls: type, kwargs: Mapping[str, object]) -> Keeps | None:
     """What a learner class built with ``kwargs`` keeps, read from the class without building it.
 
     It saves its state when the class has ``save_state`` and ``load_state`` methods. It is stateless
     when its ``stateless_when`` attribute, ``(argument, value)`` pairs, matches ``kwargs`` (the class's
     defaults fill in the arguments not given), or else when its class attribute ``stateless`` is ``True``.
 
+    Returns:
+        What it keeps; ``None`` when the class inherits a ``stateless_when`` naming arguments its own
+        ``__init__`` does not take (a subclass that fixed them itself): the declaration does not
+        speak for it, and whoever needs the answer builds it to see.
+
     Raises:
-        LearnerSpecError: ``stateless_when`` names an argument the class does not take.
+        LearnerSpecError: the class refuses ``kwargs``, or its own ``stateless_when`` names an
+            argument it does not take.
     """
     saves = _class_has(SavesState, cls) and _class_has(LoadsState, cls)
     pairs = getattr(cls, STATELESS_WHEN, None)
@@ -476,6 +482,8 @@ def declared_keeps(cls: type, kwargs: Mapping[str, object]) -> Keeps:
     arguments.apply_defaults()
     when = dict(pairs)
     unknown = sorted(set(when) - set(arguments.arguments))
+    if unknown and STATELESS_WHEN not in vars(cls):
+        return None
     if unknown:
         raise LearnerSpecError(
             f"{cls.__qualname__}.{STATELESS_WHEN} names no argument of it: {', '.join(unknown)}"
@@ -593,8 +601,9 @@ def load_learner(path: str, kwargs: Mapping[str, object] | None = None) -> AnyLe
             f"{path} is not a learner: it lacks {', '.join(missing)} "
             f"(subclass continual_arc.learner.BaseLearner for defaults)"
         )
-    if isinstance(target, type):
-        declared, built = declared_keeps(target, kwargs or {}), built_keeps(learner)
+    declared = declared_keeps(target, kwargs or {}) if isinstance(target, type) else None
+    if declared is not None:
+        built = built_keeps(learner)
         if declared != built:  # the protocol plans by the declaration: it must not lie
             raise LearnerSpecError(
                 f"{path} declares that it {declared.words()}, but built it {built.words()}: "

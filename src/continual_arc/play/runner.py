@@ -156,8 +156,8 @@ def _open(learner: AnyLearner, schedule: Schedule, out: Path, options: RunOption
     if not resuming and not is_empty_run_dir(out, interrupted_setup=options.resume):
         if (out / META).exists():
             raise RunDirError(
-                f"{out} is not empty: it holds a run; to continue it, pass resume=True to run() in "
-                f"Python, or --resume to continual-arc run"
+                f"{out} is not empty: it holds a run; to continue it, pass RunOptions(resume=True) to "
+                f"run() in Python, or --resume to continual-arc run"
             )
         raise RunDirError(f"{out} is not empty and holds no run: give the run an empty directory")
     out.mkdir(parents=True, exist_ok=True)

@@ -100,14 +100,16 @@ def learner_keeps(learner: LearnerRef) -> Keeps:
     """Whether the learner saves its state, and whether it is stateless, as its class declares.
 
     Read from the class without building it ([`declared_keeps`][continual_arc.play.learner.declared_keeps]);
-    a learner named by a factory that is not a class is built once to see.
+    a learner named by a factory that is not a class, or a subclass that an inherited declaration does
+    not speak for, is built once to see.
 
     Raises:
         LearnerSpecError: the learner cannot be imported (or, a factory, built).
     """
     target = import_target(learner.path)
-    if isinstance(target, type):
-        return declared_keeps(target, learner.kwargs)
+    declared = declared_keeps(target, learner.kwargs) if isinstance(target, type) else None
+    if declared is not None:
+        return declared
     probe = load_learner(learner.path, learner.kwargs)
     try:
         return built_keeps(probe)

@@ -24,9 +24,8 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, BinaryIO, Protocol
+from typing import IO, Any, BinaryIO, Protocol
 
-from ..records import JSONObject
 from ._launch import _pipe  # the launcher's relay and the bridge carry bytes the same way
 from .limits import PID_RESERVED, Limits
 
@@ -209,10 +208,10 @@ class SandboxedProcess:
         """Whether the program is still running."""
         return self.process.poll() is None
 
-    def isolation(self) -> JSONObject:
+    def isolation(self) -> dict[str, Any]:
         """What the launcher put in force (empty if it failed before saying)."""
         try:
-            report: JSONObject = json.loads(self.report_path.read_text(encoding="utf-8"))
+            report: dict[str, Any] = json.loads(self.report_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         return report
@@ -250,7 +249,7 @@ def launch_config(
     memory_bytes: int | None = None,
     processes: int | None = None,
     data: tuple[str, Path] | None = None,
-) -> JSONObject:
+) -> dict[str, Any]:
     """The launcher's config for a program (the arguments as `start_sandboxed` takes them).
 
     It makes ``log_dir`` and, in it, the empty folder the private root is built on.

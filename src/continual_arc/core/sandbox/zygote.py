@@ -42,7 +42,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..records import JSONObject
 from . import _launch
 
 __all__ = ["SpawnedProcess", "Zygote", "serve"]
@@ -135,7 +134,7 @@ class Zygote:
                     self._exits[message["exited"]] = message["code"]
                 self._changed.notify_all()
 
-    def spawn(self, config: JSONObject, stderr: Path, timeout: float = 60.0) -> SpawnedProcess:
+    def spawn(self, config: Mapping[str, Any], stderr: Path, timeout: float = 60.0) -> SpawnedProcess:
         """Fork a program for the launcher's ``config`` (its ``argv`` is ``[python, "-m", MODULE, *args]``).
 
         Its standard input and output are pipes to the caller; its standard error is appended to

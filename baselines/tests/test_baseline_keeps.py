@@ -65,6 +65,7 @@ def test_each_listed_variant_keeps_what_its_class_says(path: str, kwargs: dict[s
     cls = getattr(importlib.import_module(module), name)
     learner = cls(**kwargs)
     declared = declared_keeps(cls, kwargs)
+    assert declared is not None, f"{path} is not declared for its own arguments"
     assert (declared.saves, declared.stateless) == (saves_state(learner), is_stateless(learner))
 
 
@@ -76,6 +77,7 @@ def test_every_learner_built_with_its_defaults_keeps_what_its_class_says() -> No
             if learner is None:
                 continue
             declared = declared_keeps(cls, kwargs)
+            assert declared is not None, f"{cls} is not declared for its own arguments"
             assert (declared.saves, declared.stateless) == (saves_state(learner), is_stateless(learner)), cls
             checked += 1
             break
