@@ -37,7 +37,7 @@ def _count_pairs(tasks: Iterable[TaskJSON]) -> int:
 
 
 def _draw_pool(
-    track: str, sha_key: str, sha: str, draw: Callable[[str, int], Any], progress: Progress | None
+    track: str, sha_key: str, sha: str, draw: Callable[[str, int], object], progress: Progress | None
 ) -> int:
     screen = load_screen(track)
     if screen["source"][sha_key] != sha:
