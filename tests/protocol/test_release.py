@@ -16,6 +16,8 @@ from continual_arc.testing import ToyRuleLearner
 class Holder(ToyRuleLearner):
     """A learner that holds something: it writes a line when built and one when closed."""
 
+    stateless_when = None  # it keeps its rules (its parent's keep is not an argument of its own)
+
     def __init__(self, log: str) -> None:
         super().__init__()
         self.log, self.mark = log, f"{os.getpid()}-{id(self)}"
