@@ -52,7 +52,8 @@ def timed_conclude(*args):
 play._run_all, play.conclude = timed_run_all, timed_conclude
 out, learner, config, jobs = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 plots = sys.argv[5] == "plots"
-play.play_protocol(play.ProtocolOptions(out=out, learner=learner, config=config, jobs=jobs, plots=plots))
+spec = play.ProtocolSpec.named(learner, config)
+play.play_protocol(spec, play.ProtocolOptions(out=out, jobs=jobs, plots=plots))
 print(json.dumps(times))
 """
 

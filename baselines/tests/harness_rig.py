@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from continual_arc.play.runner import run
+from continual_arc.runner import RunOptions
 from continual_arc.stream.schedule import Schedule, build_schedule
 from continual_arc.tracks.registry import get_config, get_source
 from continual_arc.tracks.track import PHASE_SOURCES
@@ -232,6 +233,6 @@ def play_smoke(
     learner = learner_class(MODEL, base_url=url, **kwargs)
     try:
         smoke = build_schedule(get_config("arc1-smoke"), 0, epilogue=False)
-        run(learner, smoke if rounds is None else smoke.first_rounds(rounds), out, resume=resume)
+        run(learner, smoke if rounds is None else smoke.first_rounds(rounds), out, RunOptions(resume=resume))
     finally:
         learner.close()

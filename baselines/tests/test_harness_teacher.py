@@ -23,7 +23,7 @@ from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.core.records import Record
 from continual_arc.core.teacher import UNCHARGED_TEACHER, experiment_of
 from continual_arc.play.rundir import read_records
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.stream.users import with_users
@@ -168,21 +168,20 @@ def test_a_qt_protocol_passes_check_as_an_experiment_its_teacher_counted(
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")])))
     out = tmp_path / "qt"
     with two_models() as (fake, proxy):
-        options = ProtocolOptions(
-            out=out,
-            learner="harness_rig:FakeHarnessLearner",
-            learner_kwargs={
-                "model": MODEL,
-                "base_url": proxy.url,
-                "teacher": TEACHER,
-                "teacher_plays": "as_shipped",
-            },
-            config="arc1-smoke",
-            resamples=200,
-            plots=False,
-            floor=False,
+        spec, options = (
+            ProtocolSpec.named(
+                "harness_rig:FakeHarnessLearner",
+                "arc1-smoke",
+                kwargs={
+                    "model": MODEL,
+                    "base_url": proxy.url,
+                    "teacher": TEACHER,
+                    "teacher_plays": "as_shipped",
+                },
+            ),
+            ProtocolOptions(out=out, resamples=200, plots=False, floor=False),
         )
-        play_protocol(options)
+        play_protocol(spec, options)
         teacher_calls = billed(fake, TEACHER)["calls"]
     plays = [p for p in sorted(out.iterdir()) if (p / "records.jsonl").exists()]
     assert {"stream", "seen", "held-out"} <= {p.name for p in plays}

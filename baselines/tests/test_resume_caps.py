@@ -23,7 +23,7 @@ from test_learners import LEARNERS, MODEL, TOY, toy_model
 from continual_arc.core.files import read_json
 from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import STOPPED
-from continual_arc.runner import LearnerError, run
+from continual_arc.runner import LearnerError, RunOptions, run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc_baselines.fake_server import FakeModelServer
@@ -92,7 +92,7 @@ def test_a_model_learner_resumed_under_a_cap_spends_and_counts_as_a_straight_run
             run(cls(**kwargs), TOY_STREAM.first_rounds(cut), out)
             proxy = proxy_on(fake, stack, cap, MODEL)  # a new proxy: only the records carry the spend
             kwargs["base_url"] = proxy.url
-        stopped = run(cls(**kwargs), TOY_STREAM, out, resume=cut is not None).stopped
+        stopped = run(cls(**kwargs), TOY_STREAM, out, RunOptions(resume=cut is not None)).stopped
         assert stopped is not None and "spend cap" in stopped["message"]
 
     # The cap, from the fake server's bill of an uncapped probe: the first CUT rounds' spend and
@@ -101,7 +101,7 @@ def test_a_model_learner_resumed_under_a_cap_spends_and_counts_as_a_straight_run
         probe = {"model": MODEL, "proxy_counts": False, "base_url": fake.url}
         run(cls(**probe), TOY_STREAM.first_rounds(CUT), tmp_path / "probe")
         before = billed(fake)
-        run(cls(**probe), TOY_STREAM, tmp_path / "probe", resume=True)
+        run(cls(**probe), TOY_STREAM, tmp_path / "probe", RunOptions(resume=True))
         rest = round((billed(fake) - before) / COST)
     assert rest >= 2, f"{cls.__name__} makes too few calls after round {CUT} for a cap to bind there"
     cap = before + max(1, rest // 2) * COST

@@ -27,7 +27,7 @@ from test_learners import MODEL, TOY, toy_model
 from continual_arc.play.aliases import RUN_ID_FILE
 from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import read_records
-from continual_arc.runner import run
+from continual_arc.runner import RunOptions, run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc_baselines.fake_server import FakeModelServer, RecordedRequest
 from continual_arc_baselines.proxy import (
@@ -131,7 +131,7 @@ def test_a_run_killed_mid_round_under_a_cap_resumes_and_finishes_as_a_straight_r
         if restarted:
             proxy.close()  # the ledger is read back by a new proxy, which settles the open call
             proxy = proxy_on(fake, stack, cap, log)
-        result = run(BareModelLearner(**learner_kwargs(proxy)), STREAM, cut, resume=True)
+        result = run(BareModelLearner(**learner_kwargs(proxy)), STREAM, cut, RunOptions(resume=True))
         settled(proxy)
         runs, spent, billed = proxy.ledger.runs(), proxy.ledger.totals(), fake.billed()
         worst = max(map(worst_case, fake.chat_requests))

@@ -15,13 +15,15 @@ import pytest
 
 from continual_arc.play import rundir
 from continual_arc.play.instance_record import TIMING_FIELDS
-from continual_arc.protocol.play import ProtocolOptions, default_learner, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, default_learner, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 
 
-def _options(out: Path) -> ProtocolOptions:
+def _options(out: Path) -> tuple[ProtocolSpec, ProtocolOptions]:
     learner = default_learner("toy-smoke")
-    return ProtocolOptions(out=out, learner=learner, config="toy-smoke", jobs=1, resamples=50, plots=False)
+    return ProtocolSpec.named(learner, "toy-smoke"), ProtocolOptions(
+        out=out, jobs=1, resamples=50, plots=False
+    )
 
 
 def _records(out: Path) -> dict[str, list[dict[str, Any]]]:
@@ -52,7 +54,7 @@ def test_an_interrupted_protocol_resumes_to_the_records_of_an_unbroken_one(
     monkeypatch.setattr(rundir, "append_jsonl", interrupted_append)
     cut = tmp_path / "cut"
     with pytest.raises(KeyboardInterrupt):
-        play_protocol(_options(cut))
+        play_protocol(*_options(cut))
     monkeypatch.setattr(rundir, "append_jsonl", real_append)
     stream = cut / PROTOCOL_PLAYS["stream"]
     first_start = json.loads((stream / "meta.json").read_text())["started"]
@@ -60,8 +62,8 @@ def test_an_interrupted_protocol_resumes_to_the_records_of_an_unbroken_one(
     counted = [json.loads(line)["resources"] for line in (stream / "records.jsonl").read_text().splitlines()]
     assert counted and counted[-1]["searches"] > 0  # it had counted something before the cut
 
-    play_protocol(_options(cut))
-    play_protocol(_options(tmp_path / "straight"))
+    play_protocol(*_options(cut))
+    play_protocol(*_options(tmp_path / "straight"))
     resumed, straight = _records(cut), _records(tmp_path / "straight")
     assert resumed == straight  # resources included: the counters continued across the resume
     meta = json.loads((stream / "meta.json").read_text())

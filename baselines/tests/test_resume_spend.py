@@ -13,7 +13,7 @@ from test_learners import LEARNERS, MODEL, TOY, Rig, toy_model
 
 from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import read_records
-from continual_arc.runner import LearnerError, run
+from continual_arc.runner import LearnerError, RunOptions, run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc_baselines.fake_server import FakeModelServer
 from continual_arc_baselines.learners import StatelessFloor
@@ -82,7 +82,7 @@ def test_a_resumed_run_never_spends_more_than_its_cap(
         assert 0 < before < CAP
         if not proxy_kept:  # a new proxy knows nothing of the run: only the records do
             proxy = capped(fake, stack)
-        stopped = run(cls(**kwargs(proxy, **named)), STREAM, out, resume=True).stopped
+        stopped = run(cls(**kwargs(proxy, **named)), STREAM, out, RunOptions(resume=True)).stopped
         assert stopped is not None and "spend cap" in stopped["message"]
     # The upstream billed the cap, whole: not more (the cap restarted), not less (counted twice).
     assert billed(fake) == pytest.approx(CAP)
@@ -98,7 +98,7 @@ def test_a_resumed_run_without_a_cap_plays_as_a_straight_run(cls: Any, uncapped:
     (tmp_path / "cut").mkdir()
     shutil.copy(tmp_path / "straight" / "alias-salt", tmp_path / "cut")  # the same task names
     run(cls(**uncapped.kwargs()), STREAM.first_rounds(3), tmp_path / "cut")
-    resumed = run(cls(**uncapped.kwargs()), STREAM, tmp_path / "cut", resume=True).records
+    resumed = run(cls(**uncapped.kwargs()), STREAM, tmp_path / "cut", RunOptions(resume=True)).records
     assert resumed[3]["resources"]["calls"] > resumed[3]["instance_resources"]["calls"]  # not from 0
     timeless = [
         [{k: v for k, v in r.items() if k not in TIMING_FIELDS} for r in rs] for rs in (resumed, straight)
@@ -116,6 +116,6 @@ def test_a_proxy_that_cannot_take_the_carried_spend_stops_the_resume(
         run(BareModelLearner(**kwargs(proxy)), STREAM.first_rounds(2), out)
     # The proxy is gone: resuming would start the spend cap again, so it is refused at once.
     with pytest.raises(LearnerError, match="resume_from") as caught:
-        run(BareModelLearner(**kwargs(proxy)), STREAM, out, resume=True)
+        run(BareModelLearner(**kwargs(proxy)), STREAM, out, RunOptions(resume=True))
     assert isinstance(caught.value.__cause__, ProxyCountsError)
     assert "spend cap would start again" in str(caught.value.__cause__)

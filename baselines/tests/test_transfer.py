@@ -296,13 +296,13 @@ def test_the_arc3_smoke_protocol_plays_and_checks_with_every_game_filed_by_its_a
     tmp_path: Path,
 ) -> None:
     from continual_arc.core.files import atomic_write_json, read_json
-    from continual_arc.protocol.play import ProtocolOptions, play_protocol
+    from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
     from continual_arc.submit.check import check_submission
     from continual_arc_games import GAMES
 
     out = tmp_path / "transfer"
     learner = "continual_arc_baselines.transfer:TransferExplorer"
-    play_protocol(ProtocolOptions(out=out, learner=learner, config="arc3-smoke", jobs=2, resamples=200))
+    play_protocol(ProtocolSpec.named(learner, "arc3-smoke"), ProtocolOptions(out=out, jobs=2, resamples=200))
     submission = read_json(out / "submission.json")
     submission.update(student="none", code="https://example.org/transfer@abc123", contact="a@example.org")
     atomic_write_json(out / "submission.json", submission)

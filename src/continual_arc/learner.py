@@ -16,11 +16,22 @@ optional members as small runtime-checkable protocols ([`SavesState`][continual_
 [`Fingerprinted`][continual_arc.play.learner.Fingerprinted],
 [`HasTeacher`][continual_arc.play.learner.HasTeacher],
 [`TeacherPlaysFirst`][continual_arc.play.learner.TeacherPlaysFirst] with its
-[`UnchargedCopy`][continual_arc.play.uncharged.UnchargedCopy]), and what names a teacher model
+[`UnchargedCopy`][continual_arc.play.uncharged.UnchargedCopy]), what a learner keeps as its class declares it
+([`declared_keeps`][continual_arc.play.learner.declared_keeps], [`Keeps`][continual_arc.play.learner.Keeps]),
+and what names a teacher model
 ([`check_teacher_name`][continual_arc.core.teacher.check_teacher_name],
 [`TEACHER_COUNTERS`][continual_arc.core.teacher.TEACHER_COUNTERS]). A learner that keeps files beyond its
 state (a cache of searches) keeps them under [`data_dir`][continual_arc.data.directory.data_dir] and writes
-them whole with ``atomic_write_text``. A learner whose model call the spend cap refused raises
+them whole with ``atomic_write_text``.
+
+Whether a learner keeps state is declared on its class, never found by building it: ``save_state``
+and ``load_state`` methods on the class say it saves its state; a class attribute ``stateless = True``
+says it keeps nothing. Where the answer depends on the keyword arguments (a ``keep`` switch), the class
+attribute ``stateless_when`` holds the ``(argument, value)`` pairs under which it is stateless, the
+class's defaults filling in the arguments not given (``()``: stateless whatever its arguments; ``None``,
+the default: ``stateless`` says). A class attribute rather than a classmethod: the answer is data a
+reader sees at a glance, and a subclass that fixes an argument in its own ``__init__`` restates it in
+one line. A learner whose model call the spend cap refused raises
 [SpendCapReached][continual_arc.core.errors.SpendCapReached]: the runner stops the run there.
 """
 
@@ -39,6 +50,7 @@ from .play.learner import (
     GridLearner,
     HasTeacher,
     JoinsRun,
+    Keeps,
     Learner,
     LearnerSpecError,
     LoadsState,
@@ -49,6 +61,7 @@ from .play.learner import (
     Stateless,
     TeacherPlaysFirst,
     TrainsWeights,
+    declared_keeps,
     is_stateless,
     load_learner,
     load_object,
@@ -68,6 +81,7 @@ __all__ = [
     "GridLearner",
     "HasTeacher",
     "JoinsRun",
+    "Keeps",
     "Learner",
     "LearnerSpecError",
     "LoadsState",
@@ -83,6 +97,7 @@ __all__ = [
     "atomic_write_text",
     "check_teacher_name",
     "data_dir",
+    "declared_keeps",
     "is_stateless",
     "load_learner",
     "load_object",

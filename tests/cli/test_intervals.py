@@ -7,7 +7,7 @@ from pathlib import Path
 
 from continual_arc.cli import main
 from continual_arc.cli.protocol import format_protocol
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.testing import ToyRuleLearner
 
 INTERVAL = r"(-?\d+\.\d\d \[-?\d+\.\d\d, -?\d+\.\d\d\])"
@@ -33,8 +33,11 @@ def _one(pattern: str, text: str) -> str:
 
 def test_each_measure_reads_alike_in_every_command(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "p"
-    options = ProtocolOptions(out=out, learner="test_intervals:HalfKeeper", config="toy-smoke", jobs=1)
-    protocol = format_protocol(play_protocol(options), out)
+    spec, options = (
+        ProtocolSpec.named("test_intervals:HalfKeeper", "toy-smoke"),
+        ProtocolOptions(out=out, jobs=1),
+    )
+    protocol = format_protocol(play_protocol(spec, options), out)
     capsys.readouterr()
     printed = {}
     for name, argv in {

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from continual_arc.core.learner_ref import LearnerRef
 from continual_arc.play.aliases import RUN_ID_FILE, read_or_create_run_id
+from continual_arc.play.options import RunOptions
 from continual_arc.play.remote import log_index, remote_learner
 from continual_arc.play.rundir import is_empty_run_dir
 from continual_arc.runner import run
@@ -45,7 +47,7 @@ def test_a_resumed_run_joins_under_the_id_its_directory_keeps(tmp_path: Path) ->
     assert first.calls == [("join_run", kept)]
     assert len(kept) == 16 and int(kept, 16) >= 0
     again = Joining()
-    run(again, STREAM, tmp_path / "run", resume=True)
+    run(again, STREAM, tmp_path / "run", RunOptions(resume=True))
     # The same id, before the state is loaded and the records handed over.
     assert again.calls == [("join_run", kept), ("load_state", None), ("resume_from", 2)]
     other = Joining()
@@ -88,7 +90,10 @@ def test_every_process_of_a_remote_learner_is_told_the_run_id(tmp_path: Path) ->
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "JOINED_LOG": str(log)}
     seen = test_schedule(TOY, 0, "seen", width=1)
     learner = remote_learner(
-        {"class": "noting:Noting", "kwargs": {}}, tmp_path / "work", env=env, restart_on_reset=True
+        LearnerRef.of({"class": "noting:Noting", "kwargs": {}}),
+        tmp_path / "work",
+        env=env,
+        restart_on_reset=True,
     )
     try:
         run(learner, seen, tmp_path / "run")

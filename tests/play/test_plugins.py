@@ -46,6 +46,7 @@ from continual_arc.env import (
 )
 from continual_arc.learner import BaseLearner
 from continual_arc.play.instance_record import TIMING_FIELDS
+from continual_arc.play.options import RunOptions
 from continual_arc.play.rundir import read_records
 from continual_arc.runner import RunDirError, run
 from continual_arc.stream import seeds as seed_ranges
@@ -140,7 +141,12 @@ class LoggingPlugin(BasePlugin):
 
 def test_hooks_run_in_order_around_the_learner(tmp_path: Path) -> None:
     log: list[tuple[Any, ...]] = []
-    run(LoggingLearner(log), build_schedule(TOY, 0, rounds=2), tmp_path / "run", plugins=[LoggingPlugin(log)])
+    run(
+        LoggingLearner(log),
+        build_schedule(TOY, 0, rounds=2),
+        tmp_path / "run",
+        RunOptions(plugins=[LoggingPlugin(log)]),
+    )
     expected: list[tuple[Any, ...]] = [("run_start", 0)]
     for step in (0, 1):
         expected += [("begin",), ("episode_start", step)]
@@ -193,7 +199,7 @@ class Watcher(GiveUpLearner):
 def test_two_plugins_compose_in_order(tmp_path: Path) -> None:
     learner, second = Watcher(), AddB()
     schedule = build_schedule(TOY, 0, rounds=3)
-    records = run(learner, schedule, tmp_path / "run", plugins=[AddA(), second]).records
+    records = run(learner, schedule, tmp_path / "run", RunOptions(plugins=[AddA(), second])).records
     assert learner.extras and all(extra == {"a": 1, "b": 2} for extra in learner.extras)
     assert second.actions == ["RequestDemos", "GiveUp"] * 3  # the second saw the first's transform
     assert learner.observed == ["RequestDemos", "GiveUp"] * 3  # the learner observes what was applied
@@ -212,7 +218,7 @@ def test_auxiliary_episodes_are_recorded_apart_and_leave_the_measures_alone(tmp_
     schedule = build_schedule(TOY, 0)
     plain = run(Stubborn(keep=False), schedule, tmp_path / "plain")
     out = twin(tmp_path / "plain", tmp_path / "practice")
-    result = run(Stubborn(keep=False), schedule, out, plugins=[PracticeAfterFailure()])
+    result = run(Stubborn(keep=False), schedule, out, RunOptions(plugins=[PracticeAfterFailure()]))
     failed = [r["step"] for r in plain.records if not r["solved"]]
     assert failed == [0, 3, 6, 9, 12]
     extra = addons(result.records)
@@ -253,7 +259,9 @@ def test_auxiliary_episodes_are_recorded_apart_and_leave_the_measures_alone(tmp_
 def test_what_a_practice_teaches_is_folded_in_at_the_end_of_its_round(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0, rounds=3)  # steps 0 and 2 are the same task
     plain = run(Stubborn(), schedule, tmp_path / "plain").records
-    practised = run(Stubborn(), schedule, tmp_path / "practised", plugins=[PracticeAfterFailure()]).records
+    practised = run(
+        Stubborn(), schedule, tmp_path / "practised", RunOptions(plugins=[PracticeAfterFailure()])
+    ).records
     assert plain[2]["task_id"] == plain[0]["task_id"] and plain[2]["demos_bought"] > 0
     assert practised[1]["step"] == -1 and practised[1]["solved"]
     step2 = next(r for r in practised if r["step"] == 2)
@@ -271,12 +279,16 @@ def test_addon_seeds_lie_in_a_range_no_schedule_uses() -> None:
 def test_auxiliary_episodes_need_a_one_user_schedule(tmp_path: Path) -> None:
     schedule = build_schedule(with_users(TOY, 2), 0, rounds=2)
     with pytest.raises(PluginError, match="serves 2 users a round: auxiliary episodes need a one-user"):
-        run(GiveUpLearner(), schedule, tmp_path / "run", plugins=[PracticeAfterFailure()])
+        run(GiveUpLearner(), schedule, tmp_path / "run", RunOptions(plugins=[PracticeAfterFailure()]))
     assert read_records(tmp_path / "run") == []
-    hinted = run(GiveUpLearner(), schedule, tmp_path / "hint", plugins=[HintPlugin(default="x")]).records
+    hinted = run(
+        GiveUpLearner(), schedule, tmp_path / "hint", RunOptions(plugins=[HintPlugin(default="x")])
+    ).records
     assert len(hinted) == 4  # plug-ins that ask for no episode are welcome on any schedule
     wide = build_schedule(with_users(TOY, 3), 0, rounds=3)
-    threaded = run(ToyRuleLearner(), wide, tmp_path / "threads", plugins=[HintPlugin(default="x")]).records
+    threaded = run(
+        ToyRuleLearner(), wide, tmp_path / "threads", RunOptions(plugins=[HintPlugin(default="x")])
+    ).records
     assert len(threaded) == 9 and all(r["plugins"] for r in threaded)  # a concurrent learner's threads
 
 
@@ -330,14 +342,17 @@ def test_a_plugin_cannot_change_the_verdict_or_the_charge(
 ) -> None:
     schedule = build_schedule(TOY, 0, rounds=2)
     with pytest.raises(PluginError, match=message):
-        run(learner, schedule, tmp_path / "run", plugins=[plugin])
+        run(learner, schedule, tmp_path / "run", RunOptions(plugins=[plugin]))
     assert read_records(tmp_path / "run") == []  # the run stops, committing nothing of the round
     assert not (tmp_path / "run" / "summary.json").exists()
 
 
 def test_records_handed_to_a_plugin_are_copies(tmp_path: Path) -> None:
     result = run(
-        GiveUpLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run", plugins=[RecordVandal()]
+        GiveUpLearner(),
+        build_schedule(TOY, 0, rounds=2),
+        tmp_path / "run",
+        RunOptions(plugins=[RecordVandal()]),
     )
     assert [r["charge"] for r in result.records] == [16, 16]
     assert read_json(tmp_path / "run" / "summary.json")["budget_used"] == 100.0
@@ -371,7 +386,9 @@ def test_a_feedback_may_be_annotated_without_changing_its_fields(tmp_path: Path)
     schedule = build_schedule(TOY, 0, rounds=2)
     plain = run(RandomLearner(0), schedule, tmp_path / "plain").records
     learner = NoteReader()
-    noted = run(learner, schedule, twin(tmp_path / "plain", tmp_path / "noted"), plugins=[Annotate()]).records
+    noted = run(
+        learner, schedule, twin(tmp_path / "plain", tmp_path / "noted"), RunOptions(plugins=[Annotate()])
+    ).records
     assert learner.notes == ["keep going"] * 16
     assert strip(noted, "plugins") == strip(plain)
 
@@ -408,7 +425,7 @@ class WrongAction(BasePlugin):
 )
 def test_a_faulty_plugin_stops_the_run(tmp_path: Path, plugin: BasePlugin, message: str) -> None:
     with pytest.raises(PluginError, match=message):
-        run(GiveUpLearner(), build_schedule(TOY, 0, rounds=3), tmp_path / "run", plugins=[plugin])
+        run(GiveUpLearner(), build_schedule(TOY, 0, rounds=3), tmp_path / "run", RunOptions(plugins=[plugin]))
     assert len(read_records(tmp_path / "run")) <= 1  # only a round before the fault, if any
 
 
@@ -430,7 +447,7 @@ class Chatty(BasePlugin):
 
 def test_metadata_metrics_and_events_reach_records_trajectories_and_plugins_json(tmp_path: Path) -> None:
     records = run(
-        DemoBuyerLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run", plugins=[Chatty()]
+        DemoBuyerLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run", RunOptions(plugins=[Chatty()])
     ).records
     said = records[0]["plugins"]["test_plugins:Chatty"]
     assert said == {
@@ -468,7 +485,9 @@ def test_the_hint_plugin_shows_the_learner_a_hint(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0, rounds=4)
     first = schedule.slots[0].task_id
     learner = HintReader()
-    records = run(learner, schedule, tmp_path / "run", plugins=[HintPlugin({first: "turn it"})]).records
+    records = run(
+        learner, schedule, tmp_path / "run", RunOptions(plugins=[HintPlugin({first: "turn it"})])
+    ).records
     assert learner.hints == ["turn it" if s.task_id == first else None for s in schedule.slots]
     assert records[0]["plugins"] == {
         "continual_arc.addons:HintPlugin": {"metrics": {"hints": 1.0}, "transforms": 1}
@@ -494,7 +513,9 @@ class StopAt(BasePlugin):
 def test_stop_after_episode_commits_the_round_then_ends_the_run(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0)
     stopper = StopAt(2)
-    result = run(GiveUpLearner(), schedule, tmp_path / "run", plugins=[PracticeAfterFailure(), stopper])
+    result = run(
+        GiveUpLearner(), schedule, tmp_path / "run", RunOptions(plugins=[PracticeAfterFailure(), stopper])
+    )
     # the practice asked for after step 2 is dropped: the run ends with that episode's round
     assert [r["step"] for r in result.records] == [0, -1, 1, -2, 2]
     assert result.stopped_by == "test_plugins:StopAt" and stopper.ended == ["test_plugins:StopAt"]
@@ -504,7 +525,10 @@ def test_stop_after_episode_commits_the_round_then_ends_the_run(tmp_path: Path) 
         "round": 2,
     }
     resumed = run(
-        GiveUpLearner(), schedule, tmp_path / "run", resume=True, plugins=[PracticeAfterFailure(), StopAt(2)]
+        GiveUpLearner(),
+        schedule,
+        tmp_path / "run",
+        RunOptions(resume=True, plugins=[PracticeAfterFailure(), StopAt(2)]),
     )
     assert resumed.stopped_by is None and resumed.summary["complete"] is True
     assert [r["step"] for r in primaries(resumed.records)] == [s.step for s in schedule.slots]
@@ -512,7 +536,7 @@ def test_stop_after_episode_commits_the_round_then_ends_the_run(tmp_path: Path) 
         GiveUpLearner(),
         schedule,
         twin(tmp_path / "run", tmp_path / "straight"),
-        plugins=[PracticeAfterFailure()],
+        RunOptions(plugins=[PracticeAfterFailure()]),
     )
     assert len(addons(resumed.records)) == len(addons(straight.records)) - 1  # only the dropped one
 
@@ -545,7 +569,7 @@ def test_older_addons_are_adapted(tmp_path: Path) -> None:
         GiveUpLearner(),
         build_schedule(TOY, 0, rounds=5),
         tmp_path / "run",
-        plugins=[OldReview(), DuckAddon()],
+        RunOptions(plugins=[OldReview(), DuckAddon()]),
     ).records
     assert [(r["step"], r["plugin"], r["reason"]) for r in addons(records)] == [
         (-1, "test_plugins:OldReview", "addon"),
@@ -612,11 +636,11 @@ def test_resume_after_an_interrupted_commit_equals_an_uninterrupted_run(
 
     monkeypatch.setattr(rundir, "append_jsonl", dying_append)
     with pytest.raises(KeyboardInterrupt):
-        run(Stubborn(), schedule, tmp_path / "run", plugins=plugins())
+        run(Stubborn(), schedule, tmp_path / "run", RunOptions(plugins=plugins()))
     monkeypatch.setattr(rundir, "append_jsonl", real_append)
-    records = run(Stubborn(), schedule, tmp_path / "run", resume=True, plugins=plugins()).records
+    records = run(Stubborn(), schedule, tmp_path / "run", RunOptions(resume=True, plugins=plugins())).records
     straight = run(
-        Stubborn(), schedule, twin(tmp_path / "run", tmp_path / "straight"), plugins=plugins()
+        Stubborn(), schedule, twin(tmp_path / "run", tmp_path / "straight"), RunOptions(plugins=plugins())
     ).records
     assert strip(records) == strip(straight)
     assert strip(read_records(tmp_path / "run")) == strip(straight)
@@ -628,13 +652,18 @@ def test_resume_after_an_interrupted_commit_equals_an_uninterrupted_run(
 
 def test_resume_refuses_another_list_of_plugins(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0)
-    run(GiveUpLearner(), schedule.first_rounds(2), tmp_path / "run", plugins=[PracticeAfterFailure()])
+    run(
+        GiveUpLearner(),
+        schedule.first_rounds(2),
+        tmp_path / "run",
+        RunOptions(plugins=[PracticeAfterFailure()]),
+    )
     with pytest.raises(
         RunDirError, match=r"was played with plug-ins .*PracticeAfterFailure.*; resuming with"
     ):
-        run(GiveUpLearner(), schedule, tmp_path / "run", resume=True, plugins=[HintPlugin()])
+        run(GiveUpLearner(), schedule, tmp_path / "run", RunOptions(resume=True, plugins=[HintPlugin()]))
     with pytest.raises(RunDirError, match=r"resuming with \[\] is refused"):
-        run(GiveUpLearner(), schedule, tmp_path / "run", resume=True)
+        run(GiveUpLearner(), schedule, tmp_path / "run", RunOptions(resume=True))
 
 
 KILL_SCRIPT = """
@@ -643,7 +672,7 @@ from continual_arc.addons import HintPlugin, PracticeAfterFailure
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.tracks.registry import get_config
 from continual_arc.env import GiveUp
-from continual_arc.runner import run
+from continual_arc.runner import RunOptions, run
 from continual_arc.testing import ToyRuleLearner
 
 class Slow(ToyRuleLearner):
@@ -658,7 +687,7 @@ def show(progress):
 
 plugins = [PracticeAfterFailure(), HintPlugin(default="look at the colours")]
 schedule = build_schedule(get_config("toy-smoke"), 5)
-run(Slow(), schedule, sys.argv[1], resume=True, plugins=plugins, progress=show)
+run(Slow(), schedule, sys.argv[1], RunOptions(resume=True, plugins=plugins, progress=show))
 print("done", flush=True)
 """
 
@@ -691,7 +720,7 @@ def test_kill_then_resume_with_plugins_equals_an_uninterrupted_run(tmp_path: Pat
         Stubborn(),
         schedule,
         twin(out, tmp_path / "straight"),
-        plugins=[PracticeAfterFailure(), HintPlugin(default="look at the colours")],
+        RunOptions(plugins=[PracticeAfterFailure(), HintPlugin(default="look at the colours")]),
     ).records
     assert addons(straight)
     assert strip(read_records(out)) == strip(straight)
@@ -716,7 +745,12 @@ def test_load_plugin_builds_and_checks(tmp_path: Path) -> None:
     with pytest.raises(PluginSpecError, match="is not a plug-in"):
         PluginManager([GiveUpLearner()])
     with pytest.raises(PluginSpecError, match="builtins:object is not a plug-in"):
-        run(GiveUpLearner(), build_schedule(TOY, 0, rounds=1), tmp_path / "run", plugins=[object()])
+        run(
+            GiveUpLearner(),
+            build_schedule(TOY, 0, rounds=1),
+            tmp_path / "run",
+            RunOptions(plugins=[object()]),
+        )
     assert not (tmp_path / "run").exists()  # refused before anything is written
 
 

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
+from continual_arc.core.learner_ref import LearnerRef
 from continual_arc.play.instance_record import TIMING_FIELDS
+from continual_arc.play.options import RunOptions
 from continual_arc.play.remote import RemoteLearnerError, remote_learner
 from continual_arc.play.rundir import read_records
 from continual_arc.runner import run
@@ -25,13 +27,13 @@ def _timeless(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def test_a_remote_learner_plays_as_the_learner_itself(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0)
-    here = run(ToyRuleLearner(), schedule, tmp_path / "here", learner_spec=RULES).records
+    here = run(ToyRuleLearner(), schedule, tmp_path / "here", RunOptions(learner_spec=RULES)).records
     (tmp_path / "there").mkdir()
     shutil.copy(tmp_path / "here" / "alias-salt", tmp_path / "there")
-    learner = remote_learner(RULES, tmp_path / "work")
+    learner = remote_learner(LearnerRef.of(RULES), tmp_path / "work")
     try:
         assert callable(getattr(learner, "save_state", None)) and not hasattr(learner, "memory")
-        there = run(learner, schedule, tmp_path / "there", learner_spec=RULES).records
+        there = run(learner, schedule, tmp_path / "there", RunOptions(learner_spec=RULES)).records
     finally:
         learner.close()
     assert _timeless(there) == _timeless(here)
@@ -49,17 +51,19 @@ class Amnesiac(ToyRuleLearner):
 
 def test_a_new_process_on_reset_carries_only_the_files(tmp_path: Path) -> None:
     stream = build_schedule(TOY, 0, epilogue=False)
-    learner = remote_learner(RULES, tmp_path / "work")
-    run(learner, stream, tmp_path / "stream", learner_spec=RULES)
+    learner = remote_learner(LearnerRef.of(RULES), tmp_path / "work")
+    run(learner, stream, tmp_path / "stream", RunOptions(learner_spec=RULES))
     learner.close()
     state = sorted((tmp_path / "stream" / "state").glob("round-*"))[-1]
     seen = test_schedule(TOY, 0, "seen", width=1)  # every instance after a reset
     for name, start in (("kept", state), ("nothing", None)):
         (tmp_path / name).mkdir()
         shutil.copy(tmp_path / "stream" / "alias-salt", tmp_path / name)
-        tester = remote_learner(RULES, tmp_path / f"work-{name}", restart_on_reset=True, start_state=start)
+        tester = remote_learner(
+            LearnerRef.of(RULES), tmp_path / f"work-{name}", restart_on_reset=True, start_state=start
+        )
         try:
-            run(tester, seen, tmp_path / name, learner_spec=RULES)
+            run(tester, seen, tmp_path / name, RunOptions(learner_spec=RULES))
         finally:
             tester.close()
     kept, nothing = read_records(tmp_path / "kept"), read_records(tmp_path / "nothing")
@@ -85,10 +89,10 @@ class Chatty(BaseLearner):
 
 def test_a_learner_that_cannot_be_built_prints_or_raises(tmp_path: Path) -> None:
     with pytest.raises(RemoteLearnerError, match="LearnerSpecError in start"):
-        remote_learner({"class": "no.such:Learner", "kwargs": {}}, tmp_path / "a")
+        remote_learner(LearnerRef.of({"class": "no.such:Learner", "kwargs": {}}), tmp_path / "a")
     (tmp_path / "chatty.py").write_text(CHATTY)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    learner = remote_learner({"class": "chatty:Chatty", "kwargs": {}}, tmp_path / "b", env=env)
+    learner = remote_learner(LearnerRef.of({"class": "chatty:Chatty", "kwargs": {}}), tmp_path / "b", env=env)
     try:
         records = run(learner, build_schedule(TOY, 0, rounds=3), tmp_path / "run").records
     finally:

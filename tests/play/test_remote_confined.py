@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from continual_arc.core.learner_ref import LearnerRef
 from continual_arc.core.sandbox import Confinement
 from continual_arc.play.remote import RemoteLearnerError, remote_learner
 from continual_arc.play.runner import run
@@ -38,7 +39,7 @@ def _rights(tmp_path: Path, learner: str, wall: float | None) -> Confinement:
 def test_a_confined_learner_answers_over_the_pipes_and_reports_its_isolation(tmp_path: Path) -> None:
     spec = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {}}
     rights = _rights(tmp_path, spec["class"], None)
-    learner = remote_learner(spec, tmp_path / "w", confinement=rights, restart_on_reset=True)
+    learner = remote_learner(LearnerRef.of(spec), tmp_path / "w", confinement=rights, restart_on_reset=True)
     try:
         assert learner.resources() is not None
         learner.reset()  # nothing played yet: the process is kept
@@ -60,7 +61,9 @@ def test_a_relative_working_folder_is_found_by_the_launcher(
     # verify --out runs/v gives relative folders, while the launcher starts in the working folder
     monkeypatch.chdir(tmp_path)
     spec = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {}}
-    learner = remote_learner(spec, Path("runs/w"), confinement=_rights(tmp_path, spec["class"], None))
+    learner = remote_learner(
+        LearnerRef.of(spec), Path("runs/w"), confinement=_rights(tmp_path, spec["class"], None)
+    )
     try:
         assert learner.resources() is not None
         assert learner.workdir == tmp_path / "runs" / "w"
@@ -74,8 +77,8 @@ def test_a_relative_working_folder_is_found_by_the_launcher(
 def test_each_instance_plays_in_a_process_of_its_own_and_none_is_wasted(tmp_path: Path) -> None:
     seen = test_schedule(get_config("toy-smoke"), 0, "seen", width=1)  # a reset before every instance
     spec = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {}}
-    learner = remote_learner(spec, tmp_path / "w", confinement=_rights(tmp_path, spec["class"], None),
-                             restart_on_reset=True)  # fmt: skip
+    rights = _rights(tmp_path, spec["class"], None)
+    learner = remote_learner(LearnerRef.of(spec), tmp_path / "w", confinement=rights, restart_on_reset=True)
     try:
         records = run(learner, seen, tmp_path / "seen").records
     finally:
@@ -89,4 +92,6 @@ def test_the_wall_cap_ends_a_learner_process(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     rights = _rights(tmp_path, "slow:Slow", 1.0)
     with pytest.raises(RemoteLearnerError, match="wall-time cap"):
-        remote_learner({"class": "slow:Slow", "kwargs": {}}, tmp_path / "w", env=env, confinement=rights)
+        remote_learner(
+            LearnerRef.of({"class": "slow:Slow", "kwargs": {}}), tmp_path / "w", env=env, confinement=rights
+        )

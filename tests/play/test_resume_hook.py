@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from continual_arc.core.learner_ref import LearnerRef
+from continual_arc.play.options import RunOptions
 from continual_arc.play.remote import remote_learner
 from continual_arc.play.rundir import read_records
 from continual_arc.protocol.jobs import PlayJob, final_state, play_job, prepare
@@ -45,7 +47,7 @@ def test_resume_from_gets_the_committed_records_when_a_run_resumes(tmp_path: Pat
     assert first.calls == []  # a fresh run is not a resumed one
     committed = read_records(tmp_path / "run")
     again = Resumable()
-    records = run(again, STREAM, tmp_path / "run", resume=True).records
+    records = run(again, STREAM, tmp_path / "run", RunOptions(resume=True)).records
     assert again.calls == [("load_state", 0), ("resume_from", len(committed))]
     assert records[: len(committed)] == committed
     assert records[len(committed)]["resources"]["resumed_with"] == len(committed)
@@ -62,8 +64,7 @@ def test_resume_from_is_not_called_before_a_frozen_test(tmp_path: Path) -> None:
             "seen",
             tmp_path / "seen",
             tmp_path / schedule,
-            f"{__name__}:Resumable",
-            {},
+            LearnerRef(f"{__name__}:Resumable"),
             final_state(tmp_path / "stream"),
             tmp_path / "stream" / "alias-salt",
         )
@@ -97,10 +98,12 @@ def test_a_remote_learner_gets_resume_from_across_its_pipe(tmp_path: Path) -> No
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     spec = {"class": "resumable:Resumable", "kwargs": {}}
     for schedule, resume in ((STREAM.first_rounds(2), False), (STREAM, True)):
-        learner = remote_learner(spec, tmp_path / "work", env=env)
+        learner = remote_learner(LearnerRef.of(spec), tmp_path / "work", env=env)
         try:
             assert callable(getattr(learner, "resume_from", None))
-            records = run(learner, schedule, tmp_path / "run", resume=resume, learner_spec=spec).records
+            records = run(
+                learner, schedule, tmp_path / "run", RunOptions(resume=resume, learner_spec=spec)
+            ).records
         finally:
             learner.close()
     assert [r["resources"]["resumed_with"] for r in records] == [0.0] * 2 + [2.0] * (len(records) - 2)

@@ -21,6 +21,7 @@ from continual_arc.env import Action, EnvSettings, Feedback, GiveUp, LearnerObse
 from continual_arc.learner import BaseLearner
 from continual_arc.measure.summary import summarize
 from continual_arc.play.instance_record import TIMING_FIELDS
+from continual_arc.play.options import RunOptions
 from continual_arc.play.rundir import read_records
 from continual_arc.runner import LearnerError, RunDirError, run
 from continual_arc.stream.schedule import Schedule, build_schedule, test_schedule
@@ -141,7 +142,7 @@ def test_concurrent_learner_plays_sixteen_users_on_threads(tmp_path: Path) -> No
     assert len(learner.threads) > 1 and all(t.startswith("continual-arc-user") for t in learner.threads)
     assert [r["resources"]["user"] for r in records] == [float(s.user) for s in schedule.slots]
     limited = ConcurrentRecorder()
-    run(limited, schedule, tmp_path / "limited", max_concurrent=2)
+    run(limited, schedule, tmp_path / "limited", RunOptions(max_concurrent=2))
     assert len(limited.threads) <= 2
 
 
@@ -163,7 +164,7 @@ def test_learner_never_sees_the_real_id_or_the_schedule(tmp_path: Path) -> None:
 
 def test_names_style(tmp_path: Path) -> None:
     records = run(
-        GiveUpLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run", alias_style="names"
+        GiveUpLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "run", RunOptions(alias_style="names")
     ).records
     assert all(len(r["alias"].split("-")) == 3 for r in records)
 
@@ -212,7 +213,7 @@ def test_a_learner_that_raises_fails_the_instance_and_the_run_goes_on(tmp_path: 
 def test_fail_fast_stops_and_commits_nothing_of_the_round(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0, epilogue=False)
     with pytest.raises(LearnerError, match="step 3: the learner raised in act"):
-        run(Raiser((3,)), schedule, tmp_path / "run", fail_fast=True)
+        run(Raiser((3,)), schedule, tmp_path / "run", RunOptions(fail_fast=True))
     assert [r["step"] for r in read_records(tmp_path / "run")] == [0, 1, 2]
     with pytest.raises(LearnerError, match="end_round"):
         run(Raiser((), "end_round"), schedule, tmp_path / "end")
@@ -240,7 +241,7 @@ def test_an_instance_past_its_time_limit_ends_unsolved(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0, epilogue=False, rounds=3)
     start = time.monotonic()
     learner = Sleeper()
-    records = run(learner, schedule, tmp_path / "run", instance_time_limit=0.3).records
+    records = run(learner, schedule, tmp_path / "run", RunOptions(instance_time_limit=0.3)).records
     # The overrunning call is waited for before the learner is called again: no call overlaps it.
     assert time.monotonic() - start >= 1.5 and not learner.overlapped
     assert [r["end"] for r in records] == ["gave up", "time limit", "gave up"]
@@ -253,7 +254,7 @@ def test_a_call_that_never_returns_stops_the_run(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(episode, "OVERRUN_GRACE", 0.2)
     schedule = build_schedule(TOY, 0, epilogue=False, rounds=3)
     with pytest.raises(LearnerError, match="had not returned"):
-        run(Sleeper(seconds=3), schedule, tmp_path / "run", instance_time_limit=0.3)
+        run(Sleeper(seconds=3), schedule, tmp_path / "run", RunOptions(instance_time_limit=0.3))
     assert [r["step"] for r in read_records(tmp_path / "run")] == [0]
 
 
@@ -271,7 +272,7 @@ def test_a_serial_learner_is_timed_on_its_own_calls_at_any_width(tmp_path: Path)
     config = with_users(TOY, 1)
     wide, narrow = test_schedule(config, 0, "held-out"), test_schedule(config, 0, "held-out", width=1)
     ends = [
-        [r["end"] for r in run(SlowSerial(), s, tmp_path / name, instance_time_limit=0.6).records]
+        [r["end"] for r in run(SlowSerial(), s, tmp_path / name, RunOptions(instance_time_limit=0.6)).records]
         for name, s in (("wide", wide), ("narrow", narrow))
     ]
     assert ends[0] == ends[1] == ["gave up"] * 4
@@ -284,7 +285,7 @@ def test_non_empty_directory_is_refused_without_resume(tmp_path: Path) -> None:
     run(GiveUpLearner(), schedule, tmp_path / "run")
     with pytest.raises(
         RunDirError,
-        match=r"is not empty: it holds a run; to continue it, pass resume=True to run\(\) in Python, "
+        match=r"is not empty: it holds a run; to continue it, pass RunOptions\(resume=True\) to run\(\) in Python, "
         r"or --resume to continual-arc run$",
     ):
         run(GiveUpLearner(), schedule, tmp_path / "run")
@@ -306,7 +307,7 @@ def test_resume_extends_a_cut_run_without_replay(tmp_path: Path) -> None:
         read_json(tmp_path / "run" / "summary.json")["protocol"]["deviations"][-1] == "stream cut at round 4"
     )
     resumed = ToyRuleLearner()  # a new process: its rules come back from state/
-    records = run(resumed, full, tmp_path / "run", resume=True).records
+    records = run(resumed, full, tmp_path / "run", RunOptions(resume=True)).records
     straight = run(ToyRuleLearner(), full, twin(tmp_path / "run", tmp_path / "straight")).records
     assert strip(records) == strip(straight)
     meta = read_json(tmp_path / "run" / "meta.json")
@@ -316,9 +317,9 @@ def test_resume_extends_a_cut_run_without_replay(tmp_path: Path) -> None:
 def test_resume_refuses_another_schedule_or_learner(tmp_path: Path) -> None:
     run(ToyRuleLearner(), build_schedule(TOY, 0, rounds=3), tmp_path / "run")
     with pytest.raises(RunDirError, match="differs from the run's at step 0"):
-        run(ToyRuleLearner(), build_schedule(TOY, 1), tmp_path / "run", resume=True)
+        run(ToyRuleLearner(), build_schedule(TOY, 1), tmp_path / "run", RunOptions(resume=True))
     with pytest.raises(RunDirError, match="was played by"):
-        run(GiveUpLearner(), build_schedule(TOY, 0), tmp_path / "run", resume=True)
+        run(GiveUpLearner(), build_schedule(TOY, 0), tmp_path / "run", RunOptions(resume=True))
 
 
 def test_resume_refuses_other_rules_arguments_or_time_limit(tmp_path: Path) -> None:
@@ -327,14 +328,22 @@ def test_resume_refuses_other_rules_arguments_or_time_limit(tmp_path: Path) -> N
     strict = dataclasses.replace(TOY, env=EnvSettings(attempt_cap=2))
     refused = r"under other rules \(attempt_cap 8 \(now 2\); max_cost 16 \(now 10\)\)"
     with pytest.raises(RunDirError, match=refused):
-        run(ToyRuleLearner(), build_schedule(strict, 0), tmp_path / "run", resume=True)
+        run(ToyRuleLearner(), build_schedule(strict, 0), tmp_path / "run", RunOptions(resume=True))
     spec = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {"keep": False}}
     other = ToyRuleLearner(keep=False)
     with pytest.raises(RunDirError, match="'keep': False"):
-        run(other, build_schedule(TOY, 0), tmp_path / "run", resume=True, learner_spec=spec)
+        run(other, build_schedule(TOY, 0), tmp_path / "run", RunOptions(resume=True, learner_spec=spec))
     with pytest.raises(RunDirError, match=r"with instance time limit None; resuming with 5\.0"):
-        run(ToyRuleLearner(), build_schedule(TOY, 0), tmp_path / "run", resume=True, instance_time_limit=5.0)
-    assert len(run(ToyRuleLearner(), build_schedule(TOY, 0), tmp_path / "run", resume=True).records) == 13
+        run(
+            ToyRuleLearner(),
+            build_schedule(TOY, 0),
+            tmp_path / "run",
+            RunOptions(resume=True, instance_time_limit=5.0),
+        )
+    assert (
+        len(run(ToyRuleLearner(), build_schedule(TOY, 0), tmp_path / "run", RunOptions(resume=True)).records)
+        == 13
+    )
 
 
 class Forgetful(BaseLearner):
@@ -347,10 +356,15 @@ class Forgetful(BaseLearner):
 def test_resuming_a_learner_that_cannot_save_its_state_is_refused(tmp_path: Path) -> None:
     run(Forgetful(), build_schedule(TOY, 0, rounds=2), tmp_path / "run")
     with pytest.raises(RunDirError, match="keeps state between instances but has no save_state/load_state"):
-        run(Forgetful(), build_schedule(TOY, 0), tmp_path / "run", resume=True)
+        run(Forgetful(), build_schedule(TOY, 0), tmp_path / "run", RunOptions(resume=True))
     run(GiveUpLearner(), build_schedule(TOY, 0, rounds=2), tmp_path / "stateless")
     assert (
-        len(run(GiveUpLearner(), build_schedule(TOY, 0), tmp_path / "stateless", resume=True).records) == 13
+        len(
+            run(
+                GiveUpLearner(), build_schedule(TOY, 0), tmp_path / "stateless", RunOptions(resume=True)
+            ).records
+        )
+        == 13
     )
 
 
@@ -382,7 +396,7 @@ def test_a_crash_mid_write_leaves_whole_rounds_and_resume_replays(
     path = tmp_path / "run" / "records.jsonl"
     assert calls["lines"] >= 3 and calls["lines"] % 3 == 0  # whole rounds of three users each
     assert path.read_text().count("\n") == calls["lines"] + 1 and not path.read_text().endswith("\n")
-    records = run(ToyRuleLearner(), schedule, tmp_path / "run", resume=True).records
+    records = run(ToyRuleLearner(), schedule, tmp_path / "run", RunOptions(resume=True)).records
     straight = run(ToyRuleLearner(), schedule, twin(tmp_path / "run", tmp_path / "straight")).records
     assert strip(records) == strip(straight)
     assert path.read_text().count("\n") == len(schedule.slots)
@@ -394,7 +408,7 @@ def test_truncated_records_of_a_stateless_learner_are_cut_to_whole_rounds(tmp_pa
     path = tmp_path / "run" / "records.jsonl"
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[:7]) + lines[7][:25])
-    records = run(RandomLearner(1), schedule, tmp_path / "run", resume=True).records
+    records = run(RandomLearner(1), schedule, tmp_path / "run", RunOptions(resume=True)).records
     straight = run(RandomLearner(1), schedule, twin(tmp_path / "run", tmp_path / "straight")).records
     assert strip(records) == strip(straight)
 
@@ -408,7 +422,7 @@ def test_malformed_records_line_is_refused_on_resume(tmp_path: Path) -> None:
     lines[1] = "{not json}\n"
     path.write_text("".join(lines))
     with pytest.raises(Exception, match=r"records\.jsonl, line 2: not valid JSON"):
-        run(ToyRuleLearner(), schedule, tmp_path / "run", resume=True)
+        run(ToyRuleLearner(), schedule, tmp_path / "run", RunOptions(resume=True))
 
 
 def test_summary_is_what_the_records_give(tmp_path: Path) -> None:
@@ -451,7 +465,7 @@ import sys, time
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.stream.users import with_users
 from continual_arc.tracks.registry import get_config
-from continual_arc.runner import run
+from continual_arc.runner import RunOptions, run
 from continual_arc.testing import ToyRuleLearner
 
 class Slow(ToyRuleLearner):
@@ -463,7 +477,7 @@ def show(progress):
     print("round", progress.rounds_done, flush=True)
 
 schedule = build_schedule(with_users(get_config("toy-smoke"), 2), 5)
-run(Slow(), schedule, sys.argv[1], resume=True, progress=show)
+run(Slow(), schedule, sys.argv[1], RunOptions(resume=True, progress=show))
 print("done", flush=True)
 """
 
@@ -573,7 +587,7 @@ def test_a_kill_while_the_run_was_being_set_up_is_resumed(
     assert (tmp_path / "run" / "meta.json").exists() and not (tmp_path / "run" / "schedule.json").exists()
     with pytest.raises(RunDirError, match="is not empty"):
         run(ToyRuleLearner(), schedule, tmp_path / "run")  # without resume it is still refused
-    records = run(ToyRuleLearner(), schedule, tmp_path / "run", resume=True).records
+    records = run(ToyRuleLearner(), schedule, tmp_path / "run", RunOptions(resume=True)).records
     straight = run(ToyRuleLearner(), schedule, twin(tmp_path / "run", tmp_path / "straight")).records
     assert strip(records) == strip(straight)
 

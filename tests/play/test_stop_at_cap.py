@@ -16,7 +16,7 @@ from continual_arc.core.errors import SpendCapReached
 from continual_arc.core.files import read_json
 from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import STOPPED, SUMMARY, read_records
-from continual_arc.runner import run, stop_sentence
+from continual_arc.runner import RunOptions, run, stop_sentence
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.testing import ToyRuleLearner
 from continual_arc.tracks.registry import get_config
@@ -89,7 +89,7 @@ def test_a_run_resumed_with_a_raised_cap_finishes_as_a_straight_run(
     Capped.allowed = 5
     assert run(Capped(), STREAM, out).stopped is not None
     Capped.allowed = None  # the cap raised
-    result = run(Capped(), STREAM, out, resume=True)
+    result = run(Capped(), STREAM, out, RunOptions(resume=True))
     assert result.stopped is None and not (out / STOPPED).exists()
     assert "stopped" not in read_json(out / SUMMARY)
     assert timeless(read_records(out)) == timeless(straight)

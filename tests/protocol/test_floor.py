@@ -22,7 +22,7 @@ from continual_arc.protocol.floor import (
     track_floor,
 )
 from continual_arc.protocol.jobs import play_job
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.protocol.report import protocol_summary
 from continual_arc.stream.users import with_users
 from continual_arc.tracks.registry import get_config
@@ -100,7 +100,9 @@ def test_the_protocols_floors_land_in_the_data_directory_and_beside_its_plays(
     tmp_path: Path, _isolated_data_dir: Path
 ) -> None:
     out = tmp_path / "p"
-    play_protocol(ProtocolOptions(out=out, learner=TOY_RULE, config="toy-smoke", resamples=200, plots=False))
+    play_protocol(
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=out, resamples=200, plots=False)
+    )
     cached = sorted((_isolated_data_dir / FLOOR_CACHE).iterdir())
     assert len(cached) == 2  # one per test, nothing else
     floors = stream_floors(read_meta(out / "stream"), play=False)  # both cached: nothing is played
@@ -125,10 +127,11 @@ def test_the_protocols_floors_land_in_the_data_directory_and_beside_its_plays(
 
 def test_a_protocol_without_its_floor_says_so(tmp_path: Path, _isolated_data_dir: Path) -> None:
     out = tmp_path / "p"
-    options = ProtocolOptions(
-        out=out, learner=TOY_RULE, config="toy-smoke", resamples=200, plots=False, floor=False
+    spec, options = (
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"),
+        ProtocolOptions(out=out, resamples=200, plots=False, floor=False),
     )
-    document = play_protocol(options)
+    document = play_protocol(spec, options)
     assert not (_isolated_data_dir / FLOOR_CACHE).exists() and not (out / "seen-floor").exists()
     assert read_json(out / "submission.json")["tests"]["seen"]["floor"] is None
     flags = document["plane"].flags

@@ -16,11 +16,12 @@ import pytest
 from continual_arc.cli import main
 from continual_arc.core.files import read_json
 from continual_arc.core.jsonable import as_json
+from continual_arc.core.learner_ref import LearnerRef
 from continual_arc.env import Action, GiveUp, LearnerObservation
 from continual_arc.learner import BaseLearner
 from continual_arc.play.learner import LearnerSpecError
 from continual_arc.play.rundir import read_records
-from continual_arc.protocol.play import ProtocolError, ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolError, ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
@@ -37,8 +38,11 @@ def numbers(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_protocol_in_processes_lays_out_a_submission(tmp_path: Path) -> None:
-    options = ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=2, resamples=500)
-    document = play_protocol(options)
+    spec, options = (
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"),
+        ProtocolOptions(out=tmp_path / "p", jobs=2, resamples=500),
+    )
+    document = play_protocol(spec, options)
     assert set(PROTOCOL_PLAYS.values()) <= {p.name for p in (tmp_path / "p").iterdir()}
     assert document["plane"].seen.share_saved.value == 1.0  # every stream rule was kept
     assert document["plane"].learned.share_learned.value == 1.0
@@ -63,8 +67,12 @@ def test_protocol_in_processes_lays_out_a_submission(tmp_path: Path) -> None:
 
 
 def test_numbers_reproduce_exactly_in_process_and_in_processes(tmp_path: Path) -> None:
-    one = play_protocol(ProtocolOptions(out=tmp_path / "a", learner=TOY_RULE, config="toy-smoke", jobs=1))
-    two = play_protocol(ProtocolOptions(out=tmp_path / "b", learner=TOY_RULE, config="toy-smoke", jobs=2))
+    one = play_protocol(
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=tmp_path / "a", jobs=1)
+    )
+    two = play_protocol(
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=tmp_path / "b", jobs=2)
+    )
     assert numbers(one) == numbers(two)
     # In processes the stream's plots are drawn while the tests play; in process, at the end.
     names = [Path(p).name for p in one["plots"]]
@@ -92,10 +100,11 @@ def test_a_learner_that_cannot_save_is_copied_in_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
-    options = ProtocolOptions(
-        out=tmp_path / "p", learner="test_protocol:Notebook", config="toy-smoke", jobs=2
+    spec, options = (
+        ProtocolSpec.named("test_protocol:Notebook", "toy-smoke"),
+        ProtocolOptions(out=tmp_path / "p", jobs=2),
     )
-    document = play_protocol(options)
+    document = play_protocol(spec, options)
     held = document["plane"].held_out
     assert held.learner["budget_used"] == 100.0 and held.share_saved.value == 0.0
 
@@ -106,54 +115,63 @@ def test_a_learner_that_cannot_save_cannot_resume_a_test(
     # Its stream's end lived in the process that played it: a test cut short after the stream
     # finished would start from nothing, so the resume is refused rather than played.
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
-    options = ProtocolOptions(out=tmp_path / "p", learner="test_protocol:Notebook", config="toy-smoke")
-    play_protocol(options)
+    spec, options = (
+        ProtocolSpec.named("test_protocol:Notebook", "toy-smoke"),
+        ProtocolOptions(out=tmp_path / "p"),
+    )
+    play_protocol(spec, options)
     (tmp_path / "p" / "seen" / "summary.json").unlink()
     with pytest.raises(ProtocolError, match="cannot save its state, so an unfinished protocol cannot resume"):
-        play_protocol(options)
+        play_protocol(spec, options)
 
 
 def test_a_folder_that_holds_no_protocol_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes").mkdir()
     (tmp_path / "notes" / "todo.txt").write_text("mine\n")
     with pytest.raises(ProtocolError, match="is not empty and holds no protocol"):
-        play_protocol(ProtocolOptions(out=tmp_path / "notes", learner=TOY_RULE, config="toy-smoke"))
+        play_protocol(ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=tmp_path / "notes"))
     assert [p.name for p in (tmp_path / "notes").iterdir()] == ["todo.txt"]
 
 
 def test_another_protocol_in_the_same_directory_is_refused(tmp_path: Path) -> None:
-    play_protocol(ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=1))
+    play_protocol(ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=tmp_path / "p", jobs=1))
     before = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "p").rglob("*"))
     with pytest.raises(ProtocolError, match="holds another protocol"):
-        play_protocol(ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", seed=1))
+        play_protocol(ProtocolSpec.named(TOY_RULE, "toy-smoke", seed=1), ProtocolOptions(out=tmp_path / "p"))
     with pytest.raises(LearnerSpecError, match="cannot import learner module 'no_such_module'"):
-        play_protocol(ProtocolOptions(out=tmp_path / "p", learner="no_such_module:L", config="toy-smoke"))
+        play_protocol(
+            ProtocolSpec.named("no_such_module:L", "toy-smoke"), ProtocolOptions(out=tmp_path / "p")
+        )
     assert sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "p").rglob("*")) == before  # all kept
 
 
 def test_a_protocol_that_fails_before_any_play_leaves_nothing(tmp_path: Path) -> None:
-    broken = ProtocolOptions(out=tmp_path / "new" / "p", learner="no_such_module:L", config="toy-smoke")
+    spec, broken = (
+        ProtocolSpec.named("no_such_module:L", "toy-smoke"),
+        ProtocolOptions(out=tmp_path / "new" / "p"),
+    )
     with pytest.raises(LearnerSpecError, match="cannot import learner module 'no_such_module'"):
-        play_protocol(broken)
+        play_protocol(spec, broken)
     assert not (tmp_path / "new" / "p").exists()  # made by the call, so removed with its schedules
     (tmp_path / "empty").mkdir()
-    refused = ProtocolOptions(
-        out=tmp_path / "empty", learner=TOY_RULE, learner_kwargs={"nope": 1}, config="toy-smoke"
+    spec, refused = (
+        ProtocolSpec.named(TOY_RULE, "toy-smoke", kwargs={"nope": 1}),
+        ProtocolOptions(out=tmp_path / "empty"),
     )
     with pytest.raises(LearnerSpecError, match="nope"):
-        play_protocol(refused)
+        play_protocol(spec, refused)
     assert list((tmp_path / "empty").iterdir()) == []  # the user's folder stays, empty as it was
 
 
 def test_a_protocol_that_fails_once_a_play_started_keeps_it_to_resume(tmp_path: Path) -> None:
-    options = ProtocolOptions(out=tmp_path / "p", learner=TOY_RULE, config="toy-smoke", jobs=1)
-    play_protocol(options)
+    spec, options = ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=tmp_path / "p", jobs=1)
+    play_protocol(spec, options)
     (tmp_path / "p" / "seen" / "summary.json").unlink()  # as if stopped while the seen test played
     shutil.rmtree(tmp_path / "p" / "stream-reset")
     with pytest.raises(LearnerSpecError):
-        play_protocol(dataclasses.replace(options, learner_kwargs={"nope": 1}))
+        play_protocol(dataclasses.replace(spec, learner=LearnerRef(TOY_RULE, {"nope": 1})), options)
     assert (tmp_path / "p" / "stream" / "summary.json").exists() and (tmp_path / "p" / "schedules").is_dir()
-    play_protocol(options)  # and it resumes
+    play_protocol(spec, options)  # and it resumes
     assert (tmp_path / "p" / "stream-reset" / "summary.json").exists()
 
 

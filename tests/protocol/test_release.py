@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 
 from continual_arc.core.files import read_json
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.testing import ToyRuleLearner
 
 
 class Holder(ToyRuleLearner):
     """A learner that holds something: it writes a line when built and one when closed."""
+
+    stateless_when = None  # it keeps its rules (its parent's keep is not an argument of its own)
 
     def __init__(self, log: str) -> None:
         super().__init__()
@@ -35,16 +37,14 @@ def test_every_learner_built_is_closed_once(
 ) -> None:
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
     log = tmp_path / "log.txt"
-    options = ProtocolOptions(
-        out=tmp_path / "p", learner="test_release:Holder", learner_kwargs={"log": str(log)},
-        config="toy-smoke", jobs=jobs, resamples=100, plots=False,
-    )  # fmt: skip
-    play_protocol(options)
+    spec = ProtocolSpec.named("test_release:Holder", "toy-smoke", kwargs={"log": str(log)})
+    options = ProtocolOptions(out=tmp_path / "p", jobs=jobs, resamples=100, plots=False)
+    play_protocol(spec, options)
     lines = [line.split() for line in log.read_text().splitlines()]
     built = [mark for what, mark in lines if what == "built"]
     closed = Counter(mark for what, mark in lines if what == "closed")
-    # The probe that tells whether it saves its state, then one learner for each of the six plays.
-    assert len(built) == 7
+    # One learner for each of the six plays, and no probe: what it keeps is read from its class.
+    assert len(built) == 6
     assert closed == Counter(built)
 
 
@@ -54,10 +54,8 @@ def test_the_submission_names_the_learner_with_its_arguments(
     # Two variants of one class must not share a name on the leaderboard.
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
     log = tmp_path / "log.txt"
-    options = ProtocolOptions(
-        out=tmp_path / "p", learner="test_release:Holder", learner_kwargs={"log": str(log)},
-        config="toy-smoke", jobs=1, resamples=100, plots=False,
-    )  # fmt: skip
-    play_protocol(options)
+    spec = ProtocolSpec.named("test_release:Holder", "toy-smoke", kwargs={"log": str(log)})
+    options = ProtocolOptions(out=tmp_path / "p", jobs=1, resamples=100, plots=False)
+    play_protocol(spec, options)
     name = read_json(tmp_path / "p" / "submission.json")["name"]
     assert name == f"Holder log={log} on toy-smoke, seed 0"

@@ -5,7 +5,7 @@ from pathlib import Path
 from continual_arc.cli import main
 from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import read_records
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 
@@ -16,7 +16,7 @@ def _timeless(run_dir: Path) -> list[dict[str, object]]:
 
 def test_a_test_from_a_stream_run_is_the_protocols_test(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     root = tmp_path / "p"
-    play_protocol(ProtocolOptions(out=root, learner=TOY_RULE, config="toy-smoke", jobs=1, resamples=100))
+    play_protocol(ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=root, jobs=1, resamples=100))
     for test in ("seen", "held-out"):
         assert main(["test", "--from", str(root / "stream"), "--test", test]) == 0
         assert f"written to {root / f'stream-{test}'}" in capsys.readouterr().out
@@ -28,7 +28,7 @@ def test_a_test_from_a_stream_run_is_the_protocols_test(tmp_path: Path, capsys) 
 
 def test_a_test_needs_a_learners_stream(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     root = tmp_path / "p"
-    play_protocol(ProtocolOptions(out=root, learner=TOY_RULE, config="toy-smoke", jobs=1, resamples=100))
+    play_protocol(ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=root, jobs=1, resamples=100))
     assert main(["test", "--from", str(root / "stream-reset"), "--test", "seen"]) == 2
     assert "is not a learner's stream" in capsys.readouterr().err
     assert main(["test", "--from", str(tmp_path / "nowhere"), "--test", "seen"]) == 2

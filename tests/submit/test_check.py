@@ -14,8 +14,9 @@ from continual_arc.cli.check import format_numbers
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.env import Submit
 from continual_arc.measure.summary import summarize
+from continual_arc.play.options import RunOptions
 from continual_arc.play.runner import run
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.stream.schedule import Schedule
 from continual_arc.submit.check import check_submission
 from continual_arc.testing import RandomLearner
@@ -28,10 +29,11 @@ pytestmark = pytest.mark.tampered  # these tests edit run files on purpose
 def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An honest submission: a trivial learner's whole protocol on arc1-smoke."""
     root = tmp_path_factory.mktemp("honest") / "results" / "arc1" / "random"
-    options = ProtocolOptions(
-        out=root, learner="continual_arc.testing:RandomLearner", config="arc1-smoke", jobs=1, resamples=200
+    spec, options = (
+        ProtocolSpec.named("continual_arc.testing:RandomLearner", "arc1-smoke"),
+        ProtocolOptions(out=root, jobs=1, resamples=200),
     )
-    play_protocol(options)
+    play_protocol(spec, options)
     _fill(root)
     return root
 
@@ -222,10 +224,11 @@ def test_cli_exit_status_and_json(honest: Path, tmp_path: Path, capsys: pytest.C
 def learning(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An honest submission of a learner that buys demonstrations and solves: the toy rule learner."""
     root = tmp_path_factory.mktemp("learning") / "results" / "toy" / "rules"
-    options = ProtocolOptions(
-        out=root, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke", jobs=1, resamples=200
+    spec, options = (
+        ProtocolSpec.named("continual_arc.testing:ToyRuleLearner", "toy-smoke"),
+        ProtocolOptions(out=root, jobs=1, resamples=200),
     )
-    play_protocol(options)
+    play_protocol(spec, options)
     _fill(root)
     return root
 
@@ -361,7 +364,7 @@ def test_a_run_whose_plugin_answered_for_the_learner(honest: Path, tmp_path: Pat
     shutil.rmtree(root / "stream")
     spec = {"class": "continual_arc.testing:RandomLearner", "kwargs": {}}
     schedule = Schedule.load(root / "schedules" / "stream.json")
-    run(RandomLearner(), schedule, root / "stream", plugins=[Whisper()], learner_spec=spec)
+    run(RandomLearner(), schedule, root / "stream", RunOptions(plugins=[Whisper()], learner_spec=spec))
     problems = check_submission(root, resamples=100, allow_ablation=True).problems
     assert any("stream/meta.json: played with plug-ins" in p for p in problems), problems
     assert any("stream/i/0.json: event 0: a plug-in replaced the learner's action" in p for p in problems)

@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.data.pack import write_manifest
 from continual_arc.measure.summary import summarize
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
@@ -48,10 +48,11 @@ def _fill(root: Path) -> None:
 def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An honest protocol: the toy rule learner on toy-smoke (a learner that buys and learns)."""
     root = tmp_path_factory.mktemp("honest") / "results" / "toy" / "rules"
-    options = ProtocolOptions(
-        out=root, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke", jobs=1, resamples=200
+    spec, options = (
+        ProtocolSpec.named("continual_arc.testing:ToyRuleLearner", "toy-smoke"),
+        ProtocolOptions(out=root, jobs=1, resamples=200),
     )
-    play_protocol(options)
+    play_protocol(spec, options)
     _fill(root)
     return root
 
@@ -220,8 +221,8 @@ def test_a_verification_on_another_manifest_is_refused(
     pack, track = use_pack(_pack(tmp_path / "pack", "checkedits"))
     root = tmp_path / "v"
     learner = "continual_arc.testing:RandomLearner"
-    play_protocol(ProtocolOptions(out=root, learner=learner, config=track.configs[0].name, jobs=1,
-                                  resamples=100, plots=False))  # fmt: skip
+    spec = ProtocolSpec.named(learner, track.configs[0].name)
+    play_protocol(spec, ProtocolOptions(out=root, jobs=1, resamples=100, plots=False))
     _fill(root)
     isolation = {kind: {"processes": 1} for kind in ("stream", "test", "reset")}
     marker = {"mode": "verified", "seed": 0, "learner": learner, "config": track.configs[0].name,

@@ -19,7 +19,7 @@ from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.measure.report import recompute_summary
 from continual_arc.play.rundir import read_records, read_run
 from continual_arc.protocol.floor import FLOOR_CACHE
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard.flags import flags as leaderboard_flags
 from continual_arc.submit.rebuild import rebuild_run, store_run
@@ -31,7 +31,9 @@ GRID_FLOOR = "continual_arc_baselines.floors:GridFloorLearner"
 @pytest.fixture
 def played(tmp_path: Path) -> Path:
     out = tmp_path / "p"
-    play_protocol(ProtocolOptions(out=out, learner=TOY_RULE, config="toy-smoke", resamples=200, plots=False))
+    play_protocol(
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=out, resamples=200, plots=False)
+    )
     return out
 
 

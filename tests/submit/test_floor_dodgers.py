@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from continual_arc.core.learner_ref import LearnerRef
 from continual_arc.measure.reset_flags import FloorPlay, below_floor
 from continual_arc.play.rundir import read_records
 from continual_arc.protocol.floor import floor_learner, floor_schedule, track_floor
@@ -73,7 +74,7 @@ def test_the_dodging_resets_carry_the_floor_flag_and_the_libraries_do_not(
         for name in (*DODGERS, *LIBRARIES):
             out = tmp_path / name.rsplit(":", 1)[1] / f"{test}-reset"
             job = PlayJob(name=f"{test}-reset", out=out, schedule=tmp_path / f"{test}.json",
-                          learner=name, learner_kwargs={}, state=None, salt=None)  # fmt: skip
+                          learner=LearnerRef(name), state=None, salt=None)  # fmt: skip
             play_job(job)
             reset = read_records(out)
             flag = below_floor(test, reset, FloorPlay(learner, floor_records))

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.measure.pool import BudgetEstimate
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.submit.leaderboard import (
     Checked,
     LeaderboardError,
@@ -43,9 +43,8 @@ RESAMPLES = 200
 
 def _protocol(root: Path, learner: str, users: int = 1) -> Path:
     play_protocol(
-        ProtocolOptions(
-            out=root, learner=learner, config="toy-smoke", users=users, jobs=1, resamples=RESAMPLES
-        )
+        ProtocolSpec.named(learner, "toy-smoke", users=users),
+        ProtocolOptions(out=root, jobs=1, resamples=RESAMPLES),
     )
     submission = read_json(root / "submission.json")
     submission.update(student="none", code="https://example.org/learner@abc123", contact="a@example.org")

@@ -14,7 +14,7 @@ import pytest
 
 from continual_arc.cli import main
 from continual_arc.core.files import read_json
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard import check_result, leaderboard
@@ -33,9 +33,8 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The toy rule learner's toy-smoke protocol, stored without trajectories."""
     root = tmp_path_factory.mktemp("protocol")
     play_protocol(
-        ProtocolOptions(
-            out=root / "played", learner=TOY_RULE, config="toy-smoke", jobs=1, resamples=RESAMPLES
-        )
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"),
+        ProtocolOptions(out=root / "played", jobs=1, resamples=RESAMPLES),
     )
     return store_run(root / "played", root / "runs" / "toy-rules-seed0", fields=FIELDS)
 

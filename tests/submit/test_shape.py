@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.play.runner import run
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
@@ -47,10 +47,11 @@ _DELETE = object()
 def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An honest protocol of the toy rule learner on toy-smoke."""
     root = tmp_path_factory.mktemp("honest") / "toy"
-    options = ProtocolOptions(
-        out=root, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke", jobs=1, resamples=50
+    spec, options = (
+        ProtocolSpec.named("continual_arc.testing:ToyRuleLearner", "toy-smoke"),
+        ProtocolOptions(out=root, jobs=1, resamples=50),
     )
-    play_protocol(options)
+    play_protocol(spec, options)
     submission = read_json(root / "submission.json")
     submission.update(student="none", code="https://example.org/l@abc", contact="a@example.org")
     atomic_write_json(root / "submission.json", submission)

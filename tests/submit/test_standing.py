@@ -23,7 +23,7 @@ from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
 from continual_arc.data.pack import write_manifest
 from continual_arc.measure.summary import summarize
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.stream.users import with_users
 from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard import check_result, leaderboard
@@ -88,8 +88,7 @@ def honest(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A self-run protocol: the toy rule learner on toy-smoke."""
     root = tmp_path_factory.mktemp("honest") / "rules"
     learner = "continual_arc.testing:ToyRuleLearner"
-    play_protocol(ProtocolOptions(out=root, learner=learner, config="toy-smoke",
-                                  jobs=1, resamples=100))  # fmt: skip
+    play_protocol(ProtocolSpec.named(learner, "toy-smoke"), ProtocolOptions(out=root, jobs=1, resamples=100))
     submission = read_json(root / "submission.json")
     submission.update(student="none", code="https://example.org/l@abc", contact="a@example.org")
     atomic_write_json(root / "submission.json", submission)
@@ -344,8 +343,8 @@ def test_a_pack_result_rebuilds_with_its_pack_and_is_then_signed_here(pack: Path
     """``runs rebuild --pack``: in a fresh process, the pack's configuration is known only through it."""
     _, track = use_pack(pack)
     played = tmp_path / "played"
-    play_protocol(ProtocolOptions(out=played, learner=LEARNER, config=track.configs[0].name, jobs=1,
-                                  resamples=50, plots=False))  # fmt: skip
+    spec = ProtocolSpec.named(LEARNER, track.configs[0].name)
+    play_protocol(spec, ProtocolOptions(out=played, jobs=1, resamples=50, plots=False))
     stored = store_run(played, tmp_path / "stored", fields={"student": "none", "code": "x", "contact": "y"})
     command = [sys.executable, "-m", "continual_arc.cli", "runs", "rebuild", str(stored), "--ablation"]
     without = subprocess.run([*command, "--out", str(tmp_path / "r1")], capture_output=True, text=True)

@@ -20,7 +20,7 @@ from continual_arc.core.teacher import UNCHARGED_TEACHER, experiment_of
 from continual_arc.measure.report import format_run, run_report
 from continual_arc.play.learner import load_object
 from continual_arc.play.rundir import read_records
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.stream.users import with_users
@@ -47,15 +47,11 @@ def _learners_importable(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _protocol(root: Path, learner: str) -> Path:
     out = root / learner.rsplit(":", 1)[-1]
-    options = ProtocolOptions(
-        out=out,
-        learner=f"taught_learner:{learner}",
-        learner_kwargs={"teacher": TEACHER},
-        config="toy-smoke",
-        jobs=1,
-        resamples=200,
+    spec, options = (
+        ProtocolSpec.named(f"taught_learner:{learner}", "toy-smoke", kwargs={"teacher": TEACHER}),
+        ProtocolOptions(out=out, jobs=1, resamples=200),
     )
-    play_protocol(options)
+    play_protocol(spec, options)
     submission = read_json(out / "submission.json")
     submission.update(student="none", code="https://example.org/learner@abc123", contact="a@example.org")
     atomic_write_json(out / "submission.json", submission)

@@ -15,7 +15,7 @@ import pytest
 from continual_arc.cli import main
 from continual_arc.core.files import read_json
 from continual_arc.play.rundir import read_records
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.stream.users import with_users
 from continual_arc.submit.rebuild import store_run
 from continual_arc.submit.verify import VerifyOptions, verify
@@ -91,7 +91,7 @@ def test_a_run_that_is_not_a_rerun_is_named_in_one_sentence(
 ) -> None:
     played = tmp_path / "played"
     toy = "continual_arc.testing:ToyRuleLearner"
-    play_protocol(ProtocolOptions(out=played, learner=toy, config="toy-smoke"))
+    play_protocol(ProtocolSpec.named(toy, "toy-smoke"), ProtocolOptions(out=played))
     folder = tmp_path / "experiments" / "x"
     folder.mkdir(parents=True)
     (folder / "experiment.toml").write_text(SPEC.format(runs='"../../played"'))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from continual_arc.cli import main
 from continual_arc.core.files import read_json
 from continual_arc.play.rundir import read_records
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.submit.rebuild import store_run
 from continual_arc.sweep.experiments import ExperimentError, differences, load_experiment
 
@@ -40,9 +40,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("repo")
     played = root / "played"
     play_protocol(
-        ProtocolOptions(
-            out=played, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke", jobs=1
-        )
+        ProtocolSpec.named("continual_arc.testing:ToyRuleLearner", "toy-smoke"),
+        ProtocolOptions(out=played, jobs=1),
     )
     store_run(played, root / "runs" / "toy-rules-seed0")
     (root / "experiments" / "toy").mkdir(parents=True)
@@ -180,9 +179,8 @@ def test_a_printed_table_is_what_the_protocol_printed_when_it_finished(
 def test_a_by_run_table_has_a_row_per_protocol_in_the_order_given(repo: Path) -> None:
     second = repo / "played-seed1"
     play_protocol(
-        ProtocolOptions(
-            out=second, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke", seed=1, jobs=1
-        )
+        ProtocolSpec.named("continual_arc.testing:ToyRuleLearner", "toy-smoke", seed=1),
+        ProtocolOptions(out=second, jobs=1),
     )
     store_run(second, repo / "runs" / "toy-rules-seed1")
     runs = '["../../runs/toy-rules-seed1", "../../runs/toy-rules-seed0"]'

@@ -18,8 +18,8 @@ import pytest
 from view_support import checked_page, launched_chromium
 
 from continual_arc.addons import PracticeAfterFailure
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
-from continual_arc.runner import run
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
+from continual_arc.runner import RunOptions, run
 from continual_arc.schedule import build_schedule
 from continual_arc.testing import RandomLearner
 from continual_arc.tracks.registry import get_config
@@ -33,7 +33,9 @@ TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Results: a toy protocol (``toy-rule/``) and a random learner on its stream (``random/``)."""
     root = tmp_path_factory.mktemp("view") / "results"
-    play_protocol(ProtocolOptions(out=root / "toy-rule", learner=TOY_RULE, config="toy-smoke", resamples=200))
+    play_protocol(
+        ProtocolSpec.named(TOY_RULE, "toy-smoke"), ProtocolOptions(out=root / "toy-rule", resamples=200)
+    )
     run(RandomLearner(), build_schedule(get_config("toy-smoke"), 0, epilogue=False), root / "random")
     return root
 
@@ -54,7 +56,8 @@ def copy_run(results: Path, tmp_path: Path) -> Callable[[str], Path]:
 def practice(tmp_path: Path) -> Path:
     """A random learner's run with a practice episode after every failure (auxiliary episodes)."""
     schedule = build_schedule(get_config("toy-smoke"), 0, epilogue=False)
-    return run(RandomLearner(), schedule, tmp_path / "practice", plugins=[PracticeAfterFailure()]).out_dir
+    played = RunOptions(plugins=[PracticeAfterFailure()])
+    return run(RandomLearner(), schedule, tmp_path / "practice", played).out_dir
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, browser]
 
 from continual_arc.core.games import decode_frame  # noqa: E402
-from continual_arc.protocol.play import ProtocolOptions, play_protocol  # noqa: E402
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol  # noqa: E402
 from continual_arc.view.app import ServerThread  # noqa: E402
 from continual_arc.view.catalog import build_catalog  # noqa: E402
 from continual_arc.view.site import Site  # noqa: E402
@@ -50,7 +50,7 @@ READ_CELLS = """([selector, cells]) => {
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The explorer's arc3-smoke protocol (what CI plays), under a results folder."""
     out = tmp_path_factory.mktemp("arc3-view") / "results" / "explorer"
-    play_protocol(ProtocolOptions(out=out, learner=EXPLORER, config="arc3-smoke", jobs=2, resamples=200))
+    play_protocol(ProtocolSpec.named(EXPLORER, "arc3-smoke"), ProtocolOptions(out=out, jobs=2, resamples=200))
     return out
 
 

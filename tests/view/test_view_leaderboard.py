@@ -8,7 +8,7 @@ import pytest
 
 from continual_arc.cli import main
 from continual_arc.core.files import atomic_write_json, read_json
-from continual_arc.protocol.play import ProtocolOptions, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.view.catalog import build_catalog
 from continual_arc.view.leaderboard import LeaderboardFileError, leaderboard_document, read_leaderboard
 
@@ -18,9 +18,8 @@ def board_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``leaderboard --json`` over one toy result."""
     root = tmp_path_factory.mktemp("board") / "results" / "rules"
     play_protocol(
-        ProtocolOptions(
-            out=root, learner="continual_arc.testing:ToyRuleLearner", config="toy-smoke", resamples=200
-        )
+        ProtocolSpec.named("continual_arc.testing:ToyRuleLearner", "toy-smoke"),
+        ProtocolOptions(out=root, resamples=200),
     )
     submission = read_json(root / "submission.json")
     submission.update(student="none", code="https://example.org/l@abc", contact="a@example.org")

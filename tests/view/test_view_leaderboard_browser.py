@@ -19,7 +19,7 @@ pytest.importorskip("starlette", reason="the view extra (starlette, uvicorn) is 
 
 from continual_arc.cli import main  # noqa: E402
 from continual_arc.core.files import atomic_write_json, read_json  # noqa: E402
-from continual_arc.protocol.play import ProtocolOptions, play_protocol  # noqa: E402
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol  # noqa: E402
 from continual_arc.view.app import ServerThread  # noqa: E402
 from continual_arc.view.catalog import build_catalog  # noqa: E402
 from continual_arc.view.export import export_site  # noqa: E402
@@ -36,7 +36,9 @@ def board_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``leaderboard --json`` over two toy results and a tampered copy of the random one."""
     root = tmp_path_factory.mktemp("board") / "results"
     for name, learner in LEARNERS.items():
-        play_protocol(ProtocolOptions(out=root / name, learner=learner, config="toy-smoke", resamples=200))
+        play_protocol(
+            ProtocolSpec.named(learner, "toy-smoke"), ProtocolOptions(out=root / name, resamples=200)
+        )
         submission = read_json(root / name / "submission.json")
         submission.update(student="none", code="https://example.org/l@abc", contact="a@example.org")
         atomic_write_json(root / name / "submission.json", submission)

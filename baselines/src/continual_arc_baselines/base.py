@@ -61,6 +61,7 @@ class BaseLearner(Generic[ObsT, ActionT, ReplyT]):
 
     concurrent_users: bool = False
     stateless: bool = False
+    stateless_when: tuple[tuple[str, object], ...] | None = None  # continual_arc.learner.declared_keeps
 
     def __init__(self) -> None:
         self._logs: dict[int, JSONObject] = {}

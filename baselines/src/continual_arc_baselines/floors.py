@@ -25,6 +25,8 @@ class GridFloorLearner(ProgramLibraryLearner):
     instance, as the library's own reset does.
     """
 
+    stateless_when: tuple[tuple[str, object], ...] | None = ()
+
     def __init__(self) -> None:
         super().__init__(keep="nothing")
 
@@ -35,6 +37,8 @@ class GameFloorLearner(TransferExplorer):
     Exactly [TransferExplorer][continual_arc_baselines.transfer.TransferExplorer] with
     ``keep=False`` at every other default: it explores every level from nothing.
     """
+
+    stateless_when: tuple[tuple[str, object], ...] | None = ()
 
     def __init__(self) -> None:
         super().__init__(keep=False)

@@ -70,6 +70,7 @@ class ModelLibraryLearner(SessionReports, ProgramLibraryLearner):
         ValueError: a setting out of range, or ``api_key_env`` naming an unset variable.
     """
 
+    stateless_when: tuple[tuple[str, object], ...] | None = None
     keeps: ClassVar[str] = "programs"
     label: ClassVar[str] = "model-learner"
 
@@ -139,6 +140,7 @@ class StatelessFloor(ModelLibraryLearner):
     See [`ModelLibraryLearner`][continual_arc_baselines.learners.ModelLibraryLearner] for the arguments.
     """
 
+    stateless_when: tuple[tuple[str, object], ...] | None = ()
     keeps = "nothing"
     label = "stateless-floor"
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..core.learner_ref import LearnerRef
 from ..core.records import Phase
 from ..play.learner import learner_slug
 from ..protocol.first_sight import play_first_sight
 from ..protocol.play import default_learner
+from ..tracks.registry import get_config
 from .common import ProgressBar, add_run_options, json_arg, print_json, run_options
 from .configs import config_name
 
@@ -20,14 +22,14 @@ COMMANDS = ("first-sight",)
 
 def _first_sight(args: argparse.Namespace) -> int:
     config = config_name(args.config)
-    learner = args.learner or default_learner(config)
+    resolved = get_config(config)  # once, here at the edge
+    learner = args.learner or default_learner(resolved)
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
     out = Path(args.out or f"out/first-sight-{learner_slug(learner, kwargs)}-{config}-seed{args.seed}")
     result = play_first_sight(
-        config,
-        learner,
+        resolved,
+        LearnerRef(learner, kwargs),
         out,
-        learner_kwargs=kwargs,
         seed=args.seed,
         options=run_options(args),
         progress=ProgressBar("first sight"),

@@ -10,15 +10,17 @@ import time
 from pathlib import Path
 
 from ..core.jsonable import as_json
+from ..core.learner_ref import LearnerRef
 from ..play.faults import SPEND_CAP_STATUS, LearnerFaults
 from ..play.learner import LearnerSpecError, learner_slug
 from ..play.rundir import read_run
 from ..play.runner import stop_sentence
 from ..protocol.conclude import SUBMISSION_FIELDS, ProtocolDocument, fill_submission
-from ..protocol.play import ProtocolOptions, default_learner, play_protocol
+from ..protocol.play import ProtocolOptions, ProtocolSpec, default_learner, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS, ProtocolStopped
 from ..protocol.progress import ProtocolProgress
 from ..protocol.report import protocol_summary
+from ..tracks.registry import get_config
 from .common import (
     CliError,
     add_declared_options,
@@ -73,16 +75,13 @@ def _protocol(args: argparse.Namespace) -> int:
     apply_declared_options(args)
     kwargs = json_arg(args.learner_kwargs, "--learner-kwargs")
     args.config = config_name(args.config)
-    learner = args.learner or default_learner(args.config)
+    config = get_config(args.config)  # resolved once, here, and handed down
+    learner = args.learner or default_learner(config)
     name = learner_slug(learner, kwargs)  # a variant of a class gets a folder of its own
     out = Path(args.out or f"out/protocol-{name}-{args.config}-seed{args.seed}-users{args.users}")
+    spec = ProtocolSpec(LearnerRef(learner, kwargs), config, args.seed, args.users)
     options = ProtocolOptions(
         out=out,
-        learner=learner,
-        learner_kwargs=kwargs,
-        config=args.config,
-        seed=args.seed,
-        users=args.users,
         jobs=args.jobs,
         run=run_options(args),
         resamples=args.resamples,
@@ -93,7 +92,7 @@ def _protocol(args: argparse.Namespace) -> int:
         floor=not args.no_floor,
     )
     try:
-        document = play_protocol(options)
+        document = play_protocol(spec, options)
     except ProtocolStopped as stop:
         return _stopped_at_cap(out, stop)
     except LearnerSpecError as err:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from ..core.errors import ContinualArcError
@@ -66,22 +67,28 @@ def _catalog(args: argparse.Namespace, paths: list[str]) -> Catalog:
     return catalog
 
 
-def _tasks(choice: str | None, packs: list[str], *, export: bool) -> TaskBrowser | None:
-    """The Tasks page's tracks: every installed one (``all``), those named, or none (no page).
-
-    With no choice, a server lists every track; an export lists only the packs given (drawing an
-    instance of every task of every track would take minutes), and has no Tasks page without them.
-    """
-    if choice is None:
-        choice = "all" if not export else ("" if packs else "none")
-    if choice == "none":
-        return None
+def _packs(folders: list[str]) -> list[Track]:
+    """The tracks of the rule packs given (``--pack``), each registered once, here at the edge."""
     tracks: list[Track] = []
-    for folder in packs:
+    for folder in folders:
         try:
             tracks.append(use_pack(folder)[1])
         except ContinualArcError as err:
             raise CliError(f"--pack {folder}: {err}") from None
+    return tracks
+
+
+def _tasks(choice: str | None, tracks: list[Track], *, export: bool) -> TaskBrowser | None:
+    """The Tasks page's tracks: every installed one (``all``), those named, or none (no page).
+
+    ``tracks`` are the packs' tracks (``--pack``). With no choice, a server lists every track; an
+    export lists only the packs given (drawing an instance of every task of every track would take
+    minutes), and has no Tasks page without them.
+    """
+    if choice is None:
+        choice = "all" if not export else ("" if tracks else "none")
+    if choice == "none":
+        return None
     only = None if choice == "all" else frozenset(n.strip() for n in choice.split(",") if n.strip())
     known = {*TRACKS, *UNAVAILABLE, *(t.name for t in tracks)}
     unknown = sorted((only or set()) - known)
@@ -119,16 +126,43 @@ def _standings(args: argparse.Namespace, board: JSONObject | None) -> dict[str, 
     return found
 
 
-def _site(args: argparse.Namespace, catalog: Catalog, board: JSONObject | None, *, live: bool) -> Site:
+def _site(
+    args: argparse.Namespace, catalog: Catalog, board: JSONObject | None, packs: list[Track], *, live: bool
+) -> Site:
     return Site(
         catalog,
         live=live,
         leaderboard=board,
         standings=_standings(args, board),
-        tasks=_tasks(args.tasks, args.pack, export=not live),
+        tasks=_tasks(args.tasks, packs, export=not live),
         floors=_floors(catalog, args.floor),
         sweeps=[Path(s) for s in args.sweep],
+        tracks=_served(packs),
     )
+
+
+class _Served(Mapping[str, Track]):
+    """The tracks the viewer serves, by name: the packs given, then every installed one.
+
+    Not a copy: an installed track is read from the registry only when a page asks for one.
+    """
+
+    def __init__(self, packs: list[Track]) -> None:
+        self.packs = {track.name: track for track in packs}
+
+    def __getitem__(self, name: str) -> Track:
+        return self.packs[name] if name in self.packs else TRACKS[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**dict.fromkeys(self.packs), **dict.fromkeys(TRACKS)})
+
+    def __len__(self) -> int:
+        return len(set(self.packs) | set(TRACKS))
+
+
+def _served(packs: list[Track]) -> Mapping[str, Track]:
+    """The tracks the viewer serves (`_Served`)."""
+    return _Served(packs)
 
 
 def _view(args: argparse.Namespace) -> int:
@@ -141,8 +175,9 @@ def _view(args: argparse.Namespace) -> int:
         if not (Path(sweep) / SWEEP_FILE).is_file():
             raise CliError(f"--sweep {sweep}: not a sweep's directory (it holds no {SWEEP_FILE})")
     catalog = _catalog(args, paths)
+    packs = _packs(args.pack)
     if args.export:
-        site = _site(args, catalog, board, live=False)
+        site = _site(args, catalog, board, packs, live=False)
         counts = export_site(catalog, Path(args.export), counter("documents"), site=site)
         page = Path(args.export) / "index.html"
         print(f"exported {counts['documents']} documents to {args.export}: open {page}")
@@ -156,7 +191,8 @@ def _view(args: argparse.Namespace) -> int:
         )
     print(f"viewing at http://{HOST}:{args.port}/ (Ctrl-C to stop)", flush=True)
     human = Path(args.record_human) if args.record_human else None
-    serve(_site(args, catalog, board, live=True), args.port, PlaySessions(human_file=human))
+    sessions = PlaySessions(human_file=human, tracks=_served(packs))
+    serve(_site(args, catalog, board, packs, live=True), args.port, sessions)
     return 0
 
 

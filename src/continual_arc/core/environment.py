@@ -15,7 +15,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from typing_extensions import TypeIs
 
 from .actions import GiveUp, GiveUpFeedback, RequestDemos
 from .records import JSONObject, JSONValue
@@ -224,7 +226,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
         return self.tally.spent
 
     @abstractmethod
-    def accepts(self, value: object) -> bool:
+    def accepts(self, value: object) -> TypeIs[ActT | RequestDemos | GiveUp]:
         """Whether ``value`` is one of this kind's actions, a demonstration request or a give-up."""
 
     @abstractmethod
@@ -259,7 +261,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
             feedback = replace(feedback, done=True)
         return feedback
 
-    def _apply(self, action: object) -> FeedbackT | GiveUpFeedback:
+    def _apply(self, action: ActT | RequestDemos | GiveUp) -> FeedbackT | GiveUpFeedback:
         if isinstance(action, GiveUp):
             self.tally.give_up()
             return GiveUpFeedback()
@@ -270,7 +272,7 @@ class BaseEnvironment(ABC, Generic[ActT, DemoT, FeedbackT]):
                 return self._demos_feedback(None, refused=True)
             self.demos.append(self._demonstration(len(self.demos)))
             return self._demos_feedback(self.demos[-1], refused=False)
-        return self._act(cast(ActT, action))  # one of the kind's own: accepts() said so (step)
+        return self._act(action)  # one of the kind's own: accepts() said so (step)
 
     def fail(self, reason: str) -> None:
         """End the instance unsolved for a reason outside the rules (a learner fault, a time limit)."""

@@ -116,7 +116,7 @@ def read_json(path: Path | str) -> Any:
         ) from None
 
 
-def append_jsonl(path: Path | str, values: Iterable[Any]) -> None:
+def append_jsonl(path: Path | str, values: Iterable[object]) -> None:
     """Append one compact JSON line per value, in one write, then flush and fsync."""
     text = "".join(json.dumps(value, sort_keys=True, separators=(",", ":")) + "\n" for value in values)
     if not text:

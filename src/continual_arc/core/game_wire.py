@@ -33,7 +33,7 @@ _COUNTS = (
 _FEEDBACK = ("state", "ended", "attempt_actions", "attempts_used", "spent", "done", "offered")
 
 
-def _action(action: GameAction) -> dict[str, Any]:
+def _action(action: GameAction) -> dict[str, str | int | None]:
     return {"action": action.action, "x": action.x, "y": action.y}
 
 
@@ -70,7 +70,9 @@ def game_to_wire(value: Any) -> dict[str, Any] | None:
     return None
 
 
-def game_from_wire(value: Mapping[str, Any]) -> Any:
+def game_from_wire(
+    value: Mapping[str, Any],
+) -> GameObservation | GameAction | GameFeedback | GameDemosFeedback:
     """The game value [`game_to_wire`][continual_arc.core.game_wire.game_to_wire] wrote.
 
     Raises:

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
-from typing import cast
 
 from .actions import GiveUp, GiveUpFeedback, RequestDemos
 from .records import JSONObject, JSONValue
@@ -275,8 +274,11 @@ def game_action_from_json(value: Mapping[str, JSONValue]) -> GameMove:
     if kind == "give_up":
         return GiveUp()
     if kind in GAME_ACTIONS:
-        x, y = value.get("x"), value.get("y")  # a click's cell, checked when the action is applied
-        return GameAction(kind, cast("int | None", x), cast("int | None", y))
+        x, y = value.get("x"), value.get("y")  # a click's cell, checked by GameAction itself
+        if not (isinstance(x, int | None) and isinstance(y, int | None)):  # as GameAction would say it
+            wrong = "needs integer x and y in 0..63" if kind == CLICK else "takes no coordinates"
+            raise ValueError(f"{kind} {wrong}, got {(x, y)}")
+        return GameAction(kind, x, y)
     raise ValueError(f"not a game instance's action: {dict(value)!r}")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from typing import TypedDict
 
 from .records import JSONValue
 
@@ -19,6 +20,7 @@ __all__ = [
     "Grid",
     "InvalidGridError",
     "Pair",
+    "TaskJSON",
     "from_json",
     "grid_json",
     "grid_shape",
@@ -36,6 +38,18 @@ Grid = tuple[tuple[int, ...], ...]
 
 Pair = tuple[Grid, Grid]
 """An input grid and its output grid."""
+
+
+class TaskJSON(TypedDict):
+    """An ARC task as its JSON file holds it: its train pairs and its test pairs.
+
+    Each pair is ``{"input": grid, "output": grid}`` as stored; it is read as a
+    [`Pair`][continual_arc.core.grids.Pair] only through
+    [`validate_pair`][continual_arc.core.grids.validate_pair], so it stays a JSON value here.
+    """
+
+    train: list[JSONValue]
+    test: list[JSONValue]
 
 
 class InvalidGridError(ValueError):

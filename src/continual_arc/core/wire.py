@@ -43,7 +43,7 @@ def _pair(value: Any) -> Pair:
     return _grid(value[0]), _grid(value[1])
 
 
-def _rows(grid: Any) -> Any:
+def _rows(grid: object) -> object:
     """A grid as nested lists; anything else a learner submitted as it is (it is the learner's)."""
     if isinstance(grid, tuple | list) and all(isinstance(row, tuple | list) for row in grid):
         return [list(row) for row in grid]
@@ -67,7 +67,7 @@ def _observation(obs: LearnerObservation) -> dict[str, Any]:
     }
 
 
-def to_wire(value: Any) -> dict[str, Any]:
+def to_wire(value: object) -> dict[str, Any]:
     """``value`` (an observation, an action or a feedback) as a JSON-ready dict.
 
     Raises:

@@ -27,6 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..core.grids import TaskJSON
 from .directory import data_dir
 from .pinned import ARC1_JSON_SHA256, SourceError
 from .task_index import indexed_ids
@@ -209,7 +210,7 @@ def _tasks(root: str) -> dict[str, dict[str, Any]]:
     return data
 
 
-def arc2_tasks() -> dict[str, dict[str, Any]]:
+def arc2_tasks() -> dict[str, dict[str, TaskJSON]]:
     """ARC-AGI-2 as ``{"train": {id: task}, "eval": {id: task}}``, each task with its train and test pairs.
 
     Raises:

@@ -39,7 +39,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .. import __version__
 from ..core.grids import Grid, Pair
@@ -96,7 +95,7 @@ def _root() -> str:
     return _ROOTS[key]
 
 
-def namespace(source: str, versions: Mapping[str, Any], code: Iterable[Callable[..., Any]]) -> str:
+def namespace(source: str, versions: Mapping[str, object], code: Iterable[Callable[..., object]]) -> str:
     """The digest that keys a source's entries.
 
     Args:
@@ -116,7 +115,7 @@ def namespace(source: str, versions: Mapping[str, Any], code: Iterable[Callable[
     return digest.hexdigest()[:24]
 
 
-def _module_file(fn: Callable[..., Any]) -> str:
+def _module_file(fn: Callable[..., object]) -> str:
     module = sys.modules.get(getattr(fn, "__module__", "") or "")
     # Never repr(fn): it may hold a memory address, and the key must be the same in every process.
     return str(getattr(module, "__file__", None) or getattr(fn, "__qualname__", type(fn).__qualname__))

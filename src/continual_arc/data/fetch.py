@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..core.grids import validate_pair
+from ..core.grids import TaskJSON, validate_pair
 from . import arcgen, rearc
 from .arc2_fetch import fetch_arc2_json, install_arcgen
 from .arc2_sources import arc2_tasks, check_arc2, generator_ids, new_task_ids
@@ -27,7 +27,7 @@ Progress = Callable[[int, int], None]
 """Called with ``(done, total)`` while instances are drawn."""
 
 
-def _count_pairs(tasks: Iterable[dict[str, Any]]) -> int:
+def _count_pairs(tasks: Iterable[TaskJSON]) -> int:
     pairs = 0
     for task in tasks:
         for pair in task["train"] + task["test"]:
@@ -37,7 +37,7 @@ def _count_pairs(tasks: Iterable[dict[str, Any]]) -> int:
 
 
 def _draw_pool(
-    track: str, sha_key: str, sha: str, draw: Callable[[str, int], Any], progress: Progress | None
+    track: str, sha_key: str, sha: str, draw: Callable[[str, int], object], progress: Progress | None
 ) -> int:
     screen = load_screen(track)
     if screen["source"][sha_key] != sha:

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
-from ..core.grids import Grid, InvalidGridError, Pair, validate_grid
+from ..core.grids import Grid, InvalidGridError, Pair, TaskJSON, validate_grid
+from ..core.records import JSONValue
 from . import pack_draws
 from .arc2_sources import arc2_fetched, arc2_tasks
 from .draws import Draw, GeneratorError
@@ -56,7 +56,7 @@ NOVELTY_DRAWS = 50
 PUBLIC_CALL_LIMIT = 10.0
 """Seconds a rule's verifier may spend on one public input."""
 
-Task = Mapping[str, Any]
+Task = TaskJSON
 
 
 @dataclass(frozen=True)
@@ -111,23 +111,27 @@ def public_tasks() -> dict[str, Task]:
     return tasks
 
 
-def _pairs(task: Task) -> Iterator[tuple[Any, Any]]:
-    for pair in [*task.get("train", []), *task.get("test", [])]:
-        yield pair["input"], pair["output"]
+def _pairs(task: Task) -> Iterator[tuple[JSONValue, JSONValue]]:
+    for pair in [*task["train"], *task["test"]]:
+        if isinstance(pair, dict):  # a public task's pairs are objects (a stray value is no pair)
+            yield pair.get("input"), pair.get("output")
 
 
-def _grid(value: Any) -> Grid | None:
+def _grid(value: object) -> Grid | None:
     try:
         return validate_grid(value)
     except (InvalidGridError, TypeError, ValueError):
         return None
 
 
-def _answers(pack: RulePack, rule: str, grid: Any) -> Grid | None:
-    """The verifier's answer to a public input (None if it raised or gave no grid)."""
+def _answers(pack: RulePack, rule: str, grid: JSONValue) -> Grid | None:
+    """The verifier's answer to a public input (None if it raised or gave no grid, or the input is none)."""
+    shown = _grid(grid)
+    if shown is None:
+        return None
     try:
         # A fresh copy: a verifier that edits its argument must not change the public data.
-        return _grid(timed_call(pack.rules[rule].verify, PUBLIC_CALL_LIMIT, [list(row) for row in grid]))
+        return _grid(timed_call(pack.rules[rule].verify, PUBLIC_CALL_LIMIT, [list(row) for row in shown]))
     except CallTimeout:
         raise
     except Exception:  # a verifier's failure on a foreign input is a non-match, whatever it is

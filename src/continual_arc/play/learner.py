@@ -31,6 +31,12 @@ arguments, and ``stateless`` must be a ``bool``; a data attribute that merely sh
   give each frozen test its own copy of the end-of-stream state.
 * ``stateless``: ``True`` for a learner that carries nothing between instances (its own reset);
   such a learner resumes without ``save_state``.
+* ``stateless_when`` (on the class): where ``stateless`` depends on the learner's arguments, the
+  ``(argument, value)`` pairs under which it is stateless (``()``: whatever its arguments; ``None``:
+  its class attribute ``stateless`` says). The protocol reads what a learner keeps from its class,
+  without building it ([declared_keeps][continual_arc.play.learner.declared_keeps]), and
+  [load_learner][continual_arc.play.learner.load_learner] refuses a class whose built object says
+  otherwise.
 * ``resume_from(records)``: called only when a run is resumed (after ``load_state``, never
   before a frozen test), with the run's committed records (copies, possibly none), so that a
   learner can continue what it counts over the whole run (cumulative ``resources``, a spend cap)
@@ -65,8 +71,9 @@ import inspect
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, _ProtocolMeta, cast, get_type_hints, runtime_checkable
+from typing import Any, Protocol, TypeVar, _ProtocolMeta, get_type_hints, runtime_checkable
 
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.errors import ContinualArcError
@@ -77,6 +84,7 @@ from .uncharged import UnchargedCopy
 __all__ = [
     "MEMBERS",
     "OPTIONAL_PROTOCOLS",
+    "STATELESS_WHEN",
     "AnyLearner",
     "BaseLearner",
     "Closes",
@@ -86,6 +94,7 @@ __all__ = [
     "GridLearner",
     "HasTeacher",
     "JoinsRun",
+    "Keeps",
     "Learner",
     "LearnerSpecError",
     "LoadsState",
@@ -96,6 +105,10 @@ __all__ = [
     "Stateless",
     "TeacherPlaysFirst",
     "TrainsWeights",
+    "build_target",
+    "built_keeps",
+    "declared_keeps",
+    "import_target",
     "is_stateless",
     "kwargs_text",
     "learner_label",
@@ -394,11 +407,101 @@ def is_stateless(learner: object) -> bool:
     return isinstance(learner, Stateless) and bool(learner.stateless)
 
 
+STATELESS_WHEN = "stateless_when"
+"""The class attribute by which a learner whose statelessness depends on its arguments declares it."""
+
+
+@dataclass(frozen=True)
+class Keeps:
+    """What a learner keeps between instances, as its class declares it.
+
+    Attributes:
+        saves: it can save and load its state ([`saves_state`][continual_arc.play.learner.saves_state]).
+        stateless: it carries nothing between instances
+            ([`is_stateless`][continual_arc.play.learner.is_stateless]).
+    """
+
+    saves: bool
+    stateless: bool
+
+    @property
+    def crosses_processes(self) -> bool:
+        """Whether another process can take up where this one stopped (its state saved, or none kept)."""
+        return self.saves or self.stateless
+
+    def words(self) -> str:
+        """The two answers in words, for a sentence."""
+        saves = "saves its state" if self.saves else "cannot save its state"
+        return f"{saves} and is {'' if self.stateless else 'not '}stateless"
+
+
+def _class_has(protocol: type, cls: type) -> bool:
+    """Whether every method of ``protocol`` is a method of ``cls`` callable with the protocol's arguments."""
+    for name, declared in vars(protocol).items():
+        if name.startswith("_") or not inspect.isfunction(declared):
+            continue
+        member = getattr(cls, name, None)
+        if not callable(member):
+            return False
+        arguments = list(inspect.signature(declared).parameters)[1:]
+        # A function on the class is unbound: its first parameter is the instance's.
+        bound = [None, *arguments] if inspect.isfunction(member) else arguments
+        try:
+            inspect.signature(member).bind(*bound)
+        except TypeError:
+            return False
+        except ValueError:  # a builtin without a signature: taken as it says it is
+            continue
+    return True
+
+
+def declared_keeps(cls: type, kwargs: Mapping[str, object]) -> Keeps | None:
+    """What a learner class built with ``kwargs`` keeps, read from the class without building it.
+
+    It saves its state when the class has ``save_state`` and ``load_state`` methods. It is stateless
+    when its ``stateless_when`` attribute, ``(argument, value)`` pairs, matches ``kwargs`` (the class's
+    defaults fill in the arguments not given), or else when its class attribute ``stateless`` is ``True``.
+
+    Returns:
+        What it keeps; ``None`` when the class inherits a ``stateless_when`` naming arguments its own
+        ``__init__`` does not take (a subclass that fixed them itself): the declaration does not
+        speak for it, and whoever needs the answer builds it to see.
+
+    Raises:
+        LearnerSpecError: the class refuses ``kwargs``, or its own ``stateless_when`` names an
+            argument it does not take.
+    """
+    saves = _class_has(SavesState, cls) and _class_has(LoadsState, cls)
+    pairs = getattr(cls, STATELESS_WHEN, None)
+    if pairs is None:
+        return Keeps(saves, getattr(cls, "stateless", False) is True)
+    try:
+        arguments = inspect.signature(cls).bind(**kwargs)
+    except TypeError as err:
+        raise LearnerSpecError(f"{cls.__qualname__}: {err}") from None
+    arguments.apply_defaults()
+    when = dict(pairs)
+    unknown = sorted(set(when) - set(arguments.arguments))
+    if unknown and STATELESS_WHEN not in vars(cls):
+        return None
+    if unknown:
+        raise LearnerSpecError(
+            f"{cls.__qualname__}.{STATELESS_WHEN} names no argument of it: {', '.join(unknown)}"
+        )
+    return Keeps(saves, all(arguments.arguments[name] == value for name, value in when.items()))
+
+
+def built_keeps(learner: object) -> Keeps:
+    """What a built learner keeps, asked of the object itself."""
+    return Keeps(saves_state(learner), is_stateless(learner))
+
+
 class BaseLearner:
     """A convenient base: every hook but `act` does nothing, and it is served serially."""
 
     concurrent_users: bool = False
     stateless: bool = False
+    stateless_when: tuple[tuple[str, JSONValue], ...] | None = None  # None: ``stateless`` says
 
     def reset(self) -> None:
         """Wipe carried state (nothing by default)."""
@@ -429,13 +532,12 @@ class LearnerSpecError(ContinualArcError, ValueError):
     """A ``module:Class`` path or its keyword arguments that do not make a learner."""
 
 
-def load_object(path: str, kwargs: Mapping[str, object] | None = None, *, what: str = "learner") -> object:
-    """Import ``module:Class`` and build it with ``kwargs``.
+def import_target(path: str, *, what: str = "learner") -> object:
+    """Import ``module:Class`` and return the class (or whatever callable the path names), unbuilt.
 
     Raises:
         LearnerSpecError: the path is malformed, the module cannot be imported (a syntax error in
-            it is named by file and line) or the class cannot be found, or the class refuses the
-            arguments; the message says which.
+            it is named by file and line) or it has no such name; the message says which.
     """
     module_name, sep, attr = path.partition(":")
     if not sep or not module_name or not attr:
@@ -453,6 +555,15 @@ def load_object(path: str, kwargs: Mapping[str, object] | None = None, *, what: 
         if not hasattr(target, part):
             raise LearnerSpecError(f"module {module_name!r} has no {attr!r}")
         target = getattr(target, part)
+    return target
+
+
+def build_target(target: object, path: str, kwargs: Mapping[str, object] | None = None) -> object:
+    """Call what [`import_target`][continual_arc.play.learner.import_target] returned with ``kwargs``.
+
+    Raises:
+        LearnerSpecError: it is not callable, or refuses the arguments (the message names ``path``).
+    """
     try:
         if not callable(target):  # as calling it would say
             raise TypeError(f"{type(target).__name__!r} object is not callable")
@@ -462,21 +573,43 @@ def load_object(path: str, kwargs: Mapping[str, object] | None = None, *, what: 
         raise LearnerSpecError(f"{path}({arguments}): {err}") from None
 
 
+def load_object(path: str, kwargs: Mapping[str, object] | None = None, *, what: str = "learner") -> object:
+    """Import ``module:Class`` and build it with ``kwargs``.
+
+    Raises:
+        LearnerSpecError: the path is malformed, the module cannot be imported (a syntax error in
+            it is named by file and line) or the class cannot be found, or the class refuses the
+            arguments; the message says which.
+    """
+    return build_target(import_target(path, what=what), path, kwargs)
+
+
 def load_learner(path: str, kwargs: Mapping[str, object] | None = None) -> AnyLearner:
     """Build the learner ``module:Class`` with ``kwargs``, checking that it has the protocol's members.
 
     Raises:
         LearnerSpecError: see [`load_object`][continual_arc.play.learner.load_object], or the object lacks a
-            member of [`Learner`][continual_arc.play.learner.Learner].
+            member of [`Learner`][continual_arc.play.learner.Learner], or a class's declaration of what
+            it keeps ([`declared_keeps`][continual_arc.play.learner.declared_keeps]) is not what the
+            object built says.
     """
-    learner = load_object(path, kwargs)
+    target = import_target(path)
+    learner = build_target(target, path, kwargs)
     missing = missing_members(learner)
-    if missing:
+    if missing or not isinstance(learner, Learner):
         raise LearnerSpecError(
             f"{path} is not a learner: it lacks {', '.join(missing)} "
             f"(subclass continual_arc.learner.BaseLearner for defaults)"
         )
-    return cast(AnyLearner, learner)  # every member of the protocol is there (checked just above)
+    declared = declared_keeps(target, kwargs or {}) if isinstance(target, type) else None
+    if declared is not None:
+        built = built_keeps(learner)
+        if declared != built:  # the protocol plans by the declaration: it must not lie
+            raise LearnerSpecError(
+                f"{path} declares that it {declared.words()}, but built it {built.words()}: "
+                f"declare {STATELESS_WHEN} (or stateless) on the class to match"
+            )
+    return learner
 
 
 MEMBERS = protocol_members(Learner)

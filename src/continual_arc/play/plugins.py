@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, cast, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from ..core.actions import Action, Feedback, LearnerObservation
 from ..core.environment import InstanceResult
@@ -350,4 +350,5 @@ def load_plugin(path: str, kwargs: Mapping[str, object] | None = None) -> Plugin
     except LearnerSpecError as err:
         raise PluginSpecError(str(err)) from None
     check_plugin(plugin, path)
-    return cast("Plugin | Addon", plugin)  # it has one or the other's hooks: checked just above
+    assert isinstance(plugin, Plugin | Addon)  # every hook of one or the other: checked just above
+    return plugin

@@ -28,7 +28,8 @@ from typing import TypeVar, cast
 
 from ..core.documents import DocumentError, validate_document
 from ..core.jsonable import as_json
-from ..core.records import CodeFingerprint, JSONObject, JSONValue, LearnerSpec, Record
+from ..core.learner_ref import LearnerRef
+from ..core.records import CodeFingerprint, JSONObject, JSONValue, Record
 from ..core.sandbox import Confinement, sentence
 from ..core.sandbox.zygote import Zygote
 from ..core.wire import from_wire, to_wire
@@ -112,7 +113,7 @@ class RemoteLearner:
 
     def __init__(
         self,
-        spec: LearnerSpec,
+        learner: LearnerRef,
         workdir: Path,
         logs: Path,
         prefix: Sequence[str],
@@ -123,7 +124,7 @@ class RemoteLearner:
         zygote: Zygote | None = None,
         label: str | None = None,
     ) -> None:
-        self.spec, self.prefix, self.env = spec, list(prefix), dict(env)
+        self.ref, self.prefix, self.env = learner, list(prefix), dict(env)
         self.zygote = zygote
         self.workdir = workdir.resolve()  # absolute: the child starts in it, and its TMPDIR names it
         self.logs = logs.resolve()
@@ -163,7 +164,7 @@ class RemoteLearner:
             with open(self.logs / LOG_INDEX, "a", encoding="utf-8") as index:
                 index.write(json.dumps({"log": log.name, "play": self.label, "process": number}) + "\n")
         child = Child(
-            self.spec,
+            self.ref,
             self.workdir / secrets.token_hex(8),
             log,
             self.prefix,
@@ -415,7 +416,7 @@ _MIXINS = {
 
 
 def remote_learner(
-    spec: LearnerSpec,
+    learner: LearnerRef,
     workdir: Path,
     *,
     logs: Path | None = None,
@@ -428,10 +429,10 @@ def remote_learner(
     label: str | None = None,
     code: CodeFingerprint | None = None,
 ) -> RemoteLearner:
-    """The learner ``spec`` names (``{"class": "module:Class", "kwargs": {...}}``), in a process of its own.
+    """The learner ``learner`` names (its import path and arguments), in a process of its own.
 
     Args:
-        spec: the learner's import path and arguments.
+        learner: the learner's import path and arguments.
         workdir: the folder in which each process gets a folder of its own, named at random and
             removed when the process ends.
         logs: where each process's standard error (``<n>/stderr.txt``) and sandbox report
@@ -458,12 +459,12 @@ def remote_learner(
     environ = dict(os.environ) if env is None else dict(env)
     where = workdir / "logs" if logs is None else logs
     probe = RemoteLearner(
-        spec, workdir, where, prefix, environ, restart_on_reset, start_state, confinement, zygote, label
+        learner, workdir, where, prefix, environ, restart_on_reset, start_state, confinement, zygote, label
     )
     members = set(probe.hello["members"])
     bases = tuple(mixin for name, mixin in _MIXINS.items() if name in members)
     kind = type("RemoteLearner", (*bases, RemoteLearner), {})
-    learner: RemoteLearner = object.__new__(kind)
-    learner.__dict__.update(probe.__dict__)
-    learner.code = code
-    return learner
+    remote: RemoteLearner = object.__new__(kind)
+    remote.__dict__.update(probe.__dict__)
+    remote.code = code
+    return remote

@@ -18,6 +18,7 @@ import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from ..core.learner_ref import LearnerRef
 from ..core.wire import from_wire, to_wire
 from .fingerprint import learner_fingerprint
 from .learner import (
@@ -120,9 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a print of the learner's goes to stderr
-    spec = json.loads(args[0])
     try:
-        learner = load_learner(spec["class"], spec.get("kwargs") or {})
+        ref = LearnerRef.of(json.loads(args[0]))  # as the parent wrote it: LearnerRef.spec
+        learner = load_learner(ref.path, ref.kwargs)
     except Exception as err:  # say why in the first reply, which the parent reads before any call
         replies.write(json.dumps({"error": {"type": type(err).__name__, "message": str(err)}}) + "\n")
         replies.flush()

@@ -25,7 +25,8 @@ from typing import BinaryIO, NotRequired
 from typing_extensions import TypedDict
 
 from ..core.errors import ContinualArcError
-from ..core.records import JSONObject, JSONValue, LearnerSpec
+from ..core.learner_ref import LearnerRef
+from ..core.records import JSONObject, JSONValue
 from ..core.sandbox import (
     Confinement,
     ProcessHandle,
@@ -95,7 +96,7 @@ class Child:
 
     def __init__(
         self,
-        spec: LearnerSpec,
+        learner: LearnerRef,
         workdir: Path,
         log_dir: Path,
         prefix: Sequence[str],
@@ -104,7 +105,7 @@ class Child:
         start_state: Path | None = None,
         zygote: Zygote | None = None,
     ) -> None:
-        command = [*prefix, sys.executable, "-m", CHILD_MODULE, json.dumps(dict(spec))]
+        command = [*prefix, sys.executable, "-m", CHILD_MODULE, json.dumps(learner.spec)]
         workdir.mkdir(parents=True)
         log_dir.mkdir(parents=True, exist_ok=True)
         self.workdir = workdir

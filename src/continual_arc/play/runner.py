@@ -35,10 +35,8 @@ cleanly once the round is committed.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from ..core.errors import SpendCapReached
 from ..core.files import atomic_write_json, read_json
@@ -81,7 +79,6 @@ def run(
     schedule: Schedule,
     out_dir: Path | str,
     options: RunOptions | None = None,
-    **overrides: Any,
 ) -> RunResult:
     """Play ``learner`` over ``schedule`` into ``out_dir``.
 
@@ -90,9 +87,8 @@ def run(
         schedule: the schedule to play.
         out_dir: the run directory: empty (or holding only an ``alias-salt``), or, with
             ``resume=True``, a run to continue.
-        options: a [`RunOptions`][continual_arc.play.options.RunOptions].
-        **overrides: any field of [`RunOptions`][continual_arc.play.options.RunOptions], passed as a keyword
-            (``resume=True``, ``alias_style="names"``, ``max_concurrent=4``, ...).
+        options: how to run ([`RunOptions`][continual_arc.play.options.RunOptions]: ``resume``, the alias
+            style, plug-ins, ...); ``None``: the defaults.
 
     Returns:
         The run's records and summary (with ``stopped`` set when the spend cap ended it early).
@@ -104,7 +100,7 @@ def run(
         PluginSpecError: an object in ``plugins`` implements neither plug-in protocol.
         PluginError: a plug-in raised or broke the rules (see `continual_arc.addons`).
     """
-    options = dataclasses.replace(options or RunOptions(), **overrides)
+    options = options or RunOptions()
     runner, start = _open(learner, schedule, Path(out_dir), options)
     groups = schedule.round_slots()
     width = max((len(g) for g in groups), default=1)
@@ -160,8 +156,8 @@ def _open(learner: AnyLearner, schedule: Schedule, out: Path, options: RunOption
     if not resuming and not is_empty_run_dir(out, interrupted_setup=options.resume):
         if (out / META).exists():
             raise RunDirError(
-                f"{out} is not empty: it holds a run; to continue it, pass resume=True to run() in "
-                f"Python, or --resume to continual-arc run"
+                f"{out} is not empty: it holds a run; to continue it, pass RunOptions(resume=True) to "
+                f"run() in Python, or --resume to continual-arc run"
             )
         raise RunDirError(f"{out} is not empty and holds no run: give the run an empty directory")
     out.mkdir(parents=True, exist_ok=True)

@@ -135,6 +135,7 @@ class ToyRuleLearner(BaseLearner):
     """
 
     concurrent_users = True
+    stateless_when = (("keep", False),)  # stateless when it keeps no rule, read from the class
 
     def __init__(self, keep: bool = True) -> None:
         self.keep = keep

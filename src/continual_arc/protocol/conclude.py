@@ -4,69 +4,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import NotRequired, Protocol, TypedDict
+from typing import NotRequired, TypedDict
 
 from ..core.config import TESTS
 from ..core.files import atomic_write_json
-from ..core.records import JSONValue, LearnerSpec, Play, ProtocolBlock
+from ..core.records import LearnerSpec, Play, ProtocolBlock
 from ..core.teacher import TEACHER_KWARG
 from ..measure.plots import plane_plot, run_plots
 from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
 from .floor import FLOOR_PLAYS, copy_floor, stream_floors
+from .options import ProtocolOptions
 from .plane import PlanePoint, plane_point
 from .plays import PROTOCOL_PLAYS
+from .spec import ProtocolSpec
 
 __all__ = [
     "SUBMISSION_FIELDS",
-    "Played",
-    "PlayedProtocol",
     "ProtocolDocument",
     "conclude",
     "fill_submission",
     "stream_plots",
 ]
-
-
-class Played(Protocol):
-    """What was played, as ``conclude`` reads it (``ProtocolOptions`` and `PlayedProtocol` have it)."""
-
-    @property
-    def out(self) -> Path:
-        """The protocol directory."""
-        ...
-
-    @property
-    def learner(self) -> str:
-        """The learner's import path."""
-        ...
-
-    @property
-    def learner_kwargs(self) -> Mapping[str, JSONValue]:
-        """The learner's arguments."""
-        ...
-
-    @property
-    def config(self) -> str:
-        """The configuration's name."""
-        ...
-
-    @property
-    def seed(self) -> int:
-        """The run seed."""
-        ...
-
-    @property
-    def users(self) -> int:
-        """The number of users."""
-        ...
-
-    @property
-    def resamples(self) -> int:
-        """Bootstrap resamples of the numbers."""
-        ...
 
 
 class ProtocolDocument(TypedDict):
@@ -87,19 +47,6 @@ class ProtocolDocument(TypedDict):
     plots: NotRequired[list[str]]
 
 
-@dataclass(frozen=True)
-class PlayedProtocol:
-    """A protocol played by other means than ``continual-arc protocol`` (verification)."""
-
-    out: Path
-    learner: str
-    learner_kwargs: Mapping[str, JSONValue]
-    config: str
-    seed: int
-    users: int
-    resamples: int
-
-
 def stream_plots(out: Path) -> list[Path]:
     """Draw the stream's plots, the reset's beside them, into ``out/plots``; the files written.
 
@@ -115,7 +62,9 @@ def stream_plots(out: Path) -> list[Path]:
     )
 
 
-def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDocument:
+def conclude(
+    spec: ProtocolSpec, options: ProtocolOptions, drawn: Sequence[Path] | None = None
+) -> ProtocolDocument:
     """Write ``protocol.json``, ``submission.json`` (unless one exists) and the plots; the document.
 
     First the track's floor on each test is copied in beside the plays (played once into the data
@@ -125,31 +74,33 @@ def conclude(options: Played, drawn: Sequence[Path] | None = None) -> ProtocolDo
     whole.
 
     Args:
-        options: what was played.
+        spec: what was played.
+        options: how (its directory, resamples, plots and floor; a verifier's plays, played by other
+            means, are concluded with the same options).
         drawn: the files of [`stream_plots`][continual_arc.protocol.conclude.stream_plots] if they were drawn
             already (else they are drawn here).
     """
     out: Path = options.out
-    if getattr(options, "floor", True):
+    if options.floor:
         for test, floor in stream_floors(read_meta(out / PROTOCOL_PLAYS[Play.STREAM])).items():
             if floor is not None:
                 copy_floor(floor, out / FLOOR_PLAYS[test])
-    label = learner_label(options.learner, options.learner_kwargs)
+    label = learner_label(spec.learner.path, spec.learner.kwargs)
     point = plane_point(out, label=label, resamples=options.resamples)
     stream = read_meta(out / PROTOCOL_PLAYS[Play.STREAM])
     document: ProtocolDocument = {
         "format": 1,
-        "learner": {"class": options.learner, "kwargs": dict(options.learner_kwargs)},
-        "config": options.config,
-        "seed": options.seed,
-        "users": options.users,
+        "learner": spec.learner.spec,
+        "config": spec.config.name,
+        "seed": spec.seed,
+        "users": spec.users,
         "protocol": stream["protocol"],
         "plays": dict(PROTOCOL_PLAYS),
         "plane": point,
     }
-    _write_submission(options)
+    _write_submission(spec, out)
     plots: list[Path] = []
-    if getattr(options, "plots", True):
+    if options.plots:
         plots = plane_plot([point], out / "plots")
         plots += stream_plots(out) if drawn is None else list(drawn)
     atomic_write_json(out / "protocol.json", document)  # last: a protocol with it is concluded
@@ -184,22 +135,22 @@ def _teacher_name(learner_kwargs: Mapping[str, object]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _write_submission(options: Played) -> None:
-    path = options.out / "submission.json"
+def _write_submission(spec: ProtocolSpec, out: Path) -> None:
+    path = out / "submission.json"
     if path.exists():
         return  # the user's own edits win
     atomic_write_json(
         path,
         {
-            "name": f"{learner_label(options.learner, options.learner_kwargs)} on {options.config}, "
-            f"seed {options.seed}",
-            "learner": options.learner,
-            "learner_kwargs": dict(options.learner_kwargs),
+            "name": f"{learner_label(spec.learner.path, spec.learner.kwargs)} on {spec.config.name}, "
+            f"seed {spec.seed}",
+            "learner": spec.learner.path,
+            "learner_kwargs": spec.learner.arguments,
             "student": None,
             "effort": None,
             # The model that only teaches the student, as the learner's keywords name it (check
             # refuses a name that is not a published model's, with the reason).
-            "teacher": _teacher_name(options.learner_kwargs),
+            "teacher": _teacher_name(spec.learner.kwargs),
             "code": None,
             "contact": None,
             Play.STREAM: PROTOCOL_PLAYS[Play.STREAM],
@@ -209,7 +160,7 @@ def _write_submission(options: Played) -> None:
                     "run": PROTOCOL_PLAYS[Play.of(test)],
                     "reset": PROTOCOL_PLAYS[Play.of(test, reset=True)],
                     "bare": None,
-                    "floor": FLOOR_PLAYS[test] if (options.out / FLOOR_PLAYS[test]).is_dir() else None,
+                    "floor": FLOOR_PLAYS[test] if (out / FLOOR_PLAYS[test]).is_dir() else None,
                 }
                 for test in TESTS
             },

@@ -7,21 +7,22 @@ killed run stopped. The share solved is the tracks table's "at first sight" colu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 # the form pydantic reads on 3.11: the document is read back through its declaration
 from typing_extensions import TypedDict
 
+from ..core.config import Config
 from ..core.jsonable import fields_json
-from ..core.records import JSONObject, JSONValue, Phase, Record
+from ..core.learner_ref import LearnerRef
+from ..core.records import JSONObject, Phase, Record
 from ..measure.budget import budget_used, primary, share_solved
 from ..play.learner import load_learner
 from ..play.options import RunOptions, RunProgress
 from ..play.runner import run
 from ..stream.first_sight import first_sight_schedule
-from ..tracks.registry import get_config
 
 __all__ = ["FirstSight", "FirstSightPart", "play_first_sight"]
 
@@ -68,11 +69,10 @@ def _part(records: Sequence[Record]) -> FirstSightPart:
 
 
 def play_first_sight(
-    config: str,
-    learner: str,
+    config: Config,
+    learner: LearnerRef,
     out: Path,
     *,
-    learner_kwargs: Mapping[str, JSONValue] | None = None,
     seed: int = 0,
     options: RunOptions | None = None,
     progress: Callable[[RunProgress], None] | None = None,
@@ -85,16 +85,10 @@ def play_first_sight(
         LearnerSpecError: the learner cannot be imported or built.
         RunDirError: ``out`` holds another run.
     """
-    kwargs = dict(learner_kwargs or {})
-    schedule = first_sight_schedule(get_config(config), seed)
-    options = replace(
-        options or RunOptions(),
-        resume=True,
-        learner_spec={"class": learner, "kwargs": kwargs},
-        progress=progress,
-    )
-    result = run(load_learner(learner, kwargs), schedule, out, options)
+    schedule = first_sight_schedule(config, seed)
+    options = replace(options or RunOptions(), resume=True, learner_spec=learner.spec, progress=progress)
+    result = run(load_learner(learner.path, learner.kwargs), schedule, out, options)
     records = primary(result.records)
     parts = {name: _part([r for r in records if r["phase"] == phase]) for phase, name in _PARTS.items()}
     parts["all"] = _part(records)
-    return FirstSight(schedule.meta["config"], learner, parts, out)
+    return FirstSight(schedule.meta["config"], learner.path, parts, out)

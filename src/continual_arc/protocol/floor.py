@@ -31,6 +31,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.config import TESTS, Config
+from ..core.learner_ref import LearnerRef
 from ..core.records import Record
 from ..data.directory import data_dir
 from ..measure.budget import primary
@@ -148,8 +149,7 @@ def track_floor(
             name=f"{schedule.meta.get('test')}-floor",
             out=partial / "run",
             schedule=partial / "floor-schedule.json",
-            learner=learner,
-            learner_kwargs={},
+            learner=LearnerRef(learner),
             state=None,
             salt=None,
             options=RunOptions(),

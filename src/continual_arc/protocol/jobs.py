@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..core.records import JSONObject
+from ..core.learner_ref import LearnerRef
 from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
 from ..play.learner import AnyLearner, Closes, LoadsState, load_learner
@@ -30,11 +30,14 @@ __all__ = ["PlayJob", "ProgressLines", "final_state", "play_job", "prepare", "re
 class PlayJob:
     """One play, as a worker process receives it (everything picklable).
 
+    Not a protocol's spec: a job is one of its plays (or a test, or a floor), with its own directory,
+    schedule file and starting state, and the run options it is played with.
+
     Attributes:
         name: the play's name, which prefixes its progress lines.
         out: its run directory.
         schedule: its schedule file.
-        learner, learner_kwargs: the learner's import path and arguments.
+        learner: the learner, by import path and arguments.
         state: the saved state to start from (the stream's end), or ``None``.
         salt: the ``alias-salt`` to play under (the stream's), or ``None``.
         options: how to play (the runner's options; the job sets ``resume``, the learner's spec and
@@ -45,8 +48,7 @@ class PlayJob:
     name: str
     out: Path
     schedule: Path
-    learner: str
-    learner_kwargs: JSONObject
+    learner: LearnerRef
     state: Path | None
     salt: Path | None
     options: RunOptions = field(default_factory=RunOptions)
@@ -85,7 +87,7 @@ class ProgressLines:
 
 def prepare(job: PlayJob) -> AnyLearner:
     """The job's learner, built from its import path, with the stream's end state and names where given."""
-    learner = load_learner(job.learner, job.learner_kwargs)
+    learner = load_learner(job.learner.path, job.learner.kwargs)
     job.out.mkdir(parents=True, exist_ok=True)
     if job.salt is not None and not (job.out / SALT_FILE).exists():
         shutil.copy(job.salt, job.out / SALT_FILE)  # the names the stream gave its tasks
@@ -121,7 +123,7 @@ def play_job(
     options = replace(
         job.options,
         resume=True,
-        learner_spec={"class": job.learner, "kwargs": job.learner_kwargs},
+        learner_spec=job.learner.spec,
         progress=report,
     )
     try:

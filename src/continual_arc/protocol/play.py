@@ -21,31 +21,32 @@ from __future__ import annotations
 
 import copy
 import shutil
-from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.records import JSONValue, Play
+from ..core.config import Config
+from ..core.learner_ref import LearnerRef
+from ..core.records import Play
 from ..measure.plots import load_matplotlib
 from ..measure.summary import Stopped, Summary
 from ..play.aliases import SALT_FILE
 from ..play.declared import track_default_learner
-from ..play.learner import AnyLearner, is_stateless, load_learner
-from ..play.options import RunOptions
-from ..play.session import saves_state
+from ..play.learner import AnyLearner, Keeps, built_keeps, declared_keeps, import_target, load_learner
 from ..stream.schedule import Schedule
 from ..tracks.registry import get_config, get_track
 from .conclude import ProtocolDocument, conclude, stream_plots
 from .jobs import PlayJob, final_state, play_job, release
+from .options import ProtocolOptions
 from .plan import PLAN, PlannedPlay, stream_start
 from .plays import PROTOCOL_PLAYS, ProtocolError, ProtocolStopped, play_finished, protocol_schedules
-from .progress import ProtocolProgress, ProtocolWatch, resume_note
+from .progress import ProtocolWatch, resume_note
+from .spec import ProtocolSpec
 from .unplayed import removed_if_unplayed
 
 __all__ = [
     "ProtocolError",
     "ProtocolOptions",
+    "ProtocolSpec",
     "ProtocolStopped",
     "default_learner",
     "learner_keeps",
@@ -56,69 +57,32 @@ __all__ = [
 ]
 
 
-def default_learner(config: str) -> str:
-    """The learner the protocol plays on ``config`` when none is named: the one declared for its track.
+def default_learner(config: Config | str) -> str:
+    """The learner the protocol plays on ``config`` (or the configuration so named) when none is named.
+
+    It is the one an installed package declares for the configuration's track.
 
     Raises:
         LearnerSpecError: no installed package declares one
             ([`track_default_learner`][continual_arc.play.declared.track_default_learner]).
     """
-    return track_default_learner(get_track(get_config(config).track))
-
-
-@dataclass(frozen=True)
-class ProtocolOptions:
-    """What to play.
-
-    Attributes:
-        out: the protocol directory.
-        learner: ``module:Class``.
-        learner_kwargs: its keyword arguments (the reset gets the same).
-        config, seed, users: the configuration, the run seed, the number of users.
-        jobs: plays run at once, each in a process of its own (1: all in this process).
-        run: how every play is played (alias style, users served at once, time limit, fail-fast);
-            each play sets ``resume``, the learner's spec and progress itself, and a protocol
-            takes no plug-ins.
-        resamples: bootstrap resamples of the final numbers.
-        plots: draw the plane and the stream's plots into ``plots/``.
-        progress: where the whole protocol's progress goes, every few seconds (``None``: nowhere).
-        notes: where a sentence for the user goes (what a resumed protocol resumes).
-        play_lines: each play also prints its own progress lines (several processes share stderr).
-        floor: copy the track's floor on each test in beside the plays, played once into the data
-            directory's cache ([continual_arc.protocol.floor][]); without it the floor flag says
-            the floor was not played.
-    """
-
-    out: Path
-    learner: str
-    learner_kwargs: Mapping[str, JSONValue] = field(default_factory=dict)
-    config: str = "arc1"
-    seed: int = 0
-    users: int = 1
-    jobs: int = 1
-    run: RunOptions = field(default_factory=RunOptions)
-    resamples: int = 10_000
-    plots: bool = True
-    progress: Callable[[ProtocolProgress], None] | None = None
-    notes: Callable[[str], None] | None = None
-    play_lines: bool = True
-    floor: bool = True
-
-    def __post_init__(self) -> None:
-        if self.run.plugins:
-            raise ProtocolError("a protocol plays no plug-ins: play them with continual-arc run")
+    resolved = get_config(config) if isinstance(config, str) else config
+    return track_default_learner(get_track(resolved.track))
 
 
 def protocol_job(
-    options: ProtocolOptions, name: str, state: Path | None = None, salt: Path | None = None
+    spec: ProtocolSpec,
+    options: ProtocolOptions,
+    name: str,
+    state: Path | None = None,
+    salt: Path | None = None,
 ) -> PlayJob:
     """The job of play ``name`` of the protocol (from ``state`` under the names in ``salt``, if given)."""
     return PlayJob(
         name=name,
         out=options.out / PROTOCOL_PLAYS[name],
         schedule=options.out / "schedules" / f"{name}.json",
-        learner=options.learner,
-        learner_kwargs=dict(options.learner_kwargs),
+        learner=spec.learner,
         state=state,
         salt=salt,
         options=options.run,
@@ -126,17 +90,29 @@ def protocol_job(
     )
 
 
-def planned_job(options: ProtocolOptions, play: PlannedPlay, stateless: bool) -> PlayJob:
+def planned_job(spec: ProtocolSpec, options: ProtocolOptions, play: PlannedPlay, stateless: bool) -> PlayJob:
     """The job of a planned play, a test starting from the stream's end as the plan says."""
     state = None if stateless or not play.from_stream else _final_state(options)
-    return protocol_job(options, play.name, *stream_start(options.out, play, state))
+    return protocol_job(spec, options, play.name, *stream_start(options.out, play, state))
 
 
-def learner_keeps(learner: str, kwargs: Mapping[str, JSONValue]) -> tuple[bool, bool]:
-    """Whether the learner saves its state, and whether it is stateless (built once to see)."""
-    probe = load_learner(learner, kwargs)
+def learner_keeps(learner: LearnerRef) -> Keeps:
+    """Whether the learner saves its state, and whether it is stateless, as its class declares.
+
+    Read from the class without building it ([`declared_keeps`][continual_arc.play.learner.declared_keeps]);
+    a learner named by a factory that is not a class, or a subclass that an inherited declaration does
+    not speak for, is built once to see.
+
+    Raises:
+        LearnerSpecError: the learner cannot be imported (or, a factory, built).
+    """
+    target = import_target(learner.path)
+    declared = declared_keeps(target, learner.kwargs) if isinstance(target, type) else None
+    if declared is not None:
+        return declared
+    probe = load_learner(learner.path, learner.kwargs)
     try:
-        return saves_state(probe), is_stateless(probe)
+        return built_keeps(probe)
     finally:
         release(probe)
 
@@ -146,7 +122,7 @@ def _final_state(options: ProtocolOptions) -> Path | None:
 
 
 def _run_all(
-    options: ProtocolOptions, saves: bool, stateless: bool, watch: ProtocolWatch
+    spec: ProtocolSpec, options: ProtocolOptions, keeps: Keeps, watch: ProtocolWatch
 ) -> tuple[list[Path] | None, dict[str, Stopped]]:
     """Play the six runs: in parallel processes where the learner can carry its state across.
 
@@ -157,8 +133,8 @@ def _run_all(
         The stream's plots when they were drawn here while the tests played (``None``: not drawn),
         and the stop of each play the spend cap stopped.
     """
-    if options.jobs <= 1 or not (saves or stateless):
-        return None, _run_here(options, saves, stateless, watch)
+    if options.jobs <= 1 or not keeps.crosses_processes:
+        return None, _run_here(spec, options, keeps, watch)
     drawn = None
     finished: set[str] = set()
     stopped: dict[str, Stopped] = {}
@@ -168,7 +144,8 @@ def _run_all(
         def start_ready() -> None:
             for play in PLAN.ready(finished):
                 if play.name not in running.values() and not stopped:
-                    running[pool.submit(play_job, planned_job(options, play, stateless))] = play.name
+                    job = planned_job(spec, options, play, keeps.stateless)
+                    running[pool.submit(play_job, job)] = play.name
 
         start_ready()
         # This process only waits while the workers play (they are forked by now): it spends that
@@ -192,7 +169,7 @@ def _run_all(
 
 
 def _run_here(
-    options: ProtocolOptions, saves: bool, stateless: bool, watch: ProtocolWatch
+    spec: ProtocolSpec, options: ProtocolOptions, keeps: Keeps, watch: ProtocolWatch
 ) -> dict[str, Stopped]:
     """Every play in this process, one by one; each learner built here is closed after its play.
 
@@ -202,16 +179,16 @@ def _run_here(
     stream: AnyLearner | None = None
     try:
         for play in PLAN.one_by_one():
-            job = planned_job(options, play, stateless)
+            job = planned_job(spec, options, play, keeps.stateless)
             if play_finished(job.out):
                 continue  # finished (a resumed run's summary is removed first and written last)
             if play.name == Play.STREAM:
-                stream = load_learner(options.learner, options.learner_kwargs)
+                stream = load_learner(spec.learner.path, spec.learner.kwargs)
                 summary = play_job(job, stream, progress=watch)
-                if saves or stateless:  # the tests build their own
+                if keeps.crosses_processes:  # the tests build their own
                     release(stream)
                     stream = None
-            elif not play.from_stream or saves or stateless:
+            elif not play.from_stream or keeps.crosses_processes:
                 summary = play_job(job, progress=watch)
             else:
                 summary = _play_copy(job, stream, watch)
@@ -240,7 +217,7 @@ def _play_copy(job: PlayJob, stream: AnyLearner | None, watch: ProtocolWatch) ->
         release(learner)
 
 
-def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:
+def write_schedules(spec: ProtocolSpec, options: ProtocolOptions) -> dict[str, Schedule]:
     """Write the six plays' schedules into the protocol directory; the schedules, by play.
 
     Raises:
@@ -251,7 +228,7 @@ def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:
     if out.is_dir() and any(out.iterdir()) and not (out / "schedules").is_dir():
         raise ProtocolError(f"{out} is not empty and holds no protocol: give the protocol an empty --out")
     out.mkdir(parents=True, exist_ok=True)
-    schedules = protocol_schedules(options.config, options.seed, options.users)
+    schedules = protocol_schedules(spec.config, spec.seed, spec.users)
     for name, schedule in schedules.items():
         path = out / "schedules" / f"{name}.json"
         if path.exists() and Schedule.load(path, verify=False) != schedule:
@@ -260,8 +237,8 @@ def write_schedules(options: ProtocolOptions) -> dict[str, Schedule]:
     return schedules
 
 
-def play_protocol(options: ProtocolOptions) -> ProtocolDocument:
-    """Play (or resume) the whole protocol; ``protocol.json``'s content.
+def play_protocol(spec: ProtocolSpec, options: ProtocolOptions) -> ProtocolDocument:
+    """Play (or resume) the whole protocol ``spec`` as ``options`` say; ``protocol.json``'s content.
 
     A call that fails before any play started removes what it wrote into a folder that was new or
     empty ([`removed_if_unplayed`][continual_arc.protocol.unplayed.removed_if_unplayed]).
@@ -273,27 +250,27 @@ def play_protocol(options: ProtocolOptions) -> ProtocolDocument:
             state.
     """
     with removed_if_unplayed(options.out):
-        return _play_protocol(options)
+        return _play_protocol(spec, options)
 
 
-def _play_protocol(options: ProtocolOptions) -> ProtocolDocument:
+def _play_protocol(spec: ProtocolSpec, options: ProtocolOptions) -> ProtocolDocument:
     out = options.out
-    sizes = {name: len(schedule.slots) for name, schedule in write_schedules(options).items()}
+    sizes = {name: len(schedule.slots) for name, schedule in write_schedules(spec, options).items()}
     note = resume_note(out, sizes)
     if note is not None and options.notes is not None:
         options.notes(note)
-    saves, stateless = learner_keeps(options.learner, options.learner_kwargs)
-    if (out / PROTOCOL_PLAYS[Play.STREAM] / "meta.json").exists() and not (saves or stateless):
+    keeps = learner_keeps(spec.learner)
+    if (out / PROTOCOL_PLAYS[Play.STREAM] / "meta.json").exists() and not keeps.crosses_processes:
         # The stream's end lived in the process that played it: a resume can finish the resets,
         # never a test that still needs that end.
         needs_end = [p.name for p in PLAN if p.name == Play.STREAM or p.from_stream]
         if not all(play_finished(out / PROTOCOL_PLAYS[name]) for name in needs_end):
             raise ProtocolError(
-                f"{options.learner} cannot save its state, so an unfinished protocol cannot resume"
+                f"{spec.learner.path} cannot save its state, so an unfinished protocol cannot resume"
             )
     watch = ProtocolWatch(out, sizes, options.progress or (lambda _: None))
-    drawn, stopped = _run_all(options, saves, stateless, watch)
+    drawn, stopped = _run_all(spec, options, keeps, watch)
     watch()
     if stopped:
         raise ProtocolStopped(stopped)
-    return conclude(options, drawn)
+    return conclude(spec, options, drawn)

@@ -18,7 +18,6 @@ from ..play.rundir import STOPPED, SUMMARY
 from ..play.runner import stop_sentence
 from ..stream.schedule import Schedule
 from ..stream.users import with_users
-from ..tracks.registry import get_config
 from .plan import PLAN
 
 __all__ = [
@@ -64,9 +63,9 @@ def play_finished(play_dir: Path) -> bool:
     return (play_dir / SUMMARY).exists() and not (play_dir / STOPPED).exists()
 
 
-def protocol_schedules(config_name: str, seed: int, users: int) -> dict[str, Schedule]:
-    """The schedule of each play of a named configuration (`schedules_for`)."""
-    return schedules_for(with_users(get_config(config_name), users), seed)
+def protocol_schedules(config: Config, seed: int, users: int) -> dict[str, Schedule]:
+    """The schedule of each play of ``config`` served to ``users`` users (`schedules_for`)."""
+    return schedules_for(with_users(config, users), seed)
 
 
 def schedules_for(config: Config, seed: int, *, test_width: int | None = None) -> dict[str, Schedule]:

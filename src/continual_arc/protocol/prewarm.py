@@ -30,11 +30,12 @@ class PrewarmResult:
 
 def protocol_instances(config: str, seeds: Sequence[int], users: int) -> list[tuple[str, str, int]]:
     """The generative instances of a protocol: ``(phase, task, seed)``, each once, in schedule order."""
-    track = get_track(get_config(config).track)
+    resolved = get_config(config)
+    track = get_track(resolved.track)
     seen: set[tuple[str, int]] = set()
     out = []
     for seed in seeds:
-        for schedule in protocol_schedules(config, seed, users).values():
+        for schedule in protocol_schedules(resolved, seed, users).values():
             for slot in schedule.slots:
                 key = (slot.task_id, slot.seed)
                 if key in seen or track.source_for(slot.phase).kind != "generative":

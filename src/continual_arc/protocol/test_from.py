@@ -13,15 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..core.config import TESTS, Config
+from ..core.learner_ref import LearnerRef
 from ..core.records import RunMeta
 from ..measure.summary import Summary
 from ..play.aliases import SALT_FILE
-from ..play.learner import is_stateless, load_learner
 from ..play.options import RunProgress, played_with
 from ..play.rundir import read_meta
-from ..play.session import saves_state
 from ..stream.schedule import test_schedule
 from .jobs import PlayJob, final_state, play_job
+from .play import learner_keeps
 from .plays import ProtocolError
 
 __all__ = ["default_test_dir", "play_test_from"]
@@ -58,13 +58,12 @@ def play_test_from(
     if test not in TESTS:
         raise ProtocolError(f"unknown test {test!r}; known: {', '.join(TESTS)}")
     meta = _stream_meta(stream_dir)
-    spec = meta["learner"]
-    kwargs = dict(spec.get("kwargs") or {})
-    probe = load_learner(spec["class"], kwargs)
-    state = final_state(stream_dir) if saves_state(probe) else None
-    if state is None and not is_stateless(probe):
+    learner = LearnerRef.of(meta["learner"])
+    keeps = learner_keeps(learner)
+    state = final_state(stream_dir) if keeps.saves else None
+    if state is None and not keeps.stateless:
         raise ProtocolError(
-            f"{spec['class']} left no saved state in {stream_dir}/state, so the stream's end cannot be "
+            f"{learner.path} left no saved state in {stream_dir}/state, so the stream's end cannot be "
             f"restored; play the whole protocol in one process with continual-arc protocol"
         )
     config = Config.from_dict(meta["schedule"]["configuration"])
@@ -76,8 +75,7 @@ def play_test_from(
             name=test,
             out=target,
             schedule=Path(tmp) / "schedule.json",
-            learner=spec["class"],
-            learner_kwargs=kwargs,
+            learner=learner,
             state=state,
             salt=stream_dir / SALT_FILE,
             options=played_with(meta),

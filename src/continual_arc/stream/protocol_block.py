@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any
 
 from .. import __version__
 from ..core.config import CANONICAL_SEEDS, CANONICAL_USERS, Config
-from ..core.records import ProtocolBlock
+from ..core.records import ProtocolBlock, ScheduleMeta
 from ..tracks.registry import CONFIGS
 
 __all__ = ["protocol_of"]
 
 
-def protocol_of(meta: Mapping[str, Any]) -> ProtocolBlock:
+def protocol_of(meta: ScheduleMeta) -> ProtocolBlock:
     """The protocol block of a schedule: its track, whether it is canonical, and each deviation.
 
     The reset's stream (``--reset-each``), ``--order fresh``, a test's width and the epilogue

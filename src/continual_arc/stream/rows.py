@@ -8,8 +8,6 @@ a schedule file carries, from which the same rows are rebuilt
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from ..core.config import Config
 from ..core.records import Phase, ScheduleMeta
 from ..core.seeding import stable_rng
@@ -72,25 +70,42 @@ def epilogue_rows(track: Track, config: Config, seed: int, first_round: int, res
     ]
 
 
-def meta_block(track: Track, config: Config, seed: int, **fields_: Any) -> ScheduleMeta:
-    """The meta of a schedule of ``config`` at ``seed`` (a workstreams stream unless told otherwise)."""
-    meta: dict[str, Any] = {
+def meta_block(
+    track: Track,
+    config: Config,
+    seed: int,
+    *,
+    order: str | None = "workstreams",
+    epilogue: bool = False,
+    reset_each: bool = False,
+    test: str | None = None,
+    width: int | None = None,
+    first_sight: bool = False,
+) -> ScheduleMeta:
+    """The meta of a schedule of ``config`` at ``seed`` (a workstreams stream unless told otherwise).
+
+    The one writer of a schedule's meta block; its ``protocol`` is judged from the rest of it
+    ([`protocol_of`][continual_arc.stream.protocol_block.protocol_of]).
+    """
+    meta: ScheduleMeta = {
         "config": config.name,
         "configuration": config.to_dict(),
         "track": config.track,
         "seed": seed,
         "users": config.users,
-        "order": "workstreams",
-        "epilogue": False,
-        "reset_each": False,
-        "test": None,
-        "width": None,
+        "order": order,
+        "epilogue": epilogue,
+        "reset_each": reset_each,
+        "test": test,
+        "width": width,
         "rounds_cut": None,
         "sources": track.sources,
+        "protocol": {"canonical": False, "deviations": [], "track": config.track},  # judged just below
     }
-    meta.update(fields_)
+    if first_sight:  # absent from every other schedule, so that theirs keep their bytes
+        meta["first_sight"] = True
     meta["protocol"] = protocol_of(meta)
-    return cast(ScheduleMeta, meta)  # the one writer of a schedule's meta block
+    return meta
 
 
 def _test_tasks(track: Track, config: Config, seed: int, test: str) -> list[tuple[str, int]]:

@@ -72,6 +72,8 @@ class LoadedRun:
     ``protocol`` is not read from the run: it is the protocol block its schedule, rebuilt from the
     configuration and seed, gives (``None`` until checked, or when the schedule does not rebuild).
     ``records_only``: the run holds no trajectories and was checked without replaying them.
+    ``track``: the track of the rebuilt schedule, resolved once (``None`` until checked, or when it
+    cannot be served here).
     """
 
     path: Path
@@ -81,6 +83,7 @@ class LoadedRun:
     salt: str | None
     protocol: ProtocolBlock | None = None
     records_only: bool = False
+    track: Track | None = None
 
 
 def _read(path: Path, problems: list[str]) -> JSONValue:
@@ -376,13 +379,14 @@ def check_run(
     if schedule is None:
         run.meta = None  # a schedule block that rebuilds nothing: no other check can read the run
         return run, problems
-    if run.records is None:
-        return run, problems
     track: Track | ScheduleError
     try:
         track = schedule.track  # the rebuilt schedule's, resolved once for the checks that need it
     except ScheduleError as err:
         track = err
+    run.track = track if isinstance(track, Track) else None
+    if run.records is None:
+        return run, problems
     checks: list[tuple[str, Callable[[], None]]] = [
         ("coverage", lambda: _check_coverage(run, schedule, problems)),
         ("charges", lambda: _check_charges(run, track, problems)),

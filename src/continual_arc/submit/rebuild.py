@@ -30,12 +30,13 @@ from pathlib import Path
 from .. import __version__
 from ..core.errors import ContinualArcError
 from ..core.files import RecordsError, atomic_write_json, read_json
+from ..core.learner_ref import LearnerRef
 from ..core.records import JSONObject, JSONValue
 from ..play.aliases import SALT_FILE
 from ..play.instance_record import TIMING_FIELDS
 from ..play.options import RunOptions
 from ..protocol.floor import FLOOR_PLAYS
-from ..protocol.play import ProtocolOptions, play_protocol
+from ..protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS
 from ..stream.users import with_users
 from ..tracks.registry import get_config
@@ -269,7 +270,7 @@ def _fields(was: bytes, now: bytes) -> str:
     return f"step {old.get('step')!r}: {shown}"
 
 
-def _options(stored: Path, out: Path, jobs: int) -> ProtocolOptions:
+def _options(stored: Path, out: Path, jobs: int) -> tuple[ProtocolSpec, ProtocolOptions]:
     """The protocol the stored run played, read from its ``protocol.json`` and the stream's meta."""
     document = _object(stored / "protocol.json")
     learner = document.get("learner")
@@ -280,17 +281,14 @@ def _options(stored: Path, out: Path, jobs: int) -> ProtocolOptions:
     config, seed, users = (document.get(key) for key in ("config", "seed", "users"))
     if not isinstance(config, str) or not isinstance(seed, int) or not isinstance(users, int):
         raise RebuildError(f"{stored / 'protocol.json'} does not name its configuration, seed and users")
-    return ProtocolOptions(
+    ref = LearnerRef(str(learner["class"]), dict(kwargs) if isinstance(kwargs, Mapping) else {})
+    options = ProtocolOptions(
         out=out,
-        learner=str(learner["class"]),
-        learner_kwargs=dict(kwargs) if isinstance(kwargs, Mapping) else {},
-        config=config,
-        seed=seed,
-        users=users,
         jobs=jobs,
         run=RunOptions(alias_style=style if isinstance(style, str) else "hash"),
         plots=False,
     )
+    return ProtocolSpec(ref, get_config(config), seed, users), options
 
 
 def _verify_options(stored: Path, out: Path, withheld: Sequence[Path]) -> VerifyOptions:
@@ -366,9 +364,9 @@ def rebuild_run(
         _prepare(source, target)
         verify(again)
     else:
-        options = _options(source, target, jobs)
+        spec, options = _options(source, target, jobs)
         _prepare(source, target)
-        play_protocol(options)
+        play_protocol(spec, options)
     # The stored submission names the same plays, and the fields (student, code, contact) it was given,
     # and the floor the rebuild copied in beside them, which a run stored before the floor lacks.
     submission = dict(_object(source / "submission.json"))

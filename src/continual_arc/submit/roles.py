@@ -12,7 +12,7 @@ from ..core.config import TESTS
 from ..core.records import Play
 from ..data.status import source_digests
 from ..play.declared import reference_learner, track_floor_learner
-from ..tracks.registry import get_track, pack_in_use
+from ..tracks.registry import pack_in_use
 from .check_run import LoadedRun
 
 __all__ = ["canonical_problems", "cross_checks"]
@@ -67,7 +67,9 @@ def _same_learner(
     if role.endswith("-floor"):
         # The track's stateless floor, built with no arguments; its records are compared with the
         # checker's own floor in check, so its code is not compared here.
-        floor = track_floor_learner(get_track(str(stream.meta["schedule"].get("track", ""))))
+        if stream.track is None:  # the checks of the stream's run said why
+            return [f"{where}: the stream's track cannot be served here, so its floor cannot be named"]
+        floor = track_floor_learner(stream.track)
         wanted = {"class": floor or "a stateless floor (no installed package declares one)", "kwargs": {}}
         return [] if _spec(learner) == wanted else [f"{where}: played by {learner}, not the floor {wanted}"]
     theirs = stream.meta["learner"]

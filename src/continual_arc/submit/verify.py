@@ -38,22 +38,25 @@ from .. import __version__
 from ..core.config import CANONICAL_SEEDS, TESTS, Config
 from ..core.errors import ContinualArcError
 from ..core.files import atomic_write_json, read_json
-from ..core.records import CodeFingerprint, JSONObject, JSONValue, LearnerSpec, Play
+from ..core.learner_ref import LearnerRef
+from ..core.records import CodeFingerprint, JSONObject, JSONValue, Play
 from ..core.sandbox import Limits, ProxyBridge, stop_on_interrupt
 from ..core.sandbox.zygote import Zygote
 from ..data.directory import DATA_ENV
 from ..play.aliases import SALT_FILE
 from ..play.declared import run_option_env
 from ..play.learner import SavesState
-from ..play.options import RunProgress
+from ..play.options import RunOptions, RunProgress
 from ..play.remote import CHILD_MODULE, RemoteLearner, remote_learner
 from ..play.rundir import read_records
 from ..play.runner import run
-from ..protocol.conclude import PlayedProtocol, ProtocolDocument, conclude
+from ..protocol.conclude import ProtocolDocument, conclude
 from ..protocol.floor import FLOOR_PLAYS
 from ..protocol.jobs import ProgressLines, final_state
+from ..protocol.options import ProtocolOptions
 from ..protocol.plan import PLAN, stream_start
 from ..protocol.plays import PROTOCOL_PLAYS, schedules_for
+from ..protocol.spec import ProtocolSpec
 from ..protocol.unplayed import removed_if_unplayed
 from ..stream.schedule import Schedule
 from .confine import confinement, in_force, limits_block, precompile, proxy_bridge, sandboxed_env, with_proxy
@@ -181,8 +184,8 @@ def learner_env(out: Path, base: Mapping[str, str] | None = None, keep: Sequence
     return env
 
 
-def _spec(options: VerifyOptions) -> LearnerSpec:
-    return {"class": options.learner, "kwargs": {}}
+def _ref(options: VerifyOptions) -> LearnerRef:
+    return LearnerRef(options.learner)  # a verified learner is built with no arguments
 
 
 def _env(options: VerifyOptions, bridge: ProxyBridge | None) -> dict[str, str]:
@@ -221,7 +224,7 @@ def _learner(
             empty_data=options.out / "work" / "no-data", limits=options.limits,
         )  # fmt: skip
     learner = remote_learner(
-        _spec(options),
+        _ref(options),
         options.out / "work",
         logs=options.out / "work" / "logs",
         label=logs,  # each process's log folder named at random, work/logs/index.jsonl naming its play
@@ -284,7 +287,8 @@ def _play(
     progress = options.progress or ProgressLines(name)
     try:
         out = options.out / PROTOCOL_PLAYS[name]
-        run(learner.learner(), schedule, out, resume=True, learner_spec=_spec(options), progress=progress)
+        played = RunOptions(resume=True, learner_spec=_ref(options).spec, progress=progress)
+        run(learner.learner(), schedule, out, played)
     finally:
         learner.close()
     reports: list[JSONObject] = learner.sandbox_reports()
@@ -436,16 +440,8 @@ def verify(options: VerifyOptions) -> ProtocolDocument:
         options.out / VERIFICATION,
         {**marker, "config": options.config.name, "isolation": isolation, "limits": limits},
     )
-    played = PlayedProtocol(
-        out=options.out,
-        learner=options.learner,
-        learner_kwargs={},
-        config=options.config.name,
-        seed=seed,
-        users=options.config.users,
-        resamples=options.resamples,
-    )
-    document = conclude(played)
+    played = ProtocolSpec(_ref(options), options.config, seed, options.config.users)
+    document = conclude(played, ProtocolOptions(options.out, resamples=options.resamples))
     _write_submission(options, seed)  # again: it names the track's floor that conclude copied in
     if options.sign_with is not None:
         sign_directory(options.out, verify_statement(options, seed, isolation), options.sign_with)

@@ -21,9 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.files import atomic_write_json
+from ..core.learner_ref import LearnerRef
 from ..core.records import Play
+from ..play.learner import Keeps
 from ..protocol.plan import PLAN
-from ..protocol.play import ProtocolOptions, learner_keeps, write_schedules
+from ..protocol.play import ProtocolOptions, ProtocolSpec, learner_keeps, write_schedules
+from ..tracks.registry import get_config
 from .engines import Engine, WorkerLost, make_engine
 from .spec import ProtocolRun, SweepSpec
 from .units import Unit, driver_env, is_finished, protocol_units, read_progress
@@ -93,15 +96,17 @@ class SweepResult:
         return all(s in _FINISHED for s in self.status.values())
 
 
+def _protocol(run: ProtocolRun) -> ProtocolSpec:
+    """What one protocol of the sweep plays, its configuration resolved here, once."""
+    return ProtocolSpec(
+        LearnerRef(run.learner.learner, run.learner.kwargs), get_config(run.config), run.seed, run.users
+    )
+
+
 def _options(spec: SweepSpec, out: Path, run: ProtocolRun) -> ProtocolOptions:
     settings = spec.run
     return ProtocolOptions(
         out=out / run.directory,
-        learner=run.learner.learner,
-        learner_kwargs=dict(run.learner.kwargs),
-        config=run.config,
-        seed=run.seed,
-        users=run.users,
         jobs=1,
         run=settings.run_options(),
         resamples=settings.resamples,
@@ -113,25 +118,25 @@ def plan(spec: SweepSpec, out: Path, session: str = "") -> list[Unit]:
     """Every unit of the sweep, with each protocol's schedules written and ``sweep.json`` beside them.
 
     Raises:
-        LearnerSpecError: a learner cannot be imported or built (each is built once to see whether
-            it can carry its state across processes).
+        LearnerSpecError: a learner cannot be imported (whether it can carry its state across
+            processes is read from its class, unbuilt).
         ProtocolError: a protocol directory holds another protocol.
     """
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out / SWEEP_FILE, spec.to_json())
-    keeps: dict[tuple[str, str], tuple[bool, bool]] = {}
+    keeps: dict[LearnerRef, Keeps] = {}
     env = driver_env()
     units: list[Unit] = []
     for run in spec.protocols():
-        options = _options(spec, out, run)
-        schedules = write_schedules(options)
-        key = (run.learner.learner, repr(sorted(run.learner.kwargs.items())))
-        if key not in keeps:
-            keeps[key] = learner_keeps(run.learner.learner, run.learner.kwargs)
+        protocol, options = _protocol(run), _options(spec, out, run)
+        schedules = write_schedules(protocol, options)
+        if protocol.learner not in keeps:
+            keeps[protocol.learner] = learner_keeps(protocol.learner)
         base = Unit(
             id="",
             kind="",
             play="",
+            spec=protocol,
             options=options,
             cpus=run.learner.cpus,
             gpus=run.learner.gpus,
@@ -139,7 +144,7 @@ def plan(spec: SweepSpec, out: Path, session: str = "") -> list[Unit]:
             session=session,
         )
         slots = {name: len(s.slots) for name, s in schedules.items()}
-        units += protocol_units(options, str(run.directory), slots, keeps[key], base)
+        units += protocol_units(str(run.directory), slots, keeps[protocol.learner], base)
     return units
 
 

@@ -35,11 +35,12 @@ from ..core.files import atomic_write_text, read_json
 from ..core.records import closed
 from ..data.cache import NO_CACHE_ENV
 from ..data.directory import DATA_ENV
+from ..play.learner import Keeps
 from ..play.options import RunProgress
 from ..protocol.conclude import conclude
 from ..protocol.jobs import play_job
 from ..protocol.plan import PLAN
-from ..protocol.play import ProtocolOptions, planned_job, play_protocol
+from ..protocol.play import ProtocolOptions, ProtocolSpec, planned_job, play_protocol
 from ..protocol.plays import PROTOCOL_PLAYS, play_finished
 
 __all__ = [
@@ -65,7 +66,8 @@ class Unit:
         kind: ``play`` (one play), ``conclude`` (a protocol's end) or ``protocol`` (a whole
             protocol in one process).
         play: the play's name (``stream``, ``held-out``, ...), or the kind for the others.
-        options: the protocol's options.
+        spec: what the protocol plays.
+        options: how (its directory, run options, resamples).
         after: the ids of the units it waits for.
         slots: the instances it plays (the progress bar's weight).
         stateless: the learner keeps nothing (a test then starts fresh, not from the stream's state).
@@ -77,6 +79,7 @@ class Unit:
     id: str
     kind: str
     play: str
+    spec: ProtocolSpec
     options: ProtocolOptions
     after: tuple[str, ...] = ()
     slots: int = 0
@@ -130,24 +133,22 @@ def _play_finished(run_dir: Path) -> bool:
         return False
 
 
-def protocol_units(
-    options: ProtocolOptions, key: str, slots: Mapping[str, int], keeps: tuple[bool, bool], base: Unit
-) -> list[Unit]:
+def protocol_units(key: str, slots: Mapping[str, int], keeps: Keeps, base: Unit) -> list[Unit]:
     """The units of one protocol.
 
     Args:
-        options: the protocol's options.
         key: the protocol's id in the sweep (its directory, relative to the sweep's).
         slots: the instances of each play.
         keeps: whether the learner saves its state, and whether it is stateless.
-        base: a unit holding the fields every unit of the sweep shares (resources, env, session).
+        base: a unit holding the protocol's spec and options, and the fields every unit of the sweep
+            shares (resources, env, session).
     """
 
     def unit(play: str, kind: str = "play") -> Unit:
-        return replace(base, id=f"{key}/{play}", kind=kind, play=play, options=options)
+        return replace(base, id=f"{key}/{play}", kind=kind, play=play)
 
-    saves, stateless = keeps
-    if not (saves or stateless):
+    stateless = keeps.stateless
+    if not keeps.crosses_processes:
         return [replace(unit("protocol", "protocol"), slots=sum(slots.values()))]
     units = [
         replace(
@@ -225,14 +226,14 @@ def _apply_env(env: Mapping[str, str | None]) -> None:
 
 
 def _play(unit: Unit, progress: _Progress) -> None:
-    options = unit.options
+    spec, options = unit.spec, unit.options
     if unit.kind == "conclude":
-        conclude(options)
+        conclude(spec, options)
         return
     if unit.kind == "protocol":
-        play_protocol(replace(options, jobs=1))
+        play_protocol(spec, replace(options, jobs=1))
         return
-    play_job(planned_job(options, PLAN[unit.play], unit.stateless), progress=progress)
+    play_job(planned_job(spec, options, PLAN[unit.play], unit.stateless), progress=progress)
 
 
 def run_unit(unit: Unit) -> UnitResult:

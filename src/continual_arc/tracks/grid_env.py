@@ -31,11 +31,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from typing_extensions import TypeIs
+
 from ..core.actions import (
     Action,
     DemosFeedback,
     Feedback,
+    GiveUp,
     LearnerObservation,
+    RequestDemos,
     Submit,
     SubmitFeedback,
     action_from_json,
@@ -130,7 +134,7 @@ class GridEnv(BaseEnvironment[Submit, Pair, SubmitFeedback | DemosFeedback]):
             self.tally.fail_attempt()
         return SubmitFeedback(correct, self.attempts_used, self.spent, self.done, invalid)
 
-    def accepts(self, value: object) -> bool:
+    def accepts(self, value: object) -> TypeIs[Submit | RequestDemos | GiveUp]:
         """Whether ``value`` is one of the three actions."""
         return is_action(value)
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 from ..core.errors import ContinualArcError
-from ..core.grids import Grid, Pair, validate_pair
+from ..core.grids import Grid, Pair, TaskJSON, validate_pair
 from ..core.seeding import stable_int
 from ..data.cache import InstanceCache, cache_enabled, namespace
 
@@ -256,12 +256,12 @@ class FixedSource:
     def __init__(
         self,
         name: str,
-        tasks: Mapping[str, dict[str, Any]] | Callable[[], Mapping[str, dict[str, Any]]],
+        tasks: Mapping[str, TaskJSON] | Callable[[], Mapping[str, TaskJSON]],
         versions: Callable[[], dict[str, str]] | None = None,
         ids: Iterable[str] | None = None,
     ) -> None:
-        self._load: Callable[[], Mapping[str, dict[str, Any]]] | None = None
-        self._loaded: Mapping[str, dict[str, Any]] | None = None
+        self._load: Callable[[], Mapping[str, TaskJSON]] | None = None
+        self._loaded: Mapping[str, TaskJSON] | None = None
         if callable(tasks):
             if ids is None:
                 raise TypeError("FixedSource needs ids when its tasks are loaded later")
@@ -275,7 +275,7 @@ class FixedSource:
         self._versions = versions
         self._parsed: dict[str, tuple[tuple[Pair, ...], tuple[Pair, ...]]] = {}
 
-    def _raw(self) -> Mapping[str, dict[str, Any]]:
+    def _raw(self) -> Mapping[str, TaskJSON]:
         if self._loaded is None:
             assert self._load is not None
             self._loaded = self._load()

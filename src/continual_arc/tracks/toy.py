@@ -9,9 +9,9 @@ the square, then shifts every non-background colour by a fixed amount. ``toy/gen
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from ..core.grids import Grid, Pair, to_json
+from ..core.grids import Grid, Pair, TaskJSON, grid_json
+from ..core.records import JSONValue
 from ..core.seeding import stable_rng
 from .grid_env import GridEnv
 from .sources import FixedSource, GenerativeSource
@@ -100,11 +100,11 @@ def toy_generative_source() -> GenerativeSource:
 
 def toy_fixed_source() -> FixedSource:
     """24 fixed toy tasks (``toyfix-NN``), with 2 to 5 train pairs and 1 or 2 test pairs each."""
-    tasks: dict[str, dict[str, Any]] = {}
+    tasks: dict[str, TaskJSON] = {}
     for i, task_id in enumerate(_FIXED_IDS):
         train_n, test_n = 2 + i % 4, 1 + (i % 3 == 0)
         pairs = _toy_demos(task_id, 0, train_n + test_n, ())
-        as_json = [{"input": to_json(a), "output": to_json(b)} for a, b in pairs]
+        as_json: list[JSONValue] = [{"input": grid_json(a), "output": grid_json(b)} for a, b in pairs]
         tasks[task_id] = {"train": as_json[:train_n], "test": as_json[train_n:]}
     return FixedSource("toy/fixed", tasks, versions=_versions)
 

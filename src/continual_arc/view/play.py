@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import cast
+from typing import TypeGuard
 
 from ..core.actions import Action, GiveUp, RequestDemos, Submit
 from ..core.environment import AnyEnvironment, EnvSettings, InstanceClosedError
@@ -28,8 +28,8 @@ from ..core.errors import ContinualArcError
 from ..core.games import game_feedback_to_json
 from ..core.records import JSONObject, JSONValue
 from ..stream.seeds import SEED_SPAN
-from ..tracks.registry import get_track
-from ..tracks.track import PHASE_SOURCES
+from ..tracks.registry import TRACKS
+from ..tracks.track import PHASE_SOURCES, Track
 
 __all__ = ["PLAY_SEED_BASE", "PlayError", "PlaySessions", "play_seed"]
 
@@ -66,6 +66,20 @@ class _Session:
     actions: int = 0  # a game level's actions so far, counted as its level score counts them
 
 
+def _is_rows(grid: JSONValue) -> TypeGuard[list[list[int]]]:
+    """Whether ``grid`` is at most 64 rows of at most 64 whole numbers (what a grid could be)."""
+    return (
+        isinstance(grid, list)
+        and len(grid) <= 64
+        and all(
+            isinstance(row, list)
+            and len(row) <= 64
+            and all(isinstance(cell, int) and not isinstance(cell, bool) for cell in row)
+            for row in grid
+        )
+    )
+
+
 def _action(body: Mapping[str, JSONValue]) -> Action:
     kind = body.get("action")
     if kind == "request_demos":
@@ -74,25 +88,31 @@ def _action(body: Mapping[str, JSONValue]) -> Action:
         return GiveUp()
     if kind == "submit":
         grid = body.get("grid")
-        if (
-            not isinstance(grid, list)
-            or len(grid) > 64
-            or any(not isinstance(r, list) or len(r) > 64 for r in grid)
-        ):
-            raise PlayError("submit needs a grid: a list of rows")
-        return Submit(cast(list[list[int]], grid))  # rows of cells, each checked when the grid is applied
+        if not _is_rows(grid):
+            raise PlayError("submit needs a grid: a list of rows of whole numbers")
+        return Submit(grid)  # its shape and colours are checked when the grid is applied
     raise PlayError(f"unknown action {kind!r}: submit, request_demos or give_up")
 
 
 class PlaySessions:
-    """The instances people are playing, by a random token (safe to use from several threads)."""
+    """The instances people are playing, by a random token (safe to use from several threads).
+
+    Args:
+        settings: the environment's rules.
+        max_sessions: instances kept at once (the oldest is dropped past it).
+        human_file: where a human's plays are counted (``None``: nowhere).
+        tracks: the tracks a player may open, by name, resolved by whoever serves the viewer (the
+            command line adds the packs it was given); by default every installed track.
+    """
 
     def __init__(
         self,
         settings: EnvSettings | None = None,
         max_sessions: int = MAX_SESSIONS,
         human_file: Path | None = None,
+        tracks: Mapping[str, Track] = TRACKS,
     ) -> None:
+        self.tracks = tracks
         self.settings = settings or EnvSettings()
         self.max_sessions = max_sessions
         self.human_file = human_file
@@ -107,8 +127,11 @@ class PlaySessions:
         """
         if phase not in PHASE_SOURCES:
             raise PlayError(f"unknown phase {phase!r}")
+        served = self.tracks.get(track)
+        if served is None:
+            served_here = ", ".join(sorted(self.tracks))
+            raise PlayError(f"no track named {track!r} is served here; served: {served_here}")
         try:
-            served = get_track(track)
             env = served.open(phase, task, play_seed() if seed is None else seed, self.settings)
         except ContinualArcError as err:
             raise PlayError(str(err)) from None

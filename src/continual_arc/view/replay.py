@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
@@ -31,7 +32,8 @@ from ..core.errors import ContinualArcError
 from ..core.grids import grid_json
 from ..core.records import JSONObject, JSONValue, Record, is_primary
 from ..tracks.grid_env import GridEnv
-from ..tracks.registry import get_track
+from ..tracks.registry import TRACKS
+from ..tracks.track import Track
 from .catalog import RunEntry
 from .game_replay import (
     Meter,
@@ -114,19 +116,19 @@ def replay_steps(trajectory: JSONObject, record: Record | None) -> list[ReplaySt
     return charge_last(steps, trajectory, record)
 
 
-def regenerated(meta: JSONObject | None, record: Record) -> GridEnv | None:
+def regenerated(meta: JSONObject | None, record: Record, tracks: Mapping[str, Track]) -> GridEnv | None:
     """The grid instance of ``record`` regenerated from its task and seed, or ``None`` if it cannot be.
 
     ``None`` for a game level, for a run whose ``meta.json`` lacks its configuration, and for a
     track or task that cannot be served here (its data not fetched): the replay then shows the
-    record's actions without grids.
+    record's actions without grids. ``tracks`` are those the viewer serves, by name.
     """
     configuration = json_object(json_object((meta or {}).get("schedule")).get("configuration"))
     if not configuration:
         return None
     try:
         config = Config.from_dict(configuration)
-        track = get_track(config.track)
+        track = tracks[config.track]
         exposure = record.get("user_exposure_index")
         env = track.open(
             str(record["phase"]),
@@ -240,8 +242,8 @@ class ReplayDocument(TypedDict):
     teacher_play: NotRequired[JSONValue]
 
 
-def replay_document(entry: RunEntry, name: str) -> ReplayDocument:
-    """The replay of instance ``name`` of a run (see the module docstring).
+def replay_document(entry: RunEntry, name: str, tracks: Mapping[str, Track] = TRACKS) -> ReplayDocument:
+    """The replay of instance ``name`` of a run, drawn again from ``tracks`` if stored as records only.
 
     Raises:
         ReplayRefused: the name is not a trajectory name, the file lies outside the run, or the run
@@ -256,7 +258,7 @@ def replay_document(entry: RunEntry, name: str) -> ReplayDocument:
     if trajectory is None:
         if record is None:  # nothing to replay: the instance is not there (the server answers 404)
             raise ReplayRefused(f"run {entry.id} has no instance {name}: no record and no trajectory")
-        env = regenerated(entry.data.meta, record)
+        env = regenerated(entry.data.meta, record, tracks)
         trajectory = _from_record(record, env)
         if env is not None:
             notes.append(

@@ -33,6 +33,8 @@ from typing import TypeAlias, cast
 from ..core.errors import ContinualArcError
 from ..core.records import JSONObject, Record, is_primary
 from ..play.rundir import PLUGINS
+from ..tracks.registry import TRACKS
+from ..tracks.track import Track
 from .catalog import Catalog, RunEntry
 from .document_types import DiagnosticsDocument, IndexPage, MemoryDocument, ProtocolView, RunDocument
 from .documents import diagnostics_document, index_document, protocol_document, run_document
@@ -70,6 +72,8 @@ class Site:
         tasks: the Tasks page's tracks (``None``: no Tasks page).
         floors: the ids of the protocols and runs drawn as floors on the Figures page.
         sweeps: the sweeps' directories whose share saved against users the Figures page draws.
+        tracks: the tracks the viewer serves, by name, resolved by whoever builds the site (the
+            command line adds the packs it was given); by default every installed track.
     """
 
     def __init__(
@@ -82,6 +86,7 @@ class Site:
         tasks: TaskBrowser | None = None,
         floors: frozenset[str] = frozenset(),
         sweeps: Sequence[Path] = (),
+        tracks: Mapping[str, Track] = TRACKS,
     ) -> None:
         self.catalog = catalog
         self.live = live
@@ -90,6 +95,7 @@ class Site:
         self.tasks = tasks
         self.floors = floors
         self.sweeps = tuple(sweeps)
+        self.tracks = tracks
         self._cache: dict[str, Document] = {}
         self._lock = threading.RLock()  # the figures document asks for protocol documents while built
 
@@ -124,7 +130,7 @@ class Site:
         entry = self._run(run_id)
         if step is not None:
             try:
-                return replay_document(entry, step)
+                return replay_document(entry, step, self.tracks)
             except LookupError as err:
                 raise NotFound(str(err)) from None
         if part == "diagnostics":

@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import cast
 
 from ..core.environment import EnvSettings
 from ..core.errors import ContinualArcError
+from ..core.games import GameObservation
 from ..core.grids import Grid
 from ..core.records import JSONObject, JSONValue, Phase
 from ..stream.seeds import SEED_SPAN
@@ -181,10 +181,12 @@ def _game(track: Track, role: str, task_id: str) -> JSONObject:
     phase = _ROLE_PHASE[Role(role)]
     env = track.open(phase, task_id, SHOWN_SEED, EnvSettings())
     view = env.view(task_id, 0, 0, 0)
+    if not isinstance(view, GameObservation):  # a game track's environment shows a game's view
+        raise UnknownTask(f"{track.name}/{role}/{task_id} is not a game")
     return {
         "kind": "game",
         "phase": str(phase),
-        "frame": cast(str, getattr(view, "frame", None)),
-        "actions": list(getattr(view, "available_actions", ())),
-        "demo_cap": int(getattr(view, "demo_cap", 0)),
+        "frame": view.frame,
+        "actions": list(view.available_actions),
+        "demo_cap": view.demo_cap,
     }

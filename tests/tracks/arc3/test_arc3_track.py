@@ -13,7 +13,7 @@ pytest.importorskip("arcengine", reason="the arc3 track needs Python 3.12 and co
 
 from continual_arc.core.config import Config
 from continual_arc.core.files import atomic_write_json, read_json
-from continual_arc.protocol.play import ProtocolOptions, default_learner, play_protocol
+from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, default_learner, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 from continual_arc.stream.schedule import build_schedule, test_schedule
 from continual_arc.submit.check import check_submission
@@ -60,7 +60,7 @@ def test_the_canonical_configuration_serves_8_levels_a_stream_game_and_4_a_test_
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The explorer's whole arc3-smoke protocol (what CI plays)."""
     out = tmp_path_factory.mktemp("arc3") / "results" / "arc3" / "explorer"
-    play_protocol(ProtocolOptions(out=out, learner=EXPLORER, config="arc3-smoke", jobs=2, resamples=200))
+    play_protocol(ProtocolSpec.named(EXPLORER, "arc3-smoke"), ProtocolOptions(out=out, jobs=2, resamples=200))
     submission = read_json(out / "submission.json")  # what a person fills in
     submission.update(student="none", code="https://example.org/explorer@abc123", contact="a@example.org")
     atomic_write_json(out / "submission.json", submission)

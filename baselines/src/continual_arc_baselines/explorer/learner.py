@@ -43,6 +43,7 @@ class GameExplorer(GameBase):
             its default ([ExplorerSettings][continual_arc_baselines.explorer.episode.ExplorerSettings]).
     """
 
+    stateless_when: tuple[tuple[str, object], ...] | None = (("keep", False),)
     concurrent_users = False
 
     def __init__(self, keep: bool = True, **explorer: Unpack[ExplorerKnobs]) -> None:

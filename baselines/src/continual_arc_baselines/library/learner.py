@@ -111,6 +111,7 @@ class ProgramLibraryLearner(GridBase):
         cache_dir: where that cache lives (default: ``search-cache/`` in the data directory).
     """
 
+    stateless_when: tuple[tuple[str, object], ...] | None = (("keep", "nothing"), ("learn_prior", False))
     concurrent_users = False
 
     def __init__(
@@ -374,6 +375,8 @@ class PriorLibraryLearner(ProgramLibraryLearner):
     ``keep`` is ``programs`` and ``learn_prior`` is on.
     """
 
+    stateless_when: tuple[tuple[str, object], ...] | None = None
+
     def __init__(self, **kwargs: Unpack[LibraryKnobs]) -> None:
         kwargs.setdefault("keep", "programs")
         kwargs["learn_prior"] = True
@@ -388,6 +391,8 @@ class PriorOnlyLearner(ProgramLibraryLearner):
     [`ProgramLibraryLearner`][continual_arc_baselines.library.learner.ProgramLibraryLearner], with ``keep``
     ``nothing`` and ``learn_prior`` on.
     """
+
+    stateless_when: tuple[tuple[str, object], ...] | None = None
 
     def __init__(self, **kwargs: Unpack[LibraryKnobs]) -> None:
         kwargs["keep"] = "nothing"

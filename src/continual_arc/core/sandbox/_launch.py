@@ -48,6 +48,7 @@ import socket
 import struct
 import sys
 import threading
+from types import ModuleType
 from typing import Any
 
 _CLONE_NEWUSER, _CLONE_NEWNET, _PR_SET_NO_NEW_PRIVS, _PR_SET_PDEATHSIG = 0x10000000, 0x40000000, 38, 1
@@ -58,7 +59,7 @@ _CONNECT_TCP = 1 << 1
 _PID_MAX = "/proc/sys/kernel/pid_max"
 
 
-def _libc() -> Any:
+def _libc() -> ctypes.CDLL:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
     return libc
@@ -71,7 +72,7 @@ def _loopback_up() -> None:
         fcntl.ioctl(sock, _SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", flags | _IFF_UP))
 
 
-def _own_network(libc: Any) -> bool:
+def _own_network(libc: ctypes.CDLL) -> bool:
     """A new network namespace with its loopback up; whether that worked."""
     if libc.unshare(_CLONE_NEWNET) != 0 and libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) != 0:
         return False
@@ -99,7 +100,7 @@ def _carry(conn: socket.socket, bridge: str) -> None:
         back.join()
 
 
-def _start_relay(libc: Any, port: int, bridge: str) -> None:
+def _start_relay(libc: ctypes.CDLL, port: int, bridge: str) -> None:
     """Fork the relay; return once it listens (it closes its end of a pipe when it does)."""
     ready_r, ready_w = os.pipe()
     if os.fork() == 0:
@@ -113,7 +114,7 @@ def _start_relay(libc: Any, port: int, bridge: str) -> None:
     os.close(ready_r)
 
 
-def _relay(libc: Any, port: int, bridge: str, ready: int) -> None:
+def _relay(libc: ctypes.CDLL, port: int, bridge: str, ready: int) -> None:
     """Listen on the namespace's loopback and carry each connection to the bridge.
 
     When the program (the parent, once it has exec'd) ends, the kernel kills the relay too.
@@ -129,7 +130,7 @@ def _relay(libc: Any, port: int, bridge: str, ready: int) -> None:
         threading.Thread(target=_carry, args=(conn, bridge), daemon=True).start()
 
 
-def _add_rule(libc: Any, ruleset: int, path: str, allowed: int, handled: int) -> None:
+def _add_rule(libc: ctypes.CDLL, ruleset: int, path: str, allowed: int, handled: int) -> None:
     class PathBeneath(ctypes.Structure):
         _pack_ = 1
         _fields_ = [("allowed", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
@@ -144,7 +145,7 @@ def _add_rule(libc: Any, ruleset: int, path: str, allowed: int, handled: int) ->
     os.close(fd)
 
 
-def _add_port(libc: Any, ruleset: int, port: int) -> None:
+def _add_port(libc: ctypes.CDLL, ruleset: int, port: int) -> None:
     class NetPort(ctypes.Structure):
         _pack_ = 1
         _fields_ = [("allowed", ctypes.c_uint64), ("port", ctypes.c_uint64)]
@@ -154,7 +155,7 @@ def _add_port(libc: Any, ruleset: int, port: int) -> None:
     libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(2), ctypes.byref(rule), flags)
 
 
-def _landlock(libc: Any, config: dict[str, Any]) -> tuple[bool, bool]:
+def _landlock(libc: ctypes.CDLL, config: dict[str, Any]) -> tuple[bool, bool]:
     """Restrict files (and TCP connections, ABI 4+); whether each restriction is in force."""
     abi = max(int(libc.syscall(_SYS_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))), 0)
     if abi < 1:
@@ -182,7 +183,7 @@ def _landlock(libc: Any, config: dict[str, Any]) -> tuple[bool, bool]:
     return done, done and bool(net)
 
 
-def _load_root_module() -> Any:
+def _load_root_module() -> ModuleType:
     """``_root.py`` beside this file: the launcher runs as a file (``-I``), not as the package."""
     spec = importlib.util.spec_from_file_location(
         "_carc_root", os.path.join(os.path.dirname(__file__), "_root.py")
@@ -203,7 +204,7 @@ def _wait_for(child: int) -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
 
 
-def _isolate(libc: Any, root: Any, pid_max: int | None) -> tuple[bool, bool]:
+def _isolate(libc: ctypes.CDLL, root: ModuleType, pid_max: int | None) -> tuple[bool, bool]:
     """A PID namespace whose first process, the one that returns here, is the program.
 
     When it ends, the kernel kills every process left in the namespace (a daemon it started with a

@@ -40,7 +40,7 @@ _SCRATCH = f"mode=1777,size={256 << 20}"  # /tmp and /dev/shm hold files in memo
 
 
 def _mount(
-    libc: Any, source: str | None, target: str, fstype: str | None, flags: int, data: str = ""
+    libc: ctypes.CDLL, source: str | None, target: str, fstype: str | None, flags: int, data: str = ""
 ) -> None:
     def raw(text: str | None) -> bytes | None:
         return None if text is None else os.fsencode(text)
@@ -57,7 +57,7 @@ def _kept_flags(path: str) -> int:
     return kept | (_MS_RELATIME if found & _ST_RELATIME else 0)
 
 
-def _bind(libc: Any, root: str, source: str, inside: str, *, writable: bool) -> None:
+def _bind(libc: ctypes.CDLL, root: str, source: str, inside: str, *, writable: bool) -> None:
     """``source`` seen at ``inside`` in the new root (a symbolic link is made again as a link)."""
     target = root + inside
     if os.path.islink(source):
@@ -87,7 +87,7 @@ def _outermost(paths: Sequence[str]) -> list[str]:
     return kept
 
 
-def _devices(libc: Any, root: str) -> None:
+def _devices(libc: ctypes.CDLL, root: str) -> None:
     dev = root + "/dev"
     os.makedirs(dev, exist_ok=True)
     _mount(libc, "tmpfs", dev, "tmpfs", _MS_NOSUID | _MS_NOEXEC, "mode=755,size=64k")
@@ -101,7 +101,7 @@ def _devices(libc: Any, root: str) -> None:
     _mount(libc, "tmpfs", dev + "/shm", "tmpfs", _MS_NOSUID | _MS_NODEV, _SCRATCH)
 
 
-def _pivot(libc: Any, root: str) -> None:
+def _pivot(libc: ctypes.CDLL, root: str) -> None:
     """Make ``root`` the root and let go of the old one (``pivot_root(".", ".")``, then detach)."""
     number = _PIVOT_ROOT.get(platform.machine())
     if number is None:
@@ -116,7 +116,7 @@ def _pivot(libc: Any, root: str) -> None:
     os.chdir("/")
 
 
-def enter_private_root(libc: Any, config: dict[str, Any]) -> dict[str, Any]:
+def enter_private_root(libc: ctypes.CDLL, config: dict[str, Any]) -> dict[str, object]:
     """Build the new root and pivot into it; what was put in force.
 
     ``config["scratch"]`` is an empty folder of the launcher's (its log folder) to build the root
@@ -167,7 +167,7 @@ def give(folder: str, uid: int, gid: int) -> None:
             os.lchown(os.path.join(top, name), uid, gid)
 
 
-def _clear_capabilities(libc: Any) -> None:
+def _clear_capabilities(libc: ctypes.CDLL) -> None:
     """Empty the effective, permitted and inheritable sets (``capset`` with version 3's two words)."""
 
     class Header(ctypes.Structure):
@@ -186,7 +186,7 @@ def _clear_capabilities(libc: Any) -> None:
     )
 
 
-def drop_privileges(libc: Any, writable: Sequence[str]) -> dict[str, Any]:
+def drop_privileges(libc: ctypes.CDLL, writable: Sequence[str]) -> dict[str, object]:
     """The program runs with no capability, and as ``nobody`` (owning ``writable``) under root.
 
     Run by a user other than root, the program keeps that user, in a user namespace mapping it to
@@ -217,7 +217,7 @@ def _effective_capabilities() -> int | None:
     return None
 
 
-def own_user(libc: Any) -> bool:
+def own_user(libc: ctypes.CDLL) -> bool:
     """A user namespace mapping the caller's user and group to themselves (for a user not root)."""
     uid, gid = os.geteuid(), os.getegid()
     if libc.unshare(ctypes.c_int(CLONE_NEWUSER)) != 0:

@@ -4,7 +4,7 @@ The core's ``continual_arc.tracks`` entry point ``arc3`` names
 [`load_track`][continual_arc.tracks.arc3.load_track] (not ``track``: that is the submodule
 [`track`][continual_arc.tracks.arc3.track]), which imports the track (and the engine) only when the engine is
 installed, and otherwise says in one sentence what to install. The track's configuration names are
-[`CONFIG_NAMES`][continual_arc.tracks.arc3.CONFIG_NAMES], here and in
+[`CONFIG_NAMES`][continual_arc.tracks.arc3.names.CONFIG_NAMES], here and in
 [`track`][continual_arc.tracks.arc3.track].
 """
 
@@ -13,11 +13,9 @@ from __future__ import annotations
 import importlib.util
 
 from ..track import Track, TrackUnavailableError
+from .names import CONFIG_NAMES
 
 __all__ = ["CONFIG_NAMES", "MISSING", "load_public", "load_track"]
-
-CONFIG_NAMES = ("arc3", "arc3-smoke")
-"""The track's configurations: its canonical one and its smoke one."""
 
 MISSING = (
     "the arc3 track needs ARC Prize's game engine and the games on it, which run on Python 3.12 or "

@@ -33,6 +33,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
+from typing_extensions import TypeIs
+
 from continual_arc_games import Move
 from continual_arc_games.human import human_actions, record_human_actions
 from continual_arc_games.session import Session
@@ -220,7 +222,7 @@ class GameEnv(BaseEnvironment[GameAction, GameDemo, GameFeedback | GameDemosFeed
             frames, state, ended, self.attempt_actions, self.attempts_used, self.spent, self.done, offered
         )
 
-    def accepts(self, value: object) -> bool:
+    def accepts(self, value: object) -> TypeIs[GameAction | RequestDemos | GiveUp]:
         """Whether ``value`` is a game action, a demonstration request or a give-up."""
         return is_game_action(value)
 

@@ -16,8 +16,8 @@ from continual_arc_games import GAMES
 
 from ...core.config import Config
 from ..track import Role, Track, smoke_config
-from . import CONFIG_NAMES
 from .env import GameEnv
+from .names import CONFIG_NAMES
 from .source import GameSource
 
 __all__ = ["ARC3", "HELD_OUT_GAMES", "STREAM_GAMES"]
