@@ -285,7 +285,8 @@ def test_non_empty_directory_is_refused_without_resume(tmp_path: Path) -> None:
     run(GiveUpLearner(), schedule, tmp_path / "run")
     with pytest.raises(
         RunDirError,
-        match=r"is not empty: it holds a run; to continue it, pass RunOptions\(resume=True\) to run\(\) in Python, "
+        match=r"is not empty: it holds a run; to continue it, "
+        r"pass RunOptions\(resume=True\) to run\(\) in Python, "
         r"or --resume to continual-arc run$",
     ):
         run(GiveUpLearner(), schedule, tmp_path / "run")
