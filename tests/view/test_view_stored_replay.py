@@ -11,7 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
-from continual_arc.runner import run
+from continual_arc.play.runner import run
 from continual_arc.stream.schedule import build_schedule
 from continual_arc.stream.users import with_users
 from continual_arc.testing import ToyRuleLearner
