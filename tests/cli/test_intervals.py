@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from continual_arc.cli import main
 from continual_arc.cli.protocol import format_protocol
 from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
@@ -31,6 +33,7 @@ def _one(pattern: str, text: str) -> str:
     return str(found[0])
 
 
+@pytest.mark.heavy
 def test_each_measure_reads_alike_in_every_command(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "p"
     spec, options = (

@@ -31,6 +31,7 @@ def _fresh(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.heavy
 def test_a_fresh_install_ranks_the_stored_runs_and_lists_arc2_and_arc3_as_not_checked_here(
     tmp_path: Path,
 ) -> None:
@@ -71,6 +72,7 @@ def test_check_of_a_stored_run_says_what_it_is_in_one_sentence(
     ]
 
 
+@pytest.mark.heavy
 def test_protocol_writes_its_default_out_outside_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -97,6 +97,7 @@ def test_run_of_a_learner_that_raises_ends_with_one_line(
     assert last == f"continual-arc: {line.format(n=slots)}; continual-arc report {out} lists them"
 
 
+@pytest.mark.heavy
 def test_protocol_of_a_learner_that_raises_everywhere_exits_2(
     learners: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

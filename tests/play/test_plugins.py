@@ -692,6 +692,7 @@ print("done", flush=True)
 """
 
 
+@pytest.mark.heavy
 def test_kill_then_resume_with_plugins_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     script = tmp_path / "play.py"
     script.write_text(KILL_SCRIPT)

@@ -49,6 +49,7 @@ class Amnesiac(ToyRuleLearner):
         return super().__getattribute__(name)
 
 
+@pytest.mark.heavy
 def test_a_new_process_on_reset_carries_only_the_files(tmp_path: Path) -> None:
     stream = build_schedule(TOY, 0, epilogue=False)
     learner = remote_learner(LearnerRef.of(RULES), tmp_path / "work")

@@ -483,6 +483,7 @@ print("done", flush=True)
 """
 
 
+@pytest.mark.heavy
 def test_kill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     script = tmp_path / "play.py"
     script.write_text(KILL_SCRIPT)

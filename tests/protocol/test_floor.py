@@ -96,6 +96,7 @@ def test_a_copy_of_the_floor_that_differs_is_described() -> None:
     assert floor_differences(ours[:1], ours) == ["1 instance(s) of the floor missing, 0 not the floor's"]
 
 
+@pytest.mark.heavy
 def test_the_protocols_floors_land_in_the_data_directory_and_beside_its_plays(
     tmp_path: Path, _isolated_data_dir: Path
 ) -> None:

@@ -82,6 +82,7 @@ def test_the_resume_note_names_each_play_with_how_far_it_got(tmp_path: Path) -> 
     )
 
 
+@pytest.mark.heavy
 def test_ctrl_c_says_how_to_resume_and_the_rerun_says_what_it_resumes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -24,6 +24,9 @@ from continual_arc.play.rundir import read_records
 from continual_arc.protocol.play import ProtocolError, ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.protocol.plays import PROTOCOL_PLAYS
 
+pytestmark = pytest.mark.heavy  # whole protocols: left out of the fast loop (CONTRIBUTING)
+
+
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 
 

@@ -12,6 +12,8 @@ from continual_arc.core.files import read_json
 from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.testing import ToyRuleLearner
 
+pytestmark = pytest.mark.heavy  # whole protocols: left out of the fast loop (CONTRIBUTING)
+
 
 class Holder(ToyRuleLearner):
     """A learner that holds something: it writes a line when built and one when closed."""

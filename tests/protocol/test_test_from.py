@@ -2,10 +2,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from continual_arc.cli import main
 from continual_arc.play.instance_record import TIMING_FIELDS
 from continual_arc.play.rundir import read_records
 from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
+
+pytestmark = pytest.mark.heavy  # whole protocols: left out of the fast loop (CONTRIBUTING)
+
 
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 
