@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ from continual_arc.protocol.floor import (
 from continual_arc.protocol.jobs import play_job
 from continual_arc.protocol.play import ProtocolOptions, ProtocolSpec, play_protocol
 from continual_arc.protocol.report import protocol_summary
+from continual_arc.stream.schedule import Schedule
 from continual_arc.stream.users import with_users
 from continual_arc.tracks.registry import get_config
 
@@ -145,3 +147,23 @@ def test_no_floor_is_played_where_none_is_declared(tmp_path: Path, monkeypatch: 
     meta = {"schedule": floor_schedule(get_config("toy-smoke"), 0, "seen").meta}
     assert stream_floors(meta, cache=tmp_path) == {"held-out": None, "seen": None}
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_key_follows_the_code_that_draws_the_instances(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A developer edits a game without a new data version: the floor cached for the old code must
+    # not be read. A track names such packages in `code`; a track naming none keeps its old key.
+    package = tmp_path / "drawn_games"
+    package.mkdir()
+    (package / "__init__.py").write_text("LEVEL = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    schedule = floor_schedule(get_config("toy-smoke"), 0, "seen")
+    plain = floor_key(schedule, TOY_RULE)
+    named = dataclasses.replace(schedule.track, code=("drawn_games",))
+    coded = Schedule(schedule.slots, schedule.meta, built_from=named)
+    before = floor_key(coded, TOY_RULE)
+    (package / "__init__.py").write_text("LEVEL = 2\n")
+    after = floor_key(coded, TOY_RULE)
+    nameless = Schedule(schedule.slots, schedule.meta, built_from=dataclasses.replace(named, code=()))
+    assert len({plain, before, after}) == 3 and floor_key(nameless, TOY_RULE) == plain

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -10,7 +11,7 @@ from types import ModuleType
 from ..core.records import CodeFingerprint
 from .learner import Fingerprinted
 
-__all__ = ["learner_fingerprint", "sources_digest"]
+__all__ = ["learner_fingerprint", "package_digest", "sources_digest"]
 
 
 def _version(top: str, module: ModuleType | None) -> str | None:
@@ -45,6 +46,11 @@ def sources_digest(root: Path, files: list[Path]) -> str | None:
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest() if files else None
+
+
+def package_digest(name: str) -> str | None:
+    """SHA-256 over the Python files of the importable package ``name`` (`sources_digest`)."""
+    return sources_digest(*_sources(importlib.import_module(name)))
 
 
 def learner_fingerprint(learner: object) -> CodeFingerprint:

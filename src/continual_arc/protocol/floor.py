@@ -36,7 +36,7 @@ from ..core.records import Record
 from ..data.directory import data_dir
 from ..measure.budget import primary
 from ..play.declared import track_floor_learner
-from ..play.fingerprint import learner_fingerprint
+from ..play.fingerprint import learner_fingerprint, package_digest
 from ..play.learner import load_learner
 from ..play.options import RunOptions
 from ..play.rundir import read_meta, read_records
@@ -98,7 +98,9 @@ def floor_key(schedule: Schedule, learner: str) -> str:
     """The cache key of ``learner``'s floor on ``schedule``: SHA-256 over everything its records depend on.
 
     The schedule's text (configuration, seed, users, test, every slot), the floor's import path
-    and code (its package's fingerprint), the release, and the versions of the track's data.
+    and code (its package's fingerprint), the release, the versions of the track's data, and the
+    sources of the packages that draw its instances (`Track.code`; arc3's games), so that a game
+    edited without a new data version never reads a floor its old code drew.
     """
     built = load_learner(learner, {})
     try:
@@ -113,6 +115,8 @@ def floor_key(schedule: Schedule, learner: str) -> str:
         "release": __version__,
         "sources": track.describe_sources(),
     }
+    if track.code:  # only where a track names some: the other tracks' keys, and caches, stay as they were
+        described["track_code"] = {name: package_digest(name) for name in track.code}
     digest = hashlib.sha256(json.dumps(described, sort_keys=True, default=str).encode())
     digest.update(b"\0" + schedule.dumps().encode())
     return digest.hexdigest()

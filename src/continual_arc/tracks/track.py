@@ -58,6 +58,9 @@ class Track:
             to play, arc3), which is how the checker replays them.
         rising: whether an instance depends on its user's exposure to the task (arc3's levels
             rise in difficulty): its sources' ``instance`` then takes ``exposure``.
+        code: the importable packages whose code draws the instances, beyond what the sources'
+            data versions say (arc3's games, edited in place by a developer); a cached floor is
+            keyed by their sources too, so an edit never reads a floor drawn by the old code.
     """
 
     name: str
@@ -68,6 +71,7 @@ class Track:
     summary: str = ""
     kind: str = "grid"
     rising: bool = False
+    code: tuple[str, ...] = ()
     _built: dict[str, TaskSource] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 

@@ -82,5 +82,6 @@ ARC3 = Track(
     summary="games written for this benchmark on ARC Prize's engine; fresh levels, each solved before served",
     kind="game",
     rising=True,
+    code=("continual_arc_games",),
 )
 """The arc3 track."""
