@@ -137,7 +137,9 @@ def test_share_saved_against_users_from_a_sweep(results: Path, tmp_path: Path) -
         assert point["seen"].value == pytest.approx(plane["seen"]["share_saved"]["value"])
         assert point["held_out"].value == pytest.approx(plane["held_out"]["share_saved"]["value"])
     left_out = "sweep: rules (toy-smoke), 4 user(s), seed 0 is not finished, so it is left out"
-    assert doc["problems"] == [left_out, "sweep: an entry of sweep.json is malformed, so it is left out"]
+    malformed = "sweep: sweep.json, protocols[3]: field directory is missing (and 3 more)"
+    malformed += "; that entry is left out"
+    assert doc["problems"] == [left_out, malformed]
 
 
 def test_the_export_holds_both_pages(results: Path, tmp_path: Path) -> None:

@@ -111,14 +111,14 @@ def _sentence(err: ValidationError, where: str, text: str) -> str:
     place = _where(first["loc"])
     others = [p for p in places if p != place and p != place[: len(p)]]
     more = f" (and {len(others)} more)" if others else ""
-    field = _field(place) or "the document"
+    field = f"field {_field(place)}" if place else "the document"
     if first["type"] == "missing":
-        return f"{where}: field {field} is missing{more}"
+        return f"{where}: {field} is missing{more}"
     if first["type"] in ("extra_forbidden", "unexpected_keyword_argument"):  # a TypedDict, a dataclass
-        return f"{where}: field {field} is not one this document holds{more}"
+        return f"{where}: {field} is not one this document holds{more}"
     said = str(first["msg"])
     said = said[len("Input ") :] if said.startswith("Input ") else said[0].lower() + said[1:]
-    return f"{where}: field {field} {said}, not {first['input']!r}{more}"
+    return f"{where}: {field} {said}, not {first['input']!r}{more}"
 
 
 def parse_document(kind: type[T], text: str | bytes, where: str) -> T:

@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import ContinualArcError
-from ..core.files import read_json
 from ..core.records import LearnerSpec, Play, Record
+from ..core.sweep_listing import SWEEP_FILE, read_sweep_listing
 from ..play.learner import learner_label
 from ..play.rundir import read_meta, read_records
 from ..protocol.plays import PROTOCOL_PLAYS, is_protocol_dir, play_finished
-from .driver import SWEEP_FILE
 from .table import Row, pooled_row
 
 __all__ = ["CollectError", "Group", "collect", "group_row", "read_plays", "rows", "spec_label"]
@@ -109,14 +108,14 @@ class _Groups:
                 self.add_run(directory / play)
 
     def add_sweep(self, directory: Path) -> None:
-        for protocol in read_json(directory / SWEEP_FILE)["protocols"]:
-            label, config, users = protocol["label"], protocol["config"], int(protocol["users"])
+        for protocol in read_sweep_listing(directory)["protocols"]:
+            label, config, users = protocol["label"], protocol["config"], protocol["users"]
             group = self.group(("sweep", label, config, users), label, config, users)
             runs = {play: directory / protocol["directory"] / name for play, name in PROTOCOL_PLAYS.items()}
             if all(_finished(run) for run in runs.values()):
-                group.plays[int(protocol["seed"])] = runs
+                group.plays[protocol["seed"]] = runs
             else:
-                group.missing.add(int(protocol["seed"]))
+                group.missing.add(protocol["seed"])
 
 
 def collect(paths: Iterable[Path | str], *, names: Mapping[str, str] | None = None) -> list[Group]:

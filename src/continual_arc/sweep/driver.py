@@ -23,6 +23,7 @@ from pathlib import Path
 from ..core.files import atomic_write_json
 from ..core.learner_ref import LearnerRef
 from ..core.records import Play
+from ..core.sweep_listing import SWEEP_FILE
 from ..play.learner import Keeps
 from ..protocol.plan import PLAN
 from ..protocol.play import ProtocolOptions, ProtocolSpec, learner_keeps, write_schedules
@@ -32,9 +33,6 @@ from .spec import ProtocolRun, SweepSpec
 from .units import Unit, driver_env, is_finished, protocol_units, read_progress
 
 __all__ = ["SWEEP_FILE", "SweepOptions", "SweepProgress", "SweepResult", "dry_run", "plan", "run_sweep"]
-
-SWEEP_FILE = "sweep.json"
-"""The expanded spec and its protocols, in the sweep's directory."""
 
 _FINISHED = ("done", "skipped")
 

@@ -21,8 +21,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TypedDict
 
+from ..core.documents import DocumentError, validate_document
 from ..core.files import RecordsError, read_json
-from ..core.records import JSONObject, JSONValue, Play
+from ..core.records import JSONValue, Play
+from ..core.sweep_listing import SWEEP_FILE, SweepEntry
 from ..measure.figures import (
     ExposurePoint,
     SweepProtocol,
@@ -47,9 +49,6 @@ __all__ = [
     "figures_document",
     "read_sweep",
 ]
-
-SWEEP_FILE = "sweep.json"
-"""What a sweep's directory holds (``continual-arc sweep`` writes it): the protocols it played."""
 
 USERS_RESAMPLES = 2000
 """Bootstrap resamples of the intervals of share saved against users (the sweep's table uses more)."""
@@ -108,24 +107,26 @@ def read_sweep(directory: Path, problems: list[str], shown: str | None = None) -
         problems.append(f"{shown or directory}: not a sweep ({SWEEP_FILE} is missing or not JSON)")
         return []
     found = []
-    for item in map(json_object, listed):
+    for index, item in enumerate(listed):
+        # Each entry on its own: a malformed one is left out with its sentence, the others kept.
         try:
-            protocol = _sweep_protocol(directory, item, shown or str(directory), problems)
-        except (KeyError, ValueError):
-            problems.append(f"{shown or directory}: an entry of {SWEEP_FILE} is malformed, so it is left out")
+            entry = validate_document(SweepEntry, item, f"{SWEEP_FILE}, protocols[{index}]")
+        except DocumentError as err:
+            problems.append(f"{shown or directory}: {err}; that entry is left out")
             continue
+        protocol = _sweep_protocol(directory, entry, shown or str(directory), problems)
         if protocol is not None:
             found.append(protocol)
     return found
 
 
 def _sweep_protocol(
-    directory: Path, item: JSONObject, shown: str, problems: list[str]
+    directory: Path, item: SweepEntry, shown: str, problems: list[str]
 ) -> SweepProtocol | None:
     """One protocol of a sweep, read when finished (else ``None``, and a problem naming it)."""
-    runs = {play: directory / str(item["directory"]) / name for play, name in PROTOCOL_PLAYS.items()}
+    runs = {play: directory / item["directory"] / name for play, name in PROTOCOL_PLAYS.items()}
     label = f"{item['label']} ({item['config']})"
-    users, seed = int(str(item["users"])), int(str(item["seed"]))
+    users, seed = item["users"], item["seed"]
     if not all(_finished(run) for run in runs.values()):
         problems.append(f"{shown}: {label}, {users} user(s), seed {seed} is not finished, so it is left out")
         return None
