@@ -4,6 +4,7 @@
 crash. Defined in [`continual_arc.play.runner`][continual_arc.play.runner].
 """
 
+from .core.learner_ref import LearnerRef
 from .play.episode import LearnerError
 from .play.options import RunOptions, RunProgress, RunResult
 from .play.plugins import PluginError
@@ -12,6 +13,7 @@ from .play.runner import SpendCapReached, run, stop_sentence
 
 __all__ = [
     "LearnerError",
+    "LearnerRef",
     "PluginError",
     "RunDirError",
     "RunOptions",

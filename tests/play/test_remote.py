@@ -18,7 +18,7 @@ from continual_arc.testing import ToyRuleLearner
 from continual_arc.tracks.registry import get_config
 
 TOY = get_config("toy-smoke")
-RULES = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {}}
+RULES = LearnerRef("continual_arc.testing:ToyRuleLearner")
 
 
 def _timeless(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -27,13 +27,13 @@ def _timeless(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def test_a_remote_learner_plays_as_the_learner_itself(tmp_path: Path) -> None:
     schedule = build_schedule(TOY, 0)
-    here = run(ToyRuleLearner(), schedule, tmp_path / "here", RunOptions(learner_spec=RULES)).records
+    here = run(ToyRuleLearner(), schedule, tmp_path / "here", RunOptions(learner=RULES)).records
     (tmp_path / "there").mkdir()
     shutil.copy(tmp_path / "here" / "alias-salt", tmp_path / "there")
-    learner = remote_learner(LearnerRef.of(RULES), tmp_path / "work")
+    learner = remote_learner(RULES, tmp_path / "work")
     try:
         assert callable(getattr(learner, "save_state", None)) and not hasattr(learner, "memory")
-        there = run(learner, schedule, tmp_path / "there", RunOptions(learner_spec=RULES)).records
+        there = run(learner, schedule, tmp_path / "there", RunOptions(learner=RULES)).records
     finally:
         learner.close()
     assert _timeless(there) == _timeless(here)
@@ -52,8 +52,8 @@ class Amnesiac(ToyRuleLearner):
 @pytest.mark.heavy
 def test_a_new_process_on_reset_carries_only_the_files(tmp_path: Path) -> None:
     stream = build_schedule(TOY, 0, epilogue=False)
-    learner = remote_learner(LearnerRef.of(RULES), tmp_path / "work")
-    run(learner, stream, tmp_path / "stream", RunOptions(learner_spec=RULES))
+    learner = remote_learner(RULES, tmp_path / "work")
+    run(learner, stream, tmp_path / "stream", RunOptions(learner=RULES))
     learner.close()
     state = sorted((tmp_path / "stream" / "state").glob("round-*"))[-1]
     seen = test_schedule(TOY, 0, "seen", width=1)  # every instance after a reset
@@ -61,10 +61,10 @@ def test_a_new_process_on_reset_carries_only_the_files(tmp_path: Path) -> None:
         (tmp_path / name).mkdir()
         shutil.copy(tmp_path / "stream" / "alias-salt", tmp_path / name)
         tester = remote_learner(
-            LearnerRef.of(RULES), tmp_path / f"work-{name}", restart_on_reset=True, start_state=start
+            RULES, tmp_path / f"work-{name}", restart_on_reset=True, start_state=start
         )
         try:
-            run(tester, seen, tmp_path / name, RunOptions(learner_spec=RULES))
+            run(tester, seen, tmp_path / name, RunOptions(learner=RULES))
         finally:
             tester.close()
     kept, nothing = read_records(tmp_path / "kept"), read_records(tmp_path / "nothing")

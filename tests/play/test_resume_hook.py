@@ -96,13 +96,13 @@ class Resumable(ToyRuleLearner):
 def test_a_remote_learner_gets_resume_from_across_its_pipe(tmp_path: Path) -> None:
     (tmp_path / "resumable.py").write_text(REMOTE)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    spec = {"class": "resumable:Resumable", "kwargs": {}}
+    spec = LearnerRef("resumable:Resumable")
     for schedule, resume in ((STREAM.first_rounds(2), False), (STREAM, True)):
-        learner = remote_learner(LearnerRef.of(spec), tmp_path / "work", env=env)
+        learner = remote_learner(spec, tmp_path / "work", env=env)
         try:
             assert callable(getattr(learner, "resume_from", None))
             records = run(
-                learner, schedule, tmp_path / "run", RunOptions(resume=resume, learner_spec=spec)
+                learner, schedule, tmp_path / "run", RunOptions(resume=resume, learner=spec)
             ).records
         finally:
             learner.close()

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from continual_arc.core.files import read_json
+from continual_arc.core.learner_ref import LearnerRef
 from continual_arc.env import Action, EnvSettings, Feedback, GiveUp, LearnerObservation, RequestDemos, Submit
 from continual_arc.learner import BaseLearner
 from continual_arc.measure.summary import summarize
@@ -330,10 +331,10 @@ def test_resume_refuses_other_rules_arguments_or_time_limit(tmp_path: Path) -> N
     refused = r"under other rules \(attempt_cap 8 \(now 2\); max_cost 16 \(now 10\)\)"
     with pytest.raises(RunDirError, match=refused):
         run(ToyRuleLearner(), build_schedule(strict, 0), tmp_path / "run", RunOptions(resume=True))
-    spec = {"class": "continual_arc.testing:ToyRuleLearner", "kwargs": {"keep": False}}
+    spec = LearnerRef("continual_arc.testing:ToyRuleLearner", {"keep": False})
     other = ToyRuleLearner(keep=False)
     with pytest.raises(RunDirError, match="'keep': False"):
-        run(other, build_schedule(TOY, 0), tmp_path / "run", RunOptions(resume=True, learner_spec=spec))
+        run(other, build_schedule(TOY, 0), tmp_path / "run", RunOptions(resume=True, learner=spec))
     with pytest.raises(RunDirError, match=r"with instance time limit None; resuming with 5\.0"):
         run(
             ToyRuleLearner(),

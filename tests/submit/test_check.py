@@ -12,6 +12,7 @@ from continual_arc.addons import BasePlugin, PluginResponse
 from continual_arc.cli import main
 from continual_arc.cli.check import format_numbers
 from continual_arc.core.files import atomic_write_json, read_json
+from continual_arc.core.learner_ref import LearnerRef
 from continual_arc.env import Submit
 from continual_arc.measure.summary import summarize
 from continual_arc.play.options import RunOptions
@@ -362,9 +363,9 @@ class Whisper(BasePlugin):
 def test_a_run_whose_plugin_answered_for_the_learner(honest: Path, tmp_path: Path) -> None:
     root = copy_of(honest, tmp_path)
     shutil.rmtree(root / "stream")
-    spec = {"class": "continual_arc.testing:RandomLearner", "kwargs": {}}
+    spec = LearnerRef("continual_arc.testing:RandomLearner")
     schedule = Schedule.load(root / "schedules" / "stream.json")
-    run(RandomLearner(), schedule, root / "stream", RunOptions(plugins=[Whisper()], learner_spec=spec))
+    run(RandomLearner(), schedule, root / "stream", RunOptions(plugins=[Whisper()], learner=spec))
     problems = check_submission(root, resamples=100, allow_ablation=True).problems
     assert any("stream/meta.json: played with plug-ins" in p for p in problems), problems
     assert any("stream/i/0.json: event 0: a plug-in replaced the learner's action" in p for p in problems)

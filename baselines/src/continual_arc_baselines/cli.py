@@ -288,7 +288,7 @@ def bare_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 def _run(args: argparse.Namespace) -> int:
     # Imported when ``run`` runs, not at start-up: the model client and the core's runner take seconds.
-    from continual_arc.runner import LearnerError, RunDirError, RunOptions, run
+    from continual_arc.runner import LearnerError, LearnerRef, RunDirError, RunOptions, run
     from continual_arc.schedule import Schedule
     from continual_arc_baselines.systems.bare import BareModelLearner
 
@@ -305,7 +305,7 @@ def _run(args: argparse.Namespace) -> int:
             alias_style=args.alias_style,
             instance_time_limit=args.instance_time_limit,
             fail_fast=args.fail_fast,
-            learner_spec={"class": BARE_LEARNER, "kwargs": kwargs},
+            learner=LearnerRef(BARE_LEARNER, kwargs),
         )
         result = run(learner, schedule, args.out, options)
     except (RunDirError, LearnerError) as error:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..core.learner_ref import LearnerRef
 from ..play.faults import SPEND_CAP_STATUS, LearnerFaults
 from ..play.learner import load_learner
 from ..play.plugins import Addon, Plugin, load_plugin
@@ -54,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
     options = replace(
         run_options(args),
         resume=args.resume,
-        learner_spec={"class": args.learner, "kwargs": kwargs},
+        learner=LearnerRef(args.learner, kwargs),
         plugins=plugins,
         progress=ProgressBar(Path(args.out).name),
     )

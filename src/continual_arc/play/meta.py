@@ -20,13 +20,13 @@ __all__ = ["learner_spec", "write_meta"]
 def learner_spec(learner: object, options: RunOptions) -> LearnerSpec:
     """The learner as ``meta.json`` names it: ``{"class": "module:Class", "kwargs": {...}}``.
 
-    A learner passed from Python without ``learner_spec`` is recorded by its class with no
+    A learner passed from Python without ``options.learner`` is recorded by its class with no
     arguments (``{}``), as the command line records one built with none.
     """
-    given, cls = options.learner_spec, type(learner)
-    if given is None:
+    if options.learner is None:
+        cls = type(learner)
         return {"class": f"{cls.__module__}:{cls.__qualname__}", "kwargs": {}}
-    return {"class": given["class"], "kwargs": dict(given["kwargs"] or {})}
+    return options.learner.spec
 
 
 def write_meta(

@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.records import LearnerSpec, Record, RunMeta, is_primary
+from ..core.learner_ref import LearnerRef
+from ..core.records import Record, RunMeta, is_primary
 from ..measure.budget import instance_charge
 from ..measure.summary import Stopped, Summary
 from .plugins import Addon, Plugin
@@ -64,8 +65,9 @@ class RunOptions:
             what the one before it returned. Recorded by import path in ``meta.json`` and checked on resume.
         fail_fast: stop the run at the first learner fault instead of failing the instance.
         instance_time_limit: seconds an instance may take before it ends unsolved.
-        learner_spec: ``{"class": "module:Class", "kwargs": {...}}``, recorded in ``meta.json``
-            and checked on resume (the command line fills it in).
+        learner: the learner's import path and arguments, recorded in ``meta.json`` (as
+            ``{"class": "module:Class", "kwargs": {...}}``) and checked on resume (the command line
+            fills it in).
         progress: called with a [`RunProgress`][continual_arc.play.options.RunProgress] after every committed
             round.
     """
@@ -76,7 +78,7 @@ class RunOptions:
     plugins: Sequence[Plugin | Addon] = ()
     fail_fast: bool = False
     instance_time_limit: float | None = None
-    learner_spec: LearnerSpec | None = None
+    learner: LearnerRef | None = None
     progress: Callable[[RunProgress], None] | None = None
 
 

@@ -86,7 +86,7 @@ def play_first_sight(
         RunDirError: ``out`` holds another run.
     """
     schedule = first_sight_schedule(config, seed)
-    options = replace(options or RunOptions(), resume=True, learner_spec=learner.spec, progress=progress)
+    options = replace(options or RunOptions(), resume=True, learner=learner, progress=progress)
     result = run(load_learner(learner.path, learner.kwargs), schedule, out, options)
     records = primary(result.records)
     parts = {name: _part([r for r in records if r["phase"] == phase]) for phase, name in _PARTS.items()}

@@ -123,7 +123,7 @@ def play_job(
     options = replace(
         job.options,
         resume=True,
-        learner_spec=job.learner.spec,
+        learner=job.learner,
         progress=report,
     )
     try:

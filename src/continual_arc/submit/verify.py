@@ -287,7 +287,7 @@ def _play(
     progress = options.progress or ProgressLines(name)
     try:
         out = options.out / PROTOCOL_PLAYS[name]
-        played = RunOptions(resume=True, learner_spec=_ref(options).spec, progress=progress)
+        played = RunOptions(resume=True, learner=_ref(options), progress=progress)
         run(learner.learner(), schedule, out, played)
     finally:
         learner.close()
