@@ -43,7 +43,7 @@ def test_the_sweep_spec_the_guide_names_is_the_one_it_shows() -> None:
     named = set(re.findall(r"continual-arc sweep (\S+\.toml)", SWEEPS.read_text()))
     assert named == {"sweeps/library.toml"}
     assert (root / "sweeps" / "library.toml").read_text() in shown
-    assert [s.label for s in load_spec(root / "sweeps" / "library.toml").learners] == [
+    assert [s.label for s in load_spec(root / "sweeps" / "library.toml").variants] == [
         "library keep=programs",
         "library keep=demos",
     ]

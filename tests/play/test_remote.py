@@ -60,9 +60,7 @@ def test_a_new_process_on_reset_carries_only_the_files(tmp_path: Path) -> None:
     for name, start in (("kept", state), ("nothing", None)):
         (tmp_path / name).mkdir()
         shutil.copy(tmp_path / "stream" / "alias-salt", tmp_path / name)
-        tester = remote_learner(
-            RULES, tmp_path / f"work-{name}", restart_on_reset=True, start_state=start
-        )
+        tester = remote_learner(RULES, tmp_path / f"work-{name}", restart_on_reset=True, start_state=start)
         try:
             run(tester, seen, tmp_path / name, RunOptions(learner=RULES))
         finally:

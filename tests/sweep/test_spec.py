@@ -21,9 +21,9 @@ def test_a_spec_expands_into_protocols(tmp_path: Path) -> None:
     )
     spec = load_spec(path)
     assert spec.name == "two" and spec.configs == ("toy-smoke", "arc1") and spec.run.resamples == 500
-    assert [v.label for v in spec.learners] == ["toy keep=true", "toy keep=false", "GiveUpLearner"]
-    assert spec.learners[1].kwargs == {"keep": False} and spec.learners[1].cpus == 0.5
-    assert spec.learners[2].gpus == 1.0 and not spec.run.plots
+    assert [v.label for v in spec.variants] == ["toy keep=true", "toy keep=false", "GiveUpLearner"]
+    assert spec.variants[1].kwargs == {"keep": False} and spec.variants[1].cpus == 0.5
+    assert spec.variants[2].gpus == 1.0 and not spec.run.plots
     runs = spec.protocols()
     assert len(runs) == 3 * 2 * 2 * 2
     assert runs[0].directory == Path("protocols/toy-keep=true/toy-smoke-users1-seed0")

@@ -155,7 +155,7 @@ def dry_run(spec: SweepSpec) -> list[str]:
     which the spec was already checked against.
     """
     lines = [
-        f"sweep {spec.name}: {len(spec.learners)} learner variant(s) x {len(spec.configs)} configuration(s) "
+        f"sweep {spec.name}: {len(spec.variants)} learner variant(s) x {len(spec.configs)} configuration(s) "
         f"x {len(spec.users)} number(s) of users x {len(spec.seeds)} seed(s) = {len(spec.protocols())} "
         f"protocol(s), {len(spec.protocols()) * len(PLAN.plays)} plays (nothing played: --dry-run)"
     ]

@@ -28,12 +28,14 @@ of the table is a learner variant at a setting (configuration and users), its se
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Literal, NotRequired
 
@@ -50,6 +52,7 @@ from ..tracks.registry import CONFIG_ALIASES, get_config
 
 __all__ = [
     "LearnerSpec",
+    "LearnerTable",
     "ProtocolRun",
     "RunSettings",
     "SpecError",
@@ -65,8 +68,8 @@ class SpecError(ContinualArcError, ValueError):
     """A sweep spec that cannot be read or expanded: the message names the key and what is wrong."""
 
 
-_LearnerTable = TypedDict(
-    "_LearnerTable",
+LearnerTable = TypedDict(
+    "LearnerTable",
     {
         "name": NotRequired[str],
         "class": str,
@@ -77,25 +80,7 @@ _LearnerTable = TypedDict(
     },
 )
 """A ``[[learners]]`` table as the file holds it (``class``, a keyword, hence this form)."""
-closed(_LearnerTable)
-
-
-@closed
-class SpecDocument(TypedDict):
-    """A sweep spec as its TOML file holds it (the module docstring says what each key means).
-
-    The types are checked by the declaration's validator; what a type cannot say (a list not
-    empty, a number in range, an import path, two variants of one name) by
-    [`parse_spec`][continual_arc.sweep.spec.parse_spec].
-    """
-
-    name: NotRequired[str]
-    configs: NotRequired[str | list[str]]
-    config: NotRequired[str | list[str]]
-    seeds: NotRequired[int | list[int]]
-    users: NotRequired[int | list[int]]
-    run: NotRequired[RunSettings]
-    learners: list[_LearnerTable]
+closed(LearnerTable)
 
 
 @dataclass(frozen=True)
@@ -192,22 +177,41 @@ class ProtocolRun:
         }
 
 
+@closed
 @dataclass(frozen=True)
 class SweepSpec:
-    """A parsed spec: learner variants, configurations, seeds, users and shared options."""
+    """A sweep spec: the one declaration of what its TOML file holds, validated where it is read.
 
-    name: str
-    learners: tuple[LearnerSpec, ...]
+    [`parse_spec`][continual_arc.sweep.spec.parse_spec] reads a file into this class (the keys the
+    module docstring lists; one name or number where a list belongs, and ``config`` for
+    ``configs``, read as the list); what a type cannot say (a list not empty, a number in range, an
+    import path, two variants of one name) it checks after.
+
+    Attributes:
+        learners: the ``[[learners]]`` tables, as written (`variants` expands their axes).
+        configs: the configurations, by their current names, each once.
+        name: the sweep's name (default: the file's stem).
+        seeds, users: the run seeds and numbers of users, each once.
+        run: the options every play shares (``[run]``).
+    """
+
+    learners: tuple[LearnerTable, ...]
     configs: tuple[str, ...]
-    seeds: tuple[int, ...]
-    users: tuple[int, ...]
+    name: str = "sweep"
+    seeds: tuple[int, ...] = CANONICAL_SEEDS
+    users: tuple[int, ...] = (1,)
     run: RunSettings = field(default_factory=RunSettings)
 
+    @cached_property
+    def variants(self) -> tuple[LearnerSpec, ...]:
+        """Every learner variant: each table once per combination of its axes' values, in order."""
+        return tuple(v for i, table in enumerate(self.learners) for v in _variants(table, i))
+
     def protocols(self) -> list[ProtocolRun]:
-        """Every protocol of the sweep: learners, then configurations, users and seeds, in that order."""
+        """Every protocol of the sweep: variants, then configurations, users and seeds, in that order."""
         return [
             ProtocolRun(learner, config, users, seed)
-            for learner in self.learners
+            for learner in self.variants
             for config in self.configs
             for users in self.users
             for seed in self.seeds
@@ -221,7 +225,7 @@ class SweepSpec:
             "seeds": list(self.seeds),
             "users": list(self.users),
             "run": fields_json(self.run),
-            "learners": [v.to_json() for v in self.learners],
+            "learners": [v.to_json() for v in self.variants],
             "protocols": [r.to_json() for r in self.protocols()],
         }
 
@@ -250,52 +254,51 @@ def parse_spec(document: Mapping[str, object], default_name: str = "sweep") -> S
         SpecError: an unknown or missing key, a value of the wrong kind, an unknown configuration,
             or two learner variants with one label.
     """
+    if "config" in document and "configs" in document:
+        raise SpecError("give configs (a list) or config (one name), not both")
+    written = {"name": default_name, **document}
+    if "config" in written:
+        written["configs"] = written.pop("config")
+    for key in ("configs", "seeds", "users"):  # one name or number stands for a list of it
+        if key in written and not isinstance(written[key], list):
+            written[key] = [written[key]]
     try:
-        # Read as JSON text: pydantic builds the [run] table's dataclass from a JSON object, and a
-        # TOML date (no JSON value) becomes text that its field then refuses by name.
-        spec = parse_document(SpecDocument, json.dumps(document, default=str), "the spec")
+        # Read as JSON text: pydantic builds the dataclasses from JSON objects, and a TOML date (no
+        # JSON value) becomes text that its field then refuses by name.
+        spec = parse_document(SweepSpec, json.dumps(written, default=str), "the spec")
     except DocumentError as err:
         raise SpecError(str(err)) from None
-    if "config" in spec and "configs" in spec:
-        raise SpecError("give configs (a list) or config (one name), not both")
-    configs = _names(spec.get("configs", spec.get("config")), "configs")
-    for config in configs:
+    _check_counts(spec)
+    for config in spec.configs:
         get_config(config)  # refuses an unknown name, listing the known ones
-    configs = [CONFIG_ALIASES.get(c, c) for c in configs]
-    seeds = _ints(spec.get("seeds", list(CANONICAL_SEEDS)), "seeds", low=0)
-    users = _ints(spec.get("users", [1]), "users", low=1)
-    if not spec["learners"]:
-        raise SpecError("the spec needs at least one [[learners]] table")
-    learners = [v for i, entry in enumerate(spec["learners"]) for v in _variants(entry, i)]
-    labels = [v.label for v in learners]
+    labels = [v.label for v in spec.variants]
     twice = sorted({label for label in labels if labels.count(label) > 1})
-    if twice or len({v.slug for v in learners}) < len(learners):
+    if twice or len({v.slug for v in spec.variants}) < len(labels):
         raise SpecError(f"two learner variants share a name: {', '.join(twice) or 'after slugging'}")
-    return SweepSpec(
-        name=spec.get("name", default_name),
-        learners=tuple(learners),
-        configs=tuple(dict.fromkeys(configs)),
-        seeds=tuple(dict.fromkeys(seeds)),
-        users=tuple(dict.fromkeys(users)),
-        run=_run(spec.get("run", RunSettings())),
+    return dataclasses.replace(
+        spec,
+        configs=tuple(dict.fromkeys(CONFIG_ALIASES.get(c, c) for c in spec.configs)),
+        seeds=tuple(dict.fromkeys(spec.seeds)),
+        users=tuple(dict.fromkeys(spec.users)),
     )
 
 
-def _names(value: str | list[str] | None, key: str) -> list[str]:
-    values = [value] if isinstance(value, str) else value
-    if not values:
-        raise SpecError(f"{key} must be a configuration name or a non-empty list of them")
-    return values
+def _check_counts(spec: SweepSpec) -> None:
+    """Refuse what the declaration's types cannot: empty lists and numbers out of range."""
+    if not spec.configs:
+        raise SpecError("configs must be a configuration name or a non-empty list of them")
+    for key, values, low in (("seeds", spec.seeds, 0), ("users", spec.users, 1)):
+        if not values or any(v < low for v in values):
+            raise SpecError(f"{key} must be a non-empty list of integers of at least {low}")
+    if not spec.learners:
+        raise SpecError("the spec needs at least one [[learners]] table")
+    if spec.run.resamples < 1:
+        raise SpecError("[run].resamples must be a positive integer")
+    if spec.run.retries < 0:
+        raise SpecError("[run].retries must be an integer of at least 0")
 
 
-def _ints(value: int | list[int], key: str, low: int) -> list[int]:
-    values = [value] if isinstance(value, int) else value
-    if not values or any(v < low for v in values):
-        raise SpecError(f"{key} must be a non-empty list of integers of at least {low}")
-    return values
-
-
-def _variants(entry: _LearnerTable, index: int) -> list[LearnerSpec]:
+def _variants(entry: LearnerTable, index: int) -> list[LearnerSpec]:
     where = f"learners[{index}]"
     learner = entry["class"]
     if ":" not in learner:
@@ -318,11 +321,3 @@ def _variants(entry: _LearnerTable, index: int) -> list[LearnerSpec]:
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-
-
-def _run(settings: RunSettings) -> RunSettings:
-    if settings.resamples < 1:
-        raise SpecError("[run].resamples must be a positive integer")
-    if settings.retries < 0:
-        raise SpecError("[run].retries must be an integer of at least 0")
-    return settings
