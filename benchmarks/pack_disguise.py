@@ -3,7 +3,7 @@
 Usage: python benchmarks/pack_disguise.py [--pack packs/demo] [--rule ID]...
 
 For each rule of the pack it takes the pairs ``pack check`` runs the public verifiers over (the
-first :data:`~continual_arc.data.pack_disguise.DISGUISE_PAIRS` of its check draws), runs every one
+first [`DISGUISE_PAIRS`][continual_arc.data.pack_disguise.DISGUISE_PAIRS] of its check draws), runs every one
 of Re-ARC's 400 verifiers on every pair, with no early stop, under the check's time limit per call,
 and prints the highest count any verifier reaches, which verifiers reach it, how many calls ran past
 the limit, and the CPU seconds taken. The last line is the highest count over the pack, against the
