@@ -49,3 +49,14 @@ def test_no_docstring_griffe_loads_holds_a_sphinx_role() -> None:
 def test_the_role_pattern_finds_what_the_site_would_print() -> None:
     assert ROLE.search("the runner (:class:`~continual_arc.learner.Learner`) calls")
     assert not ROLE.search("the runner ([`Learner`][continual_arc.learner.Learner]) calls")
+
+
+def test_no_script_or_benchmark_holds_a_sphinx_role() -> None:
+    # Not on the site, but read by the same contributors: one way of writing a reference everywhere.
+    left = [
+        f"{path.relative_to(ROOT)}: {match.group(0)}"
+        for folder in ("benchmarks", "scripts")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for match in ROLE.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert left == []
