@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -140,6 +141,31 @@ def test_share_saved_against_users_from_a_sweep(results: Path, tmp_path: Path) -
     malformed = "sweep: sweep.json, protocols[3]: field directory is missing (and 3 more)"
     malformed += "; that entry is left out"
     assert doc["problems"] == [left_out, malformed]
+
+
+def test_a_protocol_stopped_at_the_spend_cap_is_left_out_of_the_users_figure(
+    results: Path, tmp_path: Path
+) -> None:
+    # Each play has its summary, but the stream stopped at the cap: pooling leaves it out, so must the page.
+    folder = tmp_path / "capped"
+    folder.mkdir()
+    shutil.copytree(results / "toy-rule", folder / "toy", symlinks=True)
+    stopped = {
+        "by": "spend_cap",
+        "round": 2,
+        "slots_done": 2,
+        "slots_total": 9,
+        "message": "the cap refused a call",
+    }
+    atomic_write_json(folder / "toy" / "stream" / "stopped.json", stopped)
+    row = {"label": "rules", "config": "toy-smoke", "seed": 0, "directory": "toy"}
+    atomic_write_json(folder / "sweep.json", {"protocols": [{**row, "users": 1}]})
+    doc = _site(results, live=False, sweeps=(folder,)).document("figures")
+    assert isinstance(doc, dict)
+    assert doc["users"] == []
+    assert doc["problems"] == [
+        "capped: rules (toy-smoke), 1 user(s), seed 0 is stopped at the spend cap, so it is left out"
+    ]
 
 
 def test_the_export_holds_both_pages(results: Path, tmp_path: Path) -> None:

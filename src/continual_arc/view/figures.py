@@ -33,8 +33,8 @@ from ..measure.figures import (
     floor_level,
     share_saved_by_users,
 )
-from ..play.rundir import read_records
-from ..protocol.plays import PROTOCOL_PLAYS
+from ..play.rundir import STOPPED, read_records
+from ..protocol.plays import PROTOCOL_PLAYS, play_finished
 from .catalog import Catalog, RunEntry
 from .document_types import ProtocolView
 from .loading import json_list, json_object
@@ -92,10 +92,6 @@ class FiguresDocument(TypedDict):
     problems: list[str]
 
 
-def _finished(run: Path) -> bool:
-    return (run / "summary.json").is_file()
-
-
 def read_sweep(directory: Path, problems: list[str], shown: str | None = None) -> list[SweepProtocol]:
     """The finished protocols of a sweep's directory; an unfinished or unreadable one is a problem.
 
@@ -127,8 +123,11 @@ def _sweep_protocol(
     runs = {play: directory / item["directory"] / name for play, name in PROTOCOL_PLAYS.items()}
     label = f"{item['label']} ({item['config']})"
     users, seed = item["users"], item["seed"]
-    if not all(_finished(run) for run in runs.values()):
-        problems.append(f"{shown}: {label}, {users} user(s), seed {seed} is not finished, so it is left out")
+    # The same test as pooling's: a play stopped at the spend cap wrote a summary but did not end.
+    if not all(play_finished(run) for run in runs.values()):
+        capped = any((run / STOPPED).exists() for run in runs.values())
+        why = "stopped at the spend cap" if capped else "not finished"
+        problems.append(f"{shown}: {label}, {users} user(s), seed {seed} is {why}, so it is left out")
         return None
     plays = {str(play): read_records(run) for play, run in runs.items()}
     return SweepProtocol(label, users, seed, plays)
