@@ -1,4 +1,5 @@
-"""Shared fixtures: an isolated data directory for every test, a check of every run it made, arc2's data."""
+"""Shared fixtures: an isolated data directory for every test (floors and searches cached per worker),
+a check of every run it made, arc2's data."""
 
 from __future__ import annotations
 
@@ -10,10 +11,33 @@ from pathlib import Path
 
 import pytest
 
+SHARED_CACHES = ("floors", "search-cache")
+"""The data directory's caches a worker's tests share. An entry of either is keyed by everything its
+content depends on (a floor by its schedule, learner code and data versions; a search by the DSL's
+version, budget, prior and grids), so a test reads only what it would have made itself; sharing them
+saves each check of a protocol from playing its floors again. A test marked ``own_caches`` starts
+with both empty and its own."""
+
+
+@pytest.fixture(scope="session")
+def _worker_caches(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("caches")
+    for name in SHARED_CACHES:
+        (root / name).mkdir()
+    return root
+
 
 @pytest.fixture(autouse=True)
-def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _isolated_data_dir(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    _worker_caches: Path,
+) -> Path:
     path = tmp_path_factory.mktemp("data")
+    if not request.node.get_closest_marker("own_caches"):
+        for name in SHARED_CACHES:
+            (path / name).symlink_to(_worker_caches / name, target_is_directory=True)
     monkeypatch.setenv("CONTINUAL_ARC_DATA", str(path))
     return path
 

@@ -233,6 +233,7 @@ def _shared(cap: float | None) -> tuple[FakeModelServer, Tally, int, list[int]]:
         return fake, settled(proxy, fake, "shared"), served, refusals
 
 
+@pytest.mark.slow  # 2 x 160 calls through the proxy: ~17 CPU-s, in the slow step
 def test_sixteen_users_under_a_cap_above_their_bill_are_all_served() -> None:
     fake, free, served, refusals = _shared(None)
     assert (served, refusals) == (USERS * CALLS, [])
@@ -245,6 +246,7 @@ def test_sixteen_users_under_a_cap_above_their_bill_are_all_served() -> None:
     assert capped.cost == pytest.approx(bill)
 
 
+@pytest.mark.slow  # 2 x 160 calls through the proxy: ~17 CPU-s, in the slow step
 def test_sixteen_users_under_a_cap_below_their_bill_spend_it_before_stopping() -> None:
     fake, free, _, _ = _shared(None)
     cap = free.cost / 2

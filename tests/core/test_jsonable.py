@@ -20,6 +20,8 @@ import continual_arc
 from continual_arc.core.jsonable import as_json, fields_json
 from continual_arc.measure.bootstrap import Estimate
 from continual_arc.measure.reset_flags import ResetFlags
+from continual_arc.submit.leaderboard.board import Leaderboard
+from continual_arc.submit.leaderboard.rows import Row, Table
 
 
 def _documented_by_fields() -> list[type]:
@@ -65,6 +67,22 @@ READ_BACK = [cls for cls in DOCUMENTED if cls is not ResetFlags]
 _HEAVY = {"Leaderboard", "Table", "Row"}
 
 
+def _few(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[tuple[Any, ...]]:
+    return st.lists(strategy, max_size=2).map(tuple)
+
+
+def _drawn(cls: type) -> st.SearchStrategy[Any]:
+    """``cls`` drawn from its type, the leaderboard with at most two tables of at most two rows each.
+
+    Drawn freely, a leaderboard's nested tables overrun Hypothesis's buffer and are drawn again,
+    about 25 CPU-s for a handful of examples; two of each still nest every kind of document.
+    """
+    if cls is Leaderboard:
+        table = st.builds(Table, rows=_few(st.from_type(Row)))
+        return st.builds(Leaderboard, tables=_few(table), reported=_few(table), experiments=_few(table))
+    return st.from_type(cls)
+
+
 @pytest.mark.parametrize(
     "cls",
     [pytest.param(c, marks=pytest.mark.heavy) if c.__name__ in _HEAVY else c for c in READ_BACK],
@@ -75,7 +93,7 @@ def test_each_document_reads_back_through_its_own_class(cls: type) -> None:
     adapter = pydantic.TypeAdapter(cls)
 
     @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(st.from_type(cls))
+    @given(_drawn(cls))
     def read_back(obj: Any) -> None:
         written = json.dumps(obj.to_json(), sort_keys=True)
         again = adapter.validate_json(written, strict=True)

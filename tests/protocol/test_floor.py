@@ -29,6 +29,8 @@ from continual_arc.stream.schedule import Schedule
 from continual_arc.stream.users import with_users
 from continual_arc.tracks.registry import get_config
 
+pytestmark = pytest.mark.own_caches  # these tests read and clear the floor cache
+
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 GRID_FLOOR = "continual_arc_baselines.floors:GridFloorLearner"
 

@@ -24,6 +24,8 @@ from continual_arc.submit.check import check_submission
 from continual_arc.submit.leaderboard.flags import flags as leaderboard_flags
 from continual_arc.submit.rebuild import rebuild_run, store_run
 
+pytestmark = pytest.mark.own_caches  # these tests read and clear the floor cache
+
 TOY_RULE = "continual_arc.testing:ToyRuleLearner"
 GRID_FLOOR = "continual_arc_baselines.floors:GridFloorLearner"
 

@@ -90,6 +90,7 @@ def _assert_flags(out: Path, capsys: pytest.CaptureFixture[str], flagged: bool) 
     assert ("FLAG" in printed) is flagged
 
 
+@pytest.mark.slow  # a verify of ~15 CPU-s; the viewer's test verifies the same sandbagger in the default run
 def test_the_toy_sandbagger_carries_the_reset_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
