@@ -21,7 +21,7 @@ from continual_arc.core.jsonable import as_json, fields_json
 from continual_arc.measure.bootstrap import Estimate
 from continual_arc.measure.reset_flags import ResetFlags
 from continual_arc.submit.leaderboard.board import Leaderboard
-from continual_arc.submit.leaderboard.rows import Row, Table
+from continual_arc.submit.leaderboard.rows import Public, Row, Table
 
 
 def _documented_by_fields() -> list[type]:
@@ -72,13 +72,22 @@ def _few(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[tuple[Any, ...]]
 
 
 def _drawn(cls: type) -> st.SearchStrategy[Any]:
-    """``cls`` drawn from its type, the leaderboard with at most two tables of at most two rows each.
+    """``cls`` drawn from its type, with at most two of each nested document.
 
-    Drawn freely, a leaderboard's nested tables overrun Hypothesis's buffer and are drawn again,
-    about 25 CPU-s for a handful of examples; two of each still nest every kind of document.
+    A row's seeds are rows with no seeds of their own; a table has at most two rows, the
+    leaderboard two tables of each kind. Drawn freely, the nested rows and tables overrun
+    Hypothesis's buffer and are drawn again, seconds to tens of seconds for a handful of examples;
+    two of each still nest every kind of document.
     """
+    public = _few(st.from_type(Public))
+    seed_row = st.builds(Row, public=public, beside=_few(st.text()), by_seed=st.just(()))
+    row = st.builds(Row, public=public, beside=_few(st.text()), by_seed=_few(seed_row))
+    if cls is Row:
+        return row
+    table = st.builds(Table, rows=_few(row))
+    if cls is Table:
+        return table
     if cls is Leaderboard:
-        table = st.builds(Table, rows=_few(st.from_type(Row)))
         return st.builds(Leaderboard, tables=_few(table), reported=_few(table), experiments=_few(table))
     return st.from_type(cls)
 
