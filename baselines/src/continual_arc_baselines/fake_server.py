@@ -269,7 +269,10 @@ class FakeModelServer:
 
     @property
     def usage_reported(self) -> list[JSONObject]:
-        """Every usage object the server wrote, in order (a copy); replies without usage add none."""
+        """Every usage object the server wrote, in order (a copy); replies without usage add none.
+
+        A whole (unstreamed) reply's usage is noted just before its body is written.
+        """
         with self._lock:
             return list(self._usage_reported)
 
@@ -481,10 +484,12 @@ class _FakeApp:
         if reply.get("die_after") is not None:
             await die_plain(ex, self.owner, payload)
             return
-        await _json(ex, 200, payload, reply.get("headers"))
+        # Noted before the body is written: a client that has read the reply must find it counted,
+        # and a test thread reads the counts as soon as its call returns.
         self.owner.note_text(len(text.encode()), new=True)
         if usage is not None:
             self.owner.note_usage(_usage_json(usage))
+        await _json(ex, 200, payload, reply.get("headers"))
 
     async def _stream(
         self,
