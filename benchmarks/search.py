@@ -33,6 +33,7 @@ from typing import Any
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import DEFAULT_BUDGET, Prior, SearchResult, execute, parse, search
+from continual_arc_baselines.dsl.ops import CATALOGUES
 
 REARC_SEED = 10_000
 TRANSFER_SEED = 20_000
@@ -40,7 +41,8 @@ LEARN_SEED = 30_000
 SETS = ("rearc", "eval", "heldout", "train")
 PRIORS = ("empty", "stream", "training")
 
-Job = tuple[int, str, int, int, dict[str, Any]]
+Job = tuple[int, str, int, int, dict[str, Any], str]
+"""A task's index in its set, its id, demonstrations, budget, prior (as JSON) and catalogue name."""
 
 
 def _distinct_predictions(result: SearchResult, k: int) -> list[Grid]:
@@ -53,10 +55,12 @@ def _distinct_predictions(result: SearchResult, k: int) -> list[Grid]:
     return seen
 
 
-def _score(task_id: str, demos: Sequence[Pair], test: Pair, budget: int, prior: Prior) -> dict[str, Any]:
+def _score(
+    task_id: str, demos: Sequence[Pair], test: Pair, budget: int, prior: Prior, catalogue: str
+) -> dict[str, Any]:
     # CPU time of this process: the figure a loaded machine inflates least.
     start = time.process_time()
-    result = search(demos, test[0], budget=budget, prior=prior)
+    result = search(demos, test[0], budget=budget, prior=prior, catalogue=CATALOGUES[catalogue])
     seconds = time.process_time() - start
     top = _distinct_predictions(result, 3)
     first = bool(top) and top[0] == test[1]
@@ -77,12 +81,11 @@ def rearc_task(job: Job) -> dict[str, Any]:
     """Search one Re-ARC task and, when solved, try the kept program on a second instance."""
     from continual_arc.data import rearc
 
-    index, task_id, demos, budget, prior = job
+    index, task_id, demos, budget, prior, catalogue = job
     seed = REARC_SEED + index
     test = rearc.instance(task_id, seed)
-    record = _score(
-        task_id, rearc.demonstrations(task_id, seed, demos, test[0]), test, budget, Prior.from_json(prior)
-    )
+    given = rearc.demonstrations(task_id, seed, demos, test[0])
+    record = _score(task_id, given, test, budget, Prior.from_json(prior), catalogue)
     if record["first"]:
         fresh = rearc.instance(task_id, TRANSFER_SEED + index)
         record["transfer"] = execute(parse(record["program"]), fresh[0]) == fresh[1]
@@ -93,10 +96,11 @@ def learn_task(job: Job) -> str | None:
     """The empty-prior search's first program on a learning instance of a Re-ARC task, if right."""
     from continual_arc.data import rearc
 
-    index, task_id, demos, budget, _ = job
+    index, task_id, demos, budget, _, catalogue = job
     seed = LEARN_SEED + index
     test = rearc.instance(task_id, seed)
-    result = search(rearc.demonstrations(task_id, seed, demos, test[0]), test[0], budget=budget)
+    given = rearc.demonstrations(task_id, seed, demos, test[0])
+    result = search(given, test[0], budget=budget, catalogue=CATALOGUES[catalogue])
     if result.candidates and result.candidates[0].prediction == test[1]:
         return result.candidates[0].program.text
     return None
@@ -107,11 +111,11 @@ def fixed_task(source_name: str, job: Job) -> dict[str, Any]:
     from continual_arc.tracks.registry import get_source
     from continual_arc.tracks.sources import FixedSource
 
-    _, task_id, _, budget, prior = job
+    _, task_id, _, budget, prior, catalogue = job
     source = get_source(source_name)
     assert isinstance(source, FixedSource)
     train, tests = source.pairs(task_id)
-    return _score(task_id, train, tests[0], budget, Prior.from_json(prior))
+    return _score(task_id, train, tests[0], budget, Prior.from_json(prior), catalogue)
 
 
 eval_task = functools.partial(fixed_task, "arc1/evaluation")
@@ -153,7 +157,7 @@ def report(name: str, records: list[dict[str, Any]]) -> None:
 
 
 def _learn(tasks: Sequence[str], pool: Sequence[str], args: argparse.Namespace) -> Prior:
-    jobs: list[Job] = [(pool.index(t), t, args.demos, args.budget, {}) for t in tasks]
+    jobs: list[Job] = [(pool.index(t), t, args.demos, args.budget, {}, args.catalogue) for t in tasks]
     programs = [p for p in _map(learn_task, jobs, args.jobs) if p is not None]
     print(f"prior learned from {len(programs)} programs right on {len(tasks)} tasks")
     return Prior.empty().learn(programs)
@@ -201,6 +205,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--budget", type=int, default=DEFAULT_BUDGET, help="primitive applications per search"
     )
+    parser.add_argument(
+        "--catalogue",
+        default="core",
+        choices=sorted(CATALOGUES),
+        help="the steps searched: core (every stored run's) or wide (and the families added since)",
+    )
     parser.add_argument("--demos", type=int, default=3, help="Re-ARC demonstrations per search")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--records", default=None, help="write per-task records (JSON lines) here")
@@ -222,13 +232,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.save_priors, "w") as out:
             json.dump({name: prior.to_json() for name, prior in made.items()}, out, indent=1)
     runners = {"rearc": rearc_task, "eval": eval_task, "heldout": eval_task, "train": train_task}
-    print(f"budget {args.budget} applications per search")
+    print(f"budget {args.budget} applications per search, catalogue {args.catalogue}")
     parts: list[tuple[str, list[dict[str, Any]]]] = []
     for prior_name, prior in made.items():
         for set_name in sets:
             ids = _ids(set_name)[:: args.every][: args.limit]
             index = {t: i for i, t in enumerate(_ids(set_name))}
-            jobs: list[Job] = [(index[t], t, args.demos, args.budget, prior.to_json()) for t in ids]
+            jobs: list[Job] = [
+                (index[t], t, args.demos, args.budget, prior.to_json(), args.catalogue) for t in ids
+            ]
             records = _map(runners[set_name], jobs, args.jobs)
             name = f"{set_name}, {prior_name} prior" + (
                 f", {args.demos} demonstrations" if set_name == "rearc" else ""

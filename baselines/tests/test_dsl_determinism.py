@@ -19,12 +19,14 @@ _CHILD = """
 import json, sys
 from continual_arc.tracks.registry import get_source
 from continual_arc_baselines.dsl import search
+from continual_arc_baselines.dsl.ops import CATALOGUES
 source = get_source("arc1/evaluation")
 TASKS = int(sys.argv[1])
+catalogue = CATALOGUES[sys.argv[2]]
 out = []
 for task in source.task_ids()[:TASKS]:
     train, tests = source.pairs(task)
-    result = search(train, tests[0][0], max_candidates=4)
+    result = search(train, tests[0][0], max_candidates=4, catalogue=catalogue)
     out.append([task, result.applications, result.first_fit,
                 [[c.program.text, c.prediction, c.cost, c.found_at] for c in result.candidates]])
 print(json.dumps(out))
@@ -32,10 +34,11 @@ print(json.dumps(out))
 
 
 @pytest.mark.slow
-def test_fifty_tasks_search_alike_under_two_hash_seeds() -> None:
+@pytest.mark.parametrize("catalogue", ["core", "wide"])
+def test_fifty_tasks_search_alike_under_two_hash_seeds(catalogue: str) -> None:
     children = [
         subprocess.Popen(
-            [sys.executable, "-c", _CHILD, str(TASKS)],
+            [sys.executable, "-c", _CHILD, str(TASKS), catalogue],
             stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONHASHSEED": seed},

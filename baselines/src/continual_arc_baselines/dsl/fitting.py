@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .catalogue import Catalogue, FitInput
 from .colours import apply_map, entry_cost, fit_map
 from .extract import CORNERS
 from .family import Op
@@ -20,7 +21,7 @@ from .grid import Array, Context, Grid, Pair, to_array, to_grid
 from .halo import RADII, fit_halo, halo_op
 from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
 from .local import KINDS, fit_local, local_op
-from .ops import window_op
+from .ops import CORE, window_op
 from .program import Program, map_text
 from .shapes import Expectation, expect
 from .stacking import fit_stack
@@ -69,9 +70,14 @@ class State:
 
 
 class Task:
-    """The demonstrations and test input in array form, the rules they obey, and the fit check."""
+    """The demonstrations and test input in array form, the rules they obey, and the fit check.
 
-    def __init__(self, demos: Sequence[Pair], test_input: Grid) -> None:
+    ``catalogue`` names the steps a search of the task may take (`catalogue`); its fitters add
+    to the fitted steps every catalogue has.
+    """
+
+    def __init__(self, demos: Sequence[Pair], test_input: Grid, catalogue: Catalogue = CORE) -> None:
+        self.catalogue = catalogue
         self.inputs = (*(to_array(i) for i, _ in demos), to_array(test_input))
         self.outputs = tuple(to_array(o) for _, o in demos)
         self.n = len(demos)
@@ -103,6 +109,9 @@ class Task:
                 table = fit_local(self.inputs[: self.n], self.outputs, kind)
                 if table is not None:
                     rules.append(local_op(kind, table))
+        if self.catalogue.fitters:
+            given = FitInput(self.inputs, self.outputs, self.contexts[0])
+            rules.extend(op for fitter in self.catalogue.fitters for op in fitter.fit(given))
         return (*windows, *rules)
 
     def shapes_match(self, state: State) -> bool:

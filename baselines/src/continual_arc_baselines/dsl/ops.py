@@ -1,4 +1,8 @@
-"""The registry of primitives: every family of every module, expanded in search order.
+"""The registry of primitives: every family of every module, expanded in search order, in catalogues.
+
+``CORE`` holds the families every stored run was searched with; ``WIDE`` holds them and the
+families added since (`catalogue`). `lookup` reads the steps of either, so a program found with
+any catalogue runs again.
 
 Besides these fixed primitives there are *fitted* steps, whose constants the search fits from the
 demonstrations and writes into the step's text in braces: ``window(tl){3,4}`` (a block of fitted
@@ -31,14 +35,26 @@ from . import (
     symmetry,
     tiling,
 )
-from .family import Family, Op, expand
+from .catalogue import Catalogue, Fitter
+from .family import Family, Op
 from .halo import HALO_COST, RADII, parse_halo
 from .layout import BLOCKS_COST, CONTINUE_COST, parse_blocks, parse_continue
 from .local import KINDS, LOCAL_COST, parse_local
 from .parts import SPLITS
 from .stacking import STACK_COST, parse_stack
 
-__all__ = ["BASE_COSTS", "FAMILIES", "OPS", "WINDOW_COST", "lookup", "window_op"]
+__all__ = [
+    "BASE_COSTS",
+    "CATALOGUES",
+    "CORE",
+    "FAMILIES",
+    "OPS",
+    "WIDE",
+    "WINDOW_COST",
+    "catalogue",
+    "lookup",
+    "window_op",
+]
 
 WINDOW_COST = 2
 """The cost of ``window(corner){h,w}``, whose sizes are fitted constants."""
@@ -63,15 +79,9 @@ FAMILIES: tuple[Family, ...] = (
     *choosing.FAMILIES,
     *pooling.FAMILIES,
 )
-"""Every primitive family, in the order the search tries them."""
+"""Every primitive family of the ``core`` catalogue, in the order the search tries them."""
 
-OPS: tuple[Op, ...] = tuple(op for family in FAMILIES for op in expand(family))
-"""Every primitive with its arguments bound, in the order above."""
-
-_BY_TEXT = {op.text: op for op in OPS}
-
-BASE_COSTS: dict[str, float] = {
-    **{op.text: op.cost for op in OPS},
+_FITTED_COSTS: dict[str, float] = {
     **{f"window({corner})": WINDOW_COST for corner in extract.CORNERS},
     **{f"local({kind})": LOCAL_COST for kind in KINDS},
     **{f"blocks({r}x{c})": BLOCKS_COST for r in range(1, 6) for c in range(1, 6) if r * c > 1},
@@ -79,7 +89,39 @@ BASE_COSTS: dict[str, float] = {
     **{f"stack({how})": STACK_COST for how in SPLITS},
     **{f"halo({radius})": HALO_COST for radius in RADII},
 }
-"""Every step's cost under the empty prior, by its token (a fitted step without its constants)."""
+
+CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
+"""The steps every stored run was searched with: the default."""
+
+WIDE_FAMILIES: tuple[Family, ...] = ()
+"""The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
+
+WIDE_FITTERS: tuple[Fitter, ...] = ()
+"""The fitters added since ``core``."""
+
+WIDE_FEATURES: frozenset[str] = frozenset()
+"""The changes to the search itself made since ``core`` (`Catalogue.features`)."""
+
+WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
+"""Every step of ``core`` and every family and fitter added since."""
+
+CATALOGUES: dict[str, Catalogue] = {c.name: c for c in (CORE, WIDE)}
+"""Every catalogue by name."""
+
+OPS: tuple[Op, ...] = CORE.ops
+"""Every primitive of ``core`` with its arguments bound, in search order."""
+
+BASE_COSTS: dict[str, float] = CORE.base_costs
+"""Every ``core`` step's cost under the empty prior, by its token (a fitted step without its constants)."""
+
+
+def catalogue(name: str) -> Catalogue:
+    """The catalogue called ``name``; a `ValueError` naming the known ones otherwise."""
+    try:
+        return CATALOGUES[name]
+    except KeyError:
+        known = ", ".join(CATALOGUES)
+        raise ValueError(f"no search catalogue is called {name!r}; the catalogues are {known}") from None
 
 
 def window_op(corner: str, height: int, width: int) -> Op:
@@ -109,14 +151,15 @@ _FITTED: dict[str, Callable[[str], Op | None]] = {
     "continue{": parse_continue,
     "stack(": parse_stack,
     "halo(": parse_halo,
+    **{fitter.prefix: fitter.parse for fitter in WIDE_FITTERS},
 }
 
 
 def lookup(text: str) -> Op | None:
-    """The step whose canonical text is ``text`` (``"rot90"``, ``"pick(8,big)"``), if any."""
+    """The step whose canonical text is ``text`` (``"rot90"``, ``"pick(8,big)"``), of any catalogue."""
     if text.endswith("}"):
         for prefix, parser in _FITTED.items():
             if text.startswith(prefix):
                 return parser(text)
         return None
-    return _BY_TEXT.get(text)
+    return WIDE.by_text.get(text)

@@ -35,10 +35,11 @@ from dataclasses import dataclass
 
 from continual_arc.grids import Grid, Pair
 
+from .catalogue import Catalogue
 from .family import Op
 from .fitting import Candidate, State, Task
 from .grid import key_of
-from .ops import BASE_COSTS, OPS
+from .ops import CORE
 from .prior import Prior, token
 from .program import ZERO_BG
 
@@ -99,15 +100,16 @@ def _move(ops: tuple[Op, ...], cost: float) -> _Move:
     return _Move(ops, cost, sum(op.cost for op in ops), shape, ops[-1].last)
 
 
-def _moves(prior: Prior, fitted: tuple[Op, ...]) -> list[_Move]:
+def _moves(prior: Prior, fitted: tuple[Op, ...], catalogue: Catalogue) -> list[_Move]:
     """Every step and macro with its cost under the prior, cheapest first (ties: registry order)."""
-    costs = prior.step_costs(BASE_COSTS)
-    moves = [_move((op,), costs[op.text]) for op in OPS]
+    base_costs = catalogue.base_costs
+    costs = prior.step_costs(base_costs)
+    moves = [_move((op,), costs[op.text]) for op in catalogue.ops]
     for op in fitted:
         # A fitted step's cost grows with its constants; the prior moves it as it moves its token.
         name = token(op.text)
-        moves.append(_move((op,), op.cost + costs.get(name, op.cost) - BASE_COSTS.get(name, op.cost)))
-    by_token = {op.text: op for op in OPS}
+        moves.append(_move((op,), op.cost + costs.get(name, op.cost) - base_costs.get(name, op.cost)))
+    by_token = catalogue.by_text
     for macro in prior.macros(costs):
         if all(step in by_token for step in macro.steps):
             moves.append(_move(tuple(by_token[s] for s in macro.steps), macro.cost))
@@ -134,7 +136,7 @@ class _Search:
         # The searching thread's CPU time, not the wall clock: a loaded machine must not cut a search
         # short (that changed records under load); only a search gone pathological meets the cap.
         self.deadline = time.thread_time() + time_cap
-        moves = _moves(prior, task.fitted_ops())
+        moves = _moves(prior, task.fitted_ops(), task.catalogue)
         self.moves = {kind: [m for m in moves if m.shape in allowed] for kind, allowed in _ALLOWED.items()}
         self.states: list[tuple[State, list[_Move]]] = []
         self.frontier: list[tuple[float, float, int, int]] = []
@@ -236,6 +238,7 @@ def search(
     prior: Prior | None = None,
     time_cap: float = 30.0,
     max_candidates: int = 32,
+    catalogue: Catalogue = CORE,
 ) -> SearchResult:
     """Search for programs that turn every demonstration input into its output.
 
@@ -249,11 +252,12 @@ def search(
         time_cap: CPU seconds of the searching thread after which the search stops anyway (logged
             as a warning); far above any search's need, so it fires only on a runaway search.
         max_candidates: the most candidates to return.
+        catalogue: the steps it may take (`ops.CATALOGUES`); ``core``, every stored run's, by default.
 
     Returns:
         The candidates, cheapest first, and what the search spent.
     """
-    task = Task(demos, test_input)
+    task = Task(demos, test_input, catalogue)
     run = _Search(task, prior or Prior.empty(), budget, time_cap)
     run.add(State((), task.inputs, 0.0, 0.0, 0))
     if len(task.contexts) > 1:

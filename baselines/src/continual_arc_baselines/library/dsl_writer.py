@@ -8,6 +8,7 @@ from pathlib import Path
 from ..dsl import DEFAULT_BUDGET, Prior, ProgramError, execute, parse, search
 from ..dsl import __version__ as DSL_VERSION
 from ..dsl.grid import Grid
+from ..dsl.ops import catalogue as named_catalogue
 from ..options import search_cache_allowed
 from .search_cache import SearchCache, default_cache_dir
 from .writer import WriteRequest, WriterResult, WrittenProgram
@@ -23,7 +24,7 @@ class DslWriter:
     between rounds (the empty prior by default).
 
     A result is served from the search cache when an entry for the same inputs exists (the DSL's
-    version, budget, candidates kept, prior, demonstrations and test input); the work reported is
+    version, catalogue, budget, candidates kept, prior, demonstrations and test input); the work reported is
     the search's own either way (the applications it spent when it ran), so that a play's
     counters read the same with the cache, without it, and whichever play ran a search first.
     Cache hits are counted apart
@@ -36,6 +37,7 @@ class DslWriter:
             note when it fires; such a result, which depends on the machine, is never cached).
         cache: whether to use the search cache.
         cache_dir: where it lives (default: ``search-cache/`` in the data directory).
+        catalogue: the name of the steps the search may take (`ops.CATALOGUES`; default ``core``).
     """
 
     name = "dsl"
@@ -47,7 +49,9 @@ class DslWriter:
         time_cap: float = 30.0,
         cache: bool = True,
         cache_dir: str | Path | None = None,
+        catalogue: str = "core",
     ) -> None:
+        self.catalogue = named_catalogue(catalogue)
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.max_candidates = max_candidates
         self.time_cap = time_cap
@@ -68,13 +72,15 @@ class DslWriter:
             prior=self.prior,
             time_cap=self.time_cap,
             max_candidates=self.max_candidates,
+            catalogue=self.catalogue,
         )
         programs = tuple(WrittenProgram(c.program.text, c.prediction, c.cost) for c in result.candidates)
         note = "the search's time cap fired" if result.hit_time_cap else None
         return WriterResult(programs, result.applications, note)
 
     def _key(self, request: WriteRequest) -> str:
-        settings = [DSL_VERSION, self.budget, self.max_candidates, self.prior.fingerprint()]
+        settings = [DSL_VERSION, self.catalogue.name, self.budget, self.max_candidates]
+        settings.append(self.prior.fingerprint())
         return SearchCache.key(settings, request.demos, request.test_input)
 
     def write(self, request: WriteRequest) -> WriterResult:

@@ -92,6 +92,7 @@ class LibraryKnobs(TypedDict, total=False):
     trust: bool
     search_cache: bool
     cache_dir: str | None
+    catalogue: str
 
 
 class ProgramLibraryLearner(GridBase):
@@ -109,6 +110,8 @@ class ProgramLibraryLearner(GridBase):
         search_cache: whether the DSL writer serves repeated searches from the search cache
             (changes no result and no record, only the time).
         cache_dir: where that cache lives (default: ``search-cache/`` in the data directory).
+        catalogue: the steps the DSL search may take (default writer only): ``core``, the one every
+            stored run was made with, or ``wide``, with the families added since.
     """
 
     stateless_when: tuple[tuple[str, object], ...] | None = (("keep", "nothing"), ("learn_prior", False))
@@ -124,12 +127,13 @@ class ProgramLibraryLearner(GridBase):
         trust: bool = True,
         search_cache: bool = True,
         cache_dir: str | None = None,
+        catalogue: str = "core",
     ) -> None:
         super().__init__()
         if keep not in KEEPS:
             raise ValueError(f"keep must be one of {', '.join(KEEPS)}, got {keep!r}")
         if writer is None:
-            writer = DslWriter(budget=budget, cache=search_cache, cache_dir=cache_dir)
+            writer = DslWriter(budget=budget, cache=search_cache, cache_dir=cache_dir, catalogue=catalogue)
         if learn_prior and not hasattr(writer, "prior"):
             raise ValueError("learn_prior needs a writer that searches under a prior (the DSL writer)")
         self.keep = keep

@@ -1,0 +1,100 @@
+"""A catalogue: the named set of steps one search may take.
+
+The search's steps come from a catalogue. ``core`` is the set every stored run was made with;
+``wide`` holds all of it and the families added since, in their own order after it. A catalogue
+other than ``core`` is chosen by name (`search`'s ``catalogue``, the program library's option, the
+search benchmark's ``--catalogue``), so a new family is measured before it changes any record,
+and the default moves to it only with the stored runs rebuilt.
+
+A catalogue holds fixed families (each expanded into its `Op` members) and *fitters*: makers of steps whose
+constants the demonstrations fix, each with the tokens it may write and a parser that reads its
+text back, so a kept program runs with no demonstrations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .family import Family, Op, expand
+from .grid import Array, Context
+
+__all__ = ["Catalogue", "FitInput", "Fitter"]
+
+
+@dataclass(frozen=True)
+class FitInput:
+    """What a fitter reads: a task's grids and their contexts (the plain root's).
+
+    Attributes:
+        inputs: the demonstration inputs, then the test input.
+        outputs: the demonstration outputs.
+        contexts: one per grid of ``inputs``, in the same order.
+    """
+
+    inputs: tuple[Array, ...]
+    outputs: tuple[Array, ...]
+    contexts: tuple[Context, ...]
+
+    @property
+    def n(self) -> int:
+        """The number of demonstrations."""
+        return len(self.outputs)
+
+
+@dataclass(frozen=True)
+class Fitter:
+    """A maker of fitted steps: the steps, their tokens and a parser of their text.
+
+    Attributes:
+        prefix: how the text of every step it makes begins (``"stamp("``); unique among all
+            fitters. The text ends with its constants in braces (``stamp(8){...}``).
+        tokens: each token it may write (the step's text without its constants) and its base cost.
+        fit: the steps the demonstrations fix, in the order the search should try them (may be empty).
+        parse: the step a text names, or ``None`` when the text is not one of its steps.
+    """
+
+    prefix: str
+    tokens: Mapping[str, float]
+    fit: Callable[[FitInput], Sequence[Op]]
+    parse: Callable[[str], Op | None]
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """A named set of steps: fixed families in search order, then fitters.
+
+    Attributes:
+        name: how it is chosen (``"core"``, ``"wide"``).
+        families: the fixed families, in the order the search tries their members.
+        fitters: the makers of fitted steps beyond those every catalogue has (`fitting.Task`).
+        base_fitted: the base costs of the tokens every catalogue's own fitted steps write.
+        features: the names of changes to how the search itself works that this catalogue turns
+            on (none in ``core``); each is read where the search makes that change.
+    """
+
+    name: str
+    families: tuple[Family, ...]
+    fitters: tuple[Fitter, ...] = ()
+    base_fitted: Mapping[str, float] = field(default_factory=dict)
+    features: frozenset[str] = frozenset()
+
+    @cached_property
+    def ops(self) -> tuple[Op, ...]:
+        """Every fixed step with its arguments bound, in search order."""
+        return tuple(op for family in self.families for op in expand(family))
+
+    @cached_property
+    def by_text(self) -> dict[str, Op]:
+        """Every fixed step by its text."""
+        return {op.text: op for op in self.ops}
+
+    @cached_property
+    def base_costs(self) -> dict[str, float]:
+        """Every token's cost under the empty prior: fixed steps, then fitted tokens."""
+        costs = {op.text: op.cost for op in self.ops}
+        costs.update(self.base_fitted)
+        for fitter in self.fitters:
+            costs.update(fitter.tokens)
+        return costs
