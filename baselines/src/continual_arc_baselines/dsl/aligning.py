@@ -9,6 +9,8 @@ its relation to the anchor fixes. The anchor is named by:
 
 * digits, ``12``: the cells of those colours (the colours the demonstrations never move);
 * ``L``: the full lines, every row or column that one colour fills but for at most its two ends;
+* ``H``: the single-colour objects with holes (of any colour);
+* ``F``: the most frequent foreground colour (the lowest on a tie);
 * ``M``: all but the largest multicolour object, which alone moves (the anchor's colour may vary).
 
 The kinds (`KINDS`): ``rows`` / ``cols`` move each mover along one axis until its box's centre
@@ -36,11 +38,11 @@ import numpy.typing as npt
 from .catalogue import FitInput, Fitter
 from .family import Op
 from .grid import SENTINEL, Array, Context, bg_for
-from .objects import Objects, choose, label, objects
+from .objects import Objects, choose, filter_objects, label, objects
 
 __all__ = ["FITTER", "KINDS", "MAX_MOVERS", "MOVE_COST", "Rule", "fit_moves", "move_op", "parse_move"]
 
-KINDS = ("rows", "cols", "centre", "step", "touch", "snap", "hole")
+KINDS = ("rows", "cols", "centre", "step", "touch", "snap", "hole", "mirror", "flip")
 """How a mover goes, relative to the anchor (see the module's docstring)."""
 
 MOVER_MODES = ("m8", "8", "4", "c")
@@ -146,7 +148,16 @@ def _split(a: Array, bg: int, rule: Rule) -> _Scene | None:
         if big is None:
             return None
         return _scene(objs, fg & (objs.labels != big), [big])
-    anchor = _lines(a, bg) if rule.anchor == "L" else np.isin(a, [int(c) for c in rule.anchor]) & fg
+    if rule.anchor == "H":
+        whole = objects(a, bg, "8")
+        anchor = np.isin(whole.labels, np.flatnonzero(filter_objects(a, whole, "holes")))
+    elif rule.anchor == "L":
+        anchor = _lines(a, bg)
+    elif rule.anchor == "F":
+        counts = np.bincount(a[fg], minlength=SENTINEL)
+        anchor = fg & (a == int(np.argmax(counts))) if counts.max() > 0 else fg & False
+    else:
+        anchor = np.isin(a, [int(c) for c in rule.anchor]) & fg
     if not anchor.any():
         return None
     rest = np.where(anchor, np.uint8(bg), a).astype(np.uint8)
@@ -225,13 +236,45 @@ def _shape_key(ys: npt.NDArray[np.intp], xs: npt.NDArray[np.intp]) -> bytes:
     return bytes(box.shape) + box.tobytes()
 
 
-def _offsets(a: Array, scene: _Scene, kind: str) -> list[tuple[int, int] | None] | None:
-    """Per mover, its offset (``None``: it is deleted); ``None`` when the rule does not apply."""
+Cells = tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]
+
+
+def _reflect(
+    ys: npt.NDArray[np.intp],
+    xs: npt.NDArray[np.intp],
+    box: tuple[int, int, int, int],
+    part: tuple[int, int, int, int],
+    cells: Mask,
+    kind: str,
+) -> Cells | None:
+    """A mover's cells mirrored across an anchor part it faces straight (``mirror``, ``flip``).
+
+    ``mirror`` reflects them about the part's fullest row or column on that axis (a bracket's
+    base); ``flip`` reflects them in place and sets them against the part's far side.
+    """
+    dy, dx = _toward(box, part)
+    if (dy == 0) == (dx == 0):
+        return None  # diagonal to the part, or inside its box: no axis to mirror on
+    if dy:
+        if kind == "mirror":
+            axis = part[0] + int(np.argmax(cells[part[0] : part[2]].sum(axis=1)))
+            return 2 * axis - ys, xs
+        flipped = box[0] + box[2] - 1 - ys
+        return (flipped - box[0] + part[2] if dy > 0 else flipped + part[0] - box[2]), xs
+    if kind == "mirror":
+        axis = part[1] + int(np.argmax(cells[:, part[1] : part[3]].sum(axis=0)))
+        return ys, 2 * axis - xs
+    flipped = box[1] + box[3] - 1 - xs
+    return ys, (flipped - box[1] + part[3] if dx > 0 else flipped + part[1] - box[3])
+
+
+def _targets(a: Array, scene: _Scene, kind: str) -> list[Cells | None] | None:
+    """Per mover, the cells it goes to (``None``: it is deleted); ``None`` when the rule does not apply."""
     anchor = scene.anchor
     ays, axs = np.nonzero(anchor)
     whole = _box(ays, axs)
-    offsets: list[tuple[int, int] | None] = []
-    if kind in ("touch", "snap"):
+    targets: list[Cells | None] = []
+    if kind in ("touch", "snap", "mirror", "flip"):
         boxes, colours, cells = _parts(anchor, a)
     if kind == "hole":
         holes = _holes(anchor)
@@ -244,47 +287,54 @@ def _offsets(a: Array, scene: _Scene, kind: str) -> list[tuple[int, int] | None]
             dx = twice_dx // 2 if kind != "rows" else 0
             if (kind != "cols" and twice_dy % 2) or (kind != "rows" and twice_dx % 2):
                 return None  # no cell is the centre: the rule cannot say where
-            offsets.append((dy, dx))
+            targets.append((ys + dy, xs + dx))
         elif kind == "step":
-            offsets.append(_toward(box, whole))
+            dy, dx = _toward(box, whole)
+            targets.append((ys + dy, xs + dx))
         elif kind == "hole":
             key = _shape_key(ys, xs)
             spot = next((k for k, (_, hk) in enumerate(holes) if hk == key and k not in used), None)
             if spot is None:
-                offsets.append((0, 0))
+                targets.append((ys, xs))
                 continue
             used.add(spot)
             (top, left), _ = holes[spot]
-            offsets.append((top - box[0], left - box[1]))
+            targets.append((ys + top - box[0], xs + left - box[1]))
         else:
-            candidates = [k for k in range(len(boxes)) if kind == "touch" or colours[k] == colour]
+            candidates = [k for k in range(len(boxes)) if kind != "snap" or colours[k] == colour]
             if not candidates:
-                offsets.append(None)
+                targets.append(None)
                 continue
             # The nearest part it faces straight, else the nearest; on a tie the first in reading
             # order, so the choice is fixed.
             near = min(candidates, key=lambda k: (0 not in _toward(box, boxes[k]), _gap(box, boxes[k]), k))
+            if kind in ("mirror", "flip"):
+                moved = _reflect(ys, xs, box, boxes[near], cells[near], kind)
+                if moved is None:
+                    return None
+                targets.append(moved)
+                continue
             dy, dx = _toward(box, boxes[near])
             if dy == dx == 0:
                 return None  # inside the part's box: no way toward it
             far = _slide(cells[near], ys, xs, dy, dx)
             if far is None:
                 return None
-            offsets.append((far * dy, far * dx))
-    return offsets
+            targets.append((ys + far * dy, xs + far * dx))
+    return targets
 
 
 def _paint(a: Array, bg: int, scene: _Scene, kind: str) -> Array | None:
     """The grid ``scene`` makes of ``a`` once its movers have gone as ``kind`` says."""
-    offsets = _offsets(a, scene, kind)
-    if offsets is None:
+    targets = _targets(a, scene, kind)
+    if targets is None:
         return None
     h, w = a.shape
     out = np.where(scene.anchor, a, np.uint8(bg)).astype(np.uint8)
-    for (ys, xs), offset in zip(scene.movers, offsets, strict=True):
-        if offset is None:
+    for (ys, xs), target in zip(scene.movers, targets, strict=True):
+        if target is None:
             continue
-        ny, nx = ys + offset[0], xs + offset[1]
+        ny, nx = target
         if ny.min() < 0 or nx.min() < 0 or ny.max() >= h or nx.max() >= w:
             return None  # a mover would leave the grid: the rule is not this task's
         out[ny, nx] = a[ys, xs]
@@ -309,7 +359,7 @@ def move_op(rule: Rule) -> Op:
 
 
 def _anchors(given: FitInput) -> list[str]:
-    """The anchors worth trying: the colours no demonstration moves (all, then each), ``L``, ``M``."""
+    """The anchors worth trying: the colours no demonstration moves (all, then each), then L, H, F, M."""
     inputs, outputs = given.inputs[: given.n], given.outputs
     bgs = [c.bg for c in given.contexts]
     present: set[int] | None = None
@@ -321,7 +371,7 @@ def _anchors(given: FitInput) -> list[str]:
     names = ["".join(str(c) for c in still)] if still else []
     if len(still) > 1:
         names.extend(str(c) for c in still)
-    return [*names, "L", "M"]
+    return [*names, "L", "H", "F", "M"]
 
 
 def _scenes(
@@ -379,7 +429,7 @@ def parse_move(text: str) -> Op | None:
     anchor, _, mode = body.removesuffix("}").partition(";")
     if kind not in KINDS or mode not in MOVER_MODES or not body.endswith("}"):
         return None
-    if anchor not in ("L", "M") and not (anchor.isdigit() and list(anchor) == sorted(set(anchor))):
+    if anchor not in ("L", "H", "F", "M") and not (anchor.isdigit() and list(anchor) == sorted(set(anchor))):
         return None
     if anchor == "M" and mode != "m8":
         return None
