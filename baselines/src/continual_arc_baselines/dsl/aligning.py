@@ -11,6 +11,7 @@ its relation to the anchor fixes. The anchor is named by:
 * ``L``: the full lines, every row or column that one colour fills but for at most its two ends;
 * ``H``: the single-colour objects with holes (of any colour);
 * ``F``: the most frequent foreground colour (the lowest on a tie);
+* ``B``: the largest multicolour object;
 * ``M``: all but the largest multicolour object, which alone moves (the anchor's colour may vary).
 
 The kinds (`KINDS`): ``rows`` / ``cols`` move each mover along one axis until its box's centre
@@ -19,7 +20,10 @@ box (diagonally when they share neither rows nor columns); ``touch`` slides it t
 anchor part until the next cell would overlap the anchor; ``snap`` does the same toward the
 nearest anchor part of the mover's own colour and deletes a mover whose colour has none;
 ``hole`` moves each mover into a hole of the anchor (background enclosed by it) of exactly its
-shape, and leaves a mover that fits none where it was.
+shape, and leaves a mover that fits none where it was; ``mirror`` reflects it about the fullest
+line of the anchor part it faces (a bracket's base), ``flip`` reflects it and sets it against that
+part's far side; ``into`` moves it the least way that puts its box inside the anchor's, over the
+anchor's cells (every other kind keeps the anchor as it was).
 
 The rules are fitted (`fit_moves`): every rule that turns each demonstration input into its
 output, with the anchor's colours read from the demonstrations, becomes one step written
@@ -42,7 +46,7 @@ from .objects import Objects, choose, filter_objects, label, objects
 
 __all__ = ["FITTER", "KINDS", "MAX_MOVERS", "MOVE_COST", "Rule", "fit_moves", "move_op", "parse_move"]
 
-KINDS = ("rows", "cols", "centre", "step", "touch", "snap", "hole", "mirror", "flip")
+KINDS = ("rows", "cols", "centre", "step", "touch", "snap", "hole", "mirror", "flip", "into")
 """How a mover goes, relative to the anchor (see the module's docstring)."""
 
 MOVER_MODES = ("m8", "8", "4", "c")
@@ -148,7 +152,13 @@ def _split(a: Array, bg: int, rule: Rule) -> _Scene | None:
         if big is None:
             return None
         return _scene(objs, fg & (objs.labels != big), [big])
-    if rule.anchor == "H":
+    if rule.anchor == "B":
+        whole = objects(a, bg, "m8")
+        big = choose(a, whole, "big") if len(whole) > 1 else None
+        if big is None:
+            return None
+        anchor = whole.labels == big
+    elif rule.anchor == "H":
         whole = objects(a, bg, "8")
         anchor = np.isin(whole.labels, np.flatnonzero(filter_objects(a, whole, "holes")))
     elif rule.anchor == "L":
@@ -291,6 +301,12 @@ def _targets(a: Array, scene: _Scene, kind: str) -> list[Cells | None] | None:
         elif kind == "step":
             dy, dx = _toward(box, whole)
             targets.append((ys + dy, xs + dx))
+        elif kind == "into":
+            if box[2] - box[0] > whole[2] - whole[0] or box[3] - box[1] > whole[3] - whole[1]:
+                return None  # larger than the anchor: it cannot go inside
+            dy = max(whole[0] - box[0], 0) + min(whole[2] - box[2], 0)
+            dx = max(whole[1] - box[1], 0) + min(whole[3] - box[3], 0)
+            targets.append((ys + dy, xs + dx))
         elif kind == "hole":
             key = _shape_key(ys, xs)
             spot = next((k for k, (_, hk) in enumerate(holes) if hk == key and k not in used), None)
@@ -359,7 +375,7 @@ def move_op(rule: Rule) -> Op:
 
 
 def _anchors(given: FitInput) -> list[str]:
-    """The anchors worth trying: the colours no demonstration moves (all, then each), then L, H, F, M."""
+    """The anchors worth trying: the colours no demonstration moves (all, then each), then L, H, F, B, M."""
     inputs, outputs = given.inputs[: given.n], given.outputs
     bgs = [c.bg for c in given.contexts]
     present: set[int] | None = None
@@ -371,20 +387,24 @@ def _anchors(given: FitInput) -> list[str]:
     names = ["".join(str(c) for c in still)] if still else []
     if len(still) > 1:
         names.extend(str(c) for c in still)
-    return [*names, "L", "H", "F", "M"]
+    return [*names, "L", "H", "F", "B", "M"]
 
 
 def _scenes(
     rule: Rule, inputs: Sequence[Array], outputs: Sequence[Array], bgs: Sequence[int]
-) -> list[_Scene] | None:
-    """Each demonstration's scene under ``rule``'s anchor and cut; ``None`` if an output moves the anchor."""
-    scenes = []
+) -> tuple[list[_Scene], bool] | None:
+    """Each demonstration's scene under ``rule``'s anchor and cut, and whether the outputs keep it.
+
+    ``None`` when some grid has no such scene (no anchor, no mover, too many movers).
+    """
+    scenes, kept = [], True
     for a, b, bg in zip(inputs, outputs, bgs, strict=True):
         scene = _split(a, bg, rule)
-        if scene is None or not np.array_equal(a[scene.anchor], b[scene.anchor]):
+        if scene is None:
             return None
+        kept = kept and np.array_equal(a[scene.anchor], b[scene.anchor])
         scenes.append(scene)
-    return scenes
+    return scenes, kept
 
 
 def fit_moves(given: FitInput) -> list[Op]:
@@ -405,12 +425,13 @@ def fit_moves(given: FitInput) -> list[Op]:
     for anchor in _anchors(given):
         fitted: set[str] = set()
         for mode in ("m8",) if anchor == "M" else MOVER_MODES:
-            scenes = _scenes(Rule("", anchor, mode), inputs, outputs, bgs)
-            if scenes is None:
+            split = _scenes(Rule("", anchor, mode), inputs, outputs, bgs)
+            if split is None:
                 if mode == "m8":
-                    break  # the anchor is the same in every cut: it moved, so no cut will do
+                    break  # the cut with the fewest movers has too many: so has every other
                 continue
-            for kind in KINDS:
+            scenes, kept = split
+            for kind in KINDS if kept else ("into",):
                 if kind in fitted:
                     continue  # another cut of the same move says the same
                 made = (_paint(a, bg, sc, kind) for a, bg, sc in zip(inputs, bgs, scenes, strict=True))
@@ -429,7 +450,9 @@ def parse_move(text: str) -> Op | None:
     anchor, _, mode = body.removesuffix("}").partition(";")
     if kind not in KINDS or mode not in MOVER_MODES or not body.endswith("}"):
         return None
-    if anchor not in ("L", "H", "F", "M") and not (anchor.isdigit() and list(anchor) == sorted(set(anchor))):
+    if anchor not in ("L", "H", "F", "B", "M") and not (
+        anchor.isdigit() and list(anchor) == sorted(set(anchor))
+    ):
         return None
     if anchor == "M" and mode != "m8":
         return None
