@@ -10,6 +10,7 @@ its relation to the anchor fixes. The anchor is named by:
 * digits, ``12``: the cells of those colours (the colours the demonstrations never move);
 * ``L``: the full lines, every row or column that one colour fills but for at most its two ends;
 * ``H``: the single-colour objects with holes (of any colour);
+* ``E``: the foreground colour whose cells span the largest box (a frame, brackets);
 * ``F``: the most frequent foreground colour (the lowest on a tie);
 * ``B``: the largest multicolour object;
 * ``M``: all but the largest multicolour object, which alone moves (the anchor's colour may vary).
@@ -103,6 +104,17 @@ def _lines(a: Array, bg: int) -> Mask:
     return out
 
 
+def _widest(a: Array, fg: Mask) -> int:
+    """The foreground colour whose cells span the largest box (the lowest on a tie)."""
+    best, area = -1, -1
+    for colour in np.unique(a[fg]).tolist():
+        ys, xs = np.nonzero(a == colour)
+        size = (int(ys.max()) - int(ys.min()) + 1) * (int(xs.max()) - int(xs.min()) + 1)
+        if size > area:
+            best, area = colour, size
+    return best
+
+
 @dataclass
 class _Scene:
     """A grid cut into anchor and movers (each mover's cells, box and main colour)."""
@@ -163,6 +175,8 @@ def _split(a: Array, bg: int, rule: Rule) -> _Scene | None:
         anchor = np.isin(whole.labels, np.flatnonzero(filter_objects(a, whole, "holes")))
     elif rule.anchor == "L":
         anchor = _lines(a, bg)
+    elif rule.anchor == "E":
+        anchor = fg & (a == _widest(a, fg))
     elif rule.anchor == "F":
         counts = np.bincount(a[fg], minlength=SENTINEL)
         anchor = fg & (a == int(np.argmax(counts))) if counts.max() > 0 else fg & False
@@ -375,7 +389,7 @@ def move_op(rule: Rule) -> Op:
 
 
 def _anchors(given: FitInput) -> list[str]:
-    """The anchors worth trying: the colours no demonstration moves (all, then each), then L, H, F, B, M."""
+    """The anchors to try: the colours no demonstration moves (all, then each), then L, H, E, F, B, M."""
     inputs, outputs = given.inputs[: given.n], given.outputs
     bgs = [c.bg for c in given.contexts]
     present: set[int] | None = None
@@ -387,7 +401,7 @@ def _anchors(given: FitInput) -> list[str]:
     names = ["".join(str(c) for c in still)] if still else []
     if len(still) > 1:
         names.extend(str(c) for c in still)
-    return [*names, "L", "H", "F", "B", "M"]
+    return [*names, "L", "H", "E", "F", "B", "M"]
 
 
 def _scenes(
