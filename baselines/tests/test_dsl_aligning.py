@@ -10,7 +10,7 @@ import pytest
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import ProgramError, execute, parse, search
-from continual_arc_baselines.dsl.aligning import fit_moves
+from continual_arc_baselines.dsl.aligning import KINDS, MOVER_MODES, NAMED, Rule, fit_moves
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context, to_array
 from continual_arc_baselines.dsl.ops import CORE, WIDE
@@ -146,6 +146,13 @@ def test_the_fitter_refuses_what_no_move_explains() -> None:
     # One output shifted down a row, anchor and all: no rule keeps the anchor and says that.
     shifted = (np.roll(outputs[0], 1, axis=0), *outputs[1:])
     assert fit_moves(FitInput(inputs, shifted, contexts)) == []
+
+
+def test_every_move_the_fitter_may_write_parses_back() -> None:
+    for rule in (Rule(k, a, m) for k in KINDS for a in ("0", "13", *NAMED) for m in MOVER_MODES):
+        if rule.anchor == "M" and rule.mode != "m8":
+            continue  # the one largest object moves whole: no other cut is written
+        assert parse(rule.text).text == rule.text
 
 
 @pytest.mark.parametrize(

@@ -3,9 +3,9 @@
 A mover is aligned with the anchor, centred on it, moved a step toward it, slid until it touches
 it, snapped to the line of its colour, or dropped into the hole it fits.
 
-A move rule splits a grid's foreground into an *anchor*, which stays, and *movers*, the objects
-(cut as `objects.MODES` ``m8``, ``8``, ``4`` or ``c``) of everything else, each moved as a whole by an offset
-its relation to the anchor fixes. The anchor is named by:
+A move rule splits a grid's foreground into an *anchor*, which stays, and *movers*: the objects
+of everything else (cut as `objects.MODES` ``m8``, ``8``, ``4`` or ``c``), each moved as a whole
+to where its relation to the anchor puts it. The anchor is named by:
 
 * digits, ``12``: the cells of those colours (the colours the demonstrations never move);
 * ``L``: the full lines, every row or column that one colour fills but for at most its two ends;
@@ -45,7 +45,19 @@ from .family import Op
 from .grid import SENTINEL, Array, Context, bg_for
 from .objects import Objects, choose, filter_objects, label, objects
 
-__all__ = ["FITTER", "KINDS", "MAX_MOVERS", "MOVE_COST", "Rule", "fit_moves", "move_op", "parse_move"]
+__all__ = [
+    "FITTER",
+    "KINDS",
+    "MAX_MOVERS",
+    "MOVER_MODES",
+    "MOVE_COST",
+    "NAMED",
+    "Rule",
+    "apply_rule",
+    "fit_moves",
+    "move_op",
+    "parse_move",
+]
 
 KINDS = ("rows", "cols", "centre", "step", "touch", "snap", "hole", "mirror", "flip", "into")
 """How a mover goes, relative to the anchor (see the module's docstring)."""
@@ -55,6 +67,9 @@ MOVER_MODES = ("m8", "8", "4", "c")
 
 MOVE_COST = 4.0
 """The base cost of a fitted move; a step only reached when it reproduces every demonstration."""
+
+NAMED = ("L", "H", "E", "F", "B", "M")
+"""The anchors named by what they are rather than by colour (see the module's docstring)."""
 
 MAX_MOVERS = 200
 """The most objects a rule moves; more is a texture, not a scene."""
@@ -71,7 +86,7 @@ class Rule:
 
     Attributes:
         kind: one of `KINDS`.
-        anchor: the anchor's name: colour digits (ascending), ``"L"`` or ``"M"``.
+        anchor: the anchor's name: colour digits (ascending) or one of `NAMED`.
         mode: how the movers are cut (`MOVER_MODES`).
     """
 
@@ -401,7 +416,7 @@ def _anchors(given: FitInput) -> list[str]:
     names = ["".join(str(c) for c in still)] if still else []
     if len(still) > 1:
         names.extend(str(c) for c in still)
-    return [*names, "L", "H", "E", "F", "B", "M"]
+    return [*names, *NAMED]
 
 
 def _scenes(
@@ -464,9 +479,7 @@ def parse_move(text: str) -> Op | None:
     anchor, _, mode = body.removesuffix("}").partition(";")
     if kind not in KINDS or mode not in MOVER_MODES or not body.endswith("}"):
         return None
-    if anchor not in ("L", "H", "F", "B", "M") and not (
-        anchor.isdigit() and list(anchor) == sorted(set(anchor))
-    ):
+    if anchor not in NAMED and not (anchor.isdigit() and list(anchor) == sorted(set(anchor))):
         return None
     if anchor == "M" and mode != "m8":
         return None
