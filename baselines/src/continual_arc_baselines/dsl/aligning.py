@@ -62,8 +62,12 @@ __all__ = [
 KINDS = ("rows", "cols", "centre", "step", "touch", "snap", "hole", "mirror", "flip", "into")
 """How a mover goes, relative to the anchor (see the module's docstring)."""
 
-MOVER_MODES = ("m8", "8", "4", "c")
-"""How the non-anchor cells are cut into movers."""
+MOVER_MODES = ("1", "m8", "8", "4", "c")
+"""How the non-anchor cells are cut into movers: ``1`` makes each cell one (for ``mirror`` alone,
+where it lets a piece between two brackets split between them), the rest are `objects.MODES`."""
+
+_CELLWISE = ("mirror",)
+"""The kinds a cut into single cells may take; any other kind moves objects whole."""
 
 MOVE_COST = 4.0
 """The base cost of a fitted move; a step only reached when it reproduces every demonstration."""
@@ -200,6 +204,14 @@ def _split(a: Array, bg: int, rule: Rule) -> _Scene | None:
     if not anchor.any():
         return None
     rest = np.where(anchor, np.uint8(bg), a).astype(np.uint8)
+    if rule.mode == "1":
+        ys, xs = np.nonzero(rest != bg)
+        if not 0 < len(ys) <= MAX_MOVERS:
+            return None
+        boxes = list(zip(ys.tolist(), xs.tolist(), (ys + 1).tolist(), (xs + 1).tolist(), strict=True))
+        return _Scene(
+            anchor, [(ys[i : i + 1], xs[i : i + 1]) for i in range(len(ys))], boxes, rest[ys, xs].tolist()
+        )
     objs = objects(rest, bg, rule.mode)
     if not 0 < len(objs) <= MAX_MOVERS:
         return None
@@ -460,7 +472,8 @@ def fit_moves(given: FitInput) -> list[Op]:
                     break  # the cut with the fewest movers has too many: so has every other
                 continue
             scenes, kept = split
-            for kind in KINDS if kept else ("into",):
+            kinds = KINDS if kept else ("into",)  # only ``into`` paints over the anchor
+            for kind in kinds if mode != "1" else [k for k in kinds if k in _CELLWISE]:
                 if kind in fitted:
                     continue  # another cut of the same move says the same
                 made = (_paint(a, bg, sc, kind) for a, bg, sc in zip(inputs, bgs, scenes, strict=True))
@@ -481,7 +494,7 @@ def parse_move(text: str) -> Op | None:
         return None
     if anchor not in NAMED and not (anchor.isdigit() and list(anchor) == sorted(set(anchor))):
         return None
-    if anchor == "M" and mode != "m8":
+    if (anchor == "M" and mode != "m8") or (mode == "1" and kind not in _CELLWISE):
         return None
     op = move_op(Rule(kind, anchor, mode))
     return op if op.text == text else None
