@@ -4,8 +4,9 @@ A mover is aligned with the anchor, centred on it, moved a step toward it, slid 
 it, snapped to the line of its colour, or dropped into the hole it fits.
 
 A move rule splits a grid's foreground into an *anchor*, which stays, and *movers*: the objects
-of everything else (cut as `objects.MODES` ``m8``, ``8``, ``4`` or ``c``), each moved as a whole
-to where its relation to the anchor puts it. The anchor is named by:
+of everything else (cut as `objects.MODES` ``m8``, ``8``, ``4`` or ``c``, or into single cells
+for ``mirror``), each moved as a whole to where its relation to the anchor puts it. The anchor is
+named by:
 
 * digits, ``12``: the cells of those colours (the colours the demonstrations never move);
 * ``L``: the full lines, every row or column that one colour fills but for at most its two ends;
@@ -15,16 +16,17 @@ to where its relation to the anchor puts it. The anchor is named by:
 * ``B``: the largest multicolour object;
 * ``M``: all but the largest multicolour object, which alone moves (the anchor's colour may vary).
 
-The kinds (`KINDS`): ``rows`` / ``cols`` move each mover along one axis until its box's centre
-is level with the anchor's; ``centre`` does both; ``step`` moves it one cell toward the anchor's
-box (diagonally when they share neither rows nor columns); ``touch`` slides it toward the nearest
-anchor part until the next cell would overlap the anchor; ``snap`` does the same toward the
-nearest anchor part of the mover's own colour and deletes a mover whose colour has none;
-``hole`` moves each mover into a hole of the anchor (background enclosed by it) of exactly its
-shape, and leaves a mover that fits none where it was; ``mirror`` reflects it about the fullest
-line of the anchor part it faces (a bracket's base), ``flip`` reflects it and sets it against that
-part's far side; ``into`` moves it the least way that puts its box inside the anchor's, over the
-anchor's cells (every other kind keeps the anchor as it was).
+The kinds (`KINDS`): ``rows`` / ``cols`` move each mover along one axis until its box's centre is
+level with the anchor's; ``centre`` does both; ``step`` moves it one cell toward the anchor's box
+(diagonally when they share neither rows nor columns); ``touch`` slides it toward the nearest anchor
+part (single-colour, 8-connected) it faces straight, else the nearest, until the next cell would
+overlap that part; ``snap`` does the same toward the anchor parts of the mover's own colour and
+deletes a mover whose colour has none; ``hole`` moves each mover into a hole of the anchor
+(background enclosed by it) of exactly its shape, and leaves a mover that fits none where it was;
+``mirror`` reflects it about the fullest line of the anchor part it faces (a bracket's base),
+``flip`` reflects it and sets it against that part's far side; ``into`` moves it the least way that
+puts its box inside the anchor's, over the anchor's cells (every other kind keeps the anchor as it
+was).
 
 The rules are fitted (`fit_moves`): every rule that turns each demonstration input into its
 output, with the anchor's colours read from the demonstrations, becomes one step written
@@ -79,7 +81,7 @@ MAX_MOVERS = 200
 """The most objects a rule moves; more is a texture, not a scene."""
 
 MAX_FITTED = 2
-"""The most move steps one task's fitting offers (the first that fit, in `KINDS` order)."""
+"""The most move steps one task's fitting offers (the first that fit: by anchor, cut, kind)."""
 
 Mask = npt.NDArray[np.bool_]
 
