@@ -18,6 +18,7 @@ from collections.abc import Callable
 from continual_arc.grids import MAX_SIDE
 
 from . import (
+    aligning,
     choosing,
     combining,
     contact,
@@ -96,7 +97,7 @@ CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 WIDE_FAMILIES: tuple[Family, ...] = ()
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = ()
+WIDE_FITTERS: tuple[Fitter, ...] = (aligning.FITTER,)
 """The fitters added since ``core``."""
 
 WIDE_FEATURES: frozenset[str] = frozenset()
