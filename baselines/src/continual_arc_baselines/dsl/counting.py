@@ -13,15 +13,16 @@ multicolour), foreground ``cells``, foreground ``colours``, and the objects or c
 ``row`` (1 x N), ``col`` (N x 1), ``square`` (N x N), ``diag`` (N x N, the diagonal painted),
 ``first`` (a fixed shape whose first N cells in reading order are painted) and ``table`` (a fixed
 grid for each number the demonstrations show, ``count(o4,table){3x3,1:100000000,2:101000000}``; a
-number they never show makes it not apply, and a table is fitted only when some number is shown
-twice).
+number they never show makes it not apply, and a table is fitted only when the demonstrations
+repeat their numbers twice over).
 
 Layouts of colours, chosen by counting: ``solid`` (a fixed shape of one colour: the colour of the
 largest object ``big8``, of the largest box ``box8``, of the most or fewest objects
 ``most8``/``few8``, or a role);
 ``rank`` (the foreground colours by their count of cells, the commonest first, less the first K),
-``cols``/``rows`` (a histogram: one bar per colour, as long as its count of cells) and ``bars``
-(one column per largest object, in its colour, as tall as it is large, left to right).
+``cols``/``rows`` (a histogram: one bar per colour, as long as its count of cells), ``sizes`` (a
+column of one cell per object in its colour, the largest first: ``tallysize`` stood up) and
+``bars`` (one column per largest object, in its colour, as tall as it is large, left to right).
 
 The number must differ between demonstrations (a count that never changes says nothing), and a
 colour chosen by counting must too, so the step is fitted only where counting is what the
@@ -38,14 +39,15 @@ from .catalogue import FitInput, Fitter
 from .colours import ROLES, roles
 from .family import Op
 from .grid import SENTINEL, Array, Context, bg_for, colour_counts, counts_without, ranked_colours
-from .objects import objects
+from .objects import choose, objects
 
 __all__ = ["COUNT_COST", "FITTER", "KINDS", "LAYOUTS", "SELECTORS", "count_op", "fit_count", "parse_count"]
 
 COUNT_COST = 3.0
 """The base cost of a counting step; each literal colour it writes adds half a bit."""
 
-_TOTALS = ("o8", "o4", "m8", "m4", "cells", "colours")
+_OBJECT_COUNTS = ("o8", "o4", "m8", "m4")
+_TOTALS = (*_OBJECT_COUNTS, "cells", "colours")
 _KEYS = (*ROLES[1:], *(str(c) for c in range(SENTINEL)))
 """The colours a count may be restricted to: a role of the program's input (not the background
 ``c0``), or a literal colour."""
@@ -56,9 +58,16 @@ KINDS: tuple[str, ...] = (*_TOTALS, *(f"{k}@{r}" for k in ("o8", "o4", "cells", 
 LAYOUTS = ("row", "col", "square", "diag", "first")
 """How a number is laid out."""
 
-SELECTORS = ("big8", "big4", "box8", "box4", "most8", "most4", "few8", "few4")
+_CHOSEN = ("small", "holes", "odd", "rare", "sym", "asym")
+SELECTORS = (
+    *(f"{what}{mode}" for what in ("big", "box", "most", "few") for mode in ("8", "4")),
+    *(f"{prop}{mode}" for prop in _CHOSEN for mode in ("8", "4")),
+    "manym8",
+    "manym4",
+)
 """Colours chosen by counting: of the one largest object (by cells, or by bounding box), of the
-most objects, of the fewest."""
+most objects, of the fewest; then the colour of the one object `objects.choose` picks (the
+smallest, the one with holes, the odd shape out, ...; ``many``: of the most colours)."""
 
 _PER_LAYOUT = 2
 """The most kinds fitted per layout: more would be coincidences of small numbers."""
@@ -125,9 +134,14 @@ def _select(selector: str, a: Array, ctx: Context) -> int | None:
     """The colour a selector chooses on ``a``, or ``None`` when no one colour is chosen."""
     if selector[0] == "c" or selector.isdigit():
         return _resolve(selector, ctx)
-    objs = objects(a, bg_for(a, ctx), selector[-1])
+    mode = selector[-2:] if selector[-2] == "m" else selector[-1]
+    objs = objects(a, bg_for(a, ctx), mode)
     if len(objs) == 0:
         return None
+    prop = selector[: -len(mode)]
+    if prop in (*_CHOSEN, "many"):
+        chosen = choose(a, objs, prop)
+        return None if chosen is None else int(objs.colours[chosen])
     if selector.startswith(("big", "box")):
         sizes = objs.sizes if selector[1] == "i" else (objs.bottoms - objs.tops) * (objs.rights - objs.lefts)
         top = np.flatnonzero(sizes == sizes.max())
@@ -164,6 +178,14 @@ def _bars(a: Array, ctx: Context, mode: str) -> Array | None:
     top = np.flatnonzero(objs.sizes == objs.sizes.max())
     top = top[np.argsort(objs.lefts[top], kind="stable")]
     return np.tile(objs.colours[top].astype(np.uint8), (int(objs.sizes.max()), 1))
+
+
+def _sizes_column(a: Array, ctx: Context, mode: str) -> Array | None:
+    objs = objects(a, bg_for(a, ctx), mode)
+    if not 0 < len(objs) <= 30:
+        return None
+    order = np.argsort(-objs.sizes, kind="stable")  # the largest first; equal sizes in reading order
+    return objs.colours[order].astype(np.uint8).reshape(-1, 1)
 
 
 def _rank(a: Array, ctx: Context, skip: int, rows: bool) -> Array | None:
@@ -247,6 +269,11 @@ def count_op(kind: str, layout: str, constants: Sequence[str], kept: bool = Fals
             return None
         skip, rows = int(constants[0]), layout == "rankrow"
         prim = lambda a, ctx: _rank(a, ctx, skip, rows)  # noqa: E731
+    elif layout == "sizes" and kind in _OBJECT_COUNTS:
+        if constants:
+            return None
+        mode = kind[1:] if kind[0] == "o" else kind
+        prim = lambda a, ctx: _sizes_column(a, ctx, mode)  # noqa: E731
     elif layout == "bars" and kind in ("big8", "big4"):
         if constants:
             return None
@@ -277,22 +304,24 @@ def _table(kind: str, constants: Sequence[str]) -> tuple[tuple[int, int], dict[i
 
 
 def _fit_table(given: FitInput, numbers: dict[str, list[Number | None]]) -> list[Op]:
-    """The first count whose value names each output, seen twice for some value, and the test's seen."""
+    """The first count whose value names each output, with two repeats at least, and the test's seen.
+
+    Two repeats: on three demonstrations a table would be a guess (one repeat is a coincidence of
+    small numbers as often as not), so it waits for tasks that show their cases again and again.
+    """
     outputs, n = given.outputs, given.n
     if len({o.shape for o in outputs}) != 1 or len({o.tobytes() for o in outputs}) < 2:
         return []
     for kind in KINDS:
-        if kind not in numbers:
-            numbers[kind] = [number(kind, a, c) for a, c in zip(given.inputs, given.contexts, strict=True)]
-        values = numbers[kind]
+        values = _numbers(kind, given, numbers)
         if any(v is None for v in values):
             continue
         keys = [v[0] for v in values if v is not None]
         table: dict[int, bytes] = {}
         if any(table.setdefault(k, o.tobytes()) != o.tobytes() for k, o in zip(keys, outputs, strict=False)):
             continue
-        if len(table) == n or keys[n] not in table or len(table) < 2:
-            continue  # no value seen twice is no evidence; an unseen test value has no answer
+        if n - len(table) < 2 or keys[n] not in table or len(table) < 2:
+            continue  # values seen twice, twice over, are evidence; an unseen test value has no answer
         h, w = outputs[0].shape
         first = {k: o for k, o in zip(keys, outputs, strict=False)}
         entries = [f"{k}:{''.join(str(int(c)) for c in first[k].ravel())}" for k in sorted(first)]
@@ -342,33 +371,22 @@ def _read(layout: str, out: Array) -> tuple[int, int, int | None] | None:
         if len(on) != 1 or len(off) != 1 or on[0] == off[0]:
             return None
         return h, int(on[0]), int(off[0])
-    if len(values) != 2:
-        return None
-    flat = out.ravel()
-    for f, b in ((values[0], values[1]), (values[1], values[0])):
-        n = int(np.count_nonzero(flat == f))
-        if np.all(flat[:n] == f):
-            return n, int(f), int(b)
     return None
 
 
 def _fit_numbers(given: FitInput, numbers: dict[str, list[Number | None]]) -> list[Op]:
     ctxs, outputs, n = given.contexts, given.outputs, given.n
     found: list[Op] = []
-    for layout in LAYOUTS:
+    for layout in ("row", "col", "square", "diag"):
         said = [_read(layout, o) for o in outputs]
         if any(s is None for s in said):
             continue
         read = [s for s in said if s is not None]
         if len({s[0] for s in read}) < 2:
             continue  # a number that never changes is not a count
-        if layout == "first" and len({o.shape for o in outputs}) != 1:
-            continue
         fitted = 0
         for kind in KINDS:
-            if kind not in numbers:
-                numbers[kind] = [number(kind, a, c) for a, c in zip(given.inputs, ctxs, strict=True)]
-            values = numbers[kind]
+            values = _numbers(kind, given, numbers)
             if (
                 any(v is None or v[0] != s[0] for v, s in zip(values[:n], read, strict=True))
                 or values[n] is None
@@ -378,7 +396,7 @@ def _fit_numbers(given: FitInput, numbers: dict[str, list[Number | None]]) -> li
             paint = _colour_token([s[1] for s in read], ctxs[:n], counted)
             grounds = [s[2] for s in read]
             ground = "c0"
-            if layout in ("diag", "first"):
+            if layout == "diag":
                 known = [(g, c) for g, c in zip(grounds, ctxs, strict=False) if g is not None]
                 ground_token = _colour_token([g for g, _ in known], [c for _, c in known], None)
                 if ground_token is None:
@@ -389,15 +407,76 @@ def _fit_numbers(given: FitInput, numbers: dict[str, list[Number | None]]) -> li
             constants = [paint]
             if layout == "diag":
                 constants.append(ground)
-            elif layout == "first":
-                constants += [ground, str(outputs[0].shape[0]), str(outputs[0].shape[1])]
             op = count_op(kind, layout, constants)
             if op is not None and _reproduces(op, given):
                 found.append(op)
                 fitted += 1
                 if fitted == _PER_LAYOUT:
                     break
+    return found + _fit_first(given, numbers)
+
+
+def _fit_first(given: FitInput, numbers: dict[str, list[Number | None]]) -> list[Op]:
+    """Fixed-shape outputs whose first N cells in reading order are painted, N a count.
+
+    Read per count, not from the outputs alone: an output of one colour is all painted or all
+    ground, and only the count says which.
+    """
+    ctxs, outputs, n = given.contexts, given.outputs, given.n
+    if len({o.shape for o in outputs}) != 1 or outputs[0].size < 2:
+        return []
+    h, w = outputs[0].shape
+    flats = [o.ravel() for o in outputs]
+    found: list[Op] = []
+    for kind in KINDS:
+        values = _numbers(kind, given, numbers)
+        if any(v is None or not 0 <= v[0] <= h * w for v in values):
+            continue
+        counts = [v[0] for v in values if v is not None]
+        if len(set(counts[:n])) < 2:
+            continue
+        paints: list[tuple[int, int, Context]] = []  # (painted colour, counted colour, context)
+        grounds: list[tuple[int, Context]] = []
+        for flat, count, value, ctx in zip(flats, counts, values, ctxs, strict=False):
+            head, tail = np.unique(flat[:count]), np.unique(flat[count:])
+            if len(head) > 1 or len(tail) > 1 or (len(head) and len(tail) and head[0] == tail[0]):
+                break
+            if len(head):
+                paints.append((int(head[0]), value[1] if value else -1, ctx))
+            if len(tail):
+                grounds.append((int(tail[0]), ctx))
+        else:
+            paint = _colour_token(
+                [p for p, _, _ in paints], [c for _, _, c in paints], [k for _, k, _ in paints]
+            )
+            ground = _colour_token([g for g, _ in grounds], [c for _, c in grounds], None)
+            op = (
+                None
+                if paint is None or ground is None
+                else count_op(kind, "first", [paint, ground, str(h), str(w)])
+            )
+            if op is not None and _reproduces(op, given):
+                found.append(op)
+                if len(found) == _PER_LAYOUT:
+                    break
     return found
+
+
+def _numbers(kind: str, given: FitInput, numbers: dict[str, list[Number | None]]) -> list[Number | None]:
+    """A count's values on every input (memoised in ``numbers``); none where its role is steady.
+
+    A role that names one colour in every demonstration is the literal colour as far as they show,
+    and most likely it is the literal the task fixed (Re-ARC draws the colours it varies afresh
+    per pair), so the literal's kind, later in `KINDS`, is left to answer.
+    """
+    if kind not in numbers:
+        values = [number(kind, a, c) for a, c in zip(given.inputs, given.contexts, strict=True)]
+        key = kind.partition("@")[2]
+        shown = {v[1] if v else None for v in values[: given.n]}
+        if key[:1] == "c" and len(shown) == 1:
+            values = [None] * len(values)
+        numbers[kind] = values
+    return numbers[kind]
 
 
 def _reproduces(op: Op, given: FitInput) -> bool:
@@ -438,6 +517,7 @@ def _fit_colours(given: FitInput) -> list[Op]:
         ("cells", "rankrow", ["2"]),
         ("big8", "bars", []),
         ("big4", "bars", []),
+        *((kind, "sizes", []) for kind in _OBJECT_COUNTS),
     ):
         op = count_op(kind, layout, constants)
         if op is not None and _reproduces(op, given):
@@ -503,6 +583,7 @@ def _tokens() -> dict[str, float]:
     tokens.update({f"count({k},{lay})": COUNT_COST for k in ("all", "fg") for lay in ("cols", "rows")})
     tokens.update({"count(cells,rank)": COUNT_COST, "count(cells,rankrow)": COUNT_COST})
     tokens.update({f"count({k},bars)": COUNT_COST for k in ("big8", "big4")})
+    tokens.update({f"count({k},sizes)": COUNT_COST for k in _OBJECT_COUNTS})
     return tokens
 
 
