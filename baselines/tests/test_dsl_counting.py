@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from continual_arc.core.grids import Grid, Pair
@@ -116,6 +115,10 @@ def test_written_steps_do_what_their_text_says() -> None:
     assert execute(parse("count(o4,table){1x1,5:8}"), two) is None  # a count the table never saw
     assert execute(parse("count(fg,rows){0}"), g("122", "300", "000")) == g("22", "10", "30")
     assert execute(parse("count(cells,rank){1}"), g("122", "300", "333")) == g("2", "1")
+    # Objects by size, the largest first, as a column; ties in reading order.
+    assert execute(parse("count(o4,sizes){}"), g("1022", "0002", "3300")) == g("2", "3", "1")
+    # A table keyed by the main foreground colour.
+    assert execute(parse("count(main,table){1x2,1:56,2:78}"), g("200", "022")) == g("78")
 
 
 @pytest.mark.parametrize(

@@ -55,6 +55,9 @@ _KEYS = (*ROLES[1:], *(str(c) for c in range(SENTINEL)))
 KINDS: tuple[str, ...] = (*_TOTALS, *(f"{k}@{r}" for k in ("o8", "o4", "cells", "p8", "p4") for r in _KEYS))
 """What a count counts, in the order the fitter prefers them."""
 
+_TABLE_KEYS = (*KINDS, "main")
+"""What a table may be keyed by: a count, or the main foreground colour (a case per colour)."""
+
 LAYOUTS = ("row", "col", "square", "diag", "first")
 """How a number is laid out."""
 
@@ -93,6 +96,8 @@ def number(kind: str, a: Array, ctx: Context) -> Number | None:
             return int(fg.sum()), main
         if what == "colours":
             return int(np.count_nonzero(fg)), main
+        if what == "main":
+            return (main, main) if fg.any() else None
         return len(objects(a, bg, what)), main
     colour = _resolve(key, ctx)
     if colour is None:
@@ -286,7 +291,7 @@ def count_op(kind: str, layout: str, constants: Sequence[str], kept: bool = Fals
 
 def _table(kind: str, constants: Sequence[str]) -> tuple[tuple[int, int], dict[int, Array]] | None:
     """A table's shape and its grid per number, read from its constants (``None``: malformed)."""
-    if kind not in KINDS or len(constants) < 2:
+    if kind not in _TABLE_KEYS or len(constants) < 2:
         return None
     h, _, w = constants[0].partition("x")
     if not _sizes((h, w)):
@@ -312,7 +317,7 @@ def _fit_table(given: FitInput, numbers: dict[str, list[Number | None]]) -> list
     outputs, n = given.outputs, given.n
     if len({o.shape for o in outputs}) != 1 or len({o.tobytes() for o in outputs}) < 2:
         return []
-    for kind in KINDS:
+    for kind in _TABLE_KEYS:
         values = _numbers(kind, given, numbers)
         if any(v is None for v in values):
             continue
@@ -578,7 +583,7 @@ def parse_count(text: str) -> Op | None:
 
 def _tokens() -> dict[str, float]:
     tokens = {f"count({k},{layout})": COUNT_COST for k in KINDS for layout in LAYOUTS}
-    tokens.update({f"count({k},table)": COUNT_COST + 1 for k in KINDS})
+    tokens.update({f"count({k},table)": COUNT_COST + 1 for k in _TABLE_KEYS})
     tokens.update({f"count({s},solid)": COUNT_COST for s in (*SELECTORS, *ROLES)})
     tokens.update({f"count({k},{lay})": COUNT_COST for k in ("all", "fg") for lay in ("cols", "rows")})
     tokens.update({"count(cells,rank)": COUNT_COST, "count(cells,rankrow)": COUNT_COST})
