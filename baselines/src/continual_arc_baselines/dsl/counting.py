@@ -62,12 +62,13 @@ LAYOUTS = ("row", "col", "square", "diag", "first")
 """How a number is laid out."""
 
 _CHOSEN = ("small", "holes", "odd", "rare", "sym", "asym")
-SELECTORS = (
-    *(f"{what}{mode}" for what in ("big", "box", "most", "few") for mode in ("8", "4")),
-    *(f"{prop}{mode}" for prop in _CHOSEN for mode in ("8", "4")),
-    "manym8",
-    "manym4",
-)
+_SELECTED: dict[str, tuple[str, str]] = {
+    **{f"{what}{mode}": (what, mode) for what in ("big", "box", "most", "few") for mode in ("8", "4")},
+    **{f"{prop}{mode}": (prop, mode) for prop in _CHOSEN for mode in ("8", "4")},
+    "manym8": ("many", "m8"),
+    "manym4": ("many", "m4"),
+}
+SELECTORS = tuple(_SELECTED)
 """Colours chosen by counting: of the one largest object (by cells, or by bounding box), of the
 most objects, of the fewest; then the colour of the one object `objects.choose` picks (the
 smallest, the one with holes, the odd shape out, ...; ``many``: of the most colours)."""
@@ -139,22 +140,21 @@ def _select(selector: str, a: Array, ctx: Context) -> int | None:
     """The colour a selector chooses on ``a``, or ``None`` when no one colour is chosen."""
     if selector[0] == "c" or selector.isdigit():
         return _resolve(selector, ctx)
-    mode = selector[-2:] if selector[-2] == "m" else selector[-1]
+    prop, mode = _SELECTED[selector]
     objs = objects(a, bg_for(a, ctx), mode)
     if len(objs) == 0:
         return None
-    prop = selector[: -len(mode)]
     if prop in (*_CHOSEN, "many"):
         chosen = choose(a, objs, prop)
         return None if chosen is None else int(objs.colours[chosen])
-    if selector.startswith(("big", "box")):
-        sizes = objs.sizes if selector[1] == "i" else (objs.bottoms - objs.tops) * (objs.rights - objs.lefts)
+    if prop in ("big", "box"):
+        sizes = objs.sizes if prop == "big" else (objs.bottoms - objs.tops) * (objs.rights - objs.lefts)
         top = np.flatnonzero(sizes == sizes.max())
         colours = np.unique(objs.colours[top])
         return int(colours[0]) if len(colours) == 1 else None
     per = np.bincount(objs.colours, minlength=SENTINEL)
     present = np.flatnonzero(per)
-    values = per[present] if selector.startswith("most") else -per[present]
+    values = per[present] if prop == "most" else -per[present]
     best = present[values == values.max()]
     return int(best[0]) if len(best) == 1 else None
 
@@ -270,7 +270,7 @@ def count_op(kind: str, layout: str, constants: Sequence[str], kept: bool = Fals
 
         prim = histogram
     elif layout in ("rank", "rankrow") and kind == "cells":
-        if constants not in (["1"], ["2"], ("1",), ("2",)):
+        if list(constants) not in (["1"], ["2"]):
             return None
         skip, rows = int(constants[0]), layout == "rankrow"
         prim = lambda a, ctx: _rank(a, ctx, skip, rows)  # noqa: E731
