@@ -22,6 +22,7 @@ from . import (
     choosing,
     combining,
     contact,
+    counting,
     extract,
     geometry,
     lattice,
@@ -97,7 +98,7 @@ CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 WIDE_FAMILIES: tuple[Family, ...] = ()
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = (aligning.FITTER,)
+WIDE_FITTERS: tuple[Fitter, ...] = (aligning.FITTER, counting.FITTER)
 """The fitters added since ``core``."""
 
 WIDE_FEATURES: frozenset[str] = frozenset()
