@@ -31,6 +31,7 @@ from . import (
     painting,
     pairing,
     pooling,
+    relating,
     sizing,
     symmetry,
     tiling,
@@ -96,7 +97,7 @@ CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 WIDE_FAMILIES: tuple[Family, ...] = ()
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = ()
+WIDE_FITTERS: tuple[Fitter, ...] = (relating.FITTER,)
 """The fitters added since ``core``."""
 
 WIDE_FEATURES: frozenset[str] = frozenset()
