@@ -104,9 +104,19 @@ def test_a_written_table_runs_with_no_demonstrations() -> None:
     assert execute(parse(text), _grid([[1, 1, 1, 1], [0, 0, 0, 0]])) is None
 
 
+def test_an_inner_fill_keeps_the_rim_and_paints_the_inside_by_rank() -> None:
+    text = "relate(4,rank){0>i2;1>i1}"
+    top, bottom = [4, 4, 4, 4, 0, 0, 0], [0, 0, 0, 0, 3, 3, 3]
+    grid = _grid([top, top, top, bottom, bottom, bottom])
+    # The larger block's two inner cells turn red; the smaller's one inner cell blue.
+    want = _grid([top, [4, 2, 2, 4, 0, 0, 0], top, bottom, [0, 0, 0, 0, 3, 1, 3], bottom])
+    assert execute(parse(text), grid) == want
+
+
 def test_malformed_texts_do_not_parse_as_steps() -> None:
     for text in (
         "relate(4,size){1>c0;2>q}",  # no such value
+        "relate(4,size){1>c0;2>im}",  # an inner fill names a colour, not a relation
         "relate(5,size){1>c0}",  # no such mode
         "relate(4,girth){1>c0}",  # no such key
         "relate(4,colour+size){1>c0}",  # a key of two fields written with one

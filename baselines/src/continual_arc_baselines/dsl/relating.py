@@ -8,17 +8,19 @@ border, encloses holes, sits inside another object's box, shares its shape with 
 another colour, how many bends it has, which colour touches it, its own colour, ...), and a
 table fitted from the demonstrations names what the object becomes (`VALUES`): ``k`` (it keeps
 its colours), a role of the grid (``c0`` the background, so the object is erased), a literal
-colour, or a relation: ``m`` the colour of the object of its shape and another colour, ``t`` the
+colour, a relation: ``m`` the colour of the object of its shape and another colour, ``t`` the
 colour touching it, ``u``/``d``/``l``/``r`` the first colour other than its own met looking up,
-down, left or right from it (an object a relation names no single colour for keeps its colours).
+down, left or right from it (an object a relation names no single colour for keeps its colours),
+or an inner fill (``i2``: its cells whose eight neighbours are all of it turn red, its rim stays).
 
 The step is written ``relate(mode,key){value>token;...}``, a key's fields joined by dots, and
 reads back from its text, so a kept program runs with no demonstrations. An object whose key the
 table lacks, or a role the grid lacks, makes the step not apply. A fit needs every demonstration
-to change nothing off the objects and each object either to keep its colours or to take one; the
-fitter offers a table only when it has fewer entries than the demonstrations have objects (and at
-most `MAX_ENTRIES`) and answers every object of the test input, and only the cheapest table of
-those that give the test input one answer.
+to change nothing off the objects and each object to keep its colours, take one, or fill its
+inside with one; and the test input to have the demonstrations' background when they share one.
+The fitter offers a table only when it has fewer entries than the demonstrations have objects
+(and at most `MAX_ENTRIES`) and answers every object of the test input, and only the cheapest
+table of those that give the test input one answer.
 """
 
 from __future__ import annotations
@@ -113,9 +115,15 @@ RELATIONS = ("m", "t", "u", "d", "l", "r")
 """Values naming another object's colour: the other object of the same shape (``m``), the one
 touching it (``t``), or the first met looking up, down, left or right (``u``, ``d``, ``l``, ``r``)."""
 
-VALUES = ("k", *ROLES, *RELATIONS, *(str(c) for c in range(SENTINEL)))
+_COLOURS = (*ROLES, *(str(c) for c in range(SENTINEL)))
+
+INNER = tuple(f"i{token}" for token in _COLOURS)
+"""Values that paint only an object's inner cells (those whose eight neighbours are all of it) a
+role or literal colour, its rim kept: ``i2`` fills a hollow-less square's inside with red."""
+
+VALUES = ("k", *ROLES, *RELATIONS, *(str(c) for c in range(SENTINEL)), *INNER)
 """What a table may say an object becomes, in the order a fit prefers them: unchanged, a role of
-the grid, a relation, a literal colour."""
+the grid, a relation, a literal colour, an inner fill."""
 
 RELATE_COST = 4
 """The base cost of a fitted relation; each entry that changes objects adds a quarter bit, a key
@@ -145,6 +153,7 @@ class _View:
         self._relations: dict[str, Ints] = {}
         self._touching: tuple[Ints, Ints] | None = None
         self._shapes: Ints | None = None
+        self._inner: npt.NDArray[np.bool_] | None = None
 
     def touching(self) -> tuple[Ints, Ints]:
         """Every distinct (object, colour) pair where a cell of that colour, off the object, touches it."""
@@ -243,6 +252,19 @@ class _View:
         edge = np.concatenate([regions[0], regions[-1], regions[:, 0], regions[:, -1]])
         return len(np.setdiff1d(regions[regions >= 0], edge))
 
+    def inner(self) -> npt.NDArray[np.bool_]:
+        """Which cells belong to an object together with their eight neighbours."""
+        if self._inner is None:
+            labels = self.objs.labels
+            h, w = labels.shape
+            lab = np.pad(labels, 1, constant_values=-1)
+            inside = labels >= 0
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    inside &= lab[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] == labels
+            self._inner = inside
+        return self._inner
+
     def _bends(self) -> Ints:
         labels = self.objs.labels
         lab = np.pad(labels, 1, constant_values=-1)
@@ -321,19 +343,21 @@ def _apply(mode: str, key: str, table: dict[str, str]) -> Prim:
             if token is None:
                 return None
             tokens.append(token)
-        paint = np.full(view.n, -1, dtype=np.intp)
+        paint = np.full(view.n + 1, -1, dtype=np.intp)  # the last entry: off every object
+        fill = np.full(view.n + 1, -1, dtype=np.intp)
         for i, token in enumerate(tokens):
             if token == "k":
                 continue
             if token in RELATIONS:
                 paint[i] = view.relation(token)[i]  # -1, so kept, where no single colour is related
                 continue
-            colour = resolve(token, named)
+            colour = resolve(token[1:] if token[0] == "i" else token, named)
             if colour is None:
                 return None
-            paint[i] = colour
+            (fill if token[0] == "i" else paint)[i] = colour
         labels = view.objs.labels
-        new = np.where(labels >= 0, paint[labels], -1)
+        new = np.where(view.inner(), fill[labels], -1)
+        new = np.where(new >= 0, new, paint[labels])
         # A grid whose objects all keep their colours comes back as it was: a demonstration may
         # show no object the rule changes.
         return np.where(new >= 0, new, a).astype(np.uint8)
@@ -352,8 +376,8 @@ def relate_op(mode: str, key: str, table: Sequence[tuple[str, str]]) -> Op:
 def _outcomes(a: Array, b: Array, view: _View) -> npt.NDArray[np.bool_] | None:
     """Per object and value of `VALUES`, whether that value says what the object becomes.
 
-    ``None`` when a cell off every object changes, or an object neither keeps its colours nor
-    takes a single one.
+    ``None`` when a cell off every object changes, or an object neither keeps its colours, nor
+    takes a single one, nor keeps its rim and takes a single one inside.
     """
     labels = view.objs.labels
     off = labels < 0
@@ -368,7 +392,15 @@ def _outcomes(a: Array, b: Array, view: _View) -> npt.NDArray[np.bool_] | None:
     kept = np.ones(n, dtype=bool)
     kept[flat[inp != out]] = False
     uniform = low == high
-    if not np.all(kept | uniform):
+    inner = view.inner()[~off]
+    rim = np.ones(n, dtype=bool)
+    rim[flat[~inner & (inp != out)]] = False
+    low_in = np.full(n, 99, dtype=np.intp)
+    high_in = np.full(n, -1, dtype=np.intp)
+    np.minimum.at(low_in, flat[inner], out[inner])
+    np.maximum.at(high_in, flat[inner], out[inner])
+    filled = rim & (low_in == high_in)
+    if not np.all(kept | uniform | filled):
         return None
     named = roles(a)
     table = np.zeros((n, len(VALUES)), dtype=bool)
@@ -377,6 +409,10 @@ def _outcomes(a: Array, b: Array, view: _View) -> npt.NDArray[np.bool_] | None:
         if token in RELATIONS:
             colour = view.relation(token)
             table[:, j] = (uniform & (colour == low)) | (kept & (colour < 0))
+        elif token[0] == "i":
+            target = resolve(token[1:], named)
+            if target is not None:
+                table[:, j] = filled & (low_in == target)
         else:
             target = resolve(token, named)
             if target is not None:
@@ -388,6 +424,11 @@ def fit_relate(given: FitInput) -> list[Op]:
     """The relation steps the demonstrations fix, cheapest first, one per answer they give the test input."""
     n = given.n
     if any(a.shape != b.shape for a, b in zip(given.inputs, given.outputs, strict=False)):
+        return []
+    bgs = {c.bg for c in given.contexts[:n]}
+    if len(bgs) == 1 and given.contexts[n].bg not in bgs:
+        # Every demonstration has one background and the test input's commonest colour is another:
+        # its objects would be cut against the wrong colour.
         return []
     found: list[tuple[float, int, Op]] = []
     for mode in MODES:
