@@ -33,6 +33,7 @@ from . import (
     painting,
     pairing,
     pooling,
+    relating,
     sizing,
     symmetry,
     tiling,
@@ -98,7 +99,7 @@ CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 WIDE_FAMILIES: tuple[Family, ...] = ()
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = (aligning.FITTER, counting.FITTER)
+WIDE_FITTERS: tuple[Fitter, ...] = (aligning.FITTER, counting.FITTER, relating.FITTER)
 """The fitters added since ``core``."""
 
 WIDE_FEATURES: frozenset[str] = frozenset()
