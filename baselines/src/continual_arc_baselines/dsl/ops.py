@@ -19,6 +19,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     choosing,
+    chosen,
     combining,
     contact,
     extract,
@@ -96,10 +97,14 @@ CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 WIDE_FAMILIES: tuple[Family, ...] = ()
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = ()
+WIDE_FITTERS: tuple[Fitter, ...] = (chosen.FITTER,)
 """The fitters added since ``core``."""
 
-WIDE_FEATURES: frozenset[str] = frozenset()
+WIDE_FEATURES: frozenset[str] = frozenset(
+    {
+        "outsize",
+    }
+)
 """The changes to the search itself made since ``core`` (`Catalogue.features`)."""
 
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
