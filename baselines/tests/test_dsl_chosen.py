@@ -122,3 +122,19 @@ def test_the_output_size_follows_the_frame() -> None:
     outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs[:3])
     given = FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
     assert infer_size(given) == np.array(pairs[3][1]).shape
+
+
+def test_the_odd_quarter_about_a_middle_cross_of_background_is_chosen() -> None:
+    rng = random.Random(11)
+    same = np.array([[rng.randrange(1, 4) for _ in range(3)] for _ in range(2)], dtype=np.uint8)
+    odd = same.copy()
+    odd[1, 2] = 9
+    grid = np.zeros((5, 7), dtype=np.uint8)
+    corners = [(0, 0), (0, 4), (3, 0), (3, 4)]
+    place = rng.randrange(4)
+    for k, (y, x) in enumerate(corners):
+        grid[y : y + 2, x : x + 3] = odd if k == place else same
+    out = selector("odd", "a")(grid, Context(grid))
+    assert out is not None and np.array_equal(out, odd)
+    grid[2, 3] = 5  # the cross is no longer of one colour
+    assert selector("odd", "a")(grid, Context(grid)) is None

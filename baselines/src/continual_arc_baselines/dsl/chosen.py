@@ -24,6 +24,7 @@ from .catalogue import FitInput, Fitter
 from .family import Op, Prim
 from .grid import Array, Context, bg_for, colour_counts, counts_without
 from .objects import CHOOSERS, choose, objects
+from .parts import SPLITS, separator_layout, split
 
 __all__ = [
     "CHOSEN_COST",
@@ -37,10 +38,11 @@ __all__ = [
     "selector",
 ]
 
-KINDS = ("box", "frame", "inside", "with", "mark", "most", "least")
+KINDS = ("box", "frame", "inside", "with", "mark", "most", "least", "odd")
 """The selectors: a colour's box, a frame of a colour (a one-colour rectangle outline) with or
 without its outline, the objects holding a colour (with the marker, or cropped to what it
-marks), the one object with most or fewest cells of it."""
+marks), the one object with most or fewest cells of it; and the one quarter unlike the three
+others, about a middle row and column of one colour (even the background's: no separator)."""
 
 _FRAME_KINDS = ("frame", "inside")
 
@@ -106,6 +108,21 @@ def _frame(a: Array, bg: int, colour: int | None) -> Slices | None:
     return objs.box(int(best[0])) if len(best) == 1 else None
 
 
+def _odd_quarter(a: Array) -> Array | None:
+    """The quarter about a uniform middle cross whose content no other quarter shares."""
+    h, w = a.shape
+    if h % 2 == 0 or w % 2 == 0 or h < 3 or w < 3:
+        return None
+    my, mx = h // 2, w // 2
+    cross = np.concatenate((a[my], a[:, mx]))
+    if not np.all(cross == cross[0]):
+        return None
+    quarters = [a[:my, :mx], a[:my, mx + 1 :], a[my + 1 :, :mx], a[my + 1 :, mx + 1 :]]
+    keys = [q.tobytes() for q in quarters]
+    alone = [i for i, k in enumerate(keys) if keys.count(k) == 1]
+    return quarters[alone[0]] if len(alone) == 1 else None
+
+
 def _object_crop(kind: str, colour: int | None, mode: str, a: Array, bg: int) -> Array | None:
     if colour is None or colour == bg:
         return None
@@ -145,12 +162,14 @@ def selector(kind: str, colour: str, mode: str = "") -> Prim:
     Args:
         kind: one of `KINDS`.
         colour: a colour ``"0"``-``"9"``, ``"r"`` (the grid's rarest foreground colour), or ``"a"``
-            (any colour: ``frame`` and ``inside`` only).
+            (any colour: ``frame``, ``inside`` and ``odd``, which takes only it).
         mode: the object cut (``m4``, ``m8``) of the object selectors; empty for the others.
     """
 
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
+        if kind == "odd":
+            return _odd_quarter(a)
         if kind in _OBJECT_KINDS:
             return _object_crop(kind, _rarest(a, bg) if colour == "r" else int(colour), mode, a, bg)
         c = None if colour == "a" else _rarest(a, bg) if colour == "r" else int(colour)
@@ -187,6 +206,9 @@ def parse_chosen(text: str) -> Op | None:
     if kind in _OBJECT_KINDS:
         if mode not in _MODES or colour not in (*"0123456789", "r"):
             return None
+    elif kind == "odd":
+        if mode or colour != "a":
+            return None
     elif mode or colour not in (*"0123456789", "r", *("a" if kind in _FRAME_KINDS else "")):
         return None
     op = chosen_op(kind, colour, mode)
@@ -197,7 +219,9 @@ def _selectors(colours: Sequence[int]) -> list[tuple[str, str, str]]:
     """Every selector over the given colours, in the order the fitter prefers them."""
     found: list[tuple[str, str, str]] = []
     for kind in KINDS:
-        if kind in _OBJECT_KINDS:
+        if kind == "odd":
+            found.append((kind, "a", ""))
+        elif kind in _OBJECT_KINDS:
             found.extend((kind, str(c), mode) for mode in _MODES for c in (*colours, "r"))
         else:
             extra = ("r", "a") if kind in _FRAME_KINDS else ("r",)
@@ -327,13 +351,36 @@ def _crop_shape(a: Array, ctx: Context) -> tuple[int, int] | None:
     return int(ys.max() - ys.min() + 1), int(xs.max() - xs.min() + 1)
 
 
-def _size_rules(colours: Sequence[int]) -> list[SizeRule]:
-    rules: list[SizeRule] = [_crop_shape, *(_border(k) for k in (1, 2, 3))]
+def _part_shape(how: str) -> SizeRule:
+    def rule(a: Array, ctx: Context) -> tuple[int, int] | None:
+        parts = split(a, bg_for(a, ctx), how)
+        return None if not parts else (int(parts[0].shape[0]), int(parts[0].shape[1]))
+
+    return rule
+
+
+def _layout_count(a: Array, ctx: Context) -> tuple[int, int] | None:
+    layout = separator_layout(a, bg_for(a, ctx))
+    return None if layout is None else (len(layout), len(layout[0]))
+
+
+def _size_rules(colours: Sequence[int], fixed: bool) -> list[SizeRule]:
+    """The size rules, regions first; with outputs of one shape, only the regions.
+
+    The more true rules there are, the likelier a coincidental one meets one that disagrees and
+    the size is left open: so the cuts the core steps make (halves, parts, cells) are rules too.
+    Outputs of one shape are met by chance by small counts, so there only a region (an object's
+    or a frame's box) may move the size off the demonstrations' one.
+    """
+    rules: list[SizeRule] = [_crop_shape]
+    rules.extend(_pick_shape(mode, prop) for mode in ("8", "m8", "m4") for prop in CHOOSERS)
+    rules.extend(_shape_of(selector(*s)) for s in _selectors(colours))
+    if fixed:
+        return rules
+    rules.extend((*(_border(k) for k in (1, 2, 3)), *(_part_shape(h) for h in SPLITS), _layout_count))
     rules.extend(
         _counted(what, form) for what in ("colours", "m8", "8") for form in ("row", "column", "square")
     )
-    rules.extend(_pick_shape(mode, prop) for mode in ("8", "m8", "m4") for prop in CHOOSERS)
-    rules.extend(_shape_of(selector(*s)) for s in _selectors(colours))
     return rules
 
 
@@ -341,19 +388,19 @@ def infer_size(given: FitInput) -> tuple[int, int] | None:
     """The test output's size, when every size rule that holds on all demonstrations agrees on it.
 
     A rule holds when it gives every demonstration input its output's size. ``None`` when no rule
-    holds, when rules that hold disagree on the test input, or when some output is larger than its
-    input (a crop rule says nothing there). Outputs of one shape are no rule of their own: a crop
-    rule that holds may give the test input another size (a frame of another size).
+    holds, when rules that hold disagree on the test input, or when some output is not smaller
+    than its input (a crop rule says nothing there). Outputs of one shape are no rule of their
+    own: a region that holds may give the test input another size (a frame of another size).
     """
     n = given.n
     pairs = list(zip(given.inputs[:n], given.outputs, strict=True))
     if n < 2:
         return None
-    if not all(o.shape[0] <= i.shape[0] and o.shape[1] <= i.shape[1] for i, o in pairs):
+    if not all(o.shape[0] <= i.shape[0] and o.shape[1] <= i.shape[1] and o.size < i.size for i, o in pairs):
         return None
     wanted = [(int(o.shape[0]), int(o.shape[1])) for o in given.outputs]
     answers: set[tuple[int, int]] = set()
-    for rule in _size_rules(_shared_colours(given.inputs)):
+    for rule in _size_rules(_shared_colours(given.inputs), len(set(wanted)) == 1):
         for contexts in _roots(given):
             if not all(
                 rule(a, c) == want for a, c, want in zip(given.inputs, contexts, wanted, strict=False)
