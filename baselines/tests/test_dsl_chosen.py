@@ -86,13 +86,28 @@ def test_a_found_program_reads_back_and_runs_with_no_demonstrations() -> None:
     found = search(demos, test_input, catalogue=WIDE)
     text = found.candidates[0].program.text
     assert execute(parse(text), test_input) == answer
-    for text in ("chosen(box){r}", "chosen(frame){a}", "chosen(mark){5,m8}", "chosen(least){3,m4}"):
+    for text in (
+        "chosen(box){r}",
+        "chosen(frame){a}",
+        "chosen(mark){5,m8}",
+        "chosen(least){r,m4}",
+        "chosen(odd){a}",
+        "chosen(common){a,8}",
+    ):
         op = lookup(text)
         assert op is not None and op.text == text
 
 
 @pytest.mark.parametrize(
-    "text", ["chosen(box){a}", "chosen(with){3}", "chosen(box){3,m4}", "chosen(grow){3}"]
+    "text",
+    [
+        "chosen(box){a}",
+        "chosen(with){3}",
+        "chosen(box){3,m4}",
+        "chosen(grow){3}",
+        "chosen(odd){3}",
+        "chosen(common){a,m8}",
+    ],
 )
 def test_malformed_texts_name_no_step(text: str) -> None:
     assert parse_chosen(text) is None

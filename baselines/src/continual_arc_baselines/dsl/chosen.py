@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .catalogue import FitInput, Fitter
+from .choosing import choose_by_content, content_keys
 from .family import Op, Prim
 from .grid import Array, Context, bg_for, colour_counts, counts_without
 from .objects import CHOOSERS, choose, objects
@@ -38,11 +39,13 @@ __all__ = [
     "selector",
 ]
 
-KINDS = ("box", "frame", "inside", "with", "mark", "most", "least", "odd")
+KINDS = ("box", "frame", "inside", "with", "mark", "most", "least", "odd", "common")
 """The selectors: a colour's box, a frame of a colour (a one-colour rectangle outline) with or
 without its outline, the objects holding a colour (with the marker, or cropped to what it
 marks), the one object with most or fewest cells of it; and the one quarter unlike the three
-others, about a middle row and column of one colour (even the background's: no separator)."""
+others, about a middle row and column of one colour (even the background's: no separator); and
+the shape most one-colour objects share (``choosing``'s ``twin`` cuts multicolour objects, which
+merge shapes that touch at a corner)."""
 
 _FRAME_KINDS = ("frame", "inside")
 
@@ -123,6 +126,13 @@ def _odd_quarter(a: Array) -> Array | None:
     return quarters[alone[0]] if len(alone) == 1 else None
 
 
+def _common(a: Array, bg: int, mode: str) -> Array | None:
+    """The first of the objects whose content most objects share, if no other content ties it."""
+    objs = objects(a, bg, mode)
+    i = choose_by_content(content_keys(a, objs, bg), [0] * len(objs), "twin")
+    return None if i is None else a[objs.box(i)]
+
+
 def _object_crop(kind: str, colour: int | None, mode: str, a: Array, bg: int) -> Array | None:
     if colour is None or colour == bg:
         return None
@@ -162,14 +172,17 @@ def selector(kind: str, colour: str, mode: str = "") -> Prim:
     Args:
         kind: one of `KINDS`.
         colour: a colour ``"0"``-``"9"``, ``"r"`` (the grid's rarest foreground colour), or ``"a"``
-            (any colour: ``frame``, ``inside`` and ``odd``, which takes only it).
-        mode: the object cut (``m4``, ``m8``) of the object selectors; empty for the others.
+            (any colour: ``frame``, ``inside``; ``odd`` and ``common`` take only it).
+        mode: the object cut (``m4``, ``m8``) of the object selectors, (``4``, ``8``) of
+            ``common``; empty for the others.
     """
 
     def prim(a: Array, ctx: Context) -> Array | None:
         bg = bg_for(a, ctx)
         if kind == "odd":
             return _odd_quarter(a)
+        if kind == "common":
+            return _common(a, bg, mode)
         if kind in _OBJECT_KINDS:
             return _object_crop(kind, _rarest(a, bg) if colour == "r" else int(colour), mode, a, bg)
         c = None if colour == "a" else _rarest(a, bg) if colour == "r" else int(colour)
@@ -209,6 +222,9 @@ def parse_chosen(text: str) -> Op | None:
     elif kind == "odd":
         if mode or colour != "a":
             return None
+    elif kind == "common":
+        if mode not in ("4", "8") or colour != "a":
+            return None
     elif mode or colour not in (*"0123456789", "r", *("a" if kind in _FRAME_KINDS else "")):
         return None
     op = chosen_op(kind, colour, mode)
@@ -221,6 +237,8 @@ def _selectors(colours: Sequence[int]) -> list[tuple[str, str, str]]:
     for kind in KINDS:
         if kind == "odd":
             found.append((kind, "a", ""))
+        elif kind == "common":
+            found.extend((kind, "a", mode) for mode in ("8", "4"))
         elif kind in _OBJECT_KINDS:
             found.extend((kind, str(c), mode) for mode in _MODES for c in (*colours, "r"))
         else:
