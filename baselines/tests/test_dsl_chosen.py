@@ -153,3 +153,18 @@ def test_the_odd_quarter_about_a_middle_cross_of_background_is_chosen() -> None:
     assert out is not None and np.array_equal(out, odd)
     grid[2, 3] = 5  # the cross is no longer of one colour
     assert selector("odd", "a")(grid, Context(grid)) is None
+
+
+def test_two_parallel_lines_are_cut_out_with_their_caps() -> None:
+    rng = random.Random(13)
+    grid = np.array([[8 if rng.random() < 0.15 else 0 for _ in range(12)] for _ in range(12)], dtype=np.uint8)
+    top, left, height, width = 3, 2, 5, 6
+    for x in (left, left + width - 1):
+        grid[top : top + height, x] = 5
+        grid[top - 1, x] = grid[top + height, x] = 8  # the caps
+    grid[top : top + height, left + 1 : left + width - 1] = 0  # no 5 between the lines
+    out = selector("ends", "5")(grid, Context(grid))
+    assert out is not None and out.shape == (height + 2, width)
+    assert out[0, 0] == out[-1, -1] == 8 and (out[1:-1, 0] == 5).all()
+    grid[top + 2, left] = 0  # a broken line is no line: nothing to cap
+    assert selector("ends", "5")(grid, Context(grid)) is None

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter
 from .choosing import choose_by_content, content_keys
@@ -39,8 +40,9 @@ __all__ = [
     "selector",
 ]
 
-KINDS = ("box", "frame", "inside", "with", "mark", "most", "least", "odd", "common")
-"""The selectors: a colour's box, a frame of a colour (a one-colour rectangle outline) with or
+KINDS = ("box", "ends", "frame", "inside", "with", "mark", "most", "least", "odd", "common")
+"""The selectors: a colour's box, the box of a colour's two parallel lines with a cell more at
+each end (their caps), a frame of a colour (a one-colour rectangle outline) with or
 without its outline, the objects holding a colour (with the marker, or cropped to what it
 marks), the one object with most or fewest cells of it; and the one quarter unlike the three
 others, about a middle row and column of one colour (even the background's: no separator); and
@@ -109,6 +111,23 @@ def _frame(a: Array, bg: int, colour: int | None) -> Slices | None:
     area = np.where(hollow, h * w, -1)
     best = np.flatnonzero(area == area.max())
     return objs.box(int(best[0])) if len(best) == 1 else None
+
+
+def _capped(cells: npt.NDArray[np.bool_], ys: slice, xs: slice, shape: tuple[int, ...]) -> Slices | None:
+    """A box whose first and last columns (or rows) are full, grown a cell at both ends of them.
+
+    ``None`` when neither pair of opposite sides is full, or the grid has no room to grow.
+    """
+    h, w = cells.shape
+    if min(h, w) >= 2 and cells[:, 0].all() and cells[:, -1].all() and not cells[0].all():
+        if ys.start == 0 or ys.stop == shape[0]:
+            return None
+        return slice(ys.start - 1, ys.stop + 1), xs
+    if min(h, w) >= 2 and cells[0].all() and cells[-1].all() and not cells[:, 0].all():
+        if xs.start == 0 or xs.stop == shape[1]:
+            return None
+        return ys, slice(xs.start - 1, xs.stop + 1)
+    return None
 
 
 def _odd_quarter(a: Array) -> Array | None:
@@ -194,6 +213,11 @@ def selector(kind: str, colour: str, mode: str = "") -> Prim:
         ys, xs = box
         if kind == "inside":
             ys, xs = slice(ys.start + 1, ys.stop - 1), slice(xs.start + 1, xs.stop - 1)
+        elif kind == "ends":
+            grown = _capped(a[ys, xs] == c, ys, xs, a.shape)
+            if grown is None:
+                return None
+            ys, xs = grown
         out = a[ys, xs]
         return None if out.shape == a.shape else out
 
