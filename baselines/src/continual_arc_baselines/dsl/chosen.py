@@ -1,17 +1,21 @@
 """Chosen crops: cut out the region a property fitted from the demonstrations selects.
 
 `extract`'s ``pick`` chooses an object by a property of its outline or place (`objects.CHOOSERS`).
-Many crop tasks instead name the region by a colour the demonstrations fix: the box of all cells
-of one colour (``box``, or ``box`` of the rarest colour, ``r``), the inside of a frame of one
-colour (``inside``), the objects that hold a marker colour (``with``; ``mark`` drops the marker
-and crops to what it marks), or the one object with the most or fewest cells of a colour
-(``most``, ``least``). Each is a fitted step ``chosen(kind){colour[,mode]}``: the fitter offers
-only the selectors whose crop has every demonstration output's shape, so the search meets a few
-steps that already produce the right size, those that reproduce the outputs first.
+Many crop tasks whose output size varies instead name the region by a colour the demonstrations
+fix: the box of all cells of one colour (``box``; ``r`` is the grid's rarest colour), two parallel
+lines of it with their end caps (``ends``), a one-colour rectangle outline with or without its
+frame (``frame``, ``inside``; ``a``: of any colour), the objects that hold a marker colour
+(``with``; ``mark`` drops the marker and crops to what it marks), or the one object with the
+most or fewest cells of a colour (``most``, ``least``). Two more need no colour: the quarter
+unlike the others about a middle cross (``odd``) and the shape most one-colour objects share
+(``common``). Each is a fitted step ``chosen(kind){colour[,mode]}``: the fitter offers only the
+selectors whose crop has every demonstration output's shape, those that reproduce the outputs
+first, so the search meets a few steps that already make the right size.
 
-`infer_size` reads the same selectors (and a few counting rules) as rules for the output's size:
-when every rule that holds on all demonstrations gives the test input one size, that is the
-size the answer must have (the ``outsize`` feature of the ``wide`` catalogue).
+`infer_size` reads the same selectors, core's object choices and a few cuts and counts as rules
+for the output's size: when every rule that holds on all demonstrations gives the test input one
+size, a candidate of another size is dropped (the ``outsize`` feature of the ``wide`` catalogue,
+read in `fitting.Task`), even where the demonstrations' outputs share one shape.
 """
 
 from __future__ import annotations
@@ -41,13 +45,10 @@ __all__ = [
 ]
 
 KINDS = ("box", "ends", "frame", "inside", "with", "mark", "most", "least", "odd", "common")
-"""The selectors: a colour's box, the box of a colour's two parallel lines with a cell more at
-each end (their caps), a frame of a colour (a one-colour rectangle outline) with or
-without its outline, the objects holding a colour (with the marker, or cropped to what it
-marks), the one object with most or fewest cells of it; and the one quarter unlike the three
-others, about a middle row and column of one colour (even the background's: no separator); and
-the shape most one-colour objects share (``choosing``'s ``twin`` cuts multicolour objects, which
-merge shapes that touch at a corner)."""
+"""The selectors, in the order the fitter tries them. ``odd`` takes the quarter about a middle
+row and column of one colour, even the background's (so no separator for ``part``); ``common``
+cuts one-colour objects, as ``choosing``'s ``twin`` cuts multicolour ones, which merge shapes
+touching at a corner."""
 
 _FRAME_KINDS = ("frame", "inside")
 
