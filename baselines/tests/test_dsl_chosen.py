@@ -93,6 +93,7 @@ def test_a_found_program_reads_back_and_runs_with_no_demonstrations() -> None:
         "chosen(least){r,m4}",
         "chosen(odd){a}",
         "chosen(common){a,8}",
+        "chosen(skew){a}",
     ):
         op = lookup(text)
         assert op is not None and op.text == text
@@ -107,6 +108,7 @@ def test_a_found_program_reads_back_and_runs_with_no_demonstrations() -> None:
         "chosen(grow){3}",
         "chosen(odd){3}",
         "chosen(common){a,m8}",
+        "chosen(skew){r}",
     ],
 )
 def test_malformed_texts_name_no_step(text: str) -> None:
@@ -168,3 +170,18 @@ def test_two_parallel_lines_are_cut_out_with_their_caps() -> None:
     assert out[0, 0] == out[-1, -1] == 8 and (out[1:-1, 0] == 5).all()
     grid[top + 2, left] = 0  # a broken line is no line: nothing to cap
     assert selector("ends", "5")(grid, Context(grid)) is None
+
+
+def test_the_one_square_part_off_its_diagonal_symmetry_is_chosen() -> None:
+    rng = random.Random(17)
+    blocks = []
+    for _ in range(3):
+        b = np.array([[rng.randrange(1, 10) for _ in range(4)] for _ in range(4)], dtype=np.uint8)
+        blocks.append(np.triu(b) + np.triu(b, 1).T)  # symmetric about the main diagonal
+    blocks[1][0, 3] = 0 if blocks[1][3, 0] else 1  # one part loses its symmetry
+    grid = np.vstack(blocks)
+    out = selector("skew", "a")(grid, Context(grid))
+    assert out is not None and np.array_equal(out, blocks[1])
+    blocks[2][0, 1] = 0 if blocks[2][1, 0] else 1  # two skewed parts: no one to choose
+    grid = np.vstack(blocks)
+    assert selector("skew", "a")(grid, Context(grid)) is None

@@ -6,11 +6,12 @@ fix: the box of all cells of one colour (``box``; ``r`` is the grid's rarest col
 lines of it with their end caps (``ends``), a one-colour rectangle outline with or without its
 frame (``frame``, ``inside``; ``a``: of any colour), the objects that hold a marker colour
 (``with``; ``mark`` drops the marker and crops to what it marks), or the one object with the
-most or fewest cells of a colour (``most``, ``least``). Two more need no colour: the quarter
-unlike the others about a middle cross (``odd``) and the shape most one-colour objects share
-(``common``). Each is a fitted step ``chosen(kind){colour[,mode]}``: the fitter offers only the
-selectors whose crop has every demonstration output's shape, those that reproduce the outputs
-first, so the search meets a few steps that already make the right size.
+most or fewest cells of a colour (``most``, ``least``). Three more need no colour: the quarter
+unlike the others about a middle cross (``odd``), the shape most one-colour objects share
+(``common``) and the one square part not symmetric about its diagonal (``skew``). Each is a
+fitted step ``chosen(kind){colour[,mode]}``: the fitter offers only the selectors whose crop has
+every demonstration output's shape, those that reproduce the outputs first, so the search meets
+a few steps that already make the right size.
 
 `infer_size` reads the same selectors, core's object choices and a few cuts and counts as rules
 for the output's size: when every rule that holds on all demonstrations gives the test input one
@@ -30,7 +31,7 @@ from .choosing import choose_by_content, content_keys
 from .family import Op, Prim
 from .grid import Array, Context, bg_for, colour_counts, counts_without
 from .objects import CHOOSERS, choose, objects
-from .parts import SPLITS, separator_layout, split
+from .parts import SPLITS, separator_layout, separator_parts, split, square_blocks
 
 __all__ = [
     "CHOSEN_COST",
@@ -44,11 +45,12 @@ __all__ = [
     "selector",
 ]
 
-KINDS = ("box", "ends", "frame", "inside", "with", "mark", "most", "least", "odd", "common")
+KINDS = ("box", "ends", "frame", "inside", "with", "mark", "most", "least", "odd", "common", "skew")
 """The selectors, in the order the fitter tries them. ``odd`` takes the quarter about a middle
 row and column of one colour, even the background's (so no separator for ``part``); ``common``
 cuts one-colour objects, as ``choosing``'s ``twin`` cuts multicolour ones, which merge shapes
-touching at a corner."""
+touching at a corner; ``skew`` takes the one square part (of a grid cut into squares along its
+long side, or between separators) that is not symmetric about its main diagonal."""
 
 _FRAME_KINDS = ("frame", "inside")
 
@@ -153,6 +155,16 @@ def _common(a: Array, bg: int, mode: str) -> Array | None:
     return None if i is None else a[objs.box(i)]
 
 
+def _skew(a: Array, bg: int) -> Array | None:
+    """The one part, of square parts only, that differs from its transpose."""
+    # Squares first: a uniform row inside a square part would read as a separator.
+    parts = square_blocks(a) or separator_parts(a, bg)
+    if not parts or len(parts) < 3 or any(p.shape[0] != p.shape[1] for p in parts):
+        return None
+    skewed = [i for i, p in enumerate(parts) if not np.array_equal(p, p.T)]
+    return parts[skewed[0]] if len(skewed) == 1 else None
+
+
 def _object_crop(kind: str, colour: int | None, mode: str, a: Array, bg: int) -> Array | None:
     if colour is None or colour == bg:
         return None
@@ -192,7 +204,7 @@ def selector(kind: str, colour: str, mode: str = "") -> Prim:
     Args:
         kind: one of `KINDS`.
         colour: a colour ``"0"``-``"9"``, ``"r"`` (the grid's rarest foreground colour), or ``"a"``
-            (any colour: ``frame``, ``inside``; ``odd`` and ``common`` take only it).
+            (any colour: ``frame``, ``inside``; ``odd``, ``common`` and ``skew`` take only it).
         mode: the object cut (``m4``, ``m8``) of the object selectors, (``4``, ``8``) of
             ``common``; empty for the others.
     """
@@ -203,6 +215,8 @@ def selector(kind: str, colour: str, mode: str = "") -> Prim:
             return _odd_quarter(a)
         if kind == "common":
             return _common(a, bg, mode)
+        if kind == "skew":
+            return _skew(a, bg)
         if kind in _OBJECT_KINDS:
             return _object_crop(kind, _rarest(a, bg) if colour == "r" else int(colour), mode, a, bg)
         c = None if colour == "a" else _rarest(a, bg) if colour == "r" else int(colour)
@@ -244,7 +258,7 @@ def parse_chosen(text: str) -> Op | None:
     if kind in _OBJECT_KINDS:
         if mode not in _MODES or colour not in (*"0123456789", "r"):
             return None
-    elif kind == "odd":
+    elif kind in ("odd", "skew"):
         if mode or colour != "a":
             return None
     elif kind == "common":
@@ -260,7 +274,7 @@ def _selectors(colours: Sequence[int]) -> list[tuple[str, str, str]]:
     """Every selector over the given colours, in the order the fitter prefers them."""
     found: list[tuple[str, str, str]] = []
     for kind in KINDS:
-        if kind == "odd":
+        if kind in ("odd", "skew"):
             found.append((kind, "a", ""))
         elif kind == "common":
             found.extend((kind, "a", mode) for mode in ("8", "4"))
