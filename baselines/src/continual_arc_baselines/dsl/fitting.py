@@ -8,12 +8,14 @@ A fit whose test prediction breaks a rule every demonstration obeys (`shapes`) i
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .catalogue import Catalogue, FitInput
+from .chosen import infer_size
 from .colours import apply_map, entry_cost, fit_map
 from .extract import CORNERS
 from .family import Op
@@ -90,6 +92,12 @@ class Task:
             self.contexts.append(zero)
         self.expectation: Expectation = expect(self.inputs[: self.n], self.outputs)
         self.same = all(i.shape == o.shape for i, o in zip(self.inputs, self.outputs, strict=False))
+        # The size the answer must have, when rules read from the demonstrations agree on one
+        # (``outsize``, `chosen.infer_size`); core leaves it unset.
+        self.size: tuple[int, int] | None = None
+        if "outsize" in catalogue.features:
+            self.size = infer_size(FitInput(self.inputs, self.outputs, self.contexts[0]))
+        self.loose = dataclasses.replace(self.expectation, fixed=None, scale=None)
 
     def fitted_ops(self) -> tuple[Op, ...]:
         """The steps whose constants the demonstrations fix: windows, continuations, halos, local rules."""
@@ -170,6 +178,12 @@ class Task:
 
     def _candidate(self, steps: tuple[str, ...], test: Array, cost: float, base: float) -> Candidate | None:
         prediction = to_grid(test)
-        if prediction is None or not self.expectation.admits(self.inputs[self.n], test):
+        if prediction is None:
+            return None
+        if self.size is not None:
+            # An inferred size overrides a fixed or scaled one: its rules read the input.
+            if test.shape != self.size or not self.loose.admits(self.inputs[self.n], test):
+                return None
+        elif not self.expectation.admits(self.inputs[self.n], test):
             return None
         return Candidate(Program(" | ".join(steps), base), prediction, cost, 2.0**-cost)

@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 from . import (
     aligning,
     choosing,
+    chosen,
     combining,
     contact,
     counting,
@@ -99,10 +100,14 @@ CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 WIDE_FAMILIES: tuple[Family, ...] = ()
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = (aligning.FITTER, counting.FITTER, relating.FITTER)
+WIDE_FITTERS: tuple[Fitter, ...] = (aligning.FITTER, counting.FITTER, relating.FITTER, chosen.FITTER)
 """The fitters added since ``core``."""
 
-WIDE_FEATURES: frozenset[str] = frozenset()
+WIDE_FEATURES: frozenset[str] = frozenset(
+    {
+        "outsize",
+    }
+)
 """The changes to the search itself made since ``core`` (`Catalogue.features`)."""
 
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
