@@ -18,6 +18,7 @@ from collections.abc import Callable
 from continual_arc.grids import MAX_SIDE
 
 from . import (
+    cellgrid,
     choosing,
     combining,
     contact,
@@ -93,10 +94,10 @@ _FITTED_COSTS: dict[str, float] = {
 CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 """The steps every stored run was searched with: the default."""
 
-WIDE_FAMILIES: tuple[Family, ...] = ()
+WIDE_FAMILIES: tuple[Family, ...] = (*cellgrid.FAMILIES,)
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = ()
+WIDE_FITTERS: tuple[Fitter, ...] = (cellgrid.CELLMOVE,)
 """The fitters added since ``core``."""
 
 WIDE_FEATURES: frozenset[str] = frozenset()
