@@ -20,6 +20,10 @@ The steps:
   other cell, in its own colours or in the separators' colour.
 * ``cellmove{marker}``: the cell holding the grid's one pixel of the marker colour (fitted)
   moves to the cell its position inside the cell names; every other cell is emptied.
+* ``cellfold``: of two cells side by side (or one above the other), the second mirrored onto the
+  first's background.
+* ``cellkey``: of 2 x 2 cells, the large pattern cell's marks coloured by the small key cell across
+  from it, scaled up to it (each quarter of the pattern takes its key pixel's colour).
 * ``cellpick(odd|few|many|asym)``: one cell: the one unlike all others, with the fewest or most
   coloured pixels, or the one square cell not symmetric about its diagonal (when no separator cuts
   the grid, its equal square blocks along its long side are the cells).
@@ -111,12 +115,13 @@ def _lattice(lines: npt.NDArray[np.int16]) -> list[int] | None:
 def _separators(lines: npt.NDArray[np.int16], bg: int) -> npt.NDArray[np.bool_]:
     """Which lines of one axis cut it: the lines of another colour than the background.
 
-    When some of them form a regular lattice, only its lines do: a cell may hold a line of the
-    separators' colour by chance (a column of marks down every cell of a column).
+    When they are of one colour and some of them form a regular lattice, only its lines do: a
+    cell may hold a line of the separators' colour by chance (a mark down every cell of a column).
     """
     other = np.where(lines != bg, lines, np.int16(_NONE)).astype(np.int16)
     cut = other >= 0
-    at = _lattice(other) if cut.any() else None
+    # Lines of several colours are all separators (each may be drawn in its own colour).
+    at = _lattice(other) if cut.any() and len(np.unique(other[cut])) == 1 else None
     if at is not None:
         cut = np.zeros_like(cut)
         cut[at] = True
@@ -359,11 +364,47 @@ def _cellpick(which: str) -> Prim:
     return prim
 
 
+def _cellfold() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        lay = _layout(a, ctx)
+        if lay is None or sorted(lay.shape) != [1, 2]:
+            return None
+        first, second = lay.cells(a)
+        if first.shape != second.shape:
+            return None
+        # The second cell folds onto the first about the separator between them.
+        mirrored = second[:, ::-1] if lay.shape == (1, 2) else second[::-1]
+        return np.where(first != lay.bg, first, mirrored).astype(np.uint8)
+
+    return prim
+
+
+def _cellkey() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        lay = _layout(a, ctx)
+        if lay is None or lay.shape != (2, 2):
+            return None
+        cells = lay.cells(a)
+        areas = [c.size for c in cells]
+        small, large = areas.index(min(areas)), areas.index(max(areas))
+        # The key sits diagonally across from the pattern, and is far smaller.
+        if small + large != 3 or areas.count(min(areas)) != 1 or areas.count(max(areas)) != 1:
+            return None
+        key, pattern = cells[small], cells[large]
+        (kh, kw), (ph, pw) = key.shape, pattern.shape
+        if ph % kh or pw % kw or ph == kh:
+            return None
+        paint = np.repeat(np.repeat(key, ph // kh, axis=0), pw // kw, axis=1)
+        return np.where(pattern != lay.bg, paint, pattern).astype(np.uint8)
+
+    return prim
+
+
 _COST = 3
 """Every cell step's cost: tried after the core's steps of cost 2, whose budget it must not eat."""
 
 FAMILIES = (
-    Family("lift", (LIFTS,), _COST, _lift, "one pixel per cell of a separator layout, by a rule", "shrink"),
+    Family("lift", (LIFTS,), 2, _lift, "one pixel per cell of a separator layout, by a rule", "shrink"),
     Family("zoom", (), _COST, _zoom, "fill each cell of the input's layout with one pixel of the grid"),
     Family(
         "cellzoom", (("few", "many"),), _COST, _cellzoom, "zoom the cell with fewest or most pixels", "same"
@@ -377,6 +418,8 @@ FAMILIES = (
         "paint the busiest cell's pattern in every cell",
         "same",
     ),
+    Family("cellfold", (), _COST, _cellfold, "fold the second of two cells onto the first", "shrink"),
+    Family("cellkey", (), _COST, _cellkey, "colour the pattern cell by the key cell, scaled", "shrink"),
     Family(
         "cellpick",
         (("odd", "few", "many", "asym"),),
