@@ -175,3 +175,12 @@ def test_the_second_of_two_cells_folds_onto_the_first() -> None:
 def test_the_key_cell_colours_the_pattern_by_quarters() -> None:
     grid = g("1250000", "3450000", "5555555", "0058000", "0050080", "0050800", "0050008")
     assert run("cellkey", grid) == g("1000", "0020", "0300", "0004")
+
+
+def test_cells_join_pixel_by_pixel_across_the_cells_between() -> None:
+    # Row of three 2 x 2 cells: the 4 at the top right of the outer two reaches the middle one;
+    # the 2s sit at different places, so they join nothing. Separators 0, cells' background 1.
+    grid = g("14011014", "21011012")
+    assert run("cellconnect", grid) == g("14014014", "21011012")
+    # Nothing to join: the step does not apply.
+    assert run("cellconnect", g("14011011", "11011011")) is None

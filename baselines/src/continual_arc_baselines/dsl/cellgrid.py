@@ -20,6 +20,9 @@ The steps:
   other cell, in its own colours or in the separators' colour.
 * ``cellmove{marker}``: the cell holding the grid's one pixel of the marker colour (fitted)
   moves to the cell its position inside the cell names; every other cell is emptied.
+* ``cellconnect``: a background pixel between two of one colour at the same place of the cells
+  on either side in a row (then a column) of cells takes that colour (solid cells: the empty cells
+  between two of one colour are filled).
 * ``cellfold``: of two cells side by side (or one above the other), the second mirrored onto the
   first's background.
 * ``cellkey``: of 2 x 2 cells, the large pattern cell's marks coloured by the small key cell across
@@ -400,6 +403,55 @@ def _cellkey() -> Prim:
     return prim
 
 
+def _nearest(values: npt.NDArray[np.int16], bg: int, reverse: bool) -> npt.NDArray[np.int16]:
+    """Along axis 1, the value of the nearest non-background entry at or before each (-1: none)."""
+    out = np.full_like(values, _NONE)
+    current = np.full((values.shape[0], values.shape[2]), _NONE, dtype=np.int16)
+    order = range(values.shape[1] - 1, -1, -1) if reverse else range(values.shape[1])
+    for i in order:
+        current = np.where(values[:, i] != bg, values[:, i], current)
+        out[:, i] = current
+    return out
+
+
+def _joined(cells: npt.NDArray[np.int16], bg: int) -> npt.NDArray[np.int16]:
+    """Cells stacked ``(rows, cols, pixels)``, joined across cells.
+
+    Each background pixel between two of one colour at the same place of the cells on either side
+    in a row of cells, then in a column, takes that colour.
+    """
+    out = cells.copy()
+    for stack in (cells, cells.transpose(1, 0, 2)):
+        first, second = _nearest(stack, bg, False), _nearest(stack, bg, True)
+        hit = (first >= 0) & (first == second)
+        if stack is not cells:
+            first, hit = first.transpose(1, 0, 2), hit.transpose(1, 0, 2)
+        out = np.where((out == bg) & hit, first, out)
+    return out
+
+
+def _cellconnect() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        lay = _layout(a, ctx)
+        if lay is None:
+            return None
+        cells = lay.cells(a)
+        if any(c.shape != cells[0].shape for c in cells):
+            return None
+        rows, cols = lay.shape
+        stacked = np.stack([c.ravel() for c in cells]).astype(np.int16).reshape(rows, cols, -1)
+        joined = _joined(stacked, lay.bg)
+        if np.array_equal(joined, stacked):
+            return None
+        out = a.copy()
+        shape = cells[0].shape
+        for (r, c), (box_rows, box_cols) in zip(np.ndindex(rows, cols), lay.boxes(), strict=True):
+            out[box_rows, box_cols] = joined[r, c].reshape(shape)
+        return out
+
+    return prim
+
+
 _COST = 3
 """Every cell step's cost: tried after the core's steps of cost 2, whose budget it must not eat."""
 
@@ -418,6 +470,7 @@ FAMILIES = (
         "paint the busiest cell's pattern in every cell",
         "same",
     ),
+    Family("cellconnect", (), _COST, _cellconnect, "join cells of one colour in a row or column", "same"),
     Family("cellfold", (), _COST, _cellfold, "fold the second of two cells onto the first", "shrink"),
     Family("cellkey", (), _COST, _cellkey, "colour the pattern cell by the key cell, scaled", "shrink"),
     Family(
