@@ -100,15 +100,19 @@ def _lattice(lines: npt.NDArray[np.int16]) -> list[int] | None:
     A lattice is every ``k``-th line from ``o`` on; the margins before its first line and after its
     last are empty or a whole cell of ``k - 1`` lines.
     """
-    n = len(lines)
+    values: list[int] = lines.tolist()
+    n = len(values)
+    if all(v == _NONE for v in values):
+        return None
     for k in range(2, n):
-        for o in range(k):
+        # The margin before the first line is empty or one whole cell: it starts at 0 or k - 1.
+        for o in sorted({0, k - 1}):
+            colour = values[o]
             at = list(range(o, n, k))
-            colour = int(lines[o])
-            if colour == _NONE or any(int(lines[p]) != colour for p in at):
+            if colour == _NONE or any(values[p] != colour for p in at):
                 continue
             tail = n - 1 - at[-1]
-            if o not in (0, k - 1) or tail not in (0, k - 1):
+            if tail not in (0, k - 1):
                 continue
             if len(at) - 1 + (o > 0) + (tail > 0) >= 2:
                 return at
