@@ -184,3 +184,11 @@ def test_cells_join_pixel_by_pixel_across_the_cells_between() -> None:
     assert run("cellconnect", grid) == g("14014014", "21011012")
     # Nothing to join: the step does not apply.
     assert run("cellconnect", g("14011011", "11011011")) is None
+
+
+def test_the_one_full_cell_is_mirrored_into_four_in_the_separators_colour() -> None:
+    # The top-right cell "110" / "010" in 5s, turned as a top-left cell ("055" / "050"), mirrored.
+    grid = g("0005110", "0005010", "5555555", "0005000", "0005000")
+    assert run("cellmirror", grid) == g("055550", "050050", "050050", "055550")
+    # Two full cells: which to mirror is not said.
+    assert run("cellmirror", g("1005110", "0005010", "5555555", "0005000", "0005000")) is None

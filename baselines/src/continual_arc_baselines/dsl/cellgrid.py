@@ -25,6 +25,8 @@ The steps:
   between two of one colour are filled).
 * ``cellfold``: of two cells side by side (or one above the other), the second mirrored onto the
   first's background.
+* ``cellmirror``: of 2 x 2 cells with one not empty, its pattern in the separators' colour mirrored
+  into all four, the separators gone.
 * ``cellkey``: of 2 x 2 cells, the large pattern cell's marks coloured by the small key cell across
   from it, scaled up to it (each quarter of the pattern takes its key pixel's colour).
 * ``cellpick(odd|few|many|asym)``: one cell: the one unlike all others, with the fewest or most
@@ -456,6 +458,31 @@ def _cellconnect() -> Prim:
     return prim
 
 
+def _cellmirror() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        lay = _layout(a, ctx)
+        if lay is None or lay.shape != (2, 2):
+            return None
+        cells = lay.cells(a)
+        if any(c.shape != cells[0].shape for c in cells):
+            return None
+        counts = _counts(cells, lay.bg)
+        busy = [i for i, n in enumerate(counts) if n]
+        if len(busy) != 1:
+            return None
+        source = cells[busy[0]]
+        pattern = np.where(source != lay.bg, np.uint8(lay.sep), source).astype(np.uint8)
+        # Turn the pattern as it would stand in the top-left cell, then mirror it into the others.
+        if busy[0] % 2:
+            pattern = pattern[:, ::-1]
+        if busy[0] // 2:
+            pattern = pattern[::-1]
+        top = np.concatenate([pattern, pattern[:, ::-1]], axis=1)
+        return np.concatenate([top, top[::-1]], axis=0).astype(np.uint8)
+
+    return prim
+
+
 _COST = 3
 """Every cell step's cost: tried after the core's steps of cost 2, whose budget it must not eat."""
 
@@ -476,6 +503,7 @@ FAMILIES = (
     ),
     Family("cellconnect", (), _COST, _cellconnect, "join cells of one colour in a row or column", "same"),
     Family("cellfold", (), _COST, _cellfold, "fold the second of two cells onto the first", "shrink"),
+    Family("cellmirror", (), _COST, _cellmirror, "the one full cell mirrored into all four", "other"),
     Family("cellkey", (), _COST, _cellkey, "colour the pattern cell by the key cell, scaled", "shrink"),
     Family(
         "cellpick",
