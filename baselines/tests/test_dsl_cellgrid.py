@@ -124,11 +124,13 @@ def test_the_marker_colour_of_a_moved_cell_is_fitted_and_reads_back() -> None:
 
 def test_lines_of_several_colours_that_cross_cut_cells() -> None:
     # A blue column crossing a red row: the row is uniform but for the crossing.
-    grid = g("301", "001", "221", "401", "001")
+    grid = g("30100", "00105", "22122", "40100", "00100")
     layout = cell_layout(np.array(grid, np.uint8), 0)
     assert layout is not None
-    assert (layout.rows, layout.cols) == (((0, 2), (3, 5)), ((0, 2),))
-    assert run("lift(main)", grid) == g("3", "4")
+    assert (layout.rows, layout.cols) == (((0, 2), (3, 5)), ((0, 2), (3, 5)))
+    assert run("lift(main)", grid) == g("35", "40")
+    # A uniform line on the border cuts nothing, unless its colour cuts inside too.
+    assert cell_layout(np.array(g("3001", "0001", "4001"), np.uint8), 0) is None
 
 
 def test_background_lines_cut_only_as_a_lattice_both_ways() -> None:
@@ -192,3 +194,10 @@ def test_the_one_full_cell_is_mirrored_into_four_in_the_separators_colour() -> N
     assert run("cellmirror", grid) == g("055550", "050050", "050050", "055550")
     # Two full cells: which to mirror is not said.
     assert run("cellmirror", g("1005110", "0005010", "5555555", "0005000", "0005000")) is None
+
+
+def test_each_cell_turns_the_one_before_it_a_quarter() -> None:
+    # "12" / "00" turned clockwise is "01" / "02", and again "00" / "21".
+    assert run("cellturn", g("12500500", "00500500")) == g("12501500", "00502521")
+    # The source may stand later: the cells before it turn back.
+    assert run("cellturn", g("00501500", "00502500")) == g("12501500", "00502521")

@@ -25,6 +25,8 @@ The steps:
   between two of one colour are filled).
 * ``cellfold``: of two cells side by side (or one above the other), the second mirrored onto the
   first's background.
+* ``cellturn``: of square cells with one not empty, each cell in reading order its predecessor
+  turned a quarter clockwise.
 * ``cellmirror``: of 2 x 2 cells with one not empty, its pattern in the separators' colour mirrored
   into all four, the separators gone.
 * ``cellkey``: of 2 x 2 cells, the large pattern cell's marks coloured by the small key cell across
@@ -137,6 +139,32 @@ def _separators(lines: npt.NDArray[np.int16], bg: int) -> npt.NDArray[np.bool_]:
     return cut
 
 
+def _line_colours(
+    a: Array, row_lines: npt.NDArray[np.int16], col_lines: npt.NDArray[np.int16], bg: int
+) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    """The uniform lines with those of a colour that is not the separators' taken out.
+
+    The separators' colours are those of the lines seen nowhere off them (each line may have its
+    own); when every colour shows off the lines too, the one seen least there. A column of a cell
+    that happens to be uniform is then no separator.
+    """
+    rows = (row_lines >= 0) & (row_lines != bg)
+    cols = (col_lines >= 0) & (col_lines != bg)
+    if not (rows.any() or cols.any()):
+        return row_lines, col_lines
+    # A line on the border cuts nothing: it counts only in a colour that also cuts inside.
+    inner = {*row_lines[1:-1][rows[1:-1]].tolist(), *col_lines[1:-1][cols[1:-1]].tolist()}
+    colours = sorted(inner)
+    off = np.bincount(a[~(rows[:, None] | cols[None, :])], minlength=16)
+    keep = [c for c in colours if off[c] == 0]
+    if colours and not keep:
+        keep = [min(colours, key=lambda c: (int(off[c]), c))]
+    dropped = np.int16(_NONE)
+    row_kept = np.where(np.isin(row_lines, keep) | (row_lines == bg), row_lines, dropped).astype(np.int16)
+    col_kept = np.where(np.isin(col_lines, keep) | (col_lines == bg), col_lines, dropped).astype(np.int16)
+    return row_kept, col_kept
+
+
 @lru_cache(maxsize=512)
 def _cached_layout(data: bytes, h: int, w: int, bg: int) -> Layout | None:
     a = np.frombuffer(data, dtype=np.uint8).reshape(h, w)
@@ -146,8 +174,7 @@ def _cached_layout(data: bytes, h: int, w: int, bg: int) -> Layout | None:
     # the other axis's lines may cross them, so they are read with those crossings ignored.
     strict_rows = np.all(a == a[:, :1], axis=1) & (a[:, 0] != bg)
     strict_cols = np.all(a == a[:1, :], axis=0) & (a[0, :] != bg)
-    row_lines = _lines(a, strict_cols)
-    col_lines = _lines(a.T, strict_rows)
+    row_lines, col_lines = _line_colours(a, _lines(a, strict_cols), _lines(a.T, strict_rows), bg)
     rows, cols = _separators(row_lines, bg), _separators(col_lines, bg)
     if not rows.any() and not cols.any():
         # No line of another colour: the background's own lines, only as a lattice both ways.
@@ -483,6 +510,29 @@ def _cellmirror() -> Prim:
     return prim
 
 
+def _cellturn() -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        lay = _layout(a, ctx)
+        if lay is None:
+            return None
+        cells = lay.cells(a)
+        side = cells[0].shape[0]
+        if any(c.shape != (side, side) for c in cells):
+            return None
+        counts = _counts(cells, lay.bg)
+        busy = [i for i, n in enumerate(counts) if n]
+        if len(busy) != 1:
+            return None
+        source = cells[busy[0]]
+        out = a.copy()
+        # Each cell in reading order is the one before it turned a quarter clockwise.
+        for i, (rows, cols) in enumerate(lay.boxes()):
+            out[rows, cols] = np.rot90(source, busy[0] - i)
+        return out
+
+    return prim
+
+
 _COST = 3
 """Every cell step's cost: tried after the core's steps of cost 2, whose budget it must not eat."""
 
@@ -503,6 +553,7 @@ FAMILIES = (
     ),
     Family("cellconnect", (), _COST, _cellconnect, "join cells of one colour in a row or column", "same"),
     Family("cellfold", (), _COST, _cellfold, "fold the second of two cells onto the first", "shrink"),
+    Family("cellturn", (), _COST, _cellturn, "each cell the one before it turned clockwise", "same"),
     Family("cellmirror", (), _COST, _cellmirror, "the one full cell mirrored into all four", "other"),
     Family("cellkey", (), _COST, _cellkey, "colour the pattern cell by the key cell, scaled", "shrink"),
     Family(
