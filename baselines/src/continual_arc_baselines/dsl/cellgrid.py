@@ -537,7 +537,12 @@ _COST = 3
 """Every cell step's cost: tried after the core's steps of cost 2, whose budget it must not eat."""
 
 FAMILIES = (
-    Family("lift", (LIFTS,), 2, _lift, "one pixel per cell of a separator layout, by a rule", "shrink"),
+    # Each cell's main colour is the cells' plain reading (core's ``cells``, on more layouts): as
+    # cheap as core's steps; the rules that label cells come later.
+    Family("lift", (LIFTS[:1],), 2, _lift, "one pixel per cell: its main colour", "shrink"),
+    Family(
+        "lift", (LIFTS[1:],), _COST, _lift, "one label per cell of a separator layout, by a rule", "shrink"
+    ),
     Family("zoom", (), _COST, _zoom, "fill each cell of the input's layout with one pixel of the grid"),
     Family(
         "cellzoom", (("few", "many"),), _COST, _cellzoom, "zoom the cell with fewest or most pixels", "same"
