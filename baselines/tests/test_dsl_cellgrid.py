@@ -201,3 +201,29 @@ def test_each_cell_turns_the_one_before_it_a_quarter() -> None:
     assert run("cellturn", g("12500500", "00500500")) == g("12501500", "00502521")
     # The source may stand later: the cells before it turn back.
     assert run("cellturn", g("00501500", "00502500")) == g("12501500", "00502521")
+
+
+def test_the_cell_steps_take_labels_and_odd_grids_without_failing() -> None:
+    # Intermediate grids hold labels of 10 and up; the steps answer a grid or None, never raise.
+    from continual_arc_baselines.dsl.cellgrid import cellmove_op
+    from continual_arc_baselines.dsl.grid import Context
+
+    ops = [op for op in WIDE.ops if op.text.startswith(("lift", "zoom", "cell"))] + [cellmove_op(4)]
+    # The cells' background is a label one cell lacks.
+    labelled = np.array(
+        [[46, 46, 5, 1, 1], [46, 46, 5, 1, 1], [5] * 5, [46, 46, 5, 46, 46], [46, 46, 5, 46, 46]]
+    )
+    lifted = WIDE.by_text["lift(main)"](labelled.astype(np.uint8), Context(labelled.astype(np.uint8)))
+    assert lifted is not None and lifted.tolist() == [[46, 1], [46, 46]]
+    rng = np.random.default_rng(7)
+    for trial in range(60):
+        h, w = (int(v) for v in rng.integers(1, 13, 2))
+        values = [0, 0, 0, 1, 4, 10, 11, 46] if trial % 3 else [46, 46, 46, 0, 1, 11]
+        a = rng.choice(values, size=(h, w)).astype(np.uint8)
+        if trial % 2 and h > 4 and w > 4:
+            a[h // 2, :] = 46 if trial % 4 == 1 else 5
+            a[:, w // 3] = 5
+        ctx = Context(a)
+        for op in ops:
+            out = op(a, ctx)
+            assert out is None or (out.ndim == 2 and out.dtype == np.uint8)

@@ -48,7 +48,7 @@ import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter
 from .family import Family, Op, Prim
-from .grid import FALSE, SENTINEL, TRUE, Array, Context, background, bg_for, colour_counts
+from .grid import FALSE, SENTINEL, TRUE, Array, Context, background, bg_for, counts_without
 from .parts import runs, square_blocks
 
 __all__ = ["CELLMOVE", "CELLMOVE_COST", "FAMILIES", "LIFTS", "Layout", "cell_layout", "cellmove_op"]
@@ -155,7 +155,7 @@ def _line_colours(
     # A line on the border cuts nothing: it counts only in a colour that also cuts inside.
     inner = {*row_lines[1:-1][rows[1:-1]].tolist(), *col_lines[1:-1][cols[1:-1]].tolist()}
     colours = sorted(inner)
-    off = np.bincount(a[~(rows[:, None] | cols[None, :])], minlength=16)
+    off = np.bincount(a[~(rows[:, None] | cols[None, :])], minlength=256)
     keep = [c for c in colours if off[c] == 0]
     if colours and not keep:
         keep = [min(colours, key=lambda c: (int(off[c]), c))]
@@ -205,8 +205,8 @@ def _counts(cells: list[Array], bg: int) -> list[int]:
 
 
 def _main(cell: Array, bg: int) -> int:
-    counts = colour_counts(cell)
-    counts[bg] = 0
+    # Labels of 10 and up may stand in a grid: the background may be one the cell lacks.
+    counts = counts_without(cell, bg)
     return int(np.argmax(counts)) if counts.any() else bg
 
 
