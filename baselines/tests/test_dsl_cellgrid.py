@@ -129,6 +129,11 @@ def test_lines_of_several_colours_that_cross_cut_cells() -> None:
     assert layout is not None
     assert (layout.rows, layout.cols) == (((0, 2), (3, 5)), ((0, 2), (3, 5)))
     assert run("lift(main)", grid) == g("35", "40")
+    # A solid cell two lines wide is no pair of separators: the 8s, standing apart, cut instead.
+    solid = g(
+        "3380008000", "3380108000", "3380008002", "8888888888", "3380008000", "3380008040", "3380008000"
+    )
+    assert run("lift(main)", solid) == g("312", "304")
     # A uniform line on the border cuts nothing, unless its colour cuts inside too.
     assert cell_layout(np.array(g("3001", "0001", "4001"), np.uint8), 0) is None
 

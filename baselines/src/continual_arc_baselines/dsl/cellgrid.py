@@ -139,6 +139,10 @@ def _separators(lines: npt.NDArray[np.int16], bg: int) -> npt.NDArray[np.bool_]:
     return cut
 
 
+def _adjacent(lines: npt.NDArray[np.bool_]) -> bool:
+    return bool(np.any(lines[1:] & lines[:-1]))
+
+
 def _line_colours(
     a: Array, row_lines: npt.NDArray[np.int16], col_lines: npt.NDArray[np.int16], bg: int
 ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
@@ -157,6 +161,10 @@ def _line_colours(
     colours = sorted(inner)
     off = np.bincount(a[~(rows[:, None] | cols[None, :])], minlength=256)
     keep = [c for c in colours if off[c] == 0]
+    # Adjacent lines of one colour are more likely a solid cell than separators: another colour
+    # whose lines stand apart cuts instead.
+    apart = [c for c in keep if not (_adjacent(row_lines == c) or _adjacent(col_lines == c))]
+    keep = apart or keep
     if colours and not keep:
         keep = [min(colours, key=lambda c: (int(off[c]), c))]
     dropped = np.int16(_NONE)
@@ -539,7 +547,7 @@ _COST = 3
 FAMILIES = (
     # Each cell's main colour is the cells' plain reading (core's ``cells``, on more layouts): as
     # cheap as core's steps; the rules that label cells come later.
-    Family("lift", (LIFTS[:1],), 2, _lift, "one pixel per cell: its main colour", "shrink"),
+    Family("lift", (LIFTS[:1],), 1.5, _lift, "one pixel per cell: its main colour", "shrink"),
     Family(
         "lift", (LIFTS[1:],), _COST, _lift, "one label per cell of a separator layout, by a rule", "shrink"
     ),
