@@ -3,9 +3,12 @@
 `parts` cuts at uniform lines of one colour other than the background. Many tasks draw the
 layout more loosely: lines of several colours whose crossings break each other's uniformity
 (the vertical line wins where it crosses a horizontal one), or lines of the background colour itself
-laid out as a regular lattice (cells of equal size between them). `cell_layout` finds both. The
-cells' own background is the commonest colour off the separators, and a cell's *count* is how
-many of its cells are not that colour.
+laid out as a regular lattice (cells of equal size between them). `cell_layout` finds both, and
+tells separators from cells that happen to hold a uniform line: a separator's colour is seen
+nowhere off the lines (or, failing any such, least often), its lines stand apart, and a line on
+the border counts only in a colour that also cuts inside. The cells' own background is the
+commonest colour off the separators, and a cell's *count* is how many of its pixels are not that
+colour.
 
 The steps:
 
@@ -14,7 +17,7 @@ The steps:
   has the most or fewest coloured pixels of all cells (``most``, ``least``), or exactly one or two.
 * ``zoom``: each pixel of a grid as small as the input's layout fills its cell of that layout,
   the separators kept. ``cellzoom(few|many)`` zooms the cell with the fewest (most) coloured pixels.
-* ``cellfill(most)``: the cells with the most coloured pixels filled with their colour, the others
+* ``cellfill``: the cells with the most coloured pixels filled with their colour, the others
   emptied.
 * ``cellcopy(own|sep)``: the pattern of the busiest cell painted onto the background of every
   other cell, in its own colours or in the separators' colour.
@@ -140,6 +143,7 @@ def _separators(lines: npt.NDArray[np.int16], bg: int) -> npt.NDArray[np.bool_]:
 
 
 def _adjacent(lines: npt.NDArray[np.bool_]) -> bool:
+    """Whether two neighbouring lines are both marked."""
     return bool(np.any(lines[1:] & lines[:-1]))
 
 
@@ -542,7 +546,8 @@ def _cellturn() -> Prim:
 
 
 _COST = 3
-"""Every cell step's cost: tried after the core's steps of cost 2, whose budget it must not eat."""
+"""The cost of every cell step but ``lift(main)``: tried after the core's steps of cost 2, whose
+budget it must not eat."""
 
 FAMILIES = (
     # Each cell's main colour is the cells' plain reading (core's ``cells``, on more layouts): as
@@ -567,7 +572,7 @@ FAMILIES = (
     Family("cellconnect", (), _COST, _cellconnect, "join cells of one colour in a row or column", "same"),
     Family("cellfold", (), _COST, _cellfold, "fold the second of two cells onto the first", "shrink"),
     Family("cellturn", (), _COST, _cellturn, "each cell the one before it turned clockwise", "same"),
-    Family("cellmirror", (), _COST, _cellmirror, "the one full cell mirrored into all four", "other"),
+    Family("cellmirror", (), _COST, _cellmirror, "the one full cell mirrored into all four", "shrink"),
     Family("cellkey", (), _COST, _cellkey, "colour the pattern cell by the key cell, scaled", "shrink"),
     Family(
         "cellpick",
