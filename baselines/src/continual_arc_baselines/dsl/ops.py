@@ -19,6 +19,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    cellgrid,
     choosing,
     chosen,
     combining,
@@ -97,10 +98,16 @@ _FITTED_COSTS: dict[str, float] = {
 CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 """The steps every stored run was searched with: the default."""
 
-WIDE_FAMILIES: tuple[Family, ...] = ()
+WIDE_FAMILIES: tuple[Family, ...] = (*cellgrid.FAMILIES,)
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = (aligning.FITTER, counting.FITTER, relating.FITTER, chosen.FITTER)
+WIDE_FITTERS: tuple[Fitter, ...] = (
+    aligning.FITTER,
+    counting.FITTER,
+    relating.FITTER,
+    chosen.FITTER,
+    cellgrid.CELLMOVE,
+)
 """The fitters added since ``core``."""
 
 WIDE_FEATURES: frozenset[str] = frozenset(
