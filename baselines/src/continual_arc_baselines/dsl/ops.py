@@ -32,6 +32,7 @@ from . import (
     pairing,
     pooling,
     sizing,
+    stamping,
     symmetry,
     tiling,
 )
@@ -93,7 +94,7 @@ _FITTED_COSTS: dict[str, float] = {
 CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 """The steps every stored run was searched with: the default."""
 
-WIDE_FAMILIES: tuple[Family, ...] = ()
+WIDE_FAMILIES: tuple[Family, ...] = (*stamping.FAMILIES,)
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
 WIDE_FITTERS: tuple[Fitter, ...] = ()
