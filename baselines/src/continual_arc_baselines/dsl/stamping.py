@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for
+from .grid import Array, Context, bg_for, key_of
 from .objects import Objects, objects
 
 __all__ = ["FAMILIES", "HOWS", "STAMP_COST"]
@@ -43,6 +43,10 @@ _MAX_CELLS = 36
 matching work grows with templates times cells."""
 _MAX_PLACES = 32
 """A mark found at more places than this marks nothing in particular."""
+_SCALES = (1, 2, 3)
+_MAX_SCALED = 16
+"""Only small templates are tried scaled up: the work grows with the square of the scale."""
+"""The scales a turned copy may take."""
 _SIDE = 64
 """A stride to number grid cells by, larger than any side."""
 _OFF = 255
@@ -53,6 +57,10 @@ Pattern = npt.NDArray[np.int16]
 
 Placement = tuple[Pattern, int, int]
 """A pattern and the grid row and column its top-left corner lands on."""
+
+_CACHE: dict[tuple[bytes, int, str, str], list[Placement]] = {}
+_CACHE_LIMIT = 256
+"""Places found, by grid, background, cut and kind: ``keep`` and ``move`` ask for the same."""
 
 
 def _template(arr: Array, objs: Objects, i: int) -> Pattern:
@@ -71,19 +79,27 @@ def _templates(objs: Objects) -> npt.NDArray[np.intp] | None:
     found = np.flatnonzero(objs.ncolours == most)
     if len(found) > _MAX_TEMPLATES or objs.sizes[found].max() > _MAX_CELLS:
         return None
-    return found
+    area = objs.labels.size
+    boxes = (objs.bottoms[found] - objs.tops[found]) * (objs.rights[found] - objs.lefts[found])
+    return found if 4 * int(boxes.max()) <= area else None  # room for a copy beside it
 
 
-def _variants(pattern: Pattern, turn: bool) -> list[Pattern]:
-    """The pattern, and with ``turn`` its distinct quarter turns and reflections after it."""
+def _variants(pattern: Pattern, turn: bool, limit: int) -> list[Pattern]:
+    """The pattern, and with ``turn`` its distinct turns and reflections, scaled up to sides of ``limit``."""
     if not turn:
         return [pattern]
     found: list[Pattern] = []
-    for flipped in (pattern, pattern[:, ::-1]):
-        for k in range(4):
-            made = np.ascontiguousarray(np.rot90(flipped, k))
-            if not any(m.shape == made.shape and np.array_equal(m, made) for m in found):
-                found.append(made)
+    for scale in _SCALES:
+        if scale > 1 and max(pattern.shape) * scale > limit:
+            break
+        if scale > 1 and np.count_nonzero(pattern >= 0) > _MAX_SCALED:
+            break
+        grown = np.kron(pattern, np.ones((scale, scale), dtype=np.int16)) if scale > 1 else pattern
+        for flipped in (grown, grown[:, ::-1]):
+            for k in range(4):
+                made = np.ascontiguousarray(np.rot90(flipped, k))
+                if not any(m.shape == made.shape and np.array_equal(m, made) for m in found):
+                    found.append(made)
     return found
 
 
@@ -108,31 +124,43 @@ def _copies(
     """Where a template's mark recurs (turned, if ``turn``), the rest of its footprint free or agreeing."""
     h, w = arr.shape
     taken = np.isin(objs.labels, templates)
+    # Padded once by the grid's longer side: every variant's box fits within it (`_variants`).
+    side = max(h, w)
+    big = np.pad(arr, side, constant_values=_OFF)
+    big_taken = np.pad(taken, side)
     claimed: dict[tuple[int, ...], Placement | None] = {}
     for i in templates.tolist():
-        for pattern in _variants(_template(arr, objs, i), turn):
+        # Scaled copies only of a lone template: the variants to match grow with both.
+        limit = side if len(templates) == 1 else 0
+        for pattern in _variants(_template(arr, objs, i), turn, limit):
             bh, bw = pattern.shape
-            # Padded by the box on every side, so a copy may hang over the edge (its off-grid part
-            # is dropped) while the mark that places it lies inside.
-            pad = np.pad(arr, ((bh, bh), (bw, bw)), constant_values=_OFF)
-            pad_taken = np.pad(taken, ((bh, bh), (bw, bw)))
+            # Views padded by the box on every side, so a copy may hang over the edge (its off-grid
+            # part is dropped) while the mark that places it lies inside.
+            pad = big[side - bh : side + h + bh, side - bw : side + w + bw]
+            pad_taken = big_taken[side - bh : side + h + bh, side - bw : side + w + bw]
             n_y, n_x = h + bh + 1, w + bw + 1
             for mark in _marks(pattern):
                 my, mx = np.nonzero(mark)
                 if turn and len(my) < 2:
                     continue  # a lone cell fits every turn of its template: it cannot say which
-                hits = np.ones((n_y, n_x), dtype=bool)
-                for y, x in zip(my.tolist(), mx.tolist(), strict=True):
-                    hits &= pad[y : y + n_y, x : x + n_x] == pattern[y, x]
-                    # A mark inside a template is that template, not a place for a copy.
-                    hits &= ~pad_taken[y : y + n_y, x : x + n_x]
-                tops, lefts = np.nonzero(hits)
+                # The places where the mark's first cell matches, then those where all of it does;
+                # a mark inside a template is that template, not a place for a copy.
+                y0, x0 = int(my[0]), int(mx[0])
+                first = pad[y0 : y0 + n_y, x0 : x0 + n_x] == pattern[y0, x0]
+                tops, lefts = np.nonzero(first & ~pad_taken[y0 : y0 + n_y, x0 : x0 + n_x])
+                cy, cx = tops[:, None] + my[None, :], lefts[:, None] + mx[None, :]
+                ok = np.all((pad[cy, cx] == pattern[my, mx]) & ~pad_taken[cy, cx], axis=1)
+                tops, lefts = tops[ok], lefts[ok]
                 if len(tops) > _MAX_PLACES:
                     continue  # marked everywhere: not a mark
                 for top, left in zip(tops.tolist(), lefts.tolist(), strict=True):
                     # The rest of the footprint must be background, off the grid, or agree already.
                     at = pad[top : top + bh, left : left + bw]
                     if not np.all((pattern < 0) | (at == pattern) | (at == bg) | (at == _OFF)):
+                        continue
+                    # And the copy must hold all of every object the mark touches, as it is: a
+                    # partial copy is part of the template, not a piece of something else.
+                    if not _holds(objs, pattern, my + top - bh, mx + left - bw, top - bh, left - bw, arr):
                         continue
                     # One place, one copy: a set of marked cells two variants fit is ambiguous.
                     key = tuple(sorted(((my + top - bh) * _SIDE + mx + left - bw).tolist()))
@@ -142,6 +170,25 @@ def _copies(
                     elif not _same(claimed[key], placed):
                         claimed[key] = None
     return [p for p in claimed.values() if p is not None]
+
+
+def _holds(
+    objs: Objects,
+    pattern: Pattern,
+    ys: npt.NDArray[np.intp],
+    xs: npt.NDArray[np.intp],
+    top: int,
+    left: int,
+    arr: Array,
+) -> bool:
+    """Whether ``pattern`` at ``(top, left)`` covers, colour for colour, every object under ``ys, xs``."""
+    touched = np.unique(objs.labels[ys, xs])
+    cy, cx = np.nonzero(np.isin(objs.labels, touched))
+    py, px = cy - top, cx - left
+    bh, bw = pattern.shape
+    if py.min() < 0 or px.min() < 0 or py.max() >= bh or px.max() >= bw:
+        return False
+    return bool(np.all(pattern[py, px] == arr[cy, cx]))
 
 
 def _same(a: Placement | None, b: Placement) -> bool:
@@ -197,11 +244,17 @@ def _stamp(how: str, conn: str, keep: bool) -> Prim:
         templates = _templates(objs)
         if templates is None:
             return None
-        placements = (
-            _silhouettes(grid, objs, templates)
-            if how == "shape"
-            else _copies(grid, bg, objs, templates, how == "turn")
-        )
+        if how == "shape":
+            placements = _silhouettes(grid, objs, templates)
+        else:
+            # ``keep`` and ``move`` find the same places: the second asks the cache.
+            key = (key_of(grid), bg, mode, how)
+            found = _CACHE.get(key)
+            if found is None:
+                if len(_CACHE) >= _CACHE_LIMIT:
+                    _CACHE.clear()
+                found = _CACHE[key] = _copies(grid, bg, objs, templates, how == "turn")
+            placements = found
         if not placements:
             return None
         erase = np.isin(objs.labels, templates) if not keep else np.zeros(grid.shape, dtype=bool)
