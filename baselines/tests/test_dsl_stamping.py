@@ -97,6 +97,18 @@ def test_a_turned_partial_copy_is_completed_in_its_own_turn() -> None:
     assert execute(parse("place(turn,8,keep)"), bar) is None
 
 
+def test_a_lone_template_is_also_completed_at_twice_its_size() -> None:
+    # The template "12 / 11": an L of 1s with a 2 in its corner; below, its L of 1s at
+    # twice the size (2 x 2 blocks), which gets a 2 x 2 block of 2s in the corner.
+    template = {(0, 0): 1, (1, 0): 1, (1, 1): 1, (0, 1): 2}
+    big_l = {(y, x): 1 for y in range(5, 9) for x in range(5, 7)} | {
+        (y, x): 1 for y in (7, 8) for x in (7, 8)
+    }
+    corner = {(y, x): 2 for y in (5, 6) for x in (7, 8)}
+    given = _grid(10, 10, {**template, **big_l})
+    assert execute(parse("place(turn,4,keep)"), given) == _grid(10, 10, {**template, **big_l, **corner})
+
+
 def test_silhouettes_take_the_template_colours_and_move_erases_the_template() -> None:
     template = {(1, 1): 2, (1, 2): 3, (2, 1): 3, (2, 2): 2}
     silhouette = {(5, 5): 5, (5, 6): 5, (6, 5): 5, (6, 6): 5}

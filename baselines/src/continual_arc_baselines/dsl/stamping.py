@@ -1,19 +1,24 @@
 """Stamping: a template object copied wherever the grid marks a place for it.
 
-A *template* is a multicolour object (its cells under 4- or 8-connectivity, whatever their
-colours). Three ways to find where its copies go:
+The step is ``place(how,conn,keep)``. A *template* is an object of the most colours in the grid,
+two or more (its cells under 4- or 8-connectivity, whatever their colours), small beside the grid.
+Four ways to find where its copies go:
 
-* ``copy`` (complete the partial copies): wherever all the cells of one of the template's colours
-  appear elsewhere in the same arrangement, and the rest of the template's footprint there is
-  background or already agrees with it, the whole template is painted there. A lone cell of a
-  colour the template holds once is the simplest such mark; a bare outline of one colour is another.
+* ``copy`` (complete the partial copies): wherever a *mark* of the template (all the cells of one
+  of its colours, or all the cells but those of its main colour) appears elsewhere in the same
+  arrangement, the rest of the template's footprint there is background or already agrees with it,
+  and the objects the mark lies on are wholly parts of the template, the template is painted there.
+  A lone cell of a colour the template holds once is the simplest mark.
+* ``turn``: the same, the template also turned, reflected, and (a lone template) scaled by 2 or 3;
+  a mark of one cell cannot say which turn, and a place two variants fit is left alone.
 * ``shape`` (fill the silhouettes): every one-colour object with exactly the template's shape takes
   the template's colours.
 * ``centre``: the one largest object is copied centred on every single cell of a colour it does not
   hold (its box must have odd sides); the marks are erased first.
 
 ``keep`` leaves the template where it is; ``move`` erases it, so only the copies remain. Copies
-are clipped at the grid's edge; two copies painting one cell two ways make the step not apply.
+are clipped at the grid's edge; two copies painting one cell two ways make the step not apply, and
+so does a grid where nothing is placed (the step would change nothing).
 """
 
 from __future__ import annotations
