@@ -106,7 +106,9 @@ def test_a_lone_template_is_also_completed_at_twice_its_size() -> None:
     }
     corner = {(y, x): 2 for y in (5, 6) for x in (7, 8)}
     given = _grid(10, 10, {**template, **big_l})
-    assert execute(parse("place(turn,4,keep)"), given) == _grid(10, 10, {**template, **big_l, **corner})
+    wanted = _grid(10, 10, {**template, **big_l, **corner})
+    assert execute(parse("place(turn,4,keep)"), given) == wanted
+    assert execute(parse("place(copy,4,keep)"), given) == wanted
 
 
 def test_silhouettes_take_the_template_colours_and_move_erases_the_template() -> None:

@@ -8,9 +8,10 @@ Four ways to find where its copies go:
   of its colours, or all the cells but those of its main colour) appears elsewhere in the same
   arrangement, the rest of the template's footprint there is background or already agrees with it,
   and the objects the mark lies on are wholly parts of the template, the template is painted there.
-  A lone cell of a colour the template holds once is the simplest mark.
-* ``turn``: the same, the template also turned, reflected, and (a lone template) scaled by 2 or 3;
-  a mark of one cell cannot say which turn, and a place two variants fit is left alone.
+  A lone cell of a colour the template holds once is the simplest mark. A lone template is also
+  copied scaled by 2 or 3 where its mark recurs at that scale.
+* ``turn``: the same, the template also turned and reflected; a mark of one cell cannot say which
+  turn, and a place two variants fit is left alone.
 * ``shape`` (fill the silhouettes): every one-colour object with exactly the template's shape takes
   the template's colours.
 * ``centre``: the one largest object is copied centred on every single cell of a colour it does not
@@ -49,9 +50,9 @@ matching work grows with templates times cells."""
 _MAX_PLACES = 32
 """A mark found at more places than this marks nothing in particular."""
 _SCALES = (1, 2, 3)
+"""The scales a copy of a lone template may take."""
 _MAX_SCALED = 16
 """Only small templates are tried scaled up: the work grows with the square of the scale."""
-"""The scales a turned copy may take."""
 _SIDE = 64
 """A stride to number grid cells by, larger than any side."""
 _OFF = 255
@@ -89,10 +90,8 @@ def _templates(objs: Objects) -> npt.NDArray[np.intp] | None:
     return found if 4 * int(boxes.max()) <= area else None  # room for a copy beside it
 
 
-def _variants(pattern: Pattern, turn: bool, limit: int) -> list[Pattern]:
-    """The pattern, and with ``turn`` its distinct turns and reflections, scaled up to sides of ``limit``."""
-    if not turn:
-        return [pattern]
+def _variants(pattern: Pattern, how: str, limit: int) -> list[Pattern]:
+    """The pattern scaled up to sides of ``limit`` and, for ``turn``, each turned and reflected (distinct)."""
     found: list[Pattern] = []
     for scale in _SCALES:
         if scale > 1 and max(pattern.shape) * scale > limit:
@@ -100,8 +99,8 @@ def _variants(pattern: Pattern, turn: bool, limit: int) -> list[Pattern]:
         if scale > 1 and np.count_nonzero(pattern >= 0) > _MAX_SCALED:
             break
         grown = np.kron(pattern, np.ones((scale, scale), dtype=np.int16)) if scale > 1 else pattern
-        for flipped in (grown, grown[:, ::-1]):
-            for k in range(4):
+        for flipped in (grown, grown[:, ::-1]) if how == "turn" else (grown,):
+            for k in range(4 if how == "turn" else 1):
                 made = np.ascontiguousarray(np.rot90(flipped, k))
                 if not any(m.shape == made.shape and np.array_equal(m, made) for m in found):
                     found.append(made)
@@ -123,10 +122,8 @@ def _marks(pattern: Pattern) -> list[npt.NDArray[np.bool_]]:
     return marks
 
 
-def _copies(
-    arr: Array, bg: int, objs: Objects, templates: npt.NDArray[np.intp], turn: bool
-) -> list[Placement]:
-    """Where a template's mark recurs (turned, if ``turn``), the rest of its footprint free or agreeing."""
+def _copies(arr: Array, bg: int, objs: Objects, templates: npt.NDArray[np.intp], how: str) -> list[Placement]:
+    """Where a template's mark recurs (turned, for ``turn``), the rest of its footprint free or agreeing."""
     h, w = arr.shape
     taken = np.isin(objs.labels, templates)
     # Padded once by the grid's longer side: every variant's box fits within it (`_variants`).
@@ -137,7 +134,7 @@ def _copies(
     for i in templates.tolist():
         # Scaled copies only of a lone template: the variants to match grow with both.
         limit = side if len(templates) == 1 else 0
-        for pattern in _variants(_template(arr, objs, i), turn, limit):
+        for pattern in _variants(_template(arr, objs, i), how, limit):
             bh, bw = pattern.shape
             # Views padded by the box on every side, so a copy may hang over the edge (its off-grid
             # part is dropped) while the mark that places it lies inside.
@@ -146,7 +143,7 @@ def _copies(
             n_y, n_x = h + bh + 1, w + bw + 1
             for mark in _marks(pattern):
                 my, mx = np.nonzero(mark)
-                if turn and len(my) < 2:
+                if how == "turn" and len(my) < 2:
                     continue  # a lone cell fits every turn of its template: it cannot say which
                 # The places where the mark's first cell matches, then those where all of it does;
                 # a mark inside a template is that template, not a place for a copy.
@@ -258,7 +255,7 @@ def _stamp(how: str, conn: str, keep: bool) -> Prim:
             if found is None:
                 if len(_CACHE) >= _CACHE_LIMIT:
                     _CACHE.clear()
-                found = _CACHE[key] = _copies(grid, bg, objs, templates, how == "turn")
+                found = _CACHE[key] = _copies(grid, bg, objs, templates, how)
             placements = found
         if not placements:
             return None
