@@ -37,6 +37,7 @@ from . import (
     pooling,
     relating,
     sizing,
+    stamping,
     symmetry,
     tiling,
 )
@@ -98,7 +99,7 @@ _FITTED_COSTS: dict[str, float] = {
 CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 """The steps every stored run was searched with: the default."""
 
-WIDE_FAMILIES: tuple[Family, ...] = (*cellgrid.FAMILIES,)
+WIDE_FAMILIES: tuple[Family, ...] = (*cellgrid.FAMILIES, *stamping.FAMILIES)
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
 WIDE_FITTERS: tuple[Fitter, ...] = (
