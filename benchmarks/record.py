@@ -105,11 +105,12 @@ def record(name: str, main: Callable[[], object], command: str | None = None) ->
     return code
 
 
-def run(name: str, main: Callable[[], object]) -> None:
+def run(name: str, main: Callable[[], object], results: str | None = None) -> None:
     """A benchmark's entry point: ``main``, recorded into its results file when ``--record`` is given.
 
     ``--record`` is taken out of ``sys.argv`` before ``main`` parses its own options; the process
-    exits with the code ``main`` returned.
+    exits with the code ``main`` returned. ``results`` names the results file when it is not the
+    script's own name (a variant of the benchmark recorded beside it).
     """
     if FLAG not in sys.argv[1:]:
         try:
@@ -118,4 +119,4 @@ def run(name: str, main: Callable[[], object]) -> None:
             sys.exit(f"not run on this machine: {lack}")
     command = " ".join(["python", f"benchmarks/{name}.py", *sys.argv[1:]])
     sys.argv = [arg for arg in sys.argv if arg != FLAG]
-    sys.exit(record(name, main, command))
+    sys.exit(record(results or name, main, command))

@@ -255,7 +255,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def results_name(argv: Sequence[str]) -> str:
+    """The results file a recorded run writes: ``search``, or ``search-wide`` for that catalogue."""
+    chosen = "core"
+    for i, arg in enumerate(argv):
+        if arg == "--catalogue" and i + 1 < len(argv):
+            chosen = argv[i + 1]
+        elif arg.startswith("--catalogue="):
+            chosen = arg.partition("=")[2]
+    return "search" if chosen == "core" else f"search-{chosen}"
+
+
 if __name__ == "__main__":
+    import sys
+
     from record import run as run_benchmark
 
-    run_benchmark("search", main)
+    run_benchmark("search", main, results_name(sys.argv[1:]))

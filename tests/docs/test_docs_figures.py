@@ -102,7 +102,9 @@ RESULTS = ROOT / "benchmarks" / "results"
 def test_a_recorded_benchmark_is_included_and_says_where_it_ran(result: Path) -> None:
     assert f'--8<-- "benchmarks/results/{result.name}"' in (DOCS / "benchmarks.md").read_text()
     head = result.read_text().splitlines()[0]
-    assert head.startswith(f"`python benchmarks/{result.stem}.py")
+    # A variant of a benchmark is recorded beside it as <script>-<variant>.md (search-wide.md).
+    script = result.stem.partition("-")[0]
+    assert head.startswith(f"`python benchmarks/{script}.py")
     assert " cores, " in head and "load average " in head and " s of wall time and " in head
 
 
@@ -133,7 +135,8 @@ SCRIPTS = sorted(p for p in BENCHMARKS.glob("*.py") if '__name__ == "__main__"' 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_every_benchmark_records_and_its_figures_are_on_the_page(script: Path) -> None:
-    assert script.read_text().rstrip().endswith(f'run_benchmark("{script.stem}", main)')
+    last = script.read_text().rstrip().splitlines()[-1].strip()
+    assert re.fullmatch(rf'run_benchmark\("{script.stem}", main(, .+)?\)', last), last
     assert (RESULTS / f"{script.stem}.md").is_file(), f"run python benchmarks/{script.name} --record"
 
 
@@ -166,6 +169,29 @@ def test_record_writes_what_was_printed_under_the_machine_and_the_run_s_times(
     assert re.search(r"took [\d.]+ s of wall time and [\d.]+ CPU-seconds", head)
     assert rest == ["", "```text", "rounds 3", "rate 12.5 a second", "```"]
     assert "rounds 3" in capsys.readouterr().out  # still printed to the terminal
+
+
+def test_a_variant_is_recorded_beside_its_script_under_its_own_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = _record_module(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["benchmarks/toy.py", "--catalogue", "wide", "--record"])
+    with pytest.raises(SystemExit):
+        record.run("toy", lambda: print("rate 3"), "toy-wide")
+    assert not (tmp_path / "toy.md").exists()
+    head = (tmp_path / "toy-wide.md").read_text().splitlines()[0]
+    assert head.startswith("`python benchmarks/toy.py --catalogue wide --record`, ")
+
+
+def test_the_search_benchmark_records_a_catalogue_other_than_core_beside_its_own() -> None:
+    spec = importlib.util.spec_from_file_location("search_under_test", BENCHMARKS / "search.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.results_name([]) == "search"
+    assert module.results_name(["--catalogue", "core", "--record"]) == "search"
+    assert module.results_name(["--sets", "eval", "--catalogue", "wide"]) == "search-wide"
+    assert module.results_name(["--catalogue=wide"]) == "search-wide"
 
 
 def test_a_benchmark_this_machine_cannot_run_says_so_in_its_file(
