@@ -12,9 +12,9 @@ from continual_arc.core.grids import Grid, validate_grid
 from continual_arc_baselines.dsl import Program, ProgramError, execute, parse
 from continual_arc_baselines.dsl.colours import ROLES, fit_map
 from continual_arc_baselines.dsl.grid import to_array
-from continual_arc_baselines.dsl.ops import OPS
+from continual_arc_baselines.dsl.ops import WIDE
 
-OP_TEXTS = [op.text for op in OPS]
+OP_TEXTS = [op.text for op in WIDE.ops]  # every catalogue's fixed steps: wide holds core's
 
 keys = st.sampled_from([*ROLES, *(str(v) for v in range(16))])
 values = st.sampled_from([*ROLES, *(str(v) for v in range(10))])
