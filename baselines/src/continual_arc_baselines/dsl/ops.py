@@ -26,6 +26,7 @@ from . import (
     contact,
     counting,
     extract,
+    filling,
     geometry,
     lattice,
     layers,
@@ -99,7 +100,11 @@ _FITTED_COSTS: dict[str, float] = {
 CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 """The steps every stored run was searched with: the default."""
 
-WIDE_FAMILIES: tuple[Family, ...] = (*cellgrid.FAMILIES, *stamping.FAMILIES)
+WIDE_FAMILIES: tuple[Family, ...] = (
+    *cellgrid.FAMILIES,
+    *stamping.FAMILIES,
+    *filling.FAMILIES,
+)
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
 WIDE_FITTERS: tuple[Fitter, ...] = (
