@@ -25,6 +25,7 @@ from . import (
     combining,
     contact,
     counting,
+    drawing,
     extract,
     geometry,
     lattice,
@@ -108,6 +109,7 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     relating.FITTER,
     chosen.FITTER,
     cellgrid.CELLMOVE,
+    drawing.DRAW,
 )
 """The fitters added since ``core``."""
 
