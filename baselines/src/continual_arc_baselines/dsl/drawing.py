@@ -12,6 +12,7 @@ pairs recolour everything still fits. A ray's *mode* says where it ends and whet
 * ``s``: drawn only if it ends at a cell of its own colour (joining pairs);
 * ``j``: drawn only if a cell of its own colour lies ahead, up to it, past anything between;
 * ``o``: drawn only if it ends at a cell of another colour (toward a target, not a twin);
+* ``p``: drawn only from a cell that juts out that way (foreground behind it, none beside);
 * ``t``: through everything to the border, painting the background it crosses.
 
 A line takes its source's colour (``=``) or a fixed one. Lines are painted in the order written,
@@ -38,7 +39,7 @@ from .objects import label
 __all__ = ["DRAW", "DRAW_COST", "MAX_SHARE", "MAX_SOURCES", "MIN_LENGTH", "Ray", "draw_op", "parse_draw"]
 
 DRAW_COST = 4.0
-"""The base cost of a ``draw`` step; each ray adds half a bit."""
+"""The base cost of a ``draw`` step; each ray adds half a bit, each key a quarter."""
 
 MAX_SOURCES = 200
 """The most foreground cells a grid may hold for rays to be traced from them (a texture is no scene)."""
@@ -59,7 +60,7 @@ _DIRS: dict[str, tuple[int, int]] = {
     "dl": (1, -1),
     "dr": (1, 1),
 }
-_MODES = ("a", "t", "s", "j", "o", "h", "m")
+_MODES = ("a", "t", "s", "j", "o", "h", "m", "p")
 _KINDS = ("c", "*", "s")
 _OWN = -1
 
@@ -84,6 +85,7 @@ class _Trace:
     hit: int
     colour: int
     origin: tuple[int, int]
+    tip: bool
 
 
 class _Scene:
@@ -152,10 +154,27 @@ class _Scene:
             if len(same):
                 upto = free[: same[0]]
                 twin = (ly[: same[0]][upto], lx[: same[0]][upto])
-            out.append(
-                _Trace((ly[:end], lx[:end]), (ly[free], lx[free]), twin, hit, self.colours[i], (y0, x0))
-            )
+            tip = self._tip(y0, x0, dy, dx)
+            stop = (ly[:end], lx[:end])
+            out.append(_Trace(stop, (ly[free], lx[free]), twin, hit, self.colours[i], (y0, x0), tip))
         return out
+
+    def _tip(self, y: int, x: int, dy: int, dx: int) -> bool:
+        """Whether cell ``(y, x)`` juts out toward ``(dy, dx)``: foreground behind it, none beside.
+
+        Behind is the cell one step back; beside are, for a diagonal, the two cells back along
+        one axis only, and for a straight step the two cells either side of the one behind.
+        """
+        h, w = self.a.shape
+
+        def fg(yy: int, xx: int) -> bool:
+            return 0 <= yy < h and 0 <= xx < w and int(self.a[yy, xx]) != self.bg
+
+        if not fg(y - dy, x - dx):
+            return False
+        if dy and dx:
+            return not (fg(y - dy, x) or fg(y, x - dx))
+        return not (fg(y - dy + dx, x - dx + dy) or fg(y - dy - dx, x - dx - dy))
 
 
 def _drawn(t: _Trace, mode: str) -> tuple[np.ndarray, np.ndarray] | None:
@@ -164,6 +183,8 @@ def _drawn(t: _Trace, mode: str) -> tuple[np.ndarray, np.ndarray] | None:
         return t.through
     if mode == "j":
         return t.twin
+    if mode == "p":
+        return t.stop if t.tip else None
     if mode == "a" or (mode == "h" and t.hit >= 0) or (mode == "m" and t.hit < 0):
         return t.stop
     if (mode == "s" and t.hit == t.colour) or (mode == "o" and t.hit >= 0 and t.hit != t.colour):
@@ -230,7 +251,10 @@ def draw_op(kind: str, rays: Sequence[Ray], keys: frozenset[str], cross: int = -
         return None if out is None or np.array_equal(out, a) else out
 
     step: Prim = prim
-    return Op(_text(kind, fixed, keys, cross, near), DRAW_COST + len(fixed) / 2, step, "same")
+    # Priced by what the table says: half a bit a ray, a quarter a key it knows (a table of
+    # colours that works only for the colours seen is dearer than one rule for every object).
+    cost = DRAW_COST + len(fixed) / 2 + len(keys) / 4
+    return Op(_text(kind, fixed, keys, cross, near), cost, step, "same")
 
 
 def parse_draw(text: str) -> Op | None:
@@ -265,16 +289,21 @@ _Masks = dict[Ray, list[np.ndarray]]
 
 def _candidates(
     scenes: Sequence[_Scene], outputs: Sequence[Array], changed: Sequence[np.ndarray], kind: str
-) -> tuple[list[tuple[Ray, int]], _Masks, dict[Ray, int]]:
+) -> tuple[list[tuple[Ray, int]], _Masks, dict[Ray, int], frozenset[tuple[str, str, str]]]:
     """Per key and direction, the widest mode whose lines all land on painted cells, with its reach.
 
-    Also the cells each such ray paints in every demonstration, and how many lines it draws.
+    Also the cells each such ray paints in every demonstration, how many lines it draws, and the
+    rays that would fit by drawing nothing at all.
     """
     keys = sorted({k for s in scenes for k in s.group(kind)})
     found: list[tuple[Ray, int]] = []
     masks: _Masks = {}
     counts: dict[Ray, int] = {}
+    silent: set[tuple[str, str, str]] = set()
     for key in keys:
+        # A colour's rays need two demonstrations to show them: one alone is an anecdote.
+        if kind == "c" and len(scenes) > 1 and sum(key in s.group(kind) for s in scenes) < 2:
+            continue
         for way in _DIRS:
             best: tuple[Ray, int] | None = None
             for mode in _MODES:
@@ -300,6 +329,8 @@ def _candidates(
                             break
                     if not fits:
                         break
+                if fits and lines == 0:
+                    silent.add((key, way, mode))
                 if not fits or lines == 0 or (best is not None and size <= best[1]):
                     continue
                 # A line's colour: its source's unless one other colour is commoner on its cells;
@@ -310,7 +341,7 @@ def _candidates(
                 counts[best[0]] = lines
             if best is not None:
                 found.append(best)
-    return found, masks, counts
+    return found, masks, counts, frozenset(silent)
 
 
 def _covers(masks: _Masks, rays: Sequence[Ray], changed: Sequence[np.ndarray]) -> bool:
@@ -332,10 +363,31 @@ def _orders(rays: list[Ray]) -> list[list[Ray]]:
     return [rays, rays[::-1], other + horizontal + vertical, other + vertical + horizontal]
 
 
+_DIAGONAL = ("ul", "ur", "dl", "dr")
+_STRAIGHT = ("u", "d", "l", "r")
+
+
+def _complete(rays: list[Ray], silent: frozenset[tuple[str, str, str]]) -> list[Ray]:
+    """The rays, each structural one (a tip's, a twin-joining one) given its silent siblings.
+
+    A sibling is a direction of the same kind (diagonal or straight) that draws nothing in the
+    demonstrations. A tip shoots the way it juts, whichever way that is; the demonstrations may
+    just not show every way (the test's tip may point elsewhere).
+    """
+    out = list(rays)
+    for r in rays:
+        if r.mode not in ("p", "s", "j"):
+            continue
+        for way in _DIAGONAL if r.way in _DIAGONAL else _STRAIGHT:
+            if (r.key, way, r.mode) in silent and not any(x.key == r.key and x.way == way for x in out):
+                out.append(Ray(r.key, way, r.mode, r.colour))
+    return out
+
+
 def _fit_kind(given: FitInput, scenes: list[_Scene], changed: list[np.ndarray], kind: str) -> Op | None:
     outputs = given.outputs
     demos = scenes[: given.n]
-    found, masks, counts = _candidates(demos, outputs, changed, kind)
+    found, masks, counts, silent = _candidates(demos, outputs, changed, kind)
     rays = [r for r, _ in found]
     if not rays or not _covers(masks, rays, changed):
         return None
@@ -354,6 +406,7 @@ def _fit_kind(given: FitInput, scenes: list[_Scene], changed: list[np.ndarray], 
         loose = [r for r in chosen if r.mode not in ("s", "j")]
         if sum(size[r] for r in loose) < MIN_LENGTH * sum(counts[r] for r in loose):
             continue
+        chosen = _complete(chosen, silent)
         # No crossing colour first, then each one, each with every painting order, then the
         # nearer line winning.
         tries = [(cross, False, order) for cross in (-1, *range(SENTINEL)) for order in _orders(chosen)]
