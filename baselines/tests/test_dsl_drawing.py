@@ -158,3 +158,27 @@ def test_the_program_text_round_trips() -> None:
         (0, 0, 0, 0),
         (0, 0, 0, 3),
     )
+
+
+def test_a_tip_shoots_the_way_it_juts() -> None:
+    # A 2 x 2 block with a tail off its lower-right corner: only the tail shoots, down-right;
+    # the block's other corners jut nowhere.
+    grid: Grid = (
+        (0, 0, 0, 0, 0, 0),
+        (0, 4, 4, 0, 0, 0),
+        (0, 4, 4, 0, 0, 0),
+        (0, 0, 0, 4, 0, 0),
+        (0, 0, 0, 0, 0, 0),
+        (0, 0, 0, 0, 0, 0),
+    )
+    wanted = (
+        (0, 0, 0, 0, 0, 0),
+        (0, 4, 4, 0, 0, 0),
+        (0, 4, 4, 0, 0, 0),
+        (0, 0, 0, 4, 0, 0),
+        (0, 0, 0, 0, 4, 0),
+        (0, 0, 0, 0, 0, 4),
+    )
+    text = "draw{*;*:ul.p.=,*:ur.p.=,*:dl.p.=,*:dr.p.=;*;-}"
+    assert lookup(text) is not None
+    assert execute(parse(text), grid) == wanted
