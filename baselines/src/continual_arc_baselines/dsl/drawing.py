@@ -38,8 +38,8 @@ from .objects import label
 
 __all__ = ["DRAW", "DRAW_COST", "MAX_SHARE", "MAX_SOURCES", "MIN_LENGTH", "Ray", "draw_op", "parse_draw"]
 
-DRAW_COST = 4.0
-"""The base cost of a ``draw`` step; each ray adds half a bit, each key a quarter."""
+DRAW_COST = 2.0
+"""The base cost of a ``draw`` step; each ray adds a quarter bit, each key an eighth."""
 
 MAX_SOURCES = 200
 """The most foreground cells a grid may hold for rays to be traced from them (a texture is no scene)."""
@@ -251,9 +251,10 @@ def draw_op(kind: str, rays: Sequence[Ray], keys: frozenset[str], cross: int = -
         return None if out is None or np.array_equal(out, a) else out
 
     step: Prim = prim
-    # Priced by what the table says: half a bit a ray, a quarter a key it knows (a table of
+    # Priced by what the table says: a quarter bit a ray, an eighth a key it knows (a table of
     # colours that works only for the colours seen is dearer than one rule for every object).
-    cost = DRAW_COST + len(fixed) / 2 + len(keys) / 4
+    # Cheap enough to be tried within the budget: the step exists only when it fits every pair.
+    cost = DRAW_COST + len(fixed) / 4 + len(keys) / 8
     return Op(_text(kind, fixed, keys, cross, near), cost, step, "same")
 
 
