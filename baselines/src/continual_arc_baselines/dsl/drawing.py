@@ -22,6 +22,13 @@ a later one over an earlier one where they cross, or the line from the nearer so
 and written into the step's text, ``draw{c;1:ul.a.=,2:dr.a.=;1,2;-}`` (key kind; the rays; every
 key the demonstrations show; ``n`` or not, then the crossing colour or ``-``), so a kept program runs with no
 demonstrations. A key the table does not know makes the step not apply.
+
+Fitting (`fit`, once per task): per key and direction, the widest mode whose lines land only on
+cells the output paints; the fewest such rays that paint every such cell; a colour's rays only
+when two demonstrations show that colour; a tip's or a twin-joiner's ray also in the directions
+of its kind the demonstrations leave silent; then the painting order and crossing rule that give
+every output exactly. Lines must average 1.5 cells and grids be mostly background, so a texture's
+noise is not read as lines.
 """
 
 from __future__ import annotations
