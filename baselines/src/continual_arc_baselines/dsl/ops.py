@@ -25,6 +25,7 @@ from . import (
     combining,
     contact,
     counting,
+    drawing,
     extract,
     filling,
     geometry,
@@ -113,6 +114,7 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     relating.FITTER,
     chosen.FITTER,
     cellgrid.CELLMOVE,
+    drawing.DRAW,
 )
 """The fitters added since ``core``."""
 
