@@ -34,6 +34,7 @@ from . import (
     objectops,
     painting,
     pairing,
+    perobject,
     pooling,
     relating,
     sizing,
@@ -108,6 +109,7 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     relating.FITTER,
     chosen.FITTER,
     cellgrid.CELLMOVE,
+    *perobject.FITTERS,
 )
 """The fitters added since ``core``."""
 
