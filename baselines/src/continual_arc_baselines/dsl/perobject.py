@@ -32,8 +32,8 @@ Both read back from their text, so a kept program runs with no demonstrations; a
 lacks, or two objects painting one cell two ways, makes a step not apply. A fitter offers a step
 only when it reproduces every demonstration, changes the test input and answers all of it, and
 only the cheapest step of those that give the test input one answer; a shape table also needs
-the demonstrations to repeat some key (fewer keys than objects, so it is a rule rather than a
-list of the objects) and at most `MAX_CHANGES` entries that change anything.
+the demonstrations to show each of its changes on two objects at least (so it is a rule rather
+than a list of the objects) and at most `MAX_CHANGES` entries that change anything.
 """
 
 from __future__ import annotations
@@ -265,23 +265,32 @@ def objmap_op(mode: str, kind: str, margin: int, table: Table) -> Op:
     return Op(_text(mode, kind, margin, table), OBJMAP_COST + changes / 2 + margin / 2, step, "same")
 
 
+def _same_ground(given: FitInput) -> bool:
+    """Whether the test input's background is the demonstrations', when they all share one.
+
+    Demonstrations on backgrounds of their own (keys name the background by role) say nothing
+    against a test input on yet another; but when they share one and the test input's commonest
+    colour is another, its objects would be cut against the wrong colour.
+    """
+    bgs = {c.bg for c in given.contexts[: given.n]}
+    return len(bgs) > 1 or given.contexts[given.n].bg in bgs
+
+
 def _fit_one(given: FitInput, mode: str, kind: str, margin: int) -> Op | None:
     n = given.n
     table: dict[str, str] = {}
-    count = 0
+    seen: dict[str, int] = {}
     for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
         cut = _cut(a, ctx.bg, mode, kind)
         if cut is None:
             return None
-        count += len(cut)
         for obj in cut:
             value = _encode(obj, a, b, ctx.bg, margin, kind)
             merged = _merge(table.get(obj.key, value), value)
             if merged is None:
                 return None
             table[obj.key] = merged
-    if len(table) >= count:
-        return None  # no key repeats: a list of the objects, not a rule
+            seen[obj.key] = seen.get(obj.key, 0) + 1
     # A cell no demonstration shows (off the grid every time) is left alone.
     table = {
         k: _KEEP if set(v) <= {_KEEP, _UNKNOWN} else v.replace(_UNKNOWN, _KEEP) for k, v in table.items()
@@ -289,6 +298,8 @@ def _fit_one(given: FitInput, mode: str, kind: str, margin: int) -> Op | None:
     changing = sum(v != _KEEP for v in table.values())
     if not 0 < changing <= MAX_CHANGES:
         return None
+    if any(seen[k] < 2 for k, v in table.items() if v != _KEEP):
+        return None  # a change shown once is a list of the objects, not a rule
     if changing < len(table):
         # The demonstrations leave some objects as they were: so is an object they never show.
         table = {k: v for k, v in table.items() if v != _KEEP}
@@ -310,8 +321,8 @@ def fit_objmap(given: FitInput) -> list[Op]:
     n = given.n
     if any(a.shape != b.shape for a, b in zip(given.inputs, given.outputs, strict=False)):
         return []
-    if len({c.bg for c in given.contexts}) != 1:
-        return []  # objects cut against different backgrounds do not share keys
+    if not _same_ground(given):
+        return []
     found: list[Op] = []
     for mode in MODES:
         for kind in KINDS:
@@ -535,7 +546,7 @@ def fit_objcell(given: FitInput) -> list[Op]:
     n = given.n
     if any(a.shape != b.shape for a, b in zip(given.inputs, given.outputs, strict=False)):
         return []
-    if len({c.bg for c in given.contexts}) != 1:
+    if not _same_ground(given):
         return []
     found = [op for mode in MODES for by in BYS if (op := _fit_cells(given, mode, by)) is not None]
     found.sort(key=lambda op: op.cost)
