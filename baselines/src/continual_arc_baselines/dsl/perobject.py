@@ -46,7 +46,7 @@ import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .grid import SENTINEL, Array, Context, key_of
 from .objects import Objects, objects
 
 __all__ = [
@@ -94,6 +94,8 @@ _UNKNOWN = "?"
 _DEFAULT = "*"
 _ROLE_LETTERS = "abcdefghij"
 Table = dict[str, str]
+_CUTS: dict[tuple[bytes, int, str, str], list[_Object] | None] = {}
+_CUTS_LIMIT = 1024
 _Cells = npt.NDArray[Any]
 """A pattern of codes or colours (turned by `_TURNS` whatever its type)."""
 
@@ -160,12 +162,42 @@ def _key(chars: Array) -> str:
 
 
 def _cut(a: Array, bg: int, mode: str, kind: str) -> list[_Object] | None:
+    """The objects of ``a`` keyed as ``kind`` says (cached: every fit and step asks again)."""
     if int(a.max()) >= SENTINEL:
         return None
+    memo = (key_of(a), bg, mode, kind)
+    if memo in _CUTS:
+        return _CUTS[memo]
     objs = objects(a, bg, mode)
-    if not 0 < len(objs) <= MAX_OBJECTS:
-        return None
-    return [_Object(a, objs, i, kind) for i in range(len(objs))]
+    found = [_Object(a, objs, i, kind) for i in range(len(objs))] if 0 < len(objs) <= MAX_OBJECTS else None
+    if len(_CUTS) >= _CUTS_LIMIT:
+        _CUTS.clear()
+    _CUTS[memo] = found
+    return found
+
+
+def _covered(given: FitInput, mode: str, margin: int) -> bool:
+    """Whether every cell the demonstrations change lies in some object's box grown by ``margin``.
+
+    A cheap test on the bare boxes that spares keying the objects of a cut that cannot fit.
+    """
+    for a, b, ctx in zip(given.inputs[: given.n], given.outputs, given.contexts[: given.n], strict=True):
+        objs = objects(a, ctx.bg, mode)
+        if not 0 < len(objs) <= MAX_OBJECTS:
+            return False
+        cover = np.zeros(a.shape, dtype=bool)
+        tops, lefts = np.maximum(objs.tops - margin, 0), np.maximum(objs.lefts - margin, 0)
+        for top, left, bottom, right in zip(
+            tops.tolist(),
+            lefts.tolist(),
+            (objs.bottoms + margin).tolist(),
+            (objs.rights + margin).tolist(),
+            strict=True,
+        ):
+            cover[top:bottom, left:right] = True
+        if ((a != b) & ~cover).any():
+            return False
+    return True
 
 
 def _region(obj: _Object, margin: int, shape: tuple[int, ...]) -> tuple[slice, slice, slice, slice]:
@@ -278,6 +310,8 @@ def _same_ground(given: FitInput) -> bool:
 
 def _fit_one(given: FitInput, mode: str, kind: str, margin: int) -> Op | None:
     n = given.n
+    if not _covered(given, mode, margin):
+        return None
     table: dict[str, str] = {}
     seen: dict[str, int] = {}
     for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
@@ -513,6 +547,8 @@ def objcell_op(mode: str, by: str, table: dict[int, str]) -> Op:
 
 def _fit_cells(given: FitInput, mode: str, by: str) -> Op | None:
     n = given.n
+    if not _covered(given, mode, 0):
+        return None
     table: dict[int, str] = {}
     for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
         keyed = _cell_keys(a, ctx.bg, mode, by)
