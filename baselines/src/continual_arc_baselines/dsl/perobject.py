@@ -78,7 +78,7 @@ to a turn or reflection."""
 MARGINS = (0, 1)
 """How many cells around an object's box its entry may paint."""
 
-OBJMAP_COST = 3
+OBJMAP_COST = 4
 """The base cost of a table; each changing entry adds half a bit (a shape remembered is dear)."""
 
 MAX_CHANGES = 8
@@ -433,7 +433,7 @@ BYS = ("edge", "par", "half")
 the parities of its row and column counted from the box's corner, or which third of the box
 (upper half, middle row, lower half; and so across) it lies in."""
 
-OBJCELL_COST = 3
+OBJCELL_COST = 3.5
 """The base cost of a cell table: a rule over a few places in a box, each change a quarter more."""
 
 MAX_CELL_ENTRIES = 16
