@@ -36,6 +36,7 @@ from . import (
     objectops,
     painting,
     pairing,
+    perobject,
     pooling,
     relating,
     sizing,
@@ -115,6 +116,7 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     chosen.FITTER,
     cellgrid.CELLMOVE,
     drawing.DRAW,
+    *perobject.FITTERS,
 )
 """The fitters added since ``core``."""
 
