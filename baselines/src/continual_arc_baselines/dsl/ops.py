@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 from . import (
     aligning,
     cellgrid,
+    cellrules,
     choosing,
     chosen,
     combining,
@@ -108,6 +109,7 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     relating.FITTER,
     chosen.FITTER,
     cellgrid.CELLMOVE,
+    cellrules.FITTER,
 )
 """The fitters added since ``core``."""
 
