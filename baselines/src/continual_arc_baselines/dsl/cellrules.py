@@ -57,8 +57,10 @@ MAX_SHARE = 0.1
 """The most entries a table may have per demonstration cell: a table about as long as the
 cells it was read from describes them rather than a rule."""
 
-CELLRULE_COST = 4
-"""The base cost of a cell rule: one more than `local`'s, as its keys fit more by chance."""
+CELLRULE_COST = 4.5
+"""The base cost of a cell rule: more than `local`'s, as its keys fit more by chance, so a step of
+core that also fits (and carries over to new inputs better) is found first; much more and the
+search's budget runs out before it reaches a rule with many entries."""
 
 _OUT = -1
 _MANY = 90
