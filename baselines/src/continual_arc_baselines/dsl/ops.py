@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 from . import (
     aligning,
     cellgrid,
+    cellrules,
     choosing,
     chosen,
     combining,
@@ -117,6 +118,7 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     cellgrid.CELLMOVE,
     drawing.DRAW,
     *perobject.FITTERS,
+    cellrules.FITTER,
 )
 """The fitters added since ``core``."""
 
