@@ -100,7 +100,7 @@ _FITTED_COSTS: dict[str, float] = {
 CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
 """The steps every stored run was searched with: the default."""
 
-WIDE_FAMILIES: tuple[Family, ...] = (*cellgrid.FAMILIES, *stamping.FAMILIES, *repairing.FAMILIES)
+WIDE_FAMILIES: tuple[Family, ...] = (*cellgrid.FAMILIES, *stamping.FAMILIES)
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
 WIDE_FITTERS: tuple[Fitter, ...] = (
@@ -109,6 +109,7 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     relating.FITTER,
     chosen.FITTER,
     cellgrid.CELLMOVE,
+    repairing.FITTER,
 )
 """The fitters added since ``core``."""
 

@@ -1,33 +1,54 @@
-"""Pattern repair: a masked pattern completed through the smallest lattice of translations.
+"""Pattern repair: a masked pattern completed through the smallest lattice, or a figure's symmetry.
 
-``tilefill`` (`tiling`) completes a pattern that repeats along rows and columns with the smallest
-period of each, and ``latfill`` (`lattice`) through the short translations the known cells show
-directly. Both fail where the mask hides so much that no known cell faces another along one of
-the pattern's periods (a few diagonal stripes in a corner whose colours cycle), and no step
-crops the hole of a tile longer than `lattice`'s shifts (9 wide). Here the pattern is fitted as a whole
-lattice: every sublattice of translations of the plane, in Hermite normal form (``p`` columns
-along a row, then ``q`` rows down with a shear ``s``), smallest index first. A lattice fits for a
-hole colour when the known cells of each of its classes agree, every class holding a hole holds a
-known cell, and the known cells are at least twice the classes (so a few known cells cannot fit a
-large lattice by chance). The smallest such lattice fills the holes.
+Two ways the completions of ``core`` fail on a masked pattern:
 
-``repfill`` answers with the completed grid, ``repcrop`` with the completed hole's bounding box.
-Both act on the program's input only (a first step), so they cost one fit per input.
+* ``tilefill`` (`tiling`) completes a pattern repeating along rows and columns, and ``latfill``
+  (`lattice`) one repeating along the short translations the known cells show directly. Both fail
+  where the mask hides so much that no known cell faces another along one of the pattern's periods
+  (a few diagonal stripes in a corner whose colours cycle), and no step crops the hole of a tile
+  longer than `lattice`'s shifts (9 wide). `lattice_completion` fits the pattern as a whole
+  lattice: every sublattice of translations of the plane, in Hermite normal form (``p`` columns
+  along a row, then ``q`` rows down with a shear ``s``), smallest index first. A lattice fits for a
+  hole colour when the known cells of each of its classes agree, every class holding a hole holds
+  a known cell, and the known cells are at least twice the classes (so a few known cells cannot
+  fit a large lattice by chance). The smallest lattice over all hole colours fills the holes.
+* ``symfill`` (`symmetry`) accepts a reflection that pairs half of all known cells, background
+  included, so with the figure at the grid's edge an axis that sends the figure off the grid fits
+  (it pairs only background) and completes the hole wrongly. `anchored_completion` counts the
+  share on the figure's cells only.
+
+Each is a fitted step ``repair(kind){form}`` (``lat`` or ``sym``; ``fill``: the completed grid,
+``crop``: only the completed hole's bounding box), offered only when it reproduces every
+demonstration, and then cheaper than the ``core`` completions so it answers first. It acts on the
+program's input only (a first step), so it costs one fit per input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
 
-from .family import Family
+from .catalogue import FitInput, Fitter
+from .family import Op
 from .grid import Array
-from .symmetry import input_completion
+from .symmetry import _VIEWS, Reflection, _offsets, _overlap, complete, input_completion
 from .tiling import period
 
-__all__ = ["FAMILIES", "MAX_SMALL", "lattice_completion", "lattices"]
+__all__ = [
+    "FITTER",
+    "FORMS",
+    "MAX_SMALL",
+    "REPAIR_COST",
+    "anchored_completion",
+    "anchored_reflections",
+    "fit_repair",
+    "lattice_completion",
+    "lattices",
+    "parse_repair",
+    "repair_op",
+]
 
 MAX_SMALL = 12
 """The largest index (classes) of a lattice tried one by one; larger upright ones come from the
@@ -131,21 +152,110 @@ def lattice_completion(a: Array) -> Array | None:
     return None
 
 
-FAMILIES = (
-    Family(
-        "repfill",
-        (),
-        2.5,
-        lambda: input_completion(lattice_completion, False),
-        "complete a masked pattern through the smallest lattice of translations",
-        "same",
-    ),
-    Family(
-        "repcrop",
-        (),
-        2.5,
-        lambda: input_completion(lattice_completion, True),
-        "the cells under a mask, completed through the smallest lattice",
-        "shrink",
-    ),
+_MIN_OBJECT_SHARE = 0.5
+"""The least share of the known cells other than the background a reflection must pair with
+known cells: a reflection that pairs only background says nothing of the pattern."""
+
+
+def anchored_reflections(a: Array, bg: int) -> dict[int, list[Reflection]]:
+    """For each hole colour but ``bg``, the reflections that fit with it unknown and pair the figure.
+
+    As `symmetry.reflections`, but the share of paired cells is counted on the cells that are
+    neither the background nor the hole, so an axis that sends the figure off the grid (pairing
+    only background) does not fit, however much background it pairs.
+    """
+    counts = np.bincount(a.ravel(), minlength=_VALUES)
+    colours = [c for c in np.flatnonzero(counts).tolist() if c != bg]
+    figure = a.size - int(counts[bg])
+    found: dict[int, list[Reflection]] = {}
+    for view, make in _VIEWS.items():
+        b = make(a)
+        done: set[int] = set()
+        for dy, dx in _offsets(view, *a.shape):
+            cut = _overlap(a, b, dy, dx)
+            if cut is None:
+                continue
+            x, y = a[cut[0], cut[1]], b[cut[2], cut[3]]
+            differ = x != y
+            if differ.any():
+                # Every disagreeing pair must hold the hole: only the first pair's colours can be it.
+                first = int(np.argmax(differ))
+                holes = [int(x.flat[first]), int(y.flat[first])]
+                holes = [c for c in holes if c != bg and np.all((x[differ] == c) | (y[differ] == c))]
+            else:
+                holes = colours
+            for c in holes:
+                need = _MIN_OBJECT_SHARE * (figure - int(counts[c]))
+                if c not in done and 0 < need <= np.count_nonzero((x != c) & (y != c) & (x != bg)):
+                    found.setdefault(c, []).append(Reflection(view, dy, dx))
+                    done.add(c)
+    return found
+
+
+def anchored_completion(a: Array) -> Array | None:
+    """``a`` with a hole colour filled through reflections that pair its figure, if all get filled."""
+    counts = np.bincount(a.ravel(), minlength=_VALUES)
+    bg = int(np.argmax(counts))
+    fitting = anchored_reflections(a, bg)
+    for hole in sorted(fitting, key=lambda c: (int(counts[c]), c)):
+        done = complete(a, hole, fitting[hole])
+        if done is not None:
+            return done
+    return None
+
+
+_COMPLETIONS: dict[str, Callable[[Array], Array | None]] = {
+    "lat": lattice_completion,
+    "sym": anchored_completion,
+}
+"""The completions by the name a step's text gives them, in the order the fitter tries them."""
+
+FORMS = ("fill", "crop")
+"""What a step answers: the completed grid, or only the completed hole (its bounding box)."""
+
+REPAIR_COST = 1.5
+"""The base cost of a repair step. It is offered only when it reproduces every demonstration,
+so it may be cheaper than ``symfill`` or ``tilefill`` (2), which it must come before where they
+fit the demonstrations too but complete the test input wrongly."""
+
+
+def repair_op(kind: str, form: str) -> Op:
+    """The step ``repair(kind){form}``: complete the input by ``kind``, answer the grid or the hole."""
+    prim = input_completion(_COMPLETIONS[kind], form == "crop")
+    return Op(f"repair({kind}){{{form}}}", REPAIR_COST, prim, "same" if form == "fill" else "shrink")
+
+
+def parse_repair(text: str) -> Op | None:
+    """The step a ``repair(...){...}`` text names, or ``None`` when it names none."""
+    head, _, body = text.partition("){")
+    kind, form = head.removeprefix("repair("), body.removesuffix("}")
+    if kind not in _COMPLETIONS or form not in FORMS:
+        return None
+    op = repair_op(kind, form)
+    return op if op.text == text else None
+
+
+def fit_repair(given: FitInput) -> list[Op]:
+    """The repair steps that reproduce every demonstration output from its input.
+
+    Checked demonstration by demonstration, so a task whose first input is no masked pattern
+    costs one completion of each kind.
+    """
+    found: list[Op] = []
+    for kind in _COMPLETIONS:
+        for form in FORMS:
+            op = repair_op(kind, form)
+            pairs = zip(given.inputs, given.outputs, given.contexts, strict=False)
+            if given.n and all(_same(op(a, ctx), out) for a, out, ctx in pairs):
+                found.append(op)
+    return found
+
+
+def _same(made: Array | None, out: Array) -> bool:
+    return made is not None and made.shape == out.shape and bool(np.array_equal(made, out))
+
+
+FITTER = Fitter(
+    "repair(", {f"repair({kind})": REPAIR_COST for kind in _COMPLETIONS}, fit_repair, parse_repair
 )
+"""The fitter of pattern repairs, for the ``wide`` catalogue."""
