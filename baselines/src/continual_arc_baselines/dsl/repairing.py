@@ -33,7 +33,7 @@ import numpy.typing as npt
 from .catalogue import FitInput, Fitter
 from .family import Op
 from .grid import Array
-from .symmetry import _VIEWS, Reflection, _offsets, _overlap, complete, input_completion
+from .symmetry import _VIEWS, Reflection, _overlap, complete, input_completion
 from .tiling import period
 
 __all__ = [
@@ -157,12 +157,30 @@ _MIN_OBJECT_SHARE = 0.5
 known cells: a reflection that pairs only background says nothing of the pattern."""
 
 
+def _all_offsets(view: str, h: int, w: int) -> list[tuple[int, int]]:
+    """Every offset whose overlap is not empty, nearest the centre first (`symmetry`'s go half-way).
+
+    A figure at the grid's edge has its axis far from the grid's centre, beyond `symmetry`'s reach.
+    """
+    if view == "h":
+        return [(0, dx) for dx in sorted(range(-(w - 1), w), key=lambda x: (abs(x), x))]
+    if view == "v":
+        return [(dy, 0) for dy in sorted(range(-(h - 1), h), key=lambda y: (abs(y), y))]
+    span = max(h, w) - 1
+    if view == "d":
+        return [(d, -d) for d in sorted(range(-span, span + 1), key=lambda x: (abs(x), x))]
+    centre = (h + w - 2) // 2
+    es = sorted(range(0, h + w - 1), key=lambda e: (abs(e - centre), e))
+    return [(w - 1 - e, h - 1 - e) for e in es]
+
+
 def anchored_reflections(a: Array, bg: int) -> dict[int, list[Reflection]]:
     """For each hole colour but ``bg``, the reflections that fit with it unknown and pair the figure.
 
     As `symmetry.reflections`, but the share of paired cells is counted on the cells that are
     neither the background nor the hole, so an axis that sends the figure off the grid (pairing
-    only background) does not fit, however much background it pairs.
+    only background) does not fit, however much background it pairs; and every axis is tried, as
+    far off the grid's centre as a figure at its edge puts it.
     """
     counts = np.bincount(a.ravel(), minlength=_VALUES)
     colours = [c for c in np.flatnonzero(counts).tolist() if c != bg]
@@ -171,7 +189,7 @@ def anchored_reflections(a: Array, bg: int) -> dict[int, list[Reflection]]:
     for view, make in _VIEWS.items():
         b = make(a)
         done: set[int] = set()
-        for dy, dx in _offsets(view, *a.shape):
+        for dy, dx in _all_offsets(view, *a.shape):
             cut = _overlap(a, b, dy, dx)
             if cut is None:
                 continue
