@@ -13,7 +13,14 @@ from continual_arc_baselines.dsl import execute, parse, search
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import WIDE, lookup
-from continual_arc_baselines.dsl.repairing import fit_repair, lattice_completion, lattices, parse_repair
+from continual_arc_baselines.dsl.repairing import (
+    axis_completion,
+    fit_repair,
+    lattice_completion,
+    lattices,
+    parse_repair,
+)
+from continual_arc_baselines.dsl.symmetry import complete, reflections
 
 
 def _grid(rows: list[list[int]]) -> Grid:
@@ -66,6 +73,28 @@ def _edge_figure_pair(rng: random.Random) -> Pair:
     return _grid(shown), _grid(full)
 
 
+def _diagonal_pair(rng: random.Random) -> Pair:
+    """A pattern symmetric about its main diagonal only, masked by 0 in a 2 x 2 square across it.
+
+    A band of two colours runs along the diagonal (one on it, one beside it); off the band, each
+    anti-diagonal ``i + j`` holds a random one of three colours, so no translation repeats the pattern. The
+    mask's cells face each other or themselves across the diagonal, so no reflection fills them.
+    """
+    n = rng.randrange(10, 14)
+    on, beside, *off = rng.sample(range(1, 10), 5)
+    # Three colours off the band, each on many cells: the mask's colour is the rarest, as a hole is.
+    across = [rng.choice(off) for _ in range(2 * n)]
+    full = [
+        [on if i == j else beside if abs(i - j) == 1 else across[i + j] for j in range(n)] for i in range(n)
+    ]
+    at = rng.randrange(1, n - 2)
+    shown = [row[:] for row in full]
+    for i in range(at, at + 2):
+        for j in range(at, at + 2):
+            shown[i][j] = 0
+    return _grid(shown), _grid(full)
+
+
 def _task(make: Callable[[random.Random], Pair], seed: int) -> tuple[list[Pair], Pair]:
     rng = random.Random(seed)
     pairs = [make(rng) for _ in range(4)]
@@ -92,6 +121,18 @@ def test_wide_repairs_what_core_does_not(
     assert wide.candidates[0].program.text == prefix
     core = search(demos, test_input)
     assert not core.candidates or core.candidates[0].prediction != answer
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_holes_across_a_diagonal_axis_are_continued_along_it(seed: int) -> None:
+    demos, (test_input, answer) = _task(_diagonal_pair, seed)
+    wide = search(demos, test_input, catalogue=WIDE)
+    assert wide.candidates and wide.candidates[0].prediction == answer
+    assert wide.candidates[0].program.text == "repair(axis){fill}"
+    # Core's own completion by reflections leaves these holes: they face only each other.
+    shown = np.array(test_input, dtype=np.uint8)
+    assert complete(shown, 0, reflections(shown)[0]) is None
+    assert np.array_equal(axis_completion(shown), np.array(answer))
 
 
 def test_the_smallest_lattice_completes_cycling_stripes() -> None:
@@ -130,7 +171,7 @@ def test_a_found_program_reads_back_and_runs_with_no_demonstrations() -> None:
     found = search(demos, test_input, catalogue=WIDE)
     text = found.candidates[0].program.text
     assert execute(parse(text), test_input) == answer
-    for text in ("repair(lat){fill}", "repair(lat){crop}", "repair(sym){fill}", "repair(sym){crop}"):
+    for text in ("repair(lat){fill}", "repair(lat){crop}", "repair(sym){crop}", "repair(axis){fill}"):
         op = lookup(text)
         assert op is not None and op.text == text
 

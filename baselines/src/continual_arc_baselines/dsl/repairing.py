@@ -1,6 +1,6 @@
-"""Pattern repair: a masked pattern completed through the smallest lattice, or a figure's symmetry.
+"""Pattern repair: a masked pattern completed through the smallest lattice, or a fitted symmetry.
 
-Two ways the completions of ``core`` fail on a masked pattern:
+Three ways the completions of ``core`` fail on a masked pattern:
 
 * ``tilefill`` (`tiling`) completes a pattern repeating along rows and columns, and ``latfill``
   (`lattice`) one repeating along the short translations the known cells show directly. Both fail
@@ -15,9 +15,13 @@ Two ways the completions of ``core`` fail on a masked pattern:
 * ``symfill`` (`symmetry`) accepts a reflection that pairs half of all known cells, background
   included, so with the figure at the grid's edge an axis that sends the figure off the grid fits
   (it pairs only background) and completes the hole wrongly. `anchored_completion` counts the
-  share on the figure's cells only.
+  share on the figure's cells only, and tries axes as far off the centre as a figure at the
+  edge puts them.
+* ``symfill`` fails too where holes lie on the axis or face each other across it (a pattern
+  symmetric about its diagonal, masked across the diagonal): no known cell faces them.
+  `axis_completion` continues such holes along the axis from their neighbours.
 
-Each is a fitted step ``repair(kind){form}`` (``lat`` or ``sym``; ``fill``: the completed grid,
+Each is a fitted step ``repair(kind){form}`` (``lat``, ``sym`` or ``axis``; ``fill``: the completed grid,
 ``crop``: only the completed hole's bounding box), offered only when it reproduces every
 demonstration, and then cheaper than the ``core`` completions so it answers first. It acts on the
 program's input only (a first step), so it costs one fit per input.
@@ -33,7 +37,7 @@ import numpy.typing as npt
 from .catalogue import FitInput, Fitter
 from .family import Op
 from .grid import Array
-from .symmetry import _VIEWS, Reflection, _overlap, complete, input_completion
+from .symmetry import _VIEWS, Reflection, _overlap, complete, input_completion, reflections
 from .tiling import period
 
 __all__ = [
@@ -222,9 +226,65 @@ def anchored_completion(a: Array) -> Array | None:
     return None
 
 
+_ALONG = {"h": (1, 0), "v": (0, 1), "d": (1, 1), "a": (1, -1)}
+"""The step along each view's axis: down a vertical axis, across a horizontal one, down a diagonal."""
+
+
+def _mirror(out: Array, hole: int, found: list[Reflection]) -> None:
+    """Fill ``out``'s holes in place through the reflections, for a few rounds."""
+    for _ in range(3):
+        for r in found:
+            b = _VIEWS[r.view](out)
+            cut = _overlap(out, b, r.dy, r.dx)
+            if cut is not None:
+                x, y = out[cut[0], cut[1]], b[cut[2], cut[3]].copy()
+                x[...] = np.where((x == hole) & (y != hole), y, x)
+
+
+def _shifted(a: Array, dy: int, dx: int, fill: int) -> Array:
+    """``a`` moved by ``(dy, dx)``: cell ``(i, j)`` holds ``a[i - dy, j - dx]``, ``fill`` beyond the edge."""
+    h, w = a.shape
+    out = np.full_like(a, fill)
+    out[max(0, dy) : h + min(0, dy), max(0, dx) : w + min(0, dx)] = a[
+        max(0, -dy) : h + min(0, -dy), max(0, -dx) : w + min(0, -dx)
+    ]
+    return out
+
+
+def axis_completion(a: Array) -> Array | None:
+    """``a`` completed by `symmetry`'s reflections, and the holes they leave continued along the axis.
+
+    A hole on an axis, or facing another hole across it, has no known partner; in a pattern drawn
+    about an axis the cells beside it repeat along it, so such a hole takes the value of its
+    neighbour before it along the axis (after it, at the start), and the reflections run again.
+    """
+    counts = np.bincount(a.ravel(), minlength=_VALUES)
+    fitting = reflections(a)
+    for hole in sorted(fitting, key=lambda c: (int(counts[c]), c)):
+        found = fitting[hole]
+        out = a.copy()
+        _mirror(out, hole, found)
+        if not np.any(out == hole):
+            return out
+        for _ in range(max(a.shape)):
+            before = out.copy()
+            for r in found:
+                dy, dx = _ALONG[r.view]
+                for sy, sx in ((dy, dx), (-dy, -dx)):
+                    near = _shifted(out, sy, sx, hole)
+                    out = np.where((out == hole) & (near != hole), near, out)
+                    _mirror(out, hole, found)
+            if not np.any(out == hole):
+                return out
+            if np.array_equal(out, before):
+                break
+    return None
+
+
 _COMPLETIONS: dict[str, Callable[[Array], Array | None]] = {
     "lat": lattice_completion,
     "sym": anchored_completion,
+    "axis": axis_completion,
 }
 """The completions by the name a step's text gives them, in the order the fitter tries them."""
 
