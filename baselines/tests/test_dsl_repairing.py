@@ -132,7 +132,8 @@ def test_holes_across_a_diagonal_axis_are_continued_along_it(seed: int) -> None:
     # Core's own completion by reflections leaves these holes: they face only each other.
     shown = np.array(test_input, dtype=np.uint8)
     assert complete(shown, 0, reflections(shown)[0]) is None
-    assert np.array_equal(axis_completion(shown), np.array(answer))
+    done = axis_completion(shown)
+    assert done is not None and np.array_equal(done, np.array(answer))
 
 
 def test_the_smallest_lattice_completes_cycling_stripes() -> None:
