@@ -317,11 +317,17 @@ def fit_repair(given: FitInput) -> list[Op]:
     """The repair steps that reproduce every demonstration output from its input.
 
     Checked demonstration by demonstration, so a task whose first input is no masked pattern
-    costs one completion of each kind.
+    costs one completion of each kind, and one whose outputs are larger none.
     """
+    shapes = [(i.shape, o.shape) for i, o in zip(given.inputs, given.outputs, strict=False)]
+    # A fill keeps the input's shape and a crop of part of it shrinks it: other forms need no
+    # completion (a crop of the whole grid is the fill).
+    same = all(i == o for i, o in shapes)
+    smaller = all(o[0] <= i[0] and o[1] <= i[1] and o != i for i, o in shapes)
+    forms = [form for form, fits in zip(FORMS, (same, smaller), strict=True) if fits]
     found: list[Op] = []
     for kind in _COMPLETIONS:
-        for form in FORMS:
+        for form in forms:
             op = repair_op(kind, form)
             pairs = zip(given.inputs, given.outputs, given.contexts, strict=False)
             if given.n and all(_same(op(a, ctx), out) for a, out, ctx in pairs):
