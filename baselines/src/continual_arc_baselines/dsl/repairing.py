@@ -62,16 +62,17 @@ _VALUES = 16
 
 
 def lattices(h: int, w: int, limit: int) -> Iterator[tuple[int, int, int]]:
-    """Every lattice ``(p, q, s)`` of index ``p * q <= limit`` that fits an ``h`` x ``w`` grid.
+    """Every lattice ``(p, q, s)`` of index ``1 < p * q <= limit`` that fits an ``h`` x ``w`` grid.
 
     The lattice holds the translations ``(0, p)`` and ``(q, s)``; ``0 <= s < p``. Smallest index
-    first; ties by ``q``, then ``s`` (an upright tile before a sheared one).
+    first; ties by ``q``, then ``s`` (an upright tile before a sheared one). Index 1 (one class)
+    would paint every hole the one other colour: a colour map, not a repair.
     """
     found = [
         (p * q, q, s, p)
         for p in range(1, w + 1)
         for q in range(1, h + 1)
-        if p * q <= limit and p * q < h * w
+        if 1 < p * q <= limit and p * q < h * w
         for s in range(p)
     ]
     for _, q, s, p in sorted(found):
@@ -146,7 +147,7 @@ def lattice_completion(a: Array) -> Array | None:
         else:
             known = a != hole
             py, px = period(a, known), period(a.T, known.T)
-            if (py, px) != a.shape:
+            if (py, px) != a.shape and py * px > 1:
                 tries.append((py * px, int(counts[hole]), hole, px, py, 0))
     # The smallest lattice first: the simplest repair. Ties: a rarer hole, then the lower colour.
     for _, _, hole, p, q, s in sorted(tries):
