@@ -40,6 +40,7 @@ from . import (
     perobject,
     pooling,
     relating,
+    repairing,
     sizing,
     stamping,
     symmetry,
@@ -119,6 +120,7 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     drawing.DRAW,
     *perobject.FITTERS,
     cellrules.FITTER,
+    repairing.FITTER,
 )
 """The fitters added since ``core``."""
 
