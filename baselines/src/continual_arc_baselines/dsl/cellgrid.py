@@ -212,8 +212,25 @@ def _layout(a: Array, ctx: Context) -> Layout | None:
     return cell_layout(a, bg_for(a, ctx))
 
 
+def _even_cells(a: Array, ctx: Context) -> tuple[Layout, list[Array]] | None:
+    """The layout of ``a`` and its cells, or ``None`` when it has none or they differ in shape."""
+    lay = _layout(a, ctx)
+    if lay is None:
+        return None
+    cells = lay.cells(a)
+    if any(c.shape != cells[0].shape for c in cells):
+        return None
+    return lay, cells
+
+
 def _counts(cells: list[Array], bg: int) -> list[int]:
     return [int(np.count_nonzero(c != bg)) for c in cells]
+
+
+def _lone_busy(cells: list[Array], bg: int) -> int | None:
+    """The index of the one cell not empty, ``None`` when there are none or several."""
+    busy = [i for i, n in enumerate(_counts(cells, bg)) if n]
+    return busy[0] if len(busy) == 1 else None
 
 
 def _main(cell: Array, bg: int) -> int:
@@ -303,12 +320,10 @@ def _cellfill() -> Prim:
 
 def _cellcopy(colour: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
-        lay = _layout(a, ctx)
-        if lay is None:
+        found = _even_cells(a, ctx)
+        if found is None:
             return None
-        cells = lay.cells(a)
-        if any(c.shape != cells[0].shape for c in cells):
-            return None
+        lay, cells = found
         counts = _counts(cells, lay.bg)
         top = max(counts)
         # The busiest cells must agree: then any of them is the pattern.
@@ -477,12 +492,10 @@ def _joined(cells: npt.NDArray[np.int16], bg: int) -> npt.NDArray[np.int16]:
 
 def _cellconnect() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
-        lay = _layout(a, ctx)
-        if lay is None:
+        found = _even_cells(a, ctx)
+        if found is None:
             return None
-        cells = lay.cells(a)
-        if any(c.shape != cells[0].shape for c in cells):
-            return None
+        lay, cells = found
         rows, cols = lay.shape
         stacked = np.stack([c.ravel() for c in cells]).astype(np.int16).reshape(rows, cols, -1)
         joined = _joined(stacked, lay.bg)
@@ -499,22 +512,19 @@ def _cellconnect() -> Prim:
 
 def _cellmirror() -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
-        lay = _layout(a, ctx)
-        if lay is None or lay.shape != (2, 2):
+        found = _even_cells(a, ctx)
+        if found is None or found[0].shape != (2, 2):
             return None
-        cells = lay.cells(a)
-        if any(c.shape != cells[0].shape for c in cells):
+        lay, cells = found
+        busy = _lone_busy(cells, lay.bg)
+        if busy is None:
             return None
-        counts = _counts(cells, lay.bg)
-        busy = [i for i, n in enumerate(counts) if n]
-        if len(busy) != 1:
-            return None
-        source = cells[busy[0]]
+        source = cells[busy]
         pattern = np.where(source != lay.bg, np.uint8(lay.sep), source).astype(np.uint8)
         # Turn the pattern as it would stand in the top-left cell, then mirror it into the others.
-        if busy[0] % 2:
+        if busy % 2:
             pattern = pattern[:, ::-1]
-        if busy[0] // 2:
+        if busy // 2:
             pattern = pattern[::-1]
         top = np.concatenate([pattern, pattern[:, ::-1]], axis=1)
         return np.concatenate([top, top[::-1]], axis=0).astype(np.uint8)
@@ -531,15 +541,14 @@ def _cellturn() -> Prim:
         side = cells[0].shape[0]
         if any(c.shape != (side, side) for c in cells):
             return None
-        counts = _counts(cells, lay.bg)
-        busy = [i for i, n in enumerate(counts) if n]
-        if len(busy) != 1:
+        busy = _lone_busy(cells, lay.bg)
+        if busy is None:
             return None
-        source = cells[busy[0]]
+        source = cells[busy]
         out = a.copy()
         # Each cell in reading order is the one before it turned a quarter clockwise.
         for i, (rows, cols) in enumerate(lay.boxes()):
-            out[rows, cols] = np.rot90(source, busy[0] - i)
+            out[rows, cols] = np.rot90(source, busy - i)
         return out
 
     return prim
