@@ -81,21 +81,8 @@ PROPS = (
 """
 
 KEYS = (
-    "all",
-    "dot",
-    "size",
-    "rank",
-    "border",
-    "holes",
-    "nholes",
-    "height",
-    "width",
-    "bends",
-    "twin",
-    "mate",
-    "inside",
-    "touch",
-    "colour",
+    # Every property alone up to ``colour``: ``hue``, ``near`` and ``nrole`` only pair with another.
+    *PROPS[: PROPS.index("colour") + 1],
     "inside+mate",
     "colour+size",
     "colour+border",
