@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from . import local
 from .catalogue import FitInput, Fitter
-from .colours import ROLES, resolve, roles
+from .colours import resolve, roles
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
@@ -287,29 +287,9 @@ def _fit(given: FitInput) -> Sequence[Op]:
     return []
 
 
-def _valid_key(key: str, kind: str) -> bool:
-    parts = key.split(".")
-    return len(parts) == _FIELDS[kind] and all(p == "x" or (p.isdigit() and len(p) <= 2) for p in parts)
-
-
-def _valid_token(token: str) -> bool:
-    return token in ROLES or (token.isdigit() and int(token) < SENTINEL and token == str(int(token)))
-
-
 def parse_cellrule(text: str) -> Op | None:
     """The cell-rule step written as ``text``, or ``None`` when it is malformed."""
-    head, _, body = text.partition("){")
-    kind = head.removeprefix("cellrule(")
-    if kind not in KINDS or not body.endswith("}"):
-        return None
-    table = []
-    for item in body[:-1].split(";"):
-        key, sep, token = item.partition(">")
-        if not sep or not _valid_key(key, kind) or not _valid_token(token):
-            return None
-        table.append((key, token))
-    op = cellrule_op(kind, tuple(table))
-    return op if op.text == text else None
+    return local.parse_table(text, "cellrule", _FIELDS, cellrule_op)
 
 
 FITTER = Fitter(

@@ -13,7 +13,7 @@ whose key the table lacks makes the step not apply: a rule answers only what it 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +23,7 @@ from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, ranked_colours
 from .rays import ray
 
-__all__ = ["KINDS", "LOCAL_COST", "MAX_RULES", "fit_local", "local_op", "parse_local"]
+__all__ = ["KINDS", "LOCAL_COST", "MAX_RULES", "fit_local", "local_op", "parse_local", "parse_table"]
 
 Features = npt.NDArray[np.int16]
 
@@ -32,6 +32,9 @@ KINDS = ("b4", "b8", "c8", "n4", "n8", "r4", "rb4", "rx", "p2")
 neighbours, the four or eight neighbours' roles, the roles of the rays arriving from the four
 sides, whether rays arrive, the roles of the diagonal rays, and the parity of the cell's row and
 column."""
+
+_FIELDS = {"b4": 5, "b8": 9, "c8": 2, "n4": 5, "n8": 9, "r4": 5, "rb4": 5, "rx": 5, "p2": 3}
+"""How many dot-joined fields a key of each kind has."""
 
 MAX_RULES = 48
 """The most entries a table may have: a longer one describes the demonstrations, not a rule."""
@@ -161,22 +164,32 @@ def local_op(kind: str, table: tuple[tuple[str, str], ...]) -> Op:
 
 def parse_local(text: str) -> Op | None:
     """The local-rule step written as ``text``, or ``None`` when it is malformed."""
+    return parse_table(text, "local", _FIELDS, local_op)
+
+
+def parse_table(
+    text: str, name: str, fields: Mapping[str, int], make: Callable[[str, tuple[tuple[str, str], ...]], Op]
+) -> Op | None:
+    """The table step ``name(kind){key>token;...}`` written as ``text``, or ``None`` when it is malformed.
+
+    ``fields`` gives each kind the step knows its keys' field count; ``make`` builds the step, whose
+    text must read back as ``text``.
+    """
     head, _, body = text.partition("){")
-    kind = head.removeprefix("local(")
-    if kind not in KINDS or not body.endswith("}"):
+    kind = head.removeprefix(f"{name}(")
+    if kind not in fields or not body.endswith("}"):
         return None
     table = []
     for item in body[:-1].split(";"):
         key, sep, token = item.partition(">")
-        if not sep or not _valid_key(key, kind) or not _valid_token(token):
+        if not sep or not _valid_key(key, fields[kind]) or not _valid_token(token):
             return None
         table.append((key, token))
-    op = local_op(kind, tuple(table))
+    op = make(kind, tuple(table))
     return op if op.text == text else None
 
 
-def _valid_key(key: str, kind: str) -> bool:
-    fields = {"b4": 5, "b8": 9, "c8": 2, "n4": 5, "n8": 9, "r4": 5, "rb4": 5, "rx": 5, "p2": 3}[kind]
+def _valid_key(key: str, fields: int) -> bool:
     parts = key.split(".")
     return len(parts) == fields and all(p == "x" or (p.isdigit() and len(p) <= 2) for p in parts)
 
