@@ -13,14 +13,16 @@ text back, so a kept program runs with no demonstrations.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+
+import numpy as np
 
 from .family import Family, Op, expand
 from .grid import Array, Context
 
-__all__ = ["Catalogue", "FitInput", "Fitter"]
+__all__ = ["Catalogue", "FitInput", "Fitter", "one_per_answer"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,19 @@ class FitInput:
     def n(self) -> int:
         """The number of demonstrations."""
         return len(self.outputs)
+
+
+def one_per_answer(given: FitInput, ops: Iterable[Op]) -> list[Op]:
+    """Of ``ops``, in their order, each that answers the test input with a grid none before gave."""
+    kept: list[Op] = []
+    answers: list[Array] = []
+    for op in ops:
+        answer = op(given.inputs[given.n], given.contexts[given.n])
+        if answer is None or any(np.array_equal(answer, seen) for seen in answers):
+            continue
+        answers.append(answer)
+        kept.append(op)
+    return kept
 
 
 @dataclass(frozen=True)

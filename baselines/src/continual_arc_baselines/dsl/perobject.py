@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .catalogue import FitInput, Fitter
+from .catalogue import FitInput, Fitter, one_per_answer
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, key_of
 from .objects import Objects, objects
@@ -338,21 +338,24 @@ def _fit_one(given: FitInput, mode: str, kind: str, margin: int) -> Op | None:
         # The demonstrations leave some objects as they were: so is an object they never show.
         table = {k: v for k, v in table.items() if v != _KEEP}
         table[_DEFAULT] = _KEEP
-    op = objmap_op(mode, kind, margin, table)
+    return _checked(given, objmap_op(mode, kind, margin, table))
+
+
+def _checked(given: FitInput, op: Op) -> Op | None:
+    """``op`` if it turns every demonstration into its output and changes the test input."""
+    n = given.n
     for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
         made = op(a, ctx)
         if made is None or not np.array_equal(made, b):
             return None
-    test, test_ctx = given.inputs[n], given.contexts[n]
-    answer = op(test, test_ctx)
-    if answer is None or np.array_equal(answer, test):
+    answer = op(given.inputs[n], given.contexts[n])
+    if answer is None or np.array_equal(answer, given.inputs[n]):
         return None
     return op
 
 
 def fit_objmap(given: FitInput) -> list[Op]:
     """The per-object tables the demonstrations fix, cheapest first, one per answer on the test input."""
-    n = given.n
     if any(a.shape != b.shape for a, b in zip(given.inputs, given.outputs, strict=False)):
         return []
     if not _same_ground(given):
@@ -365,15 +368,7 @@ def fit_objmap(given: FitInput) -> list[Op]:
                 if op is not None:
                     found.append(op)
     found.sort(key=lambda op: op.cost)  # stable: ties keep the order tried
-    ops: list[Op] = []
-    answers: list[Array] = []
-    for op in found:
-        answer = op(given.inputs[n], given.contexts[n])
-        if answer is None or any(np.array_equal(answer, seen) for seen in answers):
-            continue
-        answers.append(answer)
-        ops.append(op)
-    return ops
+    return one_per_answer(given, found)
 
 
 def _parse_value(value: str) -> bool:
@@ -566,35 +561,18 @@ def _fit_cells(given: FitInput, mode: str, by: str) -> Op | None:
                     return None
     if len(table) > MAX_CELL_ENTRIES or all(token == _identity(code) for code, token in table.items()):
         return None
-    op = objcell_op(mode, by, table)
-    for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
-        made = op(a, ctx)
-        if made is None or not np.array_equal(made, b):
-            return None
-    answer = op(given.inputs[n], given.contexts[n])
-    if answer is None or np.array_equal(answer, given.inputs[n]):
-        return None
-    return op
+    return _checked(given, objcell_op(mode, by, table))
 
 
 def fit_objcell(given: FitInput) -> list[Op]:
     """The cell tables the demonstrations fix, cheapest first, one per answer on the test input."""
-    n = given.n
     if any(a.shape != b.shape for a, b in zip(given.inputs, given.outputs, strict=False)):
         return []
     if not _same_ground(given):
         return []
     found = [op for mode in MODES for by in BYS if (op := _fit_cells(given, mode, by)) is not None]
     found.sort(key=lambda op: op.cost)
-    ops: list[Op] = []
-    answers: list[Array] = []
-    for op in found:
-        answer = op(given.inputs[n], given.contexts[n])
-        if answer is None or any(np.array_equal(answer, seen) for seen in answers):
-            continue
-        answers.append(answer)
-        ops.append(op)
-    return ops
+    return one_per_answer(given, found)
 
 
 def parse_objcell(text: str) -> Op | None:

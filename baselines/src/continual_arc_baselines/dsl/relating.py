@@ -30,7 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .catalogue import FitInput, Fitter
+from .catalogue import FitInput, Fitter, one_per_answer
 from .colours import ROLES, resolve, roles
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, bg_for, ranked_colours
@@ -437,15 +437,7 @@ def fit_relate(given: FitInput) -> list[Op]:
                     found.append((op.cost, len(found), op))
     found.sort(key=lambda item: (item[0], item[1]))
     # Keep one step per answer on the test input: the cheapest says it best.
-    ops: list[Op] = []
-    answers: list[Array] = []
-    for _, _, op in found:
-        answer = op(given.inputs[n], given.contexts[n])
-        if answer is None or any(np.array_equal(answer, seen) for seen in answers):
-            continue
-        answers.append(answer)
-        ops.append(op)
-    return ops
+    return one_per_answer(given, [op for _, _, op in found])
 
 
 def _fit_key(mode: str, key: str, views: Sequence[_View], allowed: npt.NDArray[np.bool_]) -> Op | None:
