@@ -37,7 +37,7 @@ import numpy.typing as npt
 from .catalogue import FitInput, Fitter
 from .family import Op
 from .grid import Array
-from .symmetry import _VIEWS, Reflection, _overlap, complete, input_completion, reflections
+from .symmetry import _VIEWS, Reflection, _overlap, complete, hole_colours, input_completion, reflections
 from .tiling import period
 
 __all__ = [
@@ -199,15 +199,8 @@ def anchored_reflections(a: Array, bg: int) -> dict[int, list[Reflection]]:
             if cut is None:
                 continue
             x, y = a[cut[0], cut[1]], b[cut[2], cut[3]]
-            differ = x != y
-            if differ.any():
-                # Every disagreeing pair must hold the hole: only the first pair's colours can be it.
-                first = int(np.argmax(differ))
-                holes = [int(x.flat[first]), int(y.flat[first])]
-                holes = [c for c in holes if c != bg and np.all((x[differ] == c) | (y[differ] == c))]
-            else:
-                holes = colours
-            for c in holes:
+            # The background is never the hole: it is not among the colours.
+            for c in hole_colours(x, y, colours):
                 need = _MIN_OBJECT_SHARE * (figure - int(counts[c]))
                 if c not in done and 0 < need <= np.count_nonzero((x != c) & (y != c) & (x != bg)):
                     found.setdefault(c, []).append(Reflection(view, dy, dx))

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from .family import Family, Prim
 from .grid import Array, Context, key_of
 
-__all__ = ["FAMILIES", "Reflection", "complete", "input_completion", "reflections"]
+__all__ = ["FAMILIES", "Reflection", "complete", "hole_colours", "input_completion", "reflections"]
 
 _MIN_SHARE = 0.5
 """The least share of the known cells a reflection must pair with known cells: below it the
@@ -78,6 +78,19 @@ def _overlap(a: Array, b: Array, dy: int, dx: int) -> tuple[slice, slice, slice,
     return slice(r0, r1), slice(c0, c1), slice(r0 + dy, r1 + dy), slice(c0 + dx, c1 + dx)
 
 
+def hole_colours(x: Array, y: Array, colours: list[int]) -> list[int]:
+    """Of ``colours``, those that may be the hole where ``x`` faces ``y`` (all when they agree).
+
+    Every disagreeing pair must hold the hole: only the first pair's colours can be it.
+    """
+    differ = x != y
+    if not differ.any():
+        return colours
+    first = int(np.argmax(differ))
+    pair = [int(x.flat[first]), int(y.flat[first])]
+    return [c for c in pair if c in colours and np.all((x[differ] == c) | (y[differ] == c))]
+
+
 def reflections(a: Array) -> dict[int, list[Reflection]]:
     """For each colour that could be the hole, the reflections that fit with it unknown.
 
@@ -98,15 +111,7 @@ def reflections(a: Array) -> dict[int, list[Reflection]]:
             x, y = a[cut[0], cut[1]], b[cut[2], cut[3]]
             # A cell on the axis faces itself: it agrees trivially, so it must not count.
             other = cells[cut[0], cut[1]] != partner[cut[2], cut[3]]
-            differ = x != y
-            if differ.any():
-                # Every disagreeing pair must hold the hole: only the first pair's colours can be it.
-                first = int(np.argmax(differ))
-                holes = [int(x.flat[first]), int(y.flat[first])]
-                holes = [c for c in holes if np.all((x[differ] == c) | (y[differ] == c))]
-            else:
-                holes = colours
-            for c in holes:
+            for c in hole_colours(x, y, colours):
                 need = _MIN_SHARE * (a.size - int(counts[c]))
                 if c not in done and np.count_nonzero((x != c) & (y != c) & other) >= need:
                     found.setdefault(c, []).append(Reflection(view, dy, dx))
