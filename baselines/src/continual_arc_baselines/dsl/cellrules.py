@@ -186,15 +186,7 @@ def _table(
             wanted.setdefault(local._key(row), []).append((colour, named))
             if len(wanted) > limit:
                 return None
-    table = []
-    for key in sorted(wanted):
-        token = local._value_token(wanted[key])
-        if token is None:
-            return None
-        table.append((key, token))
-    if all(token == f"c{key.split('.')[0]}" for key, token in table):
-        return None
-    return tuple(table)
+    return local.tabulate(wanted)
 
 
 def _plausible(keys: Features, output: Array, limit: int) -> bool:

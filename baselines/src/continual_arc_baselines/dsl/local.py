@@ -23,7 +23,16 @@ from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, ranked_colours
 from .rays import ray
 
-__all__ = ["KINDS", "LOCAL_COST", "MAX_RULES", "fit_local", "local_op", "parse_local", "parse_table"]
+__all__ = [
+    "KINDS",
+    "LOCAL_COST",
+    "MAX_RULES",
+    "fit_local",
+    "local_op",
+    "parse_local",
+    "parse_table",
+    "tabulate",
+]
 
 Features = npt.NDArray[np.int16]
 
@@ -127,6 +136,14 @@ def fit_local(
             wanted.setdefault(_key(row), []).append((colour, named))
             if len(wanted) > MAX_RULES:
                 return None
+    return tabulate(wanted)
+
+
+def tabulate(wanted: Mapping[str, list[tuple[int, dict[str, int]]]]) -> tuple[tuple[str, str], ...] | None:
+    """The table of one token per key for the colours each key wants (with the roles they were read in).
+
+    ``None`` when a key wants no single token, or when no entry changes a cell's colour.
+    """
     table = []
     for key in sorted(wanted):
         token = _value_token(wanted[key])
