@@ -112,3 +112,14 @@ def test_the_library_learner_passes_its_catalogue_to_the_search() -> None:
     learner = ProgramLibraryLearner(catalogue="wide", search_cache=False)
     assert isinstance(learner.writer, DslWriter) and learner.writer.catalogue is WIDE
     assert ProgramLibraryLearner(search_cache=False).writer.catalogue is CORE  # type: ignore[attr-defined]
+
+
+def test_a_fit_input_says_whether_a_step_reproduces_every_demonstration() -> None:
+    demos, (test_input, _) = _roll_task(3, 4)
+    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in demos), np.array(test_input, dtype=np.uint8))
+    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in demos)
+    given = FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
+    assert given.reproduced_by(_roll_op(3))
+    assert not given.reproduced_by(_roll_op(2))
+    refusing = Op("never", 1.0, lambda grid, ctx: None, "same")
+    assert not given.reproduced_by(refusing)

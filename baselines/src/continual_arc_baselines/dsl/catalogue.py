@@ -44,6 +44,15 @@ class FitInput:
         """The number of demonstrations."""
         return len(self.outputs)
 
+    def reproduced_by(self, op: Op) -> bool:
+        """Whether ``op`` turns every demonstration input into its output."""
+        demos = zip(self.inputs, self.outputs, self.contexts, strict=False)  # the test input has none
+        for grid, output, ctx in demos:
+            made = op(grid, ctx)
+            if made is None or not np.array_equal(made, output):
+                return False
+        return True
+
 
 def one_per_answer(given: FitInput, ops: Iterable[Op]) -> list[Op]:
     """Of ``ops``, in their order, each that answers the test input with a grid none before gave."""

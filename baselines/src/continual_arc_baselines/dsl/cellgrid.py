@@ -382,14 +382,9 @@ def _fit_cellmove(given: FitInput) -> Sequence[Op]:
         return []
     for marker in range(SENTINEL):
         op = cellmove_op(marker)
-        pairs = zip(given.inputs, given.outputs, given.contexts, strict=False)
-        if all(_same(op(i, ctx), o) for i, o, ctx in pairs):
+        if given.reproduced_by(op):
             return [op]
     return []
-
-
-def _same(made: Array | None, wanted: Array) -> bool:
-    return made is not None and np.array_equal(made, wanted)
 
 
 def _parse_cellmove(text: str) -> Op | None:

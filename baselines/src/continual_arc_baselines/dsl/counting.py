@@ -485,10 +485,10 @@ def _numbers(kind: str, given: FitInput, numbers: dict[str, list[Number | None]]
 
 
 def _reproduces(op: Op, given: FitInput) -> bool:
-    made = [op(a, c) for a, c in zip(given.inputs, given.contexts, strict=True)]
-    if made[-1] is None:
+    """Whether ``op`` answers the test input and turns every demonstration into its output."""
+    if op(given.inputs[given.n], given.contexts[given.n]) is None:
         return False
-    return all(m is not None and np.array_equal(m, o) for m, o in zip(made, given.outputs, strict=False))
+    return given.reproduced_by(op)
 
 
 def _kept(given: FitInput) -> bool:

@@ -92,12 +92,14 @@ class Task:
             self.contexts.append(zero)
         self.expectation: Expectation = expect(self.inputs[: self.n], self.outputs)
         self.same = all(i.shape == o.shape for i, o in zip(self.inputs, self.outputs, strict=False))
+        self.given = FitInput(self.inputs, self.outputs, self.contexts[0])
         # The size the answer must have, when rules read from the demonstrations agree on one
-        # (``outsize``, `chosen.infer_size`); core leaves it unset.
-        self.size: tuple[int, int] | None = None
-        if "outsize" in catalogue.features:
-            self.size = infer_size(FitInput(self.inputs, self.outputs, self.contexts[0]))
-        self.loose = dataclasses.replace(self.expectation, fixed=None, scale=None)
+        # (``outsize``, `chosen.infer_size`); core leaves it unset. Such a size overrides a fixed or
+        # scaled one (its rules read the input), so the rules an answer is then held to drop those.
+        self.size = infer_size(self.given) if "outsize" in catalogue.features else None
+        self.held_to = self.expectation
+        if self.size is not None:
+            self.held_to = dataclasses.replace(self.expectation, fixed=None, scale=None)
 
     def fitted_ops(self) -> tuple[Op, ...]:
         """The steps whose constants the demonstrations fix: windows, continuations, halos, local rules."""
@@ -117,9 +119,7 @@ class Task:
                 table = fit_local(self.inputs[: self.n], self.outputs, kind)
                 if table is not None:
                     rules.append(local_op(kind, table))
-        if self.catalogue.fitters:
-            given = FitInput(self.inputs, self.outputs, self.contexts[0])
-            rules.extend(op for fitter in self.catalogue.fitters for op in fitter.fit(given))
+        rules.extend(op for fitter in self.catalogue.fitters for op in fitter.fit(self.given))
         return (*windows, *rules)
 
     def shapes_match(self, state: State) -> bool:
@@ -178,12 +178,8 @@ class Task:
 
     def _candidate(self, steps: tuple[str, ...], test: Array, cost: float, base: float) -> Candidate | None:
         prediction = to_grid(test)
-        if prediction is None:
+        if prediction is None or (self.size is not None and test.shape != self.size):
             return None
-        if self.size is not None:
-            # An inferred size overrides a fixed or scaled one: its rules read the input.
-            if test.shape != self.size or not self.loose.admits(self.inputs[self.n], test):
-                return None
-        elif not self.expectation.admits(self.inputs[self.n], test):
+        if not self.held_to.admits(self.inputs[self.n], test):
             return None
         return Candidate(Program(" | ".join(steps), base), prediction, cost, 2.0**-cost)
