@@ -33,7 +33,7 @@ from typing import Any
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import DEFAULT_BUDGET, Prior, SearchResult, execute, parse, search
-from continual_arc_baselines.dsl.ops import CATALOGUES
+from continual_arc_baselines.dsl.ops import CATALOGUES, DEFAULT
 
 REARC_SEED = 10_000
 TRANSFER_SEED = 20_000
@@ -207,9 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--catalogue",
-        default="core",
+        default=DEFAULT.name,
         choices=sorted(CATALOGUES),
-        help="the steps searched: core (every stored run's) or wide (and the families added since)",
+        help=f"the steps searched (default {DEFAULT.name}, every stored run's; core: the first families only)",
     )
     parser.add_argument("--demos", type=int, default=3, help="Re-ARC demonstrations per search")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -256,14 +256,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def results_name(argv: Sequence[str]) -> str:
-    """The results file a recorded run writes: ``search``, or ``search-wide`` for that catalogue."""
-    chosen = "core"
+    """The results file a recorded run writes: ``search`` for the default catalogue, ``search-NAME`` else."""
+    chosen = DEFAULT.name
     for i, arg in enumerate(argv):
         if arg == "--catalogue" and i + 1 < len(argv):
             chosen = argv[i + 1]
         elif arg.startswith("--catalogue="):
             chosen = arg.partition("=")[2]
-    return "search" if chosen == "core" else f"search-{chosen}"
+    return "search" if chosen == DEFAULT.name else f"search-{chosen}"
 
 
 if __name__ == "__main__":

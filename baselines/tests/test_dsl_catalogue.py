@@ -1,4 +1,4 @@
-"""Catalogues: ``core`` stays the default, ``wide`` extends it in order, fitters reach the search."""
+"""Catalogues: ``wide`` is the default and extends ``core`` in order, fitters reach the search."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from continual_arc_baselines.dsl import search
 from continual_arc_baselines.dsl.catalogue import Catalogue, FitInput, Fitter
 from continual_arc_baselines.dsl.family import Op
 from continual_arc_baselines.dsl.grid import Array, Context
-from continual_arc_baselines.dsl.ops import CATALOGUES, CORE, OPS, WIDE, catalogue, lookup
+from continual_arc_baselines.dsl.ops import CATALOGUES, CORE, DEFAULT, OPS, WIDE, catalogue, lookup
 from continual_arc_baselines.library.dsl_writer import DslWriter
 from continual_arc_baselines.library.learner import ProgramLibraryLearner
 from continual_arc_baselines.library.writer import WriteRequest
 
 
-def test_core_is_the_registry_and_wide_extends_it_in_order() -> None:
-    assert CORE.ops == OPS
+def test_wide_is_the_default_and_extends_core_in_order() -> None:
+    assert DEFAULT is WIDE and WIDE.ops == OPS
     texts = [op.text for op in CORE.ops]
     assert [op.text for op in WIDE.ops[: len(texts)]] == texts
     assert set(CATALOGUES) == {"core", "wide"}
@@ -94,14 +94,14 @@ def test_a_catalogue_fitter_gives_the_search_its_step(shift: int, seed: int) -> 
     found = search(demos, test_input, catalogue=ROLLS)
     assert found.candidates and found.candidates[0].program.text == f"roll{{{shift}}}"
     assert found.candidates[0].prediction == answer
-    # The core catalogue has no column shift of seven: nothing it fits answers right first.
+    # The default catalogue has no column shift of seven: nothing it fits answers right first.
     plain = search(demos, test_input, budget=300)
     assert not plain.candidates or plain.candidates[0].prediction != answer
 
 
 def test_the_writer_keys_its_cache_by_catalogue(tmp_path: Path) -> None:
-    core = DslWriter(cache_dir=tmp_path)
-    wide = DslWriter(cache_dir=tmp_path, catalogue="wide")
+    core = DslWriter(cache_dir=tmp_path, catalogue="core")
+    wide = DslWriter(cache_dir=tmp_path)
     assert (core.catalogue, wide.catalogue) == (CORE, WIDE)
     demos, (test_input, _) = _roll_task(2, 9)
     request = WriteRequest(tuple(demos), test_input, "t/0")
@@ -109,9 +109,9 @@ def test_the_writer_keys_its_cache_by_catalogue(tmp_path: Path) -> None:
 
 
 def test_the_library_learner_passes_its_catalogue_to_the_search() -> None:
-    learner = ProgramLibraryLearner(catalogue="wide", search_cache=False)
-    assert isinstance(learner.writer, DslWriter) and learner.writer.catalogue is WIDE
-    assert ProgramLibraryLearner(search_cache=False).writer.catalogue is CORE  # type: ignore[attr-defined]
+    learner = ProgramLibraryLearner(catalogue="core", search_cache=False)
+    assert isinstance(learner.writer, DslWriter) and learner.writer.catalogue is CORE
+    assert ProgramLibraryLearner(search_cache=False).writer.catalogue is WIDE  # type: ignore[attr-defined]
 
 
 def test_a_fit_input_says_whether_a_step_reproduces_every_demonstration() -> None:

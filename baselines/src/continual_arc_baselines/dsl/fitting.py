@@ -23,7 +23,7 @@ from .grid import Array, Context, Grid, Pair, to_array, to_grid
 from .halo import RADII, fit_halo, halo_op
 from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
 from .local import KINDS, fit_local, local_op
-from .ops import CORE, window_op
+from .ops import DEFAULT, window_op
 from .program import Program, map_text
 from .shapes import Expectation, expect
 from .stacking import fit_stack
@@ -78,7 +78,7 @@ class Task:
     to the fitted steps every catalogue has.
     """
 
-    def __init__(self, demos: Sequence[Pair], test_input: Grid, catalogue: Catalogue = CORE) -> None:
+    def __init__(self, demos: Sequence[Pair], test_input: Grid, catalogue: Catalogue = DEFAULT) -> None:
         self.catalogue = catalogue
         self.inputs = (*(to_array(i) for i, _ in demos), to_array(test_input))
         self.outputs = tuple(to_array(o) for _, o in demos)

@@ -1,8 +1,8 @@
 """The registry of primitives: every family of every module, expanded in search order, in catalogues.
 
-``CORE`` holds the families every stored run was searched with; ``WIDE`` holds them and the
-families added since (`catalogue`). `lookup` reads the steps of either, so a program found with
-any catalogue runs again.
+``WIDE``, the default (`DEFAULT`), holds every family; ``CORE`` holds the first ones only, the
+steps the search had before the wide families were added, kept to measure against (`catalogue`).
+`lookup` reads the steps of either, so a program found with any catalogue runs again.
 
 Besides these fixed primitives there are *fitted* steps, whose constants the search fits from the
 demonstrations and writes into the step's text in braces: ``window(tl){3,4}`` (a block of fitted
@@ -58,6 +58,7 @@ __all__ = [
     "BASE_COSTS",
     "CATALOGUES",
     "CORE",
+    "DEFAULT",
     "FAMILIES",
     "OPS",
     "WIDE",
@@ -102,7 +103,7 @@ _FITTED_COSTS: dict[str, float] = {
 }
 
 CORE = Catalogue("core", FAMILIES, base_fitted=_FITTED_COSTS)
-"""The steps every stored run was searched with: the default."""
+"""The first families only: the search as it was before ``wide``, kept to measure against."""
 
 WIDE_FAMILIES: tuple[Family, ...] = (
     *cellgrid.FAMILIES,
@@ -134,14 +135,17 @@ WIDE_FEATURES: frozenset[str] = frozenset(
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
+DEFAULT = WIDE
+"""The catalogue searched when none is named, and every stored run's."""
+
 CATALOGUES: dict[str, Catalogue] = {c.name: c for c in (CORE, WIDE)}
 """Every catalogue by name."""
 
-OPS: tuple[Op, ...] = CORE.ops
-"""Every primitive of ``core`` with its arguments bound, in search order."""
+OPS: tuple[Op, ...] = DEFAULT.ops
+"""Every primitive of the default catalogue with its arguments bound, in search order."""
 
-BASE_COSTS: dict[str, float] = CORE.base_costs
-"""Every ``core`` step's cost under the empty prior, by its token (a fitted step without its constants)."""
+BASE_COSTS: dict[str, float] = DEFAULT.base_costs
+"""Every default step's cost under the empty prior, by its token (a fitted step without its constants)."""
 
 
 def catalogue(name: str) -> Catalogue:

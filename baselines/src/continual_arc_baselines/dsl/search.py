@@ -39,7 +39,7 @@ from .catalogue import Catalogue
 from .family import Op
 from .fitting import Candidate, State, Task
 from .grid import key_of
-from .ops import CORE
+from .ops import DEFAULT
 from .prior import Prior, token
 from .program import ZERO_BG
 
@@ -238,7 +238,7 @@ def search(
     prior: Prior | None = None,
     time_cap: float = 30.0,
     max_candidates: int = 32,
-    catalogue: Catalogue = CORE,
+    catalogue: Catalogue = DEFAULT,
 ) -> SearchResult:
     """Search for programs that turn every demonstration input into its output.
 
@@ -252,7 +252,7 @@ def search(
         time_cap: CPU seconds of the searching thread after which the search stops anyway (logged
             as a warning); far above any search's need, so it fires only on a runaway search.
         max_candidates: the most candidates to return.
-        catalogue: the steps it may take (`ops.CATALOGUES`); ``core``, every stored run's, by default.
+        catalogue: the steps it may take (`ops.CATALOGUES`); `ops.DEFAULT` unless named.
 
     Returns:
         The candidates, cheapest first, and what the search spent.

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..dsl import DEFAULT_BUDGET, Prior, ProgramError, execute, parse, search
 from ..dsl import __version__ as DSL_VERSION
 from ..dsl.grid import Grid
+from ..dsl.ops import DEFAULT
 from ..dsl.ops import catalogue as named_catalogue
 from ..options import search_cache_allowed
 from .search_cache import SearchCache, default_cache_dir
@@ -37,7 +38,7 @@ class DslWriter:
             note when it fires; such a result, which depends on the machine, is never cached).
         cache: whether to use the search cache.
         cache_dir: where it lives (default: ``search-cache/`` in the data directory).
-        catalogue: the name of the steps the search may take (`ops.CATALOGUES`; default ``core``).
+        catalogue: the name of the steps the search may take (`ops.CATALOGUES`; default ``wide``, `ops.DEFAULT`).
     """
 
     name = "dsl"
@@ -49,7 +50,7 @@ class DslWriter:
         time_cap: float = 30.0,
         cache: bool = True,
         cache_dir: str | Path | None = None,
-        catalogue: str = "core",
+        catalogue: str = DEFAULT.name,
     ) -> None:
         self.catalogue = named_catalogue(catalogue)
         self.budget = DEFAULT_BUDGET if budget is None else budget

@@ -49,6 +49,7 @@ from continual_arc.grids import Grid, Pair, from_json
 
 from ..base import GridBase, read_state, write_state
 from ..dsl import Prior
+from ..dsl.ops import DEFAULT
 from ..dsl.prior import skeleton
 from ..grids_only import grid_only
 from ..json_types import JSONObject, JSONValue, json_object
@@ -110,8 +111,8 @@ class ProgramLibraryLearner(GridBase):
         search_cache: whether the DSL writer serves repeated searches from the search cache
             (changes no result and no record, only the time).
         cache_dir: where that cache lives (default: ``search-cache/`` in the data directory).
-        catalogue: the steps the DSL search may take (default writer only): ``core``, the one every
-            stored run was made with, or ``wide``, with the families added since.
+        catalogue: the steps the DSL search may take (default writer only): ``wide`` (the
+            default, every stored run's) or ``core``, the first families only.
     """
 
     stateless_when: tuple[tuple[str, object], ...] | None = (("keep", "nothing"), ("learn_prior", False))
@@ -127,7 +128,7 @@ class ProgramLibraryLearner(GridBase):
         trust: bool = True,
         search_cache: bool = True,
         cache_dir: str | None = None,
-        catalogue: str = "core",
+        catalogue: str = DEFAULT.name,
     ) -> None:
         super().__init__()
         if keep not in KEEPS:
