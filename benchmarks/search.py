@@ -209,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--catalogue",
         default=DEFAULT.name,
         choices=sorted(CATALOGUES),
-        help=f"the steps searched (default {DEFAULT.name}, every stored run's; core: the first families only)",
+        help=f"the steps searched (default {DEFAULT.name}, every stored run's; core: the first families)",
     )
     parser.add_argument("--demos", type=int, default=3, help="Re-ARC demonstrations per search")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")

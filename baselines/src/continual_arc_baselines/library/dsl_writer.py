@@ -38,7 +38,7 @@ class DslWriter:
             note when it fires; such a result, which depends on the machine, is never cached).
         cache: whether to use the search cache.
         cache_dir: where it lives (default: ``search-cache/`` in the data directory).
-        catalogue: the name of the steps the search may take (`ops.CATALOGUES`; default ``wide``, `ops.DEFAULT`).
+        catalogue: the name of the steps the search may take (`ops.CATALOGUES`; `ops.DEFAULT`'s unless named).
     """
 
     name = "dsl"
