@@ -13,7 +13,7 @@ from continual_arc_baselines.dsl import execute, parse, search
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.chosen import fit_chosen, infer_size, parse_chosen, selector
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 
 def _grid(rows: list[list[int]]) -> Grid:
@@ -67,7 +67,7 @@ def test_the_inside_of_a_frame_is_found_by_wide_and_not_by_core(seed: int) -> No
     wide = search(demos, test_input, catalogue=WIDE)
     assert wide.candidates and wide.candidates[0].prediction == answer
     assert wide.candidates[0].program.text.startswith("chosen(inside)")
-    core = search(demos, test_input)
+    core = search(demos, test_input, catalogue=CORE)
     assert not core.candidates or core.candidates[0].prediction != answer
 
 
@@ -77,7 +77,7 @@ def test_the_object_with_most_of_a_colour_is_found_by_wide_and_not_by_core(seed:
     wide = search(demos, test_input, catalogue=WIDE)
     assert wide.candidates and wide.candidates[0].prediction == answer
     assert wide.candidates[0].program.text.startswith("chosen(most){8,")
-    core = search(demos, test_input)
+    core = search(demos, test_input, catalogue=CORE)
     assert not core.candidates or core.candidates[0].prediction != answer
 
 

@@ -11,7 +11,7 @@ from continual_arc_baselines.dsl import ProgramError, execute, parse, search
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.counting import fit_count
 from continual_arc_baselines.dsl.grid import Context, to_array
-from continual_arc_baselines.dsl.ops import WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 
 def g(*rows: str) -> Grid:
@@ -61,7 +61,7 @@ def test_a_count_of_objects_laid_out_as_a_diagonal_is_found_by_wide_only(seed: i
     assert found.candidates and found.candidates[0].prediction == answer
     text = found.candidates[0].program.text
     assert text.startswith("count(") and text.endswith("}")
-    core = search(demos, test_input)
+    core = search(demos, test_input, catalogue=CORE)
     assert not core.candidates or core.candidates[0].prediction != answer
 
 

@@ -12,7 +12,7 @@ from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import execute, parse, search
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 from continual_arc_baselines.dsl.repairing import (
     axis_completion,
     fit_repair,
@@ -119,7 +119,7 @@ def test_wide_repairs_what_core_does_not(
     wide = search(demos, test_input, catalogue=WIDE)
     assert wide.candidates and wide.candidates[0].prediction == answer
     assert wide.candidates[0].program.text == prefix
-    core = search(demos, test_input)
+    core = search(demos, test_input, catalogue=CORE)
     assert not core.candidates or core.candidates[0].prediction != answer
 
 
