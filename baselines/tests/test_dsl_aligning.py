@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from dsl_rig import made_task
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import ProgramError, execute, parse, search
@@ -73,12 +74,6 @@ def _snapped(rng: random.Random) -> Pair:
     return _grid(grid_in), _grid(grid_out)
 
 
-def _task(make: Callable[[random.Random], Pair], seed: int, n: int = 4) -> tuple[list[Pair], Pair]:
-    rng = random.Random(seed)
-    pairs = [make(rng) for _ in range(n + 1)]
-    return pairs[:n], pairs[n]
-
-
 def _first(demos: list[Pair], test: Grid, wide: bool) -> tuple[str, Grid] | None:
     result = search(demos, test, catalogue=WIDE if wide else CORE)
     if not result.candidates:
@@ -92,7 +87,7 @@ def _first(demos: list[Pair], test: Grid, wide: bool) -> tuple[str, Grid] | None
 def test_the_wide_search_finds_the_move_and_core_does_not(
     make: Callable[[random.Random], Pair], seed: int, step: str
 ) -> None:
-    demos, (test_in, test_out) = _task(make, seed)
+    demos, (test_in, test_out) = made_task(make, seed, 4)
     wide = _first(demos, test_in, wide=True)
     assert wide is not None
     assert wide[0].startswith(step)
@@ -135,7 +130,7 @@ def test_touch_slides_and_step_moves_one_cell_toward_the_anchor() -> None:
 
 
 def test_the_fitter_refuses_what_no_move_explains() -> None:
-    demos, (test_in, _) = _task(_aligned, 11)
+    demos, (test_in, _) = made_task(_aligned, 11, 4)
     inputs = (*(to_array(i) for i, _ in demos), to_array(test_in))
     contexts = tuple(Context(a) for a in inputs)
     outputs = tuple(to_array(o) for _, o in demos)

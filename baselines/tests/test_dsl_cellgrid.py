@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import numpy as np
+from dsl_rig import solves
 
-from continual_arc.core.grids import Grid, Pair
-from continual_arc_baselines.dsl import execute, parse, search
+from continual_arc.core.grids import Grid
+from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.cellgrid import cell_layout
-from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
+from continual_arc_baselines.dsl.ops import WIDE, lookup
 
 Cells = list[list[np.ndarray]]
 
@@ -21,10 +21,6 @@ def g(*rows: str) -> Grid:
 
 def run(text: str, grid: Grid) -> Grid | None:
     return execute(parse(text), grid)
-
-
-def to_grid(a: np.ndarray) -> Grid:
-    return tuple(tuple(int(v) for v in row) for row in a.tolist())
 
 
 def assemble(cells: Cells, sep: int) -> np.ndarray:
@@ -44,23 +40,6 @@ def sprinkle(rng: random.Random, h: int, w: int, bg: int, colour: int, n: int) -
     for i in rng.sample(range(h * w), n):
         cell[i // w, i % w] = colour
     return cell
-
-
-def solves(make: Callable[[random.Random], tuple[np.ndarray, np.ndarray]], seed: int) -> tuple[str, bool]:
-    """The wide search's first program on a made task, and whether core's first answer is right too."""
-    rng = random.Random(seed)
-    pairs = [make(rng) for _ in range(4)]
-    demos: list[Pair] = [(to_grid(i), to_grid(o)) for i, o in pairs[:3]]
-    test_in, test_out = to_grid(pairs[3][0]), to_grid(pairs[3][1])
-    wide = search(demos, test_in, catalogue=WIDE)
-    assert wide.candidates and wide.candidates[0].prediction == test_out
-    core = search(demos, test_in, catalogue=CORE)
-    core_right = bool(core.candidates) and core.candidates[0].prediction == test_out
-    # The kept program runs on a fresh pair with no demonstrations.
-    fresh_in, fresh_out = make(rng)
-    program = wide.candidates[0].program.text
-    assert run(program, to_grid(fresh_in)) == to_grid(fresh_out)
-    return program, core_right
 
 
 def busiest_filled(rng: random.Random) -> tuple[np.ndarray, np.ndarray]:

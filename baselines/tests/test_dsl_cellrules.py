@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import numpy as np
+from dsl_rig import made_task
 
 from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse, search
@@ -62,14 +62,8 @@ def _studded_pair(rng: random.Random) -> Pair:
     return _grid(a), _grid(b)
 
 
-def _task(make: Callable[[random.Random], Pair], seed: int) -> tuple[list[Pair], Pair]:
-    rng = random.Random(seed)
-    pairs = [make(rng) for _ in range(4)]
-    return pairs[:3], pairs[3]
-
-
 def test_the_wide_search_finds_a_lattice_rule_and_core_does_not() -> None:
-    demos, (test_in, test_out) = _task(_lattice_pair, 3)
+    demos, (test_in, test_out) = made_task(_lattice_pair, 3, 3)
     wide = search(demos, test_in, catalogue=WIDE)
     assert wide.candidates
     first = wide.candidates[0]
@@ -85,7 +79,7 @@ def test_the_wide_search_finds_a_lattice_rule_and_core_does_not() -> None:
 
 
 def test_the_wide_search_studs_each_piece_from_its_own_corner() -> None:
-    demos, (test_in, test_out) = _task(_studded_pair, 5)
+    demos, (test_in, test_out) = made_task(_studded_pair, 5, 3)
     # Core with this fitter alone: the cell rule is what answers (in wide, a cheaper per-object
     # table may say the same first).
     alone = Catalogue("cellrules", CORE.families, (FITTER,), CORE.base_fitted)
@@ -101,7 +95,7 @@ def test_the_wide_search_studs_each_piece_from_its_own_corner() -> None:
 
 
 def test_a_key_the_test_input_shows_but_the_demonstrations_do_not_refuses() -> None:
-    demos, _ = _task(_lattice_pair, 3)
+    demos, _ = made_task(_lattice_pair, 3, 3)
     inputs = [to_array(i) for i, _ in demos]
     outputs = [to_array(o) for _, o in demos]
     assert fit_cellrule(inputs, outputs, inputs[0], "p3") is not None

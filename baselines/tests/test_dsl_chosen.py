@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import numpy as np
 import pytest
+from dsl_rig import made_task
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import execute, parse, search
@@ -55,15 +55,9 @@ def _speckled_pair(rng: random.Random) -> Pair:
     return _grid(rows), _grid(answer)
 
 
-def _task(make: Callable[[random.Random], Pair], seed: int) -> tuple[list[Pair], Pair]:
-    rng = random.Random(seed)
-    pairs = [make(rng) for _ in range(5)]
-    return pairs[:4], pairs[4]
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_inside_of_a_frame_is_found_by_wide_and_not_by_core(seed: int) -> None:
-    demos, (test_input, answer) = _task(_framed_pair, seed)
+    demos, (test_input, answer) = made_task(_framed_pair, seed, 4)
     wide = search(demos, test_input, catalogue=WIDE)
     assert wide.candidates and wide.candidates[0].prediction == answer
     assert wide.candidates[0].program.text.startswith("chosen(inside)")
@@ -73,7 +67,7 @@ def test_the_inside_of_a_frame_is_found_by_wide_and_not_by_core(seed: int) -> No
 
 @pytest.mark.parametrize("seed", [3, 4])
 def test_the_object_with_most_of_a_colour_is_found_by_wide_and_not_by_core(seed: int) -> None:
-    demos, (test_input, answer) = _task(_speckled_pair, seed)
+    demos, (test_input, answer) = made_task(_speckled_pair, seed, 4)
     wide = search(demos, test_input, catalogue=WIDE)
     assert wide.candidates and wide.candidates[0].prediction == answer
     assert wide.candidates[0].program.text.startswith("chosen(most){8,")
@@ -82,7 +76,7 @@ def test_the_object_with_most_of_a_colour_is_found_by_wide_and_not_by_core(seed:
 
 
 def test_a_found_program_reads_back_and_runs_with_no_demonstrations() -> None:
-    demos, (test_input, answer) = _task(_framed_pair, 5)
+    demos, (test_input, answer) = made_task(_framed_pair, 5, 4)
     found = search(demos, test_input, catalogue=WIDE)
     text = found.candidates[0].program.text
     assert execute(parse(text), test_input) == answer

@@ -3,39 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import numpy as np
+from dsl_rig import Made, solves
 
-from continual_arc.core.grids import Grid, Pair
-from continual_arc_baselines.dsl import execute, parse, search
+from continual_arc.core.grids import Grid
+from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.drawing import DRAW, parse_draw
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
-
-Made = tuple[np.ndarray, np.ndarray]
-
-
-def to_grid(a: np.ndarray) -> Grid:
-    return tuple(tuple(int(v) for v in row) for row in a.tolist())
-
-
-def solves(make: Callable[[random.Random], Made], seed: int) -> tuple[str, bool]:
-    """The wide search's first program on a made task, and whether core's first answer is right too."""
-    rng = random.Random(seed)
-    pairs = [make(rng) for _ in range(4)]
-    demos: list[Pair] = [(to_grid(i), to_grid(o)) for i, o in pairs[:3]]
-    test_in, test_out = to_grid(pairs[3][0]), to_grid(pairs[3][1])
-    wide = search(demos, test_in, catalogue=WIDE)
-    assert wide.candidates and wide.candidates[0].prediction == test_out
-    core = search(demos, test_in, catalogue=CORE)
-    core_right = bool(core.candidates) and core.candidates[0].prediction == test_out
-    # The kept program runs on a fresh pair with no demonstrations.
-    fresh_in, fresh_out = make(rng)
-    program = wide.candidates[0].program.text
-    assert execute(parse(program), to_grid(fresh_in)) == to_grid(fresh_out)
-    return program, core_right
+from continual_arc_baselines.dsl.ops import lookup
 
 
 def diagonal_table(rng: random.Random) -> Made:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import numpy as np
+from dsl_rig import made_pairs
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import execute, parse, search
@@ -69,13 +69,8 @@ def _rings(rng: random.Random) -> Pair:
     return _grid(grid), _grid(out)
 
 
-def _task(make: Callable[[random.Random], Pair], seed: int, count: int = 4) -> list[Pair]:
-    rng = random.Random(seed)
-    return [make(rng) for _ in range(count)]
-
-
 def test_the_wide_search_paints_the_lower_half_of_each_bar() -> None:
-    *demos, test = _task(_bars, 3)
+    *demos, test = made_pairs(_bars, 3, 4)
     assert not any(c.prediction == test[1] for c in search(demos, test[0], catalogue=CORE).candidates)
     first = search(demos, test[0], catalogue=WIDE).candidates[0]
     assert first.program.text.startswith("objcell(")
@@ -88,7 +83,7 @@ def test_the_wide_search_paints_the_lower_half_of_each_bar() -> None:
 
 
 def test_the_wide_search_replaces_each_hollow_square_by_a_plus() -> None:
-    *demos, test = _task(_rings, 5)
+    *demos, test = made_pairs(_rings, 5, 4)
     assert not any(c.prediction == test[1] for c in search(demos, test[0], catalogue=CORE).candidates)
     first = search(demos, test[0], catalogue=WIDE).candidates[0]
     assert first.program.text == "objmap(4,r,0){3x3:0000-0000>_2_222_2_;*>.}"
@@ -151,7 +146,7 @@ def test_nothing_is_fitted_when_changes_follow_no_object() -> None:
 
 
 def test_no_table_is_offered_for_a_test_shape_the_demonstrations_never_show() -> None:
-    demos = _task(_rings, 5, 3)
+    demos = made_pairs(_rings, 5, 3)
     # The test input holds only a hollow 4 x 4 square: a shape no entry answers.
     grid = [[0] * 8 for _ in range(8)]
     for y in range(1, 5):

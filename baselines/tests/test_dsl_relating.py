@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+from dsl_rig import made_pairs
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import execute, parse, search
@@ -65,13 +66,8 @@ def _by_size(rng: random.Random, sizes: tuple[int, ...] = (1, 2, 3)) -> Pair:
     return _grid(grid), _grid(out)
 
 
-def _task(make: object, seed: int, count: int = 4) -> list[Pair]:
-    rng = random.Random(seed)
-    return [make(rng) for _ in range(count)]  # type: ignore[operator]
-
-
 def test_the_wide_search_recolours_blocks_by_the_dot_above_them() -> None:
-    *demos, test = _task(_markers_above, 7)
+    *demos, test = made_pairs(_markers_above, 7, 4)
     assert not any(c.prediction == test[1] for c in search(demos, test[0], catalogue=CORE).candidates)
     found = search(demos, test[0], catalogue=WIDE)
     assert found.candidates
@@ -81,7 +77,7 @@ def test_the_wide_search_recolours_blocks_by_the_dot_above_them() -> None:
 
 
 def test_the_wide_search_keeps_erases_and_recolours_by_size() -> None:
-    *demos, test = _task(_by_size, 11)
+    *demos, test = made_pairs(_by_size, 11, 4)
     assert not any(c.prediction == test[1] for c in search(demos, test[0], catalogue=CORE).candidates)
     first = search(demos, test[0], catalogue=WIDE).candidates[0]
     assert first.program.text.startswith("relate(")
@@ -149,6 +145,6 @@ def test_nothing_is_fitted_when_an_object_changes_only_in_part() -> None:
 
 def test_nothing_is_fitted_when_the_test_holds_an_object_the_table_never_saw() -> None:
     # The demonstrations show single cells and pairs only; the test input holds triples too.
-    demos = _task(lambda rng: _by_size(rng, (1, 2)), 5, 3)
+    demos = made_pairs(lambda rng: _by_size(rng, (1, 2)), 5, 3)
     test_input, _ = _by_size(random.Random(1))
     assert not any(t.startswith("relate(4,size)") for t in _fit([*demos, (test_input, test_input)]))

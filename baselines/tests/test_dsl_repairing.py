@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from dsl_rig import made_task
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import execute, parse, search
@@ -95,12 +96,6 @@ def _diagonal_pair(rng: random.Random) -> Pair:
     return _grid(shown), _grid(full)
 
 
-def _task(make: Callable[[random.Random], Pair], seed: int) -> tuple[list[Pair], Pair]:
-    rng = random.Random(seed)
-    pairs = [make(rng) for _ in range(4)]
-    return pairs[:3], pairs[3]
-
-
 @pytest.mark.parametrize(
     ("make", "prefix", "seed"),
     [
@@ -115,7 +110,7 @@ def _task(make: Callable[[random.Random], Pair], seed: int) -> tuple[list[Pair],
 def test_wide_repairs_what_core_does_not(
     make: Callable[[random.Random], Pair], prefix: str, seed: int
 ) -> None:
-    demos, (test_input, answer) = _task(make, seed)
+    demos, (test_input, answer) = made_task(make, seed, 3)
     wide = search(demos, test_input, catalogue=WIDE)
     assert wide.candidates and wide.candidates[0].prediction == answer
     assert wide.candidates[0].program.text == prefix
@@ -125,7 +120,7 @@ def test_wide_repairs_what_core_does_not(
 
 @pytest.mark.parametrize("seed", [6, 7])
 def test_holes_across_a_diagonal_axis_are_continued_along_it(seed: int) -> None:
-    demos, (test_input, answer) = _task(_diagonal_pair, seed)
+    demos, (test_input, answer) = made_task(_diagonal_pair, seed, 3)
     wide = search(demos, test_input, catalogue=WIDE)
     assert wide.candidates and wide.candidates[0].prediction == answer
     assert wide.candidates[0].program.text == "repair(axis){fill}"
@@ -160,7 +155,7 @@ def test_no_repair_applies_to_noise_or_to_outputs_that_are_not_completions() -> 
     rng = np.random.default_rng(7)
     noise = rng.integers(0, 10, size=(12, 12)).astype(np.uint8)
     assert lattice_completion(noise) is None
-    demos, (test_input, _) = _task(_stripes_pair, 8)
+    demos, (test_input, _) = made_task(_stripes_pair, 8, 3)
     inputs = (*(np.array(i, dtype=np.uint8) for i, _ in demos), np.array(test_input, dtype=np.uint8))
     # Outputs turned upside down are no completion of their inputs: nothing is offered.
     outputs = tuple(np.array(o, dtype=np.uint8)[::-1].copy() for _, o in demos)
@@ -168,7 +163,7 @@ def test_no_repair_applies_to_noise_or_to_outputs_that_are_not_completions() -> 
 
 
 def test_a_found_program_reads_back_and_runs_with_no_demonstrations() -> None:
-    demos, (test_input, answer) = _task(_long_tile_pair, 9)
+    demos, (test_input, answer) = made_task(_long_tile_pair, 9, 3)
     found = search(demos, test_input, catalogue=WIDE)
     text = found.candidates[0].program.text
     assert execute(parse(text), test_input) == answer

@@ -1,0 +1,55 @@
+"""Shared pieces of the DSL tests: seeded tasks made by a pair maker, and the wide-against-core check."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+
+from continual_arc.core.grids import Grid, Pair
+from continual_arc_baselines.dsl import execute, parse, search
+from continual_arc_baselines.dsl.ops import CORE, WIDE
+
+P = TypeVar("P")
+
+Made = tuple[np.ndarray, np.ndarray]
+"""A pair made as arrays (input, output)."""
+
+
+def made_pairs(make: Callable[[random.Random], P], seed: int, count: int) -> list[P]:
+    """``count`` pairs drawn by ``make`` from one generator seeded with ``seed``, in order."""
+    rng = random.Random(seed)
+    return [make(rng) for _ in range(count)]
+
+
+def made_task(make: Callable[[random.Random], P], seed: int, demos: int) -> tuple[list[P], P]:
+    """``demos`` demonstrations, then the test pair, drawn as `made_pairs` draws them."""
+    pairs = made_pairs(make, seed, demos + 1)
+    return pairs[:demos], pairs[demos]
+
+
+def array_grid(a: np.ndarray) -> Grid:
+    """An array as a grid of plain ints."""
+    return tuple(tuple(int(v) for v in row) for row in a.tolist())
+
+
+def solves(make: Callable[[random.Random], Made], seed: int) -> tuple[str, bool]:
+    """The wide search's first program on a made task, and whether core's first answer is right too.
+
+    Asserts that wide's first answer is right and that its program, read back from its text,
+    answers a fresh pair with no demonstrations.
+    """
+    rng = random.Random(seed)
+    pairs = [make(rng) for _ in range(4)]
+    demos: list[Pair] = [(array_grid(i), array_grid(o)) for i, o in pairs[:3]]
+    test_in, test_out = array_grid(pairs[3][0]), array_grid(pairs[3][1])
+    wide = search(demos, test_in, catalogue=WIDE)
+    assert wide.candidates and wide.candidates[0].prediction == test_out
+    core = search(demos, test_in, catalogue=CORE)
+    core_right = bool(core.candidates) and core.candidates[0].prediction == test_out
+    fresh_in, fresh_out = make(rng)
+    program = wide.candidates[0].program.text
+    assert execute(parse(program), array_grid(fresh_in)) == array_grid(fresh_out)
+    return program, core_right
