@@ -1,10 +1,11 @@
 """A catalogue: the named set of steps one search may take.
 
-The search's steps come from a catalogue. ``core`` is the set every stored run was made with;
-``wide`` holds all of it and the families added since, in their own order after it. A catalogue
-other than ``core`` is chosen by name (`search`'s ``catalogue``, the program library's option, the
-search benchmark's ``--catalogue``), so a new family is measured before it changes any record,
-and the default moves to it only with the stored runs rebuilt.
+The search's steps come from a catalogue. ``wide``, the default (`ops.DEFAULT`) and every stored
+run's, holds all of ``core`` and the families added since, in their own order after it; ``core``
+keeps the first families only, to measure against. Any other catalogue is chosen by name
+(`search`'s ``catalogue``, the program library's option, the search benchmark's ``--catalogue``),
+so a new family is measured before it changes any record, and the default moves to it only with
+the stored runs rebuilt.
 
 A catalogue holds fixed families (each expanded into its `Op` members) and *fitters*: makers of steps whose
 constants the demonstrations fix, each with the tokens it may write and a parser that reads its
