@@ -14,7 +14,7 @@ from continual_arc_baselines.dsl import search
 from continual_arc_baselines.dsl.catalogue import Catalogue, FitInput, Fitter
 from continual_arc_baselines.dsl.family import Op
 from continual_arc_baselines.dsl.grid import Array, Context
-from continual_arc_baselines.dsl.ops import CATALOGUES, CORE, DEFAULT, OPS, WIDE, catalogue, lookup
+from continual_arc_baselines.dsl.ops import CATALOGUES, CORE, DEFAULT, NEXT, OPS, WIDE, catalogue, lookup
 from continual_arc_baselines.library.dsl_writer import DslWriter
 from continual_arc_baselines.library.learner import ProgramLibraryLearner
 from continual_arc_baselines.library.writer import WriteRequest
@@ -24,12 +24,19 @@ def test_wide_is_the_default_and_extends_core_in_order() -> None:
     assert DEFAULT is WIDE and WIDE.ops == OPS
     texts = [op.text for op in CORE.ops]
     assert [op.text for op in WIDE.ops[: len(texts)]] == texts
-    assert set(CATALOGUES) == {"core", "wide"}
+    assert set(CATALOGUES) == {"core", "wide", "next"}
     assert all(CORE.base_costs[t] == WIDE.base_costs[t] for t in CORE.base_costs)
 
 
-def test_every_step_of_wide_reads_back_from_its_text() -> None:
-    for op in WIDE.ops:
+def test_next_extends_wide_in_order() -> None:
+    texts = [op.text for op in WIDE.ops]
+    assert [op.text for op in NEXT.ops[: len(texts)]] == texts
+    assert NEXT.fitters[: len(WIDE.fitters)] == WIDE.fitters
+    assert all(WIDE.base_costs[t] == NEXT.base_costs[t] for t in WIDE.base_costs)
+
+
+def test_every_step_of_next_reads_back_from_its_text() -> None:
+    for op in NEXT.ops:
         found = lookup(op.text)
         assert found is not None and found.text == op.text and found.cost == op.cost
 

@@ -1,8 +1,9 @@
 """The registry of primitives: every family of every module, expanded in search order, in catalogues.
 
 ``WIDE``, the default (`DEFAULT`), holds every family; ``CORE`` holds the first ones only, the
-steps the search had before the wide families were added, kept to measure against (`catalogue`).
-`lookup` reads the steps of either, so a program found with any catalogue runs again.
+steps the search had before the wide families were added, kept to measure against (`catalogue`);
+``NEXT`` adds to ``wide`` the steps still being measured. `lookup` reads the steps of any of
+them, so a program found with any catalogue runs again.
 
 Besides these fixed primitives there are *fitted* steps, whose constants the search fits from the
 demonstrations and writes into the step's text in braces: ``window(tl){3,4}`` (a block of fitted
@@ -60,6 +61,7 @@ __all__ = [
     "CORE",
     "DEFAULT",
     "FAMILIES",
+    "NEXT",
     "OPS",
     "WIDE",
     "WINDOW_COST",
@@ -135,10 +137,21 @@ WIDE_FEATURES: frozenset[str] = frozenset(
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
+NEXT_FAMILIES: tuple[Family, ...] = ()
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s."""
+
+NEXT_FITTERS: tuple[Fitter, ...] = ()
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
+
+NEXT = Catalogue(
+    "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, WIDE_FEATURES
+)
+"""``wide`` and the steps under measurement: chosen by name, so they change no stored record."""
+
 DEFAULT = WIDE
 """The catalogue searched when none is named, and every stored run's."""
 
-CATALOGUES: dict[str, Catalogue] = {c.name: c for c in (CORE, WIDE)}
+CATALOGUES: dict[str, Catalogue] = {c.name: c for c in (CORE, WIDE, NEXT)}
 """Every catalogue by name."""
 
 OPS: tuple[Op, ...] = DEFAULT.ops
@@ -184,7 +197,7 @@ _FITTED: dict[str, Callable[[str], Op | None]] = {
     "continue{": parse_continue,
     "stack(": parse_stack,
     "halo(": parse_halo,
-    **{fitter.prefix: fitter.parse for fitter in WIDE_FITTERS},
+    **{fitter.prefix: fitter.parse for fitter in NEXT.fitters},
 }
 
 
@@ -195,4 +208,4 @@ def lookup(text: str) -> Op | None:
             if text.startswith(prefix):
                 return parser(text)
         return None
-    return WIDE.by_text.get(text)
+    return NEXT.by_text.get(text)
