@@ -20,14 +20,17 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    bounce,
     cellgrid,
     cellrules,
+    centres,
     choosing,
     chosen,
     combining,
     contact,
     counting,
     drawing,
+    elbows,
     extract,
     filling,
     geometry,
@@ -45,6 +48,7 @@ from . import (
     sizing,
     stamping,
     symmetry,
+    targets,
     tiling,
 )
 from .catalogue import Catalogue, Fitter
@@ -140,7 +144,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
+NEXT_FITTERS: tuple[Fitter, ...] = (targets.TOWARD, elbows.ELBOW, bounce.BOUNCE, centres.AXES)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
