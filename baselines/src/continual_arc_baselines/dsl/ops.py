@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    beams,
     bounce,
     cellgrid,
     cellrules,
@@ -28,6 +29,7 @@ from . import (
     chosen,
     combining,
     contact,
+    corners,
     counting,
     drawing,
     elbows,
@@ -144,7 +146,14 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (targets.TOWARD, elbows.ELBOW, bounce.BOUNCE, centres.AXES)
+NEXT_FITTERS: tuple[Fitter, ...] = (
+    targets.TOWARD,
+    elbows.ELBOW,
+    bounce.BOUNCE,
+    centres.AXES,
+    corners.CORNERS,
+    beams.BEAM,
+)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(

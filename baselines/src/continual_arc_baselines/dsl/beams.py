@@ -1,0 +1,133 @@
+"""Beams: a shape with one marked cell is an arrow, and shoots a line the way it points.
+
+A shape of one colour with a single cell of another (a triangle with a dot at its base, a cup
+with a dot at its bottom) reads as an arrow: the line from the mark through the shape's middle
+gives a direction. Tasks draw a line that way from the shape to the border. ``drawing``'s rays
+take their directions from a fitted table, the same for every object of a key; here each
+object's own shape chooses it.
+
+``beam{way;colour}`` finds every object (8-connected cells of any colour) made of two colours,
+one of them on a single cell (the mark), and the direction from the mark to the centre of the
+other cells (``to``) or the opposite one (``from``), when that is straight or diagonal. It draws
+from the mark that way, passing over the object's own cells and painting background cells, up
+to the first cell of anything else or the border, in the mark's colour (``m``), the body's
+(``b``) or a fixed one. Both constants are fitted from the demonstrations (`fit`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .catalogue import FitInput, Fitter, one_per_answer
+from .family import Op, Prim
+from .grid import SENTINEL, Array, Context
+from .objects import label
+
+__all__ = ["BEAM", "BEAM_COST", "MAX_OBJECTS", "SLANT", "beam_op", "parse_beam"]
+
+BEAM_COST = 2.5
+"""The base cost of a ``beam`` step."""
+
+MAX_OBJECTS = 12
+"""The most objects a grid may hold: a beam is drawn from a few arrows, not from a texture."""
+
+SLANT = 0.25
+"""How far from a straight or diagonal line the mark-to-middle direction may stray (as a share)."""
+
+_WAYS = ("to", "from")
+_MARK, _BODY = -1, -2
+
+
+def _direction(dy: float, dx: float) -> tuple[int, int] | None:
+    """The straight or diagonal step nearest ``(dy, dx)``, or ``None`` when it is neither."""
+    big = max(abs(dy), abs(dx))
+    if big < 0.5:
+        return None
+    sy, sx = int(np.sign(dy)), int(np.sign(dx))
+    if min(abs(dy), abs(dx)) <= SLANT * big:
+        return (sy, 0) if abs(dy) > abs(dx) else (0, sx)
+    if abs(abs(dy) - abs(dx)) <= SLANT * big:
+        return sy, sx
+    return None
+
+
+def _beam(a: Array, bg: int, way: str, colour: int) -> Array | None:
+    """``a`` with every arrow's beam drawn; ``None`` when none is drawn."""
+    if int(a.max()) >= SENTINEL:
+        return None
+    labels = label(a, a != bg, True, False)
+    n = int(labels.max()) + 1
+    if not 0 < n <= MAX_OBJECTS:
+        return None
+    h, w = a.shape
+    out = a.copy()
+    for i in range(n):
+        own = labels == i
+        values, counts = np.unique(a[own], return_counts=True)
+        if len(values) != 2 or int(counts.min()) != 1 or int(counts.max()) < 2:
+            continue
+        mark, body = (int(values[0]), int(values[1])) if counts[0] == 1 else (int(values[1]), int(values[0]))
+        (my,), (mx,) = np.nonzero(own & (a == mark))
+        ys, xs = np.nonzero(own & (a == body))
+        step = _direction(float(ys.mean()) - int(my), float(xs.mean()) - int(mx))
+        if step is None:
+            continue
+        dy, dx = step if way == "to" else (-step[0], -step[1])
+        paint = mark if colour == _MARK else body if colour == _BODY else colour
+        y, x = int(my) + dy, int(mx) + dx
+        # Over the arrow's own cells, then over the background up to anything else.
+        while 0 <= y < h and 0 <= x < w and (own[y, x] or int(a[y, x]) == bg):
+            if not own[y, x]:
+                out[y, x] = paint
+            y, x = y + dy, x + dx
+    return None if np.array_equal(out, a) else out
+
+
+def _colour_text(colour: int) -> str:
+    return "m" if colour == _MARK else "b" if colour == _BODY else str(colour)
+
+
+def beam_op(way: str, colour: int = _MARK) -> Op:
+    """The step ``beam{way;colour}`` (``colour`` -1: the mark's, -2: the body's)."""
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        return _beam(a, ctx.bg, way, colour)
+
+    step: Prim = prim
+    return Op(f"beam{{{way};{_colour_text(colour)}}}", BEAM_COST, step, "same")
+
+
+def parse_beam(text: str) -> Op | None:
+    """The ``beam`` step written as ``text``, or ``None`` when it is malformed."""
+    if not (text.startswith("beam{") and text.endswith("}")):
+        return None
+    way, _, colour = text[5:-1].partition(";")
+    if way not in _WAYS:
+        return None
+    if colour in ("m", "b"):
+        op = beam_op(way, _MARK if colour == "m" else _BODY)
+    elif colour.isdigit() and int(colour) < SENTINEL:
+        op = beam_op(way, int(colour))
+    else:
+        return None
+    return op if op.text == text else None
+
+
+def fit(given: FitInput) -> list[Op]:
+    """The ``beam`` steps that turn every demonstration input into its output."""
+    painted: set[int] = set()
+    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
+        if a.shape != b.shape:
+            return []
+        ch = a != b
+        # Lines are drawn over the background only, and every pair draws some.
+        if not ch.any() or np.any(a[ch] != ctx.bg):
+            return []
+        painted.update(int(v) for v in np.unique(b[ch]))
+    colours = [_MARK, _BODY, *sorted(painted)] if len(painted) == 1 else [_MARK, _BODY]
+    ops = [beam_op(way, colour) for way in _WAYS for colour in colours]
+    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+
+
+BEAM = Fitter("beam{", {"beam": BEAM_COST}, fit, parse_beam)
+"""The fitter of ``beam{...}``: lines shot by marked shapes the way they point."""

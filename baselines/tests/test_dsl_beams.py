@@ -1,0 +1,47 @@
+"""Lines shot by marked shapes the way they point (`dsl.beams`): hand-made grids and fitting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from continual_arc.core.grids import Grid
+from continual_arc_baselines.dsl import execute, parse
+from continual_arc_baselines.dsl.beams import BEAM, parse_beam
+from continual_arc_baselines.dsl.catalogue import FitInput
+from continual_arc_baselines.dsl.grid import Context
+
+
+def g(*rows: str) -> Grid:
+    return tuple(tuple(int(c) for c in row) for row in rows)
+
+
+def given(pairs: list[tuple[Grid, Grid]], test: Grid) -> FitInput:
+    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
+    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
+    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
+
+
+# An arrow of 2s with its mark 1 at (2,0); the body's middle, (2, 0.75), lies to the right.
+RIGHT = g("000000", "200000", "122000", "200000", "000000")
+RIGHT_OUT = g("000000", "200000", "122111", "200000", "000000")
+# An arrow of 2s with its mark 3 at the bottom; the body's middle lies above it.
+UP = g("000", "000", "000", "020", "222", "030")
+UP_OUT = g("030", "030", "030", "020", "222", "030")
+
+
+def test_beam_passes_its_arrow_and_paints_the_background() -> None:
+    assert execute(parse("beam{to;m}"), RIGHT) == RIGHT_OUT
+    assert execute(parse("beam{to;b}"), UP) == g("020", "020", "020", "020", "222", "030")
+
+
+def test_beam_needs_a_marked_shape_and_room() -> None:
+    assert execute(parse("beam{to;m}"), g("000", "220", "000")) is None  # no mark
+    assert execute(parse("beam{from;m}"), RIGHT) is None  # the mark is on the border
+    assert parse_beam("beam{up;m}") is None
+
+
+def test_beam_is_fitted() -> None:
+    ops = BEAM.fit(given([(RIGHT, RIGHT_OUT), (UP, UP_OUT)], UP))
+    assert ops and ops[0].text == "beam{to;m}"
+    lines = [(g("000", "010", "000"), g("010", "010", "010"))]  # a dot is no arrow
+    assert BEAM.fit(given(lines, g("000", "010", "000"))) == []
