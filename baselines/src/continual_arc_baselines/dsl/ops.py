@@ -31,6 +31,7 @@ from . import (
     contact,
     corners,
     counting,
+    dashes,
     drawing,
     elbows,
     extract,
@@ -48,6 +49,7 @@ from . import (
     relating,
     repairing,
     sizing,
+    spans,
     stamping,
     symmetry,
     targets,
@@ -153,6 +155,8 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     centres.AXES,
     corners.CORNERS,
     beams.BEAM,
+    spans.SPANS,
+    dashes.DASH,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 

@@ -1,0 +1,93 @@
+"""Clear lanes: the rows and columns open from one side of a frame straight to the other.
+
+Inside a ragged frame (walls along the grid's border, jutting in here and there) some rows and
+columns are open straight through: foreground at their two border cells only. Tasks paint those
+lanes (the paths a beam could cross the scene by). ``emptylines`` asks for rows with no
+foreground at all, so a framed scene, whose every row meets the frame, has none.
+
+``spans{lines;colour}`` paints the background cells of every row (``h``), column (``v``) or both
+(``hv``) whose two end cells are foreground and all of whose other cells are background, in a
+fixed colour. Both constants are fitted from the demonstrations (`fit`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from .catalogue import FitInput, Fitter, one_per_answer
+from .family import Op, Prim
+from .grid import SENTINEL, Array, Context
+
+__all__ = ["SPANS", "SPANS_COST", "parse_spans", "spans_op"]
+
+SPANS_COST = 2.5
+"""The base cost of a ``spans`` step."""
+
+_LINES = ("hv", "h", "v")
+
+
+def _open_rows(free: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Per row of a background mask: walled at both ends, background everywhere between."""
+    return ~free[:, 0] & ~free[:, -1] & free[:, 1:-1].all(axis=1)
+
+
+def _spans(a: Array, bg: int, lines: str, colour: int) -> Array | None:
+    """``a`` with its clear lanes painted; ``None`` when it has none."""
+    if int(a.max()) >= SENTINEL or min(a.shape) < 3:
+        return None
+    free = a == bg
+    lane = np.zeros(a.shape, dtype=bool)
+    if "h" in lines:
+        lane |= _open_rows(free)[:, None]
+    if "v" in lines:
+        lane |= _open_rows(free.T)[None, :]
+    on = lane & free
+    if not on.any():
+        return None
+    out = a.copy()
+    out[on] = colour
+    return out
+
+
+def spans_op(lines: str, colour: int) -> Op:
+    """The step ``spans{lines;colour}``."""
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        return _spans(a, ctx.bg, lines, colour)
+
+    step: Prim = prim
+    return Op(f"spans{{{lines};{colour}}}", SPANS_COST, step, "same")
+
+
+def parse_spans(text: str) -> Op | None:
+    """The ``spans`` step written as ``text``, or ``None`` when it is malformed."""
+    if not (text.startswith("spans{") and text.endswith("}")):
+        return None
+    lines, _, colour = text[6:-1].partition(";")
+    if lines not in _LINES or not (colour.isdigit() and int(colour) < SENTINEL):
+        return None
+    op = spans_op(lines, int(colour))
+    return op if op.text == text else None
+
+
+def fit(given: FitInput) -> list[Op]:
+    """The ``spans`` steps that turn every demonstration input into its output."""
+    painted: set[int] = set()
+    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
+        if a.shape != b.shape:
+            return []
+        ch = a != b
+        # Lanes are painted over the background only, in one colour, in every pair.
+        if not ch.any() or np.any(a[ch] != ctx.bg):
+            return []
+        painted.update(int(v) for v in np.unique(b[ch]))
+    if len(painted) != 1:
+        return []
+    (colour,) = painted
+    ops = [spans_op(lines, colour) for lines in _LINES]
+    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+
+
+SPANS = Fitter("spans{", {"spans": SPANS_COST}, fit, parse_spans)
+"""The fitter of ``spans{...}``: rows and columns open from wall to wall, painted."""
