@@ -45,3 +45,13 @@ def test_beam_is_fitted() -> None:
     assert ops and ops[0].text == "beam{to;m}"
     lines = [(g("000", "010", "000"), g("010", "010", "010"))]  # a dot is no arrow
     assert BEAM.fit(given(lines, g("000", "010", "000"))) == []
+
+
+def test_beam_fans_out_from_a_cups_front() -> None:
+    # A cup of 2s marked 4 at its base points up; its front is the single cell (3,2), whose two
+    # flanking diagonals run up-left and up-right to the border.
+    cup = g("00000", "00000", "00000", "00200", "22422")
+    assert execute(parse("beam{fan;m}"), cup) == g("00000", "40004", "04040", "00200", "22422")
+    # A wider rim: the diagonals leave its two ends.
+    rim = g("0000000", "0000000", "0022200", "2244422")
+    assert execute(parse("beam{fan;m}"), rim) == g("4000004", "0400040", "0022200", "2244422")

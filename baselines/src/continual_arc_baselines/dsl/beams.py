@@ -7,11 +7,13 @@ take their directions from a fitted table, the same for every object of a key; h
 object's own shape chooses it.
 
 ``beam{way;colour}`` finds every object (8-connected cells of any colour) made of two colours,
-one of them on a single cell (the mark), and the direction from the mark to the centre of the
-other cells (``to``) or the opposite one (``from``), when that is straight or diagonal. It draws
-from the mark that way, passing over the object's own cells and painting background cells, up
-to the first cell of anything else or the border, in the mark's colour (``m``), the body's
-(``b``) or a fixed one. Both constants are fitted from the demonstrations (`fit`).
+the rarer one its mark, and the direction from the mark's centre to the centre of the other
+cells, when that is straight or diagonal. With a single marked cell it draws from the mark that
+way (``to``) or the opposite one (``from``), passing over the object's own cells and painting
+background cells, up to the first cell of anything else or the border. With ``fan`` (a straight
+direction) it draws instead the two diagonals flanking it, each from the end of the object's
+front on its side (a cup's rim shooting outward). Lines take the mark's colour (``m``), the
+body's (``b``) or a fixed one. Both constants are fitted from the demonstrations (`fit`).
 """
 
 from __future__ import annotations
@@ -34,21 +36,45 @@ MAX_OBJECTS = 12
 SLANT = 0.25
 """How far from a straight or diagonal line the mark-to-middle direction may stray (as a share)."""
 
-_WAYS = ("to", "from")
+_WAYS = ("to", "from", "fan")
 _MARK, _BODY = -1, -2
 
 
 def _direction(dy: float, dx: float) -> tuple[int, int] | None:
     """The straight or diagonal step nearest ``(dy, dx)``, or ``None`` when it is neither."""
     big = max(abs(dy), abs(dx))
-    if big < 0.5:
-        return None
+    if big < 0.1:
+        return None  # the mark sits at the middle: no way is pointed
     sy, sx = int(np.sign(dy)), int(np.sign(dx))
     if min(abs(dy), abs(dx)) <= SLANT * big:
         return (sy, 0) if abs(dy) > abs(dx) else (0, sx)
     if abs(abs(dy) - abs(dx)) <= SLANT * big:
         return sy, sx
     return None
+
+
+def _fan(out: Array, a: Array, bg: int, own: np.ndarray, step: tuple[int, int], paint: int) -> None:
+    """Paint, into ``out``, the two diagonals that flank a straight ``step`` from the arrow's front.
+
+    Each leaves the front cell furthest to its side (the ends of a cup's rim) and runs over the
+    background up to anything else or the border.
+    """
+    dy, dx = step
+    if dy and dx:
+        return
+    h, w = a.shape
+    ys, xs = np.nonzero(own)
+    reach = ys * dy + xs * dx
+    front = reach == reach.max()
+    py, px = dx, dy  # a step across the pointing direction
+    for sign in (1, -1):
+        side = (ys * py + xs * px) * sign
+        at = int(np.flatnonzero(front & (side == side[front].max()))[0])
+        sy, sx = dy + sign * py, dx + sign * px
+        y, x = int(ys[at]) + sy, int(xs[at]) + sx
+        while 0 <= y < h and 0 <= x < w and int(a[y, x]) == bg:
+            out[y, x] = paint
+            y, x = y + sy, x + sx
 
 
 def _beam(a: Array, bg: int, way: str, colour: int) -> Array | None:
@@ -64,17 +90,24 @@ def _beam(a: Array, bg: int, way: str, colour: int) -> Array | None:
     for i in range(n):
         own = labels == i
         values, counts = np.unique(a[own], return_counts=True)
-        if len(values) != 2 or int(counts.min()) != 1 or int(counts.max()) < 2:
+        if len(values) != 2 or int(counts.min()) == int(counts.max()):
             continue
-        mark, body = (int(values[0]), int(values[1])) if counts[0] == 1 else (int(values[1]), int(values[0]))
-        (my,), (mx,) = np.nonzero(own & (a == mark))
+        mark, body = (
+            (int(values[0]), int(values[1])) if counts[0] < counts[1] else (int(values[1]), int(values[0]))
+        )
+        marks = np.nonzero(own & (a == mark))
+        if way != "fan" and len(marks[0]) != 1:
+            continue  # a straight beam leaves from a single marked cell
         ys, xs = np.nonzero(own & (a == body))
-        step = _direction(float(ys.mean()) - int(my), float(xs.mean()) - int(mx))
+        step = _direction(float(ys.mean() - marks[0].mean()), float(xs.mean() - marks[1].mean()))
         if step is None:
             continue
-        dy, dx = step if way == "to" else (-step[0], -step[1])
         paint = mark if colour == _MARK else body if colour == _BODY else colour
-        y, x = int(my) + dy, int(mx) + dx
+        if way == "fan":
+            _fan(out, a, bg, own, step, paint)
+            continue
+        dy, dx = step if way == "to" else (-step[0], -step[1])
+        y, x = int(marks[0][0]) + dy, int(marks[1][0]) + dx
         # Over the arrow's own cells, then over the background up to anything else.
         while 0 <= y < h and 0 <= x < w and (own[y, x] or int(a[y, x]) == bg):
             if not own[y, x]:

@@ -54,6 +54,7 @@ from . import (
     symmetry,
     targets,
     tiling,
+    turns,
 )
 from .catalogue import Catalogue, Fitter
 from .family import Family, Op
@@ -157,6 +158,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     beams.BEAM,
     spans.SPANS,
     dashes.DASH,
+    turns.TURN,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
