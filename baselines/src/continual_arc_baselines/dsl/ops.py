@@ -40,6 +40,7 @@ from . import (
     lattice,
     layers,
     lines,
+    links,
     motion,
     objectops,
     painting,
@@ -159,6 +160,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     spans.SPANS,
     dashes.DASH,
     turns.TURN,
+    links.LINK,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
