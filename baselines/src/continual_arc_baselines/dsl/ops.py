@@ -31,6 +31,7 @@ from . import (
     extract,
     filling,
     geometry,
+    ground,
     lattice,
     layers,
     lines,
@@ -140,7 +141,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
+NEXT_FITTERS: tuple[Fitter, ...] = (ground.FITTER,)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
