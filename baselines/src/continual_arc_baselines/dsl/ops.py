@@ -47,6 +47,7 @@ from . import (
     stamping,
     symmetry,
     tiling,
+    tinting,
 )
 from .catalogue import Catalogue, Fitter
 from .family import Family, Op
@@ -141,7 +142,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (ground.FITTER,)
+NEXT_FITTERS: tuple[Fitter, ...] = (ground.FITTER, tinting.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
