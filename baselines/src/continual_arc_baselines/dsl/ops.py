@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    boxing,
     cellgrid,
     cellrules,
     choosing,
@@ -142,7 +143,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (ground.FITTER, tinting.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (ground.FITTER, tinting.FITTER, boxing.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
