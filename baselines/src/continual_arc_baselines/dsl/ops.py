@@ -49,6 +49,7 @@ from . import (
     symmetry,
     tiling,
     tinting,
+    turning,
 )
 from .catalogue import Catalogue, Fitter
 from .family import Family, Op
@@ -143,7 +144,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (ground.FITTER, tinting.FITTER, boxing.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (ground.FITTER, tinting.FITTER, boxing.FITTER, turning.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
