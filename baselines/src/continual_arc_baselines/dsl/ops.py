@@ -41,6 +41,7 @@ from . import (
     painting,
     pairing,
     perobject,
+    pivoting,
     pooling,
     relating,
     repairing,
@@ -144,7 +145,13 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (ground.FITTER, tinting.FITTER, boxing.FITTER, turning.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (
+    ground.FITTER,
+    tinting.FITTER,
+    boxing.FITTER,
+    turning.FITTER,
+    pivoting.FITTER,
+)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
