@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    banding,
     boxing,
     cellgrid,
     cellrules,
@@ -151,6 +152,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     boxing.FITTER,
     turning.FITTER,
     pivoting.FITTER,
+    banding.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
