@@ -20,8 +20,10 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    banding,
     beams,
     bounce,
+    boxing,
     cellgrid,
     cellrules,
     centres,
@@ -37,6 +39,7 @@ from . import (
     extract,
     filling,
     geometry,
+    ground,
     lattice,
     layers,
     lines,
@@ -46,6 +49,7 @@ from . import (
     painting,
     pairing,
     perobject,
+    pivoting,
     pooling,
     relating,
     repairing,
@@ -55,6 +59,8 @@ from . import (
     symmetry,
     targets,
     tiling,
+    tinting,
+    turning,
     turns,
 )
 from .catalogue import Catalogue, Fitter
@@ -161,6 +167,12 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     dashes.DASH,
     turns.TURN,
     links.LINK,
+    ground.FITTER,
+    tinting.FITTER,
+    boxing.FITTER,
+    turning.FITTER,
+    pivoting.FITTER,
+    banding.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 

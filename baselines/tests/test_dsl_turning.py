@@ -1,0 +1,115 @@
+"""Turning: line-drawn shapes recoloured by the turns their lines take."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from continual_arc_baselines.dsl.catalogue import FitInput
+from continual_arc_baselines.dsl.grid import Context
+from continual_arc_baselines.dsl.objects import objects
+from continual_arc_baselines.dsl.ops import lookup
+from continual_arc_baselines.dsl.turning import fit_turns, signatures
+
+Cells = list[list[int]]
+
+
+def _given(pairs: list[tuple[Cells, Cells]], test: Cells) -> FitInput:
+    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
+    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
+    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
+
+
+# Grey shapes: an L turns blue, a U magenta, a straight bar stays grey.
+_DEMOS: list[tuple[Cells, Cells]] = [
+    (
+        [
+            [5, 0, 0, 5, 5, 5],
+            [5, 5, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+            [5, 0, 5, 0, 0, 0],
+            [5, 5, 5, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+        ],
+        [
+            [1, 0, 0, 5, 5, 5],
+            [1, 1, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+            [6, 0, 6, 0, 0, 0],
+            [6, 6, 6, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+        ],
+    ),
+    (
+        [
+            [0, 0, 0, 0, 0, 0],
+            [0, 5, 5, 5, 0, 5],
+            [0, 5, 0, 5, 0, 5],
+            [0, 0, 0, 0, 0, 0],
+            [5, 5, 0, 0, 0, 0],
+            [0, 5, 0, 0, 0, 0],
+        ],
+        [
+            [0, 0, 0, 0, 0, 0],
+            [0, 6, 6, 6, 0, 5],
+            [0, 6, 0, 6, 0, 5],
+            [0, 0, 0, 0, 0, 0],
+            [1, 1, 0, 0, 0, 0],
+            [0, 1, 0, 0, 0, 0],
+        ],
+    ),
+]
+
+
+def test_shapes_of_new_lengths_are_recoloured_by_kind() -> None:
+    test: Cells = [
+        [5, 5, 5, 5, 0, 0],
+        [0, 0, 0, 5, 0, 0],
+        [0, 0, 0, 0, 0, 5],
+        [5, 0, 0, 0, 0, 5],
+        [5, 0, 5, 0, 0, 0],
+        [5, 5, 5, 0, 0, 0],
+    ]
+    answer: Cells = [
+        [1, 1, 1, 1, 0, 0],
+        [0, 0, 0, 1, 0, 0],
+        [0, 0, 0, 0, 0, 5],
+        [6, 0, 0, 0, 0, 5],
+        [6, 0, 6, 0, 0, 0],
+        [6, 6, 6, 0, 0, 0],
+    ]
+    given = _given(_DEMOS, test)
+    found = fit_turns(given)
+    assert [op.text for op in found] == ["turns{i>k;l>1;ll>6}"]
+    made = found[0](given.inputs[-1], given.contexts[-1])
+    assert made is not None and made.tolist() == answer
+    again = lookup(found[0].text)
+    assert again is not None and again.text == found[0].text
+
+
+def test_a_u_an_s_and_a_branch_have_different_signatures() -> None:
+    grid = np.array(
+        [
+            [5, 5, 0, 5, 0, 5, 0, 0, 0],
+            [0, 5, 0, 5, 0, 5, 0, 7, 0],
+            [0, 5, 5, 5, 5, 5, 0, 7, 7],
+            [0, 0, 0, 0, 0, 0, 0, 7, 0],
+        ],
+        dtype=np.uint8,
+    )
+    # The S (left) touches the U (middle): the U is drawn in another colour, so they stay apart.
+    grid[0:3, 3:6] = np.where(grid[0:3, 3:6] == 5, 3, 0)
+    objs = objects(grid, 0, "4")
+    assert sorted(signatures(grid, objs)) == ["ll", "lr", "x"]
+
+
+def test_nothing_is_fitted_when_the_test_holds_an_unseen_kind() -> None:
+    test: Cells = [
+        [5, 5, 0, 0, 0, 0],
+        [0, 5, 0, 0, 0, 0],
+        [0, 5, 5, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0],
+    ]
+    assert fit_turns(_given(_DEMOS, test)) == []
+    assert lookup("turns{q>1}") is None
