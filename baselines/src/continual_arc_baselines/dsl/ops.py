@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    bands,
     cellgrid,
     cellrules,
     choosing,
@@ -31,6 +32,7 @@ from . import (
     extract,
     filling,
     geometry,
+    kronecker,
     lattice,
     layers,
     lines,
@@ -42,6 +44,7 @@ from . import (
     pooling,
     relating,
     repairing,
+    seams,
     sizing,
     stamping,
     symmetry,
@@ -137,10 +140,13 @@ WIDE_FEATURES: frozenset[str] = frozenset(
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = ()
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *kronecker.FAMILIES,
+    *bands.FAMILIES,
+)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
+NEXT_FITTERS: tuple[Fitter, ...] = (kronecker.FITTER, seams.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
