@@ -28,6 +28,7 @@ from . import (
     combining,
     contact,
     counting,
+    downscale,
     drawing,
     extract,
     filling,
@@ -146,7 +147,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (kronecker.FITTER, seams.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (kronecker.FITTER, seams.FITTER, downscale.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
