@@ -32,11 +32,14 @@ from . import (
     drawing,
     extract,
     filling,
+    framing,
+    gathering,
     geometry,
     kronecker,
     lattice,
     layers,
     lines,
+    masking,
     motion,
     objectops,
     painting,
@@ -144,10 +147,17 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (
     *kronecker.FAMILIES,
     *bands.FAMILIES,
+    *gathering.FAMILIES,
+    *framing.FAMILIES,
+    *masking.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (kronecker.FITTER, seams.FITTER, downscale.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (
+    kronecker.FITTER,
+    seams.FITTER,
+    downscale.FITTER,
+)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
