@@ -21,6 +21,8 @@ from continual_arc.grids import MAX_SIDE
 from . import (
     aligning,
     bands,
+    bordering,
+    carrying,
     cellgrid,
     cellrules,
     choosing,
@@ -42,6 +44,7 @@ from . import (
     masking,
     motion,
     objectops,
+    overlapping,
     painting,
     pairing,
     perobject,
@@ -53,6 +56,7 @@ from . import (
     stamping,
     symmetry,
     tiling,
+    trailing,
 )
 from .catalogue import Catalogue, Fitter
 from .family import Family, Op
@@ -150,6 +154,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *gathering.FAMILIES,
     *framing.FAMILIES,
     *masking.FAMILIES,
+    *overlapping.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
@@ -157,6 +162,9 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     kronecker.FITTER,
     seams.FITTER,
     downscale.FITTER,
+    trailing.FITTER,
+    bordering.FITTER,
+    carrying.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
