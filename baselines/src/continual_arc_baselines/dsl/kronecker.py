@@ -49,8 +49,8 @@ def _kron_prim(mask_token: str, fill_token: str) -> Prim:
         if colour is None or fill is None:
             return None
         mask = a == colour
-        # An all-or-nothing mask is a tile or a blank: no colour keyed the layout.
-        if not mask.any() or mask.all():
+        # No copy at all says nothing of the pattern (a grid of one colour keys a plain tile).
+        if not mask.any():
             return None
         return kron(a, mask, fill)
 
