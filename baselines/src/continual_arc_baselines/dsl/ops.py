@@ -21,9 +21,12 @@ from continual_arc.grids import MAX_SIDE
 from . import (
     aligning,
     banding,
+    bands,
     beams,
+    bordering,
     bounce,
     boxing,
+    carrying,
     cellgrid,
     cellrules,
     centres,
@@ -34,18 +37,24 @@ from . import (
     corners,
     counting,
     dashes,
+    downscale,
     drawing,
     elbows,
     extract,
     filling,
+    framing,
+    gathering,
     geometry,
     ground,
+    kronecker,
     lattice,
     layers,
     lines,
     links,
+    masking,
     motion,
     objectops,
+    overlapping,
     painting,
     pairing,
     perobject,
@@ -53,6 +62,7 @@ from . import (
     pooling,
     relating,
     repairing,
+    seams,
     sizing,
     spans,
     stamping,
@@ -60,6 +70,7 @@ from . import (
     targets,
     tiling,
     tinting,
+    trailing,
     turning,
     turns,
 )
@@ -153,7 +164,14 @@ WIDE_FEATURES: frozenset[str] = frozenset(
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = ()
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *kronecker.FAMILIES,
+    *bands.FAMILIES,
+    *gathering.FAMILIES,
+    *framing.FAMILIES,
+    *masking.FAMILIES,
+    *overlapping.FAMILIES,
+)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (
@@ -173,6 +191,12 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     turning.FITTER,
     pivoting.FITTER,
     banding.FITTER,
+    kronecker.FITTER,
+    seams.FITTER,
+    downscale.FITTER,
+    trailing.FITTER,
+    bordering.FITTER,
+    carrying.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
