@@ -44,6 +44,7 @@ from . import (
     repairing,
     sizing,
     stamping,
+    symmetrize,
     symmetry,
     tiling,
 )
@@ -137,7 +138,7 @@ WIDE_FEATURES: frozenset[str] = frozenset(
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = ()
+NEXT_FAMILIES: tuple[Family, ...] = (*symmetrize.FAMILIES,)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = ()
