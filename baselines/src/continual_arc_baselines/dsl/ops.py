@@ -28,6 +28,7 @@ from . import (
     contact,
     counting,
     drawing,
+    extending,
     extract,
     filling,
     geometry,
@@ -138,7 +139,7 @@ WIDE_FEATURES: frozenset[str] = frozenset(
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*symmetrize.FAMILIES,)
+NEXT_FAMILIES: tuple[Family, ...] = (*symmetrize.FAMILIES, *extending.FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = ()

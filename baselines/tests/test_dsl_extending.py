@@ -1,0 +1,29 @@
+"""Periodic extension: the foreground's box carried on to the grid's edges by its period."""
+
+from __future__ import annotations
+
+from continual_arc.core.grids import Grid
+from continual_arc_baselines.dsl import execute, parse
+from continual_arc_baselines.dsl.extending import extend
+from continual_arc_baselines.dsl.grid import to_array
+
+
+def g(*rows: str) -> Grid:
+    return tuple(tuple(int(c) for c in row) for row in rows)
+
+
+def test_a_frieze_is_carried_on_along_its_rows_with_its_background_cells() -> None:
+    # The box is columns 0-4 of rows 1-2; its period is 2 (column 0 = column 2 = column 4).
+    grid = g("00000000", "10101000", "12121000")
+    assert execute(parse("periodic(x)"), grid) == g("00000000", "10101010", "12121212")
+
+
+def test_the_period_runs_both_ways_and_along_columns_too() -> None:
+    # Box columns 2-5, period 2: column 0 repeats column 2 (3) and column 1 column 3 (4).
+    assert execute(parse("periodic(x)"), g("0034340")) == g("3434343")
+    assert execute(parse("periodic(y)"), g("0", "5", "6", "5", "0", "0")) == g("6", "5", "6", "5", "6", "5")
+
+
+def test_a_box_with_no_shorter_period_is_left_alone() -> None:
+    assert extend(to_array(g("0000", "1230", "0000")), 0, "x") is None
+    assert extend(to_array(g("0000", "0000")), 0, "x") is None  # no foreground at all
