@@ -48,6 +48,7 @@ from . import (
     symmetrize,
     symmetry,
     tiling,
+    trailing,
 )
 from .catalogue import Catalogue, Fitter
 from .family import Family, Op
@@ -139,10 +140,13 @@ WIDE_FEATURES: frozenset[str] = frozenset(
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*symmetrize.FAMILIES, *extending.FAMILIES)
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *symmetrize.FAMILIES,
+    *extending.FAMILIES,
+)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
+NEXT_FITTERS: tuple[Fitter, ...] = (trailing.FITTER,)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT = Catalogue(
