@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
-from continual_arc_baselines.dsl.extending import extend
+from continual_arc_baselines.dsl.extending import extend, tile_lines
 from continual_arc_baselines.dsl.grid import to_array
 
 
@@ -27,3 +27,16 @@ def test_the_period_runs_both_ways_and_along_columns_too() -> None:
 def test_a_box_with_no_shorter_period_is_left_alone() -> None:
     assert extend(to_array(g("0000", "1230", "0000")), 0, "x") is None
     assert extend(to_array(g("0000", "0000")), 0, "x") is None  # no foreground at all
+
+
+def test_each_line_repeats_its_one_segment_along_itself() -> None:
+    # Row 1's segment 2 3 (columns 2-3) is one period: column 0 repeats column 2, column 1 column 3.
+    grid = g("0000000", "0023000", "0000000")
+    assert execute(parse("linetile(h)"), grid) == g("0000000", "2323232", "0000000")
+    # Both ways: row 0 (1 2) and column 0 (1 3) each carry on; lone cells are no sequence.
+    assert execute(parse("linetile(hv)"), g("120", "300", "000")) == g("121", "300", "100")
+
+
+def test_lines_with_two_segments_or_a_lone_cell_are_left_alone() -> None:
+    assert tile_lines(to_array(g("1101100")), 0, "h") is None
+    assert tile_lines(to_array(g("0001000", "0000000")), 0, "hv") is None

@@ -9,16 +9,21 @@ agrees with itself where it overlaps, and every cell of the box's rows (or colum
 takes the colour of the block's cell one whole number of periods away. ``xy`` extends along the
 rows, then along the columns of the result, tiling the grid. A block with no period shorter than
 itself gives ``None``.
+
+``linetile(axes)`` reads each line on its own: a row (or column) whose foreground is one run of two
+cells or more holds one period of a sequence, repeated along the whole line (a cross whose arms
+carry on their colour sequence to the edges).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from .family import Family, Prim
 from .grid import Array, Context, bg_for
 
-__all__ = ["AXES", "EXTEND_COST", "FAMILIES", "extend"]
+__all__ = ["AXES", "EXTEND_COST", "FAMILIES", "extend", "tile_lines"]
 
 AXES = ("x", "y", "xy")
 """Along which axes a pattern may be extended."""
@@ -68,6 +73,52 @@ def extend(a: Array, bg: int, axes: str) -> Array | None:
     return rows if both is None else np.ascontiguousarray(both.T)
 
 
+def _row_tiles(a: Array, bg: int) -> npt.NDArray[np.int16]:
+    """Per cell, the colour its row's one segment tiles onto it, or -1 (no segment, or a cell of it)."""
+    h, w = a.shape
+    paint = np.full((h, w), -1, dtype=np.int16)
+    for y in range(h):
+        fg = np.flatnonzero(a[y] != bg)
+        # One segment of two cells or more: one cell is a dot, not a sequence.
+        if fg.size < 2 or fg[-1] - fg[0] + 1 != fg.size:
+            continue
+        start, length = int(fg[0]), int(fg.size)
+        paint[y] = a[y, start + (np.arange(w) - start) % length]
+        paint[y, start : start + length] = -1
+    return paint
+
+
+def tile_lines(a: Array, bg: int, axes: str) -> Array | None:
+    """``a`` with each row's (column's) one segment repeated along it, or ``None``.
+
+    A row whose foreground is one run of two cells or more is taken for one period of a
+    sequence and tiled over the whole row, the run staying where it is; rows and columns
+    painting one cell two ways make the step not apply.
+    """
+    paints = []
+    if "h" in axes:
+        paints.append(_row_tiles(a, bg))
+    if "v" in axes:
+        paints.append(np.ascontiguousarray(_row_tiles(np.ascontiguousarray(a.T), bg).T))
+    paint = paints[0]
+    if len(paints) == 2:
+        other = paints[1]
+        if np.any((paint >= 0) & (other >= 0) & (paint != other)):
+            return None
+        paint = np.where(paint >= 0, paint, other)
+    out = np.where((paint >= 0) & (a == bg), paint, a).astype(a.dtype)
+    if np.array_equal(out, a):
+        return None
+    return out
+
+
+def _tile_lines(axes: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        return tile_lines(a, bg_for(a, ctx), axes)
+
+    return prim
+
+
 def _extend(axes: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         return extend(a, bg_for(a, ctx), axes)
@@ -84,5 +135,13 @@ FAMILIES = (
         "carry the foreground's periodic block on to the grid's edges along rows, columns or both",
         "same",
     ),
+    Family(
+        "linetile",
+        (("h", "v", "hv"),),
+        EXTEND_COST,
+        _tile_lines,
+        "repeat each row's (column's) one segment along it",
+        "same",
+    ),
 )
-"""The periodic-extension family (``next`` only while it is measured)."""
+"""The periodic-extension families (``next`` only while they are measured)."""
