@@ -32,6 +32,7 @@ from . import (
     extract,
     filling,
     geometry,
+    lanes,
     lattice,
     layers,
     lines,
@@ -143,6 +144,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (
     *symmetrize.FAMILIES,
     *extending.FAMILIES,
+    *lanes.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
