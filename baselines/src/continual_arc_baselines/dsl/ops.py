@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    analogy,
     cellgrid,
     cellrules,
     choosing,
@@ -145,6 +146,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *symmetrize.FAMILIES,
     *extending.FAMILIES,
     *lanes.FAMILIES,
+    *analogy.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
