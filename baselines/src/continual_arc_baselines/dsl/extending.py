@@ -7,12 +7,12 @@ block is the bounding box of the foreground, background inside it included; its 
 along the chosen axis (``x``: columns, ``y``: rows) is the least shift under which the block
 agrees with itself where it overlaps, and every cell of the box's rows (or columns) outside the box
 takes the colour of the block's cell one whole number of periods away. ``xy`` extends along the
-rows, then along the columns of the result, tiling the grid. A block with no period shorter than
-itself gives ``None``.
+rows, then along the columns of the result, tiling the grid (either may find no period). A block
+with no period shorter than itself gives ``None``.
 
-``linetile(axes)`` reads each line on its own: a row (or column) whose foreground is one run of two
-cells or more holds one period of a sequence, repeated along the whole line (a cross whose arms
-carry on their colour sequence to the edges).
+``linetile(axes)`` reads each line on its own: a row's (or column's) longest run of foreground, two
+cells or more, holds one period of a sequence, repeated along the whole line where the line's other
+cells agree with it (a cross whose arms carry on their colour sequence to the edges).
 """
 
 from __future__ import annotations
@@ -66,34 +66,52 @@ def extend(a: Array, bg: int, axes: str) -> Array | None:
     if axes == "y":
         done = _along_x(a.T, bg)
         return None if done is None else np.ascontiguousarray(done.T)
-    rows = _along_x(a, bg)
-    if rows is None:
+    # Either axis may have no period (a task's grids may run one way or the other).
+    done = _along_x(a, bg)
+    rows = a if done is None else done
+    both = _along_x(np.ascontiguousarray(rows.T), bg)
+    return done if both is None else np.ascontiguousarray(both.T)
+
+
+def _longest_run(fg: npt.NDArray[np.bool_]) -> tuple[int, int] | None:
+    """The start and length of the one longest run of ``True`` in ``fg`` (``None``: none, or a tie)."""
+    edges = np.diff(np.concatenate(([0], fg.astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    if starts.size == 0:
         return None
-    both = _along_x(rows.T, bg)
-    return rows if both is None else np.ascontiguousarray(both.T)
+    lengths = ends - starts
+    best = int(lengths.max())
+    if int((lengths == best).sum()) > 1:
+        return None
+    return int(starts[int(np.argmax(lengths))]), best
 
 
 def _row_tiles(a: Array, bg: int) -> npt.NDArray[np.int16]:
-    """Per cell, the colour its row's one segment tiles onto it, or -1 (no segment, or a cell of it)."""
+    """Per cell, the colour its row's sequence tiles onto it, or -1 (no sequence, or drawn already)."""
     h, w = a.shape
     paint = np.full((h, w), -1, dtype=np.int16)
     for y in range(h):
-        fg = np.flatnonzero(a[y] != bg)
-        # One segment of two cells or more: one cell is a dot, not a sequence.
-        if fg.size < 2 or fg[-1] - fg[0] + 1 != fg.size:
+        fg = a[y] != bg
+        run = _longest_run(fg)
+        # A run of one cell is a dot, not a sequence.
+        if run is None or run[1] < 2:
             continue
-        start, length = int(fg[0]), int(fg.size)
-        paint[y] = a[y, start + (np.arange(w) - start) % length]
-        paint[y, start : start + length] = -1
+        start, length = run
+        tiled = a[y, start + (np.arange(w) - start) % length]
+        # The row's other cells (where an arm crosses it) must already agree with the sequence.
+        if np.any(fg & (tiled != a[y])):
+            continue
+        paint[y] = np.where(fg, -1, tiled)
     return paint
 
 
 def tile_lines(a: Array, bg: int, axes: str) -> Array | None:
     """``a`` with each row's (column's) one segment repeated along it, or ``None``.
 
-    A row whose foreground is one run of two cells or more is taken for one period of a
-    sequence and tiled over the whole row, the run staying where it is; rows and columns
-    painting one cell two ways make the step not apply.
+    A row's one longest run of foreground, two cells or more, is taken for one period of a
+    sequence and tiled over the whole row, the run staying where it is, if the row's other
+    foreground cells agree with it; rows and columns painting one cell two ways make the step
+    not apply.
     """
     paints = []
     if "h" in axes:
@@ -140,7 +158,7 @@ FAMILIES = (
         (("h", "v", "hv"),),
         EXTEND_COST,
         _tile_lines,
-        "repeat each row's (column's) one segment along it",
+        "repeat each row's (column's) longest segment along it",
         "same",
     ),
 )
