@@ -67,3 +67,16 @@ def test_with_no_lone_seed_each_added_cell_is_read_as_its_nearest_seeds() -> Non
     ops = fit_trail(given([demo], g("0400", "0000", "0000", "0000")))
     assert ops and ops[0].text == "trail(one){2,0;0:0:=}"
     assert execute(parse(ops[0].text), g("0400", "0000", "0000", "0000")) == g("0400", "0000", "0400", "0000")
+
+
+def test_an_edge_trail_points_away_from_the_edge_each_seed_lies_on() -> None:
+    # A seed on the top edge shoots down, one on the left edge shoots right: one motif, turned.
+    demos = [
+        (g("00200", "00000", "00000", "00000"), g("00200", "00200", "00200", "00200")),
+        (g("00000", "00000", "40000", "00000"), g("00000", "00000", "44444", "00000")),
+    ]
+    ops = fit_trail(given(demos, g("0000", "0003", "0000")))
+    assert [op.text for op in ops] == ["trail(edge){1,0;0:0:=}"]
+    # On the right edge it shoots left; a seed in a corner cannot say which way is inward.
+    assert execute(parse(ops[0].text), g("0000", "0003", "0000")) == g("0000", "3333", "0000")
+    assert execute(parse(ops[0].text), g("1000", "0000")) is None

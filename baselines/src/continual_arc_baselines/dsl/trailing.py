@@ -5,7 +5,9 @@ top row, a staircase climbing from a cell to the corner and descending the other
 pattern is a *motif* (a few cells at offsets from the seed, each the seed's own colour ``=`` or a
 fixed colour) painted at the seed, then again shifted by the *step* ``(dy, dx)``, again by twice
 the step, and so on while any of it is inside the grid. ``trail(one)`` runs one way; ``trail(two)``
-also runs the motif turned by a half turn the opposite way (the staircase's two arms).
+also runs the motif turned by a half turn the opposite way (the staircase's two arms);
+``trail(edge)`` writes the motif and step for a seed on the top edge and turns them for each seed
+to point away from the one edge it lies on (seeds on several edges shooting inwards).
 
 The motif and step are fitted (`fit_trail`) from a seed's pattern: the cells a demonstration's
 output adds, with the seed (a demonstration with one seed first, else each added cell read as its
@@ -28,8 +30,9 @@ from .grid import Array, Context, bg_for
 
 __all__ = ["FITTER", "MODES", "TRAIL_COST", "fit_trail", "parse_trail", "trail_op"]
 
-MODES = ("one", "two")
-"""One-way trails, or two-way trails whose second arm is the first turned by a half turn."""
+MODES = ("one", "two", "edge")
+"""One-way trails, two-way trails whose second arm is the first turned by a half turn, and trails
+read in each seed's own frame: away from the one grid edge the seed lies on."""
 
 TRAIL_COST = 3
 """The base cost of a trail: a fitted step and motif."""
@@ -53,6 +56,31 @@ Motif = tuple[tuple[int, int, int], ...]
 """The motif's cells: ``(dy, dx, colour)``, ``colour`` being ``_SAME`` for the seed's own."""
 
 
+def _edge_turns(y: int, x: int, h: int, w: int) -> int | None:
+    """Quarter turns (counter-clockwise) that bring the one edge cell ``(y, x)`` lies on to the top.
+
+    ``None`` for a cell on no edge or on two (a corner cannot say which way is inward).
+    """
+    sides = [y == 0, x == w - 1, y == h - 1, x == 0]  # top, right, bottom, left: 0 to 3 turns
+    if sum(sides) != 1:
+        return None
+    return sides.index(True)
+
+
+def _turned_back(dy: int, dx: int, turns: int) -> Cell:
+    """An offset of the turned frame as an offset of the grid: ``turns`` clockwise quarter turns."""
+    for _ in range(turns):
+        dy, dx = dx, -dy
+    return dy, dx
+
+
+def _turned(dy: int, dx: int, turns: int) -> Cell:
+    """An offset of the grid as an offset of the frame turned ``turns`` times counter-clockwise."""
+    for _ in range(turns):
+        dy, dx = -dx, dy
+    return dy, dx
+
+
 def _paint(a: Array, bg: int, step: tuple[int, int], motif: Motif, mode: str) -> Array | None:
     """``a`` with a trail grown from every foreground cell, or ``None``."""
     h, w = a.shape
@@ -66,6 +94,17 @@ def _paint(a: Array, bg: int, step: tuple[int, int], motif: Motif, mode: str) ->
     reach = max(h, w) + max(abs(dy) + abs(dx) for dy, dx, _ in motif)
     for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
         seed = int(a[y, x])
+        if mode == "edge":
+            # The motif and step are written with the seed's edge at the top, growing down.
+            turns = _edge_turns(y, x, h, w)
+            if turns is None:
+                return None
+            arms = [
+                (
+                    _turned_back(*step, turns),
+                    tuple((*_turned_back(dy, dx, turns), c) for dy, dx, c in motif),
+                )
+            ]
         for (sy, sx), cells in arms:
             for k in range(reach):
                 inside = False
@@ -173,7 +212,7 @@ def _motif(
     return motif if made == pattern and repeats >= 2 else None
 
 
-_MAX_SOURCES = 4
+_MAX_SOURCES = 8
 """Demonstrations with more seeds than this are not read for a pattern (only checked)."""
 
 Found = tuple[dict[Cell, int], Cell, Cell]
@@ -210,7 +249,7 @@ def _patterns(given: FitInput) -> list[Found]:
     return lone + shared
 
 
-_MAX_READINGS = 3
+_MAX_READINGS = 8
 """Seed patterns tried in turn before the fitter gives up."""
 
 
@@ -218,11 +257,15 @@ def fit_trail(given: FitInput) -> Sequence[Op]:
     """The trails, shortest step first, that turn every demonstration input into its output."""
     if given.n == 0 or any(a.shape != b.shape for a, b in zip(given.inputs, given.outputs, strict=False)):
         return []
-    for pattern, shape, seed in _patterns(given)[:_MAX_READINGS]:
+    for reading in _patterns(given)[:_MAX_READINGS]:
         ops: list[Op] = []
         for mode in MODES:
+            framed = _framed(reading) if mode == "edge" else reading
+            if framed is None:
+                continue
+            pattern, shape, seed = framed
             for step in _steps():
-                motif = _motif(pattern, step, mode, shape, seed)
+                motif = _motif(pattern, step, "one" if mode == "edge" else mode, shape, seed)
                 if motif is None:
                     continue
                 op = trail_op(mode, step, motif)
@@ -231,6 +274,18 @@ def fit_trail(given: FitInput) -> Sequence[Op]:
         if ops:
             return one_per_answer(given, ops)
     return []
+
+
+def _framed(reading: Found) -> Found | None:
+    """A reading turned so its seed's edge is at the top (``None``: the seed is on no one edge)."""
+    pattern, (h, w), (y, x) = reading
+    turns = _edge_turns(y, x, h, w)
+    if turns is None:
+        return None
+    for _ in range(turns):
+        # One counter-clockwise quarter turn (numpy's rot90): (y, x) -> (w - 1 - x, y), h x w -> w x h.
+        (y, x), (h, w) = (w - 1 - x, y), (w, h)
+    return {_turned(dy, dx, turns): c for (dy, dx), c in pattern.items()}, (h, w), (y, x)
 
 
 FITTER = Fitter("trail(", {f"trail({mode})": TRAIL_COST for mode in MODES}, fit_trail, parse_trail)
