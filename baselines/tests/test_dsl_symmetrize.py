@@ -7,7 +7,7 @@ import numpy as np
 from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.grid import TRUE, to_array
-from continual_arc_baselines.dsl.symmetrize import symmetrize
+from continual_arc_baselines.dsl.symmetrize import pivot, symmetrize
 
 
 def g(*rows: str) -> Grid:
@@ -41,3 +41,25 @@ def test_an_image_that_would_leave_the_grid_rules_its_centre_out() -> None:
     a = to_array(g("1100", "0002"))
     assert symmetrize(a, 0, "h", False) is None
     assert np.array_equal(a, to_array(g("1100", "0002")))  # the input is not changed in place
+
+
+def test_a_pivot_object_fixes_the_centre_the_rest_is_mirrored_about() -> None:
+    # The yellow X (rows 3-5, columns 3-5) is its own mirror image about (4, 4); the red L is not,
+    # so the L is mirrored left-right, up-down and by the half turn about the X's centre.
+    grid = g("220000000", "020000000", "000000000", "000404000", "000040000", "000404000", *["000000000"] * 3)
+    assert execute(parse("pivot(hv)"), grid) == g(
+        "220000022",
+        "020000020",
+        "000000000",
+        "000404000",
+        "000040000",
+        "000404000",
+        "000000000",
+        "020000020",
+        "220000022",
+    )
+
+
+def test_two_pivots_with_different_centres_leave_the_figure_alone() -> None:
+    # Each square is its own mirror image: which one is the pivot cannot be told.
+    assert pivot(to_array(g("110000", "110000", "000000", "000011", "000011")), 0, "hv") is None

@@ -16,6 +16,10 @@ they differ). The chosen centre has no conflict, keeps every image inside the gr
 most matches; a tie between two best centres, or no match at all, gives ``None``, since a guess
 between centres is a coin toss. With ``new`` the added cells get the label 11 (a fitted map then
 colours them) instead of their sources' colours.
+
+``pivot(group)`` takes the centre from the figure's one *pivot*: an object the group maps onto
+itself about its own centre (the small shape in the middle that the other parts are mirrored
+around), where a figure's larger self-similar parts would outvote it.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ import numpy.typing as npt
 
 from .family import Family, Prim
 from .grid import TRUE, Array, Context, bg_for
+from .objects import label
 
-__all__ = ["FAMILIES", "GROUPS", "SYMMETRIZE_COST", "symmetrize"]
+__all__ = ["FAMILIES", "GROUPS", "PIVOT_GROUPS", "SYMMETRIZE_COST", "pivot", "symmetrize"]
 
 GROUPS = ("h", "v", "hv", "r2", "r4")
 """The symmetry groups a figure may be completed under (see the module's text)."""
@@ -142,6 +147,69 @@ def symmetrize(a: Array, bg: int, group: str, new: bool) -> Array | None:
     return out
 
 
+PIVOT_GROUPS = ("hv", "r2", "r4")
+"""The groups a figure may be completed under about a pivot object."""
+
+
+def _paint(a: Array, bg: int, group: str, cy: int, cx: int, new: bool) -> Array | None:
+    """``a`` with the images of its foreground under ``group`` about ``(cy, cx)`` (doubled) added."""
+    h, w = a.shape
+    ys, xs = np.nonzero(a != bg)
+    ys, xs = ys.astype(np.int64), xs.astype(np.int64)
+    colours = a[ys, xs].astype(np.int64)
+    out = a.copy()
+    for element in _ELEMENTS[group]:
+        iy, ix = _image(element, ys, xs, cy, cx)
+        if np.any((iy < 0) | (iy >= h) | (ix < 0) | (ix >= w)):
+            return None
+        there = out[iy, ix]
+        if np.any((there != bg) & (there != colours) & (a[iy, ix] != bg)):
+            return None  # an image lands on a foreground cell of another colour
+        blank = there == bg
+        out[iy[blank], ix[blank]] = TRUE if new else colours[blank]
+    return None if np.array_equal(out, a) else out
+
+
+def pivot(a: Array, bg: int, group: str) -> Array | None:
+    """``a`` completed under ``group`` about the centre of its one pivot object, or ``None``.
+
+    A *pivot* is a foreground object (8-connected, one colour) that ``group`` maps onto itself
+    about its box's centre, while the rest of the figure is not so: the shape in the middle that
+    the other parts are mirrored around. Several pivots with different centres give ``None``.
+    """
+    labels = label(a, a != bg, True, True)
+    n = int(labels.max()) + 1
+    if not 2 <= n <= 16:
+        return None
+    centres = set()
+    for i in range(n):
+        ys, xs = np.nonzero(labels == i)
+        cy, cx = int(ys.min() + ys.max()), int(xs.min() + xs.max())
+        if group == "r4" and (cy - cx) % 2:
+            continue
+        cells = set(zip(ys.tolist(), xs.tolist(), strict=True))
+        if len(cells) < 2:
+            continue  # a lone cell is symmetric under anything: no evidence of a pivot
+        ys64, xs64 = ys.astype(np.int64), xs.astype(np.int64)
+        if all(
+            set(zip(*(v.tolist() for v in _image(e, ys64, xs64, cy, cx)), strict=True)) == cells
+            and np.array_equal(a[_image(e, ys64, xs64, cy, cx)], a[ys, xs])
+            for e in _ELEMENTS[group]
+        ):
+            centres.add((cy, cx))
+    if len(centres) != 1:
+        return None
+    cy, cx = centres.pop()
+    return _paint(a, bg, group, cy, cx, False)
+
+
+def _pivot(group: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        return pivot(a, bg_for(a, ctx), group)
+
+    return prim
+
+
 def _symmetrize(group: str, mode: str) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
         return symmetrize(a, bg_for(a, ctx), group, mode == "new")
@@ -158,5 +226,13 @@ FAMILIES = (
         "complete the foreground figure under a symmetry group about its fitted centre",
         "same",
     ),
+    Family(
+        "pivot",
+        (PIVOT_GROUPS,),
+        SYMMETRIZE_COST,
+        _pivot,
+        "complete the figure under a symmetry group about the one object it leaves unchanged",
+        "same",
+    ),
 )
-"""The figure-symmetrizing family (``next`` only while it is measured)."""
+"""The figure-symmetrizing families (``next`` only while they are measured)."""
