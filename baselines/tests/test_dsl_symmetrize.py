@@ -63,3 +63,6 @@ def test_a_pivot_object_fixes_the_centre_the_rest_is_mirrored_about() -> None:
 def test_two_pivots_with_different_centres_leave_the_figure_alone() -> None:
     # Each square is its own mirror image: which one is the pivot cannot be told.
     assert pivot(to_array(g("110000", "110000", "000000", "000011", "000011")), 0, "hv") is None
+    # A flat bar is its own image only by leaving every cell in place under the mirror along it:
+    # no evidence of a pivot, so the L is not mirrored about the bar.
+    assert pivot(to_array(g("2200000000", "0200330000", "0000000000")), 0, "hv") is None

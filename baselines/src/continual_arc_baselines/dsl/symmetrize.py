@@ -170,16 +170,35 @@ def _paint(a: Array, bg: int, group: str, cy: int, cx: int, new: bool) -> Array 
     return None if np.array_equal(out, a) else out
 
 
+_MAX_OBJECTS = 64
+"""Figures in more one-colour pieces than this are textures; the pivot search stays cheap."""
+
+
+def _invariant(a: Array, ys: Ints, xs: Ints, group: str, cy: int, cx: int) -> bool:
+    """Whether every element of ``group`` maps the cells onto themselves, colours kept, moving some.
+
+    An element that moves no cell (a flat bar under the mirror along it) proves nothing.
+    """
+    cells = set(zip(ys.tolist(), xs.tolist(), strict=True))
+    for element in _ELEMENTS[group]:
+        iy, ix = _image(element, ys, xs, cy, cx)
+        if set(zip(iy.tolist(), ix.tolist(), strict=True)) != cells:
+            return False
+        if not np.array_equal(a[iy, ix], a[ys, xs]) or (np.array_equal(iy, ys) and np.array_equal(ix, xs)):
+            return False
+    return True
+
+
 def pivot(a: Array, bg: int, group: str) -> Array | None:
     """``a`` completed under ``group`` about the centre of its one pivot object, or ``None``.
 
-    A *pivot* is a foreground object (8-connected, one colour) that ``group`` maps onto itself
-    about its box's centre, while the rest of the figure is not so: the shape in the middle that
-    the other parts are mirrored around. Several pivots with different centres give ``None``.
+    A *pivot* is a foreground object (8-connected, one colour) that every element of ``group``
+    maps onto itself about its box's centre, moving some of its cells: the shape in the middle
+    that the other parts are mirrored around. Several pivots with different centres give ``None``.
     """
     labels = label(a, a != bg, True, True)
     n = int(labels.max()) + 1
-    if not 2 <= n <= 16:
+    if not 2 <= n <= _MAX_OBJECTS:
         return None
     centres = set()
     for i in range(n):
@@ -187,15 +206,7 @@ def pivot(a: Array, bg: int, group: str) -> Array | None:
         cy, cx = int(ys.min() + ys.max()), int(xs.min() + xs.max())
         if group == "r4" and (cy - cx) % 2:
             continue
-        cells = set(zip(ys.tolist(), xs.tolist(), strict=True))
-        if len(cells) < 2:
-            continue  # a lone cell is symmetric under anything: no evidence of a pivot
-        ys64, xs64 = ys.astype(np.int64), xs.astype(np.int64)
-        if all(
-            set(zip(*(v.tolist() for v in _image(e, ys64, xs64, cy, cx)), strict=True)) == cells
-            and np.array_equal(a[_image(e, ys64, xs64, cy, cx)], a[ys, xs])
-            for e in _ELEMENTS[group]
-        ):
+        if _invariant(a, ys.astype(np.int64), xs.astype(np.int64), group, cy, cx):
             centres.add((cy, cx))
     if len(centres) != 1:
         return None
