@@ -20,6 +20,7 @@ from continual_arc.grids import MAX_SIDE
 
 from . import (
     aligning,
+    analogy,
     banding,
     bands,
     beams,
@@ -38,8 +39,10 @@ from . import (
     counting,
     dashes,
     downscale,
+    dragging,
     drawing,
     elbows,
+    extending,
     extract,
     filling,
     framing,
@@ -47,6 +50,7 @@ from . import (
     geometry,
     ground,
     kronecker,
+    lanes,
     lattice,
     layers,
     lines,
@@ -66,6 +70,7 @@ from . import (
     sizing,
     spans,
     stamping,
+    symmetrize,
     symmetry,
     targets,
     tiling,
@@ -171,6 +176,10 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *framing.FAMILIES,
     *masking.FAMILIES,
     *overlapping.FAMILIES,
+    *symmetrize.FAMILIES,
+    *extending.FAMILIES,
+    *lanes.FAMILIES,
+    *analogy.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
@@ -194,9 +203,10 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     kronecker.FITTER,
     seams.FITTER,
     downscale.FITTER,
-    trailing.FITTER,
+    dragging.FITTER,
     bordering.FITTER,
     carrying.FITTER,
+    trailing.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
