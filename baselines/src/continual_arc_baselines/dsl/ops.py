@@ -46,6 +46,7 @@ from . import (
     gathering,
     geometry,
     ground,
+    inverting,
     kronecker,
     lattice,
     layers,
@@ -64,6 +65,7 @@ from . import (
     repairing,
     seams,
     sizing,
+    solids,
     spans,
     stamping,
     symmetry,
@@ -171,6 +173,8 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *framing.FAMILIES,
     *masking.FAMILIES,
     *overlapping.FAMILIES,
+    *solids.FAMILIES,
+    *inverting.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
