@@ -66,6 +66,7 @@ from . import (
     seams,
     sizing,
     solids,
+    sorting,
     spans,
     stamping,
     symmetry,
@@ -175,6 +176,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *overlapping.FAMILIES,
     *solids.FAMILIES,
     *inverting.FAMILIES,
+    *sorting.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
