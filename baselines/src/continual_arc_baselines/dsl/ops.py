@@ -49,6 +49,7 @@ from . import (
     gathering,
     geometry,
     ground,
+    inverting,
     kronecker,
     lanes,
     lattice,
@@ -68,6 +69,8 @@ from . import (
     repairing,
     seams,
     sizing,
+    solids,
+    sorting,
     spans,
     stamping,
     symmetrize,
@@ -180,6 +183,9 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *extending.FAMILIES,
     *lanes.FAMILIES,
     *analogy.FAMILIES,
+    *solids.FAMILIES,
+    *inverting.FAMILIES,
+    *sorting.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
