@@ -24,7 +24,7 @@ from .halo import RADII, fit_halo, halo_op
 from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
 from .local import KINDS, fit_local, local_op
 from .ops import DEFAULT, window_op
-from .program import Program, map_text
+from .program import Program, held_text, map_text
 from .shapes import Expectation, expect
 from .stacking import fit_stack
 
@@ -84,6 +84,12 @@ class Task:
         self.outputs = tuple(to_array(o) for _, o in demos)
         self.n = len(demos)
         self.contexts = [tuple(Context(a) for a in self.inputs)]
+        # ``heldbg``: the test input keeps the background every demonstration input shares, when its
+        # own commonest colour is another (a big object on a small grid) but it holds that one too.
+        # The plain root's programs are then written after the free step `program.held_text`.
+        self.held = _held_background(self.contexts[0], self.n) if "heldbg" in catalogue.features else None
+        if self.held is not None:
+            self.contexts[0][self.n].bg = self.held
         if any(c.bg > 0 and np.any(c.original == 0) for c in self.contexts[0]):
             # A second root whose background is colour 0 (the ``bg0`` step).
             zero = tuple(Context(a) for a in self.inputs)
@@ -163,7 +169,7 @@ class Task:
             steps = (*steps, map_text(entries))
             extra = sum(entry_cost(e) for e in entries)
             cost, base = cost + extra, base + extra
-        return self._candidate(steps, test, cost, base)
+        return self._candidate(steps, test, cost, base, state.root)
 
     def _fit_blocks(self, state: State) -> Candidate | None:
         bgs = [c.bg for c in self.contexts[state.root][: self.n]]
@@ -174,12 +180,33 @@ class Task:
         test = op(state.grids[self.n], self.contexts[state.root][self.n])
         if test is None:
             return None
-        return self._candidate((*state.steps, op.text), test, state.cost + op.cost, state.base + op.cost)
+        steps = (*state.steps, op.text)
+        return self._candidate(steps, test, state.cost + op.cost, state.base + op.cost, state.root)
 
-    def _candidate(self, steps: tuple[str, ...], test: Array, cost: float, base: float) -> Candidate | None:
+    def _candidate(
+        self, steps: tuple[str, ...], test: Array, cost: float, base: float, root: int
+    ) -> Candidate | None:
         prediction = to_grid(test)
         if prediction is None or (self.size is not None and test.shape != self.size):
             return None
         if not self.held_to.admits(self.inputs[self.n], test):
             return None
+        if root == 0 and self.held is not None:
+            steps = (held_text(self.held), *steps)
         return Candidate(Program(" | ".join(steps), base), prediction, cost, 2.0**-cost)
+
+
+def _held_background(contexts: Sequence[Context], n: int) -> int | None:
+    """The background the demonstration inputs share, if the test input holds it but is cut otherwise.
+
+    ``None`` when the demonstration inputs have several backgrounds, or the test input's commonest
+    colour is theirs already, or it lacks their colour.
+    """
+    bgs = {c.bg for c in contexts[:n]}
+    test = contexts[n]
+    if len(bgs) != 1:
+        return None
+    (bg,) = bgs
+    if test.bg == bg or not (test.original == bg).any():
+        return None
+    return bg

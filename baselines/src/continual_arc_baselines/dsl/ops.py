@@ -216,8 +216,14 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
+NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {
+    "heldbg",
+}
+"""Changes to the search itself under measurement, made only in ``next`` (`Catalogue.features`):
+``heldbg`` holds the demonstrations' shared background on the test input (`fitting.Task`)."""
+
 NEXT = Catalogue(
-    "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, WIDE_FEATURES
+    "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, NEXT_FEATURES
 )
 """``wide`` and the steps under measurement: chosen by name, so they change no stored record."""
 

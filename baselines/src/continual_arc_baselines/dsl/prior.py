@@ -62,7 +62,7 @@ MIN_STEP_COST = 0.5
 _RESOLUTION = 16
 """Costs are rounded to 1/16 bit, so ties break the same way whatever the platform's ``log2``."""
 
-_UNLEARNED = ("map(", "bg0")
+_UNLEARNED = ("map(", "bg0", "bg(")
 
 
 def token(step: str) -> str:
@@ -71,7 +71,7 @@ def token(step: str) -> str:
 
 
 def skeleton(text: str) -> tuple[str, ...]:
-    """The learnable steps of a program's text: tokens, without colour maps and ``bg0``."""
+    """The learnable steps of a program's text: tokens, without colour maps and background steps."""
     steps = (s.strip() for s in text.split("|"))
     return tuple(token(s) for s in steps if s and not s.startswith(_UNLEARNED))
 

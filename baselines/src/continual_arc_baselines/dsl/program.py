@@ -25,7 +25,7 @@ from .family import Prim
 from .grid import SENTINEL, Array, Context, to_array, to_grid
 from .ops import lookup
 
-__all__ = ["ZERO_BG", "Program", "ProgramError", "execute", "map_text", "parse"]
+__all__ = ["ZERO_BG", "Program", "ProgramError", "execute", "held_text", "map_text", "parse"]
 
 _MAX_LABEL = 255
 
@@ -82,6 +82,27 @@ ZERO_BG = "bg0"
 """The step that makes colour 0 the background for the steps after it (wherever 0 occurs)."""
 
 
+@dataclass(frozen=True)
+class _HeldBackground:
+    colour: int
+
+    def __call__(self, grid: Array, ctx: Context) -> Array | None:
+        # Only where the input holds the colour: a background absent from the grid cuts nothing.
+        if (ctx.original == self.colour).any():
+            ctx.bg = self.colour
+        return grid
+
+
+def held_text(colour: int) -> str:
+    """The text of the step that holds ``colour`` as the background of the steps after it.
+
+    The search writes it first in a program it found with the demonstrations' shared background
+    held on a test input whose commonest colour is another (the ``heldbg`` feature); it is free,
+    since the demonstrations fix the colour, and a no-op on every grid whose commonest colour it is.
+    """
+    return f"bg({colour})"
+
+
 def map_text(entries: tuple[Entry, ...]) -> str:
     """The text of a map step."""
     return "map(" + ",".join(f"{key}>{value}" for key, value in entries) + ")"
@@ -105,12 +126,18 @@ def _parse_map(body: str) -> _MapStep:
     return _MapStep(tuple(entries))
 
 
-def _parse_step(step: str) -> tuple[str, float, Prim | _MapStep | _ZeroBackground]:
+_Step = Prim | _MapStep | _ZeroBackground | _HeldBackground
+
+
+def _parse_step(step: str) -> tuple[str, float, _Step]:
     if step.startswith("map(") and step.endswith(")"):
         mapper = _parse_map(step[4:-1])
         return map_text(mapper.entries), sum(entry_cost(e) for e in mapper.entries), mapper
     if step == ZERO_BG:
         return ZERO_BG, 1, _ZeroBackground()
+    if step.startswith("bg(") and step.endswith(")") and step[3:-1].isdigit() and int(step[3:-1]) < SENTINEL:
+        colour = int(step[3:-1])
+        return held_text(colour), 0, _HeldBackground(colour)
     op = lookup(step)
     if op is None:
         raise ProgramError(f"unknown step {step!r}")
@@ -118,7 +145,7 @@ def _parse_step(step: str) -> tuple[str, float, Prim | _MapStep | _ZeroBackgroun
 
 
 @lru_cache(maxsize=4096)
-def _compile(text: str) -> tuple[str, float, tuple[Prim | _MapStep | _ZeroBackground, ...]]:
+def _compile(text: str) -> tuple[str, float, tuple[_Step, ...]]:
     if not isinstance(text, str):
         raise ProgramError(f"program text must be a string, got {type(text).__name__}")
     squeezed = "".join(text.split())

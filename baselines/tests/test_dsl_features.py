@@ -1,0 +1,55 @@
+"""Search features of the ``next`` catalogue: each changes the result there and leaves ``wide`` as it was."""
+
+from __future__ import annotations
+
+from continual_arc.core.grids import Grid, Pair
+from continual_arc_baselines.dsl import execute, parse, search
+from continual_arc_baselines.dsl.fitting import Task
+from continual_arc_baselines.dsl.ops import NEXT, WIDE
+
+# Count the coloured cells: a row of that many cells of their colour. Every demonstration is
+# mostly black; the test input is mostly red, so its commonest colour is not its background.
+_COUNT_DEMOS: list[Pair] = [
+    (((0, 0, 3), (0, 3, 0), (0, 0, 0)), ((3, 3),)),
+    (((4, 0, 0), (0, 0, 0), (0, 4, 4)), ((4, 4, 4),)),
+    (((0, 0, 0), (0, 6, 0), (0, 0, 0)), ((6,),)),
+    (((1, 0, 1), (0, 0, 0), (0, 1, 1)), ((1, 1, 1, 1),)),
+]
+_COUNT_TEST: Grid = ((2, 2, 0), (2, 0, 2), (0, 2, 2))
+
+
+def test_heldbg_counts_the_big_object_against_the_demonstrations_background() -> None:
+    """Six red cells on black: a row of six reds, and the program says which background it held."""
+    found = search(_COUNT_DEMOS, _COUNT_TEST, catalogue=NEXT)
+    assert found.candidates
+    first = found.candidates[0]
+    assert first.prediction == ((2, 2, 2, 2, 2, 2),)
+    assert first.program.text.startswith("bg(0) | ")
+    # The text alone re-runs it, with no demonstrations.
+    assert execute(parse(first.program.text), _COUNT_TEST) == ((2, 2, 2, 2, 2, 2),)
+
+
+def test_wide_keeps_the_test_inputs_own_background() -> None:
+    """Without the feature red is the background and the three black cells are counted."""
+    found = search(_COUNT_DEMOS, _COUNT_TEST, catalogue=WIDE)
+    assert found.candidates
+    assert found.candidates[0].prediction == ((0, 0, 0),)
+    assert Task(_COUNT_DEMOS, _COUNT_TEST, WIDE).held is None
+
+
+def test_heldbg_needs_one_shared_background_the_test_input_holds() -> None:
+    """Demonstrations on two backgrounds, or a test input without theirs, hold nothing."""
+    mixed = [*_COUNT_DEMOS[:3], (((5, 1, 5), (5, 5, 5), (1, 5, 5)), ((1, 1),))]
+    assert Task(mixed, _COUNT_TEST, NEXT).held is None
+    assert Task(_COUNT_DEMOS, ((2, 2, 7), (2, 7, 2), (7, 2, 2)), NEXT).held is None
+    assert Task(_COUNT_DEMOS, ((0, 0, 2), (0, 2, 0), (0, 0, 0)), NEXT).held is None
+    assert Task(_COUNT_DEMOS, _COUNT_TEST, NEXT).held == 0
+
+
+def test_held_background_step_parses_free_and_holds_only_a_present_colour() -> None:
+    """``bg(c)`` costs nothing, and on a grid without ``c`` the grid's own background stays."""
+    program = parse("bg(0)|count")
+    assert program.text == "bg(0) | count"
+    assert program.cost == parse("count").cost
+    # No black here: blue stays the background, and the two reds are counted.
+    assert execute(program, ((1, 1, 2), (1, 2, 1), (1, 1, 1))) == ((2, 2),)
