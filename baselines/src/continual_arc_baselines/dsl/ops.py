@@ -32,6 +32,7 @@ from . import (
     centres,
     choosing,
     chosen,
+    classifying,
     combining,
     contact,
     corners,
@@ -197,6 +198,8 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     trailing.FITTER,
     bordering.FITTER,
     carrying.FITTER,
+    classifying.FITTER,
+    classifying.SPECKED,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
