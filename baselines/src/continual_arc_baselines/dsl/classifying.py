@@ -8,7 +8,8 @@ not apply. `counting` already keys tables by counts of objects, cells and colour
 are the properties it cannot read (`KEYS`):
 
 - ``pattern``: the whole grid with its colours renumbered by first appearance (colour-blind);
-- ``shape``: the same, of the box around the foreground (where the picture stands is ignored);
+- ``shape``: the same, of the box around the foreground with any scaling undone (where the
+  picture stands and how large it is are ignored);
 - ``sym``: which of the four mirror symmetries the grid has (left-right, up-down, both diagonals);
 - ``holes``: how many background regions the foreground encloses;
 - ``joined@K``: how many multicolour objects (8-connected) hold colour K, a role or a literal
@@ -76,12 +77,24 @@ def _pattern(a: Array) -> str:
     return f"{a.shape[0]}x{a.shape[1]}.{''.join(str(int(c)) for c in codes)}"
 
 
+def _unscaled(box: Array) -> Array:
+    """The box with a scaling undone: one cell per k x k block, for the largest k it is made of."""
+    h, w = box.shape
+    for k in range(min(h, w), 1, -1):
+        if h % k or w % k:
+            continue
+        small = box[::k, ::k]
+        if np.array_equal(np.repeat(np.repeat(small, k, axis=0), k, axis=1), box):
+            return small
+    return box
+
+
 def _shape(a: Array, bg: int) -> str | None:
-    """The pattern of the box around the cells other than ``bg``, with ``bg`` numbered first."""
+    """The pattern of the box around the cells other than ``bg``, scaling undone, ``bg`` numbered first."""
     ys, xs = np.nonzero(a != bg)
     if not len(ys):
         return None
-    box = a[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    box = _unscaled(a[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
     # Numbering the background first keeps a shape apart from its complement within the box.
     order = {bg: 0}
     for v in box.ravel().tolist():

@@ -47,6 +47,7 @@ from . import (
     gathering,
     geometry,
     ground,
+    hidden,
     kronecker,
     lattice,
     layers,
@@ -172,6 +173,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *framing.FAMILIES,
     *masking.FAMILIES,
     *overlapping.FAMILIES,
+    *hidden.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
