@@ -30,6 +30,10 @@ MIN_SIDE = 2
 Box = tuple[int, int, int, int]
 """A rectangle as (top, bottom, left, right), bottom and right exclusive."""
 
+_CACHE: dict[tuple[bytes, tuple[int, ...]], Box | None] = {}
+_CACHE_LIMIT = 4096
+"""The search asks for the same grids' boxes over and over; the answers are kept, a bounded few."""
+
 
 def _largest_in(cells: npt.NDArray[np.bool_]) -> tuple[int, Box]:
     """The largest all-true rectangle of a boolean grid (the first found in reading order on a tie)."""
@@ -64,6 +68,15 @@ def largest_solid(a: Array) -> tuple[int, Box] | None:
 
 def dense_box(a: Array) -> Box | None:
     """The box of the block hidden in noise: the largest solid rectangle, grown over its specks."""
+    key = (a.tobytes(), a.shape)
+    if key not in _CACHE:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = _dense_box(a)
+    return _CACHE[key]
+
+
+def _dense_box(a: Array) -> Box | None:
     found = largest_solid(a)
     if found is None:
         return None
