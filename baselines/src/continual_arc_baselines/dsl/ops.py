@@ -33,6 +33,7 @@ from . import (
     centres,
     choosing,
     chosen,
+    classifying,
     combining,
     contact,
     corners,
@@ -49,6 +50,7 @@ from . import (
     gathering,
     geometry,
     ground,
+    hidden,
     inverting,
     kronecker,
     lanes,
@@ -186,6 +188,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *solids.FAMILIES,
     *inverting.FAMILIES,
     *sorting.FAMILIES,
+    *hidden.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
@@ -213,6 +216,8 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     bordering.FITTER,
     carrying.FITTER,
     trailing.FITTER,
+    classifying.FITTER,
+    classifying.SPECKED,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
