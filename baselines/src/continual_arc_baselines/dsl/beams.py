@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import colour_text, painted_colours, parse_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
@@ -38,6 +39,7 @@ SLANT = 0.25
 
 _WAYS = ("to", "from", "fan")
 _MARK, _BODY = -1, -2
+_NAMES = {_MARK: "m", _BODY: "b"}
 
 
 def _direction(dy: float, dx: float) -> tuple[int, int] | None:
@@ -116,10 +118,6 @@ def _beam(a: Array, bg: int, way: str, colour: int) -> Array | None:
     return None if np.array_equal(out, a) else out
 
 
-def _colour_text(colour: int) -> str:
-    return "m" if colour == _MARK else "b" if colour == _BODY else str(colour)
-
-
 def beam_op(way: str, colour: int = _MARK) -> Op:
     """The step ``beam{way;colour}`` (``colour`` -1: the mark's, -2: the body's)."""
 
@@ -127,7 +125,7 @@ def beam_op(way: str, colour: int = _MARK) -> Op:
         return _beam(a, ctx.bg, way, colour)
 
     step: Prim = prim
-    return Op(f"beam{{{way};{_colour_text(colour)}}}", BEAM_COST, step, "same")
+    return Op(f"beam{{{way};{colour_text(colour, _NAMES)}}}", BEAM_COST, step, "same")
 
 
 def parse_beam(text: str) -> Op | None:
@@ -137,26 +135,19 @@ def parse_beam(text: str) -> Op | None:
     way, _, colour = text[5:-1].partition(";")
     if way not in _WAYS:
         return None
-    if colour in ("m", "b"):
-        op = beam_op(way, _MARK if colour == "m" else _BODY)
-    elif colour.isdigit() and int(colour) < SENTINEL:
-        op = beam_op(way, int(colour))
-    else:
+    paint = parse_colour(colour, _NAMES)
+    if paint is None:
         return None
+    op = beam_op(way, paint)
     return op if op.text == text else None
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``beam`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lines are drawn over the background only, and every pair draws some.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
+    # Lines are drawn over the background only, and every pair draws some.
+    painted = painted_colours(given)
+    if painted is None:
+        return []
     colours = [_MARK, _BODY, *sorted(painted)] if len(painted) == 1 else [_MARK, _BODY]
     ops = [beam_op(way, colour) for way in _WAYS for colour in colours]
     return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import colour_text, painted_colours, parse_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
@@ -30,6 +31,7 @@ MAX_OBJECTS = 12
 
 _LINES = ("hv", "h", "v")
 _OWN = -1
+_NAMES = {_OWN: "="}
 
 
 def _axes(a: Array, bg: int, lines: str, colour: int) -> Array | None:
@@ -57,7 +59,7 @@ def _axes(a: Array, bg: int, lines: str, colour: int) -> Array | None:
 
 
 def _text(lines: str, colour: int) -> str:
-    return f"axes{{{lines};{'=' if colour == _OWN else colour}}}"
+    return f"axes{{{lines};{colour_text(colour, _NAMES)}}}"
 
 
 def axes_op(lines: str, colour: int = _OWN) -> Op:
@@ -75,23 +77,21 @@ def parse_axes(text: str) -> Op | None:
     if not (text.startswith("axes{") and text.endswith("}")):
         return None
     lines, _, colour = text[5:-1].partition(";")
-    if lines not in _LINES or (colour != "=" and not (colour.isdigit() and int(colour) < SENTINEL)):
+    if lines not in _LINES:
         return None
-    op = axes_op(lines, _OWN if colour == "=" else int(colour))
+    paint = parse_colour(colour, _NAMES)
+    if paint is None:
+        return None
+    op = axes_op(lines, paint)
     return op if op.text == text else None
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``axes`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lines are drawn over the background only, and every pair draws some.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
+    # Lines are drawn over the background only, and every pair draws some.
+    painted = painted_colours(given)
+    if painted is None:
+        return []
     colours = [_OWN, *sorted(painted)] if len(painted) == 1 else [_OWN]
     ops = [axes_op(lines, colour) for lines in _LINES for colour in colours]
     return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import painted_colours, parse_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 
@@ -68,10 +69,6 @@ def elbow_op(start: int, end: int, first: str, colour: int) -> Op:
     return Op(_text(start, end, first, colour), ELBOW_COST, step, "same")
 
 
-def _colour(text: str) -> int | None:
-    return int(text) if text.isdigit() and int(text) < SENTINEL else None
-
-
 def parse_elbow(text: str) -> Op | None:
     """The ``elbow`` step written as ``text``, or ``None`` when it is malformed."""
     if not (text.startswith("elbow{") and text.endswith("}")):
@@ -79,7 +76,7 @@ def parse_elbow(text: str) -> Op | None:
     parts = text[6:-1].split(";")
     if len(parts) != 4 or parts[2] not in _AXES:
         return None
-    start, end, colour = _colour(parts[0]), _colour(parts[1]), _colour(parts[3])
+    start, end, colour = parse_colour(parts[0]), parse_colour(parts[1]), parse_colour(parts[3])
     if start is None or end is None or colour is None or start == end:
         return None
     op = elbow_op(start, end, parts[2], colour)
@@ -88,16 +85,9 @@ def parse_elbow(text: str) -> Op | None:
 
 def fit(given: FitInput) -> list[Op]:
     """The ``elbow`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # The path is drawn over the background only, in one colour, in every pair.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    if len(painted) != 1:
+    # The path is drawn over the background only, in one colour, in every pair.
+    painted = painted_colours(given)
+    if painted is None or len(painted) != 1:
         return []
     (colour,) = painted
     # The ends: colours with exactly one cell in every grid, the test's too.

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import painted_colours, parse_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
@@ -98,24 +99,20 @@ def parse_link(text: str) -> Op | None:
     if not (text.startswith("link{") and text.endswith("}")):
         return None
     inset, _, colour = text[5:-1].partition(";")
-    if not (inset.isdigit() and int(inset) in _INSETS and colour.isdigit() and int(colour) < SENTINEL):
+    if not (inset.isdigit() and int(inset) in _INSETS):
         return None
-    op = link_op(int(inset), int(colour))
+    paint = parse_colour(colour)
+    if paint is None:
+        return None
+    op = link_op(int(inset), paint)
     return op if op.text == text else None
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``link`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Links are painted over the background only, in one colour, in every pair.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    if len(painted) != 1:
+    # Links are painted over the background only, in one colour, in every pair.
+    painted = painted_colours(given)
+    if painted is None or len(painted) != 1:
         return []
     (colour,) = painted
     ops = [link_op(inset, colour) for inset in _INSETS]

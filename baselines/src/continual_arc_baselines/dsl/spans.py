@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import painted_colours, parse_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 
@@ -65,24 +66,20 @@ def parse_spans(text: str) -> Op | None:
     if not (text.startswith("spans{") and text.endswith("}")):
         return None
     lines, _, colour = text[6:-1].partition(";")
-    if lines not in _LINES or not (colour.isdigit() and int(colour) < SENTINEL):
+    if lines not in _LINES:
         return None
-    op = spans_op(lines, int(colour))
+    paint = parse_colour(colour)
+    if paint is None:
+        return None
+    op = spans_op(lines, paint)
     return op if op.text == text else None
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``spans`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lanes are painted over the background only, in one colour, in every pair.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    if len(painted) != 1:
+    # Lanes are painted over the background only, in one colour, in every pair.
+    painted = painted_colours(given)
+    if painted is None or len(painted) != 1:
         return []
     (colour,) = painted
     ops = [spans_op(lines, colour) for lines in _LINES]
