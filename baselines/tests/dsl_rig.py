@@ -13,8 +13,9 @@ import numpy.typing as npt
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import execute, parse, search
 from continual_arc_baselines.dsl.catalogue import FitInput
+from continual_arc_baselines.dsl.family import Op
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import CORE, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 P = TypeVar("P")
 
@@ -43,6 +44,17 @@ def fit_input(pairs: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]], test: npt.Ar
     inputs = (*(np.asarray(i, dtype=np.uint8) for i, _ in pairs), np.asarray(test, dtype=np.uint8))
     outputs = tuple(np.asarray(o, dtype=np.uint8) for _, o in pairs)
     return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
+
+
+def check_fitted(op: Op, given: FitInput, answer: Cells) -> None:
+    """Asserts that a fitted ``op`` answers the test input of ``given`` with ``answer``.
+
+    And that it reads back from its text, as a kept program must to run with no demonstrations.
+    """
+    made = op(given.inputs[-1], given.contexts[-1])
+    assert made is not None and made.tolist() == answer
+    again = lookup(op.text)
+    assert again is not None and again.text == op.text
 
 
 def made_pairs(make: Callable[[random.Random], P], seed: int, count: int) -> list[P]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from dsl_rig import Cells, fit_input
+from dsl_rig import Cells, check_fitted, fit_input
 
 from continual_arc_baselines.dsl.banding import fit_band
 from continual_arc_baselines.dsl.grid import Context
@@ -24,10 +24,7 @@ def test_rows_are_painted_by_the_third_their_marker_lies_in() -> None:
     given = fit_input(_DEMOS, test)
     found = fit_band(given)
     assert [op.text for op in found] == ["band(h,3){0>2;1>4;2>3}"]
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup(found[0].text)
-    assert again is not None and again.text == found[0].text
+    check_fitted(found[0], given, answer)
 
 
 def test_a_row_with_two_markers_is_not_answered() -> None:

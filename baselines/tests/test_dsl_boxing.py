@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from dsl_rig import Cells, fit_input
+from dsl_rig import Cells, check_fitted, fit_input
 
 from continual_arc_baselines.dsl.boxing import fit_boxpaint
 from continual_arc_baselines.dsl.grid import Context
@@ -65,10 +65,7 @@ def test_the_background_inside_each_frame_box_is_painted() -> None:
     found = fit_boxpaint(given)
     assert found
     assert found[0].text == "boxpaint(8,bg){4>7}"
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup(found[0].text)
-    assert again is not None and again.text == found[0].text
+    check_fitted(found[0], given, answer)
 
 
 def test_the_whole_colour_boxes_the_other_colours() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from dsl_rig import Cells, fit_input
+from dsl_rig import Cells, check_fitted, fit_input
 
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
@@ -68,10 +68,7 @@ def test_the_pattern_is_copied_into_the_four_quarters_about_the_marker() -> None
     given = fit_input(_DEMOS, test)
     found = fit_pivot(given)
     assert [op.text for op in found][:1] == ["pivot(hv){3}"]
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup("pivot(hv){3}")
-    assert again is not None and again.text == "pivot(hv){3}"
+    check_fitted(found[0], given, answer)
 
 
 def test_a_left_to_right_pivot_drops_copies_off_the_grid() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from dsl_rig import Cells, fit_input
+from dsl_rig import Cells, check_fitted, fit_input
 
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
@@ -58,10 +58,7 @@ def test_each_cell_takes_the_marker_of_its_row() -> None:
     given = fit_input(_DEMOS, test)
     found = fit_tint(given)
     assert [op.text for op in found][:1] == ["tint(l){5}"]
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup("tint(l){5}")
-    assert again is not None and again.text == "tint(l){5}"
+    check_fitted(found[0], given, answer)
 
 
 def test_looking_up_and_to_the_nearest() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from dsl_rig import Cells, fit_input
+from dsl_rig import Cells, check_fitted, fit_input
 
 from continual_arc_baselines.dsl.objects import objects
 from continual_arc_baselines.dsl.ops import lookup
@@ -70,10 +70,7 @@ def test_shapes_of_new_lengths_are_recoloured_by_kind() -> None:
     given = fit_input(_DEMOS, test)
     found = fit_turns(given)
     assert [op.text for op in found] == ["turns{i>k;l>1;ll>6}"]
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup(found[0].text)
-    assert again is not None and again.text == found[0].text
+    check_fitted(found[0], given, answer)
 
 
 def test_a_u_an_s_and_a_branch_have_different_signatures() -> None:
