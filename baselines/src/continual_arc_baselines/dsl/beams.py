@@ -21,10 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import colour_text, painted_colours, parse_colour
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["BEAM", "BEAM_COST", "MAX_OBJECTS", "SLANT", "beam_op", "parse_beam"]
 
@@ -130,9 +131,10 @@ def beam_op(way: str, colour: int = _MARK) -> Op:
 
 def parse_beam(text: str) -> Op | None:
     """The ``beam`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("beam{") and text.endswith("}")):
+    body = braced(text, "beam")
+    if body is None:
         return None
-    way, _, colour = text[5:-1].partition(";")
+    way, _, colour = body.partition(";")
     if way not in _WAYS:
         return None
     paint = parse_colour(colour, _NAMES)

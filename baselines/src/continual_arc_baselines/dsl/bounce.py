@@ -21,9 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import colour_text, painted_colours, parse_colour
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["BOUNCE", "BOUNCE_COST", "bounce_op", "parse_bounce"]
 
@@ -118,9 +119,10 @@ def bounce_op(src: str, way: str, axis: str, colour: int = _OWN) -> Op:
 
 def parse_bounce(text: str) -> Op | None:
     """The ``bounce`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("bounce{") and text.endswith("}")):
+    body = braced(text, "bounce")
+    if body is None:
         return None
-    parts = text[7:-1].split(";")
+    parts = body.split(";")
     if len(parts) != 4 or parts[0] not in _SOURCES or parts[2] not in _AXES:
         return None
     src, way, axis, colour = parts

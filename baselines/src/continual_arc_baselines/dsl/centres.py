@@ -16,10 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import colour_text, painted_colours, parse_colour
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["AXES", "AXES_COST", "MAX_OBJECTS", "axes_op", "parse_axes"]
 
@@ -74,9 +75,10 @@ def axes_op(lines: str, colour: int = _OWN) -> Op:
 
 def parse_axes(text: str) -> Op | None:
     """The ``axes`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("axes{") and text.endswith("}")):
+    body = braced(text, "axes")
+    if body is None:
         return None
-    lines, _, colour = text[5:-1].partition(";")
+    lines, _, colour = body.partition(";")
     if lines not in _LINES:
         return None
     paint = parse_colour(colour, _NAMES)

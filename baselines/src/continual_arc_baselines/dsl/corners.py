@@ -20,9 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import colour_text, painted_colours, parse_colour
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["CORNERS", "CORNERS_COST", "MAX_CORNERS", "corners_op", "parse_corners"]
 
@@ -96,9 +97,10 @@ def corners_op(way: str, colour: int = _OWN) -> Op:
 
 def parse_corners(text: str) -> Op | None:
     """The ``corners`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("corners{") and text.endswith("}")):
+    body = braced(text, "corners")
+    if body is None:
         return None
-    way, _, colour = text[8:-1].partition(";")
+    way, _, colour = body.partition(";")
     if way not in _WAYS:
         return None
     paint = parse_colour(colour, _NAMES)

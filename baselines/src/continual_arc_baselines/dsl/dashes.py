@@ -16,9 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import background_paints, colour_text, parse_colour
+from .drawn import background_paints
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["DASH", "DASH_COST", "MAX_SOURCES", "dash_op", "parse_dash"]
 
@@ -79,9 +80,10 @@ def dash_op(way: str, odd: int, even: int) -> Op:
 
 def parse_dash(text: str) -> Op | None:
     """The ``dash`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("dash{") and text.endswith("}")):
+    body = braced(text, "dash")
+    if body is None:
         return None
-    parts = text[5:-1].split(";")
+    parts = body.split(";")
     if len(parts) != 3 or parts[0] not in _WAYS:
         return None
     odd, even = parse_colour(parts[1], _NAMES), parse_colour(parts[2], _NAMES)

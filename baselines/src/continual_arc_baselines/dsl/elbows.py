@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours, parse_colour
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced, parse_colour
 
 __all__ = ["ELBOW", "ELBOW_COST", "elbow_op", "parse_elbow"]
 
@@ -71,9 +72,10 @@ def elbow_op(start: int, end: int, first: str, colour: int) -> Op:
 
 def parse_elbow(text: str) -> Op | None:
     """The ``elbow`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("elbow{") and text.endswith("}")):
+    body = braced(text, "elbow")
+    if body is None:
         return None
-    parts = text[6:-1].split(";")
+    parts = body.split(";")
     if len(parts) != 4 or parts[2] not in _AXES:
         return None
     start, end, colour = parse_colour(parts[0]), parse_colour(parts[1]), parse_colour(parts[3])

@@ -16,10 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours, parse_colour
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
+from .steptext import braced, parse_colour
 
 __all__ = ["LINK", "LINK_COST", "MAX_OBJECTS", "link_op", "parse_link"]
 
@@ -96,9 +97,10 @@ def link_op(inset: int, colour: int) -> Op:
 
 def parse_link(text: str) -> Op | None:
     """The ``link`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("link{") and text.endswith("}")):
+    body = braced(text, "link")
+    if body is None:
         return None
-    inset, _, colour = text[5:-1].partition(";")
+    inset, _, colour = body.partition(";")
     if not (inset.isdigit() and int(inset) in _INSETS):
         return None
     paint = parse_colour(colour)

@@ -16,9 +16,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours, parse_colour
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced, parse_colour
 
 __all__ = ["SPANS", "SPANS_COST", "parse_spans", "spans_op"]
 
@@ -63,9 +64,10 @@ def spans_op(lines: str, colour: int) -> Op:
 
 def parse_spans(text: str) -> Op | None:
     """The ``spans`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("spans{") and text.endswith("}")):
+    body = braced(text, "spans")
+    if body is None:
         return None
-    lines, _, colour = text[6:-1].partition(";")
+    lines, _, colour = body.partition(";")
     if lines not in _LINES:
         return None
     paint = parse_colour(colour)

@@ -18,10 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import colour_text, painted_colours, parse_colour
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .rays import ray
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["TOWARD", "TOWARD_COST", "parse_toward", "toward_op"]
 
@@ -79,9 +80,10 @@ def toward_op(target: int, dirs: str, colour: int = _OWN) -> Op:
 
 def parse_toward(text: str) -> Op | None:
     """The ``toward`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("toward{") and text.endswith("}")):
+    body = braced(text, "toward")
+    if body is None:
         return None
-    parts = text[7:-1].split(";")
+    parts = body.split(";")
     if len(parts) != 3 or parts[1] not in _DIRS:
         return None
     target = parse_colour(parts[0])

@@ -20,6 +20,7 @@ from .catalogue import FitInput, Fitter, one_per_answer
 from .drawn import background_paints
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced
 
 __all__ = ["MAX_SOURCES", "TURN", "TURN_COST", "parse_turn", "turn_op"]
 
@@ -73,9 +74,10 @@ def turn_op(way: str, rot: str) -> Op:
 
 def parse_turn(text: str) -> Op | None:
     """The ``turn`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("turn{") and text.endswith("}")):
+    body = braced(text, "turn")
+    if body is None:
         return None
-    way, _, rot = text[5:-1].partition(";")
+    way, _, rot = body.partition(";")
     if way not in _WAYS or rot not in _ROTS:
         return None
     op = turn_op(way, rot)
