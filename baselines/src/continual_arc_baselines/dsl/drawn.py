@@ -13,7 +13,7 @@ import numpy as np
 
 from .catalogue import FitInput
 
-__all__ = ["background_paints", "painted_colours"]
+__all__ = ["background_paints", "painted_colour", "painted_colours"]
 
 
 def background_paints(given: FitInput) -> list[set[int]] | None:
@@ -37,3 +37,15 @@ def painted_colours(given: FitInput) -> set[int] | None:
     """Every colour the demonstrations paint on their background, or ``None`` as `background_paints`."""
     paints = background_paints(given)
     return None if paints is None else set().union(*paints)
+
+
+def painted_colour(given: FitInput) -> int | None:
+    """The one colour the demonstrations paint on their background; ``None`` when they paint more.
+
+    ``None`` too when they fail `background_paints`' gate: for steps that draw in a single colour.
+    """
+    painted = painted_colours(given)
+    if painted is None or len(painted) != 1:
+        return None
+    (colour,) = painted
+    return colour

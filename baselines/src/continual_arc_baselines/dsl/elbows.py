@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours
+from .drawn import painted_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .steptext import braced, parse_colour
@@ -88,10 +88,9 @@ def parse_elbow(text: str) -> Op | None:
 def fit(given: FitInput) -> list[Op]:
     """The ``elbow`` steps that turn every demonstration input into its output."""
     # The path is drawn over the background only, in one colour, in every pair.
-    painted = painted_colours(given)
-    if painted is None or len(painted) != 1:
+    colour = painted_colour(given)
+    if colour is None:
         return []
-    (colour,) = painted
     # The ends: colours with exactly one cell in every grid, the test's too.
     grids = list(zip(given.inputs, given.contexts, strict=True))
     ends = [c for c in range(SENTINEL) if all(c != ctx.bg and _single(a, c) is not None for a, ctx in grids)]

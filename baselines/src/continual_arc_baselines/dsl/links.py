@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours
+from .drawn import painted_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
@@ -113,10 +113,9 @@ def parse_link(text: str) -> Op | None:
 def fit(given: FitInput) -> list[Op]:
     """The ``link`` steps that turn every demonstration input into its output."""
     # Links are painted over the background only, in one colour, in every pair.
-    painted = painted_colours(given)
-    if painted is None or len(painted) != 1:
+    colour = painted_colour(given)
+    if colour is None:
         return []
-    (colour,) = painted
     ops = [link_op(inset, colour) for inset in _INSETS]
     return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
 

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours
+from .drawn import painted_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .steptext import braced, parse_colour
@@ -80,10 +80,9 @@ def parse_spans(text: str) -> Op | None:
 def fit(given: FitInput) -> list[Op]:
     """The ``spans`` steps that turn every demonstration input into its output."""
     # Lanes are painted over the background only, in one colour, in every pair.
-    painted = painted_colours(given)
-    if painted is None or len(painted) != 1:
+    colour = painted_colour(given)
+    if colour is None:
         return []
-    (colour,) = painted
     ops = [spans_op(lines, colour) for lines in _LINES]
     return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
 
