@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .catalogue import FitInput, Fitter
+from .drawn import WayColour
+from .family import Op
+from .grid import SENTINEL, Array
 from .objects import label
-from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["BEAM", "BEAM_COST", "MAX_OBJECTS", "SLANT", "beam_op", "parse_beam"]
 
@@ -119,40 +118,22 @@ def _beam(a: Array, bg: int, way: str, colour: int) -> Array | None:
     return None if np.array_equal(out, a) else out
 
 
+_STEPS = WayColour("beam", BEAM_COST, _beam, _WAYS, _NAMES)
+
+
 def beam_op(way: str, colour: int = _MARK) -> Op:
     """The step ``beam{way;colour}`` (``colour`` -1: the mark's, -2: the body's)."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        return _beam(a, ctx.bg, way, colour)
-
-    step: Prim = prim
-    return Op(f"beam{{{way};{colour_text(colour, _NAMES)}}}", BEAM_COST, step, "same")
+    return _STEPS.op(way, colour)
 
 
 def parse_beam(text: str) -> Op | None:
     """The ``beam`` step written as ``text``, or ``None`` when it is malformed."""
-    body = braced(text, "beam")
-    if body is None:
-        return None
-    way, _, colour = body.partition(";")
-    if way not in _WAYS:
-        return None
-    paint = parse_colour(colour, _NAMES)
-    if paint is None:
-        return None
-    op = beam_op(way, paint)
-    return op if op.text == text else None
+    return _STEPS.parse(text)
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``beam`` steps that turn every demonstration input into its output."""
-    # Lines are drawn over the background only, and every pair draws some.
-    painted = painted_colours(given)
-    if painted is None:
-        return []
-    colours = [_MARK, _BODY, *sorted(painted)] if len(painted) == 1 else [_MARK, _BODY]
-    ops = [beam_op(way, colour) for way in _WAYS for colour in colours]
-    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+    return _STEPS.fit(given)
 
 
 BEAM = Fitter("beam{", {"beam": BEAM_COST}, fit, parse_beam)

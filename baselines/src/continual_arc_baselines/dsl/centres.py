@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .catalogue import FitInput, Fitter
+from .drawn import WayColour
+from .family import Op
+from .grid import SENTINEL, Array
 from .objects import label
-from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["AXES", "AXES_COST", "MAX_OBJECTS", "axes_op", "parse_axes"]
 
@@ -59,44 +58,22 @@ def _axes(a: Array, bg: int, lines: str, colour: int) -> Array | None:
     return None if np.array_equal(out, a) else out
 
 
-def _text(lines: str, colour: int) -> str:
-    return f"axes{{{lines};{colour_text(colour, _NAMES)}}}"
+_STEPS = WayColour("axes", AXES_COST, _axes, _LINES, _NAMES)
 
 
 def axes_op(lines: str, colour: int = _OWN) -> Op:
     """The step ``axes{lines;colour}`` (``colour`` -1: each line in its object's colour)."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        return _axes(a, ctx.bg, lines, colour)
-
-    step: Prim = prim
-    return Op(_text(lines, colour), AXES_COST, step, "same")
+    return _STEPS.op(lines, colour)
 
 
 def parse_axes(text: str) -> Op | None:
     """The ``axes`` step written as ``text``, or ``None`` when it is malformed."""
-    body = braced(text, "axes")
-    if body is None:
-        return None
-    lines, _, colour = body.partition(";")
-    if lines not in _LINES:
-        return None
-    paint = parse_colour(colour, _NAMES)
-    if paint is None:
-        return None
-    op = axes_op(lines, paint)
-    return op if op.text == text else None
+    return _STEPS.parse(text)
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``axes`` steps that turn every demonstration input into its output."""
-    # Lines are drawn over the background only, and every pair draws some.
-    painted = painted_colours(given)
-    if painted is None:
-        return []
-    colours = [_OWN, *sorted(painted)] if len(painted) == 1 else [_OWN]
-    ops = [axes_op(lines, colour) for lines in _LINES for colour in colours]
-    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+    return _STEPS.fit(given)
 
 
 AXES = Fitter("axes{", {"axes": AXES_COST}, fit, parse_axes)

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
-from .drawn import painted_colours
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
-from .steptext import braced, colour_text, parse_colour
+from .catalogue import FitInput, Fitter
+from .drawn import WayColour
+from .family import Op
+from .grid import SENTINEL, Array
 
 __all__ = ["CORNERS", "CORNERS_COST", "MAX_CORNERS", "corners_op", "parse_corners"]
 
@@ -85,40 +84,22 @@ def _draw(a: Array, bg: int, way: str, colour: int) -> Array | None:
     return None if np.array_equal(out, a) else out
 
 
+_STEPS = WayColour("corners", CORNERS_COST, _draw, _WAYS, _NAMES)
+
+
 def corners_op(way: str, colour: int = _OWN) -> Op:
     """The step ``corners{way;colour}`` (``colour`` -1: the corner's own, -2: the other colour)."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        return _draw(a, ctx.bg, way, colour)
-
-    step: Prim = prim
-    return Op(f"corners{{{way};{colour_text(colour, _NAMES)}}}", CORNERS_COST, step, "same")
+    return _STEPS.op(way, colour)
 
 
 def parse_corners(text: str) -> Op | None:
     """The ``corners`` step written as ``text``, or ``None`` when it is malformed."""
-    body = braced(text, "corners")
-    if body is None:
-        return None
-    way, _, colour = body.partition(";")
-    if way not in _WAYS:
-        return None
-    paint = parse_colour(colour, _NAMES)
-    if paint is None:
-        return None
-    op = corners_op(way, paint)
-    return op if op.text == text else None
+    return _STEPS.parse(text)
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``corners`` steps that turn every demonstration input into its output."""
-    # Lines are drawn over the background only, and every pair draws some.
-    painted = painted_colours(given)
-    if painted is None:
-        return []
-    colours = [_OWN, _OTHER, *sorted(painted)] if len(painted) == 1 else [_OWN, _OTHER]
-    ops = [corners_op(way, colour) for way in _WAYS for colour in colours]
-    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+    return _STEPS.fit(given)
 
 
 CORNERS = Fitter("corners{", {"corners": CORNERS_COST}, fit, parse_corners)
