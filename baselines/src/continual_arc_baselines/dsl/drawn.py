@@ -6,9 +6,10 @@ all begin with the same gate (every demonstration keeps its size, changes some c
 only background cells) and read their candidate colours from what the outputs paint there. The
 gate is kept here so that every such step reads the demonstrations the same way.
 
-Three of them (``beam``, ``corners``, ``axes``) are moreover one kind of step, ``name{way;colour}``:
-a way to draw from a short list, and a colour that is a role (the mark's, the object's own, ...) or
-a fixed one. `WayColour` holds their text, parser and fitter once; each module gives its drawing.
+Four of them (``beam``, ``corners``, ``axes``, ``spans``) are moreover one kind of step,
+``name{way;colour}``: a way to draw from a short list, and a colour that is a role (the mark's, the
+object's own, ...) or a fixed one. `WayColour` holds their text, parser and fitter once; each
+module gives its drawing, ways and role names.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ class WayColour:
         cost: the base cost of each step.
         draw: what a step does to a grid (``None`` when it draws nothing).
         ways: the ways, in the order they are fitted.
-        roles: each role's colour code (negative) and its name in the text, in the order fitted.
+        roles: each role's colour code (negative) and its name in the text, in the order fitted;
+            with none, only the one colour the demonstrations paint is fitted.
     """
 
     name: str
