@@ -1,21 +1,60 @@
-"""Shared pieces of the DSL tests: seeded tasks made by a pair maker, and the wide-against-core check."""
+"""Shared pieces of the DSL tests: grids written by hand, a fitter's input, seeded tasks made by a
+pair maker, and the wide-against-core check."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from continual_arc.core.grids import Grid, Pair
 from continual_arc_baselines.dsl import execute, parse, search
-from continual_arc_baselines.dsl.ops import CORE, WIDE
+from continual_arc_baselines.dsl.catalogue import FitInput
+from continual_arc_baselines.dsl.family import Op
+from continual_arc_baselines.dsl.grid import Context
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 P = TypeVar("P")
 
 Made = tuple[np.ndarray, np.ndarray]
 """A pair made as arrays (input, output)."""
+
+Cells = list[list[int]]
+"""A grid written as rows of ints."""
+
+
+def digits(*rows: str) -> Grid:
+    """A grid written as one string of digits a row: ``digits("010", "000")``."""
+    return tuple(tuple(int(c) for c in row) for row in rows)
+
+
+def cells(rows: Cells) -> np.ndarray:
+    """A grid written as rows of ints, as a ``uint8`` array."""
+    return np.array(rows, dtype=np.uint8)
+
+
+def fit_input(pairs: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]], test: npt.ArrayLike) -> FitInput:
+    """What a fitter reads for demonstrations ``pairs`` and the ``test`` input (grids, rows or arrays).
+
+    Each grid becomes a ``uint8`` array (one that already is one is used as it is) with its own plain context.
+    """
+    inputs = (*(np.asarray(i, dtype=np.uint8) for i, _ in pairs), np.asarray(test, dtype=np.uint8))
+    outputs = tuple(np.asarray(o, dtype=np.uint8) for _, o in pairs)
+    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
+
+
+def check_fitted(op: Op, given: FitInput, answer: Cells) -> None:
+    """Asserts that a fitted ``op`` answers the test input of ``given`` with ``answer``.
+
+    And that it reads back from its text, as a kept program must to run with no demonstrations.
+    """
+    made = op(given.inputs[-1], given.contexts[-1])
+    assert made is not None and made.tolist() == answer
+    again = lookup(op.text)
+    assert again is not None and again.text == op.text
 
 
 def made_pairs(make: Callable[[random.Random], P], seed: int, count: int) -> list[P]:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from continual_arc.core.grids import Grid
+from dsl_rig import digits as g
+
 from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.analogy import finish_rows
 from continual_arc_baselines.dsl.grid import to_array
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
 
 
 def test_a_begun_row_is_finished_under_the_recolouring_of_its_start() -> None:

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import Cells, check_fitted, fit_input
 
 from continual_arc_baselines.dsl.banding import fit_band
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
-
-Cells = list[list[int]]
-
-
-def _given(pairs: list[tuple[Cells, Cells]], test: Cells) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # A marker in the first third of its row paints the row red, the middle third yellow, the last green.
 _DEMOS: list[tuple[Cells, Cells]] = [
@@ -30,13 +21,10 @@ def test_rows_are_painted_by_the_third_their_marker_lies_in() -> None:
     # Six wide: the thirds are columns 0-1, 2-3 and 4-5.
     test: Cells = [[0, 0, 0, 0, 7, 0], [7, 0, 0, 0, 0, 0], [0, 0, 7, 0, 0, 0]]
     answer: Cells = [[3] * 6, [2] * 6, [4] * 6]
-    given = _given(_DEMOS, test)
+    given = fit_input(_DEMOS, test)
     found = fit_band(given)
     assert [op.text for op in found] == ["band(h,3){0>2;1>4;2>3}"]
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup(found[0].text)
-    assert again is not None and again.text == found[0].text
+    check_fitted(found[0], given, answer)
 
 
 def test_a_row_with_two_markers_is_not_answered() -> None:
@@ -51,5 +39,5 @@ def test_nothing_is_fitted_when_output_rows_are_not_whole() -> None:
         ([[5, 0, 0], [0, 5, 0], [0, 0, 5]], [[2, 0, 0], [0, 4, 0], [0, 0, 3]]),
         ([[0, 0, 5], [0, 0, 5], [5, 0, 0]], [[0, 0, 3], [0, 0, 3], [2, 0, 0]]),
     ]
-    assert fit_band(_given(pairs, [[5, 0, 0], [0, 5, 0], [0, 0, 5]])) == []
+    assert fit_band(fit_input(pairs, [[5, 0, 0], [0, 5, 0], [0, 0, 5]])) == []
     assert lookup("band(d,3){0>2}") is None

@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dsl_rig import digits as g
+from dsl_rig import fit_input
 
-from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.beams import BEAM, parse_beam
-from continual_arc_baselines.dsl.catalogue import FitInput
-from continual_arc_baselines.dsl.grid import Context
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
-
-
-def given(pairs: list[tuple[Grid, Grid]], test: Grid) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # An arrow of 2s with its mark 1 at (2,0); the body's middle, (2, 0.75), lies to the right.
 RIGHT = g("000000", "200000", "122000", "200000", "000000")
@@ -41,10 +28,10 @@ def test_beam_needs_a_marked_shape_and_room() -> None:
 
 
 def test_beam_is_fitted() -> None:
-    ops = BEAM.fit(given([(RIGHT, RIGHT_OUT), (UP, UP_OUT)], UP))
+    ops = BEAM.fit(fit_input([(RIGHT, RIGHT_OUT), (UP, UP_OUT)], UP))
     assert ops and ops[0].text == "beam{to;m}"
     lines = [(g("000", "010", "000"), g("010", "010", "010"))]  # a dot is no arrow
-    assert BEAM.fit(given(lines, g("000", "010", "000"))) == []
+    assert BEAM.fit(fit_input(lines, g("000", "010", "000"))) == []
 
 
 def test_beam_fans_out_from_a_cups_front() -> None:

@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import cells, fit_input
 
 from continual_arc_baselines.dsl.bordering import edges, fit_edges, parse_edges
-from continual_arc_baselines.dsl.catalogue import FitInput
-from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
 
-
-def _a(rows: list[list[int]]) -> np.ndarray:
-    return np.array(rows, dtype=np.uint8)
-
-
-def _given(pairs: list[tuple[np.ndarray, np.ndarray]], test: np.ndarray) -> FitInput:
-    inputs = (*(i for i, _ in pairs), test)
-    return FitInput(inputs, tuple(o for _, o in pairs), tuple(Context(g) for g in inputs))
-
-
-_GRID = _a([[1, 2], [3, 8]])
-_GROWN = _a(
+_GRID = cells([[1, 2], [3, 8]])
+_GROWN = cells(
     [
         [0, 1, 2, 0],
         [1, 1, 2, 2],
@@ -35,12 +24,12 @@ def test_edges_stretch_outwards() -> None:
 
 
 def test_edges_are_fitted_with_their_corner_colour() -> None:
-    ops = fit_edges(_given([(_GRID, _GROWN)], _GRID))
+    ops = fit_edges(fit_input([(_GRID, _GROWN)], _GRID))
     assert [op.text for op in ops] == ["edges{0}"]
     assert parse_edges("edges{0}") is not None and lookup("edges{0}") is not None
 
 
 def test_a_plain_frame_is_no_edge_extension() -> None:
     framed = np.pad(_GRID, 1)  # a border of 0, not copies of the edges
-    assert fit_edges(_given([(_GRID, framed)], _GRID)) == []
+    assert fit_edges(fit_input([(_GRID, framed)], _GRID)) == []
     assert parse_edges("edges{x}") is None

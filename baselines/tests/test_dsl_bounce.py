@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dsl_rig import digits as g
+from dsl_rig import fit_input
 
-from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.bounce import BOUNCE, parse_bounce
-from continual_arc_baselines.dsl.catalogue import FitInput
-from continual_arc_baselines.dsl.grid import Context
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
-
-
-def given(pairs: list[tuple[Grid, Grid]], test: Grid) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
 
 
 def test_bounce_zigzags_between_the_side_borders() -> None:
@@ -46,7 +34,7 @@ def test_bounce_is_fitted_and_fits_no_straight_line() -> None:
         (g("000", "000", "000", "100"), g("010", "001", "010", "100")),
         (g("00", "00", "10"), g("10", "01", "10")),
     ]
-    ops = BOUNCE.fit(given(demos, g("000", "100")))
+    ops = BOUNCE.fit(fit_input(demos, g("000", "100")))
     assert ops and ops[0].text == "bounce{p;ur;h;=}"
     straight = [(g("000", "100"), g("000", "111"))]
-    assert BOUNCE.fit(given(straight, g("000", "100"))) == []
+    assert BOUNCE.fit(fit_input(straight, g("000", "100"))) == []

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import Cells, check_fitted, fit_input
 
 from continual_arc_baselines.dsl.boxing import fit_boxpaint
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
-
-Cells = list[list[int]]
-
-
-def _given(pairs: list[tuple[Cells, Cells]], test: Cells) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # Yellow corner shapes on black: the black cells inside each shape's box turn orange.
 _DEMOS: list[tuple[Cells, Cells]] = [
@@ -70,14 +61,11 @@ def test_the_background_inside_each_frame_box_is_painted() -> None:
         [0, 4, 7, 7, 0],
         [0, 0, 0, 0, 0],
     ]
-    given = _given(_DEMOS, test)
+    given = fit_input(_DEMOS, test)
     found = fit_boxpaint(given)
     assert found
     assert found[0].text == "boxpaint(8,bg){4>7}"
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup(found[0].text)
-    assert again is not None and again.text == found[0].text
+    check_fitted(found[0], given, answer)
 
 
 def test_the_whole_colour_boxes_the_other_colours() -> None:
@@ -97,5 +85,5 @@ def test_nothing_is_fitted_when_changes_leave_the_boxes() -> None:
         ([[4, 4, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0]], [[4, 4, 0, 0], [4, 7, 0, 7], [0, 0, 0, 0]]),
         ([[0, 0, 0, 0], [0, 4, 4, 0], [0, 4, 0, 0]], [[7, 0, 0, 0], [0, 4, 4, 0], [0, 4, 7, 0]]),
     ]
-    assert fit_boxpaint(_given(pairs, [[4, 4, 0], [0, 4, 0], [0, 0, 0]])) == []
+    assert fit_boxpaint(fit_input(pairs, [[4, 4, 0], [0, 4, 0], [0, 0, 0]])) == []
     assert lookup("boxpaint(5,bg){4>7}") is None

@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import cells, fit_input
 
 from continual_arc_baselines.dsl.carrying import carry, fit_carry, parse_carry, step_of
-from continual_arc_baselines.dsl.catalogue import FitInput
-from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
 
-
-def _a(rows: list[list[int]]) -> np.ndarray:
-    return np.array(rows, dtype=np.uint8)
-
-
-def _given(pairs: list[tuple[np.ndarray, np.ndarray]], test: np.ndarray) -> FitInput:
-    inputs = (*(i for i, _ in pairs), test)
-    return FitInput(inputs, tuple(o for _, o in pairs), tuple(Context(g) for g in inputs))
-
-
 # A staircase: each pair of rows is the pair above moved one cell right.
-_STAIRS = _a(
+_STAIRS = cells(
     [
         [1, 1, 0, 0, 0],
         [0, 1, 0, 0, 0],
@@ -28,7 +17,7 @@ _STAIRS = _a(
         [0, 0, 1, 0, 0],
     ]
 )
-_CARRIED = _a(
+_CARRIED = cells(
     [
         [1, 1, 0, 0, 0],
         [0, 1, 0, 0, 0],
@@ -47,14 +36,14 @@ def test_the_staircase_step_is_found_and_carried_on() -> None:
 
 
 def test_the_carry_is_fitted_and_reads_back() -> None:
-    ops = fit_carry(_given([(_STAIRS, _CARRIED)], _STAIRS))
+    ops = fit_carry(fit_input([(_STAIRS, _CARRIED)], _STAIRS))
     assert [op.text for op in ops] == ["carry(v){6}"]
     assert parse_carry("carry(v){6}") is not None and lookup("carry(v){6}") is not None
 
 
 def test_a_grid_with_no_step_carries_nothing() -> None:
-    odd = _a([[1, 0, 0], [0, 0, 2], [0, 3, 0], [4, 0, 0]])  # no row repeats an earlier one
+    odd = cells([[1, 0, 0], [0, 0, 2], [0, 3, 0], [4, 0, 0]])  # no row repeats an earlier one
     assert step_of(odd, 0) is None
     assert carry(odd, 0, 6) is None
-    assert fit_carry(_given([(odd, np.zeros((6, 3), dtype=np.uint8))], odd)) == []
+    assert fit_carry(fit_input([(odd, np.zeros((6, 3), dtype=np.uint8))], odd)) == []
     assert parse_carry("carry(d){6}") is None

@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dsl_rig import digits as g
+from dsl_rig import fit_input
 
-from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.corners import CORNERS, parse_corners
-from continual_arc_baselines.dsl.grid import Context
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
-
-
-def given(pairs: list[tuple[Grid, Grid]], test: Grid) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # An L of three 7s: its bend (3,1) has arms up and right, so it points down-left out of the bend
 # and up-right into it.
@@ -48,10 +35,10 @@ def test_corners_take_the_other_colour_and_are_fitted() -> None:
     assert execute(parse("corners{out;x}"), cup) == want
     # On a cup holding a 5, the other colour and the fixed 6 answer apart: both kept, in order.
     test = g("08580", "08080", "08880", "00000", "00000")
-    ops = CORNERS.fit(given([(cup, want)], test))
+    ops = CORNERS.fit(fit_input([(cup, want)], test))
     assert [op.text for op in ops] == ["corners{out;x}", "corners{out;6}"]
 
 
 def test_corners_fit_nothing_for_straight_lines() -> None:
     demos = [(g("000", "010", "000"), g("010", "010", "010"))]
-    assert CORNERS.fit(given(demos, g("000", "010", "000"))) == []
+    assert CORNERS.fit(fit_input(demos, g("000", "010", "000"))) == []

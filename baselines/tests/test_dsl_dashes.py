@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dsl_rig import digits as g
+from dsl_rig import fit_input
 
-from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.dashes import DASH, parse_dash
-from continual_arc_baselines.dsl.grid import Context
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
-
-
-def given(pairs: list[tuple[Grid, Grid]], test: Grid) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
 
 
 def test_dash_alternates_a_fixed_colour_and_the_sources() -> None:
@@ -39,7 +27,7 @@ def test_dash_needs_room_to_draw() -> None:
 
 def test_dash_is_fitted_and_leaves_solid_lines_alone() -> None:
     demos = [(g("0000", "2000"), g("0000", "2525")), (g("3000", "0000"), g("3535", "0000"))]
-    ops = DASH.fit(given(demos, g("000", "600")))
+    ops = DASH.fit(fit_input(demos, g("000", "600")))
     assert ops and ops[0].text == "dash{r;5;=}"
     solid = [(g("0000", "2000"), g("0000", "2222")), (g("3000", "0000"), g("3333", "0000"))]
-    assert DASH.fit(given(solid, g("000", "600"))) == []
+    assert DASH.fit(fit_input(solid, g("000", "600"))) == []

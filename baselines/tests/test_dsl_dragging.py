@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import cells, fit_input
 
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.dragging import drag, fit_drag, parse_drag
-from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
 
-
-def _a(rows: list[list[int]]) -> np.ndarray:
-    return np.array(rows, dtype=np.uint8)
-
-
-def _given(pairs: list[tuple[np.ndarray, np.ndarray]], test: np.ndarray) -> FitInput:
-    inputs = (*(i for i, _ in pairs), test)
-    return FitInput(inputs, tuple(o for _, o in pairs), tuple(Context(g) for g in inputs))
-
-
-_GRID = _a([[6, 1], [3, 0]])
+_GRID = cells([[6, 1], [3, 0]])
 # Copies at (0,0), (1,1), (2,2), (3,3); the earlier copy wins where two paint one cell.
-_TRAILED = _a(
+_TRAILED = cells(
     [
         [6, 1, 0, 0],
         [3, 6, 1, 0],
@@ -37,18 +26,18 @@ def test_a_diagonal_trail_on_a_doubled_canvas() -> None:
 
 
 def test_a_trail_up_starts_at_the_bottom() -> None:
-    made = drag(_a([[5]]), 0, -1, 0, 3, 1)
-    assert made is not None and np.array_equal(made, _a([[5], [5], [5]]))
+    made = drag(cells([[5]]), 0, -1, 0, 3, 1)
+    assert made is not None and np.array_equal(made, cells([[5], [5], [5]]))
 
 
 def test_the_trail_is_fitted_and_reads_back() -> None:
-    ops = fit_drag(_given([(_GRID, _TRAILED)], _GRID))
+    ops = fit_drag(fit_input([(_GRID, _TRAILED)], _GRID))
     assert [op.text for op in ops] == ["drag{1,1,2,2}"]
     assert parse_drag("drag{1,1,2,2}") is not None and lookup("drag{1,1,2,2}") is not None
 
 
 def test_no_trail_fits_a_plain_tiling() -> None:
     tiled = np.tile(_GRID, (2, 2))
-    assert fit_drag(_given([(_GRID, tiled)], _GRID)) == []
+    assert fit_drag(fit_input([(_GRID, tiled)], _GRID)) == []
     assert parse_drag("drag{0,0,2,2}") is None
     assert parse_drag("drag{1,1,1,1}") is None

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dsl_rig import digits as g
+from dsl_rig import fit_input
 
-from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.elbows import ELBOW, parse_elbow
-from continual_arc_baselines.dsl.grid import Context
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
-
-
-def given(pairs: list[tuple[Grid, Grid]], test: Grid) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
 
 
 def test_elbow_leaves_the_start_along_its_first_axis() -> None:
@@ -41,10 +29,10 @@ def test_elbow_is_fitted() -> None:
         (g("0200", "0000", "0000", "0003"), g("0288", "0008", "0008", "0003")),
         (g("0003", "0000", "2000"), g("0003", "0008", "2888")),
     ]
-    ops = ELBOW.fit(given(demos, g("200", "003")))
+    ops = ELBOW.fit(fit_input(demos, g("200", "003")))
     assert [op.text for op in ops] == ["elbow{2;3;h;8}"]
 
 
 def test_elbow_fits_nothing_when_the_path_bends_twice() -> None:
     demos = [(g("2000", "0000", "0003"), g("2800", "0880", "0083"))]
-    assert ELBOW.fit(given(demos, g("2000", "0003"))) == []
+    assert ELBOW.fit(fit_input(demos, g("2000", "0003"))) == []

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from continual_arc.core.grids import Grid
+from dsl_rig import digits as g
+
 from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.extending import extend, tile_lines
 from continual_arc_baselines.dsl.grid import to_array
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
 
 
 def test_a_frieze_is_carried_on_along_its_rows_with_its_background_cells() -> None:

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import cells
 
 from continual_arc_baselines.dsl.framing import fit_in
 from continual_arc_baselines.dsl.ops import NEXT
-
-
-def _a(rows: list[list[int]]) -> np.ndarray:
-    return np.array(rows, dtype=np.uint8)
 
 
 def test_the_shape_is_scaled_into_the_frame() -> None:
@@ -18,7 +15,7 @@ def test_the_shape_is_scaled_into_the_frame() -> None:
     grid[1:7, 1] = grid[1:7, 6] = grid[1, 1:7] = grid[6, 1:7] = 2
     grid[2, 8], grid[3, 9] = 3, 3
     made = fit_in(grid, 0)
-    expected = _a(
+    expected = cells(
         [
             [2, 2, 2, 2, 2, 2],
             [2, 3, 3, 0, 0, 2],
@@ -36,7 +33,7 @@ def test_no_whole_factor_fits_nothing() -> None:
     grid[1:7, 1] = grid[1:7, 6] = grid[1, 1:7] = grid[6, 1:7] = 2
     grid[2, 7:10] = 3  # a 1 x 3 shape: 4 / 1 and 4 / 3 are not one whole factor
     assert fit_in(grid, 0) is None
-    assert fit_in(_a([[0, 3, 0], [0, 0, 0]]), 0) is None  # no frame at all
+    assert fit_in(cells([[0, 3, 0], [0, 0, 0]]), 0) is None  # no frame at all
 
 
 def test_the_next_catalogue_holds_it() -> None:

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import Cells, fit_input
 
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ground import fit_onbg
 from continual_arc_baselines.dsl.ops import NEXT, lookup
-
-Cells = list[list[int]]
-
-
-def _given(pairs: list[tuple[Cells, Cells]], test: Cells) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # Grey rectangles on black: each rectangle's inside turns red, its rim stays grey.
 _DEMOS: list[tuple[Cells, Cells]] = [
@@ -76,7 +67,7 @@ _ANSWER: Cells = [
 
 
 def test_the_demonstrations_background_is_held_on_a_test_input_of_another() -> None:
-    given = _given(_DEMOS, _TEST)
+    given = fit_input(_DEMOS, _TEST)
     found = fit_onbg(given)
     assert found
     first = found[0]
@@ -93,7 +84,7 @@ def test_the_demonstrations_background_is_held_on_a_test_input_of_another() -> N
 
 def test_nothing_is_fitted_when_the_test_input_shares_the_background() -> None:
     small: Cells = [[5, 5, 5, 0], [5, 5, 5, 0], [5, 5, 5, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
-    assert fit_onbg(_given(_DEMOS, small)) == []
+    assert fit_onbg(fit_input(_DEMOS, small)) == []
 
 
 def test_a_grid_without_the_held_colour_is_not_answered() -> None:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from continual_arc.core.grids import Grid
+from dsl_rig import digits as g
+
 from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.grid import to_array
 from continual_arc_baselines.dsl.lanes import lane_rows
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
-
 
 # A frame of 2 on a background of 0; the wall juts in at row 1, column 6.
 FRAMED = g("22222222", "20000022", *["20000002"] * 5, "22222222")

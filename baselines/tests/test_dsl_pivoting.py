@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import Cells, check_fitted, fit_input
 
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
 from continual_arc_baselines.dsl.pivoting import fit_pivot
-
-Cells = list[list[int]]
-
-
-def _given(pairs: list[tuple[Cells, Cells]], test: Cells) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # A red pattern beside a green marker is copied into the four quarters around the marker.
 _DEMOS: list[tuple[Cells, Cells]] = [
@@ -74,13 +65,10 @@ def test_the_pattern_is_copied_into_the_four_quarters_about_the_marker() -> None
         [0, 0, 0, 0, 0, 0],
         [0, 0, 4, 0, 4, 0],
     ]
-    given = _given(_DEMOS, test)
+    given = fit_input(_DEMOS, test)
     found = fit_pivot(given)
     assert [op.text for op in found][:1] == ["pivot(hv){3}"]
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup("pivot(hv){3}")
-    assert again is not None and again.text == "pivot(hv){3}"
+    check_fitted(found[0], given, answer)
 
 
 def test_a_left_to_right_pivot_drops_copies_off_the_grid() -> None:
@@ -97,5 +85,5 @@ def test_nothing_is_fitted_when_a_demonstration_repaints_the_pattern() -> None:
         ([[2, 0, 0], [0, 3, 0], [0, 0, 0]], [[4, 0, 0], [0, 3, 0], [0, 0, 4]]),
         ([[0, 2, 0], [0, 3, 0], [0, 0, 0]], [[0, 4, 0], [0, 3, 0], [0, 4, 0]]),
     ]
-    assert fit_pivot(_given(pairs, [[2, 0, 0], [0, 3, 0], [0, 0, 0]])) == []
+    assert fit_pivot(fit_input(pairs, [[2, 0, 0], [0, 3, 0], [0, 0, 0]])) == []
     assert lookup("pivot(x){3}") is None

@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dsl_rig import digits as g
+from dsl_rig import fit_input
 
-from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
-from continual_arc_baselines.dsl.catalogue import FitInput
-from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.spans import SPANS, parse_spans
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
-
-
-def given(pairs: list[tuple[Grid, Grid]], test: Grid) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # A frame whose row 3 and column 4 are blocked at (3,4), row 5 and column 2 at (5,2).
 FRAME = g("11111111", "10000001", "10000001", "10001001", "10000001", "10100001", "10000001", "11111111")
@@ -39,8 +26,8 @@ def test_spans_need_walls_at_both_ends() -> None:
 
 
 def test_spans_are_fitted() -> None:
-    ops = SPANS.fit(given([(FRAME, BOTH)], FRAME))
+    ops = SPANS.fit(fit_input([(FRAME, BOTH)], FRAME))
     assert [op.text for op in ops] == ["spans{hv;3}"]
     # A line painted from a cell to the border is no lane.
     lines = [(g("000", "100", "000"), g("000", "133", "000"))]
-    assert SPANS.fit(given(lines, g("000", "100", "000"))) == []
+    assert SPANS.fit(fit_input(lines, g("000", "100", "000"))) == []

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import digits as g
 
-from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.grid import TRUE, to_array
 from continual_arc_baselines.dsl.symmetrize import pivot, symmetrize
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
 
 
 def test_a_mirror_about_a_fitted_axis_adds_the_missing_half() -> None:

@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import digits as g
+from dsl_rig import fit_input
 
-from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.targets import TOWARD, parse_toward
-
-
-def g(*rows: str) -> Grid:
-    return tuple(tuple(int(c) for c in row) for row in rows)
-
-
-def given(pairs: list[tuple[Grid, Grid]], test: Grid) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
 
 
 def test_toward_draws_only_the_lines_that_reach_the_target() -> None:
@@ -38,7 +28,7 @@ def test_toward_is_fitted_and_read_back() -> None:
         (g("1003", "0000", "0200"), g("1113", "0000", "0200")),
         (g("0003", "0000", "0203"), g("0003", "0000", "0223")),
     ]
-    ops = TOWARD.fit(given(demos, g("3000", "0000", "3060")))
+    ops = TOWARD.fit(fit_input(demos, g("3000", "0000", "3060")))
     assert ops and ops[0].text == "toward{3;+;=}"
     assert (
         ops[0](np.array(g("3000", "0000", "3060"), dtype=np.uint8), Context(np.zeros((3, 4), np.uint8)))
@@ -51,4 +41,4 @@ def test_toward_is_fitted_and_read_back() -> None:
 def test_toward_fits_nothing_when_a_line_reaches_no_target() -> None:
     # The 1 draws a line to the border, where no 3 stands: not this rule.
     demos = [(g("1000", "0030"), g("1111", "0030"))]
-    assert TOWARD.fit(given(demos, g("1000", "0030"))) == []
+    assert TOWARD.fit(fit_input(demos, g("1000", "0030"))) == []

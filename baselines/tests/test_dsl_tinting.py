@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import Cells, check_fitted, fit_input
 
-from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
 from continual_arc_baselines.dsl.tinting import fit_tint
-
-Cells = list[list[int]]
-
-
-def _given(pairs: list[tuple[Cells, Cells]], test: Cells) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # A column of markers at the left; grey cells take the colour of the marker in their row.
 _DEMOS: list[tuple[Cells, Cells]] = [
@@ -64,13 +55,10 @@ def test_each_cell_takes_the_marker_of_its_row() -> None:
         [6, 0, 6, 0, 0],
         [0, 0, 0, 0, 0],
     ]
-    given = _given(_DEMOS, test)
+    given = fit_input(_DEMOS, test)
     found = fit_tint(given)
     assert [op.text for op in found][:1] == ["tint(l){5}"]
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup("tint(l){5}")
-    assert again is not None and again.text == "tint(l){5}"
+    check_fitted(found[0], given, answer)
 
 
 def test_looking_up_and_to_the_nearest() -> None:
@@ -90,7 +78,7 @@ def test_nothing_is_fitted_when_changed_cells_have_several_colours() -> None:
         ([[1, 0, 5], [2, 0, 6]], [[1, 0, 1], [2, 0, 2]]),
         ([[3, 0, 5], [4, 0, 6]], [[3, 0, 3], [4, 0, 4]]),
     ]
-    assert fit_tint(_given(pairs, [[1, 0, 5], [2, 0, 6]])) == []
+    assert fit_tint(fit_input(pairs, [[1, 0, 5], [2, 0, 6]])) == []
 
 
 def test_nothing_is_fitted_when_no_look_explains_the_demonstrations() -> None:
@@ -99,7 +87,7 @@ def test_nothing_is_fitted_when_no_look_explains_the_demonstrations() -> None:
         ([[1, 0, 5, 0, 2]], [[1, 0, 9, 0, 2]]),
         ([[3, 0, 5, 0, 4]], [[3, 0, 9, 0, 4]]),
     ]
-    assert fit_tint(_given(pairs, [[1, 0, 5, 0, 2]])) == []
+    assert fit_tint(fit_input(pairs, [[1, 0, 5, 0, 2]])) == []
     assert lookup("tint(q){5}") is None
 
 

@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from dsl_rig import Cells, check_fitted, fit_input
 
-from continual_arc_baselines.dsl.catalogue import FitInput
-from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.objects import objects
 from continual_arc_baselines.dsl.ops import lookup
 from continual_arc_baselines.dsl.turning import fit_turns, signatures
-
-Cells = list[list[int]]
-
-
-def _given(pairs: list[tuple[Cells, Cells]], test: Cells) -> FitInput:
-    inputs = (*(np.array(i, dtype=np.uint8) for i, _ in pairs), np.array(test, dtype=np.uint8))
-    outputs = tuple(np.array(o, dtype=np.uint8) for _, o in pairs)
-    return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
-
 
 # Grey shapes: an L turns blue, a U magenta, a straight bar stays grey.
 _DEMOS: list[tuple[Cells, Cells]] = [
@@ -77,13 +67,10 @@ def test_shapes_of_new_lengths_are_recoloured_by_kind() -> None:
         [6, 0, 6, 0, 0, 0],
         [6, 6, 6, 0, 0, 0],
     ]
-    given = _given(_DEMOS, test)
+    given = fit_input(_DEMOS, test)
     found = fit_turns(given)
     assert [op.text for op in found] == ["turns{i>k;l>1;ll>6}"]
-    made = found[0](given.inputs[-1], given.contexts[-1])
-    assert made is not None and made.tolist() == answer
-    again = lookup(found[0].text)
-    assert again is not None and again.text == found[0].text
+    check_fitted(found[0], given, answer)
 
 
 def test_a_u_an_s_and_a_branch_have_different_signatures() -> None:
@@ -111,5 +98,5 @@ def test_nothing_is_fitted_when_the_test_holds_an_unseen_kind() -> None:
         [0, 0, 0, 0, 0, 0],
         [0, 0, 0, 0, 0, 0],
     ]
-    assert fit_turns(_given(_DEMOS, test)) == []
+    assert fit_turns(fit_input(_DEMOS, test)) == []
     assert lookup("turns{q>1}") is None

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .catalogue import FitInput, Fitter
+from .drawn import WayColour
+from .family import Op
+from .grid import SENTINEL, Array
 from .objects import label
 
 __all__ = ["BEAM", "BEAM_COST", "MAX_OBJECTS", "SLANT", "beam_op", "parse_beam"]
@@ -38,6 +39,7 @@ SLANT = 0.25
 
 _WAYS = ("to", "from", "fan")
 _MARK, _BODY = -1, -2
+_NAMES = {_MARK: "m", _BODY: "b"}
 
 
 def _direction(dy: float, dx: float) -> tuple[int, int] | None:
@@ -116,50 +118,22 @@ def _beam(a: Array, bg: int, way: str, colour: int) -> Array | None:
     return None if np.array_equal(out, a) else out
 
 
-def _colour_text(colour: int) -> str:
-    return "m" if colour == _MARK else "b" if colour == _BODY else str(colour)
+_STEPS = WayColour("beam", BEAM_COST, _beam, _WAYS, _NAMES)
 
 
 def beam_op(way: str, colour: int = _MARK) -> Op:
     """The step ``beam{way;colour}`` (``colour`` -1: the mark's, -2: the body's)."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        return _beam(a, ctx.bg, way, colour)
-
-    step: Prim = prim
-    return Op(f"beam{{{way};{_colour_text(colour)}}}", BEAM_COST, step, "same")
+    return _STEPS.op(way, colour)
 
 
 def parse_beam(text: str) -> Op | None:
     """The ``beam`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("beam{") and text.endswith("}")):
-        return None
-    way, _, colour = text[5:-1].partition(";")
-    if way not in _WAYS:
-        return None
-    if colour in ("m", "b"):
-        op = beam_op(way, _MARK if colour == "m" else _BODY)
-    elif colour.isdigit() and int(colour) < SENTINEL:
-        op = beam_op(way, int(colour))
-    else:
-        return None
-    return op if op.text == text else None
+    return _STEPS.parse(text)
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``beam`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lines are drawn over the background only, and every pair draws some.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    colours = [_MARK, _BODY, *sorted(painted)] if len(painted) == 1 else [_MARK, _BODY]
-    ops = [beam_op(way, colour) for way in _WAYS for colour in colours]
-    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+    return _STEPS.fit(given)
 
 
 BEAM = Fitter("beam{", {"beam": BEAM_COST}, fit, parse_beam)

@@ -21,8 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["BOUNCE", "BOUNCE_COST", "bounce_op", "parse_bounce"]
 
@@ -36,6 +38,7 @@ _WAYS: dict[str, tuple[int, int]] = {"ul": (-1, -1), "ur": (-1, 1), "dl": (1, -1
 _SOURCES = ("p", "t")
 _AXES = ("h", "v", "f")
 _OWN = -1
+_NAMES = {_OWN: "="}
 
 
 def _sources(a: Array, bg: int, src: str, way: str) -> list[tuple[int, int, int, int]] | None:
@@ -101,7 +104,7 @@ def _bounce(a: Array, bg: int, src: str, way: str, axis: str, colour: int) -> Ar
 
 
 def _text(src: str, way: str, axis: str, colour: int) -> str:
-    return f"bounce{{{src};{way};{axis};{'=' if colour == _OWN else colour}}}"
+    return f"bounce{{{src};{way};{axis};{colour_text(colour, _NAMES)}}}"
 
 
 def bounce_op(src: str, way: str, axis: str, colour: int = _OWN) -> Op:
@@ -116,17 +119,19 @@ def bounce_op(src: str, way: str, axis: str, colour: int = _OWN) -> Op:
 
 def parse_bounce(text: str) -> Op | None:
     """The ``bounce`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("bounce{") and text.endswith("}")):
+    body = braced(text, "bounce")
+    if body is None:
         return None
-    parts = text[7:-1].split(";")
+    parts = body.split(";")
     if len(parts) != 4 or parts[0] not in _SOURCES or parts[2] not in _AXES:
         return None
     src, way, axis, colour = parts
     if way not in (_WAYS if src == "p" else ("*",)):
         return None
-    if colour != "=" and not (colour.isdigit() and int(colour) < SENTINEL):
+    paint = parse_colour(colour, _NAMES)
+    if paint is None:
         return None
-    op = bounce_op(src, way, axis, _OWN if colour == "=" else int(colour))
+    op = bounce_op(src, way, axis, paint)
     return op if op.text == text else None
 
 
@@ -146,14 +151,10 @@ def _maps(given: FitInput, op: Op) -> bool:
 
 def fit(given: FitInput) -> list[Op]:
     """The ``bounce`` steps that give every demonstration output (up to a colour map)."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape or not np.any(a != b):
-            return []
-        # Lines are drawn over the background: the input's other cells keep their colours.
-        if np.any((a != ctx.bg) & (a != b)):
-            return []
-        painted.update(int(v) for v in np.unique(b[a != b]))
+    # Lines are drawn over the background: the input's other cells keep their colours.
+    painted = painted_colours(given)
+    if painted is None:
+        return []
     colours = [_OWN, *sorted(painted)] if len(painted) <= 2 else [_OWN]
     ops = [
         bounce_op(src, way, axis, colour)

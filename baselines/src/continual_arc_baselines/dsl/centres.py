@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .catalogue import FitInput, Fitter
+from .drawn import WayColour
+from .family import Op
+from .grid import SENTINEL, Array
 from .objects import label
 
 __all__ = ["AXES", "AXES_COST", "MAX_OBJECTS", "axes_op", "parse_axes"]
@@ -30,6 +31,7 @@ MAX_OBJECTS = 12
 
 _LINES = ("hv", "h", "v")
 _OWN = -1
+_NAMES = {_OWN: "="}
 
 
 def _axes(a: Array, bg: int, lines: str, colour: int) -> Array | None:
@@ -56,45 +58,22 @@ def _axes(a: Array, bg: int, lines: str, colour: int) -> Array | None:
     return None if np.array_equal(out, a) else out
 
 
-def _text(lines: str, colour: int) -> str:
-    return f"axes{{{lines};{'=' if colour == _OWN else colour}}}"
+_STEPS = WayColour("axes", AXES_COST, _axes, _LINES, _NAMES)
 
 
 def axes_op(lines: str, colour: int = _OWN) -> Op:
     """The step ``axes{lines;colour}`` (``colour`` -1: each line in its object's colour)."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        return _axes(a, ctx.bg, lines, colour)
-
-    step: Prim = prim
-    return Op(_text(lines, colour), AXES_COST, step, "same")
+    return _STEPS.op(lines, colour)
 
 
 def parse_axes(text: str) -> Op | None:
     """The ``axes`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("axes{") and text.endswith("}")):
-        return None
-    lines, _, colour = text[5:-1].partition(";")
-    if lines not in _LINES or (colour != "=" and not (colour.isdigit() and int(colour) < SENTINEL)):
-        return None
-    op = axes_op(lines, _OWN if colour == "=" else int(colour))
-    return op if op.text == text else None
+    return _STEPS.parse(text)
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``axes`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lines are drawn over the background only, and every pair draws some.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    colours = [_OWN, *sorted(painted)] if len(painted) == 1 else [_OWN]
-    ops = [axes_op(lines, colour) for lines in _LINES for colour in colours]
-    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+    return _STEPS.fit(given)
 
 
 AXES = Fitter("axes{", {"axes": AXES_COST}, fit, parse_axes)

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .catalogue import FitInput, Fitter
+from .drawn import WayColour
+from .family import Op
+from .grid import SENTINEL, Array
 
 __all__ = ["CORNERS", "CORNERS_COST", "MAX_CORNERS", "corners_op", "parse_corners"]
 
@@ -33,6 +34,7 @@ MAX_CORNERS = 16
 
 _WAYS = ("out", "in")
 _OWN, _OTHER = -1, -2
+_NAMES = {_OWN: "=", _OTHER: "x"}
 
 
 def _corners(a: Array, bg: int) -> list[tuple[int, int, int, int]]:
@@ -82,50 +84,22 @@ def _draw(a: Array, bg: int, way: str, colour: int) -> Array | None:
     return None if np.array_equal(out, a) else out
 
 
-def _colour_text(colour: int) -> str:
-    return "=" if colour == _OWN else "x" if colour == _OTHER else str(colour)
+_STEPS = WayColour("corners", CORNERS_COST, _draw, _WAYS, _NAMES)
 
 
 def corners_op(way: str, colour: int = _OWN) -> Op:
     """The step ``corners{way;colour}`` (``colour`` -1: the corner's own, -2: the other colour)."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        return _draw(a, ctx.bg, way, colour)
-
-    step: Prim = prim
-    return Op(f"corners{{{way};{_colour_text(colour)}}}", CORNERS_COST, step, "same")
+    return _STEPS.op(way, colour)
 
 
 def parse_corners(text: str) -> Op | None:
     """The ``corners`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("corners{") and text.endswith("}")):
-        return None
-    way, _, colour = text[8:-1].partition(";")
-    if way not in _WAYS:
-        return None
-    if colour in ("=", "x"):
-        op = corners_op(way, _OWN if colour == "=" else _OTHER)
-    elif colour.isdigit() and int(colour) < SENTINEL:
-        op = corners_op(way, int(colour))
-    else:
-        return None
-    return op if op.text == text else None
+    return _STEPS.parse(text)
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``corners`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lines are drawn over the background only, and every pair draws some.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    colours = [_OWN, _OTHER, *sorted(painted)] if len(painted) == 1 else [_OWN, _OTHER]
-    ops = [corners_op(way, colour) for way in _WAYS for colour in colours]
-    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+    return _STEPS.fit(given)
 
 
 CORNERS = Fitter("corners{", {"corners": CORNERS_COST}, fit, parse_corners)

@@ -16,8 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import background_paints
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["DASH", "DASH_COST", "MAX_SOURCES", "dash_op", "parse_dash"]
 
@@ -38,6 +40,7 @@ _WAYS: dict[str, tuple[int, int]] = {
     "dr": (1, 1),
 }
 _OWN, _SKIP = -1, -2
+_NAMES = {_OWN: "=", _SKIP: "."}
 
 
 def _dash(a: Array, bg: int, way: str, odd: int, even: int) -> Array | None:
@@ -63,10 +66,6 @@ def _dash(a: Array, bg: int, way: str, odd: int, even: int) -> Array | None:
     return None if np.array_equal(out, a) else out
 
 
-def _colour_text(colour: int) -> str:
-    return "=" if colour == _OWN else "." if colour == _SKIP else str(colour)
-
-
 def dash_op(way: str, odd: int, even: int) -> Op:
     """The step ``dash{way;odd;even}`` (-1: the source's colour, -2: nothing)."""
 
@@ -74,23 +73,20 @@ def dash_op(way: str, odd: int, even: int) -> Op:
         return _dash(a, ctx.bg, way, odd, even)
 
     step: Prim = prim
-    return Op(f"dash{{{way};{_colour_text(odd)};{_colour_text(even)}}}", DASH_COST, step, "same")
-
-
-def _colour(text: str) -> int | None:
-    if text in ("=", "."):
-        return _OWN if text == "=" else _SKIP
-    return int(text) if text.isdigit() and int(text) < SENTINEL else None
+    return Op(
+        f"dash{{{way};{colour_text(odd, _NAMES)};{colour_text(even, _NAMES)}}}", DASH_COST, step, "same"
+    )
 
 
 def parse_dash(text: str) -> Op | None:
     """The ``dash`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("dash{") and text.endswith("}")):
+    body = braced(text, "dash")
+    if body is None:
         return None
-    parts = text[5:-1].split(";")
+    parts = body.split(";")
     if len(parts) != 3 or parts[0] not in _WAYS:
         return None
-    odd, even = _colour(parts[1]), _colour(parts[2])
+    odd, even = parse_colour(parts[1], _NAMES), parse_colour(parts[2], _NAMES)
     if odd is None or even is None:
         return None
     op = dash_op(parts[0], odd, even)
@@ -102,16 +98,12 @@ def fit(given: FitInput) -> list[Op]:
 
     Only patterns that truly alternate: a solid line (both the same) is ``drawing``'s.
     """
-    fixed = set(range(SENTINEL))
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lines are drawn over the background only, and every pair draws some.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        # A fixed colour is painted in every pair (the sources' own colours vary).
-        fixed &= {int(v) for v in np.unique(b[ch])}
+    # Lines are drawn over the background only, and every pair draws some.
+    paints = background_paints(given)
+    if paints is None:
+        return []
+    # A fixed colour is painted in every pair (the sources' own colours vary).
+    fixed = set(range(SENTINEL)).intersection(*paints)
     if len(fixed) > 2:
         return []
     choices = [_OWN, _SKIP, *sorted(fixed)]

@@ -17,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import painted_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced, parse_colour
 
 __all__ = ["ELBOW", "ELBOW_COST", "elbow_op", "parse_elbow"]
 
@@ -68,18 +70,15 @@ def elbow_op(start: int, end: int, first: str, colour: int) -> Op:
     return Op(_text(start, end, first, colour), ELBOW_COST, step, "same")
 
 
-def _colour(text: str) -> int | None:
-    return int(text) if text.isdigit() and int(text) < SENTINEL else None
-
-
 def parse_elbow(text: str) -> Op | None:
     """The ``elbow`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("elbow{") and text.endswith("}")):
+    body = braced(text, "elbow")
+    if body is None:
         return None
-    parts = text[6:-1].split(";")
+    parts = body.split(";")
     if len(parts) != 4 or parts[2] not in _AXES:
         return None
-    start, end, colour = _colour(parts[0]), _colour(parts[1]), _colour(parts[3])
+    start, end, colour = parse_colour(parts[0]), parse_colour(parts[1]), parse_colour(parts[3])
     if start is None or end is None or colour is None or start == end:
         return None
     op = elbow_op(start, end, parts[2], colour)
@@ -88,18 +87,10 @@ def parse_elbow(text: str) -> Op | None:
 
 def fit(given: FitInput) -> list[Op]:
     """The ``elbow`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # The path is drawn over the background only, in one colour, in every pair.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    if len(painted) != 1:
+    # The path is drawn over the background only, in one colour, in every pair.
+    colour = painted_colour(given)
+    if colour is None:
         return []
-    (colour,) = painted
     # The ends: colours with exactly one cell in every grid, the test's too.
     grids = list(zip(given.inputs, given.contexts, strict=True))
     ends = [c for c in range(SENTINEL) if all(c != ctx.bg and _single(a, c) is not None for a, ctx in grids)]

@@ -16,9 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import painted_colour
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import label
+from .steptext import braced, parse_colour
 
 __all__ = ["LINK", "LINK_COST", "MAX_OBJECTS", "link_op", "parse_link"]
 
@@ -95,29 +97,25 @@ def link_op(inset: int, colour: int) -> Op:
 
 def parse_link(text: str) -> Op | None:
     """The ``link`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("link{") and text.endswith("}")):
+    body = braced(text, "link")
+    if body is None:
         return None
-    inset, _, colour = text[5:-1].partition(";")
-    if not (inset.isdigit() and int(inset) in _INSETS and colour.isdigit() and int(colour) < SENTINEL):
+    inset, _, colour = body.partition(";")
+    if not (inset.isdigit() and int(inset) in _INSETS):
         return None
-    op = link_op(int(inset), int(colour))
+    paint = parse_colour(colour)
+    if paint is None:
+        return None
+    op = link_op(int(inset), paint)
     return op if op.text == text else None
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``link`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Links are painted over the background only, in one colour, in every pair.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    if len(painted) != 1:
+    # Links are painted over the background only, in one colour, in every pair.
+    colour = painted_colour(given)
+    if colour is None:
         return []
-    (colour,) = painted
     ops = [link_op(inset, colour) for inset in _INSETS]
     return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
 

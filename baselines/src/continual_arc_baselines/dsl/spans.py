@@ -15,9 +15,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .catalogue import FitInput, Fitter, one_per_answer
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .catalogue import FitInput, Fitter
+from .drawn import WayColour
+from .family import Op
+from .grid import SENTINEL, Array
 
 __all__ = ["SPANS", "SPANS_COST", "parse_spans", "spans_op"]
 
@@ -50,43 +51,23 @@ def _spans(a: Array, bg: int, lines: str, colour: int) -> Array | None:
     return out
 
 
+# No role: lanes take the one colour every demonstration paints.
+_STEPS = WayColour("spans", SPANS_COST, _spans, _LINES, {})
+
+
 def spans_op(lines: str, colour: int) -> Op:
     """The step ``spans{lines;colour}``."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        return _spans(a, ctx.bg, lines, colour)
-
-    step: Prim = prim
-    return Op(f"spans{{{lines};{colour}}}", SPANS_COST, step, "same")
+    return _STEPS.op(lines, colour)
 
 
 def parse_spans(text: str) -> Op | None:
     """The ``spans`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("spans{") and text.endswith("}")):
-        return None
-    lines, _, colour = text[6:-1].partition(";")
-    if lines not in _LINES or not (colour.isdigit() and int(colour) < SENTINEL):
-        return None
-    op = spans_op(lines, int(colour))
-    return op if op.text == text else None
+    return _STEPS.parse(text)
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``spans`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lanes are painted over the background only, in one colour, in every pair.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    if len(painted) != 1:
-        return []
-    (colour,) = painted
-    ops = [spans_op(lines, colour) for lines in _LINES]
-    return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
+    return _STEPS.fit(given)
 
 
 SPANS = Fitter("spans{", {"spans": SPANS_COST}, fit, parse_spans)

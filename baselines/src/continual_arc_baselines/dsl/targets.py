@@ -18,9 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .rays import ray
+from .steptext import braced, colour_text, parse_colour
 
 __all__ = ["TOWARD", "TOWARD_COST", "parse_toward", "toward_op"]
 
@@ -43,6 +45,7 @@ _OPPOSITE = {
     "ur": "dl",
 }
 _OWN = -1
+_NAMES = {_OWN: "="}
 
 
 def _toward(a: Array, bg: int, target: int, dirs: str, colour: int) -> Array | None:
@@ -62,7 +65,7 @@ def _toward(a: Array, bg: int, target: int, dirs: str, colour: int) -> Array | N
 
 
 def _text(target: int, dirs: str, colour: int) -> str:
-    return f"toward{{{target};{dirs};{'=' if colour == _OWN else colour}}}"
+    return f"toward{{{target};{dirs};{colour_text(colour, _NAMES)}}}"
 
 
 def toward_op(target: int, dirs: str, colour: int = _OWN) -> Op:
@@ -77,31 +80,28 @@ def toward_op(target: int, dirs: str, colour: int = _OWN) -> Op:
 
 def parse_toward(text: str) -> Op | None:
     """The ``toward`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("toward{") and text.endswith("}")):
+    body = braced(text, "toward")
+    if body is None:
         return None
-    parts = text[7:-1].split(";")
+    parts = body.split(";")
     if len(parts) != 3 or parts[1] not in _DIRS:
         return None
-    target, dirs, colour = parts
-    if not (target.isdigit() and int(target) < SENTINEL):
+    target = parse_colour(parts[0])
+    if target is None:
         return None
-    if colour != "=" and not (colour.isdigit() and int(colour) < SENTINEL):
+    paint = parse_colour(parts[2], _NAMES)
+    if paint is None:
         return None
-    op = toward_op(int(target), dirs, _OWN if colour == "=" else int(colour))
+    op = toward_op(target, parts[1], paint)
     return op if op.text == text else None
 
 
 def fit(given: FitInput) -> list[Op]:
     """The ``toward`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lines are drawn over the background only, and every pair draws some.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
+    # Lines are drawn over the background only, and every pair draws some.
+    painted = painted_colours(given)
+    if painted is None:
+        return []
     # A target is a colour every grid, the test's too, holds.
     common = set(range(SENTINEL))
     for a, ctx in zip(given.inputs, given.contexts, strict=True):

@@ -29,6 +29,7 @@ from .catalogue import FitInput, Fitter
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, bg_for
 from .objects import Objects, objects
+from .steptext import braced
 
 __all__ = ["FITTER", "MAX_ENTRIES", "TURNS_COST", "fit_turns", "parse_turns", "signatures", "turns_op"]
 
@@ -159,10 +160,11 @@ def fit_turns(given: FitInput) -> list[Op]:
 
 def parse_turns(text: str) -> Op | None:
     """The table step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("turns{") and text.endswith("}")):
+    body = braced(text, "turns")
+    if body is None:
         return None
     table: dict[str, str] = {}
-    for item in text[len("turns{") : -1].split(";"):
+    for item in body.split(";"):
         key, sep, value = item.partition(">")
         if not sep or not key or not set(key) <= _ALPHABET:
             return None

@@ -17,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import background_paints
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
+from .steptext import braced
 
 __all__ = ["MAX_SOURCES", "TURN", "TURN_COST", "parse_turn", "turn_op"]
 
@@ -72,9 +74,10 @@ def turn_op(way: str, rot: str) -> Op:
 
 def parse_turn(text: str) -> Op | None:
     """The ``turn`` step written as ``text``, or ``None`` when it is malformed."""
-    if not (text.startswith("turn{") and text.endswith("}")):
+    body = braced(text, "turn")
+    if body is None:
         return None
-    way, _, rot = text[5:-1].partition(";")
+    way, _, rot = body.partition(";")
     if way not in _WAYS or rot not in _ROTS:
         return None
     op = turn_op(way, rot)
@@ -83,13 +86,9 @@ def parse_turn(text: str) -> Op | None:
 
 def fit(given: FitInput) -> list[Op]:
     """The ``turn`` steps that turn every demonstration input into its output."""
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Lines are drawn over the background only, and every pair draws some.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
+    # Lines are drawn over the background only, and every pair draws some.
+    if background_paints(given) is None:
+        return []
     ops = [turn_op(way, rot) for way in _WAYS for rot in _ROTS]
     return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
 
