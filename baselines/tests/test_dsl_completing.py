@@ -27,9 +27,9 @@ TEMPLATE = [
 
 
 def test_registered_in_next_only() -> None:
-    """The four members are steps of ``next``."""
+    """The members are steps of ``next``."""
     texts = {op.text for op in NEXT.ops}
-    assert {"complete(fixed,4)", "complete(fixed,8)", "complete(turn,4)", "complete(turn,8)"} <= texts
+    assert {"complete(fixed,4)", "complete(turn,8)", "complete(grow,4)", "complete(grow,8)"} <= texts
 
 
 def test_fixed_fragment_grows_in_place() -> None:
@@ -132,3 +132,47 @@ def test_no_template_no_step() -> None:
         "....4...",
     ]
     assert _run("complete(fixed,4)", given) is None
+
+
+def test_grown_fragment_is_recoloured_and_scaled() -> None:
+    """A bar of 1s with a 2 stud; elsewhere the stud and the bar's middle twice as large, in 5.
+
+    The fragment (a 2x2 of 5 beside a 2x2 of 2) fits the template scaled by 2 with 1 read as 5
+    and 2 kept, one way only: the bar's two missing ends, 2x2s of 5 above and below, are painted.
+    """
+    given = [
+        "1.......",
+        "12......",
+        "1.......",
+        "........",
+        "..5522..",
+        "..5522..",
+        "........",
+        "........",
+    ]
+    wanted = [
+        "1.......",
+        "12......",
+        "1.55....",
+        "..55....",
+        "..5522..",
+        "..5522..",
+        "..55....",
+        "..55....",
+    ]
+    assert _run("complete(grow,4)", given) == wanted
+
+
+def test_grown_fragment_needs_a_kept_colour() -> None:
+    """A fragment sharing no colour with the template is no copy of it: nothing applies."""
+    given = [
+        "1.......",
+        "12......",
+        "1.......",
+        "........",
+        "..5533..",
+        "..5533..",
+        "........",
+        "........",
+    ]
+    assert _run("complete(grow,4)", given) is None
