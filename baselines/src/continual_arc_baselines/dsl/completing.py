@@ -125,7 +125,7 @@ def _fits(
                 continue
             if not np.any(pairs[0] == pairs[1]):
                 continue
-            lut = np.arange(16, dtype=np.int16)
+            lut = np.arange(256, dtype=np.int16)  # any uint8 value: some steps write colours past 9
             lut[pairs[0]] = pairs[1]
             painted = np.where(pattern >= 0, lut[np.maximum(pattern, 0)], np.int16(-1)).astype(np.int16)
         elif not np.all(under == colours):
