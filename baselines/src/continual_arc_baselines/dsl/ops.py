@@ -35,6 +35,7 @@ from . import (
     chosen,
     classifying,
     combining,
+    completing,
     contact,
     corners,
     counting,
@@ -189,6 +190,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *inverting.FAMILIES,
     *sorting.FAMILIES,
     *hidden.FAMILIES,
+    *completing.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
