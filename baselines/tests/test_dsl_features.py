@@ -53,3 +53,32 @@ def test_held_background_step_parses_free_and_holds_only_a_present_colour() -> N
     assert program.cost == parse("count").cost
     # No black here: blue stays the background, and the two reds are counted.
     assert execute(program, ((1, 1, 2), (1, 2, 1), (1, 1, 1))) == ((2, 2),)
+
+
+# Turn each grid upside down. Every demonstration is 3 x 3 both ways, so the outputs share one
+# shape; the test input is 2 x 4.
+_FLIP_DEMOS: list[Pair] = [
+    (((1, 0, 0), (0, 2, 0), (0, 0, 0)), ((0, 0, 0), (0, 2, 0), (1, 0, 0))),
+    (((0, 3, 3), (0, 0, 0), (4, 0, 0)), ((4, 0, 0), (0, 0, 0), (0, 3, 3))),
+    (((5, 5, 0), (0, 0, 6), (0, 0, 0)), ((0, 0, 0), (0, 0, 6), (5, 5, 0))),
+]
+_FLIP_TEST: Grid = ((7, 0, 0, 8), (0, 0, 9, 0))
+
+
+def test_sizefollows_answers_a_test_input_of_another_shape_at_its_own_size() -> None:
+    found = search(_FLIP_DEMOS, _FLIP_TEST, catalogue=NEXT)
+    assert found.candidates
+    assert found.candidates[0].prediction == ((0, 0, 9, 0), (7, 0, 0, 8))
+
+
+def test_wide_holds_every_answer_to_the_demonstrations_one_output_shape() -> None:
+    assert Task(_FLIP_DEMOS, _FLIP_TEST, WIDE).held_to.fixed == (3, 3)
+    found = search(_FLIP_DEMOS, _FLIP_TEST, catalogue=WIDE)
+    assert all(len(c.prediction) == 3 and len(c.prediction[0]) == 3 for c in found.candidates)
+
+
+def test_sizefollows_keeps_a_fixed_shape_the_inputs_do_not_explain() -> None:
+    # Inputs of two shapes, outputs all 1 x 1: the fixed shape stands on its own.
+    demos: list[Pair] = [(((1, 1), (1, 0)), ((1,),)), (((2, 2, 2),), ((2,),))]
+    task = Task(demos, ((3, 3), (3, 3)), NEXT)
+    assert task.held_to.fixed == (1, 1)

@@ -71,6 +71,15 @@ class State:
     last: bool = False
 
 
+def _fixed_by_inputs(expectation: Expectation, inputs: Sequence[Array]) -> bool:
+    """Whether the outputs' fixed shape follows from a scale and inputs that all share one shape."""
+    return (
+        expectation.fixed is not None
+        and expectation.scale is not None
+        and len({a.shape for a in inputs}) == 1
+    )
+
+
 class Task:
     """The demonstrations and test input in array form, the rules they obey, and the fit check.
 
@@ -106,6 +115,12 @@ class Task:
         self.held_to = self.expectation
         if self.size is not None:
             self.held_to = dataclasses.replace(self.expectation, fixed=None, scale=None)
+        elif "sizefollows" in catalogue.features and _fixed_by_inputs(
+            self.expectation, self.inputs[: self.n]
+        ):
+            # ``sizefollows``: outputs that all have their inputs' one shape are fixed only because
+            # the inputs are; a test input of another shape is answered at its own size.
+            self.held_to = dataclasses.replace(self.expectation, fixed=None)
 
     def fitted_ops(self) -> tuple[Op, ...]:
         """The steps whose constants the demonstrations fix: windows, continuations, halos, local rules."""

@@ -225,9 +225,12 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {
     "heldbg",
+    "sizefollows",
 }
 """Changes to the search itself under measurement, made only in ``next`` (`Catalogue.features`):
-``heldbg`` holds the demonstrations' shared background on the test input (`fitting.Task`)."""
+``heldbg`` holds the demonstrations' shared background on the test input, and ``sizefollows``
+answers a test input of another shape at its own size when the demonstrations' outputs share a
+shape only because their inputs do (both in `fitting.Task`)."""
 
 NEXT = Catalogue(
     "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, NEXT_FEATURES
