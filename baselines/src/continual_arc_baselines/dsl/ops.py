@@ -65,6 +65,7 @@ from . import (
     painting,
     pairing,
     perobject,
+    pitching,
     pivoting,
     pooling,
     relating,
@@ -73,6 +74,7 @@ from . import (
     sizing,
     solids,
     sorting,
+    spanning,
     spans,
     stamping,
     symmetrize,
@@ -218,6 +220,8 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     trailing.FITTER,
     classifying.FITTER,
     classifying.SPECKED,
+    pitching.PITCH,
+    spanning.SPANNED,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
