@@ -60,3 +60,12 @@ def test_pitch_is_fitted() -> None:
     # A fixed colour over the background is no pitch of the markers' own colours.
     other = [(WIDE, g("02030205", "02030205", "02030205"))]
     assert PITCH.fit(given(other, WIDE)) == []
+
+
+def test_pitch_rings_grow_about_the_middle_marker() -> None:
+    # Markers at (1,1) and (3,3): both lie on ring 1 about the box's centre (2,2), one position only.
+    assert execute(parse("pitch{ring;on}"), g("00000", "01000", "00000", "00010", "00000")) is None
+    # Markers at (0,0), (2,2), (4,4): rings 2 and 0 about (2,2), spacing 2; rings 0, 2 and 4 drawn.
+    grid = g("3000000", "0000000", "0030000", "0000000", "0000300", "0000000", "0000000")
+    made = g("3333303", "3000303", "3030303", "3000303", "3333303", "0000003", "3333333")
+    assert execute(parse("pitch{ring;on}"), grid) == made

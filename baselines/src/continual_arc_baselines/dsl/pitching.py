@@ -7,15 +7,18 @@ make red and blue columns alternating every three columns from the first marker 
 
 ``pitch{axis;reach}`` draws them. ``axis`` says which lines: ``v`` columns (markers spaced
 along a row), ``h`` rows, ``long`` columns in a wide grid and rows in a tall one (the markers
-are spaced along the longer side). ``reach`` says where the repeat runs: ``on`` from the first
-marker to the far edge, ``both`` to both edges. The colours are the markers' own, so nothing
-but these two words is fitted (`fit`); the step applies only when the markers' positions along
-the axis are evenly spaced and each line position holds one colour.
+are spaced along the longer side), ``ring`` square rings about the centre of the markers' box
+(markers on a diagonal through it set the rings' spacing: concentric squares). ``reach`` says
+where the repeat runs: ``on`` from the first marker to the far edge, ``both`` to both edges.
+The colours are the markers' own, so nothing but these two words is fitted (`fit`); the step
+applies only when the markers' positions along the axis are evenly spaced (at least two apart)
+and each position holds one colour.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, one_per_answer
 from .family import Op, Prim
@@ -26,53 +29,67 @@ __all__ = ["PITCH", "PITCH_COST", "parse_pitch", "pitch_op"]
 PITCH_COST = 2.5
 """The base cost of a ``pitch`` step."""
 
-_AXES = ("long", "v", "h")
+_AXES = ("long", "v", "h", "ring")
 _REACHES = ("on", "both")
 
 
-def _columns(a: Array, bg: int, reach: str) -> Array | None:
-    """``a`` with column stripes repeated at its markers' spacing; ``None`` when not evenly spaced."""
+def _distances(a: Array, bg: int, axis: str) -> npt.NDArray[np.int64] | None:
+    """Each cell's position along ``axis``: its column, its row, or its ring about the centre."""
+    h, w = a.shape
+    rows, cols = np.indices((h, w))
+    if axis == "long":
+        if h == w:
+            return None
+        axis = "v" if w > h else "h"
+    if axis == "v":
+        return cols.astype(np.int64)
+    if axis == "h":
+        return rows.astype(np.int64)
+    # Rings: the markers' box must have a centre cell, the rings' common centre.
+    ys, xs = np.nonzero(a != bg)
+    if ys.size == 0 or (ys.min() + ys.max()) % 2 or (xs.min() + xs.max()) % 2:
+        return None
+    cy, cx = (ys.min() + ys.max()) // 2, (xs.min() + xs.max()) // 2
+    ring: npt.NDArray[np.int64] = np.maximum(abs(rows - cy), abs(cols - cx)).astype(np.int64)
+    return ring
+
+
+def _pitch(a: Array, bg: int, axis: str, reach: str) -> Array | None:
+    """``a`` with its markers' lines repeated along ``axis``; ``None`` when not evenly spaced."""
+    if int(a.max()) >= SENTINEL:
+        return None
+    at = _distances(a, bg, axis)
+    if at is None:
+        return None
     fg = a != bg
-    cols = np.flatnonzero(fg.any(axis=0))
-    if cols.size < 2:
+    places = np.unique(at[fg])
+    if places.size < 2:
         return None
     colours: list[int] = []
-    for c in cols:
-        seen = np.unique(a[fg[:, c], c])
+    for place in places:
+        seen = np.unique(a[fg & (at == place)])
         if seen.size != 1:  # one line, one colour
             return None
         colours.append(int(seen[0]))
-    steps = np.diff(cols)
+    steps = np.diff(places)
     pitch = int(steps[0])
     if np.any(steps != pitch) or pitch < 2:  # adjacent lines would be a block, not stripes
         return None
-    first = int(cols[0])
-    start = first - (first // pitch) * pitch if reach == "both" else first
+    offset = at - int(places[0])
+    on = offset % pitch == 0
+    if reach == "on":
+        on &= offset >= 0
     out = a.copy()
-    for line in range(start, a.shape[1], pitch):
-        out[:, line] = colours[((line - first) // pitch) % len(colours)]
+    index = (offset // pitch) % len(colours)
+    out[on] = np.asarray(colours, dtype=a.dtype)[index[on]]
     return out
-
-
-def _stripes(a: Array, bg: int, axis: str, reach: str) -> Array | None:
-    """``a`` with its markers' stripes drawn along ``axis``; ``None`` when it has none."""
-    if int(a.max()) >= SENTINEL:
-        return None
-    if axis == "long":
-        if a.shape[0] == a.shape[1]:
-            return None
-        axis = "v" if a.shape[1] > a.shape[0] else "h"
-    if axis == "v":
-        return _columns(a, bg, reach)
-    made = _columns(a.T, bg, reach)
-    return None if made is None else np.ascontiguousarray(made.T)
 
 
 def pitch_op(axis: str, reach: str) -> Op:
     """The step ``pitch{axis;reach}``."""
 
     def prim(a: Array, ctx: Context) -> Array | None:
-        return _stripes(a, ctx.bg, axis, reach)
+        return _pitch(a, ctx.bg, axis, reach)
 
     step: Prim = prim
     return Op(f"pitch{{{axis};{reach}}}", PITCH_COST, step, "same")
