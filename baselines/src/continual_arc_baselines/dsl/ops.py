@@ -38,6 +38,7 @@ from . import (
     contact,
     corners,
     counting,
+    crossing,
     dashes,
     downscale,
     dragging,
@@ -191,6 +192,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *inverting.FAMILIES,
     *sorting.FAMILIES,
     *hidden.FAMILIES,
+    *crossing.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
