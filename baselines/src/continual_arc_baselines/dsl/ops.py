@@ -193,6 +193,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *sorting.FAMILIES,
     *hidden.FAMILIES,
     *crossing.FAMILIES,
+    *spanning.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 

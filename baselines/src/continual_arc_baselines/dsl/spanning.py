@@ -9,6 +9,13 @@ nearest marker of its colour to its right on its row and the nearest below on it
 the fourth corner is a marker of that colour too, the box's inside is filled. ``spanned{colour}``
 paints the inside's background cells in a fixed colour, or in the corners' colour (``=``); the
 constant is fitted from the demonstrations (`fit`).
+
+The same concept without markers: ``boxin(mode)`` labels 11 the background inside each
+object's bounding box (objects by ``mode``: ``8``, ``m8`` or ``c``, as `objects.objects` reads
+them), so the fitted colour map paints it; ``hull`` paints those cells in the object's own
+colour, which no map can tell from the object afterwards. ``None`` when no box holds background.
+It is cheap (1.5) so that it is tried before the per-cell rules that mimic it on the
+demonstrations and guess wrong on the test.
 """
 
 from __future__ import annotations
@@ -17,10 +24,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .family import Family, Op, Prim
+from .grid import SENTINEL, TRUE, Array, Context, bg_for
+from .objects import objects
 
-__all__ = ["SPANNED", "SPANNED_COST", "parse_spanned", "spanned_op"]
+__all__ = ["FAMILIES", "SPANNED", "SPANNED_COST", "parse_spanned", "spanned_op"]
 
 SPANNED_COST = 3.0
 """The base cost of a ``spanned`` step."""
@@ -103,3 +111,37 @@ def fit(given: FitInput) -> list[Op]:
 
 SPANNED = Fitter("spanned{", {"spanned": SPANNED_COST}, fit, parse_spanned)
 """The fitter of ``spanned{...}``: boxes marked by four corner pixels, filled inside."""
+
+
+def _boxin(mode: str) -> Prim:
+    def prim(a: Array, ctx: Context) -> Array | None:
+        if int(a.max()) >= SENTINEL:
+            return None
+        bg = bg_for(a, ctx)
+        objs = objects(a, bg, mode)
+        if not 0 < len(objs) <= 30:  # boxes of a few objects, not of a texture's specks
+            return None
+        inside = np.zeros(a.shape, dtype=bool)
+        for i in range(len(objs)):
+            inside[objs.box(i)] = True
+        inside &= a == bg
+        if not inside.any():
+            return None
+        out = a.copy()
+        out[inside] = TRUE
+        return out
+
+    return prim
+
+
+FAMILIES = (
+    Family(
+        "boxin",
+        (("8", "m8", "c"),),  # a box spans a shape's diagonal steps too: 4-connected pieces split it
+        1.5,
+        _boxin,
+        "label the background inside each object's bounding box 11, for the map to paint",
+        "same",
+    ),
+)
+"""The box-inside family (``next`` only)."""
