@@ -15,12 +15,12 @@ CROSS = g("00200", "00000", "30003", "00000", "00200")
 
 
 def test_overjoin_keeps_the_top_axis_where_joins_cross() -> None:
-    assert execute(parse("overjoin(v)"), CROSS) == g("00200", "00200", "33233", "00200", "00200")
-    assert execute(parse("overjoin(h)"), CROSS) == g("00200", "00200", "33333", "00200", "00200")
+    assert execute(parse("overjoin{v}"), CROSS) == g("00200", "00200", "33233", "00200", "00200")
+    assert execute(parse("overjoin{h}"), CROSS) == g("00200", "00200", "33333", "00200", "00200")
 
 
 def test_overjoin_needs_a_crossing() -> None:
     # A lone row join: connect's work, not this step's.
-    assert execute(parse("overjoin(v)"), g("00000", "30003", "00000")) is None
+    assert execute(parse("overjoin{v}"), g("00000", "30003", "00000")) is None
     # Pairs of different colours are not joined at all.
-    assert execute(parse("overjoin(v)"), g("00200", "30004", "00100")) is None
+    assert execute(parse("overjoin{v}"), g("00200", "30004", "00100")) is None

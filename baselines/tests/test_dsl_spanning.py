@@ -8,7 +8,7 @@ from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.spanning import SPANNED, _boxin, parse_spanned
+from continual_arc_baselines.dsl.spanning import BOXIN, SPANNED, parse_boxin, parse_spanned
 
 
 def g(*rows: str) -> Grid:
@@ -49,19 +49,15 @@ def test_spanned_is_fitted() -> None:
     assert SPANNED.fit(given(outside, BOX)) == []
 
 
-def test_boxin_labels_the_background_in_each_objects_box() -> None:
-    # A diagonal-stepping 8-connected shape: its 3 x 3 box's three background cells get 11.
-    grid = np.array(g("00000", "04400", "00400", "04040", "00000"), dtype=np.uint8)
-    labelled = _boxin("8")(grid, Context(grid))
-    assert labelled is not None
-    assert labelled[1:4, 1:4].tolist() == [[4, 4, 11], [11, 4, 11], [4, 11, 4]]
-    assert not labelled[0].any() and not labelled[4].any()
-    # A map then paints the label: the step as a program.
+def test_boxin_fills_each_objects_box() -> None:
+    # A diagonal-stepping 8-connected shape: its 3 x 3 box's background becomes orange.
+    grid = g("00000", "04400", "00400", "04040", "00000")
     painted = g("00000", "04470", "07470", "04740", "00000")
-    assert execute(parse("boxin(8) | map(11>7)"), g("00000", "04400", "00400", "04040", "00000")) == painted
+    assert execute(parse("boxin{7}"), grid) == painted
+    assert [op.text for op in BOXIN.fit(given([(grid, painted)], grid))] == ["boxin{7}"]
 
 
 def test_boxin_needs_background_inside_a_box() -> None:
-    # Solid rectangles fill their boxes: nothing to label.
-    solid = np.array(g("000", "044", "044"), dtype=np.uint8)
-    assert _boxin("8")(solid, Context(solid)) is None
+    # Solid rectangles fill their boxes: nothing to paint.
+    assert execute(parse("boxin{7}"), g("000", "044", "044")) is None
+    assert parse_boxin("boxin{x}") is None

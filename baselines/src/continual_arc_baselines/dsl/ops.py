@@ -192,8 +192,6 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *inverting.FAMILIES,
     *sorting.FAMILIES,
     *hidden.FAMILIES,
-    *crossing.FAMILIES,
-    *spanning.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
@@ -225,6 +223,8 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     classifying.SPECKED,
     pitching.PITCH,
     spanning.SPANNED,
+    spanning.BOXIN,
+    crossing.OVERJOIN,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 

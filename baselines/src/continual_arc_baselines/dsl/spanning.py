@@ -10,12 +10,10 @@ the fourth corner is a marker of that colour too, the box's inside is filled. ``
 paints the inside's background cells in a fixed colour, or in the corners' colour (``=``); the
 constant is fitted from the demonstrations (`fit`).
 
-The same concept without markers: ``boxin(mode)`` labels 11 the background inside each
-object's bounding box (objects by ``mode``: ``8``, ``m8`` or ``c``, as `objects.objects` reads
-them), so the fitted colour map paints it; ``hull`` paints those cells in the object's own
-colour, which no map can tell from the object afterwards. ``None`` when no box holds background.
-It is cheap (1.5) so that it is tried before the per-cell rules that mimic it on the
-demonstrations and guess wrong on the test.
+The same concept without markers: ``boxin{colour}`` paints the background inside each
+8-connected object's bounding box (a box spans a shape's diagonal steps) in a fitted colour;
+``hull`` paints it in the object's own colour. A fitter, not a family, so that it costs the
+search nothing where it does not fit.
 """
 
 from __future__ import annotations
@@ -24,14 +22,26 @@ import numpy as np
 import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, one_per_answer
-from .family import Family, Op, Prim
-from .grid import SENTINEL, TRUE, Array, Context, bg_for
+from .family import Op, Prim
+from .grid import SENTINEL, Array, Context
 from .objects import objects
 
-__all__ = ["FAMILIES", "SPANNED", "SPANNED_COST", "parse_spanned", "spanned_op"]
+__all__ = [
+    "BOXIN",
+    "BOXIN_COST",
+    "SPANNED",
+    "SPANNED_COST",
+    "boxin_op",
+    "parse_boxin",
+    "parse_spanned",
+    "spanned_op",
+]
 
 SPANNED_COST = 3.0
 """The base cost of a ``spanned`` step."""
+
+BOXIN_COST = 2.5
+"""The base cost of a ``boxin`` step."""
 
 
 def _markers(a: Array, bg: int) -> npt.NDArray[np.bool_]:
@@ -113,35 +123,60 @@ SPANNED = Fitter("spanned{", {"spanned": SPANNED_COST}, fit, parse_spanned)
 """The fitter of ``spanned{...}``: boxes marked by four corner pixels, filled inside."""
 
 
-def _boxin(mode: str) -> Prim:
+def _boxin(a: Array, bg: int, colour: int) -> Array | None:
+    """``a`` with the background in each 8-connected object's box painted; ``None`` when none is."""
+    if int(a.max()) >= SENTINEL:
+        return None
+    objs = objects(a, bg, "8")  # a box spans a shape's diagonal steps too
+    if not 0 < len(objs) <= 30:  # boxes of a few objects, not of a texture's specks
+        return None
+    inside = np.zeros(a.shape, dtype=bool)
+    for i in range(len(objs)):
+        inside[objs.box(i)] = True
+    inside &= a == bg
+    if not inside.any():
+        return None
+    out = a.copy()
+    out[inside] = colour
+    return out
+
+
+def boxin_op(colour: int) -> Op:
+    """The step ``boxin{colour}``."""
+
     def prim(a: Array, ctx: Context) -> Array | None:
-        if int(a.max()) >= SENTINEL:
-            return None
-        bg = bg_for(a, ctx)
-        objs = objects(a, bg, mode)
-        if not 0 < len(objs) <= 30:  # boxes of a few objects, not of a texture's specks
-            return None
-        inside = np.zeros(a.shape, dtype=bool)
-        for i in range(len(objs)):
-            inside[objs.box(i)] = True
-        inside &= a == bg
-        if not inside.any():
-            return None
-        out = a.copy()
-        out[inside] = TRUE
-        return out
+        return _boxin(a, ctx.bg, colour)
 
-    return prim
+    step: Prim = prim
+    return Op(f"boxin{{{colour}}}", BOXIN_COST, step, "same")
 
 
-FAMILIES = (
-    Family(
-        "boxin",
-        (("8", "m8", "c"),),  # a box spans a shape's diagonal steps too: 4-connected pieces split it
-        1.5,
-        _boxin,
-        "label the background inside each object's bounding box 11, for the map to paint",
-        "same",
-    ),
-)
-"""The box-inside family (``next`` only)."""
+def parse_boxin(text: str) -> Op | None:
+    """The ``boxin`` step written as ``text``, or ``None`` when it is malformed."""
+    if not (text.startswith("boxin{") and text.endswith("}")):
+        return None
+    word = text[6:-1]
+    if not (word.isdigit() and int(word) < SENTINEL):
+        return None
+    op = boxin_op(int(word))
+    return op if op.text == text else None
+
+
+def fit_boxin(given: FitInput) -> list[Op]:
+    """The ``boxin`` step that turns every demonstration input into its output, if one does."""
+    painted: set[int] = set()
+    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
+        if a.shape != b.shape:
+            return []
+        ch = a != b
+        if not ch.any() or np.any(a[ch] != ctx.bg):
+            return []
+        painted.update(int(v) for v in np.unique(b[ch]))
+    if len(painted) != 1:
+        return []
+    op = boxin_op(min(painted))
+    return [op] if given.reproduced_by(op) else []
+
+
+BOXIN = Fitter("boxin{", {"boxin": BOXIN_COST}, fit_boxin, parse_boxin)
+"""The fitter of ``boxin{...}``: each object's box filled in a fitted colour."""
