@@ -8,7 +8,7 @@ horizontal one wins. Tasks draw such crossings with one axis consistently over t
 ``overjoin{top}`` joins every pair along both axes, reading the rays from the input (so one
 line does not stop another), and where a row join crosses a column join the ``top`` axis's
 colour (``v`` columns, ``h`` rows) is kept. It returns ``None`` when no two joins cross: only
-then does it differ from ``connect``, so it may cost less than that without pre-empting it.
+where they cross does it differ from ``connect``, so it may cost less than that without pre-empting it.
 A fitter (``top`` fitted from the demonstrations), so it costs the search nothing elsewhere.
 """
 
