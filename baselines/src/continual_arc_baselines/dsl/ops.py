@@ -39,6 +39,7 @@ from . import (
     contact,
     corners,
     counting,
+    crossing,
     dashes,
     downscale,
     dragging,
@@ -66,6 +67,7 @@ from . import (
     painting,
     pairing,
     perobject,
+    pitching,
     pivoting,
     pooling,
     relating,
@@ -74,6 +76,7 @@ from . import (
     sizing,
     solids,
     sorting,
+    spanning,
     spans,
     stamping,
     symmetrize,
@@ -220,6 +223,10 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     trailing.FITTER,
     classifying.FITTER,
     classifying.SPECKED,
+    pitching.PITCH,
+    spanning.SPANNED,
+    spanning.BOXIN,
+    crossing.OVERJOIN,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
