@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import background_paints
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, bg_for
 from .rays import ray
@@ -67,12 +68,8 @@ def parse_overjoin(text: str) -> Op | None:
 
 def fit(given: FitInput) -> list[Op]:
     """The ``overjoin`` steps that turn every demonstration input into its output."""
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
+    if background_paints(given) is None:
+        return []
     ops = [overjoin_op(top) for top in ("v", "h")]
     return one_per_answer(given, (op for op in ops if given.reproduced_by(op)))
 

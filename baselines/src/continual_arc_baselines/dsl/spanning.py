@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, one_per_answer
+from .drawn import painted_colour, painted_colours
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
 from .objects import objects
@@ -104,15 +105,10 @@ def parse_spanned(text: str) -> Op | None:
 
 def fit(given: FitInput) -> list[Op]:
     """The ``spanned`` steps that turn every demonstration input into its output."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        # Boxes are filled over the background only.
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
+    # Boxes are filled over the background only.
+    painted = painted_colours(given)
+    if painted is None:
+        return []
     ops = [spanned_op(-1)]
     if len(painted) == 1:
         ops.append(spanned_op(min(painted)))
@@ -164,17 +160,10 @@ def parse_boxin(text: str) -> Op | None:
 
 def fit_boxin(given: FitInput) -> list[Op]:
     """The ``boxin`` step that turns every demonstration input into its output, if one does."""
-    painted: set[int] = set()
-    for a, b, ctx in zip(given.inputs, given.outputs, given.contexts, strict=False):
-        if a.shape != b.shape:
-            return []
-        ch = a != b
-        if not ch.any() or np.any(a[ch] != ctx.bg):
-            return []
-        painted.update(int(v) for v in np.unique(b[ch]))
-    if len(painted) != 1:
+    colour = painted_colour(given)
+    if colour is None:
         return []
-    op = boxin_op(min(painted))
+    op = boxin_op(colour)
     return [op] if given.reproduced_by(op) else []
 
 
