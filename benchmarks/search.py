@@ -9,6 +9,8 @@ Sets:
 * ``eval``: the 400 ARC-AGI-1 evaluation tasks, from their own train pairs; the answer is the first
   test pair's. (``heldout`` is the arc1 configuration's 100 of them.)
 * ``train``: the 400 ARC-AGI-1 training tasks from their own pairs (the tasks Re-ARC generates).
+* ``train2``: the 233 training tasks new to ARC-AGI-2 (none is an ARC-AGI-1 task), from their own
+  pairs: a second set to tune on, harder than ``train`` and unlike it.
 
 Priors (``--priors``): ``empty``; ``stream``, learned from the programs the empty-prior search
 finds right on one Re-ARC instance (seed ``30_000 + i``) of each of the arc1 stream's 25 tasks
@@ -38,7 +40,7 @@ from continual_arc_baselines.dsl.ops import CATALOGUES, DEFAULT
 REARC_SEED = 10_000
 TRANSFER_SEED = 20_000
 LEARN_SEED = 30_000
-SETS = ("rearc", "eval", "heldout", "train")
+SETS = ("rearc", "eval", "heldout", "train", "train2")
 PRIORS = ("empty", "stream", "training")
 
 Job = tuple[int, str, int, int, dict[str, Any], str]
@@ -120,6 +122,7 @@ def fixed_task(source_name: str, job: Job) -> dict[str, Any]:
 
 eval_task = functools.partial(fixed_task, "arc1/evaluation")
 train_task = functools.partial(fixed_task, "arc1/training")
+train2_task = functools.partial(fixed_task, "arc2/training")
 
 
 def _map(fn: Callable[[Job], Any], jobs: list[Job], workers: int) -> list[Any]:
@@ -190,7 +193,8 @@ def _ids(name: str) -> list[str]:
         return list(screened_pool("arc1"))
     if name == "heldout":
         return list(held_out_tasks(get_config("arc1")))
-    return list(get_source("arc1/evaluation" if name == "eval" else "arc1/training").task_ids())
+    fixed = {"eval": "arc1/evaluation", "train": "arc1/training", "train2": "arc2/training"}
+    return list(get_source(fixed[name]).task_ids())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -231,7 +235,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.save_priors:
         with open(args.save_priors, "w") as out:
             json.dump({name: prior.to_json() for name, prior in made.items()}, out, indent=1)
-    runners = {"rearc": rearc_task, "eval": eval_task, "heldout": eval_task, "train": train_task}
+    runners: dict[str, Callable[[Job], dict[str, Any]]] = {
+        "rearc": rearc_task,
+        "eval": eval_task,
+        "heldout": eval_task,
+        "train": train_task,
+        "train2": train2_task,
+    }
     print(f"budget {args.budget} applications per search, catalogue {args.catalogue}")
     parts: list[tuple[str, list[dict[str, Any]]]] = []
     for prior_name, prior in made.items():

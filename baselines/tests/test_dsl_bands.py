@@ -6,7 +6,7 @@ import numpy as np
 from dsl_rig import cells
 
 from continual_arc_baselines.dsl.bands import bands, lines
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 
 
 def test_ragged_vertical_stripes_give_a_row() -> None:
@@ -53,5 +53,5 @@ def test_lines_running_both_ways_give_nothing() -> None:
     assert lines(grid, 0) is None
 
 
-def test_the_next_catalogue_holds_them() -> None:
-    assert "bands" in NEXT.by_text and "lines" in NEXT.by_text
+def test_the_wide_catalogue_holds_them() -> None:
+    assert "bands" in WIDE.by_text and "lines" in WIDE.by_text

@@ -15,7 +15,7 @@ from continual_arc_baselines.dsl.classifying import (
     specked_colour,
 )
 from continual_arc_baselines.dsl.grid import Context, to_array
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 
 
 def g(*rows: str) -> Grid:
@@ -41,7 +41,7 @@ def test_pattern_table_names_each_shape_and_answers_the_test() -> None:
 
 
 def test_search_finds_the_table_and_its_text_runs_alone() -> None:
-    result = search(SHAPES, g("090", "999", "090"), catalogue=NEXT)
+    result = search(SHAPES, g("090", "999", "090"), catalogue=WIDE)
     assert result.candidates and result.candidates[0].prediction == g("1")
     program = result.candidates[0].program.text
     assert execute(parse(program), g("111", "101", "111")) == g("2")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT, lookup
+from continual_arc_baselines.dsl.ops import WIDE, lookup
 
 
 def _run(text: str, rows: list[str]) -> list[str] | None:
@@ -27,8 +27,8 @@ TEMPLATE = [
 
 
 def test_registered_in_next_only() -> None:
-    """The members are steps of ``next``."""
-    texts = {op.text for op in NEXT.ops}
+    """The members are steps of ``wide``."""
+    texts = {op.text for op in WIDE.ops}
     assert {"complete(fixed,4)", "complete(turn,8)", "complete(grow,4)", "complete(grow,8)"} <= texts
 
 

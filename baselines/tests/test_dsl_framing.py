@@ -6,7 +6,7 @@ import numpy as np
 from dsl_rig import cells
 
 from continual_arc_baselines.dsl.framing import fit_in
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 
 
 def test_the_shape_is_scaled_into_the_frame() -> None:
@@ -36,5 +36,5 @@ def test_no_whole_factor_fits_nothing() -> None:
     assert fit_in(cells([[0, 3, 0], [0, 0, 0]]), 0) is None  # no frame at all
 
 
-def test_the_next_catalogue_holds_it() -> None:
-    assert "fitin" in NEXT.by_text
+def test_the_wide_catalogue_holds_it() -> None:
+    assert "fitin" in WIDE.by_text

@@ -6,7 +6,7 @@ import numpy as np
 from dsl_rig import cells
 
 from continual_arc_baselines.dsl.gathering import gather, jigsaw
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 
 
 def test_pieces_meet_on_their_markers() -> None:
@@ -62,5 +62,5 @@ def test_pieces_that_leave_a_gap_fit_nothing() -> None:
     assert jigsaw(cells([[3, 0, 7, 0, 5]]), 0) is None  # three pieces
 
 
-def test_the_next_catalogue_holds_them() -> None:
-    assert "gather" in NEXT.by_text and "jigsaw" in NEXT.by_text
+def test_the_wide_catalogue_holds_them() -> None:
+    assert "gather" in WIDE.by_text and "jigsaw" in WIDE.by_text

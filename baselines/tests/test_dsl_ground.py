@@ -7,7 +7,7 @@ from dsl_rig import Cells, fit_input
 
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ground import fit_onbg
-from continual_arc_baselines.dsl.ops import NEXT, lookup
+from continual_arc_baselines.dsl.ops import WIDE, lookup
 
 # Grey rectangles on black: each rectangle's inside turns red, its rim stays grey.
 _DEMOS: list[tuple[Cells, Cells]] = [
@@ -76,10 +76,10 @@ def test_the_demonstrations_background_is_held_on_a_test_input_of_another() -> N
     assert test_ctx.bg == 5  # the plain reading that misleads the other fitters
     answer = first(given.inputs[-1], test_ctx)
     assert answer is not None and answer.tolist() == _ANSWER
-    # The step reads back from its text, and is known to the next catalogue's parsers.
+    # The step reads back from its text, and is known to the wide catalogue's parsers.
     again = lookup(first.text)
     assert again is not None and again.text == first.text
-    assert "onbg(" in {fitter.prefix for fitter in NEXT.fitters}
+    assert "onbg(" in {fitter.prefix for fitter in WIDE.fitters}
 
 
 def test_nothing_is_fitted_when_the_test_input_shares_the_background() -> None:

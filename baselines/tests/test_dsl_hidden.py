@@ -5,7 +5,7 @@ from __future__ import annotations
 from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl.grid import Context, to_array
 from continual_arc_baselines.dsl.hidden import dense_box
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 
 
 def g(*rows: str) -> Grid:
@@ -19,7 +19,7 @@ NOISY = g("1234123", "2355551", "3457552", "4155553", "1255554", "2341231", "341
 def test_densebox_crops_the_block_specks_and_all() -> None:
     assert dense_box(to_array(NOISY)) == (1, 5, 2, 6)
     a = to_array(NOISY)
-    out = NEXT.by_text["densebox"](a, Context(a))
+    out = WIDE.by_text["densebox"](a, Context(a))
     assert out is not None and out.tolist() == [[5, 5, 5, 5], [5, 7, 5, 5], [5, 5, 5, 5], [5, 5, 5, 5]]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT, WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 Cells = list[list[int]]
 
@@ -18,9 +18,9 @@ def _run(text: str, cells: Cells) -> list[list[int]] | None:
     return None if out is None else out.tolist()
 
 
-def test_invert_is_in_next_only() -> None:
-    assert "invert" in NEXT.by_text
-    assert "invert" not in WIDE.by_text
+def test_invert_is_wide_not_core() -> None:
+    assert "invert" in WIDE.by_text
+    assert "invert" not in CORE.by_text
 
 
 def test_invert_exchanges_figure_and_ground() -> None:

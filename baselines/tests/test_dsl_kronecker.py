@@ -7,7 +7,7 @@ from dsl_rig import cells, fit_input
 
 from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.kronecker import FAMILIES, fit_kron, kron_op, parse_kron
-from continual_arc_baselines.dsl.ops import NEXT, lookup
+from continual_arc_baselines.dsl.ops import WIDE, lookup
 
 # A 2 x 2 grid keyed by colour 2: a copy where it shows 2, zeros elsewhere (worked by hand).
 _IN = cells([[2, 1], [0, 2]])
@@ -92,6 +92,6 @@ def test_stencil_needs_one_plain_half() -> None:
     assert prim(grid, Context(grid)) is None
 
 
-def test_the_next_catalogue_holds_them() -> None:
-    assert "stencil" in NEXT.by_text
-    assert any(f.prefix == "kron{" for f in NEXT.fitters)
+def test_the_wide_catalogue_holds_them() -> None:
+    assert "stencil" in WIDE.by_text
+    assert any(f.prefix == "kron{" for f in WIDE.fitters)

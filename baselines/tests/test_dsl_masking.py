@@ -6,7 +6,7 @@ import numpy as np
 from dsl_rig import cells
 
 from continual_arc_baselines.dsl.masking import masked
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 
 
 def _grid(shape_rows: list[list[int]]) -> np.ndarray:
@@ -31,5 +31,5 @@ def test_a_shape_not_in_whole_blocks_masks_nothing() -> None:
     assert masked(plain, 0) is None
 
 
-def test_the_next_catalogue_holds_it() -> None:
-    assert "masked" in NEXT.by_text
+def test_the_wide_catalogue_holds_it() -> None:
+    assert "masked" in WIDE.by_text

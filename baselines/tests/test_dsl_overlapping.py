@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from dsl_rig import cells
 
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 from continual_arc_baselines.dsl.overlapping import union
 
 
@@ -34,5 +34,5 @@ def test_parts_that_disagree_unite_to_nothing() -> None:
     assert union(cells([[1]]), 0, "hs") is None
 
 
-def test_the_next_catalogue_holds_it() -> None:
-    assert "union(qsd)" in NEXT.by_text
+def test_the_wide_catalogue_holds_it() -> None:
+    assert "union(qsd)" in WIDE.by_text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from continual_arc_baselines.dsl.grid import TRUE, Context
-from continual_arc_baselines.dsl.ops import NEXT, WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 from continual_arc_baselines.dsl.solids import largest_rectangle
 
 Cells = list[list[int]]
@@ -19,10 +19,10 @@ def _run(text: str, cells: Cells) -> list[list[int]] | None:
     return None if out is None else out.tolist()
 
 
-def test_the_steps_are_in_next_only() -> None:
+def test_the_steps_are_wide_not_core() -> None:
     for text in ("solid(bg)", "solid(fg)", "keepsolid", "restripe"):
-        assert text in NEXT.by_text
-        assert text not in WIDE.by_text
+        assert text in WIDE.by_text
+        assert text not in CORE.by_text
 
 
 def test_a_longer_line_is_no_room_and_a_tie_is_no_answer() -> None:

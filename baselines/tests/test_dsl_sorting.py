@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT, WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 Cells = list[list[int]]
 
@@ -26,10 +26,10 @@ _FLOOR: Cells = [
 ]
 
 
-def test_sortbars_is_in_next_only() -> None:
+def test_sortbars_is_wide_not_core() -> None:
     for text in ("sortbars(rot)", "sortbars(ref)"):
-        assert text in NEXT.by_text
-        assert text not in WIDE.by_text
+        assert text in WIDE.by_text
+        assert text not in CORE.by_text
 
 
 def test_bars_stack_on_the_floor_flush_right_or_left() -> None:

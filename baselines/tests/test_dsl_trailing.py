@@ -6,7 +6,7 @@ from dsl_rig import digits as g
 from dsl_rig import fit_input
 
 from continual_arc_baselines.dsl import execute, parse, search
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 from continual_arc_baselines.dsl.trailing import fit_trail
 
 # A seed in the top row grows a zigzag downwards: its two lower diagonals, then itself two rows on.
@@ -43,7 +43,7 @@ def test_an_output_that_does_not_repeat_fits_no_trail() -> None:
 
 
 def test_the_next_search_answers_with_a_trail() -> None:
-    result = search(ZIGZAG, g("00070", "00000", "00000"), catalogue=NEXT)
+    result = search(ZIGZAG, g("00070", "00000", "00000"), catalogue=WIDE)
     assert result.candidates
     assert result.candidates[0].prediction == g("00070", "00707", "00070")
 

@@ -152,33 +152,6 @@ WIDE_FAMILIES: tuple[Family, ...] = (
     *cellgrid.FAMILIES,
     *stamping.FAMILIES,
     *filling.FAMILIES,
-)
-"""The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
-
-WIDE_FITTERS: tuple[Fitter, ...] = (
-    aligning.FITTER,
-    counting.FITTER,
-    relating.FITTER,
-    chosen.FITTER,
-    cellgrid.CELLMOVE,
-    drawing.DRAW,
-    *perobject.FITTERS,
-    cellrules.FITTER,
-    repairing.FITTER,
-)
-"""The fitters added since ``core``."""
-
-WIDE_FEATURES: frozenset[str] = frozenset(
-    {
-        "outsize",
-    }
-)
-"""The changes to the search itself made since ``core`` (`Catalogue.features`)."""
-
-WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
-"""Every step of ``core`` and every family and fitter added since."""
-
-NEXT_FAMILIES: tuple[Family, ...] = (
     *kronecker.FAMILIES,
     *bands.FAMILIES,
     *gathering.FAMILIES,
@@ -195,9 +168,18 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *hidden.FAMILIES,
     *completing.FAMILIES,
 )
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s."""
+"""The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (
+WIDE_FITTERS: tuple[Fitter, ...] = (
+    aligning.FITTER,
+    counting.FITTER,
+    relating.FITTER,
+    chosen.FITTER,
+    cellgrid.CELLMOVE,
+    drawing.DRAW,
+    *perobject.FITTERS,
+    cellrules.FITTER,
+    repairing.FITTER,
     targets.TOWARD,
     elbows.ELBOW,
     bounce.BOUNCE,
@@ -228,16 +210,26 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     spanning.BOXIN,
     crossing.OVERJOIN,
 )
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
+"""The fitters added since ``core``."""
 
-NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {
-    "heldbg",
-    "sizefollows",
-}
-"""Changes to the search itself under measurement, made only in ``next`` (`Catalogue.features`):
-``heldbg`` holds the demonstrations' shared background on the test input, and ``sizefollows``
-answers a test input of another shape at its own size when the demonstrations' outputs share a
-shape only because their inputs do (both in `fitting.Task`)."""
+WIDE_FEATURES: frozenset[str] = frozenset({"outsize", "heldbg", "sizefollows"})
+"""The changes to the search itself made since ``core`` (`Catalogue.features`, all read in
+`fitting.Task`): ``outsize`` answers at the size that rules read from the demonstrations agree on;
+``heldbg`` holds the demonstrations' shared background on the test input; ``sizefollows`` answers a
+test input of another shape at its own size when the demonstrations' outputs share a shape only
+because their inputs do."""
+
+WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
+"""Every step of ``core`` and every family and fitter added since."""
+
+NEXT_FAMILIES: tuple[Family, ...] = ()
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
+
+NEXT_FITTERS: tuple[Fitter, ...] = ()
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
+
+NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
+"""Changes to the search itself under measurement, made only in ``next`` (none at present)."""
 
 NEXT = Catalogue(
     "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, NEXT_FEATURES
