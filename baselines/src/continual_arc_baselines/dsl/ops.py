@@ -41,6 +41,7 @@ from . import (
     counting,
     crossing,
     dashes,
+    detouring,
     downscale,
     dragging,
     drawing,
@@ -78,6 +79,7 @@ from . import (
     sorting,
     spanning,
     spans,
+    spilling,
     stamping,
     symmetrize,
     symmetry,
@@ -225,7 +227,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
+NEXT_FITTERS: tuple[Fitter, ...] = (spilling.FITTER, detouring.DETOUR, detouring.JOG)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
