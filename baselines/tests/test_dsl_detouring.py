@@ -71,3 +71,36 @@ def test_no_marker_no_jog() -> None:
     grid = cells([[0, 8, 0], [0, 0, 0], [0, 0, 0]])
     assert op is not None and op(grid, Context(grid)) is None
     assert lookup("jog(x){8}") is None
+
+
+def test_the_source_edge_and_colour_may_change_between_grids() -> None:
+    # Green rays shot rightwards, then yellow ones upwards: each turns clockwise round an obstacle.
+    demos = [
+        (
+            digits("00000", "00000", "30050", "00000", "00000"),
+            digits("00000", "00000", "33350", "00333", "00000"),
+        ),
+        (
+            digits("00000", "06000", "00000", "00000", "04000"),
+            digits("00400", "06400", "04400", "04000", "04000"),
+        ),
+    ]
+    given = fit_input(demos, digits("00070", "00000", "00000", "00060", "00000"))
+    ops = fit_detour(given)
+    assert [op.text for op in ops] == ["detour(a,-){*}"]
+    check_fitted(
+        ops[0],
+        given,
+        [
+            [0, 0, 0, 7, 0],
+            [0, 0, 0, 7, 0],
+            [0, 0, 7, 7, 0],
+            [0, 0, 7, 6, 0],
+            [0, 0, 7, 0, 0],
+        ],
+    )
+    # Foreground on two edges: no way to tell which one shoots.
+    two = cells([[0, 7, 0], [0, 0, 0], [0, 7, 0]])
+    op = lookup("detour(a,-){*}")
+    assert op is not None and op(two, Context(two)) is None
+    assert lookup("detour(u,-){*}") is None

@@ -12,9 +12,12 @@ The cells of the ray colour ``p`` on one edge of the grid are *sources*; each sh
   along) shift every ray one cell away from their edge from the marker's line on, so a ray moves
   over by one at each marker it passes (a ray shifted off the grid ends).
 
-``p`` is a literal colour, or a role (`colours.ROLES`) when no literal names it in every
-demonstration. A grid with no source (or, for ``jog``, no marker) gives ``None``. The fitter
-offers a step only when it reproduces every demonstration and changes the test input.
+``t`` may also be ``a``: the rays leave whichever edge holds sources (for ``jog``, sources with
+markers beside them), when exactly one edge does, so the edge may differ between grids. ``p`` is a
+literal colour, or a role (`colours.ROLES`) when no literal names it in every demonstration;
+``detour(a,s){*}`` shoots from the one edge holding foreground, all of one colour, in that colour
+(Re-ARC recolours every grid). A grid with no source (or, for ``jog``, no marker) gives ``None``.
+The fitter offers a step only when it reproduces every demonstration and changes the test input.
 """
 
 from __future__ import annotations
@@ -117,17 +120,40 @@ def _auto_jog(a: Array, bg: int, p: int) -> Array | None:
     return found
 
 
+def _auto_detour(a: Array, bg: int, p: int | None, side: int) -> Array | None:
+    """``a`` with its detouring rays drawn from the one edge holding sources, or ``None``.
+
+    With ``p`` ``None`` the sources are the foreground of the one edge holding any, all of one colour.
+    """
+    found: tuple[int, int] | None = None
+    for k in range(4):
+        edge = np.rot90(a, k)[0]
+        held = np.unique(edge[edge != bg]).tolist() if p is None else [p] * bool((edge == p).any())
+        if not held:
+            continue
+        if found is not None or len(held) != 1:
+            return None  # sources on two edges, or two colours on one: no way to choose
+        found = (k, int(held[0]))
+    if found is None:
+        return None
+    k, colour = found
+    drawn = detoured(np.ascontiguousarray(np.rot90(a, k)), bg, colour, side)
+    return None if drawn is None else np.ascontiguousarray(np.rot90(drawn, -k))
+
+
 def _turned(kind: str, travel: str, side: int, colour: str) -> Prim:
     """The primitive drawing ``kind``'s rays travelling ``travel`` in ``colour``."""
     k = _TURNS.get(travel, 0)
 
     def prim(a: Array, ctx: Context) -> Array | None:
-        p = resolve(colour, roles(ctx.original))
-        if p is None or int(a.max()) >= SENTINEL:
+        p = None if colour == "*" else resolve(colour, roles(ctx.original))
+        if (p is None and colour != "*") or int(a.max()) >= SENTINEL:
             return None
         bg = bg_for(a, ctx)
         if travel == "a":
-            return _auto_jog(a, bg, p)
+            return _auto_jog(a, bg, p) if kind == "jog" and p is not None else _auto_detour(a, bg, p, side)
+        if p is None:
+            return None
         turned = np.ascontiguousarray(np.rot90(a, k))
         drawn = detoured(turned, bg, p, side) if kind == "detour" else jogged(turned, bg, p)
         if drawn is None:
@@ -140,26 +166,31 @@ def _turned(kind: str, travel: str, side: int, colour: str) -> Prim:
 def detour_op(travel: str, side: str, colour: str) -> Op:
     """The step ``detour(travel,side){colour}``."""
     prim = _turned("detour", travel, 1 if side == "+" else -1, colour)
-    return Op(f"detour({travel},{side}){{{colour}}}", DETOUR_COST + (colour[0] == "c") / 4, prim, "same")
+    cost = DETOUR_COST + (colour[0] in "c*") / 4 + (travel == "a") / 4
+    return Op(f"detour({travel},{side}){{{colour}}}", cost, prim, "same")
 
 
 def jog_op(travel: str, colour: str) -> Op:
     """The step ``jog(travel){colour}``."""
     prim = _turned("jog", travel, 0, colour)
-    return Op(f"jog({travel}){{{colour}}}", JOG_COST + (colour[0] == "c") / 4, prim, "same")
+    cost = JOG_COST + (colour[0] == "c") / 4 + (travel == "a") / 4
+    return Op(f"jog({travel}){{{colour}}}", cost, prim, "same")
 
 
-def _colour_tokens(given: FitInput) -> list[str]:
-    """The tokens naming the one colour every demonstration paints over its background, if any."""
+def _colour_tokens(given: FitInput) -> list[str] | None:
+    """The tokens naming the one colour every demonstration paints over its background.
+
+    ``None`` when some demonstration changes anything else, or paints in two colours.
+    """
     n = given.n
     paints: list[int] = []
     for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
         if a.shape != b.shape:
-            return []
+            return None
         changed = a != b
         new = np.unique(b[changed]).tolist()
         if len(new) != 1 or not (a[changed] == ctx.bg).all():
-            return []
+            return None
         paints.append(int(new[0]))
     if len(set(paints)) == 1:
         return [str(paints[0])]
@@ -181,13 +212,17 @@ def _keep(given: FitInput, ops: list[Op]) -> list[Op]:
 def fit_detour(given: FitInput) -> list[Op]:
     """The detouring rays that reproduce every demonstration and change the test input."""
     tokens = _colour_tokens(given)
-    return _keep(given, [detour_op(t, s, c) for c in tokens for t in TRAVELS for s in "+-"])
+    if tokens is None:
+        return []
+    ops = [detour_op(t, s, c) for c in tokens for t in JOG_TRAVELS for s in "+-"]
+    # The sources' own colour, read from the one edge holding foreground: Re-ARC recolours.
+    return _keep(given, [*ops, *(detour_op("a", s, "*") for s in "+-")])
 
 
 def fit_jog(given: FitInput) -> list[Op]:
     """The jogging rays that reproduce every demonstration and change the test input."""
     tokens = _colour_tokens(given)
-    return _keep(given, [jog_op(t, c) for c in tokens for t in JOG_TRAVELS])
+    return _keep(given, [jog_op(t, c) for c in tokens or () for t in JOG_TRAVELS])
 
 
 def _colour(body: str) -> str | None:
@@ -205,12 +240,13 @@ def parse_detour(text: str) -> Op | None:
     colour = _colour(body)
     if (
         not (sep and head.startswith("detour("))
-        or travel not in TRAVELS
+        or travel not in JOG_TRAVELS
         or side not in ("+", "-")
-        or colour is None
+        or (colour is None and body != "*}")
+        or (body == "*}" and travel != "a")
     ):
         return None
-    op = detour_op(travel, side, colour)
+    op = detour_op(travel, side, body[:-1])
     return op if op.text == text else None
 
 
@@ -226,7 +262,7 @@ def parse_jog(text: str) -> Op | None:
 
 
 DETOUR = Fitter(
-    "detour(", {f"detour({t},{s})": DETOUR_COST for t in TRAVELS for s in "+-"}, fit_detour, parse_detour
+    "detour(", {f"detour({t},{s})": DETOUR_COST for t in JOG_TRAVELS for s in "+-"}, fit_detour, parse_detour
 )
 """The fitter of detouring rays, for the ``next`` catalogue."""
 
