@@ -46,6 +46,7 @@ from . import (
     dragging,
     drawing,
     elbows,
+    encasing,
     extending,
     extract,
     filling,
@@ -227,7 +228,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (spilling.FITTER, detouring.DETOUR, detouring.JOG)
+NEXT_FITTERS: tuple[Fitter, ...] = (spilling.FITTER, detouring.DETOUR, detouring.JOG, encasing.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
