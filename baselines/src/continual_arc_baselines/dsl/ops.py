@@ -63,6 +63,7 @@ from . import (
     lines,
     links,
     masking,
+    mending,
     motion,
     objectops,
     overlapping,
@@ -228,7 +229,13 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (spilling.FITTER, detouring.DETOUR, detouring.JOG, encasing.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (
+    spilling.FITTER,
+    detouring.DETOUR,
+    detouring.JOG,
+    encasing.FITTER,
+    mending.FITTER,
+)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
