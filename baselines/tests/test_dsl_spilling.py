@@ -69,3 +69,29 @@ def test_a_closed_box_or_a_repainted_wall_is_not_a_spill() -> None:
     demo = (_BEAM[0][0], digits("00000", "05550", "05850", "05850", "08850", "00800"))
     assert fit_spill(fit_input([demo], _BEAM[1][0])) == []
     assert lookup("spill(pour){8}") is None
+
+
+def test_each_cup_drops_a_mark_on_the_edge_it_faces() -> None:
+    # Magenta cups open downwards: a yellow mark on the bottom edge under each opening.
+    demo = (
+        digits("0666000", "0606000", "0000666", "0000606", "0000000", "0000000"),
+        digits("0666000", "0606000", "0000666", "0000606", "0000000", "0040040"),
+    )
+    # A cup opening to the left this time, and one whose way down is blocked by a grey cell.
+    test = digits("000000", "000660", "000060", "000660", "666000", "606000", "050000")
+    given = fit_input([demo], test)
+    ops = fit_spill(given)
+    assert [op.text for op in ops] == ["spill(drop){4}"]
+    check_fitted(
+        ops[0],
+        given,
+        [
+            [0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 6, 6, 0],
+            [4, 0, 0, 0, 6, 0],
+            [0, 0, 0, 6, 6, 0],
+            [6, 6, 6, 0, 0, 0],
+            [6, 0, 6, 0, 0, 0],
+            [0, 5, 0, 0, 0, 0],
+        ],
+    )

@@ -7,7 +7,10 @@ container's inside background and its gap with ``paint`` and pours a stream out 
 
 * ``beam``: straight out, as wide as the gap, on to the grid's edge;
 * ``fan``: the beam and two diagonals from the gap's ends, spreading away from it (water spraying
-  from a nozzle).
+  from a nozzle);
+* ``drop``: only the cells where the beam would meet the grid's edge (a mark on the edge each
+  cup faces), the inside and the gap left alone; the cup may be two cells deep, a U with nothing
+  inside, and a beam that meets another cell first marks nothing.
 
 A stream stops at the first cell that is not background. ``paint`` is a literal colour, or a role
 (`colours.ROLES`) when no literal names it in every demonstration. A grid with no container gives
@@ -28,8 +31,9 @@ from .objects import objects
 
 __all__ = ["FITTER", "KINDS", "SPILL_COST", "fit_spill", "parse_spill", "spill_op", "spilled"]
 
-KINDS = ("beam", "fan")
-"""The streams a gap pours: a straight beam, or the beam and two spreading diagonals."""
+KINDS = ("beam", "fan", "drop")
+"""The streams a gap pours: a straight beam, the beam and two spreading diagonals, or one drop
+where the beam would meet the grid's edge."""
 
 SPILL_COST = 3.0
 """The base cost of a spill: one fitted colour and a choice of stream."""
@@ -38,15 +42,15 @@ _LITERALS = tuple(str(c) for c in range(SENTINEL))
 Mask = npt.NDArray[np.bool_]
 
 
-def _gap(own: Mask, box_bg: Mask) -> tuple[int, int, int, int, int] | None:
+def _gap(own: Mask, box_bg: Mask, least: int) -> tuple[int, int, int, int, int] | None:
     """The gap of a container's box: ``(side, start, stop, dy, dx)``, or ``None`` if it has none.
 
     ``own`` and ``box_bg`` are the container's cells and the background cells, over its box. The
     side is 0 top, 1 bottom, 2 left, 3 right; ``start``/``stop`` bound the gap along that side;
-    ``(dy, dx)`` points out of the box.
+    ``(dy, dx)`` points out of the box, whose sides are ``least`` cells or more.
     """
     h, w = own.shape
-    if h < 3 or w < 3 or own[1:-1, 1:-1].any():
+    if h < least or w < least or own[1:-1, 1:-1].any():
         return None
     sides = (
         (own[0], box_bg[0]),
@@ -70,12 +74,20 @@ def _gap(own: Mask, box_bg: Mask) -> tuple[int, int, int, int, int] | None:
     return found
 
 
-def _stream(a: Array, bg: int, paint: Mask, y: int, x: int, dy: int, dx: int) -> None:
-    """Mark the background cells from ``(y, x)`` on in one direction, up to the first other cell."""
+def _stream(a: Array, bg: int, paint: Mask, y: int, x: int, dy: int, dx: int, drop: bool = False) -> None:
+    """Mark the background cells from ``(y, x)`` on in one direction, up to the first other cell.
+
+    With ``drop`` only the last of them is marked, and only when it lies on the grid's edge.
+    """
     h, w = a.shape
+    last = None
     while 0 <= y < h and 0 <= x < w and a[y, x] == bg:
-        paint[y, x] = True
+        if not drop:
+            paint[y, x] = True
+        last = (y, x)
         y, x = y + dy, x + dx
+    if drop and last is not None and not (0 <= y < h and 0 <= x < w):
+        paint[last] = True
 
 
 def spilled(a: Array, bg: int, kind: str) -> Mask | None:
@@ -83,18 +95,22 @@ def spilled(a: Array, bg: int, kind: str) -> Mask | None:
     objs = objects(a, bg, "4")
     paint = np.zeros(a.shape, dtype=bool)
     found = False
+    drop = kind == "drop"
+    # A drop's cup may be two cells deep with nothing inside (a U); a vessel that fills needs room.
+    least, smallest = (2, 5) if drop else (3, 7)
     for i in range(len(objs)):
         ys, xs = objs.box(i)
-        if objs.sizes[i] < 7 or objs.ncolours[i] != 1:
+        if objs.sizes[i] < smallest or objs.ncolours[i] != 1:
             continue
         own = objs.labels[ys, xs] == i
-        gap = _gap(own, a[ys, xs] == bg)
+        gap = _gap(own, a[ys, xs] == bg, least)
         if gap is None:
             continue
         found = True
         top, left = ys.start, xs.start
-        inner = paint[ys, xs][1:-1, 1:-1]
-        inner |= a[ys, xs][1:-1, 1:-1] == bg
+        if not drop:
+            inner = paint[ys, xs][1:-1, 1:-1]
+            inner |= a[ys, xs][1:-1, 1:-1] == bg
         side, start, stop, dy, dx = gap
         bottom, right = ys.stop - 1, xs.stop - 1
         if side < 2:  # a gap in the top or bottom row: ``start``/``stop`` are columns
@@ -106,7 +122,7 @@ def spilled(a: Array, bg: int, kind: str) -> Mask | None:
             cells = [(top + k, col) for k in range(start, stop)]
             ends = ((cells[0], (-1, dx)), (cells[-1], (1, dx)))
         for y, x in cells:
-            _stream(a, bg, paint, y, x, dy, dx)
+            _stream(a, bg, paint, y, x, dy, dx, drop)
         if kind == "fan":
             for (y, x), (ey, ex) in ends:
                 _stream(a, bg, paint, y + ey, x + ex, ey, ex)
