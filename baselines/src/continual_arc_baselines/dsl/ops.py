@@ -64,6 +64,7 @@ from . import (
     links,
     masking,
     mending,
+    midpoints,
     motion,
     objectops,
     overlapping,
@@ -235,6 +236,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     detouring.JOG,
     encasing.FITTER,
     mending.FITTER,
+    midpoints.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
 
