@@ -41,10 +41,12 @@ from . import (
     counting,
     crossing,
     dashes,
+    detouring,
     downscale,
     dragging,
     drawing,
     elbows,
+    encasing,
     extending,
     extract,
     filling,
@@ -61,6 +63,8 @@ from . import (
     lines,
     links,
     masking,
+    mending,
+    midpoints,
     motion,
     objectops,
     overlapping,
@@ -78,6 +82,7 @@ from . import (
     sorting,
     spanning,
     spans,
+    spilling,
     stamping,
     symmetrize,
     symmetry,
@@ -225,7 +230,14 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = ()
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
+NEXT_FITTERS: tuple[Fitter, ...] = (
+    spilling.FITTER,
+    detouring.DETOUR,
+    detouring.JOG,
+    encasing.FITTER,
+    mending.FITTER,
+    midpoints.FITTER,
+)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
