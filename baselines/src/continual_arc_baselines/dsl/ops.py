@@ -31,9 +31,11 @@ from . import (
     cellgrid,
     cellrules,
     centres,
+    centring,
     choosing,
     chosen,
     classifying,
+    colourmaps,
     combining,
     completing,
     contact,
@@ -73,6 +75,7 @@ from . import (
     relating,
     repairing,
     seams,
+    shearing,
     sizing,
     solids,
     sorting,
@@ -222,7 +225,7 @@ because their inputs do."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = ()
+NEXT_FAMILIES: tuple[Family, ...] = (*centring.FAMILIES, *colourmaps.FAMILIES, *shearing.FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = ()
