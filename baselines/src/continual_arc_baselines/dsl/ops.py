@@ -74,6 +74,7 @@ from . import (
     pooling,
     relating,
     repairing,
+    rings,
     seams,
     shearing,
     sizing,
@@ -225,7 +226,12 @@ because their inputs do."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*centring.FAMILIES, *colourmaps.FAMILIES, *shearing.FAMILIES)
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *centring.FAMILIES,
+    *colourmaps.FAMILIES,
+    *shearing.FAMILIES,
+    *rings.FAMILIES,
+)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = ()
