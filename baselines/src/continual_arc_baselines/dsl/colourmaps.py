@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from continual_arc.grids import MAX_SIDE
+
 from .family import Family, Prim
 from .grid import Array, Context
 
@@ -20,9 +22,9 @@ __all__ = ["FAMILIES", "self_map"]
 
 def self_map(a: Array) -> Array | None:
     """Each cell of ``a`` as the map of its colour's cells, in that colour on 0 (see the module)."""
-    if (a == a.flat[0]).all():
-        return None
     h, w = a.shape
+    if h * h > MAX_SIDE or w * w > MAX_SIDE or (a == a.flat[0]).all():
+        return None  # too large an answer to keep (built only to be dropped), or no map at all
     # blocks[i, j, y, x]: cell (y, x) in the block of cell (i, j).
     same = a[:, :, None, None] == a[None, None, :, :]
     blocks = np.where(same, a[:, :, None, None], np.uint8(0)).astype(np.uint8)
