@@ -91,6 +91,7 @@ from . import (
     trailing,
     turning,
     turns,
+    zorder,
 )
 from .catalogue import Catalogue, Fitter
 from .family import Family, Op
@@ -231,6 +232,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *colourmaps.FAMILIES,
     *shearing.FAMILIES,
     *rings.FAMILIES,
+    *zorder.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
