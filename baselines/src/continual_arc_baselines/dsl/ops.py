@@ -31,9 +31,11 @@ from . import (
     cellgrid,
     cellrules,
     centres,
+    centring,
     choosing,
     chosen,
     classifying,
+    colourmaps,
     combining,
     completing,
     contact,
@@ -76,7 +78,9 @@ from . import (
     pooling,
     relating,
     repairing,
+    rings,
     seams,
+    shearing,
     sizing,
     solids,
     sorting,
@@ -92,6 +96,7 @@ from . import (
     trailing,
     turning,
     turns,
+    zorder,
 )
 from .catalogue import Catalogue, Fitter
 from .family import Family, Op
@@ -227,7 +232,13 @@ because their inputs do."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = ()
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *centring.FAMILIES,
+    *colourmaps.FAMILIES,
+    *shearing.FAMILIES,
+    *rings.FAMILIES,
+    *zorder.FAMILIES,
+)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (
