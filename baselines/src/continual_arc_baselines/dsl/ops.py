@@ -55,6 +55,7 @@ from . import (
     hidden,
     hopping,
     inverting,
+    isolating,
     kronecker,
     lanes,
     lattice,
@@ -224,7 +225,7 @@ because their inputs do."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*restacking.FAMILIES, *hopping.FAMILIES)
+NEXT_FAMILIES: tuple[Family, ...] = (*restacking.FAMILIES, *hopping.FAMILIES, *isolating.FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = ()
