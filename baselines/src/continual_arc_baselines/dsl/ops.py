@@ -44,6 +44,7 @@ from . import (
     downscale,
     dragging,
     drawing,
+    edgelines,
     elbows,
     extending,
     extract,
@@ -225,7 +226,12 @@ because their inputs do."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*restacking.FAMILIES, *hopping.FAMILIES, *isolating.FAMILIES)
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *restacking.FAMILIES,
+    *hopping.FAMILIES,
+    *isolating.FAMILIES,
+    *edgelines.FAMILIES,
+)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = ()
