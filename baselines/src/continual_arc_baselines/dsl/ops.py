@@ -47,6 +47,7 @@ from . import (
     downscale,
     dragging,
     drawing,
+    edgelines,
     elbows,
     encasing,
     extending,
@@ -57,7 +58,9 @@ from . import (
     geometry,
     ground,
     hidden,
+    hopping,
     inverting,
+    isolating,
     kronecker,
     lanes,
     lattice,
@@ -78,6 +81,7 @@ from . import (
     pooling,
     relating,
     repairing,
+    restacking,
     rings,
     seams,
     shearing,
@@ -238,8 +242,12 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *shearing.FAMILIES,
     *rings.FAMILIES,
     *zorder.FAMILIES,
+    *restacking.FAMILIES,
+    *hopping.FAMILIES,
+    *isolating.FAMILIES,
+    *edgelines.FAMILIES,
 )
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (
     spilling.FITTER,
@@ -249,7 +257,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     mending.FITTER,
     midpoints.FITTER,
 )
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""
