@@ -83,4 +83,4 @@ FAMILIES = (
         "same",
     ),
 )
-"""The line-analogy family (``next`` only while it is measured)."""
+"""The line-analogy family."""

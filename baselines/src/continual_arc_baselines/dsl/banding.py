@@ -122,4 +122,4 @@ FITTER = Fitter(
     fit_band,
     parse_band,
 )
-"""The fitter of band tables, for the ``next`` catalogue."""
+"""The fitter of band tables."""

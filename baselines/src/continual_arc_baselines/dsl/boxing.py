@@ -185,4 +185,4 @@ FITTER = Fitter(
     fit_boxpaint,
     parse_boxpaint,
 )
-"""The fitter of box paints, for the ``next`` catalogue."""
+"""The fitter of box paints."""

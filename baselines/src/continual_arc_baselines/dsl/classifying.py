@@ -226,7 +226,7 @@ def _tokens() -> dict[str, float]:
 
 
 FITTER = Fitter("classify(", _tokens(), fit_classify, parse_classify)
-"""The fitter of classifying steps, for the ``next`` catalogue."""
+"""The fitter of classifying steps."""
 
 SPECKED_COST = 3.0
 """The base cost of ``specked{HxW}``: a colour chosen whole, as `counting`'s ``solid`` is."""
@@ -293,4 +293,4 @@ def parse_specked(text: str) -> Op | None:
 
 
 SPECKED = Fitter("specked{", {"specked": SPECKED_COST}, fit_specked, parse_specked)
-"""The fitter of ``specked``, for the ``next`` catalogue."""
+"""The fitter of ``specked``."""

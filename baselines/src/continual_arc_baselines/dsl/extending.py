@@ -162,4 +162,4 @@ FAMILIES = (
         "same",
     ),
 )
-"""The periodic-extension families (``next`` only while they are measured)."""
+"""The periodic-extension families."""

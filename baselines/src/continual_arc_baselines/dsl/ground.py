@@ -97,4 +97,4 @@ FITTER = Fitter(
     fit_onbg,
     parse_onbg,
 )
-"""The fitter of object steps under the demonstrations' background, for the ``next`` catalogue."""
+"""The fitter of object steps under the demonstrations' background."""

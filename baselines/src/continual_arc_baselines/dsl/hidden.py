@@ -112,4 +112,4 @@ def _densebox() -> Prim:
 FAMILIES: tuple[Family, ...] = (
     Family("densebox", (), 2, _densebox, "crop the block of one colour hidden in noise", shape="shrink"),
 )
-"""The families of this module, for the ``next`` catalogue."""
+"""The families of this module."""

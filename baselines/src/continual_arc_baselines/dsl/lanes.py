@@ -56,4 +56,4 @@ FAMILIES = (
         "same",
     ),
 )
-"""The lane family (``next`` only while it is measured)."""
+"""The lane family."""

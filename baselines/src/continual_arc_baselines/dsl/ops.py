@@ -31,9 +31,11 @@ from . import (
     cellgrid,
     cellrules,
     centres,
+    centring,
     choosing,
     chosen,
     classifying,
+    colourmaps,
     combining,
     completing,
     contact,
@@ -41,10 +43,13 @@ from . import (
     counting,
     crossing,
     dashes,
+    detouring,
     downscale,
     dragging,
     drawing,
+    edgelines,
     elbows,
+    encasing,
     extending,
     extract,
     filling,
@@ -53,7 +58,9 @@ from . import (
     geometry,
     ground,
     hidden,
+    hopping,
     inverting,
+    isolating,
     kronecker,
     lanes,
     lattice,
@@ -61,6 +68,8 @@ from . import (
     lines,
     links,
     masking,
+    mending,
+    midpoints,
     motion,
     objectops,
     overlapping,
@@ -72,12 +81,16 @@ from . import (
     pooling,
     relating,
     repairing,
+    restacking,
+    rings,
     seams,
+    shearing,
     sizing,
     solids,
     sorting,
     spanning,
     spans,
+    spilling,
     stamping,
     symmetrize,
     symmetry,
@@ -87,6 +100,7 @@ from . import (
     trailing,
     turning,
     turns,
+    zorder,
 )
 from .catalogue import Catalogue, Fitter
 from .family import Family, Op
@@ -222,11 +236,28 @@ because their inputs do."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = ()
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *centring.FAMILIES,
+    *colourmaps.FAMILIES,
+    *shearing.FAMILIES,
+    *rings.FAMILIES,
+    *zorder.FAMILIES,
+    *restacking.FAMILIES,
+    *hopping.FAMILIES,
+    *isolating.FAMILIES,
+    *edgelines.FAMILIES,
+)
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
+NEXT_FITTERS: tuple[Fitter, ...] = (
+    spilling.FITTER,
+    detouring.DETOUR,
+    detouring.JOG,
+    encasing.FITTER,
+    mending.FITTER,
+    midpoints.FITTER,
+)
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""

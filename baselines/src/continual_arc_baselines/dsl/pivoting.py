@@ -134,4 +134,4 @@ def parse_pivot(text: str) -> Op | None:
 
 
 FITTER = Fitter("pivot(", {f"pivot({axes})": PIVOT_COST for axes in AXES}, fit_pivot, parse_pivot)
-"""The fitter of pivots, for the ``next`` catalogue."""
+"""The fitter of pivots."""

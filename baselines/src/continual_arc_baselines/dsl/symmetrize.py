@@ -246,4 +246,4 @@ FAMILIES = (
         "same",
     ),
 )
-"""The figure-symmetrizing families (``next`` only while they are measured)."""
+"""The figure-symmetrizing families."""

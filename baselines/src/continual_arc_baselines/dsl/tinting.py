@@ -182,4 +182,4 @@ def parse_tint(text: str) -> Op | None:
 FITTER = Fitter(
     "tint(", {f"tint({look})": TINT_COST + (look in "ns") / 2 for look in LOOKS}, fit_tint, parse_tint
 )
-"""The fitter of tints, for the ``next`` catalogue."""
+"""The fitter of tints."""

@@ -289,4 +289,4 @@ def _framed(reading: Found) -> Found | None:
 
 
 FITTER = Fitter("trail(", {f"trail({mode})": TRAIL_COST for mode in MODES}, fit_trail, parse_trail)
-"""The fitter of trails (``next`` only while it is measured)."""
+"""The fitter of trails."""

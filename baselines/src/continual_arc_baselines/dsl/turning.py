@@ -176,4 +176,4 @@ def parse_turns(text: str) -> Op | None:
 
 
 FITTER = Fitter("turns{", {"turns": TURNS_COST}, fit_turns, parse_turns)
-"""The fitter of turn-signature tables, for the ``next`` catalogue."""
+"""The fitter of turn-signature tables."""
