@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .catalogue import FitInput, Fitter, one_per_answer
+from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, bg_for
@@ -142,14 +142,8 @@ def fit_boxpaint(given: FitInput) -> list[Op]:
                 if _fits(demos, named, frame, mode, which):
                     for paint in paint_tokens:
                         found.append(boxpaint_op(mode, which, frame, paint))
-    test, ctx = given.inputs[n], given.contexts[n]
-    kept = []
-    for op in found:
-        answer = op(test, ctx)
-        if answer is not None and not np.array_equal(answer, test) and given.reproduced_by(op):
-            kept.append(op)
-    kept.sort(key=lambda op: op.cost)  # stable: ties keep the order tried
-    return one_per_answer(given, kept)
+    found.sort(key=lambda op: op.cost)  # stable: ties keep the order tried
+    return changing_answers(given, found)
 
 
 def _fits(

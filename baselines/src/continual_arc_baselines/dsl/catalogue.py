@@ -23,7 +23,7 @@ import numpy as np
 from .family import Family, Op, expand
 from .grid import Array, Context
 
-__all__ = ["Catalogue", "FitInput", "Fitter", "one_per_answer"]
+__all__ = ["Catalogue", "FitInput", "Fitter", "changing_answers", "one_per_answer"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,20 @@ def one_per_answer(given: FitInput, ops: Iterable[Op]) -> list[Op]:
         answers.append(answer)
         kept.append(op)
     return kept
+
+
+def changing_answers(given: FitInput, ops: Iterable[Op]) -> list[Op]:
+    """Of ``ops``, in their order, those that change the test input and reproduce every demonstration.
+
+    One per answer, as `one_per_answer` keeps them.
+    """
+    test, ctx = given.inputs[given.n], given.contexts[given.n]
+    kept: list[Op] = []
+    for op in ops:
+        answer = op(test, ctx)
+        if answer is not None and not np.array_equal(answer, test) and given.reproduced_by(op):
+            kept.append(op)
+    return one_per_answer(given, kept)
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
+from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
+from .drawn import painted_tokens
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, bg_for
 
@@ -177,52 +178,20 @@ def jog_op(travel: str, colour: str) -> Op:
     return Op(f"jog({travel}){{{colour}}}", cost, prim, "same")
 
 
-def _colour_tokens(given: FitInput) -> list[str] | None:
-    """The tokens naming the one colour every demonstration paints over its background.
-
-    ``None`` when some demonstration changes anything else, or paints in two colours.
-    """
-    n = given.n
-    paints: list[int] = []
-    for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
-        if a.shape != b.shape:
-            return None
-        changed = a != b
-        new = np.unique(b[changed]).tolist()
-        if len(new) != 1 or not (a[changed] == ctx.bg).all():
-            return None
-        paints.append(int(new[0]))
-    if len(set(paints)) == 1:
-        return [str(paints[0])]
-    named = [roles(a) for a in given.inputs[:n]]
-    return [r for r in ROLES if all(m.get(r) == v for m, v in zip(named, paints, strict=True))][:1]
-
-
-def _keep(given: FitInput, ops: list[Op]) -> list[Op]:
-    """Of ``ops``, those that change the test input and reproduce every demonstration."""
-    test, ctx = given.inputs[given.n], given.contexts[given.n]
-    kept: list[Op] = []
-    for op in ops:
-        answer = op(test, ctx)
-        if answer is not None and not np.array_equal(answer, test) and given.reproduced_by(op):
-            kept.append(op)
-    return one_per_answer(given, kept)
-
-
 def fit_detour(given: FitInput) -> list[Op]:
     """The detouring rays that reproduce every demonstration and change the test input."""
-    tokens = _colour_tokens(given)
+    tokens = painted_tokens(given)
     if tokens is None:
         return []
     ops = [detour_op(t, s, c) for c in tokens for t in JOG_TRAVELS for s in "+-"]
     # The sources' own colour, read from the one edge holding foreground: Re-ARC recolours.
-    return _keep(given, [*ops, *(detour_op("a", s, "*") for s in "+-")])
+    return changing_answers(given, [*ops, *(detour_op("a", s, "*") for s in "+-")])
 
 
 def fit_jog(given: FitInput) -> list[Op]:
     """The jogging rays that reproduce every demonstration and change the test input."""
-    tokens = _colour_tokens(given)
-    return _keep(given, [jog_op(t, c) for c in tokens or () for t in JOG_TRAVELS])
+    tokens = painted_tokens(given)
+    return changing_answers(given, [jog_op(t, c) for c in tokens or () for t in JOG_TRAVELS])
 
 
 def _colour(body: str) -> str | None:

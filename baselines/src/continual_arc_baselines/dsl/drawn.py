@@ -20,11 +20,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalogue import FitInput, one_per_answer
+from .colours import ROLES, roles
 from .family import Op, Prim
 from .grid import Array, Context
 from .steptext import braced, colour_text, parse_colour
 
-__all__ = ["Draw", "WayColour", "background_paints", "painted_colour", "painted_colours"]
+__all__ = ["Draw", "WayColour", "background_paints", "painted_colour", "painted_colours", "painted_tokens"]
 
 Draw = Callable[[Array, int, str, int], Array | None]
 """A drawing: the grid, its background, the way and the colour (or role) to draw in."""
@@ -63,6 +64,24 @@ def painted_colour(given: FitInput) -> int | None:
         return None
     (colour,) = painted
     return colour
+
+
+def painted_tokens(given: FitInput) -> list[str] | None:
+    """The tokens naming the one colour each demonstration paints on its background.
+
+    The colour itself when every demonstration paints the same one; else the first role
+    (`colours.ROLES`) that names each demonstration's colour in its input, if any (an empty list
+    when none does). ``None`` when the demonstrations fail `background_paints`' gate, or one of
+    them paints in two colours.
+    """
+    paints = background_paints(given)
+    if paints is None or any(len(p) != 1 for p in paints):
+        return None
+    colours = [min(p) for p in paints]
+    if len(set(colours)) == 1:
+        return [str(colours[0])]
+    named = [roles(a) for a in given.inputs[: given.n]]
+    return [r for r in ROLES if all(m.get(r) == v for m, v in zip(named, colours, strict=True))][:1]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .catalogue import FitInput, Fitter, one_per_answer
+from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, bg_for
 from .objects import label
@@ -107,13 +107,7 @@ def fit_encase(given: FitInput) -> list[Op]:
             continue
         hole = holes.pop() if filled else None
         kept.append(encase_op(neighbours, rings.pop(), hole))
-    test, ctx = given.inputs[n], given.contexts[n]
-    found = []
-    for op in kept:
-        answer = op(test, ctx)
-        if answer is not None and not np.array_equal(answer, test) and given.reproduced_by(op):
-            found.append(op)
-    return one_per_answer(given, found)
+    return changing_answers(given, kept)
 
 
 def parse_encase(text: str) -> Op | None:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
+from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
+from .drawn import painted_tokens
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, bg_for
 
@@ -67,29 +68,7 @@ def mend_op(colour: str) -> Op:
 
 def fit_mend(given: FitInput) -> list[Op]:
     """The mends that reproduce every demonstration and change the test input."""
-    n = given.n
-    paints: list[int] = []
-    for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
-        if a.shape != b.shape:
-            return []
-        changed = a != b
-        new = np.unique(b[changed]).tolist()
-        if len(new) != 1 or not (a[changed] == ctx.bg).all():
-            return []
-        paints.append(int(new[0]))
-    if len(set(paints)) == 1:
-        tokens = [str(paints[0])]
-    else:
-        named = [roles(a) for a in given.inputs[:n]]
-        tokens = [r for r in ROLES if all(m.get(r) == v for m, v in zip(named, paints, strict=True))][:1]
-    test, ctx = given.inputs[n], given.contexts[n]
-    kept: list[Op] = []
-    for token in tokens:
-        op = mend_op(token)
-        answer = op(test, ctx)
-        if answer is not None and not np.array_equal(answer, test) and given.reproduced_by(op):
-            kept.append(op)
-    return one_per_answer(given, kept)
+    return changing_answers(given, [mend_op(token) for token in painted_tokens(given) or ()])
 
 
 def parse_mend(text: str) -> Op | None:

@@ -23,8 +23,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .catalogue import FitInput, Fitter, one_per_answer
+from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
+from .drawn import painted_tokens
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, bg_for
 from .objects import objects
@@ -147,32 +148,9 @@ def spill_op(kind: str, colour: str) -> Op:
 
 def fit_spill(given: FitInput) -> list[Op]:
     """The spills that reproduce every demonstration and change the test input, cheapest first."""
-    n = given.n
-    demos = list(zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True))
-    if any(a.shape != b.shape for a, b, _ in demos):
-        return []
-    paints: list[int] = []
-    for a, b, ctx in demos:
-        changed = a != b
-        new = np.unique(b[changed]).tolist()
-        # One new colour, painted over background only.
-        if len(new) != 1 or not (a[changed] == ctx.bg).all():
-            return []
-        paints.append(int(new[0]))
-    if len(set(paints)) == 1:
-        tokens = [str(paints[0])]
-    else:
-        named = [roles(a) for a, _, _ in demos]
-        tokens = [r for r in ROLES if all(m.get(r) == v for m, v in zip(named, paints, strict=True))][:1]
-    test, ctx = given.inputs[n], given.contexts[n]
-    kept: list[Op] = []
-    for kind in KINDS:
-        for token in tokens:
-            op = spill_op(kind, token)
-            answer = op(test, ctx)
-            if answer is not None and not np.array_equal(answer, test) and given.reproduced_by(op):
-                kept.append(op)
-    return one_per_answer(given, kept)
+    # One new colour, painted over background only.
+    tokens = painted_tokens(given) or []
+    return changing_answers(given, [spill_op(kind, token) for kind in KINDS for token in tokens])
 
 
 def parse_spill(text: str) -> Op | None:
