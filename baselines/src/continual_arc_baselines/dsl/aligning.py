@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter
 from .family import Op
-from .grid import SENTINEL, Array, Context, bg_for
+from .grid import SENTINEL, Array, Context, Mask, bg_for
 from .objects import Objects, choose, filter_objects, label, objects
 
 __all__ = [
@@ -82,8 +82,6 @@ MAX_MOVERS = 200
 
 MAX_FITTED = 2
 """The most move steps one task's fitting offers (the first that fit: by anchor, cut, kind)."""
-
-Mask = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)

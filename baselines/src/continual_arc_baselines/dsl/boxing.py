@@ -19,12 +19,11 @@ the test input one answer, it keeps the cheapest.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for
+from .grid import SENTINEL, Array, Context, Mask, bg_for
 from .objects import objects
 
 __all__ = ["BOXPAINT_COST", "FITTER", "MODES", "WHICH", "boxpaint_op", "fit_boxpaint", "parse_boxpaint"]
@@ -40,7 +39,6 @@ BOXPAINT_COST = 4.0
 """The base cost of a box paint: two fitted colours, a cut and a choice of cells."""
 
 _LITERALS = tuple(str(c) for c in range(SENTINEL))
-Mask = npt.NDArray[np.bool_]
 
 
 def _boxes(a: Array, frame: int, mode: str) -> Mask | None:
@@ -104,10 +102,9 @@ def _names(values: list[int], named: list[dict[str, int]]) -> list[str]:
 
 def fit_boxpaint(given: FitInput) -> list[Op]:
     """The box paints that reproduce every demonstration and change the test input, cheapest first."""
-    n = given.n
-    demos = list(zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True))
-    if any(a.shape != b.shape for a, b, _ in demos):
+    if not given.keeps_size:
         return []
+    demos = given.demos()
     paints: list[int] = []
     for a, b, _ in demos:
         changed = np.unique(b[a != b]).tolist()

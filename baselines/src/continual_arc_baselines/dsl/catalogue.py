@@ -45,6 +45,16 @@ class FitInput:
         """The number of demonstrations."""
         return len(self.outputs)
 
+    @property
+    def keeps_size(self) -> bool:
+        """Whether every demonstration's output has its input's shape."""
+        return all(a.shape == b.shape for a, b in zip(self.inputs, self.outputs, strict=False))
+
+    def demos(self) -> list[tuple[Array, Array, Context]]:
+        """Each demonstration's input, output and context, in order."""
+        n = self.n
+        return list(zip(self.inputs[:n], self.outputs, self.contexts[:n], strict=True))
+
     def reproduced_by(self, op: Op) -> bool:
         """Whether ``op`` turns every demonstration input into its output."""
         demos = zip(self.inputs, self.outputs, self.contexts, strict=False)  # the test input has none

@@ -5,15 +5,13 @@ from __future__ import annotations
 from functools import reduce
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import FALSE, TRUE, Array, Context, bg_for
+from .grid import FALSE, TRUE, Array, Context, Mask, bg_for
 from .parts import SPLITS, split
 
 __all__ = ["FAMILIES", "LOGIC", "combine"]
 
-Mask = npt.NDArray[np.bool_]
 
 LOGIC = ("and", "or", "xor", "nor", "anb", "bna")
 """Cell-wise operations on foreground masks (``anb``: in the first part but not the second)."""

@@ -20,12 +20,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from .catalogue import FitInput, one_per_answer
-from .colours import ROLES, roles
+from .colours import ROLES, resolve, roles
 from .family import Op, Prim
-from .grid import Array, Context
+from .grid import SENTINEL, Array, Context, Mask, bg_for
 from .steptext import braced, colour_text, parse_colour
 
-__all__ = ["Draw", "WayColour", "background_paints", "painted_colour", "painted_colours", "painted_tokens"]
+__all__ = [
+    "Draw",
+    "WayColour",
+    "background_paints",
+    "paint_step",
+    "painted_colour",
+    "painted_colours",
+    "painted_tokens",
+]
 
 Draw = Callable[[Array, int, str, int], Array | None]
 """A drawing: the grid, its background, the way and the colour (or role) to draw in."""
@@ -82,6 +90,26 @@ def painted_tokens(given: FitInput) -> list[str] | None:
         return [str(colours[0])]
     named = [roles(a) for a in given.inputs[: given.n]]
     return [r for r in ROLES if all(m.get(r) == v for m, v in zip(named, colours, strict=True))][:1]
+
+
+def paint_step(text: str, cost: float, colour: str, cells: Callable[[Array, int], Mask | None]) -> Op:
+    """The step ``text``: paint ``colour`` (a literal or a role) on the cells ``cells`` picks.
+
+    ``cells`` is given the grid and its background; the step gives ``None`` when it picks no cell,
+    when the role names no colour on the task's input, or on a grid holding the search's sentinel.
+    """
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        p = resolve(colour, roles(ctx.original))
+        if p is None or int(a.max()) >= SENTINEL:
+            return None
+        picked = cells(a, bg_for(a, ctx))
+        if picked is None or not picked.any():
+            return None
+        return np.where(picked, np.uint8(p), a).astype(np.uint8)
+
+    step: Prim = prim
+    return Op(text, cost, step, "same")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for
+from .grid import SENTINEL, Array, Context, Mask, bg_for
 from .objects import label
 
 __all__ = ["ENCASE_COST", "FITTER", "NEIGHBOURS", "encase_op", "fit_encase", "parse_encase", "ring_and_holes"]
@@ -26,8 +26,6 @@ NEIGHBOURS = ("8", "4")
 
 ENCASE_COST = 3.0
 """The base cost of a case: a neighbourhood and one or two fitted colours."""
-
-Mask = npt.NDArray[np.bool_]
 
 
 def ring_and_holes(a: Array, bg: int, neighbours: str) -> tuple[Mask, Mask]:
@@ -73,10 +71,9 @@ def _one_colour(values: npt.NDArray[np.uint8]) -> int | None:
 
 def fit_encase(given: FitInput) -> list[Op]:
     """The cases that reproduce every demonstration and change the test input, cheapest first."""
-    n = given.n
-    demos = list(zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True))
-    if any(a.shape != b.shape for a, b, _ in demos):
+    if not given.keeps_size:
         return []
+    demos = given.demos()
     kept: list[Op] = []
     for neighbours in NEIGHBOURS:
         rings: set[int] = set()

@@ -21,6 +21,7 @@ __all__ = [
     "Array",
     "Context",
     "Grid",
+    "Mask",
     "Pair",
     "background",
     "bg_for",
@@ -35,6 +36,9 @@ __all__ = [
 
 Array = npt.NDArray[np.uint8]
 """A grid inside the DSL: a 2-D ``uint8`` array (colours 0-9, labels from 10 up)."""
+
+Mask = npt.NDArray[np.bool_]
+"""A choice of a grid's cells: a 2-D boolean array of the grid's shape."""
 
 SENTINEL = 10
 """The first label value: anything at or above it is not yet a colour."""

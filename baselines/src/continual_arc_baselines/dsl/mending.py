@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, changing_answers
-from .colours import ROLES, resolve, roles
-from .drawn import painted_tokens
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for
+from .colours import ROLES
+from .drawn import paint_step, painted_tokens
+from .family import Op
+from .grid import SENTINEL, Array, Mask
 
 __all__ = ["FITTER", "MEND_COST", "fit_mend", "mend_op", "mended", "parse_mend"]
 
@@ -28,7 +28,7 @@ MEND_COST = 3.0
 _LITERALS = tuple(str(c) for c in range(SENTINEL))
 
 
-def mended(a: Array, bg: int) -> np.ndarray | None:
+def mended(a: Array, bg: int) -> Mask | None:
     """The background cells a mend paints on ``a`` (``None`` when ``a`` is no one-colour drawing)."""
     fg = a != bg
     if not fg.any() or len(np.unique(a[fg])) != 1:
@@ -52,18 +52,7 @@ def mended(a: Array, bg: int) -> np.ndarray | None:
 
 def mend_op(colour: str) -> Op:
     """The step ``mend{colour}``."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        p = resolve(colour, roles(ctx.original))
-        if p is None or int(a.max()) >= SENTINEL:
-            return None
-        cells = mended(a, bg_for(a, ctx))
-        if cells is None or not cells.any():
-            return None
-        return np.where(cells, np.uint8(p), a).astype(np.uint8)
-
-    step: Prim = prim
-    return Op(f"mend{{{colour}}}", MEND_COST + (colour[0] == "c") / 4, step, "same")
+    return paint_step(f"mend{{{colour}}}", MEND_COST + (colour[0] == "c") / 4, colour, mended)
 
 
 def fit_mend(given: FitInput) -> list[Op]:

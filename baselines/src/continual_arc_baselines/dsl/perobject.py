@@ -309,12 +309,11 @@ def _same_ground(given: FitInput) -> bool:
 
 
 def _fit_one(given: FitInput, mode: str, kind: str, margin: int) -> Op | None:
-    n = given.n
     if not _covered(given, mode, margin):
         return None
     table: dict[str, str] = {}
     seen: dict[str, int] = {}
-    for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
+    for a, b, ctx in given.demos():
         cut = _cut(a, ctx.bg, mode, kind)
         if cut is None:
             return None
@@ -354,7 +353,7 @@ def _checked(given: FitInput, op: Op) -> Op | None:
 
 def fit_objmap(given: FitInput) -> list[Op]:
     """The per-object tables the demonstrations fix, cheapest first, one per answer on the test input."""
-    if any(a.shape != b.shape for a, b in zip(given.inputs, given.outputs, strict=False)):
+    if not given.keeps_size:
         return []
     if not _same_ground(given):
         return []
@@ -539,11 +538,10 @@ def objcell_op(mode: str, by: str, table: dict[int, str]) -> Op:
 
 
 def _fit_cells(given: FitInput, mode: str, by: str) -> Op | None:
-    n = given.n
     if not _covered(given, mode, 0):
         return None
     table: dict[int, str] = {}
-    for a, b, ctx in zip(given.inputs[:n], given.outputs, given.contexts[:n], strict=True):
+    for a, b, ctx in given.demos():
         keyed = _cell_keys(a, ctx.bg, mode, by)
         if keyed is None:
             return None
@@ -564,7 +562,7 @@ def _fit_cells(given: FitInput, mode: str, by: str) -> Op | None:
 
 def fit_objcell(given: FitInput) -> list[Op]:
     """The cell tables the demonstrations fix, cheapest first, one per answer on the test input."""
-    if any(a.shape != b.shape for a, b in zip(given.inputs, given.outputs, strict=False)):
+    if not given.keeps_size:
         return []
     if not _same_ground(given):
         return []

@@ -18,14 +18,11 @@ cell claimed at all, make the step not apply: the order is then not a fact of th
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for
+from .grid import Array, Context, Mask, bg_for
 
 __all__ = ["FAMILIES", "restack"]
-
-Mask = npt.NDArray[np.bool_]
 
 
 def _extent(cells: Mask) -> Mask | None:

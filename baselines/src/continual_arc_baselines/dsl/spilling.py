@@ -21,13 +21,12 @@ test input.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, changing_answers
-from .colours import ROLES, resolve, roles
-from .drawn import painted_tokens
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for
+from .colours import ROLES
+from .drawn import paint_step, painted_tokens
+from .family import Op
+from .grid import SENTINEL, Array, Mask
 from .objects import objects
 
 __all__ = ["FITTER", "KINDS", "SPILL_COST", "fit_spill", "parse_spill", "spill_op", "spilled"]
@@ -40,7 +39,6 @@ SPILL_COST = 3.0
 """The base cost of a spill: one fitted colour and a choice of stream."""
 
 _LITERALS = tuple(str(c) for c in range(SENTINEL))
-Mask = npt.NDArray[np.bool_]
 
 
 def _gap(own: Mask, box_bg: Mask, least: int) -> tuple[int, int, int, int, int] | None:
@@ -132,18 +130,8 @@ def spilled(a: Array, bg: int, kind: str) -> Mask | None:
 
 def spill_op(kind: str, colour: str) -> Op:
     """The step ``spill(kind){colour}``."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        p = resolve(colour, roles(ctx.original))
-        if p is None or int(a.max()) >= SENTINEL:
-            return None
-        cells = spilled(a, bg_for(a, ctx), kind)
-        if cells is None or not cells.any():
-            return None
-        return np.where(cells, np.uint8(p), a).astype(np.uint8)
-
-    step: Prim = prim
-    return Op(f"spill({kind}){{{colour}}}", SPILL_COST + (colour[0] == "c") / 4, step, "same")
+    cost = SPILL_COST + (colour[0] == "c") / 4
+    return paint_step(f"spill({kind}){{{colour}}}", cost, colour, lambda a, bg: spilled(a, bg, kind))
 
 
 def fit_spill(given: FitInput) -> list[Op]:
