@@ -1,16 +1,17 @@
 """Colour shifts: every colour's cells move together by a vector of their own, fitted per colour.
 
 Some tasks move things by what colour they are: every red object two columns left, every orange
-one two rows up, every blue one a column right. ``cshift{c:dy,dx;...}`` moves all the cells of each colour
-``c`` by ``(dy, dx)`` (what leaves the grid is cut off; the background fills what they leave,
-and a later colour in the table covers an earlier one where they land together). The table is
-read from the demonstrations: for each colour of an input, the one shift of at most `REACH` cells
-a side that turns the colour's cells in the input into exactly its cells in the output; every
-demonstration must agree on it. A colour whose cells all leave the grid, or that the table lacks
-(the test input's colours must all be in it), makes the step not apply. Every colour must move:
-when one stays put, the others most likely move toward or away from it (an anchor), which a
-vector per colour only describes by chance, so the fitter gives nothing. The fitter offers a
-step only when it reproduces every demonstration and changes the test input.
+one two rows up, every blue one a column right. ``cshift{c:dy,dx;...}`` moves all the cells of
+each colour ``c`` by ``(dy, dx)`` (what leaves the grid is cut off; the background fills what
+they leave, and a later colour in the table covers an earlier one where they land together).
+The table is read from the demonstrations: for each colour of an input, the one shift of at most
+`REACH` cells a side that turns the colour's cells in the input into exactly its cells in the
+output (none of them leaving the grid); every demonstration must agree on it. A colour whose
+cells all leave the grid, or that the table lacks (the test input's colours must all be in it),
+makes the step not apply. Every colour must move: when one stays put, the others most likely
+move toward or away from it (an anchor), which a vector per colour only describes by chance, so
+the fitter gives nothing. The fitter offers a step only when it reproduces every demonstration
+and changes the test input.
 """
 
 from __future__ import annotations
@@ -74,13 +75,19 @@ def cshift_op(table: Table) -> Op:
 
 
 def _vector(before: npt.NDArray[np.bool_], after: npt.NDArray[np.bool_]) -> tuple[int, int] | None:
-    """The one shift of at most `REACH` cells a side that turns ``before`` into ``after``."""
-    for dy in range(-REACH, REACH + 1):
-        for dx in range(-REACH, REACH + 1):
-            moved = shifted(before, dy, dx)
-            if moved.any() and np.array_equal(moved, after):
-                return dy, dx
-    return None
+    """The shift of at most `REACH` cells a side that turns ``before`` into ``after``, all kept in the grid.
+
+    Only one shift can: the one that carries the first row and column ``before`` holds onto those
+    ``after`` holds, so that one alone is checked.
+    """
+    if not before.any() or int(before.sum()) != int(after.sum()):
+        return None
+    ys, xs = np.nonzero(before)
+    ys_after, xs_after = np.nonzero(after)
+    dy, dx = int(ys_after.min() - ys.min()), int(xs_after.min() - xs.min())
+    if max(abs(dy), abs(dx)) > REACH or not np.array_equal(shifted(before, dy, dx), after):
+        return None
+    return dy, dx
 
 
 def fit_cshift(given: FitInput) -> list[Op]:
