@@ -15,7 +15,7 @@ from continual_arc_baselines.dsl import execute, parse, search
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.family import Op
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, NEXT, WIDE, lookup
 
 P = TypeVar("P")
 
@@ -55,6 +55,22 @@ def check_fitted(op: Op, given: FitInput, answer: Cells) -> None:
     assert made is not None and made.tolist() == answer
     again = lookup(op.text)
     assert again is not None and again.text == op.text
+
+
+def run_step(text: str, rows: Cells) -> Cells | None:
+    """What the fixed step ``text`` makes of a grid written as ``rows`` (``None``: it does not apply)."""
+    op = lookup(text)
+    assert op is not None
+    a = cells(rows)
+    out = op(a, Context(a))
+    return None if out is None else out.tolist()
+
+
+def assert_next_only(*texts: str) -> None:
+    """Asserts that each fixed step named is in the ``next`` catalogue and not in ``wide``."""
+    for text in texts:
+        assert text in NEXT.by_text
+        assert text not in WIDE.by_text
 
 
 def made_pairs(make: Callable[[random.Random], P], seed: int, count: int) -> list[P]:

@@ -10,17 +10,42 @@ a rotation finishes it).
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from .family import Family, Prim
 from .grid import Array, Context, bg_for
 from .objects import MODES, objects
 
-__all__ = ["FAMILIES", "MAX_MOVERS"]
+__all__ = ["FAMILIES", "MAX_MOVERS", "slide"]
 
 MAX_MOVERS = 30
 """The most objects ``fall`` moves; a grid of more is noise, not a stack."""
 
 _STEPS = {"down": (1, 0), "up": (-1, 0), "right": (0, 1), "left": (0, -1)}
+
+
+def slide(
+    out: Array,
+    ys: npt.NDArray[np.intp],
+    xs: npt.NDArray[np.intp],
+    colours: Array,
+    step: tuple[int, int],
+    bg: int,
+) -> None:
+    """Paints ``colours`` at cells ``(ys, xs)`` of ``out`` moved by ``step`` as far as they go.
+
+    They go on until one more step would leave the grid or cover a cell of ``out`` that is not
+    ``bg`` (something already at rest), so objects placed nearest the wall first stack.
+    """
+    h, w = out.shape
+    dy, dx = step
+    far = 0
+    while True:
+        ny, nx = ys + (far + 1) * dy, xs + (far + 1) * dx
+        if ny.min() < 0 or nx.min() < 0 or ny.max() >= h or nx.max() >= w or np.any(out[ny, nx] != bg):
+            break
+        far += 1
+    out[ys + far * dy, xs + far * dx] = colours
 
 
 def _fall(direction: str) -> Prim:
@@ -32,24 +57,10 @@ def _fall(direction: str) -> Prim:
         if not 0 < len(objs) <= MAX_MOVERS:
             return None
         nearest = {"down": -objs.bottoms, "up": objs.tops, "right": -objs.rights, "left": objs.lefts}
-        h, w = a.shape
         out = np.full_like(a, bg)
         for i in np.argsort(nearest[direction], kind="stable").tolist():
             ys, xs = np.nonzero(objs.labels == i)
-            colours = a[ys, xs]
-            step = 0
-            while True:
-                ny, nx = ys + (step + 1) * dy, xs + (step + 1) * dx
-                if (
-                    ny.min() < 0
-                    or nx.min() < 0
-                    or ny.max() >= h
-                    or nx.max() >= w
-                    or np.any(out[ny, nx] != bg)
-                ):
-                    break
-                step += 1
-            out[ys + step * dy, xs + step * dx] = colours
+            slide(out, ys, xs, a[ys, xs], (dy, dx), bg)
         return None if np.array_equal(out, a) else out
 
     return prim

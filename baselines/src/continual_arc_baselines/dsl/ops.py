@@ -36,9 +36,11 @@ from . import (
     chosen,
     classifying,
     colourmaps,
+    colourshifts,
     combining,
     completing,
     contact,
+    cornering,
     corners,
     counting,
     crossing,
@@ -58,6 +60,7 @@ from . import (
     geometry,
     ground,
     hidden,
+    homing,
     hopping,
     inverting,
     isolating,
@@ -76,6 +79,7 @@ from . import (
     painting,
     pairing,
     perobject,
+    piercing,
     pitching,
     pivoting,
     pooling,
@@ -84,6 +88,7 @@ from . import (
     restacking,
     rings,
     seams,
+    segspan,
     shearing,
     sizing,
     solids,
@@ -246,6 +251,10 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *hopping.FAMILIES,
     *isolating.FAMILIES,
     *edgelines.FAMILIES,
+    *homing.FAMILIES,
+    *segspan.FAMILIES,
+    *cornering.FAMILIES,
+    *piercing.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
@@ -256,6 +265,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     encasing.FITTER,
     mending.FITTER,
     midpoints.FITTER,
+    colourshifts.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
