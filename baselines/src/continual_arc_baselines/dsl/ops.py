@@ -26,6 +26,7 @@ from . import (
     beams,
     bordering,
     bounce,
+    boxfitting,
     boxing,
     carrying,
     cellgrid,
@@ -39,6 +40,7 @@ from . import (
     combining,
     completing,
     contact,
+    cornering,
     corners,
     counting,
     crossing,
@@ -83,6 +85,7 @@ from . import (
     repairing,
     restacking,
     rings,
+    rolling,
     seams,
     shearing,
     sizing,
@@ -256,6 +259,10 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     encasing.FITTER,
     mending.FITTER,
     midpoints.FITTER,
+    rolling.FITTER,
+    cornering.ASSEMBLE,
+    cornering.QUARTERS,
+    boxfitting.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
