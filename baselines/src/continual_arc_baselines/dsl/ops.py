@@ -45,6 +45,7 @@ from . import (
     corners,
     counting,
     crossing,
+    crossings,
     dashes,
     detouring,
     downscale,
@@ -271,6 +272,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     cornering.QUARTERS,
     boxfitting.FITTER,
     coarsening.FITTER,
+    crossings.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
