@@ -46,6 +46,18 @@ def fit_input(pairs: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]], test: npt.Ar
     return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
 
 
+def step_on(text: str, rows: Cells) -> Cells | None:
+    """What the one step written ``text`` (fixed or fitted) makes of a grid, with its own context.
+
+    Asserts that the text names a step; ``None`` when the step does not apply.
+    """
+    op = lookup(text)
+    assert op is not None
+    grid = cells(rows)
+    made = op(grid, Context(grid))
+    return None if made is None else made.tolist()
+
+
 def check_fitted(op: Op, given: FitInput, answer: Cells) -> None:
     """Asserts that a fitted ``op`` answers the test input of ``given`` with ``answer``.
 
@@ -55,15 +67,6 @@ def check_fitted(op: Op, given: FitInput, answer: Cells) -> None:
     assert made is not None and made.tolist() == answer
     again = lookup(op.text)
     assert again is not None and again.text == op.text
-
-
-def run_step(text: str, rows: Cells) -> Cells | None:
-    """What the fixed step ``text`` makes of a grid written as ``rows`` (``None``: it does not apply)."""
-    op = lookup(text)
-    assert op is not None
-    a = cells(rows)
-    out = op(a, Context(a))
-    return None if out is None else out.tolist()
 
 
 def assert_next_only(*texts: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_next_only, run_step
+from dsl_rig import Cells, assert_next_only, step_on
 
 
 def test_tocorner_is_next_only() -> None:
@@ -18,7 +18,7 @@ def test_a_dot_fills_the_block_to_its_nearest_corner() -> None:
         [0, 2, 0, 0, 0, 0],
         [0, 0, 0, 0, 0, 0],
     ]
-    assert run_step("tocorner", grid) == [
+    assert step_on("tocorner", grid) == [
         [0, 0, 0, 0, 0, 0],
         [0, 0, 0, 0, 0, 0],
         [0, 0, 0, 0, 0, 0],
@@ -30,4 +30,4 @@ def test_a_dot_fills_the_block_to_its_nearest_corner() -> None:
 def test_a_dot_midway_does_not_apply() -> None:
     # The middle row of a 5-row grid: neither the top nor the bottom is nearer.
     grid: Cells = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 7], [0, 0, 0, 0], [0, 0, 0, 0]]
-    assert run_step("tocorner", grid) is None
+    assert step_on("tocorner", grid) is None

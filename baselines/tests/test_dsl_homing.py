@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_next_only, run_step
+from dsl_rig import Cells, assert_next_only, step_on
 
 
 def test_home_is_next_only() -> None:
@@ -23,7 +23,7 @@ _GRID: Cells = [
 def test_objects_go_to_the_wall_of_their_colour() -> None:
     # The red dot slides left against the red wall, the green bar right against the green one;
     # the blue dot has no wall: dropped, or kept where it is.
-    assert run_step("home(drop)", _GRID) == [
+    assert step_on("home(drop)", _GRID) == [
         [0, 0, 0, 0, 0, 0, 0],
         [2, 0, 0, 0, 0, 3, 3],
         [2, 0, 0, 0, 0, 3, 3],
@@ -31,7 +31,7 @@ def test_objects_go_to_the_wall_of_their_colour() -> None:
         [2, 0, 0, 0, 0, 0, 3],
         [0, 0, 0, 0, 0, 0, 0],
     ]
-    kept = run_step("home(keep)", _GRID)
+    kept = step_on("home(keep)", _GRID)
     assert kept is not None and kept[4] == [2, 0, 1, 0, 0, 0, 3]
 
 
@@ -44,7 +44,7 @@ def test_objects_stack_against_those_at_rest() -> None:
         [0, 0, 0, 0],
         [0, 4, 0, 0],
     ]
-    assert run_step("home(drop)", grid) == [
+    assert step_on("home(drop)", grid) == [
         [4, 4, 4, 4],
         [0, 4, 0, 0],
         [0, 4, 0, 0],
@@ -55,6 +55,6 @@ def test_objects_stack_against_those_at_rest() -> None:
 
 def test_no_wall_or_two_walls_of_one_colour_do_not_apply() -> None:
     no_wall: Cells = [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0]]
-    assert run_step("home(drop)", no_wall) is None
+    assert step_on("home(drop)", no_wall) is None
     twice: Cells = [[0, 5, 5, 0], [0, 0, 0, 0], [0, 0, 5, 0], [0, 0, 0, 0], [0, 5, 5, 0]]
-    assert run_step("home(drop)", twice) is None
+    assert step_on("home(drop)", twice) is None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_next_only, run_step
+from dsl_rig import Cells, assert_next_only, step_on
 
 
 def test_pierce_is_next_only() -> None:
@@ -18,7 +18,7 @@ def test_a_line_is_drawn_over_others_and_gapped_through_its_own_colour() -> None
         [0, 2, 2, 3, 3],
         [0, 0, 0, 0, 0],
     ]
-    assert run_step("pierce", grid) == [
+    assert step_on("pierce", grid) == [
         [0, 2, 0, 3, 0],
         [0, 2, 0, 3, 0],
         [0, 0, 2, 0, 3],
@@ -30,4 +30,4 @@ def test_a_line_is_drawn_over_others_and_gapped_through_its_own_colour() -> None
 def test_a_region_touching_the_border_is_no_marker() -> None:
     # The blue cell on the top row is the end of a blue bar running down: nothing to shoot.
     grid: Cells = [[0, 1, 0, 0], [0, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]]
-    assert run_step("pierce", grid) is None
+    assert step_on("pierce", grid) is None

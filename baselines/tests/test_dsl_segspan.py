@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_next_only, run_step
+from dsl_rig import Cells, assert_next_only, step_on
 
 
 def test_segspan_is_next_only() -> None:
@@ -21,7 +21,7 @@ _GRID: Cells = [
 
 def test_bars_span_the_grid_and_the_order_decides_crossings() -> None:
     # Rows drawn last win the crossing (vh); the dot stays a dot.
-    assert run_step("segspan(vh)", _GRID) == [
+    assert step_on("segspan(vh)", _GRID) == [
         [0, 2, 0, 0, 0],
         [0, 2, 0, 0, 1],
         [0, 2, 0, 0, 0],
@@ -29,11 +29,11 @@ def test_bars_span_the_grid_and_the_order_decides_crossings() -> None:
         [0, 2, 0, 0, 0],
     ]
     # Columns drawn last win it (hv).
-    spanned = run_step("segspan(hv)", _GRID)
+    spanned = step_on("segspan(hv)", _GRID)
     assert spanned is not None and spanned[3] == [3, 2, 3, 3, 3]
 
 
 def test_no_bar_does_not_apply() -> None:
     # Dots and a 2 x 2 block: nothing one cell thick and two long.
     grid: Cells = [[1, 0, 0, 0], [0, 0, 4, 4], [0, 0, 4, 4], [0, 6, 0, 0]]
-    assert run_step("segspan(vh)", grid) is None
+    assert step_on("segspan(vh)", grid) is None
