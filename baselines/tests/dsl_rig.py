@@ -46,6 +46,18 @@ def fit_input(pairs: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]], test: npt.Ar
     return FitInput(inputs, outputs, tuple(Context(a) for a in inputs))
 
 
+def run_step(text: str, rows: Cells) -> Cells | None:
+    """What the step written ``text`` makes of the grid ``rows`` in its plain context, as rows.
+
+    ``None`` when the step does not apply. Asserts that the text names a step.
+    """
+    op = lookup(text)
+    assert op is not None
+    a = cells(rows)
+    out = op(a, Context(a))
+    return None if out is None else out.tolist()
+
+
 def check_fitted(op: Op, given: FitInput, answer: Cells) -> None:
     """Asserts that a fitted ``op`` answers the test input of ``given`` with ``answer``.
 
