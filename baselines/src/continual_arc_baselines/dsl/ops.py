@@ -79,7 +79,6 @@ from . import (
     masking,
     mending,
     midpoints,
-    mirrormarks,
     motion,
     objectops,
     overlapping,
@@ -108,12 +107,14 @@ from . import (
     stretching,
     symmetrize,
     symmetry,
+    tabmirrors,
     targets,
     tiling,
     tinting,
     trailing,
     turning,
     turns,
+    wallslopes,
     zorder,
 )
 from .catalogue import Catalogue, Fitter
@@ -269,11 +270,12 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *bandlines.FAMILIES,
     *keystripes.FAMILIES,
     *staircases.FAMILIES,
-    *mirrormarks.FAMILIES,
+    *tabmirrors.FAMILIES,
     *keystamps.FAMILIES,
     *cellends.FAMILIES,
     *dropcomb.FAMILIES,
     *halfframes.FAMILIES,
+    *wallslopes.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 

@@ -1,4 +1,4 @@
-"""Mirror marks: a shape reflected across the sides of its box that cells of another colour touch."""
+"""Tab mirrors: a shape reflected across the sides of its box that cells of another colour touch."""
 
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ TABBED: Cells = [
 """A shape of 4 with a tab of 2 on its right."""
 
 
-def test_mirrormarks_is_next_only() -> None:
+def test_tabmirror_is_next_only() -> None:
     for how in ("own", "mark"):
-        assert f"mirrormarks({how})" in NEXT.by_text
-        assert f"mirrormarks({how})" not in WIDE.by_text
+        assert f"tabmirror({how})" in NEXT.by_text
+        assert f"tabmirror({how})" not in WIDE.by_text
 
 
 def test_the_shape_mirrors_across_its_tab_in_its_own_colour() -> None:
-    assert run_step("mirrormarks(own)", TABBED) == [
+    assert run_step("tabmirror(own)", TABBED) == [
         [0, 0, 0, 0, 0, 0],
         [0, 4, 4, 4, 4, 0],
         [0, 0, 4, 4, 0, 0],
@@ -34,7 +34,7 @@ def test_the_shape_mirrors_across_its_tab_in_its_own_colour() -> None:
 
 
 def test_the_copy_takes_the_mark_colour() -> None:
-    assert run_step("mirrormarks(mark)", TABBED) == [
+    assert run_step("tabmirror(mark)", TABBED) == [
         [0, 0, 0, 0, 0, 0],
         [0, 4, 4, 2, 2, 0],
         [0, 0, 4, 2, 0, 0],
@@ -50,7 +50,7 @@ def test_a_corner_mark_turns_the_shape_half_about_the_corner() -> None:
         [0, 0, 0, 7, 0, 0],
         [0, 0, 0, 0, 0, 0],
     ]
-    assert run_step("mirrormarks(mark)", grid) == [
+    assert run_step("tabmirror(mark)", grid) == [
         [0, 0, 0, 0, 0, 0],
         [0, 4, 4, 0, 0, 0],
         [0, 0, 4, 0, 0, 0],
@@ -61,9 +61,9 @@ def test_a_corner_mark_turns_the_shape_half_about_the_corner() -> None:
 
 def test_a_mark_inside_the_box_or_no_mark_does_not_apply() -> None:
     inside: Cells = [[0, 0, 0, 0, 0], [0, 4, 2, 4, 0], [0, 4, 4, 4, 0], [0, 0, 0, 0, 0]]
-    assert run_step("mirrormarks(own)", inside) is None
+    assert run_step("tabmirror(own)", inside) is None
     plain: Cells = [[0, 0, 0, 0], [0, 4, 4, 0], [0, 0, 0, 0]]
-    assert run_step("mirrormarks(own)", plain) is None
+    assert run_step("tabmirror(own)", plain) is None
 
 
 def test_the_search_mirrors_tabbed_shapes() -> None:

@@ -1,15 +1,17 @@
-"""Mirror marks: cells of another colour beside a shape mark the sides it is reflected to.
+"""Tab mirrors: cells of another colour beside a shape mark the sides it is reflected to.
 
 An 8-connected multicolour object holds a *shape* (its commonest colour) and *marks*: cells of
 other colours that touch it from outside its box. Each mark colour's cells all lie on one side of
 the shape's box, or off one of its corners; the shape is reflected across that side of its box
 (across both sides at a corner: a half turn about the corner), and the copy is painted:
 
-* ``mirrormarks(own)``: in the shape's own colour, the marks erased first (a shape that grows its
+* ``tabmirror(own)``: in the shape's own colour, the marks erased first (a shape that grows its
   mirror image where a tab of another colour shows the way);
-* ``mirrormarks(mark)``: in the mark's colour (one copy per mark colour, each the way it points).
+* ``tabmirror(mark)``: in the mark's colour (one copy per mark colour, each the way it points).
 
-Objects with no marks stay as they are. The step does not apply when no object has marks, when a
+Unlike `layers`' ``mirrorfill``/``mirrormark``, which reflect the whole grid about its centre,
+each copy here hangs off its own shape's box on the side its marks show. Objects with no marks
+stay as they are. The step does not apply when no object has marks, when a
 mark colour's cells point two ways or sit inside the shape's box, or when two colours tie for an
 object's commonest.
 """
@@ -22,7 +24,7 @@ from .family import Family, Prim, on_colours
 from .grid import Array
 from .objects import objects
 
-__all__ = ["FAMILIES", "HOW", "mirrormarks"]
+__all__ = ["FAMILIES", "HOW", "tabmirror"]
 
 HOW = ("own", "mark")
 """The colour of each mirrored copy: the shape's own, or its mark's."""
@@ -42,7 +44,7 @@ def _reflected(v: np.ndarray, side: int, low: int, high: int) -> np.ndarray:
     return v
 
 
-def mirrormarks(a: Array, bg: int, how: str) -> Array | None:
+def tabmirror(a: Array, bg: int, how: str) -> Array | None:
     """``a`` with each marked shape mirrored the ways its marks point (see the module), or ``None``."""
     objs = objects(a, bg, "m8")
     h, w = a.shape
@@ -79,18 +81,18 @@ def mirrormarks(a: Array, bg: int, how: str) -> Array | None:
     return out if done else None
 
 
-def _mirrormarks(how: str) -> Prim:
-    return on_colours(lambda a, bg: mirrormarks(a, bg, how))
+def _tabmirror(how: str) -> Prim:
+    return on_colours(lambda a, bg: tabmirror(a, bg, how))
 
 
 FAMILIES: tuple[Family, ...] = (
     Family(
-        "mirrormarks",
+        "tabmirror",
         (HOW,),
         3,
-        _mirrormarks,
+        _tabmirror,
         "reflect each shape across the sides its marks of another colour touch",
         "same",
     ),
 )
-"""The family of this module: ``mirrormarks(how)``."""
+"""The family of this module: ``tabmirror(how)``."""
