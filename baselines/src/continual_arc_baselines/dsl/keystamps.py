@@ -21,13 +21,13 @@ from .family import Family, Prim, on_colours
 from .grid import Array
 from .parts import separator_lines
 
-__all__ = ["FAMILIES", "keystamp"]
+__all__ = ["FAMILIES", "keystamp", "lone_cells"]
 
 Box = tuple[int, int, int, int]
 """Rows ``[top, bottom)`` and columns ``[left, right)`` of a region."""
 
 
-def _lone_cells(part: Array, bg: int) -> bool:
+def lone_cells(part: Array, bg: int) -> bool:
     """Whether ``part``'s foreground is one or more cells of one colour, none touching another."""
     fg = part != bg
     if not fg.any() or len(np.unique(part[fg])) != 1:
@@ -67,7 +67,7 @@ def keystamp(a: Array, bg: int) -> Array | None:
     for mine, other in ((sides[0], sides[1]), (sides[1], sides[0])):
         marks = a[mine[0] : mine[1], mine[2] : mine[3]]
         key = _key(a[other[0] : other[1], other[2] : other[3]], bg)
-        if marks.size and _lone_cells(marks, bg) and key is not None:
+        if marks.size and lone_cells(marks, bg) and key is not None:
             readings.append((mine, key))
     if len(readings) != 1:
         return None

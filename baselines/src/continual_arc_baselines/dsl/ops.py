@@ -58,6 +58,7 @@ from . import (
     encasing,
     extending,
     extract,
+    fenceboxes,
     filling,
     framing,
     gathering,
@@ -276,6 +277,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *dropcomb.FAMILIES,
     *halfframes.FAMILIES,
     *wallslopes.FAMILIES,
+    *fenceboxes.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
