@@ -28,10 +28,8 @@ __all__ = ["FAMILIES", "MEDIUMS", "chequer"]
 MEDIUMS = ("bg", "other")
 """Where the medium's colour comes from: the background, or the seed's one other neighbour colour."""
 
-Mask = npt.NDArray[np.bool_]
 
-
-def _seed(a: Array, bg: int, parity: npt.NDArray[np.intp]) -> tuple[int, int, Mask] | None:
+def _seed(a: Array, bg: int, parity: npt.NDArray[np.intp]) -> tuple[int, int, npt.NDArray[np.bool_]] | None:
     """The one seed's colours (the even square's first) and cells, or ``None`` unless exactly one."""
     colours = [c for c in np.unique(a).tolist() if c != bg]
     sides: dict[int, int] = {}
@@ -50,10 +48,10 @@ def _seed(a: Array, bg: int, parity: npt.NDArray[np.intp]) -> tuple[int, int, Ma
     return seeds[0] if len(seeds) == 1 else None
 
 
-def _around(mask: Mask) -> Mask:
+def _around(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     """The cells 4-adjacent to ``mask`` and not in it."""
     p = np.pad(mask, 1)
-    near: Mask = p[:-2, 1:-1] | p[2:, 1:-1] | p[1:-1, :-2] | p[1:-1, 2:]
+    near: npt.NDArray[np.bool_] = p[:-2, 1:-1] | p[2:, 1:-1] | p[1:-1, :-2] | p[1:-1, 2:]
     return near & ~mask
 
 
