@@ -12,12 +12,27 @@ from dataclasses import dataclass
 
 from continual_arc.grids import MAX_SIDE
 
-from .grid import Array, Context
+from .grid import SENTINEL, Array, Context, bg_for
 
-__all__ = ["Family", "Op", "Prim", "expand"]
+__all__ = ["Family", "Op", "Prim", "expand", "on_colours"]
 
 Prim = Callable[[Array, Context], Array | None]
 """A primitive: ``(grid, context) -> grid``, or ``None`` when it does not apply."""
+
+
+def on_colours(step: Callable[[Array, int], Array | None]) -> Prim:
+    """The primitive that answers ``step(grid, background)`` for a grid of colours, ``None`` on labels.
+
+    Labels (`grid.SENTINEL` and up) are a fitted map's to name; a step that reads colours
+    (which cells are background, which colours pair) does not apply to them.
+    """
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        if int(a.max()) >= SENTINEL:
+            return None
+        return step(a, bg_for(a, ctx))
+
+    return prim
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import numpy as np
 from .family import Family, Prim
 from .grid import Array, Context
 
-__all__ = ["FAMILIES", "TRANSFORMS"]
+__all__ = ["FAMILIES", "TRANSFORMS", "one_turn"]
 
 TRANSFORMS: dict[str, Callable[[Array], Array]] = {
     "rot90": lambda a: np.rot90(a, -1),
@@ -21,6 +21,21 @@ TRANSFORMS: dict[str, Callable[[Array], Array]] = {
     "antitranspose": lambda a: np.rot90(a, 2).T,
 }
 """Each non-identity symmetry of the square by name (rotations are clockwise)."""
+
+
+def one_turn(a: Array, make: Callable[[Array], Array | None]) -> Array | None:
+    """What ``make`` answers on the one quarter turn of ``a`` it applies to, turned back.
+
+    For a step written for one edge (a key along the top, a bar out of the left edge) that
+    holds on whichever edge the grid shows it: ``None`` unless exactly one of the four turns
+    (counter-clockwise, none first) gives an answer.
+    """
+    found = []
+    for turns in range(4):
+        made = make(np.rot90(a, turns))
+        if made is not None:
+            found.append(np.ascontiguousarray(np.rot90(made, -turns)))
+    return found[0] if len(found) == 1 else None
 
 
 def _maker(name: str) -> Prim:
