@@ -72,6 +72,7 @@ from . import (
     midpoints,
     motion,
     objectops,
+    ordercount,
     overlapping,
     painting,
     pairing,
@@ -256,6 +257,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     encasing.FITTER,
     mending.FITTER,
     midpoints.FITTER,
+    ordercount.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
