@@ -54,6 +54,7 @@ from . import (
     extract,
     filling,
     framing,
+    fulllines,
     gathering,
     geometry,
     ground,
@@ -247,6 +248,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *hopping.FAMILIES,
     *isolating.FAMILIES,
     *edgelines.FAMILIES,
+    *fulllines.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
