@@ -121,6 +121,13 @@ class Task:
             # ``sizefollows``: outputs that all have their inputs' one shape are fixed only because
             # the inputs are; a test input of another shape is answered at its own size.
             self.held_to = dataclasses.replace(self.expectation, fixed=None)
+        # ``changes``: when every demonstration changes its input, an answer that leaves the test
+        # input as it was is a program that did nothing there (a map whose literal and role keys
+        # name one colour on the test input, a step with nothing to act on), not the task's rule.
+        self.changes = "changes" in catalogue.features and all(
+            i.shape != o.shape or not np.array_equal(i, o)
+            for i, o in zip(self.inputs, self.outputs, strict=False)
+        )
 
     def fitted_ops(self) -> tuple[Op, ...]:
         """The steps whose constants the demonstrations fix: windows, continuations, halos, local rules."""
@@ -205,6 +212,8 @@ class Task:
         if prediction is None or (self.size is not None and test.shape != self.size):
             return None
         if not self.held_to.admits(self.inputs[self.n], test):
+            return None
+        if self.changes and np.array_equal(test, self.inputs[self.n]):
             return None
         if root == 0 and self.held is not None:
             steps = (held_text(self.held), *steps)

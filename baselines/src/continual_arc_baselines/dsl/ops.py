@@ -263,8 +263,9 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
-NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
-"""Changes to the search itself under measurement, made only in ``next`` (none at present)."""
+NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {"changes"}
+"""Changes to the search itself under measurement, made only in ``next``: ``changes`` drops an
+answer that leaves the test input as it was when every demonstration changes its input."""
 
 NEXT = Catalogue(
     "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, NEXT_FEATURES
