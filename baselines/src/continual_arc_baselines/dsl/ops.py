@@ -84,6 +84,7 @@ from . import (
     relating,
     repairing,
     restacking,
+    ricochet,
     rings,
     seams,
     shearing,
@@ -249,6 +250,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *isolating.FAMILIES,
     *edgelines.FAMILIES,
     *fulllines.FAMILIES,
+    *ricochet.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
