@@ -61,6 +61,7 @@ from . import (
     hidden,
     hopping,
     inverting,
+    inward,
     isolating,
     kronecker,
     lanes,
@@ -262,6 +263,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     mending.FITTER,
     midpoints.FITTER,
     ordercount.FITTER,
+    inward.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
