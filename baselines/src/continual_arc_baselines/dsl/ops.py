@@ -58,6 +58,7 @@ from . import (
     gathering,
     geometry,
     ground,
+    halfbars,
     hidden,
     hopping,
     inverting,
@@ -252,6 +253,7 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *edgelines.FAMILIES,
     *fulllines.FAMILIES,
     *ricochet.FAMILIES,
+    *halfbars.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
