@@ -32,20 +32,15 @@ def half_bars(a: Array, bg: int) -> Array | None:
         tall, wide = bottom - top, right - left
         if size < 2 or min(tall, wide) != 1 or max(tall, wide) != size:
             continue  # not a straight bar one cell thick
-        if wide == 1:
-            ends = (top == 0, bottom == h)
-            if ends.count(True) != 1:
-                continue
-            half = size // 2
-            rows = slice(top, top + half) if ends[0] else slice(bottom - half, bottom)
-            out[rows, left] = TRUE
-        else:
-            ends = (left == 0, right == w)
-            if ends.count(True) != 1:
-                continue
-            half = size // 2
-            cols = slice(left, left + half) if ends[0] else slice(right - half, right)
-            out[top, cols] = TRUE
+        # Along the bar: its first and last index, the grid's extent that way, and its line.
+        vertical = wide == 1
+        lo, hi, extent, line = (top, bottom, h, left) if vertical else (left, right, w, top)
+        ends = (lo == 0, hi == extent)
+        if ends.count(True) != 1:
+            continue
+        half = size // 2
+        span = slice(lo, lo + half) if ends[0] else slice(hi - half, hi)
+        (out if vertical else out.T)[span, line] = TRUE
     return None if np.array_equal(out, a) else out
 
 
