@@ -19,7 +19,17 @@ import numpy as np
 
 from .grid import SENTINEL, Array, ranked_colours
 
-__all__ = ["MAX_ENTRIES", "ROLES", "Entry", "apply_map", "entry_cost", "fit_map", "resolve", "roles"]
+__all__ = [
+    "MAX_ENTRIES",
+    "ROLES",
+    "Entry",
+    "apply_map",
+    "clashes",
+    "entry_cost",
+    "fit_map",
+    "resolve",
+    "roles",
+]
 
 ROLES = (*(f"c{i}" for i in range(10)), "cy", "cz")
 """Role names, in the order a fit tries them."""
@@ -75,6 +85,26 @@ def apply_map(entries: Sequence[Entry], state: Array, original: Array) -> Array 
         table[source] = target
         claimed.add(source)
     return table[state]
+
+
+def clashes(entries: Sequence[Entry], state: Array, original: Array) -> bool:
+    """Whether two entries of a map name one colour of ``state`` and send it to different colours.
+
+    A literal key and a role key (``5>c1,c1>0``) name different colours on the grids a map was
+    fitted on; on a grid where the role names that literal, the earlier entry silently wins and the
+    map no longer says what the demonstrations showed.
+    """
+    named = roles(original)
+    present = np.bincount(state.ravel(), minlength=256) > 0
+    sent: dict[int, int | None] = {}
+    for key, value in entries:
+        source = resolve(key, named)
+        if source is None or source > 255 or not present[source]:
+            continue
+        target = resolve(value, named)
+        if sent.setdefault(source, target) != target:
+            return True
+    return False
 
 
 def _functional(state: Array, output: Array) -> dict[int, int] | None:

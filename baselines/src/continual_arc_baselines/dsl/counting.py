@@ -41,7 +41,17 @@ from .family import Op
 from .grid import SENTINEL, Array, Context, bg_for, colour_counts, counts_without, ranked_colours
 from .objects import choose, objects
 
-__all__ = ["COUNT_COST", "FITTER", "KINDS", "LAYOUTS", "SELECTORS", "count_op", "fit_count", "parse_count"]
+__all__ = [
+    "COUNT_COST",
+    "FITTER",
+    "KINDS",
+    "LAYOUTS",
+    "SELECTORS",
+    "colour_token",
+    "count_op",
+    "fit_count",
+    "parse_count",
+]
 
 COUNT_COST = 3.0
 """The base cost of a counting step; each literal colour it writes adds half a bit."""
@@ -344,9 +354,7 @@ def _sizes(tokens: Sequence[str]) -> bool:
     return all(t.isdigit() and 0 < int(t) <= 30 for t in tokens)
 
 
-def _colour_token(
-    wanted: Sequence[int], ctxs: Sequence[Context], counted: Sequence[int] | None
-) -> str | None:
+def colour_token(wanted: Sequence[int], ctxs: Sequence[Context], counted: Sequence[int] | None) -> str | None:
     """The first token naming colour ``wanted[i]`` in every demonstration: ``k``, a role, a literal."""
     if not wanted:
         return "c0"  # nothing shows the colour: the background, which it most often is
@@ -398,12 +406,12 @@ def _fit_numbers(given: FitInput, numbers: dict[str, list[Number | None]]) -> li
             ):
                 continue
             counted = [v[1] for v in values[:n] if v is not None]
-            paint = _colour_token([s[1] for s in read], ctxs[:n], counted)
+            paint = colour_token([s[1] for s in read], ctxs[:n], counted)
             grounds = [s[2] for s in read]
             ground = "c0"
             if layout == "diag":
                 known = [(g, c) for g, c in zip(grounds, ctxs, strict=False) if g is not None]
-                ground_token = _colour_token([g for g, _ in known], [c for _, c in known], None)
+                ground_token = colour_token([g for g, _ in known], [c for _, c in known], None)
                 if ground_token is None:
                     continue
                 ground = ground_token
@@ -451,10 +459,10 @@ def _fit_first(given: FitInput, numbers: dict[str, list[Number | None]]) -> list
             if len(tail):
                 grounds.append((int(tail[0]), ctx))
         else:
-            paint = _colour_token(
+            paint = colour_token(
                 [p for p, _, _ in paints], [c for _, _, c in paints], [k for _, k, _ in paints]
             )
-            ground = _colour_token([g for g, _ in grounds], [c for _, c in grounds], None)
+            ground = colour_token([g for g, _ in grounds], [c for _, c in grounds], None)
             op = (
                 None
                 if paint is None or ground is None
@@ -551,7 +559,7 @@ def _histogram_fill(given: FitInput, everything: bool, rows: bool) -> str | None
     known = [(f, c) for f, c in zip(fills, ctxs, strict=True) if f is not None]
     if not known:
         return "c0"
-    return _colour_token([f for f, _ in known], [c for _, c in known], None)
+    return colour_token([f for f, _ in known], [c for _, c in known], None)
 
 
 def fit_count(given: FitInput) -> list[Op]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from .catalogue import Catalogue, FitInput
 from .chosen import infer_size
-from .colours import apply_map, entry_cost, fit_map
+from .colours import apply_map, clashes, entry_cost, fit_map
 from .extract import CORNERS
 from .family import Op
 from .grid import Array, Context, Grid, Pair, to_array, to_grid
@@ -121,6 +121,16 @@ class Task:
             # ``sizefollows``: outputs that all have their inputs' one shape are fixed only because
             # the inputs are; a test input of another shape is answered at its own size.
             self.held_to = dataclasses.replace(self.expectation, fixed=None)
+        # ``changes``: when every demonstration changes its input, an answer that leaves the test
+        # input as it was is a program that did nothing there (a map whose literal and role keys
+        # name one colour on the test input, a step with nothing to act on), not the task's rule.
+        # ``mapclash``: a fitted map whose literal and role keys name one colour on the test input
+        # alone (`colours.clashes`) answers with a rule the demonstrations never showed.
+        self.mapclash = "mapclash" in catalogue.features
+        self.changes = "changes" in catalogue.features and all(
+            i.shape != o.shape or not np.array_equal(i, o)
+            for i, o in zip(self.inputs, self.outputs, strict=False)
+        )
 
     def fitted_ops(self) -> tuple[Op, ...]:
         """The steps whose constants the demonstrations fix: windows, continuations, halos, local rules."""
@@ -177,6 +187,10 @@ class Task:
             entries = fit_map(demo_grids, self.outputs, self.inputs[: self.n])
             if entries is None:
                 return None
+            if self.mapclash and clashes(entries, test, self.inputs[self.n]):
+                shown = zip(demo_grids, self.inputs[: self.n], strict=True)
+                if not any(clashes(entries, g, i) for g, i in shown):
+                    return None
             mapped = apply_map(entries, test, self.inputs[self.n])
             if mapped is None:
                 return None
@@ -205,6 +219,8 @@ class Task:
         if prediction is None or (self.size is not None and test.shape != self.size):
             return None
         if not self.held_to.admits(self.inputs[self.n], test):
+            return None
+        if self.changes and np.array_equal(test, self.inputs[self.n]):
             return None
         if root == 0 and self.held is not None:
             steps = (held_text(self.held), *steps)

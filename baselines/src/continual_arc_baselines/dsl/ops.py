@@ -66,14 +66,17 @@ from . import (
     fenceboxes,
     filling,
     framing,
+    fulllines,
     gathering,
     geometry,
     ground,
+    halfbars,
     halfframes,
     hidden,
     homing,
     hopping,
     inverting,
+    inward,
     isolating,
     keystamps,
     keystripes,
@@ -88,6 +91,7 @@ from . import (
     midpoints,
     motion,
     objectops,
+    ordercount,
     overlapping,
     painting,
     pairing,
@@ -101,6 +105,7 @@ from . import (
     relating,
     repairing,
     restacking,
+    ricochet,
     rings,
     rolling,
     seams,
@@ -295,6 +300,9 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *halfframes.FAMILIES,
     *wallslopes.FAMILIES,
     *fenceboxes.FAMILIES,
+    *fulllines.FAMILIES,
+    *ricochet.FAMILIES,
+    *halfbars.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s."""
 
@@ -315,12 +323,17 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     boxfitting.FITTER,
     coarsening.FITTER,
     crossings.FITTER,
+    ordercount.FITTER,
+    inward.FITTER,
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
-NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {"leaveone"}
-"""Changes to the search itself under measurement, made only in ``next``: ``leaveone`` searches
-again without each demonstration in turn when no program reproduces them all (`search`)."""
+NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {"changes", "mapclash", "leaveone"}
+"""Changes to the search itself under measurement, made only in ``next``: ``changes`` drops an
+answer that leaves the test input as it was when every demonstration changes its input;
+``mapclash`` drops one whose map has two keys naming one colour on the test input alone;
+``leaveone`` searches again without each demonstration in turn when no program reproduces them
+all (`search`)."""
 
 NEXT = Catalogue(
     "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, NEXT_FEATURES
