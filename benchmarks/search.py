@@ -68,9 +68,7 @@ def _score(
     first = bool(top) and top[0] == test[1]
     return {
         "task": task_id,
-        # A leave-one-out answer (the ``leaveone`` feature) fits all demonstrations but one.
-        "fitted": bool(result.candidates) and result.left_out is None,
-        "left_out": result.left_out,
+        "fitted": bool(result.candidates),
         "first": first,
         "top3": test[1] in top,
         "program": result.candidates[0].program.text if result.candidates else None,
@@ -149,9 +147,6 @@ def report(name: str, records: list[dict[str, Any]]) -> None:
     print(f"  any of top 3 correct      : {_share(records, 'top3')}")
     print(f"  some candidate fitted     : {_share(records, 'fitted')}")
     print(f"  fitting first was right   : {_share(fitted, 'first')}")
-    spared = [r for r in records if r.get("left_out") is not None]
-    if spared:
-        print(f"  one demonstration left out: {len(spared)} answered, {_share(spared, 'first')} right")
     solved = [r for r in records if "transfer" in r]
     if solved:
         print(f"  kept program transfers    : {_share(solved, 'transfer')}")

@@ -328,12 +328,10 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
 )
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
 
-NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {"changes", "mapclash", "leaveone"}
+NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {"changes", "mapclash"}
 """Changes to the search itself under measurement, made only in ``next``: ``changes`` drops an
 answer that leaves the test input as it was when every demonstration changes its input;
-``mapclash`` drops one whose map has two keys naming one colour on the test input alone;
-``leaveone`` searches again without each demonstration in turn when no program reproduces them
-all (`search`)."""
+``mapclash`` drops one whose map has two keys naming one colour on the test input alone."""
 
 NEXT = Catalogue(
     "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, NEXT_FEATURES

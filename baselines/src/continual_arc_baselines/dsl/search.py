@@ -19,15 +19,6 @@ commute with nearly everything, so they are tried last). Besides the plain root 
 ``bg0`` root, whose background is colour 0, when some input has a 0 that is not its most frequent
 colour.
 
-With the ``leaveone`` feature (`Catalogue.features`), a search that finds no program for three or
-more demonstrations searches again once without each demonstration in turn, each time on an equal
-share of the budget (so it spends at most twice the budget in all). Its answer stands only when
-exactly one of those searches finds a program, and that program comes near the demonstration it was
-not shown: the right shape, and wrong on at most a quarter as many cells as that demonstration
-changes (a demonstration that changes size must be matched exactly). It answers the tasks whose one
-demonstration is drawn wrong, and rules that an odd demonstration stretches; the result says which
-demonstration its candidates leave out (`SearchResult.left_out`).
-
 The budget counts primitive applications (one step on one state; a macro spends one per step it
 holds), never seconds, so the same call gives the same answer on any machine; ``time_cap`` is only
 a safety net.
@@ -50,9 +41,9 @@ from .fitting import Candidate, State, Task
 from .grid import key_of
 from .ops import DEFAULT
 from .prior import Prior, token
-from .program import ZERO_BG, execute
+from .program import ZERO_BG
 
-__all__ = ["BONUS", "DEFAULT_BUDGET", "LEAVE_ONE", "NEAR", "STEP_BITS", "SearchResult", "search"]
+__all__ = ["BONUS", "DEFAULT_BUDGET", "STEP_BITS", "SearchResult", "search"]
 
 logger = logging.getLogger(__name__)
 
@@ -80,8 +71,6 @@ class SearchResult:
         budget_exhausted: the search stopped because the budget ran out.
         hit_time_cap: the CPU-time safety net stopped it.
         first_fit: applications spent when the first candidate was found (``None``: none was).
-        left_out: ``None`` when every candidate reproduces every demonstration; else the index of
-            the one demonstration that no candidate reproduces (the ``leaveone`` feature).
     """
 
     candidates: tuple[Candidate, ...]
@@ -89,14 +78,6 @@ class SearchResult:
     budget_exhausted: bool
     hit_time_cap: bool
     first_fit: int | None = None
-    left_out: int | None = None
-
-
-LEAVE_ONE = "leaveone"
-"""The feature (`Catalogue.features`) that searches again without each demonstration in turn."""
-
-NEAR = 4
-"""A program left one demonstration out may be wrong on one cell for every ``NEAR`` it changes."""
 
 
 @dataclass(frozen=True)
@@ -276,26 +257,8 @@ def search(
     Returns:
         The candidates, cheapest first, and what the search spent.
     """
-    result = _search(demos, test_input, budget, prior or Prior.empty(), time_cap, max_candidates, catalogue)
-    if result.candidates or LEAVE_ONE not in catalogue.features or len(demos) < 3:
-        return result
-    return _leave_one_out(
-        demos, test_input, result, budget, prior or Prior.empty(), time_cap, max_candidates, catalogue
-    )
-
-
-def _search(
-    demos: Sequence[Pair],
-    test_input: Grid,
-    budget: int,
-    prior: Prior,
-    time_cap: float,
-    max_candidates: int,
-    catalogue: Catalogue,
-) -> SearchResult:
-    """The search proper: programs that reproduce every demonstration."""
     task = Task(demos, test_input, catalogue)
-    run = _Search(task, prior, budget, time_cap)
+    run = _Search(task, prior or Prior.empty(), budget, time_cap)
     run.add(State((), task.inputs, 0.0, 0.0, 0))
     if len(task.contexts) > 1:
         run.add(State((ZERO_BG,), task.inputs, 1.0, 1.0, 1), check=False)
@@ -308,56 +271,3 @@ def _search(
         hit_time_cap=run.timed_out,
         first_fit=run.first_fit,
     )
-
-
-def _leave_one_out(
-    demos: Sequence[Pair],
-    test_input: Grid,
-    failed: SearchResult,
-    budget: int,
-    prior: Prior,
-    time_cap: float,
-    max_candidates: int,
-    catalogue: Catalogue,
-) -> SearchResult:
-    """Search without each demonstration in turn, after ``failed`` found no program for all of them."""
-    share = budget // len(demos)
-    spent = failed.applications
-    found: list[tuple[int, SearchResult, int]] = []
-    capped = failed.hit_time_cap
-    for k in range(len(demos)):
-        rest = [*demos[:k], *demos[k + 1 :]]
-        result = _search(rest, test_input, share, prior, time_cap, max_candidates, catalogue)
-        capped = capped or result.hit_time_cap
-        if result.candidates:
-            found.append((k, result, spent))
-        spent += result.applications
-    spent_all = dataclasses.replace(failed, applications=spent, hit_time_cap=capped)
-    if len(found) != 1:
-        return spent_all  # none, or several rules each blaming a different demonstration
-    k, result, offset = found[0]
-    near = tuple(
-        dataclasses.replace(c, found_at=offset + c.found_at) for c in result.candidates if _near(c, demos[k])
-    )
-    if not near:
-        return spent_all
-    first = None if result.first_fit is None else offset + result.first_fit
-    return dataclasses.replace(spent_all, candidates=near, first_fit=first, left_out=k)
-
-
-def _near(candidate: Candidate, pair: Pair) -> bool:
-    """Whether ``candidate`` answers ``pair``'s input close to its output (see `NEAR`)."""
-    given, wanted = pair
-    made = execute(candidate.program, given)
-    if made is None or len(made) != len(wanted) or len(made[0]) != len(wanted[0]):
-        return False
-    wrong = sum(
-        a != b for row, goal in zip(made, wanted, strict=True) for a, b in zip(row, goal, strict=True)
-    )
-    same_size = len(given) == len(wanted) and len(given[0]) == len(wanted[0])
-    changed = (
-        sum(a != b for row, goal in zip(given, wanted, strict=True) for a, b in zip(row, goal, strict=True))
-        if same_size
-        else 0
-    )
-    return NEAR * wrong <= changed
