@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter
 from .family import Family, Op, Prim
-from .grid import FALSE, SENTINEL, TRUE, Array, Context, background, bg_for, counts_without
+from .grid import FALSE, SENTINEL, TRUE, Array, Context, Mask, background, bg_for, counts_without
 from .parts import runs, square_blocks
 
 __all__ = ["CELLMOVE", "CELLMOVE_COST", "FAMILIES", "LIFTS", "Layout", "cell_layout", "cellmove_op"]
@@ -92,7 +92,7 @@ class Layout:
         return [(slice(r0, r1), slice(c0, c1)) for r0, r1 in self.rows for c0, c1 in self.cols]
 
 
-def _lines(a: Array, ignore: npt.NDArray[np.bool_]) -> npt.NDArray[np.int16]:
+def _lines(a: Array, ignore: Mask) -> npt.NDArray[np.int16]:
     """Per row, its colour when uniform outside the ``ignore`` columns, else ``_NONE``."""
     sub = a[:, ~ignore]
     if sub.shape[1] == 0:
@@ -126,7 +126,7 @@ def _lattice(lines: npt.NDArray[np.int16]) -> list[int] | None:
     return None
 
 
-def _separators(lines: npt.NDArray[np.int16], bg: int) -> npt.NDArray[np.bool_]:
+def _separators(lines: npt.NDArray[np.int16], bg: int) -> Mask:
     """Which lines of one axis cut it: the lines of another colour than the background.
 
     When they are of one colour and some of them form a regular lattice, only its lines do: a
@@ -142,7 +142,7 @@ def _separators(lines: npt.NDArray[np.int16], bg: int) -> npt.NDArray[np.bool_]:
     return cut
 
 
-def _adjacent(lines: npt.NDArray[np.bool_]) -> bool:
+def _adjacent(lines: Mask) -> bool:
     """Whether two neighbouring lines are both marked."""
     return bool(np.any(lines[1:] & lines[:-1]))
 

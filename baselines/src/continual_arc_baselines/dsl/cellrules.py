@@ -28,7 +28,7 @@ from . import local
 from .catalogue import FitInput, Fitter
 from .colours import resolve, roles
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .grid import SENTINEL, Array, Context, Mask
 from .objects import label
 
 __all__ = ["CELLRULE_COST", "FITTER", "KINDS", "MAX_SHARE", "cellrule_op", "features", "fit_cellrule"]
@@ -94,7 +94,7 @@ def _first(r: Features, axis: int, last: bool) -> Features:
     return np.ascontiguousarray(out if axis == 1 else out.T).astype(np.int16)
 
 
-def _enclosed(bg: npt.NDArray[np.bool_]) -> Features:
+def _enclosed(bg: Mask) -> Features:
     """Per cell, 1 where a background cell's 4-connected region does not touch the border."""
     labels = label(bg.astype(np.uint8), bg, eight=False, same_colour=False)
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
@@ -102,14 +102,14 @@ def _enclosed(bg: npt.NDArray[np.bool_]) -> Features:
     return out
 
 
-def _pieces(a: Array, fg: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.intp]]:
+def _pieces(a: Array, fg: Mask) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.intp]]:
     labels = label(a, fg, eight=False, same_colour=True)
     # At least one entry, so a grid with no foreground still indexes (every cell then reads 0).
     sizes = np.bincount(labels[fg].ravel(), minlength=max(int(labels.max()) + 1, 1))
     return labels, sizes
 
 
-def _pieces8(a: Array, r: Features, fg: npt.NDArray[np.bool_], kind: str) -> list[Features]:
+def _pieces8(a: Array, r: Features, fg: Mask, kind: str) -> list[Features]:
     """The fields of ``oh``, ``po`` or ``bx``, read off the grid's 8-connected pieces."""
     labels = label(a, fg, eight=True, same_colour=False)
     h, w = r.shape

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .family import Family, Prim, on_colours
-from .grid import Array
+from .grid import Array, Mask
 from .objects import label
 
 __all__ = ["FAMILIES", "MEDIUMS", "chequer"]
@@ -29,7 +29,7 @@ MEDIUMS = ("bg", "other")
 """Where the medium's colour comes from: the background, or the seed's one other neighbour colour."""
 
 
-def _seed(a: Array, bg: int, parity: npt.NDArray[np.intp]) -> tuple[int, int, npt.NDArray[np.bool_]] | None:
+def _seed(a: Array, bg: int, parity: npt.NDArray[np.intp]) -> tuple[int, int, Mask] | None:
     """The one seed's colours (the even square's first) and cells, or ``None`` unless exactly one."""
     colours = [c for c in np.unique(a).tolist() if c != bg]
     sides: dict[int, int] = {}
@@ -48,10 +48,10 @@ def _seed(a: Array, bg: int, parity: npt.NDArray[np.intp]) -> tuple[int, int, np
     return seeds[0] if len(seeds) == 1 else None
 
 
-def _around(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+def _around(mask: Mask) -> Mask:
     """The cells 4-adjacent to ``mask`` and not in it."""
     p = np.pad(mask, 1)
-    near: npt.NDArray[np.bool_] = p[:-2, 1:-1] | p[2:, 1:-1] | p[1:-1, :-2] | p[1:-1, 2:]
+    near: Mask = p[:-2, 1:-1] | p[2:, 1:-1] | p[1:-1, :-2] | p[1:-1, 2:]
     return near & ~mask
 
 

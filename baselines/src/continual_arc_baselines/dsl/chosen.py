@@ -24,12 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter
 from .choosing import choose_by_content, content_keys
 from .family import Op, Prim
-from .grid import Array, Context, bg_for, colour_counts, counts_without
+from .grid import Array, Context, Mask, bg_for, colour_counts, counts_without
 from .objects import CHOOSERS, choose, objects
 from .parts import SPLITS, separator_layout, separator_parts, split, square_blocks
 
@@ -116,7 +115,7 @@ def _frame(a: Array, bg: int, colour: int | None) -> Slices | None:
     return objs.box(int(best[0])) if len(best) == 1 else None
 
 
-def _capped(cells: npt.NDArray[np.bool_], ys: slice, xs: slice, shape: tuple[int, ...]) -> Slices | None:
+def _capped(cells: Mask, ys: slice, xs: slice, shape: tuple[int, ...]) -> Slices | None:
     """A box whose first and last columns (or rows) are full, grown a cell at both ends of them.
 
     ``None`` when neither pair of opposite sides is full, or the grid has no room to grow.

@@ -17,11 +17,10 @@ and changes the test input.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for
+from .grid import SENTINEL, Array, Context, Mask, bg_for
 
 __all__ = ["CSHIFT_COST", "FITTER", "REACH", "cshift_op", "fit_cshift", "parse_cshift", "shifted"]
 
@@ -35,7 +34,7 @@ Table = tuple[tuple[int, int, int], ...]
 """A colour-shift table: ``(colour, dy, dx)`` entries in increasing order of colour."""
 
 
-def shifted(mask: npt.NDArray[np.bool_], dy: int, dx: int) -> npt.NDArray[np.bool_]:
+def shifted(mask: Mask, dy: int, dx: int) -> Mask:
     """``mask`` moved by ``(dy, dx)``; what leaves the grid is cut off."""
     h, w = mask.shape
     out = np.zeros_like(mask)
@@ -74,7 +73,7 @@ def cshift_op(table: Table) -> Op:
     return Op(f"cshift{{{text}}}", CSHIFT_COST, step, "same")
 
 
-def _vector(before: npt.NDArray[np.bool_], after: npt.NDArray[np.bool_]) -> tuple[int, int] | None:
+def _vector(before: Mask, after: Mask) -> tuple[int, int] | None:
     """The shift of at most `REACH` cells a side that turns ``before`` into ``after``, all kept in the grid.
 
     Only one shift can: the one that carries the first row and column ``before`` holds onto those

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for
+from .grid import Array, Context, Mask, bg_for
 
 __all__ = ["AXES", "EXTEND_COST", "FAMILIES", "extend", "tile_lines"]
 
@@ -73,7 +73,7 @@ def extend(a: Array, bg: int, axes: str) -> Array | None:
     return done if both is None else np.ascontiguousarray(both.T)
 
 
-def _longest_run(fg: npt.NDArray[np.bool_]) -> tuple[int, int] | None:
+def _longest_run(fg: Mask) -> tuple[int, int] | None:
     """The start and length of the one longest run of ``True`` in ``fg`` (``None``: none, or a tie)."""
     edges = np.diff(np.concatenate(([0], fg.astype(np.int8), [0])))
     starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)

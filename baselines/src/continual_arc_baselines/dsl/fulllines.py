@@ -11,10 +11,9 @@ No such line, or every cell on one, makes the step not apply.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import TRUE, Array, Context, bg_for
+from .grid import TRUE, Array, Context, Mask, bg_for
 
 __all__ = ["AXES", "FAMILIES", "full_lines"]
 
@@ -22,7 +21,7 @@ AXES = ("h", "v", "hv")
 """Rows, columns, or both."""
 
 
-def full_lines(grid: Array, bg: int, axes: str) -> npt.NDArray[np.bool_]:
+def full_lines(grid: Array, bg: int, axes: str) -> Mask:
     """The cells of ``grid``'s rows or columns (``axes``) filled by one colour other than ``bg``."""
     lines = np.zeros(grid.shape, dtype=bool)
     if "h" in axes:

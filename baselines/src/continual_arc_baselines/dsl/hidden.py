@@ -14,10 +14,9 @@ and joins its object. ``densebox`` finds it in two moves:
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import SENTINEL, Array, Context
+from .grid import SENTINEL, Array, Context, Mask
 
 __all__ = ["FAMILIES", "MIN_SIDE", "SHARE", "dense_box", "largest_solid"]
 
@@ -35,7 +34,7 @@ _CACHE_LIMIT = 4096
 """The search asks for the same grids' boxes over and over; the answers are kept, a bounded few."""
 
 
-def _largest_in(cells: npt.NDArray[np.bool_]) -> tuple[int, Box]:
+def _largest_in(cells: Mask) -> tuple[int, Box]:
     """The largest all-true rectangle of a boolean grid (the first found in reading order on a tie)."""
     h, w = cells.shape
     heights = np.zeros(w, dtype=np.intp)

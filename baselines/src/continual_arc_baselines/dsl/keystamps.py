@@ -15,10 +15,9 @@ key and the other as markers.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim, on_colours
-from .grid import Array
+from .grid import Array, Mask
 from .parts import separator_lines
 
 __all__ = ["FAMILIES", "keystamp", "lone_cells"]
@@ -38,7 +37,7 @@ def lone_cells(part: Array, bg: int) -> bool:
     for dy in (0, 1, 2):
         for dx in (0, 1, 2):
             near += p[dy : dy + h, dx : dx + w]
-    lone: npt.NDArray[np.bool_] = near[fg] == 1  # each cell sees only itself
+    lone: Mask = near[fg] == 1  # each cell sees only itself
     return bool(lone.all())
 
 

@@ -11,10 +11,9 @@ the rest alone; ``None`` when no row or column is a lane, or every background ce
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import TRUE, Array, Context, bg_for
+from .grid import TRUE, Array, Context, Mask, bg_for
 
 __all__ = ["FAMILIES", "LANE_COST", "lane_rows"]
 
@@ -22,7 +21,7 @@ LANE_COST = 3
 """The cost of a lane step: dearer than ``emptylines`` (2), which it refines."""
 
 
-def lane_rows(free: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+def lane_rows(free: Mask) -> Mask:
     """Per row of the background mask ``free``: whether it is a lane (background but its end cells)."""
     if free.shape[1] < 3:
         return np.zeros(free.shape[0], dtype=bool)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .grid import Array, key_of
+from .grid import Array, Mask, key_of
 
 __all__ = [
     "CHOOSERS",
@@ -78,13 +78,13 @@ class Objects:
         """The slices of object ``i``'s bounding box."""
         return slice(self.tops[i], self.bottoms[i]), slice(self.lefts[i], self.rights[i])
 
-    def mask(self, i: int) -> npt.NDArray[np.bool_]:
+    def mask(self, i: int) -> Mask:
         """The cells of object ``i``, over the whole grid."""
-        cells: npt.NDArray[np.bool_] = self.labels == i
+        cells: Mask = self.labels == i
         return cells
 
 
-def _edges(arr: Array, fg: npt.NDArray[np.bool_], eight: bool, same_colour: bool) -> tuple[Any, Any]:
+def _edges(arr: Array, fg: Mask, eight: bool, same_colour: bool) -> tuple[Any, Any]:
     """The pairs of flat cell indices that are linked: both in ``fg``, adjacent, same colour if asked."""
     h, w = arr.shape
     idx = np.arange(h * w).reshape(h, w)
@@ -100,7 +100,7 @@ def _edges(arr: Array, fg: npt.NDArray[np.bool_], eight: bool, same_colour: bool
     return np.concatenate(us), np.concatenate(vs)
 
 
-def label(arr: Array, fg: npt.NDArray[np.bool_], eight: bool, same_colour: bool) -> Labels:
+def label(arr: Array, fg: Mask, eight: bool, same_colour: bool) -> Labels:
     """Label the connected components of the cells in ``fg``.
 
     Args:
@@ -137,7 +137,7 @@ def label(arr: Array, fg: npt.NDArray[np.bool_], eight: bool, same_colour: bool)
     return out
 
 
-def _colour_classes(arr: Array, fg: npt.NDArray[np.bool_]) -> Labels:
+def _colour_classes(arr: Array, fg: Mask) -> Labels:
     """Per cell, the index of its colour among the foreground colours in reading order of first cell."""
     flat = arr.ravel()[fg.ravel()]
     _, first = np.unique(flat, return_index=True)
@@ -187,7 +187,7 @@ def objects(arr: Array, bg: int, mode: str) -> Objects:
     return found
 
 
-def _unique_true(values: npt.NDArray[np.bool_]) -> int | None:
+def _unique_true(values: Mask) -> int | None:
     hits = np.flatnonzero(values)
     return int(hits[0]) if len(hits) == 1 else None
 
@@ -262,16 +262,16 @@ def _has_holes(objs: Objects, i: int) -> bool:
         reach = grown
 
 
-def filter_objects(arr: Array, objs: Objects, prop: str) -> npt.NDArray[np.bool_]:
+def filter_objects(arr: Array, objs: Objects, prop: str) -> Mask:
     """Which objects have property ``prop`` (one of `FILTERS`)."""
     key = "filter:" + prop
     if key not in objs.memo:
         objs.memo[key] = _filter(arr, objs, prop)
-    result: npt.NDArray[np.bool_] = objs.memo[key]
+    result: Mask = objs.memo[key]
     return result
 
 
-def _filter(arr: Array, objs: Objects, prop: str) -> npt.NDArray[np.bool_]:
+def _filter(arr: Array, objs: Objects, prop: str) -> Mask:
     n = len(objs)
     if n == 0:
         return np.zeros(0, dtype=bool)

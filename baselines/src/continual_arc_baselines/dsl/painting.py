@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import SENTINEL, TRUE, Array, Context, bg_for, ranked_colours
+from .grid import SENTINEL, TRUE, Array, Context, Mask, bg_for, ranked_colours
 from .objects import Labels, label
 from .rays import ray
 
@@ -41,7 +40,7 @@ SYMMETRIES = tuple(_SYM)
 """Symmetry completions: left-right, up-down, both, quarter turns, the main diagonal."""
 
 
-def _enclosed(a: Array, ctx: Context) -> tuple[Labels, npt.NDArray[np.bool_]]:
+def _enclosed(a: Array, ctx: Context) -> tuple[Labels, Mask]:
     """The background regions of ``a`` (4-connected) and which cells lie in one off the border."""
     labels = label(a, a == bg_for(a, ctx), False, True)
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))

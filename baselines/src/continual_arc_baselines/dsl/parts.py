@@ -7,9 +7,8 @@ rectangles the separators leave between them, in reading order.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
-from .grid import Array
+from .grid import Array, Mask
 
 __all__ = [
     "SPLITS",
@@ -28,7 +27,7 @@ SPLITS = ("h", "v", "q", "sep")
 separators (or, when there are none, into squares along the long side)."""
 
 
-def runs(is_sep: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+def runs(is_sep: Mask) -> list[tuple[int, int]]:
     """The maximal runs of non-separator lines, as (start, stop)."""
     runs = []
     start = None
@@ -41,7 +40,7 @@ def runs(is_sep: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
     return runs
 
 
-def _separator_colour(a: Array, rows: npt.NDArray[np.bool_], cols: npt.NDArray[np.bool_]) -> int:
+def _separator_colour(a: Array, rows: Mask, cols: Mask) -> int:
     """The colour of the separators among the uniform lines: the one seen least off its lines.
 
     A grid cut by lines of one colour may also have a uniform row or column of another (a wide
@@ -52,9 +51,7 @@ def _separator_colour(a: Array, rows: npt.NDArray[np.bool_], cols: npt.NDArray[n
     return min(colours, key=lambda c: (int(np.count_nonzero((a == c) & off)), c))
 
 
-def separator_lines(
-    a: Array, bg: int
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | tuple[None, None]:
+def separator_lines(a: Array, bg: int) -> tuple[Mask, Mask] | tuple[None, None]:
     """Which rows and which columns are separators; ``(None, None)`` when there are none.
 
     A separator is a uniform line of a colour other than the background, of the colour that is

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .grid import Array, key_of
+from .grid import Array, Mask, key_of
 
 __all__ = ["DIRECTIONS", "ray"]
 
@@ -30,7 +30,7 @@ DIRECTIONS = {
 """Each direction a ray may travel, as (row step, column step)."""
 
 
-def _from_above(a: Array, fg: npt.NDArray[np.bool_]) -> Rays:
+def _from_above(a: Array, fg: Mask) -> Rays:
     h, w = a.shape
     idx = np.where(fg, np.arange(h)[:, None], -1)
     last = np.maximum.accumulate(idx, axis=0)
@@ -38,7 +38,7 @@ def _from_above(a: Array, fg: npt.NDArray[np.bool_]) -> Rays:
     return np.where(last >= 0, values, np.int16(-1))
 
 
-def _diagonal(a: Array, fg: npt.NDArray[np.bool_], dy: int, dx: int) -> Rays:
+def _diagonal(a: Array, fg: Mask, dy: int, dx: int) -> Rays:
     if dy < 0:
         return _diagonal(a[::-1], fg[::-1], 1, dx)[::-1]
     h, w = a.shape
@@ -68,7 +68,7 @@ def ray(a: Array, bg: int, direction: str) -> Rays:
     return found
 
 
-def _ray(a: Array, fg: npt.NDArray[np.bool_], direction: str) -> Rays:
+def _ray(a: Array, fg: Mask, direction: str) -> Rays:
     dy, dx = DIRECTIONS[direction]
     if dy and dx:
         return _diagonal(a, fg, dy, dx)

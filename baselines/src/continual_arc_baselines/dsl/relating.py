@@ -33,7 +33,7 @@ import numpy.typing as npt
 from .catalogue import FitInput, Fitter, one_per_answer
 from .colours import ROLES, resolve, roles
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for, ranked_colours
+from .grid import SENTINEL, Array, Context, Mask, bg_for, ranked_colours
 from .objects import Objects, filter_objects, label, objects, shape_keys
 from .rays import ray
 
@@ -140,7 +140,7 @@ class _View:
         self._relations: dict[str, Ints] = {}
         self._touching: tuple[Ints, Ints] | None = None
         self._shapes: Ints | None = None
-        self._inner: npt.NDArray[np.bool_] | None = None
+        self._inner: Mask | None = None
 
     def touching(self) -> tuple[Ints, Ints]:
         """Every distinct (object, colour) pair where a cell of that colour, off the object, touches it."""
@@ -221,12 +221,10 @@ class _View:
             return rank[self.relation("t")]
         return rank[objs.colours]
 
-    def _mates(self) -> npt.NDArray[np.bool_]:
+    def _mates(self) -> Mask:
         """Which pairs of objects share a shape but not a colour."""
         shapes, colours = self.shapes(), self.objs.colours
-        same: npt.NDArray[np.bool_] = (shapes[:, None] == shapes[None, :]) & (
-            colours[:, None] != colours[None, :]
-        )
+        same: Mask = (shapes[:, None] == shapes[None, :]) & (colours[:, None] != colours[None, :])
         return same
 
     def _holes(self, i: int) -> int:
@@ -239,7 +237,7 @@ class _View:
         edge = np.concatenate([regions[0], regions[-1], regions[:, 0], regions[:, -1]])
         return len(np.setdiff1d(regions[regions >= 0], edge))
 
-    def inner(self) -> npt.NDArray[np.bool_]:
+    def inner(self) -> Mask:
         """Which cells belong to an object together with their eight neighbours."""
         if self._inner is None:
             labels = self.objs.labels
@@ -360,7 +358,7 @@ def relate_op(mode: str, key: str, table: Sequence[tuple[str, str]]) -> Op:
     return Op(f"relate({mode},{key}){{{body}}}", cost, _apply(mode, key, dict(table)), "same")
 
 
-def _outcomes(a: Array, b: Array, view: _View) -> npt.NDArray[np.bool_] | None:
+def _outcomes(a: Array, b: Array, view: _View) -> Mask | None:
     """Per object and value of `VALUES`, whether that value says what the object becomes.
 
     ``None`` when a cell off every object changes, or an object neither keeps its colours, nor
@@ -440,7 +438,7 @@ def fit_relate(given: FitInput) -> list[Op]:
     return one_per_answer(given, [op for _, _, op in found])
 
 
-def _fit_key(mode: str, key: str, views: Sequence[_View], allowed: npt.NDArray[np.bool_]) -> Op | None:
+def _fit_key(mode: str, key: str, views: Sequence[_View], allowed: Mask) -> Op | None:
     demo_keys = [k for v in views[:-1] for k in v.keys(key)]
     values = sorted(set(demo_keys))
     if len(values) > MAX_ENTRIES or len(values) >= len(demo_keys):

@@ -19,12 +19,11 @@ search nothing where it does not fit.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, one_per_answer
 from .drawn import painted_colour, painted_colours
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .grid import SENTINEL, Array, Context, Mask
 from .objects import objects
 
 __all__ = [
@@ -45,12 +44,12 @@ BOXIN_COST = 2.5
 """The base cost of a ``boxin`` step."""
 
 
-def _markers(a: Array, bg: int) -> npt.NDArray[np.bool_]:
+def _markers(a: Array, bg: int) -> Mask:
     """A mask of the cells with no 8-neighbour of their own colour (lone pixels), background aside."""
     h, w = a.shape
     pad = np.full((h + 2, w + 2), -1, dtype=np.int16)
     pad[1:-1, 1:-1] = a
-    lone: npt.NDArray[np.bool_] = a != bg
+    lone: Mask = a != bg
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             if dy or dx:

@@ -13,12 +13,11 @@ fixed colour. Both constants are fitted from the demonstrations (`fit`).
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter
 from .drawn import WayColour
 from .family import Op
-from .grid import SENTINEL, Array
+from .grid import SENTINEL, Array, Mask
 
 __all__ = ["SPANS", "SPANS_COST", "parse_spans", "spans_op"]
 
@@ -28,7 +27,7 @@ SPANS_COST = 2.5
 _LINES = ("hv", "h", "v")
 
 
-def _open_rows(free: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+def _open_rows(free: Mask) -> Mask:
     """Per row of a background mask: walled at both ends, background everywhere between."""
     return ~free[:, 0] & ~free[:, -1] & free[:, 1:-1].all(axis=1)
 

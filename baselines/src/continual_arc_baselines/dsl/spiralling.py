@@ -13,10 +13,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim, on_colours
-from .grid import TRUE, Array
+from .grid import TRUE, Array, Mask
 
 __all__ = ["FAMILIES", "spiral_path"]
 
@@ -46,9 +45,9 @@ def _path(h: int, w: int) -> bytes:
     return on.tobytes()
 
 
-def spiral_path(h: int, w: int) -> npt.NDArray[np.bool_]:
+def spiral_path(h: int, w: int) -> Mask:
     """The cells of the spiral on an ``h`` x ``w`` grid (see the module)."""
-    flags: npt.NDArray[np.bool_] = np.frombuffer(_path(h, w), dtype=bool).reshape(h, w)
+    flags: Mask = np.frombuffer(_path(h, w), dtype=bool).reshape(h, w)
     return flags
 
 

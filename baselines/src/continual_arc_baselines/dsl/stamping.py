@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, key_of
+from .grid import Array, Context, Mask, bg_for, key_of
 from .objects import Objects, objects
 
 __all__ = ["FAMILIES", "HOWS", "STAMP_COST"]
@@ -107,7 +107,7 @@ def _variants(pattern: Pattern, how: str, limit: int) -> list[Pattern]:
     return found
 
 
-def _marks(pattern: Pattern) -> list[npt.NDArray[np.bool_]]:
+def _marks(pattern: Pattern) -> list[Mask]:
     """The parts of a pattern that mark where a copy goes.
 
     Each colour class, then every cell not of its most frequent colour (a body with several
@@ -265,9 +265,7 @@ def _stamp(how: str, conn: str, keep: bool) -> Prim:
     return prim
 
 
-def _render(
-    grid: Array, bg: int, objs: Objects, placements: list[Placement], erase: npt.NDArray[np.bool_]
-) -> Array | None:
+def _render(grid: Array, bg: int, objs: Objects, placements: list[Placement], erase: Mask) -> Array | None:
     paint = _paint(grid, objs, placements)
     if paint is None:
         return None

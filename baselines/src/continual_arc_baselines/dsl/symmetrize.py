@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import TRUE, Array, Context, bg_for
+from .grid import TRUE, Array, Context, Mask, bg_for
 from .objects import label
 
 __all__ = ["FAMILIES", "GROUPS", "PIVOT_GROUPS", "SYMMETRIZE_COST", "pivot", "symmetrize"]
@@ -89,7 +89,7 @@ def _votes(element: str, ys: Ints, xs: Ints, colours: Ints, h: int, w: int) -> t
     return match, clash
 
 
-def _inside(element: str, box: tuple[int, int, int, int], h: int, w: int) -> npt.NDArray[np.bool_]:
+def _inside(element: str, box: tuple[int, int, int, int], h: int, w: int) -> Mask:
     """Per doubled centre: whether the element keeps the figure's box inside the grid."""
     top, bottom, left, right = box
     cy, cx = np.meshgrid(np.arange(2 * h - 1), np.arange(2 * w - 1), indexing="ij")

@@ -6,16 +6,15 @@ The last summarises the parts between separators as one cell each (their main co
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .family import Family, Prim
-from .grid import Array, Context, bg_for, colour_counts, counts_without
+from .grid import Array, Context, Mask, bg_for, colour_counts, counts_without
 from .parts import runs, separator_layout, separator_lines
 
 __all__ = ["FAMILIES", "period"]
 
 
-def period(a: Array, known: npt.NDArray[np.bool_] | None = None) -> int:
+def period(a: Array, known: Mask | None = None) -> int:
     """The smallest row period of ``a`` (rows ``y`` and ``y + p`` agree wherever both are known)."""
     h = a.shape[0]
     same = a[:, None, :] == a[None, :, :]

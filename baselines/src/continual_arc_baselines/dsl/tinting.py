@@ -29,7 +29,7 @@ import numpy.typing as npt
 from .catalogue import FitInput, Fitter, one_per_answer
 from .colours import ROLES, resolve, roles
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .grid import SENTINEL, Array, Context, Mask
 
 __all__ = ["FITTER", "LOOKS", "TINT_COST", "fit_tint", "parse_tint", "tint", "tint_op"]
 
@@ -50,9 +50,7 @@ def _ground(a: Array, plain: int) -> int:
     return int(np.argmax(counts))
 
 
-def _facing(
-    a: Array, markers: npt.NDArray[np.bool_], look: str, walls: npt.NDArray[np.bool_] | None = None
-) -> Found:
+def _facing(a: Array, markers: Mask, look: str, walls: Mask | None = None) -> Found:
     """Per cell, the colour of the first marker met looking ``look`` (-1 where none is).
 
     A cell of ``walls`` met first hides every marker beyond it.
@@ -73,7 +71,7 @@ def _facing(
     return back
 
 
-def _sighted(a: Array, markers: npt.NDArray[np.bool_], walls: npt.NDArray[np.bool_]) -> Found:
+def _sighted(a: Array, markers: Mask, walls: Mask) -> Found:
     """Per cell, the one colour of the markers it sees along its row and column, across background.
 
     -1 where it sees none, or markers of two colours.
@@ -84,7 +82,7 @@ def _sighted(a: Array, markers: npt.NDArray[np.bool_], walls: npt.NDArray[np.boo
     return np.where((high >= 0) & (low == high), high, np.int16(-1)).astype(np.int16)
 
 
-def _nearest(a: Array, markers: npt.NDArray[np.bool_], targets: npt.NDArray[np.bool_]) -> Found:
+def _nearest(a: Array, markers: Mask, targets: Mask) -> Found:
     """Per cell of ``targets``, the one colour of its nearest markers (-1 where they disagree)."""
     out = np.full(a.shape, -1, dtype=np.int16)
     my, mx = np.nonzero(markers)
