@@ -11,6 +11,9 @@ Sets:
 * ``train``: the 400 ARC-AGI-1 training tasks from their own pairs (the tasks Re-ARC generates).
 * ``train2``: the 233 training tasks new to ARC-AGI-2 (none is an ARC-AGI-1 task), from their own
   pairs: a second set to tune on, harder than ``train`` and unlike it.
+* ``arcgen``: the arc2 track's screened pool (147 of those tasks), drawn from their ARC-GEN
+  generators as ``rearc`` draws from Re-ARC's (same seeds, same kept-program check): the instances
+  the arc2 learner meets. It needs ARC-GEN's data (``continual-arc data fetch --track arc2``).
 
 Priors (``--priors``): ``empty``; ``stream``, learned from the programs the empty-prior search
 finds right on one Re-ARC instance (seed ``30_000 + i``) of each of the arc1 stream's 25 tasks
@@ -40,7 +43,9 @@ from continual_arc_baselines.dsl.ops import CATALOGUES, DEFAULT
 REARC_SEED = 10_000
 TRANSFER_SEED = 20_000
 LEARN_SEED = 30_000
-SETS = ("rearc", "eval", "heldout", "train", "train2")
+SETS = ("rearc", "eval", "heldout", "train", "train2", "arcgen")
+GENERATED = ("rearc", "arcgen")
+"""The sets drawn from generators, with ``--demos`` demonstrations."""
 PRIORS = ("empty", "stream", "training")
 
 Job = tuple[int, str, int, int, dict[str, Any], str]
@@ -79,19 +84,31 @@ def _score(
     }
 
 
+def _generated(draws: Any, job: Job) -> dict[str, Any]:
+    """Search one generated task and, when solved, try the kept program on a second instance."""
+    index, task_id, demos, budget, prior, catalogue = job
+    seed = REARC_SEED + index
+    test = draws.instance(task_id, seed)
+    given = draws.demonstrations(task_id, seed, demos, test[0])
+    record = _score(task_id, given, test, budget, Prior.from_json(prior), catalogue)
+    if record["first"]:
+        fresh = draws.instance(task_id, TRANSFER_SEED + index)
+        record["transfer"] = execute(parse(record["program"]), fresh[0]) == fresh[1]
+    return record
+
+
 def rearc_task(job: Job) -> dict[str, Any]:
     """Search one Re-ARC task and, when solved, try the kept program on a second instance."""
     from continual_arc.data import rearc
 
-    index, task_id, demos, budget, prior, catalogue = job
-    seed = REARC_SEED + index
-    test = rearc.instance(task_id, seed)
-    given = rearc.demonstrations(task_id, seed, demos, test[0])
-    record = _score(task_id, given, test, budget, Prior.from_json(prior), catalogue)
-    if record["first"]:
-        fresh = rearc.instance(task_id, TRANSFER_SEED + index)
-        record["transfer"] = execute(parse(record["program"]), fresh[0]) == fresh[1]
-    return record
+    return _generated(rearc, job)
+
+
+def arcgen_task(job: Job) -> dict[str, Any]:
+    """Search one ARC-GEN task of the arc2 pool, as `rearc_task` searches a Re-ARC one."""
+    from continual_arc.data import arcgen
+
+    return _generated(arcgen, job)
 
 
 def learn_task(job: Job) -> str | None:
@@ -191,6 +208,8 @@ def _ids(name: str) -> list[str]:
 
     if name == "rearc":
         return list(screened_pool("arc1"))
+    if name == "arcgen":
+        return list(screened_pool("arc2"))
     if name == "heldout":
         return list(held_out_tasks(get_config("arc1")))
     fixed = {"eval": "arc1/evaluation", "train": "arc1/training", "train2": "arc2/training"}
@@ -241,6 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "heldout": eval_task,
         "train": train_task,
         "train2": train2_task,
+        "arcgen": arcgen_task,
     }
     print(f"budget {args.budget} applications per search, catalogue {args.catalogue}")
     parts: list[tuple[str, list[dict[str, Any]]]] = []
@@ -253,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ]
             records = _map(runners[set_name], jobs, args.jobs)
             name = f"{set_name}, {prior_name} prior" + (
-                f", {args.demos} demonstrations" if set_name == "rearc" else ""
+                f", {args.demos} demonstrations" if set_name in GENERATED else ""
             )
             report(name, records)
             parts.append((name, records))
