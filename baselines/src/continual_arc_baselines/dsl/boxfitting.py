@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .family import on_colours
 from .grid import Array
-from .offering import offered_fitter, on_background
+from .offering import offered_fitter
 
 __all__ = ["FITTER", "box_fit", "corner_box"]
 
@@ -110,5 +111,5 @@ def box_fit(a: Array, bg: int) -> Array | None:
     return box
 
 
-FITTER = offered_fitter("boxfit", ("",), lambda _: on_background(box_fit), 3.0, "shrink")
+FITTER = offered_fitter("boxfit", ("",), lambda _: on_colours(box_fit), 3.0, "shrink")
 """Completing a template inside a marked box, offered when it answers the demonstrations alone."""

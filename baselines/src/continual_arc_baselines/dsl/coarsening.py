@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .family import Prim
+from .family import Prim, on_colours
 from .grid import Array
 from .objects import objects
-from .offering import offered_fitter, on_background
+from .offering import offered_fitter
 
 __all__ = ["FITTER", "PAINTS", "coarse"]
 
@@ -59,7 +59,7 @@ def coarse(a: Array, bg: int, paint: str) -> Array | None:
 
 
 def _coarse(paint: str) -> Prim:
-    return on_background(lambda a, bg: coarse(a, bg, paint))
+    return on_colours(lambda a, bg: coarse(a, bg, paint))
 
 
 FITTER = offered_fitter("coarse", PAINTS, _coarse, 3.0, "shrink")

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, changing_answers
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, Mask, bg_for
+from .family import Op, on_colours
+from .grid import Array, Mask
 
 __all__ = ["CSHIFT_COST", "FITTER", "REACH", "cshift_op", "fit_cshift", "parse_cshift", "shifted"]
 
@@ -62,13 +62,7 @@ def _moved(a: Array, bg: int, table: Table) -> Array | None:
 
 def cshift_op(table: Table) -> Op:
     """The step ``cshift{c:dy,dx;...}``."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        if int(a.max()) >= SENTINEL:
-            return None
-        return _moved(a, bg_for(a, ctx), table)
-
-    step: Prim = prim
+    step = on_colours(lambda a, bg: _moved(a, bg, table))
     text = ";".join(f"{c}:{dy},{dx}" for c, dy, dx in table)
     return Op(f"cshift{{{text}}}", CSHIFT_COST, step, "same")
 

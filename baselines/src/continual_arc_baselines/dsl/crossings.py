@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .family import on_colours
 from .grid import Array
-from .offering import offered_fitter, on_background
+from .offering import offered_fitter
 
 __all__ = ["FITTER", "read_crossings"]
 
@@ -49,5 +50,5 @@ def read_crossings(a: Array, bg: int) -> Array | None:
     return out.astype(np.uint8)
 
 
-FITTER = offered_fitter("crossings", ("",), lambda _: on_background(read_crossings), 3.0, "shrink")
+FITTER = offered_fitter("crossings", ("",), lambda _: on_colours(read_crossings), 3.0, "shrink")
 """Reading a lattice's coloured crossings, offered when it answers the demonstrations alone."""

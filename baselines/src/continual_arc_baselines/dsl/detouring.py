@@ -28,6 +28,7 @@ from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
 from .drawn import painted_tokens
 from .family import Op, Prim
+from .geometry import one_turn
 from .grid import SENTINEL, Array, Context, bg_for
 
 __all__ = [
@@ -111,14 +112,7 @@ def jogged(a: Array, bg: int, p: int) -> Array | None:
 
 def _auto_jog(a: Array, bg: int, p: int) -> Array | None:
     """``a`` with its jogging rays drawn from the one edge that holds sources and markers."""
-    found = None
-    for k in range(4):
-        drawn = jogged(np.ascontiguousarray(np.rot90(a, k)), bg, p)
-        if drawn is not None:
-            if found is not None:
-                return None  # two edges could shoot: no way to choose
-            found = np.ascontiguousarray(np.rot90(drawn, -k))
-    return found
+    return one_turn(a, lambda g: jogged(g, bg, p))  # two edges that could shoot: no way to choose
 
 
 def _auto_detour(a: Array, bg: int, p: int | None, side: int) -> Array | None:

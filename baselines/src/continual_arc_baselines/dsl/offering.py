@@ -14,23 +14,8 @@ from collections.abc import Callable, Sequence
 
 from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for
 
-__all__ = ["offered_fitter", "on_background"]
-
-
-def on_background(step: Callable[[Array, int], Array | None]) -> Prim:
-    """The primitive running ``step`` on a grid and its background (`grid.bg_for`).
-
-    A grid that holds a placeholder label (`grid.SENTINEL`), not yet a colour, does not apply.
-    """
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        if int(a.max()) >= SENTINEL:
-            return None
-        return step(a, bg_for(a, ctx))
-
-    return prim
+__all__ = ["offered_fitter"]
 
 
 def offered_fitter(

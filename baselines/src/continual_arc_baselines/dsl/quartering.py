@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .family import on_colours
 from .grid import Array
 from .objects import objects
-from .offering import offered_fitter, on_background
+from .offering import offered_fitter
 
 __all__ = ["ASSEMBLE", "QUARTERS", "assemble", "corner_of", "paint_quarters"]
 
@@ -108,8 +109,8 @@ def paint_quarters(a: Array, bg: int) -> Array | None:
     return out
 
 
-ASSEMBLE = offered_fitter("assemble", ("",), lambda _: on_background(assemble), 2.5, "other")
+ASSEMBLE = offered_fitter("assemble", ("",), lambda _: on_colours(assemble), 2.5, "other")
 """Putting four corner pieces together, offered when it answers the demonstrations alone."""
 
-QUARTERS = offered_fitter("quarters", ("",), lambda _: on_background(paint_quarters), 2.5, "shrink")
+QUARTERS = offered_fitter("quarters", ("",), lambda _: on_colours(paint_quarters), 2.5, "shrink")
 """Painting quarters by corner marks, offered when it answers the demonstrations alone."""

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, changing_answers
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for
+from .family import Op, on_colours
+from .grid import Array
 from .steptext import braced
 
 __all__ = ["FITTER", "LAYOUTS", "ORDERS", "SEQ_COST", "fit_seq", "parse_seq", "seq_op", "sequenced"]
@@ -73,13 +73,7 @@ def sequenced(a: Array, bg: int, order: str, layout: str, shape: str) -> Array |
 
 def seq_op(order: str, layout: str, shape: str) -> Op:
     """The step ``seq(order,layout){shape}``."""
-
-    def prim(a: Array, ctx: Context) -> Array | None:
-        if int(a.max()) >= SENTINEL:
-            return None
-        return sequenced(a, bg_for(a, ctx), order, layout, shape)
-
-    step: Prim = prim
+    step = on_colours(lambda a, bg: sequenced(a, bg, order, layout, shape))
     return Op(f"seq({order},{layout}){{{shape}}}", SEQ_COST, step, "other")
 
 

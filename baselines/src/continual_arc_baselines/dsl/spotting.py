@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .catalogue import FitInput, Fitter, changing_answers
-from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, bg_for
+from .family import Op, on_colours
+from .grid import SENTINEL, Array
 from .parts import separator_parts
 from .steptext import braced
 
@@ -44,10 +44,8 @@ def spoiled(a: Array, bg: int) -> tuple[Array, np.ndarray] | None:
 def spot_op(colour: int) -> Op:
     """The step ``spot{colour}``."""
 
-    def prim(a: Array, ctx: Context) -> Array | None:
-        if int(a.max()) >= SENTINEL:
-            return None
-        found = spoiled(a, bg_for(a, ctx))
+    def marked(a: Array, bg: int) -> Array | None:
+        found = spoiled(a, bg)
         if found is None:
             return None
         good, faults = found
@@ -55,8 +53,7 @@ def spot_op(colour: int) -> Op:
         out[faults] = colour
         return out
 
-    step: Prim = prim
-    return Op(f"spot{{{colour}}}", SPOT_COST, step, "shrink")
+    return Op(f"spot{{{colour}}}", SPOT_COST, on_colours(marked), "shrink")
 
 
 def fit_spot(given: FitInput) -> list[Op]:
