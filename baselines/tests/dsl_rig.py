@@ -15,7 +15,7 @@ from continual_arc_baselines.dsl import execute, parse, search
 from continual_arc_baselines.dsl.catalogue import FitInput
 from continual_arc_baselines.dsl.family import Op
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import CORE, NEXT, WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 P = TypeVar("P")
 
@@ -69,11 +69,11 @@ def check_fitted(op: Op, given: FitInput, answer: Cells) -> None:
     assert again is not None and again.text == op.text
 
 
-def assert_next_only(*texts: str) -> None:
-    """Asserts that each fixed step named is in the ``next`` catalogue and not in ``wide``."""
+def assert_added_to_wide(*texts: str) -> None:
+    """Asserts that each fixed step named is in the ``wide`` catalogue (the default) and not in ``core``."""
     for text in texts:
-        assert text in NEXT.by_text
-        assert text not in WIDE.by_text
+        assert text in WIDE.by_text
+        assert text not in CORE.by_text
 
 
 def made_pairs(make: Callable[[random.Random], P], seed: int, count: int) -> list[P]:

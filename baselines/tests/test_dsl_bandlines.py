@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
 
-def test_bandline_is_next_only() -> None:
-    assert "bandline" in NEXT.by_text
-    assert "bandline" not in WIDE.by_text
+def test_bandline_is_added_to_wide() -> None:
+    assert "bandline" in WIDE.by_text
+    assert "bandline" not in CORE.by_text
 
 
 def test_specks_cross_their_own_band_only() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
@@ -14,9 +14,9 @@ def _ruled(rows: list[int], cols: list[int], side: int) -> Cells:
     return [[5 if y in rows or x in cols else 0 for x in range(side)] for y in range(side)]
 
 
-def test_cellends_is_next_only() -> None:
-    assert "cellends" in NEXT.by_text
-    assert "cellends" not in WIDE.by_text
+def test_cellends_is_added_to_wide() -> None:
+    assert "cellends" in WIDE.by_text
+    assert "cellends" not in CORE.by_text
 
 
 def test_the_diagonal_ends_and_centre_are_labelled() -> None:

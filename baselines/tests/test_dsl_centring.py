@@ -6,7 +6,7 @@ import numpy as np
 from dsl_rig import cells
 
 from continual_arc_baselines.dsl.centring import centre
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 
 def test_colour_pieces_nest_about_one_centre() -> None:
@@ -51,6 +51,6 @@ def test_clashes_and_odd_sizes_do_not_nest() -> None:
     assert centre(cells([[0, 9, 9], [0, 0, 0]]), 0, "col") is None
 
 
-def test_the_steps_are_new_to_next() -> None:
+def test_the_steps_are_added_to_wide() -> None:
     for text in ("centre(col)", "centre(obj)"):
-        assert text in NEXT.by_text and text not in WIDE.by_text
+        assert text in WIDE.by_text and text not in CORE.by_text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
@@ -20,10 +20,10 @@ MAZE: Cells = [
 """Walls of 5 (the commonest colour), paths of 0, the seed 2 (even square) and 3 (odd square)."""
 
 
-def test_chequer_is_next_only() -> None:
+def test_chequer_is_added_to_wide() -> None:
     for medium in ("bg", "other"):
-        assert f"chequer({medium})" in NEXT.by_text
-        assert f"chequer({medium})" not in WIDE.by_text
+        assert f"chequer({medium})" in WIDE.by_text
+        assert f"chequer({medium})" not in CORE.by_text
 
 
 def test_the_path_from_the_seed_alternates_and_a_cut_off_path_stays() -> None:

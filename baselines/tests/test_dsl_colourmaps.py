@@ -6,7 +6,7 @@ import numpy as np
 from dsl_rig import cells
 
 from continual_arc_baselines.dsl.colourmaps import self_map
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 
 def test_each_cell_maps_its_colour() -> None:
@@ -27,5 +27,5 @@ def test_one_colour_is_no_map() -> None:
     assert self_map(cells([[4, 4], [4, 4]])) is None
 
 
-def test_the_step_is_new_to_next() -> None:
-    assert "kself" in NEXT.by_text and "kself" not in WIDE.by_text
+def test_the_step_is_added_to_wide() -> None:
+    assert "kself" in WIDE.by_text and "kself" not in CORE.by_text

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_next_only, step_on
+from dsl_rig import Cells, assert_added_to_wide, step_on
 
 
-def test_tocorner_is_next_only() -> None:
-    assert_next_only("tocorner")
+def test_tocorner_is_added_to_wide() -> None:
+    assert_added_to_wide("tocorner")
 
 
 def test_a_dot_fills_the_block_to_its_nearest_corner() -> None:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dsl_rig import digits, step_on
 
 from continual_arc_baselines.dsl import search
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
 
-def test_crosscorners_is_next_only() -> None:
+def test_crosscorners_is_added_to_wide() -> None:
     for how in ("copy", "move"):
-        assert f"crosscorners({how})" in NEXT.by_text
-        assert f"crosscorners({how})" not in WIDE.by_text
+        assert f"crosscorners({how})" in WIDE.by_text
+        assert f"crosscorners({how})" not in CORE.by_text
 
 
 def test_a_block_copies_its_colours_past_the_opposite_corners() -> None:
@@ -77,7 +77,7 @@ def test_the_search_finds_crossed_corners() -> None:
         ),
     ]
     test_in = digits("000000", "000000", "000000", "000190", "000230", "000000")
-    result = search(train, test_in, catalogue=NEXT)
+    result = search(train, test_in, catalogue=WIDE)
     assert result.candidates
     answer = digits("000000", "033002", "033002", "000190", "000230", "099001")
     assert result.candidates[0].prediction == answer

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
 
-def test_crossring_is_next_only() -> None:
-    assert "crossring" in NEXT.by_text
-    assert "crossring" not in WIDE.by_text
+def test_crossring_is_added_to_wide() -> None:
+    assert "crossring" in WIDE.by_text
+    assert "crossring" not in CORE.by_text
 
 
 def test_the_crossing_of_two_lines_is_ringed() -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 
-def test_dropcomb_is_next_only() -> None:
-    assert "dropcomb" in NEXT.by_text
-    assert "dropcomb" not in WIDE.by_text
+def test_dropcomb_is_added_to_wide() -> None:
+    assert "dropcomb" in WIDE.by_text
+    assert "dropcomb" not in CORE.by_text
 
 
 def test_the_dot_drops_and_the_teeth_share_its_column_parity() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT, WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 Cells = list[list[int]]
 
@@ -29,10 +29,10 @@ _GRID: Cells = [
 ]
 
 
-def test_edgelines_is_next_only() -> None:
+def test_edgelines_is_added_to_wide() -> None:
     for text in ("edgelines(clear)", "edgelines(keep)"):
-        assert text in NEXT.by_text
-        assert text not in WIDE.by_text
+        assert text in WIDE.by_text
+        assert text not in CORE.by_text
 
 
 def test_facing_cells_are_joined_on_a_cleared_grid() -> None:

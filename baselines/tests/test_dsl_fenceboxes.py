@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
@@ -20,9 +20,9 @@ FENCED: Cells = [
 """Four lone markers of 5 around a figure of 8."""
 
 
-def test_fencebox_is_next_only() -> None:
-    assert "fencebox" in NEXT.by_text
-    assert "fencebox" not in WIDE.by_text
+def test_fencebox_is_added_to_wide() -> None:
+    assert "fencebox" in WIDE.by_text
+    assert "fencebox" not in CORE.by_text
 
 
 def test_the_box_is_drawn_one_cell_inside_the_markers() -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 
-def test_halfframe_is_next_only() -> None:
-    assert "halfframe" in NEXT.by_text
-    assert "halfframe" not in WIDE.by_text
+def test_halfframe_is_added_to_wide() -> None:
+    assert "halfframe" in WIDE.by_text
+    assert "halfframe" not in CORE.by_text
 
 
 def test_each_half_is_framed_and_ruled_by_its_seed() -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_next_only, step_on
+from dsl_rig import Cells, assert_added_to_wide, step_on
 
 
-def test_home_is_next_only() -> None:
-    assert_next_only("home(drop)", "home(keep)")
+def test_home_is_added_to_wide() -> None:
+    assert_added_to_wide("home(drop)", "home(keep)")
 
 
 # A red wall on the left, a green wall on the right; a red dot, a green bar and a stray blue dot.

@@ -7,7 +7,7 @@ from dsl_rig import digits
 
 from continual_arc_baselines.dsl import search
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT, WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 Cells = list[list[int]]
 
@@ -20,10 +20,10 @@ def _run(text: str, cells: Cells) -> Cells | None:
     return None if out is None else out.tolist()
 
 
-def test_lone_is_next_only() -> None:
+def test_lone_is_added_to_wide() -> None:
     for ring in range(10):
-        assert f"lone({ring})" in NEXT.by_text
-        assert f"lone({ring})" not in WIDE.by_text
+        assert f"lone({ring})" in WIDE.by_text
+        assert f"lone({ring})" not in CORE.by_text
 
 
 def test_the_once_seen_colour_is_kept_and_ringed() -> None:
@@ -76,6 +76,6 @@ def test_the_search_finds_lone() -> None:
         ),
     ]
     test_in = digits("00000", "08000", "00000", "00009", "00009")
-    result = search(train, test_in, catalogue=NEXT)
+    result = search(train, test_in, catalogue=WIDE)
     assert result.candidates
     assert result.candidates[0].prediction == digits("22200", "28200", "22200", "00000", "00000")

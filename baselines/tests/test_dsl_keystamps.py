@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
@@ -18,9 +18,9 @@ KEYED: Cells = [
 """A 3 x 3 key left of a line of 5, one marker of 8 right of it."""
 
 
-def test_keystamp_is_next_only() -> None:
-    assert "keystamp" in NEXT.by_text
-    assert "keystamp" not in WIDE.by_text
+def test_keystamp_is_added_to_wide() -> None:
+    assert "keystamp" in WIDE.by_text
+    assert "keystamp" not in CORE.by_text
 
 
 def test_the_key_is_stamped_on_the_marker_and_cut_at_the_border() -> None:

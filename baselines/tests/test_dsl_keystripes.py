@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
 
-def test_keystripes_is_next_only() -> None:
-    assert "keystripes" in NEXT.by_text
-    assert "keystripes" not in WIDE.by_text
+def test_keystripes_is_added_to_wide() -> None:
+    assert "keystripes" in WIDE.by_text
+    assert "keystripes" not in CORE.by_text
 
 
 def test_a_top_key_stripes_the_rows_below_in_turn() -> None:

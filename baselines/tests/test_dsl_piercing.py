@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_next_only, step_on
+from dsl_rig import Cells, assert_added_to_wide, step_on
 
 
-def test_pierce_is_next_only() -> None:
-    assert_next_only("pierce")
+def test_pierce_is_added_to_wide() -> None:
+    assert_added_to_wide("pierce")
 
 
 def test_a_line_is_drawn_over_others_and_gapped_through_its_own_colour() -> None:

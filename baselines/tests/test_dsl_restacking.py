@@ -7,7 +7,7 @@ from dsl_rig import digits
 
 from continual_arc_baselines.dsl import search
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT, WIDE, lookup
+from continual_arc_baselines.dsl.ops import CORE, WIDE, lookup
 
 Cells = list[list[int]]
 
@@ -20,9 +20,9 @@ def _run(cells: Cells) -> Cells | None:
     return None if out is None else out.tolist()
 
 
-def test_restack_is_next_only() -> None:
-    assert "restack" in NEXT.by_text
-    assert "restack" not in WIDE.by_text
+def test_restack_is_added_to_wide() -> None:
+    assert "restack" in WIDE.by_text
+    assert "restack" not in CORE.by_text
 
 
 def test_the_bar_underneath_crosses_over() -> None:
@@ -117,7 +117,7 @@ def test_the_search_finds_restack_on_crossings() -> None:
         ),
     ]
     test_in = digits("050", "666", "050", "050")
-    result = search(train, test_in, catalogue=NEXT)
+    result = search(train, test_in, catalogue=WIDE)
     assert result.candidates
     first = result.candidates[0]
     assert first.prediction == digits("050", "656", "050", "050")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dsl_rig import cells
 
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT
+from continual_arc_baselines.dsl.ops import WIDE
 
-_STEP = NEXT.by_text["ricochet"]
+_STEP = WIDE.by_text["ricochet"]
 
 
 def test_ricochet_zigzags_up_a_tall_grid() -> None:

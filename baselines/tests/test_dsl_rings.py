@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from dsl_rig import cells
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 from continual_arc_baselines.dsl.rings import by_count, by_mark
 
 
@@ -62,6 +62,6 @@ def test_a_ring_without_one_colour_is_no_target() -> None:
     assert by_mark(two, 0) is None
 
 
-def test_the_steps_are_new_to_next() -> None:
+def test_the_steps_are_added_to_wide() -> None:
     for text in ("rings", "ringmarks"):
-        assert text in NEXT.by_text and text not in WIDE.by_text
+        assert text in WIDE.by_text and text not in CORE.by_text

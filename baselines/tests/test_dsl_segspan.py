@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_next_only, step_on
+from dsl_rig import Cells, assert_added_to_wide, step_on
 
 
-def test_segspan_is_next_only() -> None:
-    assert_next_only("segspan(vh)", "segspan(hv)")
+def test_segspan_is_added_to_wide() -> None:
+    assert_added_to_wide("segspan(vh)", "segspan(hv)")
 
 
 # A vertical red stub in column 1, a horizontal green stub in row 3, a lone blue dot.

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
 
-def test_selfplace_is_next_only() -> None:
+def test_selfplace_is_added_to_wide() -> None:
     for where in ("fg", "bg"):
-        assert f"selfplace({where})" in NEXT.by_text
-        assert f"selfplace({where})" not in WIDE.by_text
+        assert f"selfplace({where})" in WIDE.by_text
+        assert f"selfplace({where})" not in CORE.by_text
 
 
 def test_the_pattern_fills_the_blocks_its_cells_pick() -> None:

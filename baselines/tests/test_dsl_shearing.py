@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from dsl_rig import cells
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 from continual_arc_baselines.dsl.shearing import HOWS, shear
 
 
@@ -32,6 +32,6 @@ def test_a_single_line_does_not_lean_along_itself() -> None:
     assert column is not None and np.array_equal(column, cells([[0, 1], [2, 0]]))
 
 
-def test_the_steps_are_new_to_next() -> None:
+def test_the_steps_are_added_to_wide() -> None:
     for how in HOWS:
-        assert f"shear({how})" in NEXT.by_text and f"shear({how})" not in WIDE.by_text
+        assert f"shear({how})" in WIDE.by_text and f"shear({how})" not in CORE.by_text

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dsl_rig import digits, step_on
 
 from continual_arc_baselines.dsl import search
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
 
-def test_spiral_is_next_only() -> None:
-    assert "spiral" in NEXT.by_text
-    assert "spiral" not in WIDE.by_text
+def test_spiral_is_added_to_wide() -> None:
+    assert "spiral" in WIDE.by_text
+    assert "spiral" not in CORE.by_text
 
 
 def test_the_spiral_keeps_one_cell_of_gap_and_lets_the_grid_show_through() -> None:
@@ -42,6 +42,6 @@ def test_the_search_colours_the_spiral() -> None:
             digits("33333", "00003", "33303", "30003", "33333"),
         ),
     ]
-    result = search(train, digits("000", "000", "000"), catalogue=NEXT)
+    result = search(train, digits("000", "000", "000"), catalogue=WIDE)
     assert result.candidates
     assert result.candidates[0].prediction == digits("333", "003", "333")

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dsl_rig import digits, step_on
 
 from continual_arc_baselines.dsl import search
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
 
-def test_staircase_is_next_only() -> None:
-    assert "staircase" in NEXT.by_text
-    assert "staircase" not in WIDE.by_text
+def test_staircase_is_added_to_wide() -> None:
+    assert "staircase" in WIDE.by_text
+    assert "staircase" not in CORE.by_text
 
 
 def test_a_bar_out_of_the_left_edge_grows_above_and_shrinks_below() -> None:
@@ -54,6 +54,6 @@ def test_the_search_colours_the_steps() -> None:
         ),
     ]
     test_in = digits("0000", "2000", "0000", "0000")
-    result = search(train, test_in, catalogue=NEXT)
+    result = search(train, test_in, catalogue=WIDE)
     assert result.candidates
     assert result.candidates[0].prediction == digits("3300", "2000", "0000", "0000")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
 
-def test_stretch_is_next_only() -> None:
-    assert "stretch" in NEXT.by_text
-    assert "stretch" not in WIDE.by_text
+def test_stretch_is_added_to_wide() -> None:
+    assert "stretch" in WIDE.by_text
+    assert "stretch" not in CORE.by_text
 
 
 def test_the_box_grows_down_to_the_marker() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dsl_rig import digits, step_on
 
 from continual_arc_baselines.dsl import search
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 Cells = list[list[int]]
 
@@ -18,10 +18,10 @@ TABBED: Cells = [
 """A shape of 4 with a tab of 2 on its right."""
 
 
-def test_tabmirror_is_next_only() -> None:
+def test_tabmirror_is_added_to_wide() -> None:
     for how in ("own", "mark"):
-        assert f"tabmirror({how})" in NEXT.by_text
-        assert f"tabmirror({how})" not in WIDE.by_text
+        assert f"tabmirror({how})" in WIDE.by_text
+        assert f"tabmirror({how})" not in CORE.by_text
 
 
 def test_the_shape_mirrors_across_its_tab_in_its_own_colour() -> None:
@@ -75,6 +75,6 @@ def test_the_search_mirrors_tabbed_shapes() -> None:
         ),
     ]
     test_in = digits("00000", "00000", "08800", "00900", "00000")
-    result = search(train, test_in, catalogue=NEXT)
+    result = search(train, test_in, catalogue=WIDE)
     assert result.candidates
     assert result.candidates[0].prediction == digits("00000", "00000", "08800", "08800", "00000")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dsl_rig import step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 
 s, f = 11, 12  # the slope's label and the floor's
 
 
-def test_wallslope_is_next_only() -> None:
-    assert "wallslope" in NEXT.by_text
-    assert "wallslope" not in WIDE.by_text
+def test_wallslope_is_added_to_wide() -> None:
+    assert "wallslope" in WIDE.by_text
+    assert "wallslope" not in CORE.by_text
 
 
 def test_a_thin_wall_gets_a_floor_and_a_slope_to_the_corner() -> None:

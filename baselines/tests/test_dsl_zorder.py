@@ -5,7 +5,7 @@ from __future__ import annotations
 from dsl_rig import cells
 
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import CORE, WIDE
 from continual_arc_baselines.dsl.zorder import LAYOUTS, layer_order
 
 
@@ -21,8 +21,8 @@ def test_a_crossing_shows_the_top_line() -> None:
         ]
     )
     assert layer_order(grid, 0) == [5, 2]
-    row = NEXT.by_text["zorder(row)"](grid, Context(grid))
-    column = NEXT.by_text["zorder(col)"](grid, Context(grid))
+    row = WIDE.by_text["zorder(row)"](grid, Context(grid))
+    column = WIDE.by_text["zorder(col)"](grid, Context(grid))
     assert row is not None and row.tolist() == [[5, 2]]
     assert column is not None and column.tolist() == [[5], [2]]
 
@@ -40,16 +40,16 @@ def test_outlines_nest_as_rings() -> None:
         ]
     )
     assert layer_order(grid, 0) == [3, 4]
-    made = NEXT.by_text["zorder(rings)"](grid, Context(grid))
+    made = WIDE.by_text["zorder(rings)"](grid, Context(grid))
     assert made is not None and made.tolist() == [[3, 3, 3], [3, 4, 3], [3, 3, 3]]
 
 
 def test_lines_that_never_meet_have_no_order() -> None:
     grid = cells([[1, 1, 1, 1], [0, 0, 0, 0], [2, 2, 2, 2]])
     assert layer_order(grid, 0) is None
-    assert NEXT.by_text["zorder(row)"](grid, Context(grid)) is None
+    assert WIDE.by_text["zorder(row)"](grid, Context(grid)) is None
 
 
-def test_the_steps_are_new_to_next() -> None:
+def test_the_steps_are_added_to_wide() -> None:
     for how in LAYOUTS:
-        assert f"zorder({how})" in NEXT.by_text and f"zorder({how})" not in WIDE.by_text
+        assert f"zorder({how})" in WIDE.by_text and f"zorder({how})" not in CORE.by_text

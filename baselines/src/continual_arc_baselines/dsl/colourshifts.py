@@ -119,4 +119,4 @@ def parse_cshift(text: str) -> Op | None:
 
 
 FITTER = Fitter("cshift{", {"cshift": CSHIFT_COST}, fit_cshift, parse_cshift)
-"""The fitter of colour-shift tables, for the ``next`` catalogue."""
+"""The fitter of colour-shift tables."""

@@ -51,4 +51,4 @@ def _to_corner() -> Prim:
 FAMILIES: tuple[Family, ...] = (
     Family("tocorner", (), 2, _to_corner, "grow every object into a block to its nearest corner", "same"),
 )
-"""The cornering family, for the ``next`` catalogue."""
+"""The cornering family."""

@@ -227,7 +227,7 @@ def parse_jog(text: str) -> Op | None:
 DETOUR = Fitter(
     "detour(", {f"detour({t},{s})": DETOUR_COST for t in JOG_TRAVELS for s in "+-"}, fit_detour, parse_detour
 )
-"""The fitter of detouring rays, for the ``next`` catalogue."""
+"""The fitter of detouring rays."""
 
 JOG = Fitter("jog(", {f"jog({t})": JOG_COST for t in JOG_TRAVELS}, fit_jog, parse_jog)
-"""The fitter of jogging rays, for the ``next`` catalogue."""
+"""The fitter of jogging rays."""

@@ -121,4 +121,4 @@ def parse_encase(text: str) -> Op | None:
 
 
 FITTER = Fitter("encase(", {f"encase({n})": ENCASE_COST for n in NEIGHBOURS}, fit_encase, parse_encase)
-"""The fitter of cases, for the ``next`` catalogue."""
+"""The fitter of cases."""

@@ -115,4 +115,4 @@ FAMILIES: tuple[Family, ...] = (
         "same",
     ),
 )
-"""The homing family, for the ``next`` catalogue."""
+"""The homing family."""

@@ -69,4 +69,4 @@ def parse_mend(text: str) -> Op | None:
 
 
 FITTER = Fitter("mend{", {"mend": MEND_COST}, fit_mend, parse_mend)
-"""The fitter of mends, for the ``next`` catalogue."""
+"""The fitter of mends."""

@@ -111,4 +111,4 @@ def parse_midpoint(text: str) -> Op | None:
 
 
 FITTER = Fitter("midpoint{", {"midpoint": MIDPOINT_COST}, fit_midpoint, parse_midpoint)
-"""The fitter of midpoint stamps, for the ``next`` catalogue."""
+"""The fitter of midpoint stamps."""

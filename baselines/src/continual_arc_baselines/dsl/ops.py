@@ -215,6 +215,38 @@ WIDE_FAMILIES: tuple[Family, ...] = (
     *sorting.FAMILIES,
     *hidden.FAMILIES,
     *completing.FAMILIES,
+    *centring.FAMILIES,
+    *colourmaps.FAMILIES,
+    *shearing.FAMILIES,
+    *rings.FAMILIES,
+    *zorder.FAMILIES,
+    *restacking.FAMILIES,
+    *hopping.FAMILIES,
+    *isolating.FAMILIES,
+    *edgelines.FAMILIES,
+    *homing.FAMILIES,
+    *segspan.FAMILIES,
+    *cornering.FAMILIES,
+    *piercing.FAMILIES,
+    *selfsimilar.FAMILIES,
+    *stretching.FAMILIES,
+    *chequering.FAMILIES,
+    *crosscorners.FAMILIES,
+    *crossrings.FAMILIES,
+    *spiralling.FAMILIES,
+    *bandlines.FAMILIES,
+    *keystripes.FAMILIES,
+    *staircases.FAMILIES,
+    *tabmirrors.FAMILIES,
+    *keystamps.FAMILIES,
+    *cellends.FAMILIES,
+    *dropcomb.FAMILIES,
+    *halfframes.FAMILIES,
+    *wallslopes.FAMILIES,
+    *fenceboxes.FAMILIES,
+    *fulllines.FAMILIES,
+    *ricochet.FAMILIES,
+    *halfbars.FAMILIES,
 )
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
@@ -257,56 +289,6 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     spanning.SPANNED,
     spanning.BOXIN,
     crossing.OVERJOIN,
-)
-"""The fitters added since ``core``."""
-
-WIDE_FEATURES: frozenset[str] = frozenset({"outsize", "heldbg", "sizefollows"})
-"""The changes to the search itself made since ``core`` (`Catalogue.features`, all read in
-`fitting.Task`): ``outsize`` answers at the size that rules read from the demonstrations agree on;
-``heldbg`` holds the demonstrations' shared background on the test input; ``sizefollows`` answers a
-test input of another shape at its own size when the demonstrations' outputs share a shape only
-because their inputs do."""
-
-WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
-"""Every step of ``core`` and every family and fitter added since."""
-
-NEXT_FAMILIES: tuple[Family, ...] = (
-    *centring.FAMILIES,
-    *colourmaps.FAMILIES,
-    *shearing.FAMILIES,
-    *rings.FAMILIES,
-    *zorder.FAMILIES,
-    *restacking.FAMILIES,
-    *hopping.FAMILIES,
-    *isolating.FAMILIES,
-    *edgelines.FAMILIES,
-    *homing.FAMILIES,
-    *segspan.FAMILIES,
-    *cornering.FAMILIES,
-    *piercing.FAMILIES,
-    *selfsimilar.FAMILIES,
-    *stretching.FAMILIES,
-    *chequering.FAMILIES,
-    *crosscorners.FAMILIES,
-    *crossrings.FAMILIES,
-    *spiralling.FAMILIES,
-    *bandlines.FAMILIES,
-    *keystripes.FAMILIES,
-    *staircases.FAMILIES,
-    *tabmirrors.FAMILIES,
-    *keystamps.FAMILIES,
-    *cellends.FAMILIES,
-    *dropcomb.FAMILIES,
-    *halfframes.FAMILIES,
-    *wallslopes.FAMILIES,
-    *fenceboxes.FAMILIES,
-    *fulllines.FAMILIES,
-    *ricochet.FAMILIES,
-    *halfbars.FAMILIES,
-)
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s."""
-
-NEXT_FITTERS: tuple[Fitter, ...] = (
     spilling.FITTER,
     detouring.DETOUR,
     detouring.JOG,
@@ -326,12 +308,28 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     ordercount.FITTER,
     inward.FITTER,
 )
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s."""
+"""The fitters added since ``core``."""
 
-NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {"changes", "mapclash"}
-"""Changes to the search itself under measurement, made only in ``next``: ``changes`` drops an
-answer that leaves the test input as it was when every demonstration changes its input;
-``mapclash`` drops one whose map has two keys naming one colour on the test input alone."""
+WIDE_FEATURES: frozenset[str] = frozenset({"outsize", "heldbg", "sizefollows", "changes", "mapclash"})
+"""The changes to the search itself made since ``core`` (`Catalogue.features`, all read in
+`fitting.Task`): ``outsize`` answers at the size that rules read from the demonstrations agree on;
+``heldbg`` holds the demonstrations' shared background on the test input; ``sizefollows`` answers a
+test input of another shape at its own size when the demonstrations' outputs share a shape only
+because their inputs do; ``changes`` drops an answer that leaves the test input as it was when every
+demonstration changes its input; ``mapclash`` drops one whose map has two keys naming one colour on
+the test input alone."""
+
+WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
+"""Every step of ``core`` and every family and fitter added since."""
+
+NEXT_FAMILIES: tuple[Family, ...] = ()
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
+
+NEXT_FITTERS: tuple[Fitter, ...] = ()
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
+
+NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
+"""Changes to the search itself under measurement, made only in ``next`` (none at present)."""
 
 NEXT = Catalogue(
     "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, NEXT_FEATURES

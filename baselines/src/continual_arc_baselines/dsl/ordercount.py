@@ -157,4 +157,4 @@ def parse_countin(text: str) -> Op | None:
 
 
 FITTER = Fitter("countin(", {f"countin({k})": COUNTIN_COST for k in KINDS}, fit_countin, parse_countin)
-"""The fitter of ordered counts, for the ``next`` catalogue."""
+"""The fitter of ordered counts."""

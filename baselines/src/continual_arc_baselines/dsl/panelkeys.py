@@ -139,4 +139,4 @@ def parse_panelkey(text: str) -> Op | None:
 FITTER = Fitter(
     "panelkey(", {f"panelkey({lay})": PANELKEY_COST for lay in LAYS}, fit_panelkey, parse_panelkey
 )
-"""The fitter of panel keys, for the ``next`` catalogue."""
+"""The fitter of panel keys."""

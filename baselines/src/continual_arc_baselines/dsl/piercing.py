@@ -81,4 +81,4 @@ def _pierce() -> Prim:
 FAMILIES: tuple[Family, ...] = (
     Family("pierce", (), 2, _pierce, "shoot a line across the grid from every lone border marker", "same"),
 )
-"""The piercing family, for the ``next`` catalogue."""
+"""The piercing family."""

@@ -67,4 +67,4 @@ def _segspan(order: str) -> Prim:
 FAMILIES: tuple[Family, ...] = (
     Family("segspan", (ORDERS,), 2, _segspan, "carry every straight bar across the whole grid", "same"),
 )
-"""The segment-span family, for the ``next`` catalogue."""
+"""The segment-span family."""

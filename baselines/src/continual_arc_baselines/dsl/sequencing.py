@@ -118,4 +118,4 @@ def parse_seq(text: str) -> Op | None:
 
 
 FITTER = Fitter("seq(", {f"seq({o},{k})": SEQ_COST for o in ORDERS for k in LAYOUTS}, fit_seq, parse_seq)
-"""The fitter of sequencing steps, for the ``next`` catalogue."""
+"""The fitter of sequencing steps."""

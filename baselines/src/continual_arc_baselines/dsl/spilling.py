@@ -155,4 +155,4 @@ def parse_spill(text: str) -> Op | None:
 
 
 FITTER = Fitter("spill(", {f"spill({kind})": SPILL_COST for kind in KINDS}, fit_spill, parse_spill)
-"""The fitter of spills, for the ``next`` catalogue."""
+"""The fitter of spills."""

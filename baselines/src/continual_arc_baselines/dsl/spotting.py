@@ -78,4 +78,4 @@ def parse_spot(text: str) -> Op | None:
 
 
 FITTER = Fitter("spot{", {"spot": SPOT_COST}, fit_spot, parse_spot)
-"""The fitter of spotted differences, for the ``next`` catalogue."""
+"""The fitter of spotted differences."""
