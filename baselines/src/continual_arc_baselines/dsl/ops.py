@@ -133,6 +133,7 @@ from . import (
     trailing,
     turning,
     turns,
+    unveiling,
     wallslopes,
     zorder,
 )
@@ -322,7 +323,7 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = ()
+NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES,)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = ()

@@ -1,0 +1,134 @@
+"""Unveiling: a repeating pattern under several solid patches of different colours, read back.
+
+`repairing`'s ``repair(lat)`` completes a pattern whose mask is one colour, the same in every
+demonstration, so a fitted hole colour names it. Some tasks lay several solid patches over a
+tiled pattern, each in its own colour, and the colours change from pair to pair: the answer is
+what the largest patch hides, or the pattern with every patch lifted.
+
+A *patch* is a one-colour 4-connected piece that fills its bounding box exactly, at least 2 x 2.
+The patches are masked largest first, one more at a time, until the masked grid completes
+through the smallest lattice that fits (`repairing.lattices`, or the upright row and column
+periods for a tile larger than `repairing.MAX_SMALL`): a patch left unmasked breaks every
+lattice, so the first fit masks all of them, and a pattern's own small solid blocks stay known
+as long as the real patches outsize them.
+
+* ``unveil(crop)``: the completed cells under the largest patch (its bounding box); the
+  largest must be alone (on a tie which patch is meant is a guess).
+* ``unveil(fill)``: the completed grid.
+
+Both act on the program's input only (a first step), and give nothing when no lattice fits or the
+answer is a single colour.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .family import Family, Prim
+from .grid import SENTINEL, Array, Context
+from .objects import label
+from .repairing import MAX_SMALL, _fill, lattices
+from .tiling import period
+
+__all__ = ["FAMILIES", "FORMS", "MAX_PATCHES", "UNVEIL_COST", "patches", "unveil"]
+
+FORMS = ("crop", "fill")
+"""What the step answers: the cells under the largest patch, or the whole completed grid."""
+
+MAX_PATCHES = 6
+"""The most patches masked: more solid pieces than this are the pattern's own blocks."""
+
+UNVEIL_COST = 2.0
+"""The cost of an unveiling step: as ``symcrop``, another completion of a masked pattern."""
+
+_HOLE = 15
+"""The value masked cells take: no colour, so no known cell matches it."""
+
+Box = tuple[int, int, int, int]
+"""A rectangle as (top, left, bottom, right), bottom and right exclusive."""
+
+
+def patches(a: Array) -> list[Box]:
+    """The solid one-colour rectangles of ``a`` (at least 2 x 2), largest first, ties in reading order."""
+    labels = label(a, np.ones(a.shape, dtype=bool), False, True)
+    found: list[tuple[int, Box]] = []
+    for i in range(int(labels.max()) + 1):
+        rows, cols = np.nonzero(labels == i)
+        top, left, bottom, right = int(rows.min()), int(cols.min()), int(rows.max()) + 1, int(cols.max()) + 1
+        area = (bottom - top) * (right - left)
+        if bottom - top >= 2 and right - left >= 2 and rows.size == area:
+            found.append((-area, (top, left, bottom, right)))
+    found.sort()
+    return [box for _, box in found]
+
+
+def _complete(m: Array) -> Array | None:
+    """``m`` with its `_HOLE` cells filled through the smallest lattice that fits, if any."""
+    h, w = m.shape
+    known = m != _HOLE
+    limit = min(MAX_SMALL, int(np.count_nonzero(known)) // 2)
+    for p, q, s in lattices(h, w, limit):
+        done = _fill(m, _HOLE, p, q, s)
+        if done is not None:
+            return done
+    py, px = period(m, known), period(m.T, known.T)
+    if (py, px) == (h, w) or py * px <= 1:
+        return None
+    return _fill(m, _HOLE, px, py, 0)
+
+
+def unveil(a: Array, form: str) -> Array | None:
+    """The pattern under ``a``'s patches: under the largest (``crop``) or everywhere (``fill``)."""
+    if int(a.max()) >= SENTINEL or min(a.shape) < 3:
+        return None
+    boxes = patches(a)[:MAX_PATCHES]
+    if not boxes:
+        return None
+    area = [(b[2] - b[0]) * (b[3] - b[1]) for b in boxes]
+    if form == "crop" and len(area) > 1 and area[0] == area[1]:
+        return None
+    masked = a.copy()
+    for top, left, bottom, right in boxes:
+        masked[top:bottom, left:right] = _HOLE
+        done = _complete(masked)
+        if done is None:
+            continue
+        if form == "fill":
+            return done
+        top0, left0, bottom0, right0 = boxes[0]
+        out = np.ascontiguousarray(done[top0:bottom0, left0:right0])
+        # A patch over one colour hides nothing a person would read as a pattern.
+        return out if np.unique(out).size > 1 else None
+    return None
+
+
+def _unveil(form: str) -> Prim:
+    """The step ``unveil(form)``: only on the program's input (a masked pattern is what a task shows)."""
+
+    def prim(a: Array, ctx: Context) -> Array | None:
+        if a.shape != ctx.original.shape or not np.array_equal(a, ctx.original):
+            return None
+        return unveil(a, form)
+
+    return prim
+
+
+FAMILIES = (
+    Family(
+        "unveil",
+        (("crop",),),
+        UNVEIL_COST,
+        _unveil,
+        "the tiled pattern under the largest of several solid patches of any colours",
+        "shrink",
+    ),
+    Family(
+        "unveil",
+        (("fill",),),
+        UNVEIL_COST,
+        _unveil,
+        "a tiled pattern with its solid patches of any colours lifted",
+        "same",
+    ),
+)
+"""The unveiling steps, for the ``next`` catalogue: one family a form, so each has its shape."""
