@@ -50,14 +50,23 @@ Box = tuple[int, int, int, int]
 
 def patches(a: Array) -> list[Box]:
     """The solid one-colour rectangles of ``a`` (at least 2 x 2), largest first, ties in reading order."""
-    labels = label(a, np.ones(a.shape, dtype=bool), False, True)
-    found: list[tuple[int, Box]] = []
-    for i in range(int(labels.max()) + 1):
-        rows, cols = np.nonzero(labels == i)
-        top, left, bottom, right = int(rows.min()), int(cols.min()), int(rows.max()) + 1, int(cols.max()) + 1
-        area = (bottom - top) * (right - left)
-        if bottom - top >= 2 and right - left >= 2 and rows.size == area:
-            found.append((-area, (top, left, bottom, right)))
+    h, w = a.shape
+    labels = label(a, np.ones(a.shape, dtype=bool), False, True).ravel()
+    n = int(labels.max()) + 1
+    # Every piece's bounding box at once: a noisy grid holds hundreds of one-cell pieces.
+    rows, cols = np.divmod(np.arange(h * w), w)
+    top, left = np.full(n, h), np.full(n, w)
+    bottom, right = np.zeros(n, dtype=np.intp), np.zeros(n, dtype=np.intp)
+    np.minimum.at(top, labels, rows)
+    np.minimum.at(left, labels, cols)
+    np.maximum.at(bottom, labels, rows + 1)
+    np.maximum.at(right, labels, cols + 1)
+    tall, wide = bottom - top, right - left
+    solid = (tall >= 2) & (wide >= 2) & (np.bincount(labels, minlength=n) == tall * wide)
+    found = [
+        (-int(tall[i] * wide[i]), (int(top[i]), int(left[i]), int(bottom[i]), int(right[i])))
+        for i in np.flatnonzero(solid).tolist()
+    ]
     found.sort()
     return [box for _, box in found]
 
