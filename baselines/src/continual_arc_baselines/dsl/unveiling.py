@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .family import Family, Prim
-from .grid import SENTINEL, Array, Context
+from .grid import SENTINEL, Array, Context, key_of
 from .objects import label
 from .repairing import MAX_SMALL, _fill, lattices
 from .tiling import period
@@ -75,40 +75,59 @@ def _complete(m: Array) -> Array | None:
     """``m`` with its `_HOLE` cells filled through the smallest lattice that fits, if any."""
     h, w = m.shape
     known = m != _HOLE
-    limit = min(MAX_SMALL, int(np.count_nonzero(known)) // 2)
+    # Every lattice holds a row and a column translation, so a grid with no row or column
+    # period has none: two cheap checks spare most grids the lattices' enumeration.
+    py, px = period(m, known), period(m.T, known.T)
+    if py == h or px == w:
+        return None
+    limit = min(MAX_SMALL, py * px - 1, int(np.count_nonzero(known)) // 2)
     for p, q, s in lattices(h, w, limit):
         done = _fill(m, _HOLE, p, q, s)
         if done is not None:
             return done
-    py, px = period(m, known), period(m.T, known.T)
-    if (py, px) == (h, w) or py * px <= 1:
-        return None
     return _fill(m, _HOLE, px, py, 0)
+
+
+_CACHE: dict[bytes, tuple[Array, list[Box]] | None] = {}
+_CACHE_LIMIT = 256
+
+
+def _reveal(a: Array) -> tuple[Array, list[Box]] | None:
+    """``a`` completed with its patches masked, largest first, until a lattice fits; and the patches."""
+    key = key_of(a)
+    if key not in _CACHE:
+        # One fit a grid, shared by the crop and the fill.
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = None
+        boxes = patches(a)[:MAX_PATCHES]
+        masked = a.copy()
+        for n, (top, left, bottom, right) in enumerate(boxes):
+            masked[top:bottom, left:right] = _HOLE
+            done = _complete(masked)
+            if done is not None:
+                _CACHE[key] = (done, boxes[: n + 1])
+                break
+    return _CACHE[key]
 
 
 def unveil(a: Array, form: str) -> Array | None:
     """The pattern under ``a``'s patches: under the largest (``crop``) or everywhere (``fill``)."""
     if int(a.max()) >= SENTINEL or min(a.shape) < 3:
         return None
-    boxes = patches(a)[:MAX_PATCHES]
-    if not boxes:
+    found = _reveal(a)
+    if found is None:
         return None
+    done, boxes = found
+    if form == "fill":
+        return done
     area = [(b[2] - b[0]) * (b[3] - b[1]) for b in boxes]
-    if form == "crop" and len(area) > 1 and area[0] == area[1]:
+    if len(area) > 1 and area[0] == area[1]:
         return None
-    masked = a.copy()
-    for top, left, bottom, right in boxes:
-        masked[top:bottom, left:right] = _HOLE
-        done = _complete(masked)
-        if done is None:
-            continue
-        if form == "fill":
-            return done
-        top0, left0, bottom0, right0 = boxes[0]
-        out = np.ascontiguousarray(done[top0:bottom0, left0:right0])
-        # A patch over one colour hides nothing a person would read as a pattern.
-        return out if np.unique(out).size > 1 else None
-    return None
+    top, left, bottom, right = boxes[0]
+    out = np.ascontiguousarray(done[top:bottom, left:right])
+    # A patch over one colour hides nothing a person would read as a pattern.
+    return out if np.unique(out).size > 1 else None
 
 
 def _unveil(form: str) -> Prim:
