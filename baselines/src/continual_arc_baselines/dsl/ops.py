@@ -106,6 +106,7 @@ from . import (
     repairing,
     restacking,
     ricochet,
+    rimpiercing,
     rings,
     rolling,
     seams,
@@ -323,8 +324,8 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES,)
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
+NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *rimpiercing.FAMILIES)
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = ()
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
