@@ -114,6 +114,7 @@ from . import (
     selfsimilar,
     sequencing,
     shearing,
+    shuffling,
     sizing,
     solids,
     sorting,
@@ -327,8 +328,8 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *rimpiercing.FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
+NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""
