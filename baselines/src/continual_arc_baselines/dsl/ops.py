@@ -106,6 +106,7 @@ from . import (
     repairing,
     restacking,
     ricochet,
+    rimpiercing,
     rings,
     rolling,
     seams,
@@ -113,6 +114,7 @@ from . import (
     selfsimilar,
     sequencing,
     shearing,
+    shuffling,
     sizing,
     solids,
     sorting,
@@ -133,6 +135,7 @@ from . import (
     trailing,
     turning,
     turns,
+    unveiling,
     wallslopes,
     zorder,
 )
@@ -322,11 +325,11 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = ()
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
+NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *rimpiercing.FAMILIES)
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = ()
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
+NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""

@@ -28,8 +28,11 @@ Marker = tuple[str, int, int, int]
 place along the line (the first or last cell) and its colour."""
 
 
-def markers(a: Array, bg: int) -> list[Marker]:
-    """The border markers of ``a`` (see `Marker`), top and bottom rows first, then left and right."""
+def markers(a: Array, bg: int, inward: bool = True) -> list[Marker]:
+    """The border markers of ``a`` (see `Marker`), top and bottom rows first, then left and right.
+
+    With ``inward`` false a marker may face a region of its own colour (it starts on that region's edge).
+    """
     h, w = a.shape
     found: list[Marker] = []
     sides = (
@@ -41,18 +44,18 @@ def markers(a: Array, bg: int) -> list[Marker]:
     for axis, line, inner, place in sides:
         for k in range(1, len(line) - 1):
             colour = int(line[k])
-            if colour == bg or line[k - 1] != bg or line[k + 1] != bg or inner[k] == colour:
+            if colour == bg or line[k - 1] != bg or line[k + 1] != bg or (inward and inner[k] == colour):
                 continue
             found.append((axis, k, place, colour))
     return found
 
 
-def pierce(a: Array, bg: int) -> Array | None:
-    """``a`` with every border marker's line drawn across it (see the module's docstring)."""
+def pierce(a: Array, bg: int, inward: bool = True) -> Array | None:
+    """``a`` with every border marker's line drawn across it (see the module's docstring and `markers`)."""
     h, w = a.shape
     if h < 3 or w < 3:
         return None
-    found = markers(a, bg)
+    found = markers(a, bg, inward)
     if not found:
         return None
     out = a.copy()
