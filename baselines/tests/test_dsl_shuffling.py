@@ -35,4 +35,7 @@ def test_no_shuffle_when_a_source_is_uncertain_or_the_grid_stays() -> None:
 
 def test_a_text_that_is_no_permutation_names_no_step() -> None:
     assert lookup("shuffle{1,3:0,0,1}") is None
+    # Shapes the fitter never writes: negative sides, or more cells than a shuffle may hold.
+    assert lookup("shuffle{-1,-2:1,0}") is None
+    assert lookup("shuffle{1,31:" + ",".join(str(k) for k in range(31)) + "}") is None
     assert lookup("shuffle{1,2:1,0}") is not None

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, digits, step_on
+from dsl_rig import Cells, cells, digits, step_on
 
 from continual_arc_baselines.dsl import search
+from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import NEXT, WIDE
 
 
@@ -65,3 +66,23 @@ def test_the_search_answers_under_a_patch_whose_colour_changes() -> None:
     found = search(pairs, tuple(map(tuple, test)), catalogue=NEXT)
     # Rows 3-5, columns 2-3: row 3 (odd) 6 4, row 4 3 1, row 5 6 4.
     assert found.candidates and found.candidates[0].prediction == ((6, 4), (3, 1), (6, 4))
+
+
+def test_two_patches_on_a_plain_background_reveal_nothing() -> None:
+    # With both patches masked the rest is all 0: periods of 1 both ways, a colour map and no
+    # pattern, so neither form answers.
+    grid = [[0] * 8 for _ in range(8)]
+    grid = _patched(grid, [(1, 1, 2, 3, 3), (5, 4, 2, 3, 4)])
+    assert step_on("unveil(fill)", grid) is None
+    assert step_on("unveil(crop)", grid) is None
+
+
+def test_an_answer_is_a_fresh_grid_each_time() -> None:
+    grid = _patched(_pattern(8, 9), [(1, 1, 4, 3, 7), (5, 6, 2, 2, 8)])
+    step = NEXT.by_text["unveil(fill)"]
+    array = cells(grid)
+    one = step(array, Context(array))
+    assert one is not None
+    one[0, 0] = 9  # a later step writing into its input must not reach the next call
+    two = step(array, Context(array))
+    assert two is not None and two.tolist() == _pattern(8, 9)

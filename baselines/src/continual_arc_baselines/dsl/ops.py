@@ -1,9 +1,9 @@
 """The registry of primitives: every family of every module, expanded in search order, in catalogues.
 
-``WIDE``, the default (`DEFAULT`), holds every family; ``CORE`` holds the first ones only, the
-steps the search had before the wide families were added, kept to measure against (`catalogue`);
-``NEXT`` adds to ``wide`` the steps still being measured. `lookup` reads the steps of any of
-them, so a program found with any catalogue runs again.
+``WIDE``, the default (`DEFAULT`), holds every family but those still being measured; ``CORE``
+holds the first ones only, the steps the search had before the wide families were added, kept to
+measure against (`catalogue`); ``NEXT`` adds to ``wide`` the steps still being measured. `lookup`
+reads the steps of any of them, so a program found with any catalogue runs again.
 
 Besides these fixed primitives there are *fitted* steps, whose constants the search fits from the
 demonstrations and writes into the step's text in braces: ``window(tl){3,4}`` (a block of fitted

@@ -51,7 +51,7 @@ def parse_shuffle(text: str) -> Op | None:
         sources = tuple(int(v) for v in rest.split(","))
     except ValueError:
         return None
-    if h * w != len(sources) or sorted(sources) != list(range(h * w)):
+    if not (h > 0 and w > 0 and h * w <= MAX_CELLS) or sorted(sources) != list(range(h * w)):
         return None
     op = shuffle_op(h, w, sources)
     return op if op.text == text else None

@@ -85,7 +85,9 @@ def _complete(m: Array) -> Array | None:
         done = _fill(m, _HOLE, p, q, s)
         if done is not None:
             return done
-    return _fill(m, _HOLE, px, py, 0)
+    # Periods of 1 both ways would fill every hole with the one colour left: a colour map, not a
+    # repair (`repairing.lattices` leaves that lattice out for the same reason).
+    return _fill(m, _HOLE, px, py, 0) if px * py > 1 else None
 
 
 _CACHE: dict[bytes, tuple[Array, list[Box]] | None] = {}
@@ -106,6 +108,8 @@ def _reveal(a: Array) -> tuple[Array, list[Box]] | None:
             masked[top:bottom, left:right] = _HOLE
             done = _complete(masked)
             if done is not None:
+                # Read-only: the cached grid is shared by every later call on the same input.
+                done.setflags(write=False)
                 _CACHE[key] = (done, boxes[: n + 1])
                 break
     return _CACHE[key]
@@ -113,20 +117,21 @@ def _reveal(a: Array) -> tuple[Array, list[Box]] | None:
 
 def unveil(a: Array, form: str) -> Array | None:
     """The pattern under ``a``'s patches: under the largest (``crop``) or everywhere (``fill``)."""
-    if int(a.max()) >= SENTINEL or min(a.shape) < 3:
+    if min(a.shape) < 3 or int(a.max()) >= SENTINEL:
         return None
     found = _reveal(a)
     if found is None:
         return None
     done, boxes = found
     if form == "fill":
-        return done
-    area = [(b[2] - b[0]) * (b[3] - b[1]) for b in boxes]
-    if len(area) > 1 and area[0] == area[1]:
-        return None
-    top, left, bottom, right = boxes[0]
-    out = np.ascontiguousarray(done[top:bottom, left:right])
-    # A patch over one colour hides nothing a person would read as a pattern.
+        out = done.copy()
+    else:
+        area = [(b[2] - b[0]) * (b[3] - b[1]) for b in boxes]
+        if len(area) > 1 and area[0] == area[1]:
+            return None
+        top, left, bottom, right = boxes[0]
+        out = done[top:bottom, left:right].copy()
+    # One colour hides nothing a person would read as a pattern.
     return out if np.unique(out).size > 1 else None
 
 
