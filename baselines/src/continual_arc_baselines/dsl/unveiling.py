@@ -26,7 +26,7 @@ import numpy as np
 
 from .family import Family, Prim
 from .grid import SENTINEL, Array, Context, key_of
-from .objects import label
+from .objects import objects
 from .repairing import MAX_SMALL, _fill, lattices
 from .tiling import period
 
@@ -50,21 +50,15 @@ Box = tuple[int, int, int, int]
 
 def patches(a: Array) -> list[Box]:
     """The solid one-colour rectangles of ``a`` (at least 2 x 2), largest first, ties in reading order."""
-    h, w = a.shape
-    labels = label(a, np.ones(a.shape, dtype=bool), False, True).ravel()
-    n = int(labels.max()) + 1
-    # Every piece's bounding box at once: a noisy grid holds hundreds of one-cell pieces.
-    rows, cols = np.divmod(np.arange(h * w), w)
-    top, left = np.full(n, h), np.full(n, w)
-    bottom, right = np.zeros(n, dtype=np.intp), np.zeros(n, dtype=np.intp)
-    np.minimum.at(top, labels, rows)
-    np.minimum.at(left, labels, cols)
-    np.maximum.at(bottom, labels, rows + 1)
-    np.maximum.at(right, labels, cols + 1)
-    tall, wide = bottom - top, right - left
-    solid = (tall >= 2) & (wide >= 2) & (np.bincount(labels, minlength=n) == tall * wide)
+    # With a background no cell holds, every one-colour 4-connected piece is an object.
+    objs = objects(a, _HOLE, "4")
+    tall, wide = objs.bottoms - objs.tops, objs.rights - objs.lefts
+    solid = (tall >= 2) & (wide >= 2) & (objs.sizes == tall * wide)
     found = [
-        (-int(tall[i] * wide[i]), (int(top[i]), int(left[i]), int(bottom[i]), int(right[i])))
+        (
+            -int(tall[i] * wide[i]),
+            (int(objs.tops[i]), int(objs.lefts[i]), int(objs.bottoms[i]), int(objs.rights[i])),
+        )
         for i in np.flatnonzero(solid).tolist()
     ]
     found.sort()
