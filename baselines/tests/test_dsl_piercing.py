@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, assert_added_to_wide, step_on
+from dsl_rig import Cells, assert_added_to_wide, digits, step_on
+
+from continual_arc_baselines.dsl.ops import NEXT, WIDE
 
 
 def test_pierce_is_added_to_wide() -> None:
@@ -31,3 +33,24 @@ def test_a_region_touching_the_border_is_no_marker() -> None:
     # The blue cell on the top row is the end of a blue bar running down: nothing to shoot.
     grid: Cells = [[0, 1, 0, 0], [0, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]]
     assert step_on("pierce", grid) is None
+
+
+def _rows(*rows: str) -> list[list[int]]:
+    return [list(row) for row in digits(*rows)]
+
+
+def test_the_rim_reading_is_next_only() -> None:
+    assert "pierce(rim)" in NEXT.by_text
+    assert "pierce(rim)" not in WIDE.by_text
+
+
+def test_a_marker_against_its_own_region_shoots_through_it() -> None:
+    grid = _rows("00200", "00220", "00000", "03330", "00000")
+    # Column 2: the marker stays, its own colour turns background, everything else turns 2.
+    assert step_on("pierce(rim)", grid) == _rows("00200", "00020", "00200", "03230", "00200")
+    # The strict reading takes the cell for a region's edge: no marker, no answer.
+    assert step_on("pierce", grid) is None
+
+
+def test_a_run_along_the_border_is_no_rim_marker() -> None:
+    assert step_on("pierce(rim)", _rows("02200", "00000", "00000", "00000")) is None

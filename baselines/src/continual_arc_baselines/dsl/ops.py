@@ -106,7 +106,6 @@ from . import (
     repairing,
     restacking,
     ricochet,
-    rimpiercing,
     rings,
     rolling,
     seams,
@@ -325,7 +324,7 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *rimpiercing.FAMILIES)
+NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
