@@ -53,6 +53,7 @@ from . import (
     crossings,
     crossrings,
     dashes,
+    despeckling,
     detouring,
     downscale,
     dragging,
@@ -324,7 +325,7 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES)
+NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES, *despeckling.FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
