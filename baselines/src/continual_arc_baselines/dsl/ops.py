@@ -116,6 +116,7 @@ from . import (
     shearing,
     shuffling,
     sizing,
+    smearing,
     solids,
     sorting,
     spanning,
@@ -328,7 +329,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES, *despeckling.FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
+NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, smearing.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
