@@ -39,6 +39,7 @@ from . import (
     choosing,
     chosen,
     classifying,
+    clusterboxes,
     coarsening,
     colourmaps,
     colourshifts,
@@ -326,11 +327,17 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES, *despeckling.FAMILIES)
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *unveiling.FAMILIES,
+    *piercing.RIM_FAMILIES,
+    *despeckling.FAMILIES,
+    *clusterboxes.FAMILIES,
+)
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim
+pierce, despeck, clusterbox)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, smearing.FITTER)
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle, smear)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""
