@@ -5,7 +5,8 @@ each moved one cell along from the one before, the cells it leaves behind filled
 row's own end cell (a bar that grows a step at each row, a staircase) or with one fixed colour
 (the row trailing off diagonally). How many copies the block holds is read off the row: half its
 length, its length, or its length times the number of its coloured cells; the block keeps the
-row's width or is square.
+row's width or is square. `dragging`'s ``drag`` copies a grid along a step on a canvas a fixed
+number of times its size; here the block's size is read off the row, so it varies with each input.
 
 ``slide{count;width;way;side;pad}`` names one such block: ``count`` is ``half``, ``len`` or
 ``lenk`` (the copies), ``width`` is ``w`` (the row's) or ``n`` (square), ``way`` is ``d`` (the
