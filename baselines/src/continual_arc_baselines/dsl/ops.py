@@ -104,6 +104,7 @@ from . import (
     quartering,
     relating,
     repairing,
+    replicating,
     restacking,
     ricochet,
     rings,
@@ -328,7 +329,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, sliding.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, sliding.FITTER, replicating.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
