@@ -336,7 +336,8 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     replicating.FITTER,
     echoing.FITTER,
 )
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
+"""Fitters under measurement, fitted only in ``next`` after all of ``wide``'s: shuffle, slide,
+replicate, echo."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""
