@@ -60,6 +60,7 @@ from . import (
     dragging,
     drawing,
     dropcomb,
+    echoing,
     edgelines,
     elbows,
     encasing,
@@ -106,6 +107,7 @@ from . import (
     quartering,
     relating,
     repairing,
+    replicating,
     restacking,
     ricochet,
     rings,
@@ -117,6 +119,7 @@ from . import (
     shearing,
     shuffling,
     sizing,
+    sliding,
     smearing,
     solids,
     sorting,
@@ -336,8 +339,15 @@ NEXT_FAMILIES: tuple[Family, ...] = (
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim
 pierce, despeck, clusterbox)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, smearing.FITTER)
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle, smear)."""
+NEXT_FITTERS: tuple[Fitter, ...] = (
+    shuffling.FITTER,
+    smearing.FITTER,
+    sliding.FITTER,
+    replicating.FITTER,
+    echoing.FITTER,
+)
+"""Fitters under measurement, fitted only in ``next`` after all of ``wide``'s: shuffle, smear,
+slide, replicate, echo."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""
