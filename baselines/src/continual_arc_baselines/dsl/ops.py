@@ -122,6 +122,7 @@ from . import (
     spilling,
     spiralling,
     spotting,
+    staggering,
     staircases,
     stamping,
     stretching,
@@ -324,8 +325,8 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES)
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
+NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES, *staggering.FAMILIES)
+"""Families under measurement, searched only in ``next`` after ``wide``'s (unveil, rim pierce, stagger)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
