@@ -126,6 +126,7 @@ from . import (
     staircases,
     stamping,
     stretching,
+    sweeping,
     symmetrize,
     symmetry,
     tabmirrors,
@@ -328,8 +329,8 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES, *staggering.FAMILIES)
 """Families under measurement, searched only in ``next`` after ``wide``'s (unveil, rim pierce, stagger)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
-"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
+NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, sweeping.FITTER)
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle, sweep)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""
