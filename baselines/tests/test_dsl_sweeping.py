@@ -69,3 +69,20 @@ def test_the_search_answers_with_a_sweep() -> None:
     found = search(demos, digits("000000", "111111", "000000", "000000"), catalogue=NEXT)
     assert found.candidates
     assert found.candidates[0].prediction == digits("000000", "111111", "011110", "001100")
+
+
+def test_a_two_way_sweep_grows_both_sides_by_one_table() -> None:
+    # The seed row grows up and down alike: three 1s above a cell make 2, three 2s make 1.
+    demos = [
+        (
+            _rows("00000", "00000", "11111", "00000", "00000"),
+            _rows("00100", "02220", "11111", "02220", "00100"),
+        )
+    ]
+    given = fit_input(demos, _rows("0000000", "1111111", "0000000"))
+    ops = fit_sweep(given)
+    assert ops and ops[0].text == "sweep(vert,1,lcr){1.1.1>2;2.2.2>1}"
+    # By hand: each side of the seed is the seed less its ends, in 2.
+    check_fitted(ops[0], given, _rows("0222220", "1111111", "0222220"))
+    # One way only does not fit: the rows above the seed change too.
+    assert all(not op.text.startswith("sweep(down,") for op in ops)

@@ -4,8 +4,9 @@ Some tasks seed one line (a row of coloured cells) and let it grow, as a one-dim
 automaton unrolled down the grid: every cell of the next line takes the colour a fitted table gives
 for the cells above it. ``sweep(dir,gap,kind){key>value;...}`` does this:
 
-* ``dir``: which way the figure grows (``down``, ``up``, ``right``, ``left``) from its *seed*,
-  the one line of the input holding foreground cells (a grid with more than one does not apply).
+* ``dir``: which way the figure grows (``down``, ``up``, ``right``, ``left``, or both ways:
+  ``vert`` down and up, ``horiz`` right and left, one table read as if each side grew down) from
+  its *seed*, the one line of the input holding foreground cells (a grid with more does not apply).
 * ``gap``: ``1``, every line after the seed is made from the line just before it; ``2``, every
   second line is made from the line two before it, the lines between left as they are.
 * ``kind``: what a cell's key reads on the line it is made from: ``lcr`` the cells up-left, up and
@@ -21,7 +22,10 @@ draws). A key that makes background in one demonstration and draws in another fi
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
@@ -29,7 +33,7 @@ from .grid import SENTINEL, Array, Context, bg_for
 
 __all__ = ["DIRS", "FITTER", "GAPS", "KINDS", "SWEEP_COST", "fit_sweep", "parse_sweep", "sweep_op", "swept"]
 
-DIRS = ("down", "up", "right", "left")
+DIRS = ("down", "up", "right", "left", "vert", "horiz")
 """Which way the figure grows from its seed line."""
 
 GAPS = ("1", "2")
@@ -60,8 +64,20 @@ Table = tuple[tuple[str, str], ...]
 """A fitted table: (key, value) in text form, keys sorted."""
 
 
-def _oriented(a: Array, direction: str) -> Array:
-    """``a`` turned so that the sweep runs down its rows (each view is its own inverse but ``left``)."""
+AnyGrid = npt.NDArray[Any]
+"""A grid of any cell type (colours, a mask, wide integers): a turned view keeps it."""
+
+_PARTS = {"vert": ("down", "up"), "horiz": ("right", "left")}
+"""The two-way sweeps: the seed line grows to both sides by one table."""
+
+
+def _parts(direction: str) -> tuple[str, ...]:
+    """The one-way sweeps a direction makes."""
+    return _PARTS.get(direction, (direction,))
+
+
+def _oriented(a: AnyGrid, direction: str) -> AnyGrid:
+    """A view of ``a`` turned so that the sweep runs down its rows (writes reach ``a``)."""
     if direction == "down":
         return a
     if direction == "up":
@@ -69,13 +85,6 @@ def _oriented(a: Array, direction: str) -> Array:
     if direction == "right":
         return a.T
     return a.T[::-1]
-
-
-def _restored(v: Array, direction: str) -> Array:
-    """The inverse of `_oriented`: a grid made in the sweep's frame put back in the grid's."""
-    if direction == "left":
-        return np.ascontiguousarray(v[::-1].T)
-    return np.ascontiguousarray(_oriented(v, direction))
 
 
 def _keys(lines: Array, kind: str) -> Array:
@@ -103,19 +112,25 @@ def _fit_one(a: Array, b: Array, bg: int, direction: str, gap: int, kind: str) -
     """The entries one demonstration fixes, or ``None`` when its output is no sweep of its input."""
     if a.shape != b.shape:
         return None
-    v, u = _oriented(a, direction), _oriented(b, direction)
-    seed = _seed(v, bg)
-    if seed is None or seed + gap >= v.shape[0]:
+    made = np.zeros(a.shape, dtype=bool)
+    seeds = []
+    for part in _parts(direction):
+        seed = _seed(_oriented(a, part), bg)
+        if seed is None:
+            return None
+        _oriented(made, part)[seed + gap :: gap] = True
+        seeds.append(seed)
+    if not made.any() or not np.array_equal(a[~made], b[~made]):
         return None
-    made = np.zeros(v.shape[0], dtype=bool)
-    made[seed + gap :: gap] = True
-    if not np.array_equal(v[~made], u[~made]):
-        return None
-    rows = np.nonzero(made)[0]
-    keys = _keys(u[rows - gap].astype(np.int64), kind).ravel()
-    values = u[rows].astype(np.int64).ravel()
-    values[values == bg] = _BG  # the grid's own background, whatever colour it is
-    pairs = np.unique(keys * _VALUES + values)
+    keys, values = [], []
+    for part, seed in zip(_parts(direction), seeds, strict=True):
+        u = _oriented(b, part)
+        rows = np.arange(seed + gap, u.shape[0], gap)
+        keys.append(_keys(u[rows - gap].astype(np.int64), kind).ravel())
+        values.append(u[rows].astype(np.int64).ravel())
+    key, value = np.concatenate(keys), np.concatenate(values)
+    value[value == bg] = _BG  # the grid's own background, whatever colour it is
+    pairs = np.unique(key * _VALUES + value)
     if np.unique(pairs // _VALUES).size != pairs.size:
         return None  # one key wants two colours
     return {int(p // _VALUES): int(p % _VALUES) for p in pairs}
@@ -135,18 +150,19 @@ def swept(a: Array, bg: int, direction: str, gap: int, kind: str, table: dict[in
 
     A key the table lacks makes background: a table lists only the keys that draw.
     """
-    view = _oriented(a, direction)
-    seed = _seed(view, bg)
-    if seed is None:
-        return None
-    v = view.astype(np.int64)
     size = _BASE ** (3 if kind == "lcr" else 2)
     lookup = np.full(size, bg, dtype=np.int64)
     for key, value in table.items():
         lookup[key] = value
-    for row in range(seed + gap, v.shape[0], gap):
-        v[row] = lookup[_keys(v[row - gap][None, :], kind)[0]]
-    return _restored(v.astype(a.dtype), direction)
+    out = a.astype(np.int64)
+    for part in _parts(direction):
+        seed = _seed(_oriented(a, part), bg)
+        if seed is None:
+            return None
+        v = _oriented(out, part)  # a view: the lines made are written into ``out``
+        for row in range(seed + gap, v.shape[0], gap):
+            v[row] = lookup[_keys(v[row - gap][None, :], kind)[0]]
+    return out.astype(a.dtype)
 
 
 def _parse_entries(body: str, kind: str) -> dict[int, int] | None:
