@@ -28,7 +28,7 @@ WHICH = ("first", "second")
 DIRS = ("+", "-")
 """The roll's direction: rows right or columns down (``+``), or the other way."""
 
-STAGGER_COST = 2.0
+STAGGER_COST = 3.0
 """A fixed step with no fitted constant, dearer than a plain roll: it reads the figure's box."""
 
 
