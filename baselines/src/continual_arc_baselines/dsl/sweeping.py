@@ -1,4 +1,4 @@
-"""Sweeping: a figure grown line by line from its first line, each new line read off the one before.
+"""Sweeping: a figure grown line by line from one seed line, each new line read off one before it.
 
 Some tasks seed one line (a row of coloured cells) and let it grow, as a one-dimensional cellular
 automaton unrolled down the grid: every cell of the next line takes the colour a fitted table gives
@@ -12,12 +12,13 @@ for the cells above it. ``sweep(dir,gap,kind){key>value;...}`` does this:
 * ``kind``: what a cell's key reads on the line it is made from: ``lcr`` the cells up-left, up and
   up-right of it, ``lr`` the two diagonal ones only (the cell between them is not read).
 
-Keys and values are literal colours (``x`` for beyond the grid's edge). Lines before the seed and
-the seed itself are kept. The table is fitted from the demonstrations (every made line of every
-output must agree with it, and every line the sweep does not make must equal the input's). Only
-the entries that draw a colour are written: a key the table lacks makes the grid's background, as
-the demonstrations' keys that make background do (a grown figure is background wherever no rule
-draws). A key that makes background in one demonstration and draws in another fits no table.
+Keys and values are literal colours (``x`` for beyond the grid's edge). The seed is kept, and so
+are the lines a one-way sweep leaves behind it. The table is fitted from the demonstrations (every
+made line of every output must agree with it, and every line the sweep does not make must equal
+the input's). Only the entries that draw a colour are written: a key the table lacks makes the
+grid's background, as the demonstrations' keys that make background do (a grown figure is
+background wherever no rule draws). A key that makes background in one demonstration and draws
+in another fits no table.
 """
 
 from __future__ import annotations
@@ -59,10 +60,6 @@ _BG = 10
 
 _VALUES = 11
 """The radix a value is packed in beside its key: ten colours and the background."""
-
-Table = tuple[tuple[str, str], ...]
-"""A fitted table: (key, value) in text form, keys sorted."""
-
 
 AnyGrid = npt.NDArray[Any]
 """A grid of any cell type (colours, a mask, wide integers): a turned view keeps it."""
