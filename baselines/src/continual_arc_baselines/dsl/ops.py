@@ -128,9 +128,11 @@ from . import (
     spilling,
     spiralling,
     spotting,
+    staggering,
     staircases,
     stamping,
     stretching,
+    sweeping,
     symmetrize,
     symmetry,
     tabmirrors,
@@ -335,9 +337,10 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *piercing.RIM_FAMILIES,
     *despeckling.FAMILIES,
     *clusterboxes.FAMILIES,
+    *staggering.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim
-pierce, despeck, clusterbox)."""
+pierce, despeck, clusterbox, stagger)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (
     shuffling.FITTER,
@@ -345,9 +348,10 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     sliding.FITTER,
     replicating.FITTER,
     echoing.FITTER,
+    sweeping.FITTER,
 )
 """Fitters under measurement, fitted only in ``next`` after all of ``wide``'s: shuffle, smear,
-slide, replicate, echo."""
+slide, replicate, echo, sweep."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""
