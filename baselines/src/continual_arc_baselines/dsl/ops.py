@@ -114,6 +114,7 @@ from . import (
     sequencing,
     shearing,
     shuffling,
+    sidetinting,
     sizing,
     solids,
     sorting,
@@ -327,7 +328,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
+NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, sidetinting.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
