@@ -126,6 +126,7 @@ from . import (
     staircases,
     stamping,
     stretching,
+    striping,
     symmetrize,
     symmetry,
     tabmirrors,
@@ -328,7 +329,7 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, sidetinting.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, sidetinting.FITTER, striping.FITTER)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
