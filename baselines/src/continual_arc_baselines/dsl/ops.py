@@ -92,6 +92,7 @@ from . import (
     motion,
     objectops,
     ordercount,
+    orienting,
     overlapping,
     painting,
     pairing,
@@ -329,7 +330,12 @@ WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COST
 NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES)
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
 
-NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER, sidetinting.FITTER, striping.FITTER)
+NEXT_FITTERS: tuple[Fitter, ...] = (
+    shuffling.FITTER,
+    sidetinting.FITTER,
+    striping.FITTER,
+    orienting.FITTER,
+)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
