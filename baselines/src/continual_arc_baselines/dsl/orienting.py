@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
+from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
 from .grid import Array, Context, background
 from .local import KINDS, fit_local, local_op
@@ -110,15 +110,7 @@ def fit_orient(given: FitInput) -> list[Op]:
             inner.append(local_op(kind, table))
     for fitter in WIDE.fitters:
         inner.extend(fitter.fit(inside))
-    test = given.inputs[given.n]
-    found = []
-    for op in inner:
-        wrapped = orient_op(op)
-        answer = wrapped(test, given.contexts[given.n])
-        if answer is None or np.array_equal(answer, test) or not given.reproduced_by(wrapped):
-            continue
-        found.append(wrapped)
-    return one_per_answer(given, found)
+    return changing_answers(given, (orient_op(op) for op in inner))
 
 
 def parse_orient(text: str) -> Op | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
+from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
@@ -98,16 +98,7 @@ def _foregrounds(given: FitInput) -> list[str]:
 
 def fit_sidetint(given: FitInput) -> list[Op]:
     """The side tints that reproduce every demonstration and change the test input."""
-    test = given.inputs[given.n]
-    found = []
-    named = plains(given) or _foregrounds(given)
-    for plain in named:
-        op = sidetint_op(plain)
-        answer = op(test, given.contexts[given.n])
-        if answer is None or np.array_equal(answer, test) or not given.reproduced_by(op):
-            continue
-        found.append(op)
-    return one_per_answer(given, found)
+    return changing_answers(given, (sidetint_op(plain) for plain in plains(given) or _foregrounds(given)))
 
 
 def parse_sidetint(text: str) -> Op | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue import FitInput, Fitter, one_per_answer
+from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, Mask
 
@@ -83,18 +83,14 @@ def fit_stripe(given: FitInput) -> list[Op]:
     colour = _colour(given)
     if colour is None:
         return []
-    test = given.inputs[given.n]
-    found = []
-    for period in range(2, MAX_PERIOD + 1):
-        for axis in ("c", "r"):
-            for end in (False, True):
-                for phase in range(period):
-                    op = stripe_op(axis, period, end, phase, colour)
-                    answer = op(test, given.contexts[given.n])
-                    if answer is None or np.array_equal(answer, test) or not given.reproduced_by(op):
-                        continue
-                    found.append(op)
-    return one_per_answer(given, found)
+    ops = (
+        stripe_op(axis, period, end, phase, colour)
+        for period in range(2, MAX_PERIOD + 1)
+        for axis in ("c", "r")
+        for end in (False, True)
+        for phase in range(period)
+    )
+    return changing_answers(given, ops)
 
 
 def parse_stripe(text: str) -> Op | None:
