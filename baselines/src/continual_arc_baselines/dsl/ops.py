@@ -95,6 +95,7 @@ from . import (
     motion,
     objectops,
     ordercount,
+    orienting,
     overlapping,
     painting,
     pairing,
@@ -118,6 +119,7 @@ from . import (
     sequencing,
     shearing,
     shuffling,
+    sidetinting,
     sizing,
     sliding,
     smearing,
@@ -132,6 +134,7 @@ from . import (
     staircases,
     stamping,
     stretching,
+    striping,
     sweeping,
     symmetrize,
     symmetry,
@@ -349,9 +352,12 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     replicating.FITTER,
     echoing.FITTER,
     sweeping.FITTER,
+    sidetinting.FITTER,
+    striping.FITTER,
+    orienting.FITTER,
 )
 """Fitters under measurement, fitted only in ``next`` after all of ``wide``'s: shuffle, smear,
-slide, replicate, echo, sweep."""
+slide, replicate, echo, sweep, sidetint, stripe, orient."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""

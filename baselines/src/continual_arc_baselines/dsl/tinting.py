@@ -31,7 +31,18 @@ from .colours import ROLES, resolve, roles
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context, Mask
 
-__all__ = ["FITTER", "LOOKS", "TINT_COST", "fit_tint", "parse_tint", "tint", "tint_op"]
+__all__ = [
+    "FITTER",
+    "LOOKS",
+    "TINT_COST",
+    "facing",
+    "fit_tint",
+    "ground",
+    "parse_tint",
+    "plains",
+    "tint",
+    "tint_op",
+]
 
 LOOKS = ("l", "r", "u", "d", "n", "s")
 """Where a cell looks for its marker: left, right, up, down, the nearest, or every way it sees."""
@@ -43,14 +54,14 @@ Found = npt.NDArray[np.int16]
 """Per cell, a marker's colour, or -1 where none is."""
 
 
-def _ground(a: Array, plain: int) -> int:
+def ground(a: Array, plain: int) -> int:
     """The commonest colour of ``a`` other than ``plain`` (the lowest on a tie)."""
     counts = np.bincount(a.ravel(), minlength=SENTINEL)
     counts[plain] = -1
     return int(np.argmax(counts))
 
 
-def _facing(a: Array, markers: Mask, look: str, walls: Mask | None = None) -> Found:
+def facing(a: Array, markers: Mask, look: str, walls: Mask | None = None) -> Found:
     """Per cell, the colour of the first marker met looking ``look`` (-1 where none is).
 
     A cell of ``walls`` met first hides every marker beyond it.
@@ -76,7 +87,7 @@ def _sighted(a: Array, markers: Mask, walls: Mask) -> Found:
 
     -1 where it sees none, or markers of two colours.
     """
-    views = np.stack([_facing(a, markers, look, walls) for look in ("l", "r", "u", "d")])
+    views = np.stack([facing(a, markers, look, walls) for look in ("l", "r", "u", "d")])
     low = np.where(views >= 0, views, np.int16(99)).min(axis=0)
     high = views.max(axis=0)
     return np.where((high >= 0) & (low == high), high, np.int16(-1)).astype(np.int16)
@@ -105,13 +116,13 @@ def tint(a: Array, plain: int, look: str) -> Array | None:
     targets = a == plain
     if not targets.any():
         return None
-    markers = ~targets & (a != _ground(a, plain))
+    markers = ~targets & (a != ground(a, plain))
     if look == "n":
         found = _nearest(a, markers, targets)
     elif look == "s":
         found = _sighted(a, markers, targets)
     else:
-        found = _facing(a, markers, look)
+        found = facing(a, markers, look)
     paint = targets & (found >= 0)
     return np.where(paint, found, a).astype(np.uint8)
 
@@ -127,7 +138,7 @@ def tint_op(look: str, plain: str) -> Op:
     return Op(f"tint({look}){{{plain}}}", TINT_COST + (look in "ns") / 2, step, "same")
 
 
-def _plains(given: FitInput) -> list[str]:
+def plains(given: FitInput) -> list[str]:
     """How the one colour every demonstration changes may be named: literally, else by its roles.
 
     Each demonstration must change cells of one colour only; ARC keeps that colour from pair to
@@ -154,7 +165,7 @@ def fit_tint(given: FitInput) -> list[Op]:
     """The tints that reproduce every demonstration and change the test input, cheapest first."""
     test = given.inputs[given.n]
     found = []
-    for plain in _plains(given):
+    for plain in plains(given):
         for look in LOOKS:
             op = tint_op(look, plain)
             answer = op(test, given.contexts[given.n])
