@@ -21,6 +21,7 @@ from continual_arc.grids import MAX_SIDE
 from . import (
     aligning,
     analogy,
+    axismirror,
     banding,
     bandlines,
     bands,
@@ -324,8 +325,13 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (*unveiling.FAMILIES, *piercing.RIM_FAMILIES)
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce)."""
+NEXT_FAMILIES: tuple[Family, ...] = (
+    *unveiling.FAMILIES,
+    *piercing.RIM_FAMILIES,
+    *axismirror.FAMILIES,
+)
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce,
+axis mirrors)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
