@@ -329,9 +329,10 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *unveiling.FAMILIES,
     *piercing.RIM_FAMILIES,
     *axismirror.FAMILIES,
+    *rings.GAP_FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce,
-axis mirrors)."""
+axis mirrors, ring gaps)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
