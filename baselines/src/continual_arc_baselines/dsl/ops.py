@@ -330,9 +330,10 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *piercing.RIM_FAMILIES,
     *axismirror.FAMILIES,
     *rings.GAP_FAMILIES,
+    *pooling.ALL_FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim pierce,
-axis mirrors, ring gaps)."""
+axis mirrors, ring gaps, block grids)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (shuffling.FITTER,)
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (shuffle)."""
