@@ -67,7 +67,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "axismirror",
         (WAYS,),
-        2,
+        5,
         _axis_mirror,
         "reflect the foreground onto background about a divider row or column drawn across the grid",
         "same",

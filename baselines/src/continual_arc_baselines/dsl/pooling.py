@@ -103,7 +103,7 @@ ALL_FAMILIES = (
     Family(
         "blockgrid",
         (),
-        2,
+        4,
         _layout_all,
         "one cell per solid block of any colour, background's too, laid out as the blocks are",
         shape="shrink",

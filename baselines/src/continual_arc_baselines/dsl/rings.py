@@ -91,7 +91,7 @@ GAP_FAMILIES = (
     Family(
         "ringgaps",
         (),
-        3,
+        4,
         lambda: _ringmarks(gaps=True),
         "each ring of the grid in the colour of its marks, a ring without marks background",
         shape="same",
