@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
+from continual_arc_baselines.dsl.ops import NEXT, WIDE
 
 
 def g(*rows: str) -> Grid:
@@ -41,3 +42,25 @@ def test_objgrid_lays_out_the_blocks_colours() -> None:
 def test_objgrid_needs_rows_of_equal_length() -> None:
     # A fifth block alone in a third row.
     assert run("objgrid", (*BLOCKS, g("0000000")[0], g("6600000")[0], g("6600000")[0])) is None
+
+
+# Two of the four 3 x 3 blocks are black, and black is the grid's commonest colour (18 of 49 cells).
+DARK_BLOCKS = g("1115000", "1115000", "1115000", "5555555", "0005333", "0005333", "0005333")
+
+
+def test_blockgrid_keeps_blocks_of_the_commonest_colour() -> None:
+    # objgrid sets black aside as background and sees only the 1 and the 3, each alone in its row.
+    assert run("objgrid", DARK_BLOCKS) == g("1", "3")
+    assert run("blockgrid", DARK_BLOCKS) == g("10", "03")
+
+
+def test_blockgrid_is_next_only() -> None:
+    assert "blockgrid" in NEXT.by_text and "blockgrid" not in WIDE.by_text
+
+
+def test_blockgrid_needs_rows_of_equal_length() -> None:
+    # The 5 cross is no block; with the bottom-right block split, the second row holds one block.
+    assert (
+        run("blockgrid", g("1115000", "1115000", "1115000", "5555555", "0005363", "0005363", "0005363"))
+        is None
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from dsl_rig import cells
 
-from continual_arc_baselines.dsl.ops import CORE, WIDE
+from continual_arc_baselines.dsl.ops import CORE, NEXT, WIDE
 from continual_arc_baselines.dsl.rings import by_count, by_mark
 
 
@@ -65,3 +65,46 @@ def test_a_ring_without_one_colour_is_no_target() -> None:
 def test_the_steps_are_added_to_wide() -> None:
     for text in ("rings", "ringmarks"):
         assert text in WIDE.by_text and text not in CORE.by_text
+
+
+# Marks: 3 on the outer ring, none on the next, 1 on the third, 4 at the centre (background 0).
+GAPPED = cells(
+    [
+        [0, 0, 3, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 1, 0, 0, 0],
+        [0, 0, 0, 4, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 3],
+    ]
+)
+
+
+def test_ringgaps_leaves_a_bare_ring_background() -> None:
+    assert by_mark(GAPPED, 0) is None  # ringmarks: the second ring holds no mark
+    made = by_mark(GAPPED, 0, gaps=True)
+    expected = cells(
+        [
+            [3, 3, 3, 3, 3, 3, 3],
+            [3, 0, 0, 0, 0, 0, 3],
+            [3, 0, 1, 1, 1, 0, 3],
+            [3, 0, 1, 4, 1, 0, 3],
+            [3, 0, 1, 1, 1, 0, 3],
+            [3, 0, 0, 0, 0, 0, 3],
+            [3, 3, 3, 3, 3, 3, 3],
+        ]
+    )
+    assert made is not None and np.array_equal(made, expected)
+
+
+def test_ringgaps_still_needs_one_colour_a_ring() -> None:
+    two = GAPPED.copy()
+    two[0, 4] = 5  # the outer ring now holds a 3 and a 5
+    assert by_mark(two, 0, gaps=True) is None
+    # A grid with no mark at all is no target either.
+    assert by_mark(cells([[0, 0, 0], [0, 0, 0], [0, 0, 0]]), 0, gaps=True) is None
+
+
+def test_ringgaps_is_next_only() -> None:
+    assert "ringgaps" in NEXT.by_text and "ringgaps" not in WIDE.by_text

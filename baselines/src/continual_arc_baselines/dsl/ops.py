@@ -21,6 +21,7 @@ from continual_arc.grids import MAX_SIDE
 from . import (
     aligning,
     analogy,
+    axismirror,
     banding,
     bandlines,
     bands,
@@ -340,10 +341,13 @@ NEXT_FAMILIES: tuple[Family, ...] = (
     *piercing.RIM_FAMILIES,
     *despeckling.FAMILIES,
     *clusterboxes.FAMILIES,
+    *axismirror.FAMILIES,
+    *rings.GAP_FAMILIES,
+    *pooling.ALL_FAMILIES,
     *staggering.FAMILIES,
 )
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim
-pierce, despeck, clusterbox, stagger)."""
+pierce, despeck, clusterbox, axis mirrors, ring gaps, block grids, stagger)."""
 
 NEXT_FITTERS: tuple[Fitter, ...] = (
     shuffling.FITTER,

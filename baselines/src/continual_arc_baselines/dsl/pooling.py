@@ -7,6 +7,9 @@ marks: ``pool(n)`` gives each part its commonest colour other than the backgroun
 background when it has none. Parts are cut as `numpy.array_split` cuts: the first ones
 one row (column) longer when the side does not divide. ``objgrid`` reads a layout drawn as solid
 blocks among noise instead: one cell per block, in its colour, rows and columns as they lie.
+``blockgrid`` (`ALL_FAMILIES`, under measurement) reads the same layout with no colour set aside as
+background: when one block is drawn in the grid's commonest colour, ``objgrid`` loses it (and the
+row it sits in) to the background.
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from .family import Family, Prim
-from .grid import Array, bg_for, counts_without
+from .grid import SENTINEL, Array, bg_for, counts_without
 from .objects import objects
 
-__all__ = ["FAMILIES", "LARGE", "layout", "pool"]
+__all__ = ["ALL_FAMILIES", "FAMILIES", "LARGE", "layout", "pool"]
 
 LARGE = 0.25
 """The least share of the largest block's cells a block needs to count in a layout."""
@@ -67,6 +70,11 @@ def _layout() -> Prim:
     return lambda a, ctx: layout(a, bg_for(a, ctx))
 
 
+def _layout_all() -> Prim:
+    # A background no cell holds: every colour's solid blocks count, the commonest's too.
+    return lambda a, ctx: None if int(a.max()) >= SENTINEL else layout(a, SENTINEL)
+
+
 def _pool(k: str) -> Prim:
     n = int(k)
     return lambda a, ctx: pool(a, n, bg_for(a, ctx))
@@ -90,3 +98,15 @@ FAMILIES = (
         shape="shrink",
     ),
 )
+
+ALL_FAMILIES = (
+    Family(
+        "blockgrid",
+        (),
+        4,
+        _layout_all,
+        "one cell per solid block of any colour, background's too, laid out as the blocks are",
+        shape="shrink",
+    ),
+)
+"""The block layout with no background set aside: searched only in ``next``."""

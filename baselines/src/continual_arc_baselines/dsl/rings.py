@@ -9,6 +9,9 @@ colour goes where by what the input shows:
 * ``ringmarks``: the grid keeps its size, and each ring of it (the cells as far from the
   nearest edge) takes the colour of the marks that lie on it. Every ring must hold marks of one
   colour exactly, else the step does not apply.
+* ``ringgaps`` (`GAP_FAMILIES`, under measurement): ``ringmarks`` where a ring holding no marks
+  stays background. Nested bands drawn with a background band between two coloured ones, then
+  speckled with holes, leave such a ring bare, and ``ringmarks`` would not apply.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 from .family import Family, Prim
 from .grid import Array, Context, bg_for
 
-__all__ = ["FAMILIES", "by_count", "by_mark"]
+__all__ = ["FAMILIES", "GAP_FAMILIES", "by_count", "by_mark"]
 
 
 def _depth(h: int, w: int) -> Array:
@@ -40,8 +43,11 @@ def by_count(a: Array, bg: int) -> Array | None:
     return np.array(order, dtype=np.uint8)[_depth(side, side)]
 
 
-def by_mark(a: Array, bg: int) -> Array | None:
-    """Each ring of ``a`` painted with the colour of the marks on it (see the module)."""
+def by_mark(a: Array, bg: int, gaps: bool = False) -> Array | None:
+    """Each ring of ``a`` painted with the colour of the marks on it (see the module).
+
+    With ``gaps`` a ring that holds no mark is painted ``bg``; some ring must still hold marks.
+    """
     h, w = a.shape
     depth = _depth(h, w)
     rings = int(depth.max()) + 1
@@ -50,9 +56,14 @@ def by_mark(a: Array, bg: int) -> Array | None:
     colours = np.zeros(rings, dtype=np.uint8)
     for k in range(rings):
         on = a[(depth == k) & (a != bg)]
+        if on.size == 0 and gaps:
+            colours[k] = bg
+            continue
         if on.size == 0 or (on != on[0]).any():
             return None
         colours[k] = on[0]
+    if gaps and (colours == bg).all():
+        return None
     return colours[depth]
 
 
@@ -63,9 +74,9 @@ def _rings() -> Prim:
     return prim
 
 
-def _ringmarks() -> Prim:
+def _ringmarks(gaps: bool = False) -> Prim:
     def prim(a: Array, ctx: Context) -> Array | None:
-        return by_mark(a, bg_for(a, ctx))
+        return by_mark(a, bg_for(a, ctx), gaps)
 
     return prim
 
@@ -75,3 +86,15 @@ FAMILIES = (
     Family("ringmarks", (), 3, _ringmarks, "each ring of the grid in the colour of its marks", shape="same"),
 )
 """Concentric rings of the grid's colours."""
+
+GAP_FAMILIES = (
+    Family(
+        "ringgaps",
+        (),
+        4,
+        lambda: _ringmarks(gaps=True),
+        "each ring of the grid in the colour of its marks, a ring without marks background",
+        shape="same",
+    ),
+)
+"""Ring marks with bare rings left background: searched only in ``next``."""
