@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from dsl_rig import Cells, cells, check_fitted, fit_input
 
-from continual_arc_baselines.dsl.ops import NEXT_FITTERS, WIDE
-from continual_arc_baselines.dsl.orienting import fit_orient, pose, posed, unposed
+from continual_arc_baselines.dsl.ops import NEXT_FITTERS, ORIENT, WIDE
+from continual_arc_baselines.dsl.orienting import pose, posed, unposed
 
 # A marker on an edge shoots a line of 3 straight across the grid, away from its edge; the
 # marked edge is the left in one demonstration and the bottom in the other.
@@ -70,7 +70,7 @@ def test_a_ray_from_whichever_edge_is_marked() -> None:
         [0, 0, 0],
     ]
     given = fit_input(_DEMOS, test)
-    found = fit_orient(given)
+    found = ORIENT.fit(given)
     assert found and found[0].text.startswith("orient{")
     check_fitted(found[0], given, answer)
 
@@ -81,9 +81,17 @@ def test_nothing_is_fitted_when_every_grid_has_one_pose() -> None:
         ([[0, 0, 0], [2, 0, 0], [0, 0, 0]], [[0, 0, 0], [2, 3, 3], [0, 0, 0]]),
         ([[0, 0, 0], [0, 0, 0], [2, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 0], [2, 3, 3], [0, 0, 0]]),
     ]
-    assert fit_orient(fit_input(pairs, np.array([[0, 0, 0], [2, 0, 0], [0, 0, 0]]))) == []
+    assert ORIENT.fit(fit_input(pairs, np.array([[0, 0, 0], [2, 0, 0], [0, 0, 0]]))) == []
 
 
 def test_the_step_is_new_in_next() -> None:
     assert any(fitter.prefix == "orient{" for fitter in NEXT_FITTERS)
     assert all(not fitter.prefix.startswith("orient") for fitter in WIDE.fitters)
+
+
+def test_the_parser_reads_back_only_what_the_fitter_writes() -> None:
+    """A local rule or a wide fitter's step reads back; a fixed step or a nested pose does not."""
+    assert ORIENT.parse("orient{rot90}") is None
+    assert ORIENT.parse("orient{orient{smear{2}}}") is None
+    assert ORIENT.parse("orient{" * 400 + "smear{2}" + "}" * 400) is None
+    assert ORIENT.parse("orient{smear{2}}") is None  # a step of next, not of wide

@@ -138,3 +138,12 @@ def test_fit_map_prefers_roles_and_refuses_non_functions() -> None:
     assert entries == (("c1", "c0"),)
     # One value cannot go to two colours.
     assert fit_map([a1], [to_array(((0, 1, 1), (0, 2, 2)))], [a1]) is None
+
+
+@pytest.mark.parametrize(
+    "text", ["smear{²}", "slide{len;w;d;r;²}", "stripe{c²s.0>5}", "sweep(down,1,lr){1.1>²}"]
+)
+def test_a_digit_outside_ascii_is_a_program_error(text: str) -> None:
+    """``"²".isdigit()`` holds but ``int("²")`` fails: such a text is refused as a program error."""
+    with pytest.raises(ProgramError):
+        parse(text)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 from dsl_rig import check_fitted, fit_input
 
+from continual_arc_baselines.dsl.grid import Context
 from continual_arc_baselines.dsl.ops import lookup
 from continual_arc_baselines.dsl.sliding import fit_slide
 
@@ -59,3 +61,12 @@ def test_texts_it_never_writes_name_no_step() -> None:
     assert lookup("slide{half;w;d;r;x}") is None
     assert lookup("slide{most;w;d;r;e}") is None
     assert lookup("slide{half;w;d;r}") is None
+
+
+def test_half_as_many_square_copies_is_not_labelled_a_growing_step() -> None:
+    """Five square copies of a ten-cell row make a 5 x 5 block: narrower, so not ``grow``."""
+    op = lookup("slide{half;n;d;r;e}")
+    assert op is not None and op.shape == "other"
+    row = np.array([[1, 2, 3, 4, 5, 6, 7, 8, 9, 1]])
+    made = op(row, Context(row))
+    assert made is not None and made.shape == (5, 5)

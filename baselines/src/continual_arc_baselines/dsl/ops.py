@@ -349,6 +349,9 @@ NEXT_FAMILIES: tuple[Family, ...] = (
 """Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim
 pierce, despeck, clusterbox, axis mirrors, ring gaps, block grids, stagger)."""
 
+ORIENT = orienting.orient_fitter(WIDE_FITTERS)
+"""The oriented steps: ``local`` rules and ``wide``'s fitters taken on each grid in its own pose."""
+
 NEXT_FITTERS: tuple[Fitter, ...] = (
     shuffling.FITTER,
     smearing.FITTER,
@@ -358,7 +361,7 @@ NEXT_FITTERS: tuple[Fitter, ...] = (
     sweeping.FITTER,
     sidetinting.FITTER,
     striping.FITTER,
-    orienting.FITTER,
+    ORIENT,
 )
 """Fitters under measurement, fitted only in ``next`` after all of ``wide``'s: shuffle, smear,
 slide, replicate, echo, sweep, sidetint, stripe, orient."""
@@ -426,6 +429,8 @@ _FITTED: dict[str, Callable[[str], Op | None]] = {
 
 def lookup(text: str) -> Op | None:
     """The step whose canonical text is ``text`` (``"rot90"``, ``"pick(8,big)"``), of any catalogue."""
+    if not text.isascii():
+        return None  # a digit such as "²" passes ``isdigit`` but not ``int``; no step writes one
     if text.endswith("}"):
         for prefix, parser in _FITTED.items():
             if text.startswith(prefix):

@@ -19,14 +19,18 @@ The step is written ``orient{STEP}``, ``STEP`` the text of the wrapped fitted st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
 from .grid import Array, Context, background
-from .local import KINDS, fit_local, local_op
+from .local import KINDS, fit_local, local_op, parse_local
 
-__all__ = ["FITTER", "ORIENT_COST", "fit_orient", "orient_op", "parse_orient", "pose", "posed", "unposed"]
+__all__ = ["ORIENT_COST", "orient_fitter", "orient_op", "pose", "posed", "unposed"]
+
+_PREFIX = "orient{"
 
 ORIENT_COST = 2.0
 """The cost a pose adds to the step it wraps: one idea, the same rule seen from another side."""
@@ -88,40 +92,43 @@ def orient_op(inner: Op) -> Op:
     return Op(f"orient{{{inner.text}}}", inner.cost + ORIENT_COST, step, "same")
 
 
-def fit_orient(given: FitInput) -> list[Op]:
-    """The wrapped steps that reproduce every demonstration and change the test input."""
-    from .ops import WIDE  # the catalogue holds this fitter's module: import it when fitting
+def orient_fitter(fitters: Sequence[Fitter]) -> Fitter:
+    """The fitter of oriented steps: the local rules and ``fitters``, fitted on posed demonstrations.
 
-    if not given.keeps_size:
-        return []
-    poses = [pose(a) for a in given.inputs]
-    if any(p is None for p in poses) or len(set(poses)) == 1:
-        return []
-    ins = tuple(posed(a, p) for a, p in zip(given.inputs, poses, strict=True) if p is not None)
-    outs = tuple(posed(b, p) for b, p in zip(given.outputs, poses, strict=False) if p is not None)
-    contexts = tuple(Context(a) for a in ins)
-    for c, old in zip(contexts, given.contexts, strict=True):
-        c.bg = old.bg
-    inside = FitInput(ins, outs, contexts)
-    inner: list[Op] = []
-    for kind in KINDS:
-        table = fit_local(ins[: inside.n], outs, kind)
-        if table is not None:
-            inner.append(local_op(kind, table))
-    for fitter in WIDE.fitters:
-        inner.extend(fitter.fit(inside))
-    return changing_answers(given, (orient_op(op) for op in inner))
+    The catalogue that holds this fitter passes the fitters it wraps (``wide``'s), so this module
+    needs no catalogue. Its parser reads back only what it can write: a local rule or a step of
+    one of ``fitters``, never a fixed step nor another oriented one.
+    """
 
+    def fit(given: FitInput) -> list[Op]:
+        if not given.keeps_size:
+            return []
+        poses = [pose(a) for a in given.inputs]
+        if any(p is None for p in poses) or len(set(poses)) == 1:
+            return []
+        ins = tuple(posed(a, p) for a, p in zip(given.inputs, poses, strict=True) if p is not None)
+        outs = tuple(posed(b, p) for b, p in zip(given.outputs, poses, strict=False) if p is not None)
+        contexts = tuple(Context(a) for a in ins)
+        for c, old in zip(contexts, given.contexts, strict=True):
+            c.bg = old.bg
+        inside = FitInput(ins, outs, contexts)
+        inner: list[Op] = []
+        for kind in KINDS:
+            table = fit_local(ins[: inside.n], outs, kind)
+            if table is not None:
+                inner.append(local_op(kind, table))
+        for fitter in fitters:
+            inner.extend(fitter.fit(inside))
+        return changing_answers(given, (orient_op(op) for op in inner))
 
-def parse_orient(text: str) -> Op | None:
-    """The oriented step written as ``text``, or ``None`` when it is malformed."""
-    from .ops import lookup  # the catalogue holds this fitter's module: import it when parsing
+    def parse(text: str) -> Op | None:
+        if not text.startswith(_PREFIX) or not text.endswith("}"):
+            return None
+        body = text.removeprefix(_PREFIX).removesuffix("}")
+        if body.startswith("local("):
+            inner = parse_local(body)
+        else:
+            inner = next((f.parse(body) for f in fitters if body.startswith(f.prefix)), None)
+        return None if inner is None else orient_op(inner)
 
-    if not text.startswith("orient{") or not text.endswith("}"):
-        return None
-    inner = lookup(text.removeprefix("orient{").removesuffix("}"))
-    return None if inner is None else orient_op(inner)
-
-
-FITTER = Fitter("orient{", {"orient": ORIENT_COST}, fit_orient, parse_orient)
-"""The fitter of oriented steps."""
+    return Fitter(_PREFIX, {"orient": ORIENT_COST}, fit, parse)

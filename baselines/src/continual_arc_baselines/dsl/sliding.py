@@ -89,7 +89,8 @@ def slide_op(count: str, square: bool, up: bool, right: bool, pad: int | None) -
 
     ends = "e" if pad is None else str(pad)
     consts = [count, "n" if square else "w", "u" if up else "d", "r" if right else "l", ends]
-    return Op(f"slide{{{';'.join(consts)}}}", SLIDE_COST, prim, "grow")
+    # "other", not "grow": half as many square copies of a long row make a block narrower than it.
+    return Op(f"slide{{{';'.join(consts)}}}", SLIDE_COST, prim, "other")
 
 
 def parse_slide(text: str) -> Op | None:
