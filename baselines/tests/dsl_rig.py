@@ -76,6 +76,12 @@ def assert_added_to_wide(*texts: str) -> None:
         assert text not in CORE.by_text
 
 
+def assert_fitter_added_to_wide(prefix: str) -> None:
+    """Asserts that a fitter writing steps that begin ``prefix`` is in ``wide`` and not in ``core``."""
+    assert prefix in [fitter.prefix for fitter in WIDE.fitters]
+    assert prefix not in [fitter.prefix for fitter in CORE.fitters]
+
+
 def made_pairs(make: Callable[[random.Random], P], seed: int, count: int) -> list[P]:
     """``count`` pairs drawn by ``make`` from one generator seeded with ``seed``, in order."""
     rng = random.Random(seed)

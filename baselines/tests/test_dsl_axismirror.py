@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from dsl_rig import digits, step_on
-
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from dsl_rig import assert_added_to_wide, digits, step_on
 
 
-def test_the_steps_are_next_only() -> None:
-    for text in ("axismirror(h)", "axismirror(v)", "axismirror(hv)"):
-        assert text in NEXT.by_text
-        assert text not in WIDE.by_text
+def test_the_steps_are_in_wide() -> None:
+    assert_added_to_wide("axismirror(h)", "axismirror(v)", "axismirror(hv)")
 
 
 def test_a_quadrant_is_copied_about_an_off_centre_cross() -> None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dsl_rig import step_on
+from dsl_rig import assert_added_to_wide, step_on
 
 from continual_arc_baselines.dsl.grid import TRUE
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
 
 T = TRUE
 
@@ -19,10 +18,8 @@ _GRID = [
 """Four cells of 2 (the rarest colour): three two apart at rows 1-3, columns 1-3, one far off."""
 
 
-def test_the_steps_are_next_only() -> None:
-    for text in ("clusterbox(1)", "clusterbox(2)"):
-        assert text in NEXT.by_text
-        assert text not in WIDE.by_text
+def test_the_steps_are_in_wide() -> None:
+    assert_added_to_wide("clusterbox(1)", "clusterbox(2)")
 
 
 def test_cells_two_apart_make_one_cluster_whose_box_is_labelled() -> None:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dsl_rig import digits, step_on
+from dsl_rig import assert_added_to_wide, digits, step_on
 
 from continual_arc_baselines.dsl import search
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import WIDE
 
 
-def test_the_step_is_next_only() -> None:
-    assert "despeck" in NEXT.by_text
-    assert "despeck" not in WIDE.by_text
+def test_the_steps_are_in_wide() -> None:
+    assert_added_to_wide("despeck")
 
 
 def test_specks_on_a_block_take_its_colour_and_the_others_the_background() -> None:
@@ -92,5 +91,5 @@ def test_the_search_finds_despeck() -> None:
     ]
     test_in = digits("0000000", "0777000", "0797090", "0777000", "0000000", "0900000", "0000000")
     test_out = digits("0000000", "0777000", "0777000", "0777000", "0000000", "0000000", "0000000")
-    found = search(demos, test_in, catalogue=NEXT)
+    found = search(demos, test_in, catalogue=WIDE)
     assert found.candidates and found.candidates[0].prediction == test_out

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from dsl_rig import Cells, cells, check_fitted, fit_input
+from dsl_rig import Cells, assert_fitter_added_to_wide, cells, check_fitted, fit_input
 
-from continual_arc_baselines.dsl.ops import NEXT_FITTERS, ORIENT, WIDE
+from continual_arc_baselines.dsl.ops import ORIENT
 from continual_arc_baselines.dsl.orienting import pose, posed, unposed
 
 # A marker on an edge shoots a line of 3 straight across the grid, away from its edge; the
@@ -84,9 +84,8 @@ def test_nothing_is_fitted_when_every_grid_has_one_pose() -> None:
     assert ORIENT.fit(fit_input(pairs, np.array([[0, 0, 0], [2, 0, 0], [0, 0, 0]]))) == []
 
 
-def test_the_step_is_new_in_next() -> None:
-    assert any(fitter.prefix == "orient{" for fitter in NEXT_FITTERS)
-    assert all(not fitter.prefix.startswith("orient") for fitter in WIDE.fitters)
+def test_the_fitter_is_in_wide() -> None:
+    assert_fitter_added_to_wide("orient{")
 
 
 def test_the_parser_reads_back_only_what_the_fitter_writes() -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dsl_rig import Cells, assert_added_to_wide, digits, step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
-
 
 def test_pierce_is_added_to_wide() -> None:
     assert_added_to_wide("pierce")
@@ -39,9 +37,8 @@ def _rows(*rows: str) -> list[list[int]]:
     return [list(row) for row in digits(*rows)]
 
 
-def test_the_rim_reading_is_next_only() -> None:
-    assert "pierce(rim)" in NEXT.by_text
-    assert "pierce(rim)" not in WIDE.by_text
+def test_the_steps_are_in_wide() -> None:
+    assert_added_to_wide("pierce(rim)")
 
 
 def test_a_marker_against_its_own_region_shoots_through_it() -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dsl_rig import assert_added_to_wide
+
 from continual_arc.core.grids import Grid
 from continual_arc_baselines.dsl import execute, parse
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
 
 
 def g(*rows: str) -> Grid:
@@ -54,8 +55,8 @@ def test_blockgrid_keeps_blocks_of_the_commonest_colour() -> None:
     assert run("blockgrid", DARK_BLOCKS) == g("10", "03")
 
 
-def test_blockgrid_is_next_only() -> None:
-    assert "blockgrid" in NEXT.by_text and "blockgrid" not in WIDE.by_text
+def test_the_steps_are_in_wide() -> None:
+    assert_added_to_wide("blockgrid")
 
 
 def test_blockgrid_needs_rows_of_equal_length() -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, check_fitted, fit_input, step_on
+from dsl_rig import Cells, assert_fitter_added_to_wide, check_fitted, fit_input, step_on
 
-from continual_arc_baselines.dsl.ops import NEXT_FITTERS, WIDE
 from continual_arc_baselines.dsl.sidetinting import fit_sidetint
 
 # Markers stand in a column at the left in one demonstration, in a row along the top in the
@@ -76,6 +75,5 @@ def test_nothing_is_fitted_when_the_changed_cells_take_no_marker_colour() -> Non
     assert fit_sidetint(fit_input(pairs, [[3, 0, 5, 5]])) == []
 
 
-def test_the_step_is_new_in_next() -> None:
-    assert any(fitter.prefix == "sidetint{" for fitter in NEXT_FITTERS)
-    assert all(not fitter.prefix.startswith("sidetint") for fitter in WIDE.fitters)
+def test_the_fitter_is_in_wide() -> None:
+    assert_fitter_added_to_wide("sidetint{")

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from dsl_rig import check_fitted, fit_input, step_on
+from dsl_rig import assert_fitter_added_to_wide, check_fitted, fit_input, step_on
 
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
 from continual_arc_baselines.dsl.smearing import fit_smear
 
 
-def test_the_fitter_is_next_only() -> None:
-    assert "smear{" in [f.prefix for f in NEXT.fitters]
-    assert "smear{" not in [f.prefix for f in WIDE.fitters]
+def test_the_fitter_is_in_wide() -> None:
+    assert_fitter_added_to_wide("smear{")
 
 
 def test_a_block_marked_at_one_corner_streaks_to_that_corner() -> None:

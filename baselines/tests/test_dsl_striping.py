@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, check_fitted, fit_input, step_on
+from dsl_rig import Cells, assert_fitter_added_to_wide, check_fitted, fit_input, step_on
 
-from continual_arc_baselines.dsl.ops import NEXT_FITTERS, WIDE
 from continual_arc_baselines.dsl.striping import fit_stripe
 
 # Every third column from the left (columns 0 and 3) turns its coloured cells 6, whatever they were.
@@ -73,6 +72,5 @@ def test_nothing_is_fitted_when_the_changes_follow_no_stripe() -> None:
     assert fit_stripe(fit_input(pairs, [[1, 1, 1, 1], [0, 0, 0, 0]])) == []
 
 
-def test_the_step_is_new_in_next() -> None:
-    assert any(fitter.prefix == "stripe{" for fitter in NEXT_FITTERS)
-    assert all(not fitter.prefix.startswith("stripe") for fitter in WIDE.fitters)
+def test_the_fitter_is_in_wide() -> None:
+    assert_fitter_added_to_wide("stripe{")

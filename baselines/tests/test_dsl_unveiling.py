@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dsl_rig import Cells, cells, digits, step_on
+from dsl_rig import Cells, assert_added_to_wide, cells, digits, step_on
 
 from continual_arc_baselines.dsl import search
 from continual_arc_baselines.dsl.grid import Context
-from continual_arc_baselines.dsl.ops import NEXT, WIDE
+from continual_arc_baselines.dsl.ops import WIDE
 
 
 def _pattern(h: int, w: int) -> Cells:
@@ -24,10 +24,8 @@ def _patched(base: Cells, patches: list[tuple[int, int, int, int, int]]) -> Cell
     return out
 
 
-def test_the_steps_are_next_only() -> None:
-    for text in ("unveil(crop)", "unveil(fill)"):
-        assert text in NEXT.by_text
-        assert text not in WIDE.by_text
+def test_the_steps_are_in_wide() -> None:
+    assert_added_to_wide("unveil(crop)", "unveil(fill)")
 
 
 def test_the_largest_patch_is_read_back_and_the_small_one_ignored() -> None:
@@ -63,7 +61,7 @@ def test_the_search_answers_under_a_patch_whose_colour_changes() -> None:
     ]
     pairs = [(tuple(map(tuple, i)), tuple(map(tuple, o))) for i, o in demos]
     test = _patched(_pattern(8, 8), [(3, 2, 3, 2, 9), (0, 6, 2, 2, 7)])
-    found = search(pairs, tuple(map(tuple, test)), catalogue=NEXT)
+    found = search(pairs, tuple(map(tuple, test)), catalogue=WIDE)
     # Rows 3-5, columns 2-3: row 3 (odd) 6 4, row 4 3 1, row 5 6 4.
     assert found.candidates and found.candidates[0].prediction == ((6, 4), (3, 1), (6, 4))
 
@@ -79,7 +77,7 @@ def test_two_patches_on_a_plain_background_reveal_nothing() -> None:
 
 def test_an_answer_is_a_fresh_grid_each_time() -> None:
     grid = _patched(_pattern(8, 9), [(1, 1, 4, 3, 7), (5, 6, 2, 2, 8)])
-    step = NEXT.by_text["unveil(fill)"]
+    step = WIDE.by_text["unveil(fill)"]
     array = cells(grid)
     one = step(array, Context(array))
     assert one is not None

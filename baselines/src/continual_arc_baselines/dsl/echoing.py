@@ -110,4 +110,4 @@ def fit_echo(given: FitInput) -> list[Op]:
 
 
 FITTER = Fitter("echo{", {"echo": ECHO_COST}, fit_echo, parse_echo)
-"""The fitter of echoed shapes, for the ``next`` catalogue."""
+"""The fitter of echoed shapes, searched in ``wide`` (the default)."""

@@ -261,10 +261,18 @@ WIDE_FAMILIES: tuple[Family, ...] = (
     *fulllines.FAMILIES,
     *ricochet.FAMILIES,
     *halfbars.FAMILIES,
+    *unveiling.FAMILIES,
+    *piercing.RIM_FAMILIES,
+    *despeckling.FAMILIES,
+    *clusterboxes.FAMILIES,
+    *axismirror.FAMILIES,
+    *rings.GAP_FAMILIES,
+    *pooling.ALL_FAMILIES,
+    *staggering.FAMILIES,
 )
 """The families added since ``core``, in the order the search tries them (after all of ``core``'s)."""
 
-WIDE_FITTERS: tuple[Fitter, ...] = (
+_EARLIER_FITTERS: tuple[Fitter, ...] = (
     aligning.FITTER,
     counting.FITTER,
     relating.FITTER,
@@ -322,6 +330,23 @@ WIDE_FITTERS: tuple[Fitter, ...] = (
     ordercount.FITTER,
     inward.FITTER,
 )
+"""The fitters added since ``core`` before ``orient``: the ones ``orient`` wraps."""
+
+ORIENT = orienting.orient_fitter(_EARLIER_FITTERS)
+"""The oriented steps: ``local`` rules and the earlier fitters taken on each grid in its own pose."""
+
+WIDE_FITTERS: tuple[Fitter, ...] = (
+    *_EARLIER_FITTERS,
+    shuffling.FITTER,
+    smearing.FITTER,
+    sliding.FITTER,
+    replicating.FITTER,
+    echoing.FITTER,
+    sweeping.FITTER,
+    sidetinting.FITTER,
+    striping.FITTER,
+    ORIENT,
+)
 """The fitters added since ``core``."""
 
 WIDE_FEATURES: frozenset[str] = frozenset({"outsize", "heldbg", "sizefollows", "changes", "mapclash"})
@@ -336,35 +361,11 @@ the test input alone."""
 WIDE = Catalogue("wide", (*FAMILIES, *WIDE_FAMILIES), WIDE_FITTERS, _FITTED_COSTS, WIDE_FEATURES)
 """Every step of ``core`` and every family and fitter added since."""
 
-NEXT_FAMILIES: tuple[Family, ...] = (
-    *unveiling.FAMILIES,
-    *piercing.RIM_FAMILIES,
-    *despeckling.FAMILIES,
-    *clusterboxes.FAMILIES,
-    *axismirror.FAMILIES,
-    *rings.GAP_FAMILIES,
-    *pooling.ALL_FAMILIES,
-    *staggering.FAMILIES,
-)
-"""Families under measurement: searched only in ``next``, after all of ``wide``'s (unveil, rim
-pierce, despeck, clusterbox, axis mirrors, ring gaps, block grids, stagger)."""
+NEXT_FAMILIES: tuple[Family, ...] = ()
+"""Families under measurement: searched only in ``next``, after all of ``wide``'s (none at present)."""
 
-ORIENT = orienting.orient_fitter(WIDE_FITTERS)
-"""The oriented steps: ``local`` rules and ``wide``'s fitters taken on each grid in its own pose."""
-
-NEXT_FITTERS: tuple[Fitter, ...] = (
-    shuffling.FITTER,
-    smearing.FITTER,
-    sliding.FITTER,
-    replicating.FITTER,
-    echoing.FITTER,
-    sweeping.FITTER,
-    sidetinting.FITTER,
-    striping.FITTER,
-    ORIENT,
-)
-"""Fitters under measurement, fitted only in ``next`` after all of ``wide``'s: shuffle, smear,
-slide, replicate, echo, sweep, sidetint, stripe, orient."""
+NEXT_FITTERS: tuple[Fitter, ...] = ()
+"""Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
 
 NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
 """Changes to the search itself under measurement, made only in ``next`` (none at present)."""

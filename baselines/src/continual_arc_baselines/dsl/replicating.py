@@ -94,4 +94,4 @@ def fit_replicate(given: FitInput) -> list[Op]:
 
 
 FITTER = Fitter("replicate{", {"replicate": REPLICATE_COST}, fit_replicate, parse_replicate)
-"""The fitter of counted replications, for the ``next`` catalogue."""
+"""The fitter of counted replications, searched in ``wide`` (the default)."""

@@ -78,4 +78,4 @@ def fit_shuffle(given: FitInput) -> list[Op]:
 
 
 FITTER = Fitter("shuffle{", {"shuffle": SHUFFLE_COST}, fit_shuffle, parse_shuffle)
-"""The fitter of cell shuffles, for the ``next`` catalogue."""
+"""The fitter of cell shuffles, searched in ``wide`` (the default)."""

@@ -128,4 +128,4 @@ def fit_slide(given: FitInput) -> list[Op]:
 
 
 FITTER = Fitter("slide{", {"slide": SLIDE_COST}, fit_slide, parse_slide)
-"""The fitter of sliding rows, for the ``next`` catalogue."""
+"""The fitter of sliding rows, searched in ``wide`` (the default)."""

@@ -119,4 +119,4 @@ def fit_smear(given: FitInput) -> list[Op]:
 
 
 FITTER = Fitter("smear{", {"smear": SMEAR_COST}, fit_smear, parse_smear)
-"""The fitter of smears, for the ``next`` catalogue."""
+"""The fitter of smears, searched in ``wide`` (the default)."""

@@ -64,4 +64,4 @@ FAMILIES = (
         "same",
     ),
 )
-"""The staggering family (under measurement: searched only in ``next``)."""
+"""The staggering family (in ``wide``, the default)."""

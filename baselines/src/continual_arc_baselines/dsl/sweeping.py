@@ -247,4 +247,4 @@ FITTER = Fitter(
     fit_sweep,
     parse_sweep,
 )
-"""The fitter of sweeps (under measurement: fitted only in ``next``)."""
+"""The fitter of sweeps (in ``wide``, the default)."""

@@ -158,4 +158,4 @@ FAMILIES = (
         "same",
     ),
 )
-"""The unveiling steps, for the ``next`` catalogue: one family a form, so each has its shape."""
+"""The unveiling steps (in ``wide``, the default): one family a form, so each has its shape."""
