@@ -100,3 +100,55 @@ def test_an_exact_fit_wins_over_a_near_one_found_first() -> None:
     assert found.first_fit is not None
     assert [c.program.text for c in found.candidates] == ["flip_v"]
     assert found.candidates[0].prediction == digits("00000", "04000", "00000", "10203")
+
+
+def _state(task: Task, grids: list[np.ndarray], steps: tuple[str, ...] = ("flip_h",)) -> State:
+    """A state of ``task`` holding ``grids`` for the demonstrations and the mirrored test input."""
+    test = np.ascontiguousarray(np.fliplr(task.inputs[task.n]))
+    return State(steps, (*grids, test), 4.0, 2.0, 0)
+
+
+def test_a_label_left_on_the_stray_demonstration_is_no_near_candidate() -> None:
+    # The outputs are exact mirrors; the state's second grid holds a label (11) at (2, 0), where its
+    # output has 0: the program would make no grid on that demonstration, so it is no near miss.
+    demos = _demos([[], [], []])
+    task = Task(demos, _TEST, NEXT)
+    grids = [np.ascontiguousarray(np.fliplr(a)) for a in task.inputs[: task.n]]
+    assert task.near_fit(_state(task, grids)) is None  # every demonstration exact: nothing near
+    grids[1] = grids[1].copy()
+    grids[1][2, 0] = 11
+    assert task.near_fit(_state(task, grids)) is None
+    grids[1][2, 0] = 7  # the same cell in a colour is a stray
+    assert task.near_fit(_state(task, grids)) is not None
+
+
+def test_the_unchanged_input_is_no_near_answer() -> None:
+    # Outputs equal their inputs but for one stray cell: no program (the bare input) is no rule.
+    demos = [(i, _with(i, [(0, 4)] if d == 1 else [])) for d, i in enumerate(_INPUTS)]
+    task = Task(demos, _TEST, NEXT)
+    root = State((), task.inputs, 1.0, 1.0, 0)
+    assert task.near_fit(root) is None
+
+
+def test_a_single_demonstration_is_never_near() -> None:
+    demos = _demos([[(2, 0)], [], []])[:1]
+    task = Task(demos, _TEST, NEXT)
+    grids = [np.ascontiguousarray(np.fliplr(task.inputs[0]))]
+    assert task.near_fit(_state(task, grids)) is None
+
+
+_WIDE_INPUTS: list[Grid] = [
+    digits(*[("12345678" * 2)[r : r + 8] for r in range(8)]),
+    digits(*[("87654321" * 2)[r : r + 8] for r in range(8)]),
+    digits(*[("13572468" * 2)[r : r + 8] for r in range(8)]),
+]
+
+
+def test_at_most_two_stray_cells_even_on_a_large_grid() -> None:
+    # 8 x 8 grids whose mirror changes every cell: only the limit of two cells turns three away.
+    base = [_mirrored(i) for i in _WIDE_INPUTS]
+    for strays, answered in (([(0, 0), (7, 7)], True), ([(0, 0), (7, 7), (3, 4)], False)):
+        demos = list(zip(_WIDE_INPUTS, [base[0], _with(base[1], strays), base[2]], strict=True))
+        task = Task(demos, _WIDE_INPUTS[0], NEXT)
+        grids = [np.ascontiguousarray(np.fliplr(a)) for a in task.inputs[: task.n]]
+        assert (task.near_fit(_state(task, grids)) is not None) is answered

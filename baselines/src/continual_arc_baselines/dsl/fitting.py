@@ -19,7 +19,7 @@ from .chosen import infer_size
 from .colours import Entry, apply_map, clashes, entry_cost, fit_map, functional, resolve, roles
 from .extract import CORNERS
 from .family import Op
-from .grid import Array, Context, Grid, Pair, to_array, to_grid
+from .grid import SENTINEL, Array, Context, Grid, Pair, to_array, to_grid
 from .halo import RADII, fit_halo, halo_op
 from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
 from .local import KINDS, fit_local, local_op
@@ -46,6 +46,9 @@ one cell of a four-cell answer is no stray."""
 @dataclass(frozen=True)
 class Candidate:
     """A program that reproduces every demonstration, and its answer for the test input.
+
+    Under ``nearfit`` a search with no such program returns near candidates instead: programs
+    that miss a cell or two of one demonstration (`Task.near_fit`).
 
     Attributes:
         program: the program (its text runs with no demonstrations; its cost is the empty prior's).
@@ -238,6 +241,8 @@ class Task:
         off = [int(np.count_nonzero(g != o)) for g, o in zip(demo, self.outputs, strict=True)]
         stray = [d for d, k in enumerate(off) if k]
         if len(stray) == 1 and state.steps:
+            if int(demo[stray[0]].max()) >= SENTINEL:
+                return None  # a label left on the stray demonstration: the program makes no grid there
             return self._near(state, stray[0], off[stray[0]], state.steps, state.grids[self.n], 0.0)
         # Through a colour map: the one demonstration no map explains is left out of the map's
         # fit and must then match it but for a few cells.
@@ -254,7 +259,11 @@ class Task:
         if not entries:
             return None
         mapped = apply_map(entries, demo[d], self.inputs[d])
-        if mapped is None or not self._borne_out(entries, demo[d], mapped, d):
+        if (
+            mapped is None
+            or int(mapped.max()) >= SENTINEL
+            or not self._borne_out(entries, demo[d], mapped, d)
+        ):
             return None
         test = apply_map(entries, state.grids[self.n], self.inputs[self.n])
         if test is None:

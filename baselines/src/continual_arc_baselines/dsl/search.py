@@ -77,7 +77,8 @@ class SearchResult:
         applications: primitive applications spent.
         budget_exhausted: the search stopped because the budget ran out.
         hit_time_cap: the CPU-time safety net stopped it.
-        first_fit: applications spent when the first candidate was found (``None``: none was).
+        first_fit: applications spent when the first exact candidate was found (``None``: none was,
+            even when near candidates are returned).
     """
 
     candidates: tuple[Candidate, ...]
@@ -184,7 +185,14 @@ class _Search:
                 self.frontier, (state.cost + moves[0].cost - BONUS * explained, -explained, index, 0)
             )
         candidate = self.task.fit(state) if check else None
-        if candidate is None and check and self.task.nearfit and len(self.near) < _MAX_NEAR:
+        # Once a state fits exactly no near candidate can answer, so none is looked for.
+        if (
+            candidate is None
+            and check
+            and self.task.nearfit
+            and not self.found
+            and len(self.near) < _MAX_NEAR
+        ):
             near = self.task.near_fit(state, explained)
             if near is not None:
                 near = dataclasses.replace(near, found_at=self.applications)
