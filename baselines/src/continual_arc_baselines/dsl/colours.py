@@ -27,6 +27,7 @@ __all__ = [
     "clashes",
     "entry_cost",
     "fit_map",
+    "functional",
     "resolve",
     "roles",
 ]
@@ -107,7 +108,7 @@ def clashes(entries: Sequence[Entry], state: Array, original: Array) -> bool:
     return False
 
 
-def _functional(state: Array, output: Array) -> dict[int, int] | None:
+def functional(state: Array, output: Array) -> dict[int, int] | None:
     """The map from ``state``'s values to ``output``'s colours cell by cell, if it is a function."""
     codes = np.unique(state.astype(np.int32) * 16 + output)
     sources = codes // 16
@@ -137,7 +138,7 @@ def fit_map(
     """
     wanted = []
     for state, output in zip(states, outputs, strict=True):
-        mapping = _functional(state, output)
+        mapping = functional(state, output)
         if mapping is None:
             return None
         wanted.append(mapping)

@@ -16,10 +16,10 @@ import numpy as np
 
 from .catalogue import Catalogue, FitInput
 from .chosen import infer_size
-from .colours import apply_map, clashes, entry_cost, fit_map
+from .colours import Entry, apply_map, clashes, entry_cost, fit_map, functional, resolve, roles
 from .extract import CORNERS
 from .family import Op
-from .grid import Array, Context, Grid, Pair, to_array, to_grid
+from .grid import SENTINEL, Array, Context, Grid, Pair, to_array, to_grid
 from .halo import RADII, fit_halo, halo_op
 from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
 from .local import KINDS, fit_local, local_op
@@ -28,12 +28,27 @@ from .program import Program, held_text, map_text
 from .shapes import Expectation, expect
 from .stacking import fit_stack
 
-__all__ = ["Candidate", "State", "Task"]
+__all__ = ["NEAR_CELLS", "NEAR_PART", "NEAR_SHARE", "Candidate", "State", "Task"]
+
+NEAR_CELLS = 2
+"""The most cells of its one stray demonstration a near candidate (``nearfit``) may miss."""
+
+NEAR_SHARE = 4
+"""A near candidate's missed cells times this may not exceed the cells its stray demonstration
+changes (when outputs keep their inputs' shapes): a rule that misses half of a small edit has not
+explained it."""
+
+NEAR_PART = 10
+"""A near candidate's missed cells times this may not exceed its stray demonstration's output cells:
+one cell of a four-cell answer is no stray."""
 
 
 @dataclass(frozen=True)
 class Candidate:
     """A program that reproduces every demonstration, and its answer for the test input.
+
+    Under ``nearfit`` a search with no such program returns near candidates instead: programs
+    that miss a cell or two of one demonstration (`Task.near_fit`).
 
     Attributes:
         program: the program (its text runs with no demonstrations; its cost is the empty prior's).
@@ -131,6 +146,10 @@ class Task:
             i.shape != o.shape or not np.array_equal(i, o)
             for i, o in zip(self.inputs, self.outputs, strict=False)
         )
+        # ``nearfit``: a state that misses a few cells of one demonstration and matches every other
+        # is kept as a near candidate (`near_fit`), answered only when nothing fits exactly.
+        self.nearfit = "nearfit" in catalogue.features and self.n > 1
+        self.near_floor = round((self.n - 1) / self.n, 6) - 1e-6
 
     def fitted_ops(self) -> tuple[Op, ...]:
         """The steps whose constants the demonstrations fix: windows, continuations, halos, local rules."""
@@ -199,6 +218,89 @@ class Task:
             extra = sum(entry_cost(e) for e in entries)
             cost, base = cost + extra, base + extra
         return self._candidate(steps, test, cost, base, state.root)
+
+    def near_fit(self, state: State, explained: float | None = None) -> Candidate | None:
+        """The candidate a state makes if it misses a few cells of one demonstration only.
+
+        ARC's demonstrations are hand-drawn and now and then a cell or two of one output
+        disagrees with the rule every other cell obeys. A state whose grids have the outputs'
+        shapes, match every demonstration but one exactly and miss at most `NEAR_CELLS` cells of
+        that one (and few of the cells that demonstration changes) is such a rule. Its program is
+        the state's steps: it re-runs as it is. Only states `fit` turned down are asked.
+        ``explained`` is `explained`'s share for the state when the caller has it.
+        """
+        if not self.nearfit or not self.shapes_match(state):
+            return None
+        # Every demonstration but one must be explained whole (exactly, or through a map): a cheap
+        # necessary test, the share most states already have, that turns nearly all of them away.
+        if explained is None:
+            explained = self.explained(state)
+        if explained < self.near_floor:
+            return None
+        demo = state.grids[: self.n]
+        off = [int(np.count_nonzero(g != o)) for g, o in zip(demo, self.outputs, strict=True)]
+        stray = [d for d, k in enumerate(off) if k]
+        if len(stray) == 1 and state.steps:
+            if int(demo[stray[0]].max()) >= SENTINEL:
+                return None  # a label left on the stray demonstration: the program makes no grid there
+            return self._near(state, stray[0], off[stray[0]], state.steps, state.grids[self.n], 0.0)
+        # Through a colour map: the one demonstration no map explains is left out of the map's
+        # fit and must then match it but for a few cells.
+        loose = [
+            d for d, (g, o) in enumerate(zip(demo, self.outputs, strict=True)) if functional(g, o) is None
+        ]
+        if len(loose) != 1 or len(stray) < 2:
+            return None
+        (d,) = loose
+        keep = [e for e in range(self.n) if e != d]
+        entries = fit_map(
+            [demo[e] for e in keep], [self.outputs[e] for e in keep], [self.inputs[e] for e in keep]
+        )
+        if not entries:
+            return None
+        mapped = apply_map(entries, demo[d], self.inputs[d])
+        if (
+            mapped is None
+            or int(mapped.max()) >= SENTINEL
+            or not self._borne_out(entries, demo[d], mapped, d)
+        ):
+            return None
+        test = apply_map(entries, state.grids[self.n], self.inputs[self.n])
+        if test is None:
+            return None
+        if self.mapclash and clashes(entries, state.grids[self.n], self.inputs[self.n]):
+            return None
+        missed = int(np.count_nonzero(mapped != self.outputs[d]))
+        extra = sum(entry_cost(e) for e in entries)
+        return self._near(state, d, missed, (*state.steps, map_text(entries)), test, extra)
+
+    def _borne_out(self, entries: Sequence[Entry], grid: Array, mapped: Array, d: int) -> bool:
+        """Whether the left-out demonstration ``d`` shows every entry of a map the others fixed.
+
+        Each entry's colour must stand in ``grid`` and be mapped right on most of its cells: an
+        entry the left-out demonstration does not bear out may be a stray of the others (a role
+        that names one odd cell's colour), not part of the rule.
+        """
+        named = roles(self.inputs[d])
+        right = mapped == self.outputs[d]
+        for key, _ in entries:
+            source = resolve(key, named)
+            if source is None or source > 255:
+                return False
+            cells = grid == source
+            if 2 * int(np.count_nonzero(right & cells)) <= int(np.count_nonzero(cells)):
+                return False
+        return True
+
+    def _near(
+        self, state: State, d: int, missed: int, steps: tuple[str, ...], test: Array, extra: float
+    ) -> Candidate | None:
+        """A near candidate, if demonstration ``d``'s ``missed`` cells are few enough."""
+        if missed > NEAR_CELLS or missed * NEAR_PART > self.outputs[d].size:
+            return None
+        if self.same and missed * NEAR_SHARE > int(np.count_nonzero(self.inputs[d] != self.outputs[d])):
+            return None
+        return self._candidate(steps, test, state.cost + extra, state.base + extra, state.root)
 
     def _fit_blocks(self, state: State) -> Candidate | None:
         bgs = [c.bg for c in self.contexts[state.root][: self.n]]

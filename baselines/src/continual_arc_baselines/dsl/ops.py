@@ -367,8 +367,10 @@ NEXT_FAMILIES: tuple[Family, ...] = ()
 NEXT_FITTERS: tuple[Fitter, ...] = ()
 """Fitters under measurement: fitted only in ``next``, after all of ``wide``'s (none at present)."""
 
-NEXT_FEATURES: frozenset[str] = WIDE_FEATURES
-"""Changes to the search itself under measurement, made only in ``next`` (none at present)."""
+NEXT_FEATURES: frozenset[str] = WIDE_FEATURES | {"nearfit"}
+"""Changes to the search itself under measurement, made only in ``next``: ``nearfit`` answers, when
+nothing fits exactly, with a program that misses at most two cells of one demonstration and
+matches every other (`fitting.Task.near_fit`)."""
 
 NEXT = Catalogue(
     "next", (*WIDE.families, *NEXT_FAMILIES), (*WIDE_FITTERS, *NEXT_FITTERS), _FITTED_COSTS, NEXT_FEATURES

@@ -3,7 +3,9 @@
 A *state* (`fitting.State`) is the list of grids a partial program makes from every
 demonstration input and the test input, together. A state is new only if its bytes are
 (deduplication), and exists only if the step applied to all of its grids. Each new state is
-checked for a fit (`fitting.Task.fit`); a fit is a candidate.
+checked for a fit (`fitting.Task.fit`); a fit is a candidate. Under ``nearfit`` a state that
+misses a few cells of one demonstration is a near candidate, kept apart: it never ends the search
+and is returned only when no state fits exactly.
 
 Costs are description lengths in bits under a `prior.Prior`: the empty prior gives every
 step its hand-set cost; a learned one makes the steps and runs of steps (macros) that answered
@@ -59,6 +61,10 @@ BONUS = 1.0
 
 _CLOCK_EVERY = 64
 
+_MAX_NEAR = 64
+"""The most near candidates a search keeps (the first found; they are answered only when no exact
+candidate is)."""
+
 
 @dataclass(frozen=True)
 class SearchResult:
@@ -66,11 +72,13 @@ class SearchResult:
 
     Attributes:
         candidates: fitting programs that run on the test input, cheapest first under the prior
-            (ties in the order found); at most ``max_candidates``.
+            (ties in the order found); at most ``max_candidates``. When none fits and the
+            catalogue has ``nearfit``, the near candidates (`fitting.Task.near_fit`) instead.
         applications: primitive applications spent.
         budget_exhausted: the search stopped because the budget ran out.
         hit_time_cap: the CPU-time safety net stopped it.
-        first_fit: applications spent when the first candidate was found (``None``: none was).
+        first_fit: applications spent when the first exact candidate was found (``None``: none was,
+            even when near candidates are returned).
     """
 
     candidates: tuple[Candidate, ...]
@@ -142,6 +150,8 @@ class _Search:
         self.frontier: list[tuple[float, float, int, int]] = []
         self.seen: set[bytes] = set()
         self.found: list[tuple[float, int, Candidate]] = []
+        # Near candidates (`fitting.Task.near_fit`): kept apart, they never end the search early.
+        self.near: list[tuple[float, int, Candidate]] = []
         self.best: float | None = None
         self.first_fit: int | None = None
         self.applications = 0
@@ -168,12 +178,25 @@ class _Search:
         index = len(self.states)
         moves = [] if state.last else self.moves[self._kind(state)]
         self.states.append((state, moves))
+        explained: float | None = None
         if moves:
             explained = self.task.explained(state)
             heapq.heappush(
                 self.frontier, (state.cost + moves[0].cost - BONUS * explained, -explained, index, 0)
             )
         candidate = self.task.fit(state) if check else None
+        # Once a state fits exactly no near candidate can answer, so none is looked for.
+        if (
+            candidate is None
+            and check
+            and self.task.nearfit
+            and not self.found
+            and len(self.near) < _MAX_NEAR
+        ):
+            near = self.task.near_fit(state, explained)
+            if near is not None:
+                near = dataclasses.replace(near, found_at=self.applications)
+                self.near.append((near.cost, len(self.near), near))
         if candidate is not None:
             candidate = dataclasses.replace(candidate, found_at=self.applications)
             self.found.append((candidate.cost, len(self.found), candidate))
@@ -264,6 +287,9 @@ def search(
         run.add(State((ZERO_BG,), task.inputs, 1.0, 1.0, 1), check=False)
     run.run()
     run.found.sort(key=lambda item: (item[0], item[1]))
+    if not run.found:
+        # Near candidates answer only when nothing fits exactly, cheapest first.
+        run.found = sorted(run.near, key=lambda item: (item[0], item[1]))
     return SearchResult(
         candidates=tuple(c for _, _, c in run.found[:max_candidates]),
         applications=run.applications,
