@@ -23,7 +23,7 @@ from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
 from .family import Op, Prim
 from .grid import SENTINEL, Array, Context
-from .tinting import TINT_COST, facing, ground, plains
+from .tinting import TINT_COST, facing, plains, sites
 
 __all__ = [
     "FITTER",
@@ -41,12 +41,10 @@ SIDETINT_COST = TINT_COST + 1.0
 
 def sidetint(a: Array, plain: int) -> Array | None:
     """``a`` with every ``plain`` cell tinted by the one colour of the markers in its row and column."""
-    if int(a.max()) >= SENTINEL:
+    found = sites(a, plain)
+    if found is None:
         return None
-    targets = a == plain
-    if not targets.any():
-        return None
-    markers = ~targets & (a != ground(a, plain))
+    targets, markers = found
     if not markers.any():
         return None
     views = np.stack([facing(a, markers, look) for look in ("l", "r", "u", "d")])

@@ -40,6 +40,7 @@ __all__ = [
     "ground",
     "parse_tint",
     "plains",
+    "sites",
     "tint",
     "tint_op",
 ]
@@ -109,14 +110,25 @@ def _nearest(a: Array, markers: Mask, targets: Mask) -> Found:
     return out
 
 
-def tint(a: Array, plain: int, look: str) -> Array | None:
-    """``a`` with every cell of colour ``plain`` tinted by the marker it finds looking ``look``."""
+def sites(a: Array, plain: int) -> tuple[Mask, Mask] | None:
+    """The cells of colour ``plain`` to tint and the marker cells (neither ``plain`` nor ground).
+
+    ``None`` when ``a`` holds a label or no cell of ``plain``.
+    """
     if int(a.max()) >= SENTINEL:
         return None
     targets = a == plain
     if not targets.any():
         return None
-    markers = ~targets & (a != ground(a, plain))
+    return targets, ~targets & (a != ground(a, plain))
+
+
+def tint(a: Array, plain: int, look: str) -> Array | None:
+    """``a`` with every cell of colour ``plain`` tinted by the marker it finds looking ``look``."""
+    found_sites = sites(a, plain)
+    if found_sites is None:
+        return None
+    targets, markers = found_sites
     if look == "n":
         found = _nearest(a, markers, targets)
     elif look == "s":
