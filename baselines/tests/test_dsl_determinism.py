@@ -9,9 +9,11 @@ import sys
 
 import pytest
 
+from continual_arc.core.grids import Grid
 from continual_arc.tracks.registry import get_source
 from continual_arc.tracks.sources import FixedSource
 from continual_arc_baselines.dsl import execute, parse
+from continual_arc_baselines.dsl.fitting import NEAR_CELLS
 
 TASKS = 50
 
@@ -31,6 +33,15 @@ for task in source.task_ids()[:TASKS]:
                 [[c.program.text, c.prediction, c.cost, c.found_at] for c in result.candidates]])
 print(json.dumps(out))
 """
+
+
+def _missed(made: Grid | None, want: Grid) -> int:
+    """The cells where ``made`` differs from ``want``; more than any grid holds when its shape does."""
+    if made is None or len(made) != len(want) or len(made[0]) != len(want[0]):
+        return 901
+    return sum(
+        a != b for row, wanted in zip(made, want, strict=True) for a, b in zip(row, wanted, strict=True)
+    )
 
 
 @pytest.mark.slow
@@ -59,7 +70,10 @@ def test_fifty_tasks_search_alike_under_two_hash_seeds(catalogue: str, set_name:
     for task, _, _, candidates in results:
         train, tests = source.pairs(task)
         for text, prediction, _, _ in candidates:
-            # Each program, parsed again from its text alone, reproduces the demonstrations and its answer.
+            # Each program, parsed again from its text alone, reproduces the demonstrations and its
+            # answer; under next's nearfit, but for a cell or two of one demonstration.
             program = parse(text)
-            assert all(execute(program, i) == o for i, o in train)
+            wrong = [(execute(program, i), o) for i, o in train if execute(program, i) != o]
+            near = catalogue == "next" and len(wrong) == 1 and _missed(*wrong[0]) <= NEAR_CELLS
+            assert not wrong or near
             assert execute(program, tests[0][0]) == tuple(tuple(r) for r in prediction)
