@@ -22,7 +22,7 @@ import numpy as np
 from .catalogue import FitInput, Fitter, changing_answers
 from .colours import ROLES, resolve, roles
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context
+from .grid import SENTINEL, Array, Context, counts_without
 from .tinting import TINT_COST, facing, plains, sites
 
 __all__ = [
@@ -60,8 +60,7 @@ FOREGROUND = "f"
 
 def _foreground(a: Array) -> int | None:
     """The commonest colour of ``a`` other than black (the lowest on a tie), if any."""
-    counts = np.bincount(a.ravel(), minlength=SENTINEL)[:SENTINEL]
-    counts[0] = 0
+    counts = counts_without(a, 0)[:SENTINEL]
     return int(np.argmax(counts)) if counts.any() else None
 
 

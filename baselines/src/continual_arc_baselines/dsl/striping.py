@@ -23,7 +23,7 @@ import numpy as np
 
 from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
-from .grid import SENTINEL, Array, Context, Mask
+from .grid import SENTINEL, Array, Context, Mask, background
 
 __all__ = ["FITTER", "MAX_PERIOD", "STRIPE_COST", "fit_stripe", "parse_stripe", "stripe", "stripe_op"]
 
@@ -44,16 +44,11 @@ def _lines(shape: tuple[int, int], axis: str, period: int, end: bool, phase: int
     return np.broadcast_to(on[None, :] if axis == "c" else on[:, None], shape)
 
 
-def _ground(a: Array) -> int:
-    """The commonest colour of ``a`` (the lowest on a tie)."""
-    return int(np.argmax(np.bincount(a.ravel(), minlength=SENTINEL)))
-
-
 def stripe(a: Array, axis: str, period: int, end: bool, phase: int, colour: int) -> Array | None:
     """``a`` with the non-background cells of every ``period``-th line recoloured ``colour``."""
     if int(a.max()) >= SENTINEL:
         return None
-    paint = _lines(a.shape, axis, period, end, phase) & (a != _ground(a))
+    paint = _lines(a.shape, axis, period, end, phase) & (a != background(a))
     return np.where(paint, np.uint8(colour), a).astype(np.uint8)
 
 
