@@ -22,7 +22,7 @@ from .family import Op
 from .grid import SENTINEL, Array, Context, Grid, Pair, to_array, to_grid
 from .halo import RADII, fit_halo, halo_op
 from .layout import blocks_op, continue_op, fit_blocks, scaled_continue_op
-from .local import KINDS, fit_local, local_op
+from .local import local_ops
 from .ops import DEFAULT, window_op
 from .program import Program, held_text, map_text
 from .shapes import Expectation, expect
@@ -165,10 +165,7 @@ class Task:
                 if stamps is not None:
                     rules.append(halo_op(radius, stamps))
                     break  # the smallest radius that fits says it all
-            for kind in KINDS:
-                table = fit_local(self.inputs[: self.n], self.outputs, kind)
-                if table is not None:
-                    rules.append(local_op(kind, table))
+            rules.extend(local_ops(self.inputs[: self.n], self.outputs))
         rules.extend(op for fitter in self.catalogue.fitters for op in fitter.fit(self.given))
         return (*windows, *rules)
 

@@ -29,6 +29,7 @@ __all__ = [
     "MAX_RULES",
     "fit_local",
     "local_op",
+    "local_ops",
     "parse_local",
     "parse_table",
     "tabulate",
@@ -213,3 +214,9 @@ def _valid_key(key: str, fields: int) -> bool:
 
 def _valid_token(token: str) -> bool:
     return token in ROLES or (token.isdigit() and int(token) < SENTINEL and token == str(int(token)))
+
+
+def local_ops(inputs: Sequence[Array], outputs: Sequence[Array]) -> list[Op]:
+    """The local rule of each kind in `KINDS` that turns every input into its output, in that order."""
+    tables = ((kind, fit_local(inputs, outputs, kind)) for kind in KINDS)
+    return [local_op(kind, table) for kind, table in tables if table is not None]

@@ -26,7 +26,7 @@ import numpy as np
 from .catalogue import FitInput, Fitter, changing_answers
 from .family import Op, Prim
 from .grid import Array, Context, background
-from .local import KINDS, fit_local, local_op, parse_local
+from .local import local_ops, parse_local
 
 __all__ = ["ORIENT_COST", "orient_fitter", "orient_op", "pose", "posed", "unposed"]
 
@@ -112,11 +112,7 @@ def orient_fitter(fitters: Sequence[Fitter]) -> Fitter:
         for c, old in zip(contexts, given.contexts, strict=True):
             c.bg = old.bg
         inside = FitInput(ins, outs, contexts)
-        inner: list[Op] = []
-        for kind in KINDS:
-            table = fit_local(ins[: inside.n], outs, kind)
-            if table is not None:
-                inner.append(local_op(kind, table))
+        inner = local_ops(ins[: inside.n], outs)
         for fitter in fitters:
             inner.extend(fitter.fit(inside))
         return changing_answers(given, (orient_op(op) for op in inner))
